@@ -1,0 +1,85 @@
+import type { SelectField, ServiceOption } from "../../domain/option-collection.js";
+import type { CollectionPlan } from "../../reconcile/collection-plan.js";
+import { writeLine, type CliIo } from "../cli-io.js";
+import { parseCommandArgs, parseProjectId, requireString } from "../parse-command-args.js";
+import { renderSyncReport } from "../render-sync-report.js";
+import { runProjectSync } from "../run-project-sync.js";
+
+export const PLAN_HELP = `Usage: pim-sync plan --config FILE --project ID [--full] [--json]
+
+Dry run: reads the PIM and the configuration service, derives the collections and plans the
+writes a sync would make. Writes nothing (neither the service nor the state).
+
+Options:
+  --config FILE     configuration file (YAML or JSON)
+  --project ID      configuration-service project id
+  --full            plan a full replace of every collection
+  --json            print { collections: [{name, options: [{name, label}]}], fields: [...],
+                    operations: [...], missing, unsupported, failures } on stdout
+  -h, --help        show this help
+
+Exit codes: 0 done, 1 failure, 2 usage or config error, 3 the sync would hold deletions back.`;
+
+export async function runPlanCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values } = parseCommandArgs(
+    argv,
+    { config: { type: "string" }, project: { type: "string" }, full: { type: "boolean" }, json: { type: "boolean" } },
+    PLAN_HELP,
+  );
+  if (values.help) {
+    writeLine(io.stdout, PLAN_HELP);
+    return 0;
+  }
+  const collections: { name: string; options: readonly ServiceOption[] }[] = [];
+  const operations: ReturnType<typeof toOperation>[] = [];
+  let fields: readonly SelectField[] = [];
+  const report = await runProjectSync({
+    io,
+    configPath: requireString(values.config, "--config", PLAN_HELP),
+    projectId: parseProjectId(values.project, PLAN_HELP),
+    help: PLAN_HELP,
+    full: values.full === true,
+    allowMassDelete: false,
+    dryRun: true,
+    hooks: {
+      onFields: (derived) => {
+        fields = derived;
+      },
+      onCollection: (collection, plan) => {
+        collections.push({ name: collection.spec.name, options: collection.options });
+        operations.push(toOperation(plan));
+      },
+    },
+  });
+  const byName = (a: { name?: string; collection?: string }, b: { name?: string; collection?: string }): number =>
+    (a.name ?? a.collection ?? "").localeCompare(b.name ?? b.collection ?? "");
+  if (values.json) {
+    const output = {
+      project: report.project,
+      collections: collections.sort(byName),
+      fields,
+      operations: operations.sort(byName),
+      missing: report.missing,
+      unsupported: report.unsupported,
+      failures: report.failures,
+      requests: report.requests,
+    };
+    writeLine(io.stdout, JSON.stringify(output, null, 2));
+  } else {
+    writeLine(io.stdout, renderSyncReport(report));
+  }
+  const { exitCodeOf } = await import("../../sync/sync-report.js");
+  return exitCodeOf(report);
+}
+
+function toOperation(plan: CollectionPlan) {
+  return {
+    collection: plan.collection,
+    action: plan.action,
+    reason: plan.reason,
+    delete_all: plan.action === "replace",
+    upsert_options: plan.upserts,
+    delete_options: plan.deletes,
+    held_back: plan.heldBack,
+  };
+}

@@ -1,0 +1,59 @@
+import { exitCodeOf } from "../../sync/sync-report.js";
+import { writeLine, type CliIo } from "../cli-io.js";
+import { parseCommandArgs, parseProjectId, requireString } from "../parse-command-args.js";
+import { renderSyncReport } from "../render-sync-report.js";
+import { runProjectSync } from "../run-project-sync.js";
+import { UsageError } from "../usage-error.js";
+
+export const SYNC_HELP = `Usage: pim-sync sync --config FILE --project ID --once [options]
+
+Reads the PIM catalogue structure, derives the select fields and option collections, and
+writes what changed since the last sync into the configuration service.
+
+Options:
+  --config FILE          configuration file (YAML or JSON)
+  --project ID           configuration-service project id, as in the config file
+  --once                 run one sync in this process (state in Redis if configured, else files
+                         under state_dir)
+  --full                 replace every collection (delete_all + all options) instead of sending
+                         differences; the deletion guard still applies
+  --allow-mass-delete    apply deletions the guard would hold back
+  --json                 print the report as JSON on stdout
+  -h, --help             show this help
+
+Exit codes: 0 done, 1 failure, 2 usage or config error, 3 deletions held back by the guard.`;
+
+export async function runSyncCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values } = parseCommandArgs(
+    argv,
+    {
+      config: { type: "string" },
+      project: { type: "string" },
+      once: { type: "boolean" },
+      full: { type: "boolean" },
+      "allow-mass-delete": { type: "boolean" },
+      json: { type: "boolean" },
+    },
+    SYNC_HELP,
+  );
+  if (values.help) {
+    writeLine(io.stdout, SYNC_HELP);
+    return 0;
+  }
+  const configPath = requireString(values.config, "--config", SYNC_HELP);
+  const projectId = parseProjectId(values.project, SYNC_HELP);
+  if (!values.once) {
+    throw new UsageError("--once is required: queued syncs run in the worker (`pim-sync enqueue sync`)", SYNC_HELP);
+  }
+  const report = await runProjectSync({
+    io,
+    configPath,
+    projectId,
+    help: SYNC_HELP,
+    full: values.full === true,
+    allowMassDelete: values["allow-mass-delete"] === true,
+    dryRun: false,
+  });
+  writeLine(io.stdout, values.json ? JSON.stringify(report, null, 2) : renderSyncReport(report));
+  return exitCodeOf(report);
+}

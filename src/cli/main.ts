@@ -1,0 +1,56 @@
+import { ConfigError } from "../settings/config-error.js";
+import { ProjectScopeError } from "../sync/sync-project.js";
+import { EXIT_CODES } from "../sync/sync-report.js";
+import { writeLine, type CliIo } from "./cli-io.js";
+import { runDemoCommand } from "./commands/demo-command.js";
+import { runPlanCommand } from "./commands/plan-command.js";
+import { runSimCommand } from "./commands/sim-command.js";
+import { runSyncCommand } from "./commands/sync-command.js";
+import { UsageError } from "./usage-error.js";
+
+type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
+
+const COMMANDS: Record<string, { run: Command; summary: string }> = {
+  sync: { run: runSyncCommand, summary: "run one sync of a project (--once)" },
+  plan: { run: runPlanCommand, summary: "dry run: show the collections and the writes a sync would make" },
+  sim: { run: runSimCommand, summary: "start the PIM and configuration-service simulators" },
+  demo: { run: runDemoCommand, summary: "simulators + two syncs, to see pim-sync work with nothing set up" },
+};
+
+export const MAIN_HELP = `Usage: pim-sync <command> [options]
+
+Keeps the option collections of the configuration service in step with an Akeneo PIM.
+
+Commands:
+${Object.entries(COMMANDS)
+  .map(([name, command]) => `  ${name.padEnd(10)} ${command.summary}`)
+  .join("\n")}
+
+Run 'pim-sync <command> --help' for a command's options.`;
+
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    writeLine(io.stdout, MAIN_HELP);
+    return name === undefined ? EXIT_CODES.usage : EXIT_CODES.ok;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    writeLine(io.stderr, `pim-sync: unknown command '${name}'\n\n${MAIN_HELP}`);
+    return EXIT_CODES.usage;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      writeLine(io.stderr, `pim-sync ${name}: ${error.message}${error.help ? `\n\n${error.help}` : ""}`);
+      return EXIT_CODES.usage;
+    }
+    if (error instanceof ConfigError || error instanceof ProjectScopeError) {
+      writeLine(io.stderr, `pim-sync ${name}: ${error.message}`);
+      return EXIT_CODES.usage;
+    }
+    writeLine(io.stderr, `pim-sync ${name}: failed: ${error instanceof Error ? error.message : String(error)}`);
+    return EXIT_CODES.failure;
+  }
+}

@@ -1,0 +1,25 @@
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { UsageError } from "./usage-error.js";
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+/** node:util parseArgs, with its errors turned into UsageErrors that carry the command's help. */
+export function parseCommandArgs<T extends Options>(argv: readonly string[], options: T, help: string) {
+  try {
+    return parseArgs({ args: [...argv], options: { ...options, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message, help);
+  }
+}
+
+export function requireString(value: string | boolean | (string | boolean)[] | undefined, flag: string, help: string): string {
+  if (typeof value !== "string" || value === "") throw new UsageError(`${flag} is required`, help);
+  return value;
+}
+
+export function parseProjectId(value: string | boolean | (string | boolean)[] | undefined, help: string): number {
+  const text = requireString(value, "--project", help);
+  const id = Number(text);
+  if (!Number.isInteger(id) || id <= 0) throw new UsageError(`--project must be a positive whole number, got '${text}'`, help);
+  return id;
+}

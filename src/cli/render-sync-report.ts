@@ -1,0 +1,46 @@
+import type { RequestStats } from "../http/request-stats.js";
+import type { SyncReport } from "../sync/sync-report.js";
+
+/** The human summary of a sync or plan: what was (or would be) written, and what needs a look. */
+export function renderSyncReport(report: SyncReport): string {
+  const lines: string[] = [];
+  const changed = report.collections.filter((c) => c.action !== "none");
+  lines.push(
+    `${report.dryRun ? "Plan" : "Sync"} of project ${report.project}${report.full ? " (full)" : ""}: ` +
+      `${report.collections.length} collection(s) derived, ${changed.length} to change, ${report.collections.length - changed.length} unchanged.`,
+  );
+  for (const c of changed) {
+    const what = c.action === "replace" ? `replace with ${c.upserts} option(s) (${c.reason === "full" ? "--full" : "no state yet"})` : `upsert ${c.upserts}, delete ${c.deletes}`;
+    const status = report.dryRun ? "" : c.written ? "" : `  FAILED: ${c.error ?? "not written"}`;
+    lines.push(`  ${c.collection}: ${report.dryRun ? "would " : ""}${what}${status}`);
+  }
+  const held = report.collections.filter((c) => c.heldBack !== null);
+  if (held.length > 0) {
+    lines.push(`Deletions held back (re-run with --allow-mass-delete to apply):`);
+    for (const c of held) lines.push(`  ${c.collection}: ${c.heldBack?.names.length ?? 0} option(s): ${c.heldBack?.reason ?? ""}`);
+  }
+  if (report.missing.length > 0) {
+    lines.push(`Collections missing in the configuration service (create them, then sync again):`);
+    for (const m of report.missing) lines.push(`  ${m.collection} (needed by field ${m.field}, attribute ${m.attribute})`);
+  }
+  if (report.unsupported.length > 0) {
+    lines.push(`Unsupported attributes (ignored):`);
+    for (const u of report.unsupported) lines.push(`  ${u.attribute} (${u.type}): ${u.reason}`);
+  }
+  if (report.failures.length > 0) {
+    lines.push(`Failures:`);
+    for (const f of report.failures) lines.push(`  ${f}`);
+  }
+  lines.push(`Requests: PIM ${describeStats(report.requests.pim)}; service ${describeStats(report.requests.service)}.`);
+  lines.push(`Duration: ${(report.durationMs / 1000).toFixed(1)} s.`);
+  return lines.join("\n");
+}
+
+function describeStats(stats: RequestStats): string {
+  const extra = [
+    stats.retries > 0 ? `${stats.retries} retried` : "",
+    stats.rateLimited > 0 ? `${stats.rateLimited} rate-limited` : "",
+    stats.failures > 0 ? `${stats.failures} failed` : "",
+  ].filter((part) => part !== "");
+  return `${stats.requests} (${stats.reads} reads, ${stats.writes} writes${extra.length > 0 ? `, ${extra.join(", ")}` : ""})`;
+}

@@ -1,0 +1,51 @@
+import { createLogger } from "../log/create-logger.js";
+import { createProjectRuntime, findProject, guardOf, namingOf } from "../project-runtime.js";
+import { loadSettings } from "../settings/load-settings.js";
+import { syncProject, type SyncInput } from "../sync/sync-project.js";
+import type { SyncReport } from "../sync/sync-report.js";
+import type { CliIo } from "./cli-io.js";
+import { createProgressLine } from "./progress-line.js";
+import { UsageError } from "./usage-error.js";
+
+/** Shared by `sync --once` and `plan`: settings → runtime → one syncProject call. */
+export async function runProjectSync(args: {
+  readonly io: CliIo;
+  readonly configPath: string;
+  readonly projectId: number;
+  readonly help: string;
+  readonly full: boolean;
+  readonly allowMassDelete: boolean;
+  readonly dryRun: boolean;
+  readonly hooks?: Pick<SyncInput, "onCollection" | "onFields">;
+}): Promise<SyncReport> {
+  const settings = await loadSettings(args.configPath, args.io.env);
+  const project = findProject(settings, args.projectId);
+  if (!project) {
+    const known = settings.projects.map((p) => p.id).join(", ");
+    throw new UsageError(`project ${args.projectId} is not in ${args.configPath} (configured: ${known})`, args.help);
+  }
+  const logger = createLogger({ level: settings.log_level });
+  const runtime = createProjectRuntime({ settings, project, logger });
+  const progress = createProgressLine(args.io.stderr);
+  try {
+    return await syncProject(
+      { pim: runtime.pim, service: runtime.service, state: runtime.state, logger },
+      {
+        project: project.id,
+        filters: { channels: project.channels, locales: project.locales },
+        naming: namingOf(project),
+        guard: guardOf(project),
+        full: args.full,
+        allowMassDelete: args.allowMassDelete,
+        dryRun: args.dryRun,
+        signal: args.io.signal,
+        onProgress: ({ done, total, collection }) => progress.update(`[${done}/${total}] ${collection}`),
+        ...args.hooks,
+      },
+    );
+  } finally {
+    progress.done();
+    await runtime.close();
+    logger.flush();
+  }
+}

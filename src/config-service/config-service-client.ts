@@ -1,0 +1,110 @@
+import type { Logger } from "pino";
+import type { Dispatcher } from "undici";
+import type { ServiceOption } from "../domain/option-collection.js";
+import { createConcurrencyLimiter } from "../http/concurrency-limiter.js";
+import { createHttpClient, type HttpClient } from "../http/http-client.js";
+import { createRequestStats, type RequestStats } from "../http/request-stats.js";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../http/retry-policy.js";
+import { createSlidingWindowLimiter } from "../http/sliding-window-limiter.js";
+import { createServiceAuth, type ServiceCredentials } from "./service-auth.js";
+import { COLLECTIONS_PAGE_SIZE, SERVICE_PATHS } from "./service-paths.js";
+import { collectionPageSchema, writeResponseSchema, type CollectionSummary } from "./service-schemas.js";
+
+export interface UpdateOptionsBody {
+  readonly upsert_options: readonly ServiceOption[];
+  readonly delete_options: readonly string[];
+  readonly delete_all: boolean;
+}
+
+export interface ConfigServiceClient {
+  /** Every collection of `project`, following every page; other projects' collections are dropped. */
+  listCollections(project: number, signal?: AbortSignal): Promise<CollectionSummary[]>;
+  updateOptions(collectionId: number, body: UpdateOptionsBody, signal?: AbortSignal): Promise<void>;
+  addOptions(collectionId: number, options: readonly ServiceOption[], signal?: AbortSignal): Promise<void>;
+  readonly stats: RequestStats;
+}
+
+export interface ConfigServiceClientOptions {
+  readonly baseUrl: string;
+  readonly credentials: ServiceCredentials;
+  readonly dispatcher: Dispatcher;
+  readonly logger: Logger;
+  readonly retry?: RetryPolicy;
+  readonly timeoutMs?: number;
+  /** The service allows 10 requests per second. */
+  readonly requestsPerSecond?: number;
+  readonly random?: () => number;
+}
+
+export function createConfigServiceClient(options: ConfigServiceClientOptions): ConfigServiceClient {
+  const rateLimiter = createSlidingWindowLimiter({ limit: options.requestsPerSecond ?? 10 });
+  const common = {
+    upstream: "service",
+    baseUrl: options.baseUrl,
+    dispatcher: options.dispatcher,
+    logger: options.logger,
+    retry: options.retry ?? DEFAULT_RETRY_POLICY,
+    timeoutMs: options.timeoutMs ?? 30_000,
+    rateLimiter,
+    // A handful of sockets is plenty at 10 req/s and keeps latency from serialising writes.
+    concurrency: createConcurrencyLimiter(8),
+    random: options.random,
+    stats: createRequestStats(),
+  };
+  const tokenClient = createHttpClient(common);
+  const auth = createServiceAuth(options.credentials, tokenClient);
+  const http: HttpClient = createHttpClient({
+    ...common,
+    authorize: (signal) => auth.authorize(signal),
+    onUnauthorized: (signal) => auth.onUnauthorized(signal),
+  });
+
+  async function listCollections(project: number, signal?: AbortSignal): Promise<CollectionSummary[]> {
+    const found: CollectionSummary[] = [];
+    let url: string | null = SERVICE_PATHS.listCollections;
+    let query: Record<string, number> | undefined = { page: 1, limit: COLLECTIONS_PAGE_SIZE, project };
+    const visited = new Set<string>();
+    while (url !== null) {
+      const page: { data: { results: CollectionSummary[]; next?: string | null | undefined } } = await http.send({ method: "GET", url, query, schema: collectionPageSchema, signal });
+      for (const collection of page.data.results) if (collection.project === project) found.push(collection);
+      const next: string | null = page.data.next ?? null;
+      // A server that sends the same `next` again would loop forever; stop with a clear error.
+      if (next !== null && visited.has(next)) throw new Error(`configuration service returned the page ${next} twice`);
+      if (next !== null) visited.add(next);
+      url = next;
+      query = undefined;
+    }
+    return found;
+  }
+
+  async function updateOptions(collectionId: number, body: UpdateOptionsBody, signal?: AbortSignal): Promise<void> {
+    await http.send({
+      method: "PATCH",
+      url: SERVICE_PATHS.updateOptions(collectionId),
+      json: body,
+      schema: writeResponseSchema,
+      // Upserts and deletes by name: sending the same body twice ends in the same state.
+      idempotent: true,
+      signal,
+    });
+  }
+
+  async function addOptions(collectionId: number, addOptionsList: readonly ServiceOption[], signal?: AbortSignal): Promise<void> {
+    await http.send({
+      method: "PATCH",
+      url: SERVICE_PATHS.addOptions(collectionId),
+      json: { upsert_options: addOptionsList },
+      schema: writeResponseSchema,
+      // Not idempotent: a repeat after a lost answer is refused for the options it already added.
+      idempotent: false,
+      signal,
+    });
+  }
+
+  return {
+    listCollections,
+    updateOptions,
+    addOptions,
+    stats: http.stats,
+  };
+}

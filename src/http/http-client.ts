@@ -1,0 +1,199 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Logger } from "pino";
+import { request, type Dispatcher } from "undici";
+import type { z } from "zod";
+import type { ConcurrencyLimiter } from "./concurrency-limiter.js";
+import { describeIssues, HttpError, isTransientStatus } from "./http-error.js";
+import { parseRetryAfterMs } from "./parse-retry-after.js";
+import { createRequestStats, type RequestStats } from "./request-stats.js";
+import { decideRetry, type RetryPolicy } from "./retry-policy.js";
+import type { RateLimiter } from "./sliding-window-limiter.js";
+
+export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+
+export interface HttpRequest<S extends z.ZodType> {
+  readonly method: HttpMethod;
+  /** Absolute URL, or a path resolved against the client's base URL. */
+  readonly url: string;
+  readonly query?: Readonly<Record<string, string | number | boolean | undefined>>;
+  /** Sent as JSON unless `rawBody` is given. */
+  readonly json?: unknown;
+  readonly rawBody?: { readonly contentType: string; readonly body: string };
+  readonly schema: S;
+  /** Safe to repeat: GETs, and writes that are idempotent by meaning (upserts). */
+  readonly idempotent?: boolean;
+  /** Counted against a second limiter (e.g. Akeneo's 3 req/s on option writes). */
+  readonly extraLimiter?: RateLimiter;
+  readonly signal?: AbortSignal;
+  /** Responses parsed as text, not JSON (NDJSON bodies). */
+  readonly responseType?: "json" | "text" | "none";
+}
+
+export interface HttpResponse<T> {
+  readonly status: number;
+  readonly data: T;
+}
+
+export interface HttpClientOptions {
+  /** Short name used in logs and errors: "pim", "service". */
+  readonly upstream: string;
+  readonly baseUrl: string;
+  readonly dispatcher: Dispatcher;
+  readonly logger: Logger;
+  readonly retry: RetryPolicy;
+  readonly timeoutMs: number;
+  readonly rateLimiter?: RateLimiter;
+  readonly concurrency?: ConcurrencyLimiter;
+  /** Returns the Authorization header value; called for every attempt. */
+  readonly authorize?: (signal?: AbortSignal) => Promise<string | undefined>;
+  /** Called once per request on a 401; returns true when a retry may succeed (token refreshed). */
+  readonly onUnauthorized?: (signal?: AbortSignal) => Promise<boolean>;
+  readonly random?: () => number;
+  /** Shared counters, when several clients talk to one upstream (e.g. token + API). */
+  readonly stats?: RequestStats;
+}
+
+export interface HttpClient {
+  send<S extends z.ZodType>(req: HttpRequest<S>): Promise<HttpResponse<z.infer<S>>>;
+  readonly stats: RequestStats;
+  readonly baseUrl: string;
+}
+
+const BODY_EXCERPT_CHARS = 300;
+
+/**
+ * The one place that talks HTTP: limits, timeouts, bounded retries, 401 refresh, Retry-After,
+ * response parsing. Bodies are always consumed so connections go back to the pool.
+ */
+export function createHttpClient(options: HttpClientOptions): HttpClient {
+  const stats = options.stats ?? createRequestStats();
+  const random = options.random ?? Math.random;
+  const log = options.logger.child({ upstream: options.upstream });
+
+  function buildUrl(req: HttpRequest<z.ZodType>): URL {
+    const url = new URL(req.url, options.baseUrl.endsWith("/") ? options.baseUrl : `${options.baseUrl}/`);
+    for (const [key, value] of Object.entries(req.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    return url;
+  }
+
+  async function attemptOnce<S extends z.ZodType>(req: HttpRequest<S>, url: URL): Promise<HttpResponse<z.infer<S>>> {
+    const method = req.method;
+    const urlText = url.toString();
+    const base = { upstream: options.upstream, method, url: urlText };
+    const headers: Record<string, string> = { accept: "application/json" };
+    const auth = await options.authorize?.(req.signal);
+    if (auth !== undefined) headers.authorization = auth;
+    let body: string | undefined;
+    if (req.rawBody) {
+      headers["content-type"] = req.rawBody.contentType;
+      body = req.rawBody.body;
+    } else if (req.json !== undefined) {
+      headers["content-type"] = "application/json";
+      body = JSON.stringify(req.json);
+    }
+    // Holding a slot while waiting for the per-second budget is fine: when that budget is the
+    // bottleneck the slots are not. The timeout starts once the request may really go.
+    await options.rateLimiter?.acquire(req.signal);
+    const timeout = AbortSignal.timeout(options.timeoutMs);
+    const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+    stats.requests += 1;
+    if (method === "GET") stats.reads += 1;
+    else stats.writes += 1;
+
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await request(url, { method, headers, body, signal, dispatcher: options.dispatcher });
+    } catch (cause) {
+      if (req.signal?.aborted) throw cause;
+      const timedOut = timeout.aborted;
+      throw new HttpError(
+        { ...base, code: timedOut ? "HTTP_TIMEOUT" : "HTTP_NETWORK", transient: true, cause },
+        timedOut ? `no answer within ${options.timeoutMs} ms` : `network error: ${(cause as Error).message}`,
+      );
+    }
+
+    const { statusCode } = response;
+    if (statusCode >= 400) {
+      const text = await response.body.text().catch(() => "");
+      const retryAfterMs = parseRetryAfterMs(response.headers["retry-after"], Date.now());
+      throw new HttpError(
+        {
+          ...base,
+          code: "HTTP_STATUS",
+          status: statusCode,
+          bodyExcerpt: text.slice(0, BODY_EXCERPT_CHARS),
+          retryAfterMs: statusCode === 429 || statusCode === 503 ? retryAfterMs : undefined,
+          transient: isTransientStatus(statusCode),
+        },
+        `${statusCode} ${text.slice(0, BODY_EXCERPT_CHARS)}`,
+      );
+    }
+
+    let raw: unknown;
+    try {
+      if (req.responseType === "none") {
+        await response.body.dump();
+        raw = undefined;
+      } else {
+        const text = await response.body.text();
+        raw = req.responseType === "text" ? text : text === "" ? undefined : (JSON.parse(text) as unknown);
+      }
+    } catch (cause) {
+      const timedOut = timeout.aborted;
+      throw new HttpError(
+        { ...base, code: timedOut ? "HTTP_TIMEOUT" : "HTTP_RESPONSE_SHAPE", status: statusCode, transient: timedOut, cause },
+        timedOut ? `body not received within ${options.timeoutMs} ms` : `unreadable response body: ${(cause as Error).message}`,
+      );
+    }
+    const parsed = req.schema.safeParse(raw);
+    if (!parsed.success) {
+      throw new HttpError(
+        { ...base, code: "HTTP_RESPONSE_SHAPE", status: statusCode, transient: false, cause: parsed.error },
+        `unexpected response shape: ${describeIssues(parsed.error.issues)}`,
+      );
+    }
+    return { status: statusCode, data: parsed.data as z.infer<S> };
+  }
+
+  async function send<S extends z.ZodType>(req: HttpRequest<S>): Promise<HttpResponse<z.infer<S>>> {
+    const url = buildUrl(req);
+    const idempotent = req.idempotent ?? req.method === "GET";
+    let refreshedAuth = false;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        // A slow secondary budget (3 option writes/s) is waited for before taking a slot, so
+        // queued writes never starve reads of the connection's few slots.
+        await req.extraLimiter?.acquire(req.signal);
+        const run = (): Promise<HttpResponse<z.infer<S>>> => attemptOnce(req, url);
+        return await (options.concurrency ? options.concurrency.run(run, req.signal) : run());
+      } catch (error) {
+        if (!(error instanceof HttpError)) throw error;
+        if (error.status === 401 && !refreshedAuth && options.onUnauthorized) {
+          refreshedAuth = true;
+          if (await options.onUnauthorized(req.signal)) {
+            log.debug({ url: error.url }, "401: credentials refreshed, trying again");
+            attempt -= 1; // a refresh is not a retry of a failing upstream
+            continue;
+          }
+        }
+        if (error.status === 429) {
+          stats.rateLimited += 1;
+          if (error.retryAfterMs !== undefined) options.rateLimiter?.pauseFor(error.retryAfterMs);
+        }
+        const decision = decideRetry({ error, attempt, idempotent, policy: options.retry, random });
+        if (!decision.retry) {
+          stats.failures += 1;
+          throw error;
+        }
+        stats.retries += 1;
+        // Status and code only: an upstream body may echo what was sent.
+        log.warn({ method: error.method, url: error.url, status: error.status, code: error.code, attempt, delayMs: decision.delayMs }, "request failed; retrying");
+        await sleep(decision.delayMs, undefined, { signal: req.signal });
+      }
+    }
+  }
+
+  return { send, stats, baseUrl: options.baseUrl };
+}

@@ -1,0 +1,75 @@
+import type { z } from "zod";
+
+/** Stable codes to match on, never on message text. */
+export type HttpErrorCode =
+  | "HTTP_STATUS" // the upstream answered with a non-success status
+  | "HTTP_TIMEOUT" // no (complete) answer in time
+  | "HTTP_NETWORK" // connection refused, reset, DNS...
+  | "HTTP_RESPONSE_SHAPE"; // the answer did not match the expected schema
+
+export interface HttpErrorDetails {
+  readonly code: HttpErrorCode;
+  readonly upstream: string;
+  readonly method: string;
+  readonly url: string;
+  readonly status?: number | undefined;
+  readonly bodyExcerpt?: string | undefined;
+  /** When the upstream asked us to come back later (429/503 Retry-After). */
+  readonly retryAfterMs?: number | undefined;
+  readonly transient: boolean;
+  readonly cause?: unknown;
+}
+
+/**
+ * One error type for every HTTP failure, with a message that reads like a log line:
+ * `[pim GET] "http://host/api/rest/v1/attributes": 503 Service Unavailable <excerpt>`.
+ * `transient` tells callers (and the job layer) whether trying again later can help.
+ */
+export class HttpError extends Error {
+  readonly code: HttpErrorCode;
+  readonly upstream: string;
+  readonly method: string;
+  readonly url: string;
+  readonly status: number | undefined;
+  readonly bodyExcerpt: string | undefined;
+  readonly retryAfterMs: number | undefined;
+  readonly transient: boolean;
+
+  constructor(details: HttpErrorDetails, what: string) {
+    super(`[${details.upstream} ${details.method}] "${details.url}": ${what}`, { cause: details.cause });
+    this.name = "HttpError";
+    this.code = details.code;
+    this.upstream = details.upstream;
+    this.method = details.method;
+    this.url = details.url;
+    this.status = details.status;
+    this.bodyExcerpt = details.bodyExcerpt;
+    this.retryAfterMs = details.retryAfterMs;
+    this.transient = details.transient;
+  }
+}
+
+/** Statuses worth another try: the request was not applied, or may succeed later. */
+export const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([
+  408, // request timeout
+  425, // too early
+  429, // rate limited: Retry-After honoured when present
+  500, // internal error: usually a passing fault upstream
+  502, // bad gateway
+  503, // unavailable
+  504, // gateway timeout
+]);
+
+export function isTransientStatus(status: number): boolean {
+  return TRANSIENT_STATUSES.has(status);
+}
+
+/** Turns zod issues into one readable line naming each path. */
+export function describeIssues(issues: readonly z.core.$ZodIssue[], max = 5): string {
+  const parts = issues.slice(0, max).map((issue) => {
+    const path = issue.path.length > 0 ? issue.path.join(".") : "(root)";
+    return `${path}: ${issue.message}`;
+  });
+  const more = issues.length > max ? ` (+${issues.length - max} more)` : "";
+  return parts.join("; ") + more;
+}

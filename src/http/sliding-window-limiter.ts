@@ -1,0 +1,52 @@
+import { setTimeout as sleep } from "node:timers/promises";
+
+/**
+ * At most `limit` request starts in any window of `windowMs`, shared by every caller of one
+ * upstream in this process. A sliding window (rather than a token bucket) because upstreams
+ * count "requests per second" over any second: a full bucket plus its refill would burst to
+ * twice the budget. `pauseFor` lets a 429's Retry-After hold back every caller, not just one.
+ */
+export interface RateLimiter {
+  acquire(signal?: AbortSignal): Promise<void>;
+  pauseFor(ms: number): void;
+}
+
+export function createSlidingWindowLimiter(options: {
+  readonly limit: number;
+  readonly windowMs?: number;
+  readonly now?: () => number;
+}): RateLimiter {
+  const windowMs = options.windowMs ?? 1000;
+  const now = options.now ?? (() => performance.now());
+  const starts: number[] = [];
+  let pausedUntil = 0;
+  // Callers queue up so that the order of acquisition is the order of arrival.
+  let tail: Promise<void> = Promise.resolve();
+
+  async function waitForSlot(signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      signal?.throwIfAborted();
+      const t = now();
+      while (starts.length > 0 && (starts[0] ?? 0) <= t - windowMs) starts.shift();
+      const waitPause = pausedUntil - t;
+      const waitWindow = starts.length >= options.limit ? (starts[0] ?? t) + windowMs - t : 0;
+      const waitMs = Math.max(waitPause, waitWindow);
+      if (waitMs <= 0) {
+        starts.push(t);
+        return;
+      }
+      await sleep(Math.ceil(waitMs), undefined, { signal });
+    }
+  }
+
+  return {
+    acquire(signal) {
+      const turn = tail.then(() => waitForSlot(signal));
+      tail = turn.catch(() => undefined);
+      return turn;
+    },
+    pauseFor(ms) {
+      pausedUntil = Math.max(pausedUntil, now() + ms);
+    },
+  };
+}

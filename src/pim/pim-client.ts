@@ -1,0 +1,184 @@
+import type { Logger } from "pino";
+import type { Dispatcher } from "undici";
+import type { PimAttributeOption, PimCatalogStructure, PimRecord } from "../domain/pim-catalog.js";
+import { createConcurrencyLimiter } from "../http/concurrency-limiter.js";
+import { createHttpClient, type HttpClient } from "../http/http-client.js";
+import { HttpError } from "../http/http-error.js";
+import type { RequestStats } from "../http/request-stats.js";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../http/retry-policy.js";
+import { createSlidingWindowLimiter } from "../http/sliding-window-limiter.js";
+import { chunksOf } from "./chunks-of.js";
+import { collectPages, followNextLinks } from "./follow-next-links.js";
+import { toPimAttributeOption, toPimRecord } from "./map-pim-catalog.js";
+import { createPimAuth, type PimCredentials } from "./pim-auth.js";
+import { pimApiBaseUrl, pimPath } from "./pim-path.js";
+import {
+  attributeOptionSchema,
+  collectionResponseSchema,
+  pageSchema,
+  recordSchema,
+  referenceEntitySchema,
+  searchAfterPageSchema,
+  upsertListResponseSchema,
+} from "./pim-schemas.js";
+import { resultsFromCollectionLines, resultsFromUpsertList, type PimUpsertItem, type PimUpsertResult } from "./pim-upsert-result.js";
+import { PAGE_LIMIT, readPimStructure } from "./read-pim-structure.js";
+import { toRecordLabelWrite } from "./record-label-values.js";
+
+export interface PimClientOptions {
+  /** PIM root URL (`https://pim.example.com`), without `/api/rest/v1`. */
+  readonly baseUrl: string;
+  readonly credentials: PimCredentials;
+  readonly dispatcher: Dispatcher;
+  readonly logger: Logger;
+  readonly retry?: RetryPolicy;
+  readonly timeoutMs?: number;
+  /** Akeneo allows 4 requests in flight per connection. */
+  readonly maxInFlight?: number;
+  /** Akeneo allows 100 requests per second per instance. */
+  readonly requestsPerSecond?: number;
+  /** Attribute option writes have their own limit of 3 per second per instance (since Jan 2024). */
+  readonly optionWritesPerSecond?: number;
+  readonly random?: () => number;
+}
+
+export interface PimClient {
+  readStructure(signal?: AbortSignal): Promise<PimCatalogStructure>;
+  /** Options of a simple/multi select attribute, one page (≤100) at a time; 404 if it has none. */
+  attributeOptionPages(attribute: string, signal?: AbortSignal): AsyncIterable<PimAttributeOption[]>;
+  /** Records of a reference entity with their `label` values, one server-sized page at a time. */
+  referenceEntityRecordPages(entity: string, signal?: AbortSignal): AsyncIterable<PimRecord[]>;
+  listReferenceEntities(signal?: AbortSignal): Promise<string[]>;
+  getAttributeOption(attribute: string, code: string, signal?: AbortSignal): Promise<PimAttributeOption | null>;
+  getRecord(entity: string, code: string, signal?: AbortSignal): Promise<PimRecord | null>;
+  /** Upserts in batches of ≤100; the answer holds one status per item, which may be an error. */
+  upsertAttributeOptions(attribute: string, options: readonly PimUpsertItem[], signal?: AbortSignal): Promise<PimUpsertResult[]>;
+  upsertRecords(entity: string, records: readonly PimUpsertItem[], signal?: AbortSignal): Promise<PimUpsertResult[]>;
+  readonly stats: RequestStats;
+}
+
+export const DEFAULT_PIM_TIMEOUT_MS = 30_000;
+/** Both batch endpoints refuse more than 100 items with a 413 for the whole request. */
+const BATCH_SIZE = 100;
+const COLLECTION_CONTENT_TYPE = "application/vnd.akeneo.collection+json";
+
+const optionPage = pageSchema(attributeOptionSchema);
+const referenceEntityPage = searchAfterPageSchema(referenceEntitySchema);
+const recordPage = searchAfterPageSchema(recordSchema);
+
+export function createPimClient(options: PimClientOptions): PimClient {
+  const retry = options.retry ?? DEFAULT_RETRY_POLICY;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_PIM_TIMEOUT_MS;
+  const logger = options.logger.child({ component: "pim-client" });
+  // Shared by every request of this process to this PIM, token calls included.
+  const rateLimiter = createSlidingWindowLimiter({ limit: options.requestsPerSecond ?? 100 });
+  const optionWriteLimiter = createSlidingWindowLimiter({ limit: options.optionWritesPerSecond ?? 3 });
+  const auth = createPimAuth({
+    baseUrl: options.baseUrl,
+    credentials: options.credentials,
+    dispatcher: options.dispatcher,
+    logger: options.logger,
+    retry,
+    timeoutMs,
+    rateLimiter,
+    random: options.random,
+  });
+  const http: HttpClient = createHttpClient({
+    upstream: "pim",
+    baseUrl: pimApiBaseUrl(options.baseUrl),
+    dispatcher: options.dispatcher,
+    logger: options.logger,
+    retry,
+    timeoutMs,
+    rateLimiter,
+    concurrency: createConcurrencyLimiter(options.maxInFlight ?? 4),
+    authorize: (signal) => auth.authorize(signal),
+    onUnauthorized: (signal) => auth.onUnauthorized(signal),
+    random: options.random,
+  });
+
+  async function* attributeOptionPages(attribute: string, signal?: AbortSignal): AsyncGenerator<PimAttributeOption[]> {
+    const first = { url: pimPath("attributes", attribute, "options"), query: { limit: PAGE_LIMIT } };
+    for await (const page of followNextLinks({ http, logger, first, schema: optionPage, signal })) {
+      yield page.map(toPimAttributeOption);
+    }
+  }
+
+  async function* referenceEntityRecordPages(entity: string, signal?: AbortSignal): AsyncGenerator<PimRecord[]> {
+    // No `limit`: records are search_after only and the page size is the server's.
+    const first = { url: pimPath("reference-entities", entity, "records") };
+    for await (const page of followNextLinks({ http, logger, first, schema: recordPage, signal })) {
+      yield page.map(toPimRecord);
+    }
+  }
+
+  async function upsertAttributeOptions(attribute: string, items: readonly PimUpsertItem[], signal?: AbortSignal): Promise<PimUpsertResult[]> {
+    const results: PimUpsertResult[] = [];
+    for (const batch of chunksOf(items, BATCH_SIZE)) {
+      const body = batch.map((item) => JSON.stringify({ code: item.code, attribute, labels: item.labels })).join("\n");
+      const { data } = await http.send({
+        method: "PATCH",
+        url: pimPath("attributes", attribute, "options"),
+        rawBody: { contentType: COLLECTION_CONTENT_TYPE, body },
+        responseType: "text",
+        schema: collectionResponseSchema,
+        // An upsert by code: sending it twice leaves the same options.
+        idempotent: true,
+        extraLimiter: optionWriteLimiter,
+        signal,
+      });
+      results.push(...resultsFromCollectionLines(batch, data));
+    }
+    return results;
+  }
+
+  async function upsertRecords(entity: string, items: readonly PimUpsertItem[], signal?: AbortSignal): Promise<PimUpsertResult[]> {
+    const results: PimUpsertResult[] = [];
+    for (const batch of chunksOf(items, BATCH_SIZE)) {
+      // A JSON array as application/json, not the line format (whatever the Swagger suggests).
+      const { data } = await http.send({
+        method: "PATCH",
+        url: pimPath("reference-entities", entity, "records"),
+        json: batch.map(toRecordLabelWrite),
+        schema: upsertListResponseSchema,
+        idempotent: true,
+        signal,
+      });
+      results.push(...resultsFromUpsertList(batch, data));
+    }
+    return results;
+  }
+
+  return {
+    readStructure: (signal) => readPimStructure({ http, logger }, signal),
+    attributeOptionPages,
+    referenceEntityRecordPages,
+    listReferenceEntities: (signal) =>
+      collectPages({ http, logger, signal, first: { url: "reference-entities" }, schema: referenceEntityPage, map: (entity) => entity.code }),
+    getAttributeOption: (attribute, code, signal) =>
+      nullWhenNotFound(
+        http
+          .send({ method: "GET", url: pimPath("attributes", attribute, "options", code), schema: attributeOptionSchema, signal })
+          .then(({ data }) => toPimAttributeOption(data)),
+      ),
+    getRecord: (entity, code, signal) =>
+      nullWhenNotFound(
+        http
+          .send({ method: "GET", url: pimPath("reference-entities", entity, "records", code), schema: recordSchema, signal })
+          .then(({ data }) => toPimRecord(data)),
+      ),
+    upsertAttributeOptions,
+    upsertRecords,
+    stats: http.stats,
+  };
+}
+
+/** On a single GET, 404 is the answer "no such item", which callers want as a value. */
+async function nullWhenNotFound<T>(read: Promise<T>): Promise<T | null> {
+  try {
+    return await read;
+  } catch (error) {
+    if (error instanceof HttpError && error.code === "HTTP_STATUS" && error.status === 404) return null;
+    throw error;
+  }
+}

@@ -1,0 +1,122 @@
+import { Redis } from "ioredis";
+import type { Logger } from "pino";
+import type { Agent } from "undici";
+import { createConfigServiceClient, type ConfigServiceClient } from "./config-service/config-service-client.js";
+import type { ServiceCredentials } from "./config-service/service-auth.js";
+import { createAgent } from "./http/create-agent.js";
+import type { RetryPolicy } from "./http/retry-policy.js";
+import { createPimClient, type PimClient } from "./pim/pim-client.js";
+import type { ProjectSettings, Settings } from "./settings/settings-schema.js";
+import { createFileStateStore } from "./state/file-state-store.js";
+import { createRedisStateStore } from "./state/redis-state-store.js";
+import type { StateStore } from "./state/state-store.js";
+import type { NamingTemplates } from "./derive/naming.js";
+import type { DeletionGuard } from "./reconcile/collection-plan.js";
+
+/** The clients and stores one project's work needs, with one `close()` that releases them all. */
+export interface ProjectRuntime {
+  readonly project: ProjectSettings;
+  readonly pim: PimClient;
+  readonly service: ConfigServiceClient;
+  readonly state: StateStore;
+  close(): Promise<void>;
+}
+
+export function retryPolicyOf(settings: Settings): RetryPolicy {
+  return {
+    maxAttempts: settings.http.max_attempts,
+    baseDelayMs: settings.http.base_delay_ms,
+    maxDelayMs: settings.http.max_delay_ms,
+    maxRetryAfterMs: settings.http.max_retry_after_ms,
+  };
+}
+
+export function namingOf(project: ProjectSettings): NamingTemplates {
+  const n = project.naming;
+  return {
+    select: n.select,
+    localizable: n.localizable,
+    scopable: n.scopable,
+    localizableScopable: n.localizable_scopable,
+    unit: n.unit,
+    currency: n.currency,
+  };
+}
+
+export function guardOf(project: ProjectSettings): DeletionGuard {
+  return { maxFraction: project.deletion_guard.max_fraction, minCount: project.deletion_guard.min_count };
+}
+
+export function serviceCredentialsOf(project: ProjectSettings): ServiceCredentials {
+  const service = project.service;
+  return "token" in service ? { token: service.token } : { email: service.email, password: service.password, tokenName: service.token_name };
+}
+
+export function findProject(settings: Settings, id: number): ProjectSettings | undefined {
+  return settings.projects.find((project) => project.id === id);
+}
+
+/**
+ * Wires one project's clients. State goes to Redis when the config names one, else to files
+ * under `state_dir` (the `--once` mode for machines without Redis). A `redis` passed in is
+ * shared and not closed here.
+ */
+export function createProjectRuntime(args: {
+  readonly settings: Settings;
+  readonly project: ProjectSettings;
+  readonly logger: Logger;
+  readonly redis?: Redis;
+  readonly stateStore?: StateStore;
+}): ProjectRuntime {
+  const { settings, project, logger } = args;
+  const retry = retryPolicyOf(settings);
+  const agents: Agent[] = [];
+  const pimAgent = createAgent({ connections: project.pim.max_in_flight });
+  const serviceAgent = createAgent({ connections: 8 });
+  agents.push(pimAgent, serviceAgent);
+
+  const pim = createPimClient({
+    baseUrl: project.pim.url,
+    credentials: {
+      clientId: project.pim.client_id,
+      secret: project.pim.secret,
+      username: project.pim.username,
+      password: project.pim.password,
+    },
+    dispatcher: pimAgent,
+    logger,
+    retry,
+    timeoutMs: settings.http.timeout_ms,
+    maxInFlight: project.pim.max_in_flight,
+    requestsPerSecond: project.pim.requests_per_second,
+    optionWritesPerSecond: project.pim.option_writes_per_second,
+  });
+  const service = createConfigServiceClient({
+    baseUrl: project.service.url,
+    credentials: serviceCredentialsOf(project),
+    dispatcher: serviceAgent,
+    logger,
+    retry,
+    timeoutMs: settings.http.timeout_ms,
+    requestsPerSecond: project.service.requests_per_second,
+  });
+
+  let state: StateStore;
+  const ownsState = args.stateStore === undefined;
+  if (args.stateStore) state = args.stateStore;
+  else if (args.redis) state = createRedisStateStore(args.redis, settings.redis?.prefix ?? "pim-sync");
+  else if (settings.redis) {
+    const redis = new Redis(settings.redis.url, { lazyConnect: false, maxRetriesPerRequest: 3, enableOfflineQueue: true });
+    state = createRedisStateStore(redis, settings.redis.prefix, { ownsConnection: true });
+  } else state = createFileStateStore(settings.state_dir);
+
+  return {
+    project,
+    pim,
+    service,
+    state,
+    async close() {
+      await Promise.allSettled([ownsState ? state.close() : undefined, ...agents.map((agent) => agent.close())]);
+    },
+  };
+}

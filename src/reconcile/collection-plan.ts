@@ -1,0 +1,29 @@
+import type { ServiceLabels, ServiceOption } from "../domain/option-collection.js";
+
+/** What pim-sync last wrote to one collection: option name → labels. null: nothing known. */
+export type LastWritten = ReadonlyMap<string, ServiceLabels> | null;
+
+export interface DeletionGuard {
+  /** Deletions above this share of the last-written options are held back... */
+  readonly maxFraction: number;
+  /** ...when they are at least this many. */
+  readonly minCount: number;
+}
+
+export const DEFAULT_DELETION_GUARD: DeletionGuard = { maxFraction: 0.5, minCount: 10 };
+
+/**
+ * The one write planned for a collection.
+ * - `replace`: `delete_all` + every derived option (no state, or `--full`).
+ * - `update`: only the differences: new or relabelled options, and deleted names.
+ * - `none`: nothing changed since the last write.
+ * Held-back deletions are names that stay in the service because a guard stopped them.
+ */
+export interface CollectionPlan {
+  readonly collection: string;
+  readonly action: "none" | "replace" | "update";
+  readonly reason: "no-state" | "full" | "changed" | "unchanged";
+  readonly upserts: readonly ServiceOption[];
+  readonly deletes: readonly string[];
+  readonly heldBack: { readonly names: readonly string[]; readonly reason: string } | null;
+}

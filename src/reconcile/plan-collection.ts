@@ -1,0 +1,50 @@
+import type { ServiceOption } from "../domain/option-collection.js";
+import { serviceLabelsEqual } from "../derive/labels.js";
+import type { CollectionPlan, DeletionGuard, LastWritten } from "./collection-plan.js";
+import { checkDeletionGuard } from "./deletion-guard.js";
+
+export interface PlanCollectionInput {
+  readonly collection: string;
+  readonly desired: readonly ServiceOption[];
+  readonly lastWritten: LastWritten;
+  readonly full: boolean;
+  readonly allowMassDelete: boolean;
+  readonly guard: DeletionGuard;
+}
+
+/**
+ * Plans the write for one collection against what pim-sync last wrote there (the service
+ * cannot list a collection's options). Pure: same input, same plan.
+ */
+export function planCollection(input: PlanCollectionInput): CollectionPlan {
+  const { collection, desired, lastWritten } = input;
+  if (lastWritten === null) {
+    // Nothing known about the collection's content: replacing is the only way to end equal
+    // to the PIM. No guard: there is no evidence of what would be lost.
+    return { collection, action: "replace", reason: "no-state", upserts: desired, deletes: [], heldBack: null };
+  }
+
+  const desiredNames = new Set(desired.map((option) => option.name));
+  const removed = [...lastWritten.keys()].filter((name) => !desiredNames.has(name));
+  const verdict = input.allowMassDelete
+    ? null
+    : checkDeletionGuard({ deletes: removed.length, lastWrittenCount: lastWritten.size, desiredCount: desired.length, guard: input.guard });
+
+  if (input.full && verdict === null) {
+    return { collection, action: "replace", reason: "full", upserts: desired, deletes: [], heldBack: null };
+  }
+
+  // `--full` under a tripped guard degrades to rewriting every option without deleting any.
+  const upserts = input.full
+    ? desired
+    : desired.filter((option) => {
+        const before = lastWritten.get(option.name);
+        return before === undefined || !serviceLabelsEqual(before, option.label);
+      });
+  const deletes = verdict === null ? removed : [];
+  const heldBack = verdict === null ? null : { names: removed, reason: verdict };
+  if (upserts.length === 0 && deletes.length === 0) {
+    return { collection, action: "none", reason: "unchanged", upserts: [], deletes: [], heldBack };
+  }
+  return { collection, action: "update", reason: input.full ? "full" : "changed", upserts, deletes, heldBack };
+}

@@ -1,0 +1,40 @@
+/**
+ * Replaces `${VAR}` in every string value of a parsed config document. `$${` escapes a literal
+ * `${`. Unset variables are collected (with the key path that uses them) rather than thrown one
+ * at a time, so a user sees every missing variable at once.
+ */
+export function interpolateEnv(
+  value: unknown,
+  env: Readonly<Record<string, string | undefined>>,
+  path: readonly (string | number)[] = [],
+  missing: string[] = [],
+): { value: unknown; missing: string[] } {
+  if (typeof value === "string") {
+    const replaced = value.replace(/\$(\$?)\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (match, escape: string, name: string) => {
+      if (escape === "$") return match.slice(1);
+      const found = env[name];
+      if (found === undefined) {
+        missing.push(`${formatPath(path)}: environment variable ${name} is not set`);
+        return "";
+      }
+      return found;
+    });
+    return { value: replaced, missing };
+  }
+  if (Array.isArray(value)) {
+    return { value: value.map((item, index) => interpolateEnv(item, env, [...path, index], missing).value), missing };
+  }
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) out[key] = interpolateEnv(item, env, [...path, key], missing).value;
+    return { value: out, missing };
+  }
+  return { value, missing };
+}
+
+export function formatPath(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return "(root)";
+  return path
+    .map((part, index) => (typeof part === "number" ? `[${part}]` : index === 0 ? String(part) : `.${String(part)}`))
+    .join("");
+}

@@ -1,0 +1,110 @@
+import { z } from "zod";
+
+/**
+ * The configuration file, as users write it. Key names are a promise to users: add, never
+ * rename. Every object is strict so a typo is reported instead of silently ignored.
+ */
+
+const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
+const nonEmpty = z.string().trim().min(1, "must not be empty");
+const code = z.string().regex(/^[A-Za-z0-9_]+$/, "must be a PIM code (letters, digits, underscore)");
+const localeCode = z.string().regex(/^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,4})*$/, "must be a locale code such as en_US");
+
+export const pimConnectionSchema = z.strictObject({
+  url: httpUrl,
+  client_id: nonEmpty,
+  secret: nonEmpty,
+  username: nonEmpty,
+  password: nonEmpty,
+  /** Akeneo: 4 requests in flight per connection, 100 req/s per instance, 3 req/s on option writes. */
+  max_in_flight: z.int().min(1).max(10).default(4),
+  requests_per_second: z.number().positive().max(1000).default(100),
+  option_writes_per_second: z.number().positive().max(100).default(3),
+});
+
+const serviceWithToken = z.strictObject({
+  url: httpUrl,
+  token: nonEmpty,
+  requests_per_second: z.number().positive().max(100).default(10),
+});
+
+const serviceWithLogin = z.strictObject({
+  url: httpUrl,
+  email: z.email({ error: "must be an email address" }),
+  password: nonEmpty,
+  token_name: nonEmpty.default("pim-sync"),
+  requests_per_second: z.number().positive().max(100).default(10),
+});
+
+export const serviceConnectionSchema = z.union([serviceWithToken, serviceWithLogin], {
+  error: "needs either { url, token } or { url, email, password, token_name }",
+});
+
+export const namingSchema = z.strictObject({
+  select: nonEmpty.default("{attribute}"),
+  localizable: nonEmpty.default("{attribute}-{locale}"),
+  scopable: nonEmpty.default("{attribute}-{channel}"),
+  localizable_scopable: nonEmpty.default("{attribute}-{locale}-{channel}"),
+  unit: nonEmpty.default("{attribute}-unit"),
+  currency: nonEmpty.default("{attribute}-currency"),
+});
+
+export const deletionGuardSchema = z.strictObject({
+  /** Hold back deletions that would remove more than this share of a collection... */
+  max_fraction: z.number().min(0).max(1).default(0.5),
+  /** ...and at least this many options. */
+  min_count: z.int().min(1).default(10),
+});
+
+export const projectSchema = z.strictObject({
+  id: z.int().positive(),
+  pim: pimConnectionSchema,
+  service: serviceConnectionSchema,
+  channels: z.array(code).min(1).optional(),
+  locales: z.array(localeCode).min(1).optional(),
+  allowed_options_for_pim_attribute_addition: z.array(code).default([]),
+  schedule: z
+    .strictObject({
+      cron: nonEmpty,
+      timezone: nonEmpty.optional(),
+    })
+    .optional(),
+  naming: namingSchema.default(namingSchema.parse({})),
+  deletion_guard: deletionGuardSchema.default(deletionGuardSchema.parse({})),
+});
+
+export const settingsSchema = z
+  .strictObject({
+    redis: z
+      .strictObject({
+        url: z.string().regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL"),
+        prefix: z.string().regex(/^[A-Za-z0-9_.-]+$/, "letters, digits, '.', '_' and '-' only").default("pim-sync"),
+      })
+      .optional(),
+    state_dir: nonEmpty.default("./.pim-sync"),
+    log_level: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    http: z
+      .strictObject({
+        timeout_ms: z.int().min(100).default(30_000),
+        max_attempts: z.int().min(1).max(10).default(5),
+        base_delay_ms: z.int().min(1).default(250),
+        max_delay_ms: z.int().min(1).default(10_000),
+        max_retry_after_ms: z.int().min(0).default(60_000),
+      })
+      .default({ timeout_ms: 30_000, max_attempts: 5, base_delay_ms: 250, max_delay_ms: 10_000, max_retry_after_ms: 60_000 }),
+    projects: z.array(projectSchema).min(1, "at least one project is needed"),
+  })
+  .superRefine((settings, ctx) => {
+    const seen = new Set<number>();
+    settings.projects.forEach((project, index) => {
+      if (seen.has(project.id)) {
+        ctx.addIssue({ code: "custom", path: ["projects", index, "id"], message: `project id ${project.id} appears twice` });
+      }
+      seen.add(project.id);
+    });
+  });
+
+export type Settings = z.infer<typeof settingsSchema>;
+export type ProjectSettings = z.infer<typeof projectSchema>;
+export type PimConnectionSettings = z.infer<typeof pimConnectionSchema>;
+export type ServiceConnectionSettings = z.infer<typeof serviceConnectionSchema>;

@@ -1,0 +1,59 @@
+import type { Redis } from "ioredis";
+import type { ServiceLabels, ServiceOption } from "../domain/option-collection.js";
+import { decodeLabels, encodeLabels } from "./labels-codec.js";
+import type { StateStore } from "./state-store.js";
+
+/** HSET arguments per round trip: keeps single commands small on 20k-option collections. */
+const HSET_CHUNK = 1000;
+
+/**
+ * One Redis hash per collection (option name → labels JSON) and one set per project listing the
+ * collections that have state, so an empty collection still counts as "known".
+ * Keys: `{prefix}:state:{project}:c:{collection}` and `{prefix}:state:{project}:known`.
+ */
+export function createRedisStateStore(redis: Redis, prefix: string, options: { readonly ownsConnection?: boolean } = {}): StateStore {
+  const collectionKey = (project: number, collection: string): string => `${prefix}:state:${project}:c:${collection}`;
+  const knownKey = (project: number): string => `${prefix}:state:${project}:known`;
+
+  async function hsetChunks(key: string, options: readonly ServiceOption[], multi: ReturnType<Redis["multi"]>): Promise<void> {
+    for (let i = 0; i < options.length; i += HSET_CHUNK) {
+      const args: string[] = [];
+      for (const option of options.slice(i, i + HSET_CHUNK)) args.push(option.name, encodeLabels(option.label));
+      multi.hset(key, ...args);
+    }
+  }
+
+  return {
+    async read(project, collection) {
+      const [known, entries] = await Promise.all([
+        redis.sismember(knownKey(project), collection),
+        redis.hgetall(collectionKey(project, collection)),
+      ]);
+      if (known === 0) return null;
+      const out = new Map<string, ServiceLabels>();
+      for (const [name, text] of Object.entries(entries)) out.set(name, decodeLabels(text, `${collectionKey(project, collection)}#${name}`));
+      return out;
+    },
+    async replace(project, collection, options) {
+      const key = collectionKey(project, collection);
+      const multi = redis.multi().del(key);
+      await hsetChunks(key, options, multi);
+      multi.sadd(knownKey(project), collection);
+      await multi.exec();
+    },
+    async update(project, collection, upserts, deletes) {
+      const key = collectionKey(project, collection);
+      const multi = redis.multi();
+      if (deletes.length > 0) multi.hdel(key, ...deletes);
+      await hsetChunks(key, upserts, multi);
+      multi.sadd(knownKey(project), collection);
+      await multi.exec();
+    },
+    async forget(project, collection) {
+      await redis.multi().del(collectionKey(project, collection)).srem(knownKey(project), collection).exec();
+    },
+    async close() {
+      if (options.ownsConnection) await redis.quit();
+    },
+  };
+}

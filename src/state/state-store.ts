@@ -1,0 +1,18 @@
+import type { ServiceLabels, ServiceOption } from "../domain/option-collection.js";
+
+/**
+ * What pim-sync last wrote to each collection of a project: the baseline the planner diffs
+ * against, since the service cannot list a collection's options. Written only after the
+ * service accepted a write.
+ */
+export interface StateStore {
+  /** null when nothing was ever recorded for the collection (first sync, or lost state). */
+  read(project: number, collection: string): Promise<Map<string, ServiceLabels> | null>;
+  /** The collection now holds exactly these options. */
+  replace(project: number, collection: string, options: readonly ServiceOption[]): Promise<void>;
+  /** These options were upserted and these names deleted. */
+  update(project: number, collection: string, upserts: readonly ServiceOption[], deletes: readonly string[]): Promise<void>;
+  /** Forget a collection (it disappeared from the service): the next write will replace it. */
+  forget(project: number, collection: string): Promise<void>;
+  close(): Promise<void>;
+}

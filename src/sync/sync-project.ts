@@ -1,0 +1,173 @@
+import type { Logger } from "pino";
+import type { CollectionSpec, DesiredCollection, OptionSource, SelectField } from "../domain/option-collection.js";
+import { optionSourceKey } from "../domain/option-collection.js";
+import { deriveCollectionSpecs, resolveProjectScope, type NamingTemplates, type ProjectFilters } from "../derive/index.js";
+import type { ConfigServiceClient } from "../config-service/config-service-client.js";
+import { createConcurrencyLimiter } from "../http/concurrency-limiter.js";
+import type { CollectionPlan, DeletionGuard } from "../reconcile/collection-plan.js";
+import { planCollection } from "../reconcile/plan-collection.js";
+import { splitPlanWrites } from "../reconcile/split-plan-writes.js";
+import type { StateStore } from "../state/state-store.js";
+import type { PimReader } from "./pim-reader.js";
+import { readSourceOptions } from "./read-source-options.js";
+import type { CollectionOutcome, MissingCollection, SyncReport } from "./sync-report.js";
+
+export interface SyncDeps {
+  readonly pim: PimReader;
+  readonly service: Pick<ConfigServiceClient, "listCollections" | "updateOptions" | "stats">;
+  readonly state: StateStore;
+  readonly logger: Logger;
+  readonly now?: () => Date;
+}
+
+export interface SyncInput {
+  readonly project: number;
+  readonly filters: ProjectFilters;
+  readonly naming: NamingTemplates;
+  readonly guard: DeletionGuard;
+  readonly full: boolean;
+  readonly allowMassDelete: boolean;
+  /** Plan only: read everything, write nothing (neither the service nor the state). */
+  readonly dryRun: boolean;
+  /** Option sources read at once; the PIM client's own limiter still caps requests in flight. */
+  readonly sourceConcurrency?: number;
+  readonly maxOptionsPerWrite?: number;
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: { readonly done: number; readonly total: number; readonly collection: string }) => void;
+  /** Sees each derived collection with its plan (for dry-run output); not kept by the sync itself. */
+  readonly onCollection?: (collection: DesiredCollection, plan: CollectionPlan) => void;
+  readonly onFields?: (fields: readonly SelectField[]) => void;
+}
+
+/** Raised before any write when the project's filters do not match the PIM. */
+export class ProjectScopeError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`project filters do not match the PIM:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ProjectScopeError";
+  }
+}
+
+/**
+ * One sync of one project: read the PIM structure, derive the collections, then source by
+ * source (one source's options in memory at a time) read the options, plan each collection
+ * against the last-written state, write the difference and record it.
+ */
+export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<SyncReport> {
+  const now = deps.now ?? (() => new Date());
+  const startedAt = now();
+  const log = deps.logger.child({ project: input.project });
+  const signal = input.signal;
+
+  const structure = await deps.pim.readStructure(signal);
+  const { scope, problems: scopeProblems } = resolveProjectScope(structure, input.filters);
+  if (scopeProblems.length > 0) throw new ProjectScopeError(scopeProblems);
+  const derived = deriveCollectionSpecs(structure, scope, input.naming);
+  input.onFields?.(derived.fields);
+  const failures: string[] = [...derived.problems];
+
+  const inService = await deps.service.listCollections(input.project, signal);
+  const idByName = new Map<string, number>();
+  const duplicated = new Set<string>();
+  for (const collection of inService) {
+    if (idByName.has(collection.name)) duplicated.add(collection.name);
+    idByName.set(collection.name, collection.id);
+  }
+  for (const name of duplicated) failures.push(`collection '${name}' exists more than once in project ${input.project}; left untouched`);
+
+  const missing: MissingCollection[] = [];
+  const bySource = new Map<string, { source: OptionSource; specs: CollectionSpec[] }>();
+  for (const spec of derived.specs) {
+    if (!idByName.has(spec.name)) {
+      missing.push({ collection: spec.name, field: spec.name, attribute: spec.attribute });
+      continue;
+    }
+    if (duplicated.has(spec.name)) continue;
+    const key = optionSourceKey(spec.source);
+    const group = bySource.get(key) ?? { source: spec.source, specs: [] };
+    group.specs.push(spec);
+    bySource.set(key, group);
+  }
+
+  const total = [...bySource.values()].reduce((sum, group) => sum + group.specs.length, 0);
+  let done = 0;
+  const outcomes: CollectionOutcome[] = [];
+  const limiter = createConcurrencyLimiter(input.sourceConcurrency ?? 8);
+
+  async function syncCollection(spec: CollectionSpec, desired: DesiredCollection["options"]): Promise<CollectionOutcome> {
+    const lastWritten = await deps.state.read(input.project, spec.name);
+    const plan = planCollection({
+      collection: spec.name,
+      desired,
+      lastWritten,
+      full: input.full,
+      allowMassDelete: input.allowMassDelete,
+      guard: input.guard,
+    });
+    input.onCollection?.({ spec, options: desired }, plan);
+    const base = {
+      collection: spec.name,
+      attribute: spec.attribute,
+      action: plan.action,
+      reason: plan.reason,
+      upserts: plan.upserts.length,
+      deletes: plan.deletes.length,
+      heldBack: plan.heldBack,
+    };
+    if (plan.heldBack) log.warn({ collection: spec.name, heldBack: plan.heldBack.names.length, reason: plan.heldBack.reason }, "deletions held back");
+    if (input.dryRun || plan.action === "none") return { ...base, written: false };
+
+    const id = idByName.get(spec.name);
+    if (id === undefined) throw new Error(`collection '${spec.name}' has no id`); // filtered out above
+    try {
+      // A replace that fails half-way must be replaced again next time, whatever was known.
+      if (plan.action === "replace") await deps.state.forget(input.project, spec.name);
+      for (const write of splitPlanWrites(plan, input.maxOptionsPerWrite ?? 5000)) {
+        await deps.service.updateOptions(id, write, signal);
+        if (plan.action === "update") await deps.state.update(input.project, spec.name, write.upsert_options, write.delete_options);
+      }
+      if (plan.action === "replace") await deps.state.replace(input.project, spec.name, plan.upserts);
+      log.info({ collection: spec.name, action: plan.action, upserts: base.upserts, deletes: base.deletes }, "collection written");
+      return { ...base, written: true };
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      failures.push(`write to '${spec.name}' failed: ${message}`);
+      return { ...base, written: false, error: message };
+    }
+  }
+
+  async function syncSource(group: { source: OptionSource; specs: CollectionSpec[] }): Promise<void> {
+    let desired: DesiredCollection["options"];
+    try {
+      desired = await readSourceOptions({ source: group.source, structure, scope, pim: deps.pim, signal });
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      // No plan without a complete read: these collections are left exactly as they are.
+      failures.push(`reading ${optionSourceKey(group.source)} failed, its ${group.specs.length} collection(s) were not touched: ${message}`);
+      done += group.specs.length;
+      return;
+    }
+    for (const spec of group.specs) {
+      outcomes.push(await syncCollection(spec, desired));
+      done += 1;
+      input.onProgress?.({ done, total, collection: spec.name });
+    }
+  }
+
+  await Promise.all([...bySource.values()].map((group) => limiter.run(() => syncSource(group), signal)));
+
+  outcomes.sort((a, b) => (a.collection < b.collection ? -1 : a.collection > b.collection ? 1 : 0));
+  return {
+    project: input.project,
+    dryRun: input.dryRun,
+    full: input.full,
+    startedAt: startedAt.toISOString(),
+    durationMs: now().getTime() - startedAt.getTime(),
+    collections: outcomes,
+    missing,
+    unsupported: derived.unsupported,
+    failures,
+    requests: { pim: { ...deps.pim.stats }, service: { ...deps.service.stats } },
+  };
+}

@@ -1,0 +1,44 @@
+import type { RequestStats } from "../http/request-stats.js";
+import type { CollectionPlan } from "../reconcile/collection-plan.js";
+
+export interface CollectionOutcome {
+  readonly collection: string;
+  readonly attribute: string;
+  readonly action: CollectionPlan["action"];
+  readonly reason: CollectionPlan["reason"];
+  readonly upserts: number;
+  readonly deletes: number;
+  readonly heldBack: CollectionPlan["heldBack"];
+  /** false in a dry run, or when the write failed. */
+  readonly written: boolean;
+  readonly error?: string;
+}
+
+export interface MissingCollection {
+  readonly collection: string;
+  readonly field: string;
+  readonly attribute: string;
+}
+
+export interface SyncReport {
+  readonly project: number;
+  readonly dryRun: boolean;
+  readonly full: boolean;
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly collections: readonly CollectionOutcome[];
+  readonly missing: readonly MissingCollection[];
+  readonly unsupported: readonly { readonly attribute: string; readonly type: string; readonly reason: string }[];
+  /** Things that stopped part of the sync: failed reads or writes, inconsistent PIM data. */
+  readonly failures: readonly string[];
+  readonly requests: { readonly pim: RequestStats; readonly service: RequestStats };
+}
+
+export const EXIT_CODES = { ok: 0, failure: 1, usage: 2, heldBack: 3 } as const;
+
+/** 1 when anything failed, else 3 when a guard held deletions back, else 0. */
+export function exitCodeOf(report: SyncReport): number {
+  if (report.failures.length > 0) return EXIT_CODES.failure;
+  if (report.collections.some((outcome) => outcome.heldBack !== null)) return EXIT_CODES.heldBack;
+  return EXIT_CODES.ok;
+}

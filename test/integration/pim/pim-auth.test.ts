@@ -1,0 +1,116 @@
+import { Agent } from "undici";
+import { afterEach, describe, expect, it } from "vitest";
+import { HttpError } from "../../../src/http/http-error.js";
+import { createPimAuth, CREDENTIALS_REJECTED_MESSAGE, type PimAuth } from "../../../src/pim/pim-auth.js";
+import { startFixtureServer, type FixtureServer } from "./fixture-server.js";
+import { createMemoryLogger } from "./memory-logger.js";
+import { CREDENTIALS, TEST_RETRY } from "./start-pim-client.js";
+
+const HOUR_MS = 3_600_000;
+
+let server: FixtureServer | undefined;
+let dispatcher: Agent | undefined;
+
+afterEach(async () => {
+  await dispatcher?.destroy();
+  await server?.close();
+  server = dispatcher = undefined;
+});
+
+/** The auth against a fresh fixture server, on a clock the test moves by hand. */
+async function setup(options: { expiresInS?: number } = {}): Promise<{ auth: PimAuth; server: FixtureServer; clock: { ms: number }; logs: () => string }> {
+  server = await startFixtureServer({ ...CREDENTIALS, ...options });
+  dispatcher = new Agent({ keepAliveTimeout: 10, keepAliveMaxTimeout: 10 });
+  const clock = { ms: 1_700_000_000_000 };
+  const { logger, text } = createMemoryLogger();
+  const auth = createPimAuth({
+    baseUrl: server.baseUrl,
+    credentials: CREDENTIALS,
+    dispatcher,
+    logger,
+    retry: TEST_RETRY,
+    timeoutMs: 2000,
+    random: () => 0.5,
+    now: () => clock.ms,
+  });
+  return { auth, server, clock, logs: text };
+}
+
+describe("createPimAuth", () => {
+  it("logs in lazily, reuses the token, and refreshes it 30 s before it expires", async () => {
+    const { auth, server, clock } = await setup();
+    expect(server.grants).toEqual([]);
+
+    const first = await auth.authorize();
+    expect(first).toMatch(/^Bearer access-/);
+    clock.ms += HOUR_MS - 31_000;
+    await expect(auth.authorize()).resolves.toBe(first);
+    expect(server.grants).toEqual(["password"]);
+
+    clock.ms += 2_000; // 29 s left
+    const second = await auth.authorize();
+    expect(second).not.toBe(first);
+    expect(server.grants).toEqual(["password", "refresh_token"]);
+  });
+
+  it("renews a short-lived token at half its lifetime rather than on every call", async () => {
+    const { auth, server, clock } = await setup({ expiresInS: 40 });
+    const first = await auth.authorize();
+    clock.ms += 19_000;
+    await expect(auth.authorize()).resolves.toBe(first);
+    clock.ms += 2_000;
+    await expect(auth.authorize()).resolves.not.toBe(first);
+    expect(server.grants).toEqual(["password", "refresh_token"]);
+  });
+
+  it("shares one login among concurrent callers", async () => {
+    const { auth, server } = await setup();
+    server.controls.responseDelayMs = 20;
+    const bearers = await Promise.all(Array.from({ length: 8 }, () => auth.authorize()));
+    expect(new Set(bearers).size).toBe(1);
+    expect(server.grants).toEqual(["password"]);
+  });
+
+  it("shares one refresh among concurrent 401s, and hands out the new token", async () => {
+    const { auth, server } = await setup();
+    const first = await auth.authorize();
+    server.controls.responseDelayMs = 20;
+    await expect(Promise.all(Array.from({ length: 5 }, () => auth.onUnauthorized()))).resolves.toEqual([true, true, true, true, true]);
+    expect(server.grants).toEqual(["password", "refresh_token"]);
+    await expect(auth.authorize()).resolves.not.toBe(first);
+  });
+
+  it("lets one caller give up without cancelling the login the others wait for", async () => {
+    const { auth, server } = await setup();
+    server.controls.responseDelayMs = 50;
+    const impatient = new AbortController();
+    const abandoned = auth.authorize(impatient.signal);
+    const patient = auth.authorize();
+    impatient.abort(new Error("gave up"));
+
+    await expect(abandoned).rejects.toThrow("gave up");
+    await expect(patient).resolves.toMatch(/^Bearer access-/);
+    expect(server.grants).toEqual(["password"]);
+  });
+
+  it("turns a 422 into a permanent, credential-free error, even when the server quotes the request", async () => {
+    const { auth, server, logs } = await setup();
+    server.controls.rejectPasswordLogins = true;
+    server.controls.echoRejectedLogins = true;
+    const failure = await auth.authorize().catch((error: unknown) => error);
+
+    expect(failure).toBeInstanceOf(HttpError);
+    if (!(failure instanceof HttpError)) return;
+    expect(failure).toMatchObject({ status: 422, transient: false, cause: undefined });
+    expect(failure.message).toContain(CREDENTIALS_REJECTED_MESSAGE);
+    // The PIM's own words stay (they say what is wrong), the credentials do not.
+    expect(failure.message).toContain(CREDENTIALS.username);
+    const basic = Buffer.from(`${CREDENTIALS.clientId}:${CREDENTIALS.secret}`).toString("base64");
+    for (const secret of [CREDENTIALS.password, CREDENTIALS.secret, basic]) {
+      expect(failure.message).not.toContain(secret);
+      expect(failure.bodyExcerpt).not.toContain(secret);
+      expect(logs()).not.toContain(secret);
+    }
+    expect(server.grants).toEqual(["password"]);
+  });
+});
