@@ -14,9 +14,14 @@ export interface RateLimiter {
 export function createSlidingWindowLimiter(options: {
   readonly limit: number;
   readonly windowMs?: number;
+  /**
+   * Added to the window: a request counted here at t=0 may reach the upstream a few
+   * milliseconds later (new socket, event-loop lag), and the upstream counts arrivals.
+   */
+  readonly marginMs?: number;
   readonly now?: () => number;
 }): RateLimiter {
-  const windowMs = options.windowMs ?? 1000;
+  const windowMs = (options.windowMs ?? 1000) + (options.marginMs ?? 40);
   const now = options.now ?? (() => performance.now());
   const starts: number[] = [];
   let pausedUntil = 0;

@@ -26,4 +26,6 @@ export interface CollectionPlan {
   readonly upserts: readonly ServiceOption[];
   readonly deletes: readonly string[];
   readonly heldBack: { readonly names: readonly string[]; readonly reason: string } | null;
+  /** Names the PIM did not list but that were added through add-options moments ago: kept. */
+  readonly kept: readonly string[];
 }

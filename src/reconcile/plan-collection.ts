@@ -10,6 +10,11 @@ export interface PlanCollectionInput {
   readonly full: boolean;
   readonly allowMassDelete: boolean;
   readonly guard: DeletionGuard;
+  /**
+   * Names recently added through add-options. The PIM's lists are eventually consistent, so a
+   * sync right after an addition may not see it yet: such names are never deleted.
+   */
+  readonly recentlyAdded?: ReadonlySet<string>;
 }
 
 /**
@@ -21,20 +26,23 @@ export function planCollection(input: PlanCollectionInput): CollectionPlan {
   if (lastWritten === null) {
     // Nothing known about the collection's content: replacing is the only way to end equal
     // to the PIM. No guard: there is no evidence of what would be lost.
-    return { collection, action: "replace", reason: "no-state", upserts: desired, deletes: [], heldBack: null };
+    return { collection, action: "replace", reason: "no-state", upserts: desired, deletes: [], heldBack: null, kept: [] };
   }
 
   const desiredNames = new Set(desired.map((option) => option.name));
-  const removed = [...lastWritten.keys()].filter((name) => !desiredNames.has(name));
+  const missingFromPim = [...lastWritten.keys()].filter((name) => !desiredNames.has(name));
+  const kept = missingFromPim.filter((name) => input.recentlyAdded?.has(name) === true);
+  const removed = missingFromPim.filter((name) => input.recentlyAdded?.has(name) !== true);
   const verdict = input.allowMassDelete
     ? null
     : checkDeletionGuard({ deletes: removed.length, lastWrittenCount: lastWritten.size, desiredCount: desired.length, guard: input.guard });
 
-  if (input.full && verdict === null) {
-    return { collection, action: "replace", reason: "full", upserts: desired, deletes: [], heldBack: null };
+  if (input.full && verdict === null && kept.length === 0) {
+    return { collection, action: "replace", reason: "full", upserts: desired, deletes: [], heldBack: null, kept };
   }
 
-  // `--full` under a tripped guard degrades to rewriting every option without deleting any.
+  // `--full` under a tripped guard (or with recent additions to keep) degrades to rewriting
+  // every option and deleting only what may be deleted.
   const upserts = input.full
     ? desired
     : desired.filter((option) => {
@@ -44,7 +52,7 @@ export function planCollection(input: PlanCollectionInput): CollectionPlan {
   const deletes = verdict === null ? removed : [];
   const heldBack = verdict === null ? null : { names: removed, reason: verdict };
   if (upserts.length === 0 && deletes.length === 0) {
-    return { collection, action: "none", reason: "unchanged", upserts: [], deletes: [], heldBack };
+    return { collection, action: "none", reason: "unchanged", upserts: [], deletes: [], heldBack, kept };
   }
-  return { collection, action: "update", reason: input.full ? "full" : "changed", upserts, deletes, heldBack };
+  return { collection, action: "update", reason: input.full ? "full" : "changed", upserts, deletes, heldBack, kept };
 }

@@ -13,6 +13,27 @@ export function createFileStateStore(stateDir: string): StateStore {
   const fileOf = (project: number, collection: string): string =>
     join(stateDir, `project-${project}`, `${encodeURIComponent(collection)}.json`);
 
+  const addedFileOf = (project: number, collection: string): string =>
+    join(stateDir, `project-${project}`, `${encodeURIComponent(collection)}.added.json`);
+
+  async function readAdded(project: number, collection: string): Promise<Record<string, number>> {
+    try {
+      const raw: unknown = JSON.parse(await readFile(addedFileOf(project, collection), "utf8"));
+      if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return {};
+      return Object.fromEntries(Object.entries(raw).filter((entry): entry is [string, number] => typeof entry[1] === "number"));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
+      throw error;
+    }
+  }
+
+  async function writeAtomically(path: string, text: string): Promise<void> {
+    await mkdir(join(path, ".."), { recursive: true });
+    const temporary = `${path}.${process.pid}.tmp`;
+    await writeFile(temporary, text);
+    await rename(temporary, path);
+  }
+
   async function readMap(project: number, collection: string): Promise<Map<string, ServiceLabels> | null> {
     const path = fileOf(project, collection);
     let text: string;
@@ -35,11 +56,7 @@ export function createFileStateStore(stateDir: string): StateStore {
   }
 
   async function writeMap(project: number, collection: string, options: ReadonlyMap<string, ServiceLabels>): Promise<void> {
-    const path = fileOf(project, collection);
-    await mkdir(join(stateDir, `project-${project}`), { recursive: true });
-    const temporary = `${path}.${process.pid}.tmp`;
-    await writeFile(temporary, JSON.stringify(Object.fromEntries(options)));
-    await rename(temporary, path);
+    await writeAtomically(fileOf(project, collection), JSON.stringify(Object.fromEntries(options)));
   }
 
   return {
@@ -52,6 +69,16 @@ export function createFileStateStore(stateDir: string): StateStore {
       for (const name of deletes) current.delete(name);
       for (const option of upserts) current.set(option.name, option.label);
       await writeMap(project, collection, current);
+    },
+    async recordAdded(project, collection, names, atMs) {
+      if (names.length === 0) return;
+      const added = await readAdded(project, collection);
+      for (const name of names) added[name] = atMs;
+      await writeAtomically(addedFileOf(project, collection), JSON.stringify(added));
+    },
+    async recentlyAdded(project, collection, sinceMs) {
+      const added = await readAdded(project, collection);
+      return new Set(Object.entries(added).filter(([, at]) => at >= sinceMs).map(([name]) => name));
     },
     async forget(project, collection) {
       await rm(fileOf(project, collection), { force: true });

@@ -14,6 +14,7 @@ const HSET_CHUNK = 1000;
 export function createRedisStateStore(redis: Redis, prefix: string, options: { readonly ownsConnection?: boolean } = {}): StateStore {
   const collectionKey = (project: number, collection: string): string => `${prefix}:state:${project}:c:${collection}`;
   const knownKey = (project: number): string => `${prefix}:state:${project}:known`;
+  const addedKey = (project: number, collection: string): string => `${prefix}:state:${project}:a:${collection}`;
 
   async function hsetChunks(key: string, options: readonly ServiceOption[], multi: ReturnType<Redis["multi"]>): Promise<void> {
     for (let i = 0; i < options.length; i += HSET_CHUNK) {
@@ -48,6 +49,21 @@ export function createRedisStateStore(redis: Redis, prefix: string, options: { r
       await hsetChunks(key, upserts, multi);
       multi.sadd(knownKey(project), collection);
       await multi.exec();
+    },
+    async recordAdded(project, collection, names, atMs) {
+      if (names.length === 0) return;
+      const args: string[] = [];
+      for (const name of names) args.push(name, String(atMs));
+      await redis.hset(addedKey(project, collection), ...args);
+    },
+    async recentlyAdded(project, collection, sinceMs) {
+      const key = addedKey(project, collection);
+      const entries = await redis.hgetall(key);
+      const recent = new Set<string>();
+      const expired: string[] = [];
+      for (const [name, at] of Object.entries(entries)) (Number(at) >= sinceMs ? recent.add(name) : expired.push(name));
+      if (expired.length > 0) await redis.hdel(key, ...expired);
+      return recent;
     },
     async forget(project, collection) {
       await redis.multi().del(collectionKey(project, collection)).srem(knownKey(project), collection).exec();

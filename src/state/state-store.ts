@@ -12,7 +12,11 @@ export interface StateStore {
   replace(project: number, collection: string, options: readonly ServiceOption[]): Promise<void>;
   /** These options were upserted and these names deleted. */
   update(project: number, collection: string, upserts: readonly ServiceOption[], deletes: readonly string[]): Promise<void>;
-  /** Forget a collection (it disappeared from the service): the next write will replace it. */
+  /** Remember when options were added through add-options (see `recentlyAdded`). */
+  recordAdded(project: number, collection: string, names: readonly string[], atMs: number): Promise<void>;
+  /** Names added through add-options at or after `sinceMs`: a sync must not delete them yet. */
+  recentlyAdded(project: number, collection: string, sinceMs: number): Promise<Set<string>>;
+  /** Forget a collection's options (a replace is under way): the next sync will replace it. */
   forget(project: number, collection: string): Promise<void>;
   close(): Promise<void>;
 }

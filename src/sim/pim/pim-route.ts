@@ -1,0 +1,24 @@
+/** How a PIM route declares itself to the simulator's admission checks. */
+import type { RouteParams, Router } from "../shared/router.js";
+import type { SimReply, SimRequest } from "../shared/sim-request.js";
+
+import type { PimState } from "./pim-state.js";
+
+export interface PimRoute {
+  /** The token endpoint: needs no bearer token and does not count against a connection. */
+  readonly public?: boolean;
+  /** Attribute option writes have their own, much smaller budget (3 req/s, reference §3). */
+  readonly optionWrite?: boolean;
+  /** Media types accepted in `Accept` besides application/json. */
+  readonly alsoAccepts?: readonly string[];
+  handle(request: SimRequest, params: RouteParams): SimReply | Promise<SimReply>;
+}
+
+export type PimRouter = Router<PimRoute>;
+
+export interface PimRouteContext {
+  readonly state: PimState;
+  readonly recordsPageSize: number;
+}
+
+export const API_PREFIX = "/api/rest/v1";

@@ -1,0 +1,90 @@
+/**
+ * Injected faults, shared by both simulators: "answer the next N matching requests with this
+ * status / body / Retry-After, after this delay, or drop the connection". A fault takes the place
+ * of the simulator's own answer, so it fires before authentication and budgets.
+ */
+export interface FaultMatch {
+  /** Case-insensitive; any method when left out. */
+  readonly method?: string;
+  /** Exact pathname, or a RegExp tested against the pathname; any path when left out. */
+  readonly path?: string | RegExp;
+}
+
+export interface FaultSpec {
+  readonly status: number;
+  /** How many matching requests get the fault; 1 when left out. */
+  readonly times?: number;
+  /** Sent as `Retry-After` only when a number: a 429 without the header is a case clients must handle. */
+  readonly retryAfterSeconds?: number | null;
+  /** Reply body (JSON); the simulator's usual error body for the status when left out. */
+  readonly body?: unknown;
+  /** Wait before answering; longer than a client's timeout makes the request hang for that client. */
+  readonly delayMs?: number;
+  /** Close the socket instead of answering (after delayMs). */
+  readonly dropConnection?: boolean;
+}
+
+export interface ArmedFault {
+  readonly status: number;
+  readonly retryAfterSeconds: number | null;
+  readonly body: unknown;
+  readonly delayMs: number;
+  readonly dropConnection: boolean;
+}
+
+export interface FaultInjector {
+  failNext(match: FaultMatch, fault: FaultSpec): void;
+  clear(): void;
+  /** Faults still armed (sum of remaining times), so a test can check that all of them fired. */
+  pending(): number;
+  /** Used by the simulator: the fault for this request, if one is armed, consuming one use. */
+  take(method: string, path: string): ArmedFault | undefined;
+}
+
+interface Entry {
+  readonly match: FaultMatch;
+  readonly fault: ArmedFault;
+  remaining: number;
+}
+
+export function createFaultInjector(): FaultInjector {
+  let entries: Entry[] = [];
+  return {
+    failNext(match, spec) {
+      const times = spec.times ?? 1;
+      if (!Number.isInteger(times) || times < 1) throw new RangeError(`fault times must be a positive integer, got ${times}`);
+      if (!Number.isInteger(spec.status) || spec.status < 100 || spec.status > 599) {
+        throw new RangeError(`fault status must be an HTTP status, got ${spec.status}`);
+      }
+      const fault: ArmedFault = {
+        status: spec.status,
+        retryAfterSeconds: spec.retryAfterSeconds ?? null,
+        body: spec.body,
+        delayMs: spec.delayMs ?? 0,
+        dropConnection: spec.dropConnection ?? false,
+      };
+      entries.push({ match, fault, remaining: times });
+    },
+    clear() {
+      entries = [];
+    },
+    pending() {
+      return entries.reduce((sum, entry) => sum + entry.remaining, 0);
+    },
+    take(method, path) {
+      const entry = entries.find((candidate) => matches(candidate.match, method, path));
+      if (entry === undefined) return undefined;
+      entry.remaining -= 1;
+      if (entry.remaining === 0) entries = entries.filter((candidate) => candidate !== entry);
+      return entry.fault;
+    },
+  };
+}
+
+function matches(match: FaultMatch, method: string, path: string): boolean {
+  if (match.method !== undefined && match.method.toUpperCase() !== method.toUpperCase()) return false;
+  if (match.path === undefined) return true;
+  if (typeof match.path === "string") return match.path === path;
+  match.path.lastIndex = 0; // a /g or /y RegExp would otherwise remember where it stopped
+  return match.path.test(path);
+}

@@ -1,0 +1,139 @@
+import { afterEach, describe, expect, it } from "vitest";
+
+import { startPimSimulator } from "../../../src/sim/pim/pim-simulator.js";
+import type { PimSimulator, PimSimulatorOptions } from "../../../src/sim/pim/pim-simulator.js";
+import { akeneoFixture, basic, pimToken, requestPimToken, sampleCatalog } from "./sim-test-helpers.js";
+
+const RATE_LIMIT_BODY = akeneoFixture("error_429_too_many_requests.json");
+
+describe("PIM simulator: budgets and faults", () => {
+  let sim: PimSimulator | undefined;
+
+  const start = async (options: Omit<PimSimulatorOptions, "catalog"> = {}): Promise<{ sim: PimSimulator; token: string; api: string }> => {
+    sim = await startPimSimulator({ catalog: (await sampleCatalog()).pim, ...options });
+    return { sim, token: (await pimToken(sim.url)).access_token, api: `${sim.url}/api/rest/v1` };
+  };
+  afterEach(async () => {
+    await sim?.close();
+    sim = undefined;
+  });
+
+  const get = (url: string, token: string, signal?: AbortSignal): Promise<Response> =>
+    fetch(url, { headers: { authorization: `Bearer ${token}` }, signal });
+
+  it("answers 429 with Retry-After: 1 past 4 requests in flight on one connection", async () => {
+    // The latency keeps all five requests in flight together.
+    const { sim: pim, token, api } = await start({ latencyMs: 300 });
+    const responses = await Promise.all(Array.from({ length: 5 }, () => get(`${api}/channels`, token)));
+    const limited = responses.filter((response) => response.status === 429);
+    expect(limited).toHaveLength(1);
+    expect(limited[0]?.headers.get("retry-after")).toBe("1");
+    expect(await limited[0]?.json()).toEqual(RATE_LIMIT_BODY);
+    expect(responses.filter((response) => response.status === 200)).toHaveLength(4);
+    expect(pim.stats().maxInFlight).toBe(5);
+  });
+
+  it("counts the in-flight budget per OAuth client", async () => {
+    const clients = [
+      { clientId: "a", secret: "sa", username: "ua", password: "pa" },
+      { clientId: "b", secret: "sb", username: "ub", password: "pb" },
+    ];
+    sim = await startPimSimulator({ catalog: (await sampleCatalog()).pim, latencyMs: 300, clients, budgets: { inFlightPerConnection: 2 } });
+    const api = `${sim.url}/api/rest/v1`;
+    const tokenOf = async (client: (typeof clients)[number]): Promise<string> => {
+      const body = { grant_type: "password", username: client.username, password: client.password };
+      const response = await requestPimToken(sim?.url ?? "", body, basic(client.clientId, client.secret));
+      return ((await response.json()) as { access_token: string }).access_token;
+    };
+    const [tokenA, tokenB] = await Promise.all(clients.map(tokenOf));
+    const responses = await Promise.all([tokenA, tokenA, tokenB, tokenB].map((token) => get(`${api}/locales`, token ?? "")));
+    expect(responses.map((response) => response.status)).toEqual([200, 200, 200, 200]);
+  });
+
+  it("answers 429 past requestsPerSecond in one second", async () => {
+    const { api, token } = await start({ budgets: { requestsPerSecond: 5, inFlightPerConnection: 50 } });
+    // Six at once against five a second (the token request may have used one more of them).
+    const responses = await Promise.all(Array.from({ length: 6 }, () => get(`${api}/channels`, token)));
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(1);
+    const limited = responses.find((response) => response.status === 429);
+    expect(limited?.headers.get("retry-after")).toBe("1");
+  });
+
+  it("limits option writes to optionWritesPerSecond (3 by default), both PATCH routes together", async () => {
+    const { api, token, sim: pim } = await start({ budgets: { inFlightPerConnection: 50 } });
+    const write = (index: number): Promise<Response> =>
+      index % 2 === 0
+        ? fetch(`${api}/attributes/color/options/opt_${index}`, {
+            method: "PATCH",
+            headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+            body: "{}",
+          })
+        : fetch(`${api}/attributes/color/options`, {
+            method: "PATCH",
+            headers: { authorization: `Bearer ${token}`, "content-type": "application/vnd.akeneo.collection+json" },
+            body: JSON.stringify({ code: `opt_${index}` }),
+          });
+    const responses = await Promise.all(Array.from({ length: 5 }, (_, index) => write(index)));
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(2);
+    expect(statuses.filter((status) => status !== 429).length).toBeLessThanOrEqual(3);
+    // Reads are not option writes: still fine.
+    expect((await get(`${api}/attributes/color/options`, token)).status).toBe(200);
+    expect(pim.stats().byRoute["PATCH /api/rest/v1/attributes/:code/options/:option"]).toBe(3);
+  });
+
+  it("injects a 5xx for the matching request only, and records it", async () => {
+    const { sim: pim, api, token } = await start();
+    pim.faults.failNext({ method: "GET", path: "/api/rest/v1/channels" }, { status: 503, times: 2 });
+    expect((await get(`${api}/locales`, token)).status).toBe(200);
+    const first = await get(`${api}/channels`, token);
+    expect(first.status).toBe(503);
+    expect(first.headers.get("retry-after")).toBeNull();
+    expect((await get(`${api}/channels`, token)).status).toBe(503);
+    expect((await get(`${api}/channels`, token)).status).toBe(200);
+    expect(pim.faults.pending()).toBe(0);
+    expect(pim.requests.filter((request) => request.fault).map((request) => request.status)).toEqual([503, 503]);
+  });
+
+  it("injects a 429 without Retry-After, or with one, and a custom body, by RegExp", async () => {
+    const { sim: pim, api, token } = await start();
+    pim.faults.failNext({ path: /\/options$/ }, { status: 429 });
+    const bare = await get(`${api}/attributes/color/options`, token);
+    expect(bare.status).toBe(429);
+    expect(bare.headers.get("retry-after")).toBeNull();
+    expect(await bare.json()).toEqual(RATE_LIMIT_BODY);
+
+    pim.faults.failNext({ path: /\/options$/ }, { status: 429, retryAfterSeconds: 7, body: { code: 429, message: "slow down" } });
+    const withHeader = await get(`${api}/attributes/color/options`, token);
+    expect(withHeader.headers.get("retry-after")).toBe("7");
+    expect(await withHeader.json()).toEqual({ code: 429, message: "slow down" });
+  });
+
+  it("delays a faulted answer, can outlast a client timeout, and can drop the connection", async () => {
+    const { sim: pim, api, token } = await start();
+    pim.faults.failNext({ path: "/api/rest/v1/channels" }, { status: 500, delayMs: 150 });
+    const startedAt = performance.now();
+    expect((await get(`${api}/channels`, token)).status).toBe(500);
+    expect(performance.now() - startedAt).toBeGreaterThanOrEqual(140);
+
+    pim.faults.failNext({ path: "/api/rest/v1/channels" }, { status: 504, delayMs: 60_000 });
+    await expect(get(`${api}/channels`, token, AbortSignal.timeout(100))).rejects.toThrow();
+    expect((await get(`${api}/channels`, token)).status).toBe(200);
+
+    pim.faults.failNext({ path: "/api/rest/v1/channels" }, { status: 500, dropConnection: true });
+    await expect(get(`${api}/channels`, token)).rejects.toThrow(TypeError);
+    const dropped = await pim.waitForRequest((request) => request.status === 0, 1000);
+    expect(dropped.fault).toBe(true);
+  });
+
+  it("adds latency to answers and lets tests change it", async () => {
+    const { sim: pim, api, token } = await start();
+    pim.setLatencyMs(120);
+    const startedAt = performance.now();
+    expect((await get(`${api}/channels`, token)).status).toBe(200);
+    expect(performance.now() - startedAt).toBeGreaterThanOrEqual(110);
+    pim.setLatencyMs(0);
+  });
+});
