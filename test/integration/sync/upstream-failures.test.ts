@@ -1,0 +1,77 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { exitCodeOf } from "../../../src/sync/sync-report.js";
+import { startSyncHarness, type SyncHarness } from "../../support/sync-harness.js";
+
+describe("upstream failures during a sync", () => {
+  let h: SyncHarness;
+  afterEach(async () => {
+    await h.close();
+  });
+
+  it("refreshes an expired PIM token mid-sync and carries on", async () => {
+    h = await startSyncHarness({ pim: { latencyMs: 15 } });
+    const running = h.sync();
+    await h.pim.waitForRequest((r) => r.path.endsWith("/options"), 5_000);
+    h.pim.expireAllTokens();
+
+    const report = await running;
+
+    expect(report.failures).toEqual([]);
+    expect(report.collections.every((c) => c.written)).toBe(true);
+    expect(h.pim.requests.some((r) => r.status === 401)).toBe(true);
+    expect(h.pim.requests.filter((r) => r.path === "/api/oauth/v1/token").length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("rides out 429 and 5xx storms within the retry budget", async () => {
+    h = await startSyncHarness();
+    h.pim.faults.failNext({ path: /\/options$/ }, { status: 503, times: 3 });
+    h.pim.faults.failNext({ path: /\/records$/ }, { status: 429, times: 2, retryAfterSeconds: null });
+    h.service.faults.failNext({ method: "PATCH" }, { status: 429, times: 3, retryAfterSeconds: 0 });
+    h.service.faults.failNext({ method: "PATCH" }, { status: 502, times: 2 });
+
+    const report = await h.sync();
+
+    expect(report.failures).toEqual([]);
+    expect(report.collections.every((c) => c.written)).toBe(true);
+    expect(report.requests.pim.retries).toBeGreaterThanOrEqual(5);
+    expect(report.requests.service.rateLimited).toBeGreaterThanOrEqual(3);
+    expect(exitCodeOf(report)).toBe(0);
+  });
+
+  it("leaves a source's collections untouched when its read keeps failing, and replaces them next time", async () => {
+    h = await startSyncHarness();
+    // More failures than the 4 attempts the test policy allows.
+    h.pim.faults.failNext({ path: "/api/rest/v1/attributes/color/options" }, { status: 503, times: 10 });
+
+    const report = await h.sync();
+
+    expect(report.collections.find((c) => c.collection === "color")).toBeUndefined();
+    expect(report.failures.join("\n")).toMatch(/attribute-options:color/);
+    expect(h.optionsOf("color")).toEqual([]);
+    expect(report.collections.filter((c) => c.written)).toHaveLength(12);
+    expect(exitCodeOf(report)).toBe(1);
+
+    h.pim.faults.clear();
+    const next = await h.sync();
+    expect(next.collections.find((c) => c.collection === "color")).toMatchObject({ action: "replace", reason: "no-state", written: true });
+    expect(h.optionsOf("color")).toHaveLength(5);
+  });
+
+  it("fails a collection whose write is refused, keeps its state, and does not stop the others", async () => {
+    h = await startSyncHarness();
+    await h.sync();
+    const color = h.pim.state.attribute_options["color"] ?? [];
+    color.push({ code: "teal", sort_order: 9, labels: { en_US: "Teal" } });
+    const season = h.pim.state.attribute_options["season"] ?? [];
+    season.push({ code: "rainy", sort_order: 9, labels: { en_US: "Rainy" } });
+    h.service.faults.failNext({ method: "PATCH", path: /\/5\/update-options\/$/ }, { status: 400, body: { upsert_options: ["refused"] } });
+
+    const report = await h.sync();
+
+    expect(report.collections.find((c) => c.collection === "color")).toMatchObject({ written: false });
+    expect(report.collections.find((c) => c.collection === "season-ecommerce")).toMatchObject({ written: true });
+    expect(exitCodeOf(report)).toBe(1);
+    const retry = await h.sync();
+    expect(retry.collections.find((c) => c.collection === "color")).toMatchObject({ action: "update", upserts: 1, written: true });
+  });
+});

@@ -1,0 +1,5 @@
+import { pino, type Logger } from "pino";
+
+export function silentLogger(): Logger {
+  return pino({ level: "silent" });
+}

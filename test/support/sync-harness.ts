@@ -1,0 +1,105 @@
+import { Agent } from "undici";
+import { createConfigServiceClient } from "../../src/config-service/config-service-client.js";
+import { DEFAULT_NAMING } from "../../src/derive/naming.js";
+import type { RetryPolicy } from "../../src/http/retry-policy.js";
+import { createPimClient } from "../../src/pim/pim-client.js";
+import { DEFAULT_DELETION_GUARD } from "../../src/reconcile/collection-plan.js";
+import { loadSimCatalog, type SimCatalog } from "../../src/sim/catalog/catalog-file.js";
+import {
+  startConfigServiceSimulator,
+  type ConfigServiceSimulator,
+  type ConfigServiceSimulatorOptions,
+} from "../../src/sim/config-service/config-service-simulator.js";
+import { startPimSimulator, type PimSimulator, type PimSimulatorOptions } from "../../src/sim/pim/pim-simulator.js";
+import { defaultCatalogPath } from "../../src/sim/start-simulators.js";
+import { createRedisStateStore } from "../../src/state/redis-state-store.js";
+import type { StateStore } from "../../src/state/state-store.js";
+import { syncProject, type SyncInput } from "../../src/sync/sync-project.js";
+import type { SyncReport } from "../../src/sync/sync-report.js";
+import { createTestRedis, type TestRedis } from "./redis.js";
+import { silentLogger } from "./silent-logger.js";
+
+/** Fast, deterministic retries for tests: the policy's shape is what is under test, not its timing. */
+export const TEST_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 5, maxDelayMs: 40, maxRetryAfterMs: 5_000 };
+
+export const PROJECT = 67;
+
+export interface SyncHarness {
+  readonly pim: PimSimulator;
+  readonly service: ConfigServiceSimulator;
+  readonly redis: TestRedis;
+  readonly state: StateStore;
+  /** One sync with fresh clients (so request counts are per run), against the Redis state. */
+  sync(input?: Partial<SyncInput>, clientOptions?: { retry?: RetryPolicy; timeoutMs?: number }): Promise<SyncReport>;
+  /** Live options of one of the project's collections in the service simulator, by name. */
+  optionsOf(collection: string, project?: number): { name: string; label: Record<string, string> }[];
+  close(): Promise<void>;
+}
+
+/**
+ * The simulators (real HTTP servers) with the sample catalogue, optionally edited, plus a Redis
+ * state store under a unique prefix: the real parts a sync talks to.
+ */
+export async function startSyncHarness(
+  options: {
+    readonly editCatalog?: (catalog: SimCatalog) => void;
+    readonly pim?: Partial<Omit<PimSimulatorOptions, "catalog">>;
+    readonly service?: Partial<Omit<ConfigServiceSimulatorOptions, "catalog" | "pim">>;
+  } = {},
+): Promise<SyncHarness> {
+  const catalog = await loadSimCatalog(defaultCatalogPath());
+  options.editCatalog?.(catalog);
+  const pim = await startPimSimulator({ catalog: catalog.pim, ...options.pim });
+  const service = await startConfigServiceSimulator({ catalog: catalog.service, pim, ...options.service });
+  const redis = await createTestRedis();
+  const state = createRedisStateStore(redis.redis, redis.prefix);
+  const logger = silentLogger();
+
+  return {
+    pim,
+    service,
+    redis,
+    state,
+    async sync(input = {}, clientOptions = {}) {
+      const dispatcher = new Agent({ keepAliveTimeout: 10, keepAliveMaxTimeout: 10 });
+      const common = { dispatcher, logger, retry: clientOptions.retry ?? TEST_RETRY, timeoutMs: clientOptions.timeoutMs ?? 5_000, random: () => 0.5 };
+      const pimClient = createPimClient({
+        ...common,
+        baseUrl: pim.url,
+        credentials: { clientId: "sim-client", secret: "sim-secret", username: "sim-user", password: "sim-password" },
+      });
+      const serviceClient = createConfigServiceClient({ ...common, baseUrl: service.url, credentials: { token: "sim-service-token" } });
+      try {
+        return await syncProject(
+          { pim: pimClient, service: serviceClient, state, logger },
+          {
+            project: PROJECT,
+            filters: {},
+            naming: DEFAULT_NAMING,
+            guard: DEFAULT_DELETION_GUARD,
+            full: false,
+            allowMassDelete: false,
+            dryRun: false,
+            ...input,
+          },
+        );
+      } finally {
+        await dispatcher.close();
+      }
+    },
+    optionsOf(collection, project = PROJECT) {
+      const found = service.collections().find((c) => c.name === collection && c.project === project);
+      if (!found) throw new Error(`no collection '${collection}' in project ${project}`);
+      return found.options.map((o) => ({ name: o.name, label: { ...o.label } }));
+    },
+    async close() {
+      await Promise.allSettled([service.close(), pim.close()]);
+      await redis.cleanup();
+    },
+  };
+}
+
+/** Names of the options, sorted: for order-insensitive comparisons. */
+export function namesOf(options: readonly { name: string }[]): string[] {
+  return options.map((o) => o.name).sort();
+}
