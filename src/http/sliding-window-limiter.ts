@@ -21,6 +21,7 @@ export function createSlidingWindowLimiter(options: {
   readonly marginMs?: number;
   readonly now?: () => number;
 }): RateLimiter {
+  if (!Number.isFinite(options.limit) || options.limit < 1) throw new Error(`rate limit must be at least 1, got ${options.limit}`);
   const windowMs = (options.windowMs ?? 1000) + (options.marginMs ?? 40);
   const now = options.now ?? (() => performance.now());
   const starts: number[] = [];
@@ -48,10 +49,21 @@ export function createSlidingWindowLimiter(options: {
     acquire(signal) {
       const turn = tail.then(() => waitForSlot(signal));
       tail = turn.catch(() => undefined);
-      return turn;
+      if (!signal) return turn;
+      // An aborted caller leaves the line at once; when its turn comes it takes no slot.
+      return leaveOnAbort(turn, signal);
     },
     pauseFor(ms) {
       pausedUntil = Math.max(pausedUntil, now() + ms);
     },
   };
+}
+
+function leaveOnAbort(turn: Promise<void>, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason instanceof Error ? signal.reason : new Error("aborted"));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    turn.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }

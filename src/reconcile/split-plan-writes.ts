@@ -15,6 +15,7 @@ export interface OptionsWrite {
  */
 export function splitPlanWrites(plan: CollectionPlan, maxOptionsPerWrite: number): OptionsWrite[] {
   if (plan.action === "none") return [];
+  if (Number.isNaN(maxOptionsPerWrite)) throw new Error(`maxOptionsPerWrite must be a number, got ${maxOptionsPerWrite}`);
   const size = Math.max(1, Math.floor(maxOptionsPerWrite));
   const writes: OptionsWrite[] = [];
   let deleteIndex = 0;

@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { parse as parseYaml } from "yaml";
 import type { z } from "zod";
-import { validateNamingTemplates } from "../derive/naming.js";
+import { validateNamingTemplates, type NamingTemplates } from "../derive/naming.js";
 import { ConfigError } from "./config-error.js";
 import { formatPath, interpolateEnv } from "./interpolate-env.js";
-import { settingsSchema, type Settings } from "./settings-schema.js";
+import { namingSchema, settingsSchema, type Settings } from "./settings-schema.js";
 
 /** Reads, interpolates and validates a config file (YAML or JSON). Called from entry points only. */
 export async function loadSettings(path: string, env: Readonly<Record<string, string | undefined>> = process.env): Promise<Settings> {
@@ -28,22 +28,59 @@ export function parseSettings(text: string, source: string, env: Readonly<Record
   const parsed = settingsSchema.safeParse(value);
   const problems = [...missing];
   if (!parsed.success) problems.push(...describeSettingsIssues(parsed.error.issues));
-  if (parsed.success) {
-    parsed.data.projects.forEach((project, index) => {
-      const naming = project.naming;
-      const templateProblems = validateNamingTemplates({
-        select: naming.select,
-        localizable: naming.localizable,
-        scopable: naming.scopable,
-        localizableScopable: naming.localizable_scopable,
-        unit: naming.unit,
-        currency: naming.currency,
-      });
-      for (const problem of templateProblems) problems.push(`projects[${index}].naming: ${problem}`);
-    });
-  }
+  // Checked on the raw document, so they are reported alongside any schema problem.
+  problems.push(...duplicateProjectIds(value), ...namingProblems(value));
   if (problems.length > 0 || !parsed.success) throw new ConfigError(source, problems);
   return parsed.data;
+}
+
+function rawProjects(document: unknown): unknown[] {
+  if (document === null || typeof document !== "object" || !("projects" in document)) return [];
+  return Array.isArray(document.projects) ? document.projects : [];
+}
+
+function duplicateProjectIds(document: unknown): string[] {
+  const firstIndex = new Map<unknown, number>();
+  const problems: string[] = [];
+  rawProjects(document).forEach((project, index) => {
+    if (project === null || typeof project !== "object" || !("id" in project) || typeof project.id !== "number") return;
+    const first = firstIndex.get(project.id);
+    if (first !== undefined) problems.push(`projects[${index}].id: project id ${project.id} appears twice (also projects[${first}])`);
+    else firstIndex.set(project.id, index);
+  });
+  return problems;
+}
+
+/** Template keys as users write them, for the internal names `validateNamingTemplates` uses. */
+const NAMING_KEYS: Readonly<Record<keyof NamingTemplates, string>> = {
+  select: "select",
+  localizable: "localizable",
+  scopable: "scopable",
+  localizableScopable: "localizable_scopable",
+  unit: "unit",
+  currency: "currency",
+};
+
+function namingProblems(document: unknown): string[] {
+  const problems: string[] = [];
+  rawProjects(document).forEach((project, index) => {
+    if (project === null || typeof project !== "object" || !("naming" in project)) return;
+    const naming = namingSchema.safeParse(project.naming);
+    if (!naming.success) return; // already reported by the schema
+    const n = naming.data;
+    const templates: NamingTemplates = {
+      select: n.select,
+      localizable: n.localizable,
+      scopable: n.scopable,
+      localizableScopable: n.localizable_scopable,
+      unit: n.unit,
+      currency: n.currency,
+    };
+    for (const problem of validateNamingTemplates(templates)) {
+      problems.push(`projects[${index}].naming: ${problem.replace(/'([A-Za-z]+)'/g, (quoted, key: string) => (key in NAMING_KEYS ? `'${NAMING_KEYS[key as keyof NamingTemplates]}'` : quoted))}`);
+    }
+  });
+  return problems;
 }
 
 function describeSettingsIssues(issues: readonly z.core.$ZodIssue[]): string[] {

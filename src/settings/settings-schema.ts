@@ -73,8 +73,7 @@ export const projectSchema = z.strictObject({
   deletion_guard: deletionGuardSchema.default(deletionGuardSchema.parse({})),
 });
 
-export const settingsSchema = z
-  .strictObject({
+export const settingsSchema = z.strictObject({
     redis: z
       .strictObject({
         url: z.string().regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL"),
@@ -93,15 +92,6 @@ export const settingsSchema = z
       })
       .default({ timeout_ms: 30_000, max_attempts: 5, base_delay_ms: 250, max_delay_ms: 10_000, max_retry_after_ms: 60_000 }),
     projects: z.array(projectSchema).min(1, "at least one project is needed"),
-  })
-  .superRefine((settings, ctx) => {
-    const seen = new Set<number>();
-    settings.projects.forEach((project, index) => {
-      if (seen.has(project.id)) {
-        ctx.addIssue({ code: "custom", path: ["projects", index, "id"], message: `project id ${project.id} appears twice` });
-      }
-      seen.add(project.id);
-    });
   });
 
 export type Settings = z.infer<typeof settingsSchema>;

@@ -13,18 +13,31 @@ export function createFileStateStore(stateDir: string): StateStore {
   const fileOf = (project: number, collection: string): string =>
     join(stateDir, `project-${project}`, `${encodeURIComponent(collection)}.json`);
 
+  // A folder of its own, so no collection name can collide with an additions file.
   const addedFileOf = (project: number, collection: string): string =>
-    join(stateDir, `project-${project}`, `${encodeURIComponent(collection)}.added.json`);
+    join(stateDir, `project-${project}`, "added", `${encodeURIComponent(collection)}.json`);
 
-  async function readAdded(project: number, collection: string): Promise<Record<string, number>> {
+  async function readAdded(project: number, collection: string): Promise<Map<string, number>> {
+    const path = addedFileOf(project, collection);
+    let text: string;
     try {
-      const raw: unknown = JSON.parse(await readFile(addedFileOf(project, collection), "utf8"));
-      if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return {};
-      return Object.fromEntries(Object.entries(raw).filter((entry): entry is [string, number] => typeof entry[1] === "number"));
+      text = await readFile(path, "utf8");
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return new Map();
       throw error;
     }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      throw new Error(`corrupt additions file ${path}: not JSON`);
+    }
+    if (!Array.isArray(raw)) throw new Error(`corrupt additions file ${path}: expected [name, time] pairs`);
+    const added = new Map<string, number>();
+    for (const entry of raw) {
+      if (Array.isArray(entry) && typeof entry[0] === "string" && typeof entry[1] === "number") added.set(entry[0], entry[1]);
+    }
+    return added;
   }
 
   async function writeAtomically(path: string, text: string): Promise<void> {
@@ -73,12 +86,13 @@ export function createFileStateStore(stateDir: string): StateStore {
     async recordAdded(project, collection, names, atMs) {
       if (names.length === 0) return;
       const added = await readAdded(project, collection);
-      for (const name of names) added[name] = atMs;
-      await writeAtomically(addedFileOf(project, collection), JSON.stringify(added));
+      for (const name of names) added.set(name, atMs);
+      // Pairs, not an object: option codes such as `__proto__` are valid.
+      await writeAtomically(addedFileOf(project, collection), JSON.stringify([...added]));
     },
     async recentlyAdded(project, collection, sinceMs) {
       const added = await readAdded(project, collection);
-      return new Set(Object.entries(added).filter(([, at]) => at >= sinceMs).map(([name]) => name));
+      return new Set([...added].filter(([, at]) => at >= sinceMs).map(([name]) => name));
     },
     async forget(project, collection) {
       await rm(fileOf(project, collection), { force: true });

@@ -11,6 +11,14 @@ const HSET_CHUNK = 1000;
  * collections that have state, so an empty collection still counts as "known".
  * Keys: `{prefix}:state:{project}:c:{collection}` and `{prefix}:state:{project}:known`.
  */
+/** ioredis resolves a transaction even when a command inside it failed: surface such errors. */
+async function execOrThrow(multi: ReturnType<Redis["multi"]>, what: string): Promise<void> {
+  const results = await multi.exec();
+  const failed = results?.find(([error]) => error !== null)?.[0];
+  if (failed) throw new Error(`state ${what} failed: ${failed.message}`, { cause: failed });
+  if (results === null) throw new Error(`state ${what} failed: the transaction was discarded`);
+}
+
 export function createRedisStateStore(redis: Redis, prefix: string, options: { readonly ownsConnection?: boolean } = {}): StateStore {
   const collectionKey = (project: number, collection: string): string => `${prefix}:state:${project}:c:${collection}`;
   const knownKey = (project: number): string => `${prefix}:state:${project}:known`;
@@ -40,7 +48,7 @@ export function createRedisStateStore(redis: Redis, prefix: string, options: { r
       const multi = redis.multi().del(key);
       await hsetChunks(key, options, multi);
       multi.sadd(knownKey(project), collection);
-      await multi.exec();
+      await execOrThrow(multi, `replace of ${key}`);
     },
     async update(project, collection, upserts, deletes) {
       const key = collectionKey(project, collection);
@@ -48,7 +56,7 @@ export function createRedisStateStore(redis: Redis, prefix: string, options: { r
       if (deletes.length > 0) multi.hdel(key, ...deletes);
       await hsetChunks(key, upserts, multi);
       multi.sadd(knownKey(project), collection);
-      await multi.exec();
+      await execOrThrow(multi, `update of ${key}`);
     },
     async recordAdded(project, collection, names, atMs) {
       if (names.length === 0) return;
@@ -61,12 +69,15 @@ export function createRedisStateStore(redis: Redis, prefix: string, options: { r
       const entries = await redis.hgetall(key);
       const recent = new Set<string>();
       const expired: string[] = [];
-      for (const [name, at] of Object.entries(entries)) (Number(at) >= sinceMs ? recent.add(name) : expired.push(name));
+      for (const [name, at] of Object.entries(entries)) {
+        if (Number(at) >= sinceMs) recent.add(name);
+        else expired.push(name);
+      }
       if (expired.length > 0) await redis.hdel(key, ...expired);
       return recent;
     },
     async forget(project, collection) {
-      await redis.multi().del(collectionKey(project, collection)).srem(knownKey(project), collection).exec();
+      await execOrThrow(redis.multi().del(collectionKey(project, collection)).srem(knownKey(project), collection), `forget of ${collection}`);
     },
     async close() {
       if (options.ownsConnection) await redis.quit();

@@ -45,9 +45,9 @@ describe("project filters and paging", () => {
         const options = catalog.pim.attribute_options["color"] ?? [];
         for (let i = 0; i < 245; i += 1) options.push({ code: `shade_${String(i).padStart(3, "0")}`, sort_order: 10 + i, labels: { en_US: `Shade ${i}` } });
         catalog.pim.attribute_options["color"] = options;
-        for (let i = 0; i < 105; i += 1) {
-          catalog.pim.attributes.push({ code: `extra_select_${String(i).padStart(3, "0")}`, type: "pim_catalog_simpleselect", group: "other", localizable: false, scopable: false });
-        }
+        const color = catalog.pim.attributes.find((a) => a.code === "color");
+        if (!color) throw new Error("no color attribute");
+        for (let i = 0; i < 105; i += 1) catalog.pim.attributes.push({ ...color, code: `extra_select_${String(i).padStart(3, "0")}` });
       },
       pim: { recordsPageSize: 2 },
       service: { pageSizeMax: 4 },

@@ -1,0 +1,142 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Logger } from "pino";
+import type { ConfigServiceClient } from "../config-service/config-service-client.js";
+import { deriveCollectionSpecs, pimLocaleToServiceLocale, resolveProjectScope, type NamingTemplates, type ProjectFilters } from "../derive/index.js";
+import type { CollectionSpec } from "../domain/option-collection.js";
+import type { PimClient } from "../pim/pim-client.js";
+import type { StateStore } from "../state/state-store.js";
+import type { RequestStats } from "../http/request-stats.js";
+import { AddOptionsRejected } from "./add-options-rejected.js";
+import type { AddOptionsRequest } from "./add-options-request.js";
+import { planAdditions } from "./plan-additions.js";
+
+export interface AddOptionsDeps {
+  readonly pim: Pick<PimClient, "readStructure" | "getAttributeOption" | "getRecord" | "stats">;
+  readonly service: Pick<ConfigServiceClient, "listCollections" | "addOptions" | "stats">;
+  readonly state: StateStore;
+  readonly logger: Logger;
+  readonly now?: () => number;
+}
+
+export interface AddOptionsProject {
+  readonly allowedAttributes: readonly string[];
+  readonly filters: ProjectFilters;
+  readonly naming: NamingTemplates;
+}
+
+export interface AddOptionsReport {
+  readonly project: number;
+  readonly attribute: string;
+  readonly collections: readonly { readonly collection: string; readonly added: readonly string[]; readonly skipped: readonly string[] }[];
+  /** Collections the attribute derives that do not exist in the service. */
+  readonly missing: readonly string[];
+  readonly requests: { readonly pim: RequestStats; readonly service: RequestStats };
+}
+
+/** The PIM's lists and reads are eventually consistent: how long to wait for the options to show. */
+export interface VisibilityCheck {
+  readonly attempts: number;
+  readonly delayMs: number;
+}
+
+export const DEFAULT_VISIBILITY_CHECK: VisibilityCheck = { attempts: 5, delayMs: 1_000 };
+
+/** The options reached the service but the PIM does not show them (yet): worth retrying. */
+export class AddedOptionsNotInPim extends Error {
+  constructor(readonly names: readonly string[], attribute: string) {
+    super(`the PIM does not show option(s) ${names.join(", ")} of '${attribute}' after they were added`);
+    this.name = "AddedOptionsNotInPim";
+  }
+}
+
+const ADDABLE_KINDS: ReadonlySet<CollectionSpec["kind"]> = new Set(["select", "reference-entity"]);
+
+/**
+ * Adds options to every collection derived from one attribute through the service's
+ * add-options endpoint (which creates them in the PIM too), never re-sending an existing option;
+ * then records them as written (so the next sync does not rewrite them), remembers them as
+ * recently added (so a sync that reads a lagging PIM list does not delete them), and checks the
+ * PIM shows them. Every rejection happens before the first write.
+ */
+export async function runAddOptions(
+  deps: AddOptionsDeps,
+  project: AddOptionsProject,
+  request: AddOptionsRequest,
+  options: { readonly signal?: AbortSignal; readonly visibility?: VisibilityCheck } = {},
+): Promise<AddOptionsReport> {
+  const { signal } = options;
+  const now = deps.now ?? Date.now;
+  const log = deps.logger.child({ project: request.project, attribute: request.attribute });
+  if (!project.allowedAttributes.includes(request.attribute)) {
+    throw new AddOptionsRejected([`attribute '${request.attribute}' is not in allowed_options_for_pim_attribute_addition of project ${request.project}`]);
+  }
+
+  const structure = await deps.pim.readStructure(signal);
+  const attribute = structure.attributes.find((candidate) => candidate.code === request.attribute);
+  if (!attribute) throw new AddOptionsRejected([`attribute '${request.attribute}' does not exist in the PIM (or is not a select or reference-entity attribute)`]);
+  const { scope, problems } = resolveProjectScope(structure, project.filters);
+  if (problems.length > 0) throw new AddOptionsRejected(problems);
+  const specs = deriveCollectionSpecs(structure, scope, project.naming).specs.filter((spec) => spec.attribute === request.attribute);
+  const kinds = new Set(specs.map((spec) => spec.kind));
+  if (specs.length === 0 || [...kinds].some((kind) => !ADDABLE_KINDS.has(kind))) {
+    throw new AddOptionsRejected([`attribute '${request.attribute}' (${attribute.type}) is not a select or reference-entity attribute with collections in this project`]);
+  }
+  const projectLocales = new Set(scope.locales.map(pimLocaleToServiceLocale));
+  const badLocales = new Set(request.options.flatMap((option) => Object.keys(option.label).filter((key) => !projectLocales.has(key))));
+  if (badLocales.size > 0) {
+    throw new AddOptionsRejected([`label locale(s) ${[...badLocales].join(", ")} are not among the project's locales (${[...projectLocales].join(", ")})`]);
+  }
+
+  const idByName = new Map((await deps.service.listCollections(request.project, signal)).map((c) => [c.name, c.id] as const));
+  const present = specs.filter((spec) => idByName.has(spec.name));
+  const missing = specs.filter((spec) => !idByName.has(spec.name)).map((spec) => spec.name);
+  if (present.length === 0) throw new AddOptionsRejected([`no collection of '${request.attribute}' exists in the service (expected ${missing.join(", ")})`]);
+
+  const outcomes: { collection: string; added: string[]; skipped: string[] }[] = [];
+  for (const spec of present) {
+    const additions = planAdditions(spec.name, await deps.state.read(request.project, spec.name), request.options);
+    const id = idByName.get(spec.name);
+    if (additions.add.length > 0 && id !== undefined) {
+      await deps.service.addOptions(id, additions.add, signal);
+      const names = additions.add.map((option) => option.name);
+      // Recorded right after the service accepted them: a retry of this job skips them.
+      await deps.state.update(request.project, spec.name, additions.add, []);
+      await deps.state.recordAdded(request.project, spec.name, names, now());
+      log.info({ collection: spec.name, added: names.length, skipped: additions.skipped.length }, "options added");
+    }
+    outcomes.push({ collection: spec.name, added: additions.add.map((option) => option.name), skipped: [...additions.skipped] });
+  }
+
+  await waitUntilPimShows(deps, request, attribute.referenceDataName, specs[0]?.kind ?? "select", options.visibility ?? DEFAULT_VISIBILITY_CHECK, signal);
+  return {
+    project: request.project,
+    attribute: request.attribute,
+    collections: outcomes,
+    missing,
+    requests: { pim: { ...deps.pim.stats }, service: { ...deps.service.stats } },
+  };
+}
+
+async function waitUntilPimShows(
+  deps: AddOptionsDeps,
+  request: AddOptionsRequest,
+  referenceEntity: string | null,
+  kind: CollectionSpec["kind"],
+  check: VisibilityCheck,
+  signal?: AbortSignal,
+): Promise<void> {
+  let pending = request.options.map((option) => option.name);
+  for (let attempt = 1; ; attempt += 1) {
+    const found = await Promise.all(
+      pending.map(async (name) =>
+        kind === "reference-entity" && referenceEntity !== null
+          ? (await deps.pim.getRecord(referenceEntity, name, signal)) !== null
+          : (await deps.pim.getAttributeOption(request.attribute, name, signal)) !== null,
+      ),
+    );
+    pending = pending.filter((_, index) => found[index] !== true);
+    if (pending.length === 0) return;
+    if (attempt >= check.attempts) throw new AddedOptionsNotInPim(pending, request.attribute);
+    await sleep(check.delayMs, undefined, { signal });
+  }
+}
