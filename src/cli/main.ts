@@ -6,6 +6,10 @@ import { runDemoCommand } from "./commands/demo-command.js";
 import { runPlanCommand } from "./commands/plan-command.js";
 import { runSimCommand } from "./commands/sim-command.js";
 import { runSyncCommand } from "./commands/sync-command.js";
+import { runWorkerCommand } from "./commands/worker-command.js";
+import { runAddOptionsCommand } from "./commands/add-options-command.js";
+import { runJobsCommand } from "./commands/jobs-command.js";
+import { runEnqueueCommand } from "./commands/enqueue-command.js";
 import { UsageError } from "./usage-error.js";
 
 type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
@@ -13,6 +17,10 @@ type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
 const COMMANDS: Record<string, { run: Command; summary: string }> = {
   sync: { run: runSyncCommand, summary: "run one sync of a project (--once)" },
   plan: { run: runPlanCommand, summary: "dry run: show the collections and the writes a sync would make" },
+  worker: { run: runWorkerCommand, summary: "run the queue worker: scheduled syncs, add-options jobs, trigger endpoint" },
+  "add-options": { run: runAddOptionsCommand, summary: "add options to an allowlisted attribute (queued, or --once)" },
+  enqueue: { run: runEnqueueCommand, summary: "ask the worker for a sync now (enqueue sync)" },
+  jobs: { run: runJobsCommand, summary: "list, show and replay jobs" },
   sim: { run: runSimCommand, summary: "start the PIM and configuration-service simulators" },
   demo: { run: runDemoCommand, summary: "simulators + two syncs, to see pim-sync work with nothing set up" },
 };
@@ -23,7 +31,7 @@ Keeps the option collections of the configuration service in step with an Akeneo
 
 Commands:
 ${Object.entries(COMMANDS)
-  .map(([name, command]) => `  ${name.padEnd(10)} ${command.summary}`)
+  .map(([name, command]) => `  ${name.padEnd(12)} ${command.summary}`)
   .join("\n")}
 
 Run 'pim-sync <command> --help' for a command's options.`;

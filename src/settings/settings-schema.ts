@@ -73,6 +73,40 @@ export const projectSchema = z.strictObject({
   deletion_guard: deletionGuardSchema.default(deletionGuardSchema.parse({})),
 });
 
+export const workerSchema = z.strictObject({
+  /** Jobs running at once in one worker process, across projects (one per project at most). */
+  concurrency: z.int().min(1).max(64).default(4),
+  /** On SIGTERM/SIGINT, how long active jobs may take to finish before they are left to stall. */
+  shutdown_timeout_ms: z.int().min(0).default(30_000),
+  /** BullMQ job lock: a worker that stops renewing it (killed, frozen) loses the job after this. */
+  lock_duration_ms: z.int().min(1000).default(30_000),
+  stalled_interval_ms: z.int().min(1000).default(30_000),
+  /** A job that stalls more often than this is failed, not retried forever. */
+  max_stalled_count: z.int().min(0).default(1),
+  /** Upper bound on one sync job; it is aborted (and retried) after this. */
+  sync_timeout_ms: z.int().min(1000).default(2 * 3600_000),
+  add_options_timeout_ms: z.int().min(1000).default(10 * 60_000),
+  /** Keep failed jobs this long for inspection and replay. */
+  keep_failed_days: z.int().min(1).default(30),
+  keep_completed_days: z.int().min(1).default(7),
+});
+
+export const triggerSchema = z.strictObject({
+  host: nonEmpty.default("127.0.0.1"),
+  port: z.int().min(0).max(65535).default(8090),
+  /** Bearer token PIM-side triggers must send. */
+  token: z.string().min(16, "must be at least 16 characters"),
+});
+
+export const addOptionsSchema = z.strictObject({
+  /** How often to look for added options in the PIM (its reads are eventually consistent)... */
+  visibility_attempts: z.int().min(1).max(20).default(5),
+  /** ...and how long to wait between looks. */
+  visibility_delay_ms: z.int().min(0).default(1_000),
+  /** A sync never deletes options added through add-options this recently. */
+  recent_addition_grace_ms: z.int().min(0).default(15 * 60_000),
+});
+
 export const settingsSchema = z.strictObject({
     redis: z
       .strictObject({
@@ -91,10 +125,14 @@ export const settingsSchema = z.strictObject({
         max_retry_after_ms: z.int().min(0).default(60_000),
       })
       .default({ timeout_ms: 30_000, max_attempts: 5, base_delay_ms: 250, max_delay_ms: 10_000, max_retry_after_ms: 60_000 }),
+    worker: workerSchema.default(workerSchema.parse({})),
+    trigger: triggerSchema.optional(),
+    add_options: addOptionsSchema.default(addOptionsSchema.parse({})),
     projects: z.array(projectSchema).min(1, "at least one project is needed"),
   });
 
 export type Settings = z.infer<typeof settingsSchema>;
+export type WorkerSettings = z.infer<typeof workerSchema>;
 export type ProjectSettings = z.infer<typeof projectSchema>;
 export type PimConnectionSettings = z.infer<typeof pimConnectionSchema>;
 export type ServiceConnectionSettings = z.infer<typeof serviceConnectionSchema>;

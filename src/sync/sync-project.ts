@@ -32,12 +32,17 @@ export interface SyncInput {
   /** Option sources read at once; the PIM client's own limiter still caps requests in flight. */
   readonly sourceConcurrency?: number;
   readonly maxOptionsPerWrite?: number;
+  /** Options added through add-options this recently are never deleted (the PIM may lag). */
+  readonly recentAdditionGraceMs?: number;
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: { readonly done: number; readonly total: number; readonly collection: string }) => void;
   /** Sees each derived collection with its plan (for dry-run output); not kept by the sync itself. */
   readonly onCollection?: (collection: DesiredCollection, plan: CollectionPlan) => void;
   readonly onFields?: (fields: readonly SelectField[]) => void;
 }
+
+/** 15 minutes: far longer than the PIM's search index takes to catch up. */
+export const DEFAULT_RECENT_ADDITION_GRACE_MS = 15 * 60_000;
 
 /** Raised before any write when the project's filters do not match the PIM. */
 export class ProjectScopeError extends Error {
@@ -95,6 +100,8 @@ export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<Syn
 
   async function syncCollection(spec: CollectionSpec, desired: DesiredCollection["options"]): Promise<CollectionOutcome> {
     const lastWritten = await deps.state.read(input.project, spec.name);
+    const graceMs = input.recentAdditionGraceMs ?? DEFAULT_RECENT_ADDITION_GRACE_MS;
+    const recentlyAdded = await deps.state.recentlyAdded(input.project, spec.name, now().getTime() - graceMs);
     const plan = planCollection({
       collection: spec.name,
       desired,
@@ -102,6 +109,7 @@ export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<Syn
       full: input.full,
       allowMassDelete: input.allowMassDelete,
       guard: input.guard,
+      recentlyAdded,
     });
     input.onCollection?.({ spec, options: desired }, plan);
     const base = {

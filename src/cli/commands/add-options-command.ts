@@ -1,0 +1,122 @@
+import { AddOptionsRejected } from "../../add-options/add-options-rejected.js";
+import { runAddOptions } from "../../add-options/run-add-options.js";
+import { JobDataError, parseJobData } from "../../jobs/job-catalog.js";
+import { createLogger } from "../../log/create-logger.js";
+import { createProjectRuntime, findProject, namingOf } from "../../project-runtime.js";
+import { loadSettings } from "../../settings/load-settings.js";
+import { writeLine, type CliIo } from "../cli-io.js";
+import { openJobQueues } from "../open-job-queues.js";
+import { parseCommandArgs, parseProjectId, requireString } from "../parse-command-args.js";
+import { UsageError } from "../usage-error.js";
+
+export const ADD_OPTIONS_HELP = `Usage: pim-sync add-options --config FILE --project ID --attribute CODE --options JSON [options]
+
+Adds options to every collection derived from a PIM attribute (a localizable or scopable
+attribute has several) through the service's add-options endpoint, which creates them in the
+PIM too. Only attributes listed in the project's allowed_options_for_pim_attribute_addition,
+and only select or reference-entity attributes. Existing options are never re-sent or updated.
+
+  --options '[{"name": "teal", "label": {"en-US": "Teal", "fr-FR": "Sarcelle"}}]'
+
+Option names follow the PIM code rule (letters, digits, underscore); label keys are locales
+(en-US; en_US is accepted).
+
+Options:
+  --config FILE           configuration file
+  --project ID            project id
+  --attribute CODE        PIM attribute code
+  --options JSON          the options, as a JSON array
+  --once                  run it now in this process (no Redis needed) instead of queueing a job
+  --requested-by NAME     who asked (kept with the job)
+  --idempotency-key KEY   repeated requests with the same key make one job
+  --json                  print the result as JSON
+  -h, --help              show this help
+
+Exit codes: 0 done (or queued), 1 failure, 2 bad input or rejected (nothing written).`;
+
+export async function runAddOptionsCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values } = parseCommandArgs(
+    argv,
+    {
+      config: { type: "string" },
+      project: { type: "string" },
+      attribute: { type: "string" },
+      options: { type: "string" },
+      once: { type: "boolean" },
+      "requested-by": { type: "string" },
+      "idempotency-key": { type: "string" },
+      json: { type: "boolean" },
+    },
+    ADD_OPTIONS_HELP,
+  );
+  if (values.help) {
+    writeLine(io.stdout, ADD_OPTIONS_HELP);
+    return 0;
+  }
+  const configPath = requireString(values.config, "--config", ADD_OPTIONS_HELP);
+  const projectId = parseProjectId(values.project, ADD_OPTIONS_HELP);
+  let options: unknown;
+  try {
+    options = JSON.parse(requireString(values.options, "--options", ADD_OPTIONS_HELP));
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`--options is not valid JSON: ${(error as Error).message}`, ADD_OPTIONS_HELP);
+  }
+  let request;
+  try {
+    request = parseJobData("options.add", {
+      project: projectId,
+      attribute: requireString(values.attribute, "--attribute", ADD_OPTIONS_HELP),
+      options,
+      ...(values["requested-by"] ? { requested_by: values["requested-by"] } : {}),
+    });
+  } catch (error) {
+    if (error instanceof JobDataError) throw new UsageError(error.problems.join("\n  "), ADD_OPTIONS_HELP);
+    throw error;
+  }
+
+  const settings = await loadSettings(configPath, io.env);
+  const project = findProject(settings, projectId);
+  if (!project) throw new UsageError(`project ${projectId} is not in ${configPath}`, ADD_OPTIONS_HELP);
+  if (!project.allowed_options_for_pim_attribute_addition.includes(request.attribute)) {
+    throw new UsageError(`attribute '${request.attribute}' is not in allowed_options_for_pim_attribute_addition of project ${projectId}`, ADD_OPTIONS_HELP);
+  }
+
+  if (!values.once) {
+    const { queues, close } = openJobQueues(settings, ADD_OPTIONS_HELP);
+    try {
+      const key = values["idempotency-key"] ? `${projectId}:${values["idempotency-key"]}` : undefined;
+      const job = await queues.enqueueAddOptions(request, { idempotencyKey: key });
+      const ref = `${job.project}/${job.jobId}`;
+      writeLine(io.stdout, values.json ? JSON.stringify({ job_id: ref, status: job.duplicate ? "duplicate" : "queued" }) : `add-options ${job.duplicate ? "already queued" : "queued"}: job ${ref}`);
+      return 0;
+    } finally {
+      await close();
+    }
+  }
+
+  const logger = createLogger({ level: settings.log_level });
+  const runtime = createProjectRuntime({ settings, project, logger });
+  try {
+    const report = await runAddOptions(
+      { pim: runtime.pim, service: runtime.service, state: runtime.state, logger },
+      { allowedAttributes: project.allowed_options_for_pim_attribute_addition, filters: { channels: project.channels, locales: project.locales }, naming: namingOf(project) },
+      request,
+      { signal: io.signal, visibility: { attempts: settings.add_options.visibility_attempts, delayMs: settings.add_options.visibility_delay_ms } },
+    );
+    if (values.json) writeLine(io.stdout, JSON.stringify(report, null, 2));
+    else {
+      for (const c of report.collections) {
+        writeLine(io.stdout, `${c.collection}: added ${c.added.length ? c.added.join(", ") : "nothing"}${c.skipped.length ? `; already there: ${c.skipped.join(", ")}` : ""}`);
+      }
+      for (const name of report.missing) writeLine(io.stdout, `${name}: missing in the configuration service (not created)`);
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof AddOptionsRejected) throw new UsageError(error.reasons.join("\n  "));
+    throw error;
+  } finally {
+    await runtime.close();
+    logger.flush();
+  }
+}

@@ -1,0 +1,43 @@
+import { loadSettings } from "../../settings/load-settings.js";
+import { writeLine, type CliIo } from "../cli-io.js";
+import { openJobQueues } from "../open-job-queues.js";
+import { parseCommandArgs, parseProjectId, requireString } from "../parse-command-args.js";
+import { UsageError } from "../usage-error.js";
+
+export const ENQUEUE_HELP = `Usage: pim-sync enqueue sync --config FILE --project ID [--full] [--allow-mass-delete]
+
+Asks the worker for a sync of the project now. If a sync is already waiting, this one is merged
+into it (at most one running and one waiting per project).
+
+Options:
+  --config FILE          configuration file (needs \`redis\`)
+  --project ID           project id
+  --full                 replace every collection
+  --allow-mass-delete    apply deletions the guard would hold back
+  --json                 print {job_id, status} as JSON
+  -h, --help             show this help`;
+
+export async function runEnqueueCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    { config: { type: "string" }, project: { type: "string" }, full: { type: "boolean" }, "allow-mass-delete": { type: "boolean" }, json: { type: "boolean" } },
+    ENQUEUE_HELP,
+  );
+  if (values.help) {
+    writeLine(io.stdout, ENQUEUE_HELP);
+    return 0;
+  }
+  if (positionals[0] !== "sync" || positionals.length !== 1) throw new UsageError("what to enqueue: `sync`", ENQUEUE_HELP);
+  const settings = await loadSettings(requireString(values.config, "--config", ENQUEUE_HELP), io.env);
+  const project = parseProjectId(values.project, ENQUEUE_HELP);
+  if (!settings.projects.some((p) => p.id === project)) throw new UsageError(`project ${project} is not configured`, ENQUEUE_HELP);
+  const { queues, close } = openJobQueues(settings, ENQUEUE_HELP);
+  try {
+    const job = await queues.enqueueSync({ project, full: values.full === true, allow_mass_delete: values["allow-mass-delete"] === true, trigger: "cli" });
+    const status = job.duplicate ? "merged into the waiting sync" : "queued";
+    writeLine(io.stdout, values.json ? JSON.stringify({ job_id: `${job.project}/${job.jobId}`, status: job.duplicate ? "duplicate" : "queued" }) : `sync of project ${project} ${status}: job ${job.project}/${job.jobId}`);
+    return 0;
+  } finally {
+    await close();
+  }
+}

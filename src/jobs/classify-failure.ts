@@ -1,0 +1,27 @@
+import { AddOptionsRejected } from "../add-options/add-options-rejected.js";
+import { HttpError } from "../http/http-error.js";
+import { ConfigError } from "../settings/config-error.js";
+import { ProjectScopeError } from "../sync/sync-project.js";
+import { JobDataError } from "./job-catalog.js";
+
+export type FailureVerdict =
+  /** Will fail the same way again: fail now, whatever attempts are left. */
+  | { readonly kind: "permanent"; readonly reason: string }
+  /** The upstream said when to come back: delay the job without using an attempt. */
+  | { readonly kind: "delay"; readonly delayMs: number; readonly reason: string }
+  /** Worth another attempt after the catalog's backoff. */
+  | { readonly kind: "retry"; readonly reason: string };
+
+/** One place that turns an error into a retry decision. */
+export function classifyFailure(error: unknown): FailureVerdict {
+  const reason = error instanceof Error ? error.message : String(error);
+  if (error instanceof JobDataError || error instanceof AddOptionsRejected || error instanceof ConfigError || error instanceof ProjectScopeError) {
+    return { kind: "permanent", reason };
+  }
+  if (error instanceof HttpError) {
+    if (!error.transient) return { kind: "permanent", reason };
+    if (error.retryAfterMs !== undefined) return { kind: "delay", delayMs: error.retryAfterMs, reason };
+    return { kind: "retry", reason };
+  }
+  return { kind: "retry", reason };
+}

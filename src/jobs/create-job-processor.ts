@@ -1,0 +1,65 @@
+import { DelayedError, UnrecoverableError, type Job, type Processor } from "bullmq";
+import type { Logger } from "pino";
+import type { ConcurrencyLimiter } from "../http/concurrency-limiter.js";
+import type { ProjectRuntime } from "../project-runtime.js";
+import type { Settings } from "../settings/settings-schema.js";
+import { classifyFailure } from "./classify-failure.js";
+import { isJobName, parseJobData, type JobName } from "./job-catalog.js";
+import { JOB_HANDLERS, type JobContext } from "./job-handlers.js";
+
+/**
+ * The processor every project queue's worker runs: validates the data again (a job may come
+ * from an older version), bounds the job in time, caps how many jobs run in this process, and
+ * turns failures into BullMQ's three outcomes (fail now, delay without using an attempt, retry).
+ */
+export function createJobProcessor(args: {
+  readonly runtimes: ReadonlyMap<number, ProjectRuntime>;
+  readonly settings: Settings;
+  readonly logger: Logger;
+  readonly slots: ConcurrencyLimiter;
+}): Processor {
+  const { settings } = args;
+  const timeoutOf: Record<JobName, number> = {
+    "sync.run": settings.worker.sync_timeout_ms,
+    "options.add": settings.worker.add_options_timeout_ms,
+  };
+
+  return async (job: Job, token?: string, workerSignal?: AbortSignal): Promise<unknown> => {
+    const name = job.name;
+    if (!isJobName(name)) throw new UnrecoverableError(`unknown job name '${name}'`);
+    let data;
+    try {
+      data = parseJobData(name, job.data);
+    } catch (error) {
+      throw new UnrecoverableError((error as Error).message);
+    }
+    const runtime = args.runtimes.get(data.project);
+    if (!runtime) throw new UnrecoverableError(`project ${data.project} is not configured in this worker`);
+    const logger = args.logger.child({ job: job.id, jobName: name, project: data.project, attempt: job.attemptsMade + 1 });
+
+    return args.slots.run(async () => {
+      const timeout = AbortSignal.timeout(timeoutOf[name]);
+      const signal = workerSignal ? AbortSignal.any([workerSignal, timeout]) : timeout;
+      const context: JobContext = { runtime, settings, logger, signal, log: async (line: string) => void (await job.log(line)) };
+      try {
+        logger.info("job started");
+        // The catalog pairs each name with its data type; TypeScript cannot follow that pairing
+        // through the union, so the handler is called through its widest signature.
+        const handler = JOB_HANDLERS[name] as (data: unknown, context: JobContext) => Promise<unknown>;
+        const result = await handler(data, context);
+        logger.info("job done");
+        return result;
+      } catch (error) {
+        const verdict = classifyFailure(error);
+        logger.warn({ verdict: verdict.kind, reason: verdict.reason }, "job failed");
+        if (verdict.kind === "permanent") throw new UnrecoverableError(verdict.reason);
+        if (verdict.kind === "delay" && token !== undefined) {
+          await job.log(`delayed ${verdict.delayMs} ms by the upstream: ${verdict.reason}`);
+          await job.moveToDelayed(Date.now() + verdict.delayMs, token);
+          throw new DelayedError();
+        }
+        throw error instanceof Error ? error : new Error(String(error));
+      }
+    });
+  };
+}

@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { addOptionsRequestSchema } from "../add-options/add-options-request.js";
+
+/**
+ * Every job pim-sync runs: name → data schema and retry policy. The single source of truth:
+ * data is validated when enqueued and again when processed (a job may have been queued by an
+ * older version). Change schemas additively only: new fields optional, with a comment.
+ * No secrets in job data: credentials come from the config of the worker that runs the job.
+ */
+export const JOB_CATALOG = {
+  "sync.run": {
+    schema: z.strictObject({
+      project: z.int().positive(),
+      full: z.boolean().default(false),
+      allow_mass_delete: z.boolean().default(false),
+      trigger: z.enum(["schedule", "cli", "api", "replay"]).default("cli"),
+      requested_by: z.string().trim().min(1).max(200).optional(),
+    }),
+    // 5 attempts: 30 s, 1 min, 2 min, 4 min apart (± jitter), about 8 minutes of outage covered.
+    attempts: 5,
+    backoff: { type: "exponential", delay: 30_000, jitter: 0.5 },
+  },
+  "options.add": {
+    schema: addOptionsRequestSchema,
+    // 8 attempts: 10 s doubling to about 21 min, about 40 minutes of outage covered.
+    attempts: 8,
+    backoff: { type: "exponential", delay: 10_000, jitter: 0.5 },
+  },
+} as const;
+
+export type JobName = keyof typeof JOB_CATALOG;
+export type JobData<N extends JobName> = z.output<(typeof JOB_CATALOG)[N]["schema"]>;
+export type JobInput<N extends JobName> = z.input<(typeof JOB_CATALOG)[N]["schema"]>;
+
+export function isJobName(name: string): name is JobName {
+  return Object.hasOwn(JOB_CATALOG, name);
+}
+
+/** Thrown for job data that does not match its schema: never retried. */
+export class JobDataError extends Error {
+  constructor(
+    readonly jobName: string,
+    readonly problems: readonly string[],
+  ) {
+    super(`invalid ${jobName} job data: ${problems.join("; ")}`);
+    this.name = "JobDataError";
+  }
+}
+
+export function parseJobData<N extends JobName>(name: N, data: unknown): JobData<N> {
+  const parsed = JOB_CATALOG[name].schema.safeParse(data);
+  if (!parsed.success) {
+    throw new JobDataError(
+      name,
+      parsed.error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(data)"}: ${issue.message}`),
+    );
+  }
+  return parsed.data as JobData<N>;
+}

@@ -1,0 +1,88 @@
+import type { Logger } from "pino";
+import { runAddOptions, type AddOptionsReport } from "../add-options/run-add-options.js";
+import { guardOf, namingOf, type ProjectRuntime } from "../project-runtime.js";
+import type { Settings } from "../settings/settings-schema.js";
+import { syncProject } from "../sync/sync-project.js";
+import { exitCodeOf, EXIT_CODES } from "../sync/sync-report.js";
+import type { JobData, JobName } from "./job-catalog.js";
+
+export interface JobContext {
+  readonly runtime: ProjectRuntime;
+  readonly settings: Settings;
+  readonly logger: Logger;
+  readonly signal: AbortSignal;
+  /** A line in the job's log (shown by `pim-sync jobs show`). */
+  log(line: string): Promise<void>;
+}
+
+export interface SyncJobResult {
+  readonly outcome: "done" | "held_back";
+  readonly written: number;
+  readonly unchanged: number;
+  readonly heldBack: readonly { readonly collection: string; readonly names: number; readonly reason: string }[];
+  readonly missing: readonly string[];
+  readonly durationMs: number;
+}
+
+/** A sync that could not finish everything: retried, and only what is left gets written. */
+export class SyncIncomplete extends Error {
+  constructor(readonly failures: readonly string[]) {
+    super(`sync incomplete: ${failures.join("; ")}`);
+    this.name = "SyncIncomplete";
+  }
+}
+
+type Handlers = { [N in JobName]: (data: JobData<N>, context: JobContext) => Promise<unknown> };
+
+/** Thin: parse is done, so call the core, log, and turn the report into a result or an error. */
+export const JOB_HANDLERS: Handlers = {
+  async "sync.run"(data, context): Promise<SyncJobResult> {
+    const { runtime, settings } = context;
+    const report = await syncProject(
+      { pim: runtime.pim, service: runtime.service, state: runtime.state, logger: context.logger },
+      {
+        project: data.project,
+        filters: { channels: runtime.project.channels, locales: runtime.project.locales },
+        naming: namingOf(runtime.project),
+        guard: guardOf(runtime.project),
+        full: data.full,
+        allowMassDelete: data.allow_mass_delete,
+        dryRun: false,
+        recentAdditionGraceMs: settings.add_options.recent_addition_grace_ms,
+        signal: context.signal,
+      },
+    );
+    const written = report.collections.filter((c) => c.written).length;
+    await context.log(`synced: ${written} collection(s) written, ${report.missing.length} missing, ${report.failures.length} failure(s)`);
+    if (exitCodeOf(report) === EXIT_CODES.failure) throw new SyncIncomplete(report.failures);
+    return {
+      outcome: exitCodeOf(report) === EXIT_CODES.heldBack ? "held_back" : "done",
+      written,
+      unchanged: report.collections.filter((c) => c.action === "none").length,
+      heldBack: report.collections.flatMap((c) => (c.heldBack ? [{ collection: c.collection, names: c.heldBack.names.length, reason: c.heldBack.reason }] : [])),
+      missing: report.missing.map((m) => m.collection),
+      durationMs: report.durationMs,
+    };
+  },
+
+  async "options.add"(data, context): Promise<AddOptionsReport> {
+    const { runtime, settings } = context;
+    const report = await runAddOptions(
+      { pim: runtime.pim, service: runtime.service, state: runtime.state, logger: context.logger },
+      {
+        allowedAttributes: runtime.project.allowed_options_for_pim_attribute_addition,
+        filters: { channels: runtime.project.channels, locales: runtime.project.locales },
+        naming: namingOf(runtime.project),
+      },
+      data,
+      {
+        signal: context.signal,
+        visibility: { attempts: settings.add_options.visibility_attempts, delayMs: settings.add_options.visibility_delay_ms },
+      },
+    );
+    const added = report.collections.reduce((sum, c) => sum + c.added.length, 0);
+    const skipped = report.collections.reduce((sum, c) => sum + c.skipped.length, 0);
+    await context.log(`options added: ${added}, already there: ${skipped}, collections missing: ${report.missing.length}`);
+    return report;
+  },
+};

@@ -1,0 +1,89 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { Worker } from "bullmq";
+import type { Redis } from "ioredis";
+import type { Logger } from "pino";
+import { createConcurrencyLimiter } from "../http/concurrency-limiter.js";
+import { createProjectRuntime, type ProjectRuntime } from "../project-runtime.js";
+import type { Settings } from "../settings/settings-schema.js";
+import { createBullmqConnection } from "./create-bullmq-connection.js";
+import { createJobProcessor } from "./create-job-processor.js";
+import { JOB_CATALOG } from "./job-catalog.js";
+import { createJobQueues, type JobQueues } from "./job-queues.js";
+import { queueNameOf } from "./queue-names.js";
+import { upsertSchedules } from "./upsert-schedules.js";
+import { startTriggerServer } from "../trigger/trigger-server.js";
+
+export interface RunningWorker {
+  readonly queues: JobQueues;
+  /** The trigger endpoint's base URL, when `trigger` is configured. */
+  readonly triggerUrl: string | null;
+  /** Stop taking jobs, let active ones finish within the deadline, release everything. */
+  stop(): Promise<{ readonly forced: boolean }>;
+}
+
+/**
+ * The long-lived worker: one BullMQ worker per project queue, one set of HTTP clients per
+ * project (so the upstream budgets are shared by all its jobs), schedules upserted at start.
+ * Several such processes on several machines may share one Redis.
+ */
+export async function startWorker(args: { readonly settings: Settings; readonly logger: Logger; readonly connection?: Redis }): Promise<RunningWorker> {
+  const { settings, logger } = args;
+  if (!settings.redis) throw new Error("the worker needs `redis` in the config");
+  const prefix = settings.redis.prefix;
+  const connection = args.connection ?? createBullmqConnection(settings.redis.url, "worker");
+  const ownsConnection = args.connection === undefined;
+  const queues = createJobQueues({ connection, prefix, projects: settings.projects.map((p) => p.id), retention: settings.worker });
+  const runtimes = new Map<number, ProjectRuntime>(
+    settings.projects.map((project) => [project.id, createProjectRuntime({ settings, project, logger, redis: connection })]),
+  );
+
+  await queues.enforceOneJobPerProject();
+  await upsertSchedules({ redis: connection, prefix, queues, projects: settings.projects, logger });
+
+  const processor = createJobProcessor({ runtimes, settings, logger, slots: createConcurrencyLimiter(settings.worker.concurrency) });
+  const maxAttempts = Math.max(...Object.values(JOB_CATALOG).map((entry) => entry.attempts));
+  const workers = settings.projects.map((project) => {
+    const worker = new Worker(queueNameOf(project.id), processor, {
+      connection,
+      prefix,
+      // One at a time per project; the queue's global concurrency enforces it across processes.
+      concurrency: 1,
+      lockDuration: settings.worker.lock_duration_ms,
+      stalledInterval: settings.worker.stalled_interval_ms,
+      maxStalledCount: settings.worker.max_stalled_count,
+      // Delays for Retry-After do not use attempts; this bounds them (and stall loops) anyway.
+      maxStartedAttempts: maxAttempts * 3,
+    });
+    const log = logger.child({ queue: queueNameOf(project.id) });
+    worker.on("failed", (job, error) => log.warn({ job: job?.id, jobName: job?.name, attemptsMade: job?.attemptsMade, err: { message: error.message } }, "job failed"));
+    worker.on("completed", (job) => log.info({ job: job.id, jobName: job.name }, "job completed"));
+    worker.on("stalled", (jobId) => log.warn({ job: jobId }, "job stalled: its worker stopped renewing the lock"));
+    worker.on("error", (error) => log.error({ err: { message: error.message } }, "worker error"));
+    return worker;
+  });
+  const trigger = settings.trigger
+    ? await startTriggerServer({ ...settings.trigger, queues, projects: settings.projects, logger })
+    : null;
+  logger.info({ projects: settings.projects.map((p) => p.id), concurrency: settings.worker.concurrency, trigger: trigger?.url }, "worker started");
+
+  return {
+    queues,
+    triggerUrl: trigger?.url ?? null,
+    async stop() {
+      await trigger?.close();
+      const closing = Promise.all(workers.map((worker) => worker.close()));
+      const deadline = sleep(settings.worker.shutdown_timeout_ms, "deadline" as const, { ref: false });
+      const forced = (await Promise.race([closing.then(() => "closed" as const), deadline])) === "deadline";
+      if (forced) {
+        // Active jobs keep their lock until it expires; another worker then recovers them.
+        logger.warn({ deadlineMs: settings.worker.shutdown_timeout_ms }, "active jobs did not finish in time; leaving them to be recovered");
+        await Promise.all(workers.map((worker) => worker.close(true)));
+      }
+      await queues.close();
+      await Promise.allSettled([...runtimes.values()].map((runtime) => runtime.close()));
+      if (ownsConnection) await connection.quit().catch(() => connection.disconnect());
+      logger.info({ forced }, "worker stopped");
+      return { forced };
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Logger } from "pino";
+import { JobDataError } from "../jobs/job-catalog.js";
+import type { JobQueues } from "../jobs/job-queues.js";
+import type { ProjectSettings } from "../settings/settings-schema.js";
+import { bearerTokenMatches } from "./bearer-token-matches.js";
+import { BodyError, readJsonBody } from "./read-json-body.js";
+
+const MAX_BODY_BYTES = 1_000_000;
+
+export interface TriggerServer {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The HTTP way in for PIM-side triggers: `POST /v1/add-options` (and `POST /v1/sync`), bearer
+ * token from the config. Everything is checked before the job is queued: a 202 means the job
+ * is stored, a 400 says every reason it was not.
+ */
+export async function startTriggerServer(args: {
+  readonly host: string;
+  readonly port: number;
+  readonly token: string;
+  readonly queues: JobQueues;
+  readonly projects: readonly ProjectSettings[];
+  readonly logger: Logger;
+}): Promise<TriggerServer> {
+  const log = args.logger.child({ component: "trigger" });
+  const projectById = new Map(args.projects.map((project) => [project.id, project]));
+
+  function send(response: ServerResponse, status: number, body: unknown): void {
+    response.writeHead(status, { "content-type": "application/json" });
+    response.end(JSON.stringify(body));
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const path = new URL(request.url ?? "/", "http://trigger").pathname;
+    if (path === "/health") return send(response, 200, { status: "ok" });
+    const route = path === "/v1/add-options" ? "add-options" : path === "/v1/sync" ? "sync" : null;
+    if (route === null) return send(response, 404, { error: "not found" });
+    if (request.method !== "POST") {
+      response.setHeader("allow", "POST");
+      return send(response, 405, { error: "use POST" });
+    }
+    if (!bearerTokenMatches(request.headers.authorization, args.token)) {
+      response.setHeader("www-authenticate", "Bearer");
+      return send(response, 401, { error: "a valid bearer token is required" });
+    }
+    const raw = await readJsonBody(request, MAX_BODY_BYTES);
+    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return send(response, 400, { errors: ["body must be a JSON object"] });
+    const body = raw as Readonly<Record<string, unknown>>;
+    const projectId = body.project;
+    const project = typeof projectId === "number" ? projectById.get(projectId) : undefined;
+    if (!project) return send(response, 400, { errors: [`project: ${String(projectId)} is not a configured project`] });
+
+    if (route === "sync") {
+      const job = await args.queues.enqueueSync({ ...body, trigger: "api" });
+      return send(response, 202, { job_id: `${job.project}/${job.jobId}`, status: job.duplicate ? "duplicate" : "queued" });
+    }
+    const attribute = body.attribute;
+    if (typeof attribute === "string" && !project.allowed_options_for_pim_attribute_addition.includes(attribute)) {
+      return send(response, 400, { errors: [`attribute: '${attribute}' is not in allowed_options_for_pim_attribute_addition of project ${project.id}`] });
+    }
+    const idempotencyKey = request.headers["idempotency-key"];
+    const key = typeof idempotencyKey === "string" && idempotencyKey.trim() !== "" ? `${project.id}:${idempotencyKey.trim()}` : undefined;
+    const job = await args.queues.enqueueAddOptions(body, { idempotencyKey: key });
+    log.info({ project: job.project, job: job.jobId, duplicate: job.duplicate }, "add-options request queued");
+    return send(response, 202, { job_id: `${job.project}/${job.jobId}`, status: job.duplicate ? "duplicate" : "queued" });
+  }
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      if (error instanceof BodyError) return send(response, error.status, { errors: [error.message] });
+      if (error instanceof JobDataError) return send(response, 400, { errors: error.problems });
+      log.error({ err: { message: (error as Error).message } }, "trigger request failed");
+      send(response, 503, { error: "could not queue the request; try again" });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(args.port, args.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    url: `http://${address.address.includes(":") ? `[${address.address}]` : address.address}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
