@@ -1,16 +1,22 @@
 import { z } from "zod";
 import { pimLocaleToServiceLocale } from "../derive/locale-code.js";
 
-/** Label keys as the service writes them (`en-US`); `en_US` is accepted and normalised. */
-const LABEL_KEY = /^[A-Za-z]{2,3}(?:[_-][A-Za-z]{4})?(?:[_-](?:[A-Za-z]{2}|[0-9]{3}))?$/;
+/**
+ * Label keys as the service writes them (`en-US`); `en_US` is accepted and normalised. The
+ * region is required: PIM locales always have one, so a bare `en` could never match.
+ */
+const LABEL_KEY = /^[A-Za-z]{2,3}(?:[_-][A-Za-z]{4})?[_-](?:[A-Za-z]{2}|[0-9]{3})$/;
 /** The PIM's code rule (options, records, attributes): letters, digits, underscore. */
 const PIM_CODE = /^[A-Za-z0-9_]+$/;
 
 const labelsSchema = z
-  .record(
-    z.string().regex(LABEL_KEY, "label keys must be locale codes such as en-US (or en_US)"),
-    z.string().trim().min(1, "labels must not be empty").max(255, "labels are at most 255 characters"),
-  )
+  .record(z.string(), z.string().trim().min(1, "labels must not be empty").max(255, "labels are at most 255 characters"))
+  .superRefine((labels, ctx) => {
+    // Checked here rather than as the record's key schema, so the message names the key.
+    for (const key of Object.keys(labels)) {
+      if (!LABEL_KEY.test(key)) ctx.addIssue({ code: "custom", path: [key], message: "label keys must be locale codes with a region, such as en-US (or en_US)" });
+    }
+  })
   .transform((labels) => {
     const out: Record<string, string> = {};
     for (const [key, value] of Object.entries(labels)) out[pimLocaleToServiceLocale(key)] = value;

@@ -5,7 +5,7 @@ import { deriveCollectionSpecs, pimLocaleToServiceLocale, resolveProjectScope, t
 import type { CollectionSpec } from "../domain/option-collection.js";
 import type { PimClient } from "../pim/pim-client.js";
 import type { StateStore } from "../state/state-store.js";
-import type { RequestStats } from "../http/request-stats.js";
+import { statsSince, type RequestStats } from "../http/request-stats.js";
 import { AddOptionsRejected } from "./add-options-rejected.js";
 import type { AddOptionsRequest } from "./add-options-request.js";
 import { planAdditions } from "./plan-additions.js";
@@ -67,6 +67,8 @@ export async function runAddOptions(
   const { signal } = options;
   const now = deps.now ?? Date.now;
   const log = deps.logger.child({ project: request.project, attribute: request.attribute });
+  const pimBefore = { ...deps.pim.stats };
+  const serviceBefore = { ...deps.service.stats };
   if (!project.allowedAttributes.includes(request.attribute)) {
     throw new AddOptionsRejected([`attribute '${request.attribute}' is not in allowed_options_for_pim_attribute_addition of project ${request.project}`]);
   }
@@ -113,7 +115,7 @@ export async function runAddOptions(
     attribute: request.attribute,
     collections: outcomes,
     missing,
-    requests: { pim: { ...deps.pim.stats }, service: { ...deps.service.stats } },
+    requests: { pim: statsSince(pimBefore, deps.pim.stats), service: statsSince(serviceBefore, deps.service.stats) },
   };
 }
 

@@ -4,6 +4,7 @@ import { optionSourceKey } from "../domain/option-collection.js";
 import { deriveCollectionSpecs, resolveProjectScope, type NamingTemplates, type ProjectFilters } from "../derive/index.js";
 import type { ConfigServiceClient } from "../config-service/config-service-client.js";
 import { createConcurrencyLimiter } from "../http/concurrency-limiter.js";
+import { statsSince } from "../http/request-stats.js";
 import type { CollectionPlan, DeletionGuard } from "../reconcile/collection-plan.js";
 import { planCollection } from "../reconcile/plan-collection.js";
 import { splitPlanWrites } from "../reconcile/split-plan-writes.js";
@@ -62,6 +63,9 @@ export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<Syn
   const startedAt = now();
   const log = deps.logger.child({ project: input.project });
   const signal = input.signal;
+  // The clients may be shared with other jobs of the worker: report this run's requests only.
+  const pimBefore = { ...deps.pim.stats };
+  const serviceBefore = { ...deps.service.stats };
 
   const structure = await deps.pim.readStructure(signal);
   const { scope, problems: scopeProblems } = resolveProjectScope(structure, input.filters);
@@ -176,6 +180,6 @@ export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<Syn
     missing,
     unsupported: derived.unsupported,
     failures,
-    requests: { pim: { ...deps.pim.stats }, service: { ...deps.service.stats } },
+    requests: { pim: statsSince(pimBefore, deps.pim.stats), service: statsSince(serviceBefore, deps.service.stats) },
   };
 }

@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { addOptionsRequestSchema } from "../../../src/add-options/add-options-request.js";
+
+function issuesOf(input: unknown): string[] {
+  const parsed = addOptionsRequestSchema.safeParse(input);
+  if (parsed.success) return [];
+  return parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+}
+
+const valid = { project: 67, attribute: "color", options: [{ name: "teal", label: { "en-US": "Teal" } }] };
+
+describe("addOptionsRequestSchema", () => {
+  it("accepts a valid request and normalises en_US label keys to en-US", () => {
+    const parsed = addOptionsRequestSchema.parse({ ...valid, options: [{ name: "teal", label: { en_US: "Teal", "fr-FR": "Sarcelle", zh_hant_tw: "x" } }] });
+    expect(parsed.options[0]?.label).toEqual({ "en-US": "Teal", "fr-FR": "Sarcelle", "zh-Hant-TW": "x" });
+  });
+
+  it("defaults a missing label to no label and keeps requested_by", () => {
+    const parsed = addOptionsRequestSchema.parse({ ...valid, options: [{ name: "teal" }], requested_by: "pim-rule-42" });
+    expect(parsed.options[0]?.label).toEqual({});
+    expect(parsed.requested_by).toBe("pim-rule-42");
+  });
+
+  it.each([
+    ["a hyphen", "bad-name"],
+    ["a comma", "foo,"],
+    ["a space", "two words"],
+    ["an empty name", ""],
+    ["an accented letter", "café"],
+  ])("rejects an option name with %s, naming the field", (_, name) => {
+    const issues = issuesOf({ ...valid, options: [{ name }] });
+    expect(issues.length).toBeGreaterThan(0);
+    expect(issues[0]).toMatch(/^options\.0\.name: /);
+  });
+
+  it("rejects label keys that are not locales, and empty or too long labels", () => {
+    expect(issuesOf({ ...valid, options: [{ name: "a", label: { xx: "A" } }] })[0]).toMatch(/options\.0\.label\.xx: label keys must be locale codes with a region/);
+    expect(issuesOf({ ...valid, options: [{ name: "a", label: { en: "A" } }] })[0]).toMatch(/options\.0\.label\.en: /);
+    expect(issuesOf({ ...valid, options: [{ name: "a", label: { "en-US": " " } }] })[0]).toMatch(/options\.0\.label\.en-US: labels must not be empty/);
+    expect(issuesOf({ ...valid, options: [{ name: "a", label: { "en-US": "x".repeat(256) } }] })[0]).toMatch(/at most 255/);
+    expect(issuesOf({ ...valid, options: [{ name: "a", label: { "en-US": 3 } }] })[0]).toMatch(/options\.0\.label\.en-US/);
+  });
+
+  it("rejects duplicate names, compared case-insensitively like the PIM", () => {
+    expect(issuesOf({ ...valid, options: [{ name: "Red" }, { name: "red" }] })).toEqual(["options.1.name: 'red' repeats options[0]"]);
+  });
+
+  it("rejects unknown keys, a bad attribute, a bad project and an empty or oversized list", () => {
+    expect(issuesOf({ ...valid, secret: "x" })[0]).toMatch(/Unrecognized key/);
+    expect(issuesOf({ ...valid, attribute: "not an attribute" })[0]).toMatch(/^attribute: /);
+    expect(issuesOf({ ...valid, project: "67" })[0]).toMatch(/^project: /);
+    expect(issuesOf({ ...valid, options: [] })[0]).toMatch(/at least one option/);
+    expect(issuesOf({ ...valid, options: Array.from({ length: 1001 }, (_, i) => ({ name: `o${i}` })) })[0]).toMatch(/at most 1000/);
+    expect(issuesOf({ ...valid, options: [{ name: "a", labels: {} }] })[0]).toMatch(/Unrecognized key/);
+  });
+});

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { AddOptionsRejected } from "../../../src/add-options/add-options-rejected.js";
+import { HttpError } from "../../../src/http/http-error.js";
+import { classifyFailure } from "../../../src/jobs/classify-failure.js";
+import { JobDataError } from "../../../src/jobs/job-catalog.js";
+import { ConfigError } from "../../../src/settings/config-error.js";
+import { ProjectScopeError } from "../../../src/sync/sync-project.js";
+
+function httpError(status: number | undefined, transient: boolean, retryAfterMs?: number): HttpError {
+  return new HttpError({ code: status ? "HTTP_STATUS" : "HTTP_TIMEOUT", upstream: "pim", method: "GET", url: "http://pim/x", status, transient, retryAfterMs }, "boom");
+}
+
+describe("classifyFailure", () => {
+  it.each([
+    ["bad job data", new JobDataError("sync.run", ["project: bad"])],
+    ["a rejected add-options request", new AddOptionsRejected(["not allowlisted"])],
+    ["a config error", new ConfigError("f.yaml", ["x: bad"])],
+    ["filters that do not match the PIM", new ProjectScopeError(["unknown channel"])],
+    ["a 404", httpError(404, false)],
+    ["a 400", httpError(400, false)],
+    ["a response of the wrong shape", new HttpError({ code: "HTTP_RESPONSE_SHAPE", upstream: "pim", method: "GET", url: "u", transient: false }, "shape")],
+  ])("fails %s at once", (_, error) => {
+    expect(classifyFailure(error).kind).toBe("permanent");
+  });
+
+  it("delays a transient failure that says when to come back, without using an attempt", () => {
+    expect(classifyFailure(httpError(429, true, 90_000))).toMatchObject({ kind: "delay", delayMs: 90_000 });
+  });
+
+  it.each([
+    ["a 503", httpError(503, true)],
+    ["a 429 without Retry-After", httpError(429, true)],
+    ["a timeout", httpError(undefined, true)],
+    ["any other error", new Error("socket hang up")],
+    ["a thrown string", "weird"],
+  ])("retries %s with backoff", (_, error) => {
+    expect(classifyFailure(error).kind).toBe("retry");
+  });
+
+  it("keeps the reason", () => {
+    expect(classifyFailure(new AddOptionsRejected(["attribute 'x' is not allowlisted"])).reason).toMatch(/attribute 'x' is not allowlisted/);
+  });
+});
