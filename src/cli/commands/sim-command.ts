@@ -3,7 +3,7 @@ import { writeLine, type CliIo } from "../cli-io.js";
 import { parseCommandArgs } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
 
-export const SIM_HELP = `Usage: pim-sync sim [--catalog FILE] [--pim-port N] [--service-port N] [--latency-ms N]
+export const SIM_HELP = `Usage: pim-sync sim [--catalog FILE] [--host H] [--pim-port N] [--service-port N] [--latency-ms N]
 
 Starts the PIM simulator and the configuration-service simulator on 127.0.0.1 with a sample
 catalogue (config/sim-catalog.json by default), prints their URLs and credentials, and runs
@@ -11,6 +11,7 @@ until interrupted (Ctrl-C). Use config/sim.yaml to point pim-sync at them.
 
 Options:
   --catalog FILE      catalogue JSON (see config/sim-catalog.json for the format)
+  --host H            address to listen on (default 127.0.0.1; 0.0.0.0 in a container)
   --pim-port N        PIM simulator port (default 8081; 0 picks a free one)
   --service-port N    configuration-service simulator port (default 8082; 0 picks a free one)
   --latency-ms N      latency added to every response (default 0)
@@ -26,7 +27,7 @@ function portOf(value: string | boolean | undefined, flag: string, fallback: num
 export async function runSimCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs(
     argv,
-    { catalog: { type: "string" }, "pim-port": { type: "string" }, "service-port": { type: "string" }, "latency-ms": { type: "string" } },
+    { catalog: { type: "string" }, host: { type: "string" }, "pim-port": { type: "string" }, "service-port": { type: "string" }, "latency-ms": { type: "string" } },
     SIM_HELP,
   );
   if (values.help) {
@@ -35,6 +36,7 @@ export async function runSimCommand(argv: readonly string[], io: CliIo): Promise
   }
   const sims = await startSimulators({
     catalogPath: values.catalog,
+    host: values.host,
     pimPort: portOf(values["pim-port"], "--pim-port", 8081),
     servicePort: portOf(values["service-port"], "--service-port", 8082),
     latencyMs: portOf(values["latency-ms"], "--latency-ms", 0),
