@@ -34,6 +34,18 @@ const EXPECTED_MINIMAL: Settings = {
   state_dir: "./.pim-sync",
   log_level: "info",
   http: { timeout_ms: 30_000, max_attempts: 5, base_delay_ms: 250, max_delay_ms: 10_000, max_retry_after_ms: 60_000 },
+  worker: {
+    concurrency: 4,
+    shutdown_timeout_ms: 30_000,
+    lock_duration_ms: 30_000,
+    stalled_interval_ms: 30_000,
+    max_stalled_count: 1,
+    sync_timeout_ms: 7_200_000,
+    add_options_timeout_ms: 600_000,
+    keep_failed_days: 30,
+    keep_completed_days: 7,
+  },
+  add_options: { visibility_attempts: 5, visibility_delay_ms: 1_000, recent_addition_grace_ms: 900_000 },
   projects: [
     {
       id: 67,
