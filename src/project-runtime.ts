@@ -12,6 +12,7 @@ import { createRedisStateStore } from "./state/redis-state-store.js";
 import type { StateStore } from "./state/state-store.js";
 import type { NamingTemplates } from "./derive/naming.js";
 import type { DeletionGuard } from "./reconcile/collection-plan.js";
+import { createCatalogCache, type CatalogCache } from "./add-options/catalog-cache.js";
 
 /** The clients and stores one project's work needs, with one `close()` that releases them all. */
 export interface ProjectRuntime {
@@ -19,6 +20,8 @@ export interface ProjectRuntime {
   readonly pim: PimClient;
   readonly service: ConfigServiceClient;
   readonly state: StateStore;
+  /** Structure and collection list, reused between add-options jobs (see catalog-cache.ts). */
+  readonly catalog: CatalogCache;
   close(): Promise<void>;
 }
 
@@ -110,11 +113,18 @@ export function createProjectRuntime(args: {
     state = createRedisStateStore(redis, settings.redis.prefix, { ownsConnection: true });
   } else state = createFileStateStore(settings.state_dir);
 
+  const catalog = createCatalogCache({
+    ttlMs: settings.add_options.catalog_cache_ms,
+    readStructure: (signal) => pim.readStructure(signal),
+    listCollections: (id, signal) => service.listCollections(id, signal),
+  });
+
   return {
     project,
     pim,
     service,
     state,
+    catalog,
     async close() {
       await Promise.allSettled([ownsState ? state.close() : undefined, ...agents.map((agent) => agent.close())]);
     },

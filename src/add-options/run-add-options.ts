@@ -3,6 +3,8 @@ import type { Logger } from "pino";
 import type { ConfigServiceClient } from "../config-service/config-service-client.js";
 import { deriveCollectionSpecs, pimLocaleToServiceLocale, resolveProjectScope, type NamingTemplates, type ProjectFilters } from "../derive/index.js";
 import type { CollectionSpec } from "../domain/option-collection.js";
+import type { PimAttribute, PimCatalogStructure } from "../domain/pim-catalog.js";
+import { uncachedCatalog, type CatalogCache } from "./catalog-cache.js";
 import type { PimClient } from "../pim/pim-client.js";
 import type { StateStore } from "../state/state-store.js";
 import { statsSince, type RequestStats } from "../http/request-stats.js";
@@ -16,6 +18,8 @@ export interface AddOptionsDeps {
   readonly state: StateStore;
   readonly logger: Logger;
   readonly now?: () => number;
+  /** Shared by the jobs of a worker; without it every run reads the structure and the list. */
+  readonly catalog?: CatalogCache;
 }
 
 export interface AddOptionsProject {
@@ -73,23 +77,18 @@ export async function runAddOptions(
     throw new AddOptionsRejected([`attribute '${request.attribute}' is not in allowed_options_for_pim_attribute_addition of project ${request.project}`]);
   }
 
-  const structure = await deps.pim.readStructure(signal);
-  const attribute = structure.attributes.find((candidate) => candidate.code === request.attribute);
-  if (!attribute) throw new AddOptionsRejected([`attribute '${request.attribute}' does not exist in the PIM (or is not a select or reference-entity attribute)`]);
-  const { scope, problems } = resolveProjectScope(structure, project.filters);
-  if (problems.length > 0) throw new AddOptionsRejected(problems);
-  const specs = deriveCollectionSpecs(structure, scope, project.naming).specs.filter((spec) => spec.attribute === request.attribute);
-  const kinds = new Set(specs.map((spec) => spec.kind));
-  if (specs.length === 0 || [...kinds].some((kind) => !ADDABLE_KINDS.has(kind))) {
-    throw new AddOptionsRejected([`attribute '${request.attribute}' (${attribute.type}) is not a select or reference-entity attribute with collections in this project`]);
-  }
-  const projectLocales = new Set(scope.locales.map(pimLocaleToServiceLocale));
-  const badLocales = new Set(request.options.flatMap((option) => Object.keys(option.label).filter((key) => !projectLocales.has(key))));
-  if (badLocales.size > 0) {
-    throw new AddOptionsRejected([`label locale(s) ${[...badLocales].join(", ")} are not among the project's locales (${[...projectLocales].join(", ")})`]);
-  }
+  const catalog = deps.catalog ?? uncachedCatalog({ readStructure: (sig) => deps.pim.readStructure(sig), listCollections: (p, sig) => deps.service.listCollections(p, sig) });
+  // Checked on cached data first; anything that would reject the request is checked again on a
+  // fresh read, so a stale cache never rejects what the PIM and the service now have.
+  let resolved = resolveTargets(await catalog.structure({ fresh: false, signal }), project, request);
+  if (resolved.rejection) resolved = resolveTargets(await catalog.structure({ fresh: true, signal }), project, request);
+  if (resolved.rejection) throw new AddOptionsRejected(resolved.rejection);
+  const { specs, attribute } = resolved;
 
-  const idByName = new Map((await deps.service.listCollections(request.project, signal)).map((c) => [c.name, c.id] as const));
+  let idByName = new Map((await catalog.collections(request.project, { fresh: false, signal })).map((c) => [c.name, c.id] as const));
+  if (specs.some((spec) => !idByName.has(spec.name))) {
+    idByName = new Map((await catalog.collections(request.project, { fresh: true, signal })).map((c) => [c.name, c.id] as const));
+  }
   const present = specs.filter((spec) => idByName.has(spec.name));
   const missing = specs.filter((spec) => !idByName.has(spec.name)).map((spec) => spec.name);
   if (present.length === 0) throw new AddOptionsRejected([`no collection of '${request.attribute}' exists in the service (expected ${missing.join(", ")})`]);
@@ -117,6 +116,28 @@ export async function runAddOptions(
     missing,
     requests: { pim: statsSince(pimBefore, deps.pim.stats), service: statsSince(serviceBefore, deps.service.stats) },
   };
+}
+
+type Targets =
+  | { readonly rejection: string[]; readonly specs?: undefined; readonly attribute?: undefined }
+  | { readonly rejection?: undefined; readonly specs: CollectionSpec[]; readonly attribute: PimAttribute };
+
+/** The collections an add-options request targets, or every reason it must be rejected. */
+function resolveTargets(structure: PimCatalogStructure, project: AddOptionsProject, request: AddOptionsRequest): Targets {
+  const attribute = structure.attributes.find((candidate) => candidate.code === request.attribute);
+  if (!attribute) return { rejection: [`attribute '${request.attribute}' does not exist in the PIM (or is not a select or reference-entity attribute)`] };
+  const { scope, problems } = resolveProjectScope(structure, project.filters);
+  if (problems.length > 0) return { rejection: problems };
+  const specs = deriveCollectionSpecs(structure, scope, project.naming).specs.filter((spec) => spec.attribute === request.attribute);
+  if (specs.length === 0 || specs.some((spec) => !ADDABLE_KINDS.has(spec.kind))) {
+    return { rejection: [`attribute '${request.attribute}' (${attribute.type}) is not a select or reference-entity attribute with collections in this project`] };
+  }
+  const projectLocales = new Set(scope.locales.map(pimLocaleToServiceLocale));
+  const badLocales = new Set(request.options.flatMap((option) => Object.keys(option.label).filter((key) => !projectLocales.has(key))));
+  if (badLocales.size > 0) {
+    return { rejection: [`label locale(s) ${[...badLocales].join(", ")} are not among the project's locales (${[...projectLocales].join(", ")})`] };
+  }
+  return { specs, attribute };
 }
 
 async function waitUntilPimShows(

@@ -68,7 +68,7 @@ export const JOB_HANDLERS: Handlers = {
   async "options.add"(data, context): Promise<AddOptionsReport> {
     const { runtime, settings } = context;
     const report = await runAddOptions(
-      { pim: runtime.pim, service: runtime.service, state: runtime.state, logger: context.logger },
+      { pim: runtime.pim, service: runtime.service, state: runtime.state, logger: context.logger, catalog: runtime.catalog },
       {
         allowedAttributes: runtime.project.allowed_options_for_pim_attribute_addition,
         filters: { channels: runtime.project.channels, locales: runtime.project.locales },

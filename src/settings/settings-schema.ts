@@ -105,6 +105,8 @@ export const addOptionsSchema = z.strictObject({
   visibility_delay_ms: z.int().min(0).default(1_000),
   /** A sync never deletes options added through add-options this recently. */
   recent_addition_grace_ms: z.int().min(0).default(15 * 60_000),
+  /** How long a worker reuses the PIM structure and the collection list between add-options jobs. */
+  catalog_cache_ms: z.int().min(0).default(60_000),
 });
 
 export const settingsSchema = z.strictObject({

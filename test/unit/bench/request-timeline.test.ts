@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { runTimeline, sequentialTailMs, tightestWindowMs } from "../../../bench/scenarios/request-timeline.js";
+
+describe("tightestWindowMs", () => {
+  it("is the shortest span over limit+1 consecutive arrivals", () => {
+    // 3 per second allowed: arrivals 0, 10, 20, 900 put 4 requests in 900 ms.
+    expect(tightestWindowMs([900, 0, 20, 10, 2_000], 3)).toBe(900);
+  });
+
+  it("is null when there are too few requests to tell", () => {
+    expect(tightestWindowMs([0, 1, 2], 3)).toBeNull();
+  });
+});
+
+describe("sequentialTailMs", () => {
+  it("measures the end of a run spent with one request at a time", () => {
+    const requests = [
+      // Two in flight until 20, when the first ends; from then on one at a time until 100.
+      { startedAt: 0, endedAt: 20 },
+      { startedAt: 5, endedAt: 25 },
+      { startedAt: 25, endedAt: 50 },
+      { startedAt: 50, endedAt: 75 },
+      { startedAt: 75, endedAt: 100 },
+    ];
+    expect(sequentialTailMs(requests)).toBe(80);
+  });
+
+  it("is zero when the last requests overlap", () => {
+    expect(sequentialTailMs([{ startedAt: 0, endedAt: 30 }, { startedAt: 10, endedAt: 30 }])).toBe(0);
+    expect(sequentialTailMs([])).toBe(0);
+  });
+});
+
+describe("runTimeline", () => {
+  it("places the run between spawn and exit", () => {
+    const timeline = runTimeline({
+      spawnedAt: 1_000,
+      exitedAt: 3_000,
+      pim: [{ startedAt: 1_700, endedAt: 2_500 }],
+      service: [{ startedAt: 1_800, endedAt: 2_900 }],
+      pimLimit: 100,
+      serviceLimit: 10,
+    });
+    expect(timeline).toMatchObject({ startupMs: 700, shutdownMs: 100, pimTightestWindowMs: null, serviceTightestWindowMs: null });
+  });
+});
