@@ -13,3 +13,7 @@ process.exitCode = await runCli(process.argv.slice(2), {
   env: process.env,
   signal: controller.signal,
 });
+
+// Everything is closed by now; should a stray handle keep the process alive (a request that
+// ignored its abort), leave anyway.
+setTimeout(() => process.exit(), 2_000).unref();

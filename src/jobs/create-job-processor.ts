@@ -50,6 +50,13 @@ export function createJobProcessor(args: {
         logger.info("job done");
         return result;
       } catch (error) {
+        if (workerSignal?.aborted && token !== undefined) {
+          // The worker is shutting down past its deadline: hand the job back at once, without
+          // using an attempt, for another worker (its writes so far are in the state).
+          logger.warn("job interrupted by shutdown; handing it back to the queue");
+          await job.moveToDelayed(Date.now(), token);
+          throw new DelayedError();
+        }
         const verdict = classifyFailure(error);
         logger.warn({ verdict: verdict.kind, reason: verdict.reason }, "job failed");
         if (verdict.kind === "permanent") throw new UnrecoverableError(verdict.reason);

@@ -7,9 +7,17 @@ import { queueNameOf, syncDeduplicationId } from "./queue-names.js";
 
 export interface EnqueuedJob {
   readonly project: number;
+  /** The job that carries out the request; for `follows-running`, the running job it follows. */
   readonly jobId: string;
-  /** An earlier job stands for this request (same idempotency key, or a sync already waiting). */
-  readonly duplicate: boolean;
+  /**
+   * - `queued`: a new job.
+   * - `merged`: a sync was already waiting; this request joined it (its `full` and
+   *   `allow_mass_delete` are kept if set).
+   * - `follows-running`: a sync is running; BullMQ starts one more when it ends, with the data
+   *   of the latest such request.
+   * - `duplicate`: the same Idempotency-Key was seen before; nothing new was queued.
+   */
+  readonly status: "queued" | "merged" | "follows-running" | "duplicate";
 }
 
 export interface JobQueues {
@@ -60,20 +68,34 @@ export function createJobQueues(args: {
       const data = parseJobData("sync.run", input);
       const queue = queueFor(data.project);
       const dedupId = syncDeduplicationId(data.project);
-      const waitingBefore = await queue.getDeduplicationJobId(dedupId);
+      const existingId = await queue.getDeduplicationJobId(dedupId);
+      const existing = existingId ? await queue.getJob(existingId) : undefined;
+      const existingState = existing ? await existing.getState() : undefined;
+      if (existing && (existingState === "waiting" || existingState === "delayed" || existingState === "prioritized")) {
+        // A request must not lose its options by being merged: keep the stronger ones.
+        const waiting = parseJobData("sync.run", existing.data);
+        const merged = { ...waiting, full: waiting.full || data.full, allow_mass_delete: waiting.allow_mass_delete || data.allow_mass_delete };
+        if (merged.full !== waiting.full || merged.allow_mass_delete !== waiting.allow_mass_delete) await existing.updateData(merged);
+        return { project: data.project, jobId: existing.id ?? "", status: "merged" };
+      }
       const job = await queue.add("sync.run", data, { ...baseOptions("sync.run"), deduplication: { id: dedupId, keepLastIfActive: true } });
-      const jobId = job.id ?? "";
-      return { project: data.project, jobId, duplicate: jobId === waitingBefore };
+      if (existing && existingState === "active") return { project: data.project, jobId: existing.id ?? "", status: "follows-running" };
+      return { project: data.project, jobId: job.id ?? "", status: "queued" };
     },
     async enqueueAddOptions(input, options = {}) {
       const data = parseJobData("options.add", input);
       const queue = queueFor(data.project);
-      // Repeated deliveries with one Idempotency-Key become one job (for as long as it is kept).
-      const jobId = options.idempotencyKey === undefined ? undefined : `add-${createHash("sha256").update(options.idempotencyKey).digest("hex").slice(0, 32)}`;
-      const existing = jobId === undefined ? undefined : await queue.getJob(jobId);
-      if (existing) return { project: data.project, jobId: existing.id ?? "", duplicate: true };
+      if (options.idempotencyKey === undefined) {
+        const job = await queue.add("options.add", data, baseOptions("options.add"));
+        return { project: data.project, jobId: job.id ?? "", status: "queued" };
+      }
+      // Repeated deliveries with one Idempotency-Key become one job: the key is claimed
+      // atomically (SET NX) for as long as completed jobs are kept, and the job id derives from it.
+      const digest = createHash("sha256").update(options.idempotencyKey).digest("hex").slice(0, 32);
+      const jobId = `add-${digest}`;
+      const claimed = await args.connection.set(`${args.prefix}:idempotency:${data.project}:${digest}`, jobId, "EX", args.retention.keep_completed_days * DAY_SECONDS, "NX");
       const job = await queue.add("options.add", data, { ...baseOptions("options.add"), jobId });
-      return { project: data.project, jobId: job.id ?? "", duplicate: false };
+      return { project: data.project, jobId: job.id ?? jobId, status: claimed === "OK" ? "queued" : "duplicate" };
     },
     async enforceOneJobPerProject() {
       await Promise.all([...queues.values()].map((queue) => queue.setGlobalConcurrency(1)));

@@ -13,6 +13,9 @@ import { queueNameOf } from "./queue-names.js";
 import { upsertSchedules } from "./upsert-schedules.js";
 import { startTriggerServer } from "../trigger/trigger-server.js";
 
+/** How long aborted jobs get to hand themselves back before the worker gives up on them. */
+const ABORT_GRACE_MS = 5_000;
+
 export interface RunningWorker {
   readonly queues: JobQueues;
   /** The trigger endpoint's base URL, when `trigger` is configured. */
@@ -75,9 +78,14 @@ export async function startWorker(args: { readonly settings: Settings; readonly 
       const deadline = sleep(settings.worker.shutdown_timeout_ms, "deadline" as const, { ref: false });
       const forced = (await Promise.race([closing.then(() => "closed" as const), deadline])) === "deadline";
       if (forced) {
-        // Active jobs keep their lock until it expires; another worker then recovers them.
-        logger.warn({ deadlineMs: settings.worker.shutdown_timeout_ms }, "active jobs did not finish in time; leaving them to be recovered");
-        await Promise.all(workers.map((worker) => worker.close(true)));
+        // Abort what still runs: each job hands itself back to the queue (see the processor),
+        // so another worker takes it over at once instead of waiting for its lock to expire.
+        logger.warn({ deadlineMs: settings.worker.shutdown_timeout_ms }, "active jobs did not finish in time; handing them back");
+        for (const worker of workers) worker.cancelAllJobs("worker shutting down");
+        const grace = sleep(ABORT_GRACE_MS, "stuck" as const, { ref: false });
+        if ((await Promise.race([closing.then(() => "closed" as const), grace])) === "stuck") {
+          logger.error("jobs did not stop after being aborted; their locks will expire and another worker will recover them");
+        }
       }
       await queues.close();
       await Promise.allSettled([...runtimes.values()].map((runtime) => runtime.close()));

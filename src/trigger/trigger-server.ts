@@ -1,13 +1,23 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
-import { JobDataError } from "../jobs/job-catalog.js";
+import { JobDataError, parseJobData } from "../jobs/job-catalog.js";
 import type { JobQueues } from "../jobs/job-queues.js";
 import type { ProjectSettings } from "../settings/settings-schema.js";
 import { bearerTokenMatches } from "./bearer-token-matches.js";
 import { BodyError, readJsonBody } from "./read-json-body.js";
 
 const MAX_BODY_BYTES = 1_000_000;
+
+function describeAddOptionsProblems(body: unknown): string[] {
+  try {
+    parseJobData("options.add", body);
+    return [];
+  } catch (error) {
+    if (error instanceof JobDataError) return [...error.problems];
+    throw error;
+  }
+}
 
 export interface TriggerServer {
   readonly url: string;
@@ -57,17 +67,20 @@ export async function startTriggerServer(args: {
 
     if (route === "sync") {
       const job = await args.queues.enqueueSync({ ...body, trigger: "api" });
-      return send(response, 202, { job_id: `${job.project}/${job.jobId}`, status: job.duplicate ? "duplicate" : "queued" });
+      return send(response, 202, { job_id: `${job.project}/${job.jobId}`, status: job.status });
     }
+    // Every reason at once: the request's shape and the project's allowlist.
+    const problems = describeAddOptionsProblems(body);
     const attribute = body.attribute;
     if (typeof attribute === "string" && !project.allowed_options_for_pim_attribute_addition.includes(attribute)) {
-      return send(response, 400, { errors: [`attribute: '${attribute}' is not in allowed_options_for_pim_attribute_addition of project ${project.id}`] });
+      problems.push(`attribute: '${attribute}' is not in allowed_options_for_pim_attribute_addition of project ${project.id}`);
     }
+    if (problems.length > 0) return send(response, 400, { errors: problems });
     const idempotencyKey = request.headers["idempotency-key"];
     const key = typeof idempotencyKey === "string" && idempotencyKey.trim() !== "" ? `${project.id}:${idempotencyKey.trim()}` : undefined;
     const job = await args.queues.enqueueAddOptions(body, { idempotencyKey: key });
-    log.info({ project: job.project, job: job.jobId, duplicate: job.duplicate }, "add-options request queued");
-    return send(response, 202, { job_id: `${job.project}/${job.jobId}`, status: job.duplicate ? "duplicate" : "queued" });
+    log.info({ project: job.project, job: job.jobId, status: job.status }, "add-options request queued");
+    return send(response, 202, { job_id: `${job.project}/${job.jobId}`, status: job.status });
   }
 
   const server = createServer((request, response) => {

@@ -88,7 +88,7 @@ export async function runAddOptionsCommand(argv: readonly string[], io: CliIo): 
       const key = values["idempotency-key"] ? `${projectId}:${values["idempotency-key"]}` : undefined;
       const job = await queues.enqueueAddOptions(request, { idempotencyKey: key });
       const ref = `${job.project}/${job.jobId}`;
-      writeLine(io.stdout, values.json ? JSON.stringify({ job_id: ref, status: job.duplicate ? "duplicate" : "queued" }) : `add-options ${job.duplicate ? "already queued" : "queued"}: job ${ref}`);
+      writeLine(io.stdout, values.json ? JSON.stringify({ job_id: ref, status: job.status }) : `add-options ${job.status === "duplicate" ? "already queued" : "queued"}: job ${ref}`);
       return 0;
     } finally {
       await close();

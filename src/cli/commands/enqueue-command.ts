@@ -34,8 +34,14 @@ export async function runEnqueueCommand(argv: readonly string[], io: CliIo): Pro
   const { queues, close } = openJobQueues(settings, ENQUEUE_HELP);
   try {
     const job = await queues.enqueueSync({ project, full: values.full === true, allow_mass_delete: values["allow-mass-delete"] === true, trigger: "cli" });
-    const status = job.duplicate ? "merged into the waiting sync" : "queued";
-    writeLine(io.stdout, values.json ? JSON.stringify({ job_id: `${job.project}/${job.jobId}`, status: job.duplicate ? "duplicate" : "queued" }) : `sync of project ${project} ${status}: job ${job.project}/${job.jobId}`);
+    const ref = `${job.project}/${job.jobId}`;
+    const text = {
+      queued: `sync of project ${project} queued: job ${ref}`,
+      merged: `a sync of project ${project} was already waiting (job ${ref}); this request joined it`,
+      "follows-running": `a sync of project ${project} is running (job ${ref}); another one will start when it ends`,
+      duplicate: `already queued: job ${ref}`,
+    }[job.status];
+    writeLine(io.stdout, values.json ? JSON.stringify({ job_id: ref, status: job.status }) : text);
     return 0;
   } finally {
     await close();

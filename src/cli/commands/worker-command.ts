@@ -12,8 +12,8 @@ Runs the long-lived worker: one queue per configured project in Redis, scheduled
 Several workers (on several machines) may share one Redis.
 
 SIGTERM or SIGINT: stop taking jobs, let active jobs finish within worker.shutdown_timeout_ms,
-close connections, exit 0. Jobs still running after the deadline are recovered by another
-worker once their lock expires.
+close connections, exit 0. Jobs still running at the deadline are aborted and handed back to
+the queue (no attempt used), for another worker to finish.
 
 Options:
   --config FILE   configuration file (needs \`redis\`)
@@ -37,6 +37,6 @@ export async function runWorkerCommand(argv: readonly string[], io: CliIo): Prom
   writeLine(io.stderr, "pim-sync worker: stopping (waiting for active jobs)");
   const { forced } = await worker.stop();
   logger.flush();
-  writeLine(io.stderr, `pim-sync worker: stopped${forced ? " (some jobs were left to be recovered)" : ""}`);
+  writeLine(io.stderr, `pim-sync worker: stopped${forced ? " (unfinished jobs were handed back to the queue)" : ""}`);
   return 0;
 }

@@ -1,0 +1,185 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { JobQueues } from "../../../src/jobs/job-queues.js";
+import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
+import { assertCliBuilt, killLeftoverProcesses, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
+import { writeTestConfig } from "../../support/process-config.js";
+import { cleanSyncEndState, collectionsOf, openTestQueues, waitForJobState, type CollectionsByName } from "../../support/process-jobs.js";
+import { waitFor } from "../../support/process-poll.js";
+import { createConfigSafeTestRedis } from "../../support/process-redis.js";
+import type { TestRedis } from "../../support/redis.js";
+
+const PROJECT = 67;
+/** Collections of project 67 the sample catalogue derives and the service holds. */
+const SYNCED_COLLECTIONS = 13;
+const isUpdateOptions = (request: { method: string; path: string; status: number }): boolean =>
+  request.method === "PATCH" && /\/update-options\/$/.test(request.path) && request.status === 200;
+
+describe("pim-sync worker as a process: signals", () => {
+  let reference: { collections: CollectionsByName; otherProject: CollectionsByName };
+  let sims: RunningSimulators;
+  let redis: TestRedis;
+  let queues: JobQueues;
+  let dir: string;
+  let configPath: string;
+
+  beforeAll(async () => {
+    assertCliBuilt();
+    reference = await cleanSyncEndState();
+    // The synced collections plus manual_list, which no attribute derives.
+    expect(Object.keys(reference.collections)).toHaveLength(SYNCED_COLLECTIONS + 1);
+  });
+
+  beforeEach(async () => {
+    sims = await startSimulators();
+    // A slow PIM and a tight service budget (2 requests a second for 13 writes): a sync takes
+    // several seconds, so a signal lands in the middle of it.
+    sims.pim.setLatencyMs(100);
+    redis = await createConfigSafeTestRedis();
+    queues = openTestQueues(redis);
+    dir = await mkdtemp(join(tmpdir(), "pim-sync-process-"));
+    configPath = await writeTestConfig(dir, {
+      pimUrl: sims.pim.url,
+      serviceUrl: sims.service.url,
+      redisPrefix: redis.prefix,
+      logLevel: "info",
+      serviceExtras: { requests_per_second: 2 },
+    });
+  });
+
+  afterEach(async () => {
+    await killLeftoverProcesses();
+    await queues.close();
+    await sims.close();
+    await redis.cleanup();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function startWorkerProcess(): Promise<CliProcess> {
+    const worker = spawnCli(["worker", "--config", configPath]);
+    await worker.waitForLog((line) => line.msg === "worker started", 15_000, "'worker started'");
+    return worker;
+  }
+
+  it("SIGTERM during a sync lets it finish: exit 0, the job completed, every collection synced", async () => {
+    const worker = await startWorkerProcess();
+    const { jobId } = await queues.enqueueSync({ project: PROJECT, trigger: "cli" });
+
+    // The sync is under way: the job is active, the PIM was read, the first collection written.
+    await worker.waitForLog((line) => line.msg === "job started" && line.job === jobId, 10_000, "'job started'");
+    await waitFor(() => sims.service.requests.some(isUpdateOptions), { timeoutMs: 15_000, what: "a first update-options write" });
+    const job = await queues.queueFor(PROJECT).getJob(jobId);
+    expect(await job?.getState()).toBe("active");
+    expect(sims.pim.requests.some((r) => r.path.startsWith("/api/rest/v1/"))).toBe(true);
+    const writesBeforeSignal = sims.service.requests.filter(isUpdateOptions).length;
+    expect(writesBeforeSignal).toBeGreaterThanOrEqual(1);
+    expect(writesBeforeSignal).toBeLessThan(SYNCED_COLLECTIONS);
+
+    worker.signal("SIGTERM");
+    const exit = await waitForExit(worker, 30_000);
+
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(worker.stderr()).toContain("pim-sync worker: stopping (waiting for active jobs)");
+    expect(worker.stderr()).toMatch(/pim-sync worker: stopped\n/);
+    expect(worker.stderr()).not.toContain("left to be recovered");
+    const finished = await queues.queueFor(PROJECT).getJob(jobId);
+    expect(await finished?.getState()).toBe("completed");
+    expect(finished?.failedReason ?? "").toBe("");
+    expect(finished?.returnvalue).toMatchObject({ outcome: "done", written: SYNCED_COLLECTIONS });
+    expect(worker.logs().some((line) => typeof line.msg === "string" && /stalled/.test(line.msg))).toBe(false);
+    // The writes that happened after the signal are the rest of the sync.
+    expect(sims.service.requests.filter(isUpdateOptions).length).toBe(SYNCED_COLLECTIONS);
+    expect(collectionsOf(sims.service)).toEqual(reference.collections);
+    expect(collectionsOf(sims.service, 99)).toEqual(reference.otherProject);
+  });
+
+  it("SIGINT with no job running: the worker stops at once and exits 0", async () => {
+    const worker = await startWorkerProcess();
+
+    worker.signal("SIGINT");
+    const exit = await waitForExit(worker, 15_000);
+
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(worker.stderr()).toMatch(/pim-sync worker: stopped\n/);
+    expect(worker.logs().some((line) => line.msg === "worker stopped" && line.forced === false)).toBe(true);
+  });
+
+  it("SIGTERM with a sync longer than shutdown_timeout_ms: the job is handed back at the deadline and another worker finishes it", async () => {
+    const shortDeadline = await writeTestConfig(
+      dir,
+      {
+        pimUrl: sims.pim.url,
+        serviceUrl: sims.service.url,
+        redisPrefix: redis.prefix,
+        logLevel: "info",
+        serviceExtras: { requests_per_second: 2 },
+        worker: { shutdown_timeout_ms: 500 },
+      },
+      "short-deadline.json",
+    );
+    const workerA = spawnCli(["worker", "--config", shortDeadline]);
+    await workerA.waitForLog((line) => line.msg === "worker started", 15_000, "'worker started'");
+    const { jobId } = await queues.enqueueSync({ project: PROJECT, trigger: "cli" });
+    await waitFor(() => sims.service.requests.some(isUpdateOptions), { timeoutMs: 15_000, what: "a first update-options write" });
+    expect(sims.service.requests.filter(isUpdateOptions).length).toBeLessThan(SYNCED_COLLECTIONS);
+
+    workerA.signal("SIGTERM");
+    const exit = await waitForExit(workerA, 30_000);
+
+    expect(exit).toEqual({ code: 0, signal: null });
+    // The deadline passed with the sync still running (about 6 s of writes were left)...
+    expect(workerA.logs().some((line) => line.msg === "active jobs did not finish in time; handing them back")).toBe(true);
+    expect(workerA.stderr()).toContain("pim-sync worker: stopped (unfinished jobs were handed back to the queue)");
+    // ...so A aborted the sync and handed the job back instead of finishing it.
+    const completedByA = workerA.logs().some((line) => line.job === jobId && line.msg === "job completed");
+    expect(completedByA, "worker A completed the job after its shutdown deadline").toBe(false);
+
+    const workerB = await startWorkerProcess();
+    const done = await waitForJobState(queues, PROJECT, jobId, "completed", 35_000);
+    expect(done.failedReason ?? "").toBe("");
+    expect(collectionsOf(sims.service)).toEqual(reference.collections);
+    workerB.signal("SIGTERM");
+    expect(await waitForExit(workerB, 25_000)).toEqual({ code: 0, signal: null });
+  });
+
+  it("SIGKILL during a sync: a second worker recovers the stalled job and ends where a clean sync ends", async () => {
+    const workerA = await startWorkerProcess();
+    // Enqueued through the built CLI, as an operator would.
+    const enqueue = spawnCli(["enqueue", "sync", "--config", configPath, "--project", String(PROJECT), "--json"]);
+    expect(await waitForExit(enqueue, 15_000)).toEqual({ code: 0, signal: null });
+    const enqueued = JSON.parse(enqueue.stdout()) as { job_id: string; status: string };
+    expect(enqueued.status).toBe("queued");
+    const jobId = enqueued.job_id.slice(`${PROJECT}/`.length);
+
+    // Some collections are written, not all.
+    await waitFor(() => sims.service.requests.filter(isUpdateOptions).length >= 2, { timeoutMs: 20_000, what: "2 update-options writes" });
+    workerA.signal("SIGKILL");
+    expect(await waitForExit(workerA, 10_000)).toEqual({ code: null, signal: "SIGKILL" });
+    const writtenByA = sims.service.requests.filter(isUpdateOptions).length;
+    expect(writtenByA).toBeLessThan(SYNCED_COLLECTIONS);
+    // A died holding the job: it is still active (its lock not yet expired or not yet noticed).
+    expect(await (await queues.queueFor(PROJECT).getJob(jobId))?.getState()).toBe("active");
+
+    const workerB = await startWorkerProcess();
+    const done = await waitForJobState(queues, PROJECT, jobId, "completed", 35_000);
+
+    expect(done.failedReason ?? "").toBe("");
+    expect(done.returnvalue).toMatchObject({ outcome: "done" });
+    // Started by A, stalled, started again by B; a stall is not a failed attempt.
+    expect(done.stalledCounter).toBeGreaterThanOrEqual(1);
+    expect(done.attemptsStarted).toBeGreaterThanOrEqual(2);
+    // Recovered through BullMQ's stalled check, by B.
+    await workerB.waitForLog((line) => line.job === jobId && line.msg === "job completed", 5_000, "'job completed' from worker B");
+    expect(workerB.logs().some((line) => line.job === jobId && typeof line.msg === "string" && line.msg.startsWith("job stalled"))).toBe(true);
+    expect(workerB.logs().some((line) => line.job === jobId && line.msg === "job started")).toBe(true);
+    expect(await queues.queueFor(PROJECT).getJobs(["failed"], 0, -1)).toEqual([]);
+    expect(collectionsOf(sims.service)).toEqual(reference.collections);
+    expect(collectionsOf(sims.service, 99)).toEqual(reference.otherProject);
+
+    // B ends cleanly too.
+    workerB.signal("SIGTERM");
+    expect(await waitForExit(workerB, 25_000)).toEqual({ code: 0, signal: null });
+  });
+});

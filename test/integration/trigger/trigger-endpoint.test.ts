@@ -1,0 +1,234 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { JobQueues } from "../../../src/jobs/job-queues.js";
+import { startWorker, type RunningWorker } from "../../../src/jobs/start-worker.js";
+import { parseSettings } from "../../../src/settings/load-settings.js";
+import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
+import { SIM_SECRETS, testConfigObject } from "../../support/process-config.js";
+import { allJobs, openTestQueues, waitForJobState } from "../../support/process-jobs.js";
+import { createConfigSafeTestRedis } from "../../support/process-redis.js";
+import type { TestRedis } from "../../support/redis.js";
+import { silentLogger } from "../../support/silent-logger.js";
+import { createTriggerClient, type TriggerAnswer } from "../../support/trigger-client.js";
+
+const PROJECT = 67;
+const TOKEN = "trigger-token-0123456789abcdef";
+const VALID = { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { "en-US": "Teal", "fr_FR": "Sarcelle" } }] };
+
+describe("trigger endpoint (in-process worker)", () => {
+  let sims: RunningSimulators;
+  let redis: TestRedis;
+  let queues: JobQueues;
+  let worker: RunningWorker | undefined;
+  const client = createTriggerClient(() => {
+    if (!worker?.triggerUrl) throw new Error("the worker has no trigger endpoint");
+    return worker.triggerUrl;
+  });
+
+  beforeEach(async () => {
+    sims = await startSimulators();
+    redis = await createConfigSafeTestRedis();
+    queues = openTestQueues(redis);
+    const settings = parseSettings(
+      JSON.stringify(
+        testConfigObject({
+          pimUrl: sims.pim.url,
+          serviceUrl: sims.service.url,
+          redisPrefix: redis.prefix,
+          trigger: { port: 0, token: TOKEN },
+          projectExtras: { allowed_options_for_pim_attribute_addition: ["color", "material"] },
+        }),
+      ),
+      "trigger-test-config",
+      {},
+    );
+    worker = await startWorker({ settings, logger: silentLogger() });
+  });
+
+  afterEach(async () => {
+    // No answer, whatever it was, repeats a secret of the config.
+    for (const answer of client.answers.splice(0)) {
+      for (const secret of [TOKEN, ...SIM_SECRETS]) expect(answer.text).not.toContain(secret);
+      for (const [, value] of answer.headers) for (const secret of [TOKEN, ...SIM_SECRETS]) expect(value).not.toContain(secret);
+    }
+    await worker?.stop();
+    worker = undefined;
+    await queues.close();
+    await sims.close();
+    await redis.cleanup();
+  });
+
+  function errorsOf(answer: TriggerAnswer): string[] {
+    const body = answer.json as { errors?: unknown };
+    expect(Array.isArray(body.errors), `errors in ${answer.text}`).toBe(true);
+    return body.errors as string[];
+  }
+
+  it("GET /health answers 200 without a token", async () => {
+    const answer = await client.call("/health");
+    expect(answer.status).toBe(200);
+    expect(answer.json).toEqual({ status: "ok" });
+  });
+
+  it("POST /v1/add-options answers 202 with a job id, and the job adds the option to the service and the PIM", async () => {
+    const answer = await client.call("/v1/add-options", { token: TOKEN, body: VALID });
+
+    expect(answer.status).toBe(202);
+    const body = answer.json as { job_id: string; status: string };
+    expect(body.status).toBe("queued");
+    expect(body.job_id).toMatch(/^67\/\S+$/);
+    const jobId = body.job_id.slice("67/".length);
+    const job = await waitForJobState(queues, PROJECT, jobId, "completed", 20_000);
+    expect(job.name).toBe("options.add");
+    expect(job.data).toEqual({ project: PROJECT, attribute: "color", options: [{ name: "teal", label: { "en-US": "Teal", "fr-FR": "Sarcelle" } }] });
+    expect(job.returnvalue).toMatchObject({ collections: [{ collection: "color", added: ["teal"], skipped: [] }], missing: [] });
+    const color = sims.service.collections().find((c) => c.project === PROJECT && c.name === "color");
+    expect(color?.options).toContainEqual({ name: "teal", label: { "en-US": "Teal", "fr-FR": "Sarcelle" } });
+    expect(sims.pim.state.attribute_options.color?.some((o) => o.code === "teal")).toBe(true);
+  });
+
+  it("answers 401 without a token, with a wrong token or another scheme, and queues nothing", async () => {
+    const none = await client.call("/v1/add-options", { body: VALID });
+    const wrong = await client.call("/v1/add-options", { token: `${TOKEN}x`, body: VALID });
+    const basic = await client.call("/v1/add-options", { headers: { authorization: `Basic ${Buffer.from(`x:${TOKEN}`).toString("base64")}` }, body: VALID });
+    const syncWithout = await client.call("/v1/sync", { body: { project: PROJECT } });
+
+    for (const answer of [none, wrong, basic, syncWithout]) {
+      expect(answer.status).toBe(401);
+      expect(answer.headers.get("www-authenticate")).toBe("Bearer");
+    }
+    expect(await allJobs(queues)).toEqual([]);
+  });
+
+  it.each([
+    { what: "an option name outside the PIM code rule", body: { ...VALID, options: [{ name: "te al" }] }, field: /^options\.0\.name: .*letters, digits and underscores/ },
+    { what: "a label key that is not a locale", body: { ...VALID, options: [{ name: "teal", label: { english: "Teal" } }] }, field: /^options\.0\.label\.english: label keys must be locale codes/ },
+    { what: "a label key without a region", body: { ...VALID, options: [{ name: "teal", label: { en: "Teal" } }] }, field: /^options\.0\.label\.en: label keys must be locale codes with a region/ },
+    { what: "an empty option list", body: { ...VALID, options: [] }, field: /^options: at least one option/ },
+    { what: "two options differing only in case", body: { ...VALID, options: [{ name: "Teal" }, { name: "teal" }] }, field: /^options\.1\.name: 'teal' repeats options\[0\]/ },
+    { what: "an unknown key", body: { ...VALID, colour: "red" }, field: /colour/ },
+    { what: "an unknown project", body: { ...VALID, project: 5 }, field: /^project: 5 is not a configured project/ },
+    { what: "a project given as a string", body: { ...VALID, project: "67" }, field: /^project: / },
+    { what: "a project without the attribute in its allowlist", body: { ...VALID, attribute: "size_eu" }, field: /^attribute: 'size_eu' is not in allowed_options_for_pim_attribute_addition/ },
+  ])("answers 400 naming the field for $what, and queues nothing", async ({ body, field }) => {
+    const answer = await client.call("/v1/add-options", { token: TOKEN, body });
+
+    expect(answer.status).toBe(400);
+    expect(errorsOf(answer).some((reason) => field.test(reason)), answer.text).toBe(true);
+    expect(await allJobs(queues)).toEqual([]);
+  });
+
+  it("a 400 says every reason: a non-allowlisted attribute and invalid options together", async () => {
+    const answer = await client.call("/v1/add-options", { token: TOKEN, body: { project: PROJECT, attribute: "size_eu", options: [{ name: "te al" }] } });
+
+    expect(answer.status).toBe(400);
+    const errors = errorsOf(answer);
+    expect(errors.some((reason) => reason.startsWith("attribute: "))).toBe(true);
+    expect(errors.some((reason) => reason.startsWith("options.0.name: ")), answer.text).toBe(true);
+  });
+
+  it("accepts a request only the PIM can refuse (a label locale the project lacks); its job then fails permanently, writing nothing", async () => {
+    const answer = await client.call("/v1/add-options", { token: TOKEN, body: { ...VALID, options: [{ name: "teal", label: { "es-ES": "Verde azulado" } }] } });
+
+    expect(answer.status).toBe(202);
+    const jobId = (answer.json as { job_id: string }).job_id.slice(3);
+    const job = await waitForJobState(queues, PROJECT, jobId, "failed", 20_000);
+    expect(job.failedReason).toMatch(/label locale\(s\) es-ES are not among the project's locales/);
+    expect(job.attemptsMade).toBe(1);
+    expect(sims.service.requests.filter((r) => r.method === "PATCH")).toEqual([]);
+  });
+
+  it("two concurrent deliveries with one Idempotency-Key make one job under one job id", async () => {
+    const headers = { "idempotency-key": "delivery-concurrent" };
+    const [first, second] = await Promise.all([
+      client.call("/v1/add-options", { token: TOKEN, body: VALID, headers }),
+      client.call("/v1/add-options", { token: TOKEN, body: VALID, headers }),
+    ]);
+
+    expect([first?.status, second?.status]).toEqual([202, 202]);
+    const ids = [first, second].map((answer) => (answer?.json as { job_id: string }).job_id);
+    expect(ids[0]).toBe(ids[1]);
+    expect((await allJobs(queues)).filter((job) => job.name === "options.add")).toHaveLength(1);
+    await waitForJobState(queues, PROJECT, (ids[0] ?? "").slice(3), "completed", 20_000);
+    expect(sims.service.requests.filter((r) => r.method === "PATCH" && /\/add-options\/$/.test(r.path))).toHaveLength(1);
+  });
+
+  it("answers 400 for a body that is not JSON or not an object, 415 for another content type, 413 for an oversize body", async () => {
+    const notJson = await client.call("/v1/add-options", { token: TOKEN, body: "{not json" });
+    expect(notJson.status).toBe(400);
+    expect(errorsOf(notJson)).toEqual(["body is not valid JSON"]);
+
+    const array = await client.call("/v1/add-options", { token: TOKEN, body: [VALID] });
+    expect(array.status).toBe(400);
+    expect(errorsOf(array)).toEqual(["body must be a JSON object"]);
+
+    const text = await client.call("/v1/add-options", { token: TOKEN, body: JSON.stringify(VALID), contentType: "text/plain" });
+    expect(text.status).toBe(415);
+    expect(errorsOf(text)[0]).toMatch(/Content-Type must be application\/json/);
+    const noType = await client.call("/v1/add-options", { token: TOKEN, method: "POST" });
+    expect(noType.status).toBe(415);
+
+    const oversize = await client.call("/v1/add-options", { token: TOKEN, body: { ...VALID, requested_by: "x".repeat(1_100_000) } });
+    expect(oversize.status).toBe(413);
+    expect(errorsOf(oversize)[0]).toMatch(/larger than 1000000 bytes/);
+
+    expect(await allJobs(queues)).toEqual([]);
+  });
+
+  it("Idempotency-Key: two deliveries make one job, the second answered as a duplicate with the same job id", async () => {
+    const headers = { "idempotency-key": "delivery-42" };
+    const first = await client.call("/v1/add-options", { token: TOKEN, body: VALID, headers });
+    const second = await client.call("/v1/add-options", { token: TOKEN, body: VALID, headers });
+    const other = await client.call("/v1/add-options", { token: TOKEN, body: { ...VALID, options: [{ name: "mint" }] }, headers: { "idempotency-key": "delivery-43" } });
+
+    expect(first.status).toBe(202);
+    expect(second.status).toBe(202);
+    const firstBody = first.json as { job_id: string; status: string };
+    expect(firstBody.status).toBe("queued");
+    expect(second.json).toEqual({ job_id: firstBody.job_id, status: "duplicate" });
+    expect((other.json as { job_id: string }).job_id).not.toBe(firstBody.job_id);
+    const jobs = await allJobs(queues);
+    expect(jobs.filter((job) => job.name === "options.add").map((job) => `67/${job.id ?? ""}`).sort()).toEqual([firstBody.job_id, (other.json as { job_id: string }).job_id].sort());
+
+    // Once the job ran, a late third delivery is still the same job: the option is added once.
+    await waitForJobState(queues, PROJECT, firstBody.job_id.slice(3), "completed", 20_000);
+    const third = await client.call("/v1/add-options", { token: TOKEN, body: VALID, headers });
+    expect(third.json).toEqual({ job_id: firstBody.job_id, status: "duplicate" });
+    const addWrites = sims.service.requests.filter((r) => r.method === "PATCH" && /\/add-options\/$/.test(r.path) && r.status === 200);
+    expect(addWrites).toHaveLength(2); // teal (once) and mint
+  });
+
+  it("POST /v1/sync answers 202 with a job id, and the sync runs", async () => {
+    const answer = await client.call("/v1/sync", { token: TOKEN, body: { project: PROJECT } });
+
+    expect(answer.status).toBe(202);
+    const body = answer.json as { job_id: string; status: string };
+    expect(body.status).toBe("queued");
+    const job = await waitForJobState(queues, PROJECT, body.job_id.slice(3), "completed", 20_000);
+    expect(job.name).toBe("sync.run");
+    expect(job.data).toMatchObject({ project: PROJECT, trigger: "api", full: false });
+    expect(job.returnvalue).toMatchObject({ outcome: "done", written: 13 });
+
+    const unknown = await client.call("/v1/sync", { token: TOKEN, body: { project: 5 } });
+    expect(unknown.status).toBe(400);
+    expect(errorsOf(unknown)[0]).toMatch(/^project: 5 is not a configured project/);
+    const badFlag = await client.call("/v1/sync", { token: TOKEN, body: { project: PROJECT, full: "yes" } });
+    expect(badFlag.status).toBe(400);
+    expect(errorsOf(badFlag).some((reason) => reason.startsWith("full: "))).toBe(true);
+  });
+
+  it("answers 404 for an unknown path and 405 (Allow: POST) for GET on the job routes", async () => {
+    const unknown = await client.call("/v1/nothing-here", { token: TOKEN });
+    expect(unknown.status).toBe(404);
+    const root = await client.call("/", { token: TOKEN });
+    expect(root.status).toBe(404);
+
+    for (const path of ["/v1/add-options", "/v1/sync"]) {
+      const get = await client.call(path, { token: TOKEN });
+      expect(get.status).toBe(405);
+      expect(get.headers.get("allow")).toBe("POST");
+    }
+    const put = await client.call("/v1/add-options", { token: TOKEN, method: "PUT", body: VALID });
+    expect(put.status).toBe(405);
+    expect(await allJobs(queues)).toEqual([]);
+  });
+});

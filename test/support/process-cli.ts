@@ -1,0 +1,137 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { waitFor } from "./process-poll.js";
+
+/** The repository root (two folders above test/support). */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** The built CLI entry: `npm run build` (or `npm test`) makes it. */
+export const CLI_BIN = join(REPO_ROOT, "dist", "src", "cli", "bin.js");
+
+export function assertCliBuilt(): void {
+  if (!existsSync(CLI_BIN)) throw new Error(`${CLI_BIN} is missing: run \`npm run build\` first (npm test does)`);
+}
+
+export interface ExitStatus {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+/** One JSON log line of the child's stderr (pino). */
+export type LogLine = Readonly<Record<string, unknown>> & { readonly msg?: string };
+
+export interface CliProcess {
+  readonly child: ChildProcess;
+  readonly pid: number;
+  stdout(): string;
+  stderr(): string;
+  /** The stderr lines that are JSON objects (pino log lines), in order. */
+  logs(): LogLine[];
+  /** Resolves with the first log line (already written or future) that matches. */
+  waitForLog(predicate: (line: LogLine) => boolean, timeoutMs: number, what: string): Promise<LogLine>;
+  /** Resolves once the process has exited (never rejects). */
+  readonly exited: Promise<ExitStatus>;
+  hasExited(): boolean;
+  /** Sends a signal to this process (by its pid). */
+  signal(signal: NodeJS.Signals): void;
+}
+
+/**
+ * Spawns `node dist/src/cli/bin.js ...args` and keeps its output. Every process started here is
+ * remembered until it exits, so `killLeftoverProcesses()` in afterEach can end the ones a failed
+ * test left behind.
+ */
+export function spawnCli(args: readonly string[], options: { readonly env?: Readonly<Record<string, string>>; readonly cwd?: string } = {}): CliProcess {
+  assertCliBuilt();
+  const env: Record<string, string | undefined> = { ...process.env, ...options.env };
+  // Whatever the test runner put there is not the CLI's business.
+  delete env.NODE_OPTIONS;
+  const child = spawn(process.execPath, [CLI_BIN, ...args], { cwd: options.cwd ?? REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  if (child.pid === undefined) throw new Error(`could not spawn ${CLI_BIN}`);
+  const pid = child.pid;
+  let out = "";
+  let err = "";
+  let exitedFlag = false;
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (err += chunk));
+  const exited = new Promise<ExitStatus>((resolvePromise) => {
+    child.once("close", (code, signal) => {
+      exitedFlag = true;
+      running.delete(handle);
+      resolvePromise({ code, signal });
+    });
+    child.once("error", () => {
+      exitedFlag = true;
+      running.delete(handle);
+      resolvePromise({ code: null, signal: null });
+    });
+  });
+
+  function logs(): LogLine[] {
+    const lines: LogLine[] = [];
+    for (const line of err.split("\n")) {
+      if (!line.startsWith("{")) continue;
+      try {
+        lines.push(JSON.parse(line) as LogLine);
+      } catch {
+        // a line still being written
+      }
+    }
+    return lines;
+  }
+
+  const handle: CliProcess = {
+    child,
+    pid,
+    stdout: () => out,
+    stderr: () => err,
+    logs,
+    waitForLog: (predicate, timeoutMs, what) =>
+      waitFor(
+        () => {
+          const found = logs().find(predicate);
+          if (found) return found;
+          if (exitedFlag) throw new Error(`process ${pid} exited; stderr:\n${err.slice(-2000)}`);
+          return undefined;
+        },
+        { timeoutMs, what: `${what} in the log of process ${pid}` },
+      ),
+    exited,
+    hasExited: () => exitedFlag,
+    signal(signal) {
+      if (!exitedFlag) process.kill(pid, signal);
+    },
+  };
+  running.add(handle);
+  return handle;
+}
+
+const running = new Set<CliProcess>();
+
+/** SIGKILLs every process spawnCli started that is still running (by pid), and waits for them. */
+export async function killLeftoverProcesses(): Promise<void> {
+  const leftovers = [...running];
+  for (const proc of leftovers) {
+    try {
+      proc.signal("SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+  await Promise.all(leftovers.map((proc) => proc.exited));
+}
+
+/** Waits for the exit, failing with the process's stderr if it takes longer than `timeoutMs`. */
+export async function waitForExit(proc: CliProcess, timeoutMs: number): Promise<ExitStatus> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`process ${proc.pid} did not exit within ${timeoutMs} ms; stderr:\n${proc.stderr().slice(-3000)}`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([proc.exited, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,61 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { TEST_REDIS_URL } from "./redis.js";
+
+/** The simulators' default credentials (see src/sim): what a config pointing at them uses. */
+export const SIM_CREDENTIALS = {
+  pim: { client_id: "sim-client", secret: "sim-secret", username: "sim-user", password: "sim-password" },
+  serviceToken: "sim-service-token",
+} as const;
+
+/** Every secret a test config holds, to check that no output or response repeats one. */
+export const SIM_SECRETS: readonly string[] = [SIM_CREDENTIALS.pim.secret, SIM_CREDENTIALS.pim.password, SIM_CREDENTIALS.serviceToken];
+
+export interface TestConfigInput {
+  readonly pimUrl: string;
+  readonly serviceUrl: string;
+  /** The Redis key prefix (from createTestRedis); null for a config without `redis`. */
+  readonly redisPrefix: string | null;
+  readonly project?: number;
+  readonly logLevel?: string;
+  /** Merged into the project entry (allowlist, service budget...). */
+  readonly projectExtras?: Readonly<Record<string, unknown>>;
+  /** Merged into the service connection (e.g. `requests_per_second`). */
+  readonly serviceExtras?: Readonly<Record<string, unknown>>;
+  readonly worker?: Readonly<Record<string, unknown>>;
+  readonly trigger?: Readonly<Record<string, unknown>>;
+  readonly addOptions?: Readonly<Record<string, unknown>>;
+  readonly http?: Readonly<Record<string, unknown>>;
+  readonly stateDir?: string;
+}
+
+/**
+ * A config object (as a user would write it) for one project against the simulators, with fast
+ * worker timings: locks of 2 s, stalled checks every second, a 20 s shutdown deadline.
+ */
+export function testConfigObject(input: TestConfigInput): Record<string, unknown> {
+  return {
+    ...(input.redisPrefix === null ? {} : { redis: { url: TEST_REDIS_URL, prefix: input.redisPrefix } }),
+    ...(input.stateDir === undefined ? {} : { state_dir: input.stateDir }),
+    log_level: input.logLevel ?? "silent",
+    http: { timeout_ms: 5_000, max_attempts: 3, base_delay_ms: 10, max_delay_ms: 100, max_retry_after_ms: 5_000, ...input.http },
+    worker: { lock_duration_ms: 2000, stalled_interval_ms: 1000, max_stalled_count: 2, shutdown_timeout_ms: 20_000, ...input.worker },
+    ...(input.trigger === undefined ? {} : { trigger: input.trigger }),
+    add_options: { visibility_attempts: 5, visibility_delay_ms: 50, ...input.addOptions },
+    projects: [
+      {
+        id: input.project ?? 67,
+        pim: { url: input.pimUrl, ...SIM_CREDENTIALS.pim },
+        service: { url: input.serviceUrl, token: SIM_CREDENTIALS.serviceToken, ...input.serviceExtras },
+        ...input.projectExtras,
+      },
+    ],
+  };
+}
+
+/** Writes the config as JSON (a subset of YAML) into `dir` and returns its path. */
+export async function writeTestConfig(dir: string, input: TestConfigInput, fileName = "config.json"): Promise<string> {
+  const path = join(dir, fileName);
+  await writeFile(path, `${JSON.stringify(testConfigObject(input), null, 2)}\n`);
+  return path;
+}
