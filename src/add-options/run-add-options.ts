@@ -14,7 +14,7 @@ import { planAdditions } from "./plan-additions.js";
 
 export interface AddOptionsDeps {
   readonly pim: Pick<PimClient, "readStructure" | "getAttributeOption" | "getRecord" | "stats">;
-  readonly service: Pick<ConfigServiceClient, "listCollections" | "addOptions" | "stats">;
+  readonly service: Pick<ConfigServiceClient, "listCollections" | "addOptions" | "updateOptions" | "stats">;
   readonly state: StateStore;
   readonly logger: Logger;
   readonly now?: () => number;
@@ -93,22 +93,32 @@ export async function runAddOptions(
   const missing = specs.filter((spec) => !idByName.has(spec.name)).map((spec) => spec.name);
   if (present.length === 0) throw new AddOptionsRejected([`no collection of '${request.attribute}' exists in the service (expected ${missing.join(", ")})`]);
 
+  const pimHas = pimLookup(deps, request.attribute, attribute.referenceDataName, specs[0]?.kind ?? "select", signal);
+  // Asked once, before any write. An option the PIM already has is either one an earlier run of
+  // this job added (its answer lost, so it is not in the state) or one created PIM-side: the
+  // collection gets it through update-options, an idempotent upsert. add-options is kept for
+  // options the PIM lacks, and is never sent twice for the same option.
+  const inPim = new Set((await pimHas.lookUp(request.options.map((option) => option.name))).present);
   const outcomes: { collection: string; added: string[]; skipped: string[] }[] = [];
   for (const spec of present) {
-    const additions = planAdditions(spec.name, await deps.state.read(request.project, spec.name), request.options);
+    const lastWritten = await deps.state.read(request.project, spec.name);
+    const additions = planAdditions(spec.name, lastWritten, request.options);
     const id = idByName.get(spec.name);
     if (additions.add.length > 0 && id !== undefined) {
-      await deps.service.addOptions(id, additions.add, signal);
-      const names = additions.add.map((option) => option.name);
-      // Recorded right after the service accepted them: a retry of this job skips them.
-      await deps.state.update(request.project, spec.name, additions.add, []);
-      await deps.state.recordAdded(request.project, spec.name, names, now());
-      log.info({ collection: spec.name, added: names.length, skipped: additions.skipped.length }, "options added");
+      const viaAdd = additions.add.filter((option) => !inPim.has(option.name));
+      const viaUpsert = additions.add.filter((option) => inPim.has(option.name));
+      if (viaAdd.length > 0) await deps.service.addOptions(id, viaAdd, signal);
+      if (viaUpsert.length > 0) await deps.service.updateOptions(id, { upsert_options: viaUpsert, delete_options: [], delete_all: false }, signal);
+      // Recorded once the service accepted them: a retry of this job skips them. A collection
+      // with no state yet keeps none, so its first sync still replaces it (keeping these).
+      if (lastWritten !== null) await deps.state.update(request.project, spec.name, additions.add, []);
+      await deps.state.recordAdded(request.project, spec.name, additions.add, now());
+      log.info({ collection: spec.name, added: viaAdd.length, upserted: viaUpsert.length, skipped: additions.skipped.length }, "options added");
     }
     outcomes.push({ collection: spec.name, added: additions.add.map((option) => option.name), skipped: [...additions.skipped] });
   }
 
-  await waitUntilPimShows(deps, request, attribute.referenceDataName, specs[0]?.kind ?? "select", options.visibility ?? DEFAULT_VISIBILITY_CHECK, signal);
+  await waitUntilPimShows(pimHas, request, options.visibility ?? DEFAULT_VISIBILITY_CHECK, signal);
   return {
     project: request.project,
     attribute: request.attribute,
@@ -140,24 +150,24 @@ function resolveTargets(structure: PimCatalogStructure, project: AddOptionsProje
   return { specs, attribute };
 }
 
-async function waitUntilPimShows(
-  deps: AddOptionsDeps,
-  request: AddOptionsRequest,
-  referenceEntity: string | null,
-  kind: CollectionSpec["kind"],
-  check: VisibilityCheck,
-  signal?: AbortSignal,
-): Promise<void> {
+/** Which options the PIM has: attribute options, or records for reference-entity attributes. */
+function pimLookup(deps: AddOptionsDeps, attribute: string, referenceEntity: string | null, kind: CollectionSpec["kind"], signal?: AbortSignal) {
+  const has = async (name: string): Promise<boolean> =>
+    kind === "reference-entity" && referenceEntity !== null
+      ? (await deps.pim.getRecord(referenceEntity, name, signal)) !== null
+      : (await deps.pim.getAttributeOption(attribute, name, signal)) !== null;
+  return {
+    async lookUp(names: readonly string[]): Promise<{ present: string[]; missing: string[] }> {
+      const found = await Promise.all(names.map(has));
+      return { present: names.filter((_, i) => found[i] === true), missing: names.filter((_, i) => found[i] !== true) };
+    },
+  };
+}
+
+async function waitUntilPimShows(pim: ReturnType<typeof pimLookup>, request: AddOptionsRequest, check: VisibilityCheck, signal?: AbortSignal): Promise<void> {
   let pending = request.options.map((option) => option.name);
   for (let attempt = 1; ; attempt += 1) {
-    const found = await Promise.all(
-      pending.map(async (name) =>
-        kind === "reference-entity" && referenceEntity !== null
-          ? (await deps.pim.getRecord(referenceEntity, name, signal)) !== null
-          : (await deps.pim.getAttributeOption(request.attribute, name, signal)) !== null,
-      ),
-    );
-    pending = pending.filter((_, index) => found[index] !== true);
+    pending = (await pim.lookUp(pending)).missing;
     if (pending.length === 0) return;
     if (attempt >= check.attempts) throw new AddedOptionsNotInPim(pending, request.attribute);
     await sleep(check.delayMs, undefined, { signal });

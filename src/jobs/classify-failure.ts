@@ -3,6 +3,7 @@ import { HttpError } from "../http/http-error.js";
 import { ConfigError } from "../settings/config-error.js";
 import { ProjectScopeError } from "../sync/sync-project.js";
 import { JobDataError } from "./job-catalog.js";
+import { SyncIncomplete } from "./job-handlers.js";
 
 export type FailureVerdict =
   /** Will fail the same way again: fail now, whatever attempts are left. */
@@ -18,6 +19,7 @@ export function classifyFailure(error: unknown): FailureVerdict {
   if (error instanceof JobDataError || error instanceof AddOptionsRejected || error instanceof ConfigError || error instanceof ProjectScopeError) {
     return { kind: "permanent", reason };
   }
+  if (error instanceof SyncIncomplete && error.retryAfterMs !== null) return { kind: "delay", delayMs: error.retryAfterMs, reason };
   if (error instanceof HttpError) {
     if (!error.transient) return { kind: "permanent", reason };
     if (error.retryAfterMs !== undefined) return { kind: "delay", delayMs: error.retryAfterMs, reason };

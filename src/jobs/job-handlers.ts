@@ -26,7 +26,11 @@ export interface SyncJobResult {
 
 /** A sync that could not finish everything: retried, and only what is left gets written. */
 export class SyncIncomplete extends Error {
-  constructor(readonly failures: readonly string[]) {
+  constructor(
+    readonly failures: readonly string[],
+    /** When an upstream said how long to wait (429/503 Retry-After). */
+    readonly retryAfterMs: number | null,
+  ) {
     super(`sync incomplete: ${failures.join("; ")}`);
     this.name = "SyncIncomplete";
   }
@@ -54,7 +58,7 @@ export const JOB_HANDLERS: Handlers = {
     );
     const written = report.collections.filter((c) => c.written).length;
     await context.log(`synced: ${written} collection(s) written, ${report.missing.length} missing, ${report.failures.length} failure(s)`);
-    if (exitCodeOf(report) === EXIT_CODES.failure) throw new SyncIncomplete(report.failures);
+    if (exitCodeOf(report) === EXIT_CODES.failure) throw new SyncIncomplete(report.failures, report.retryAfterMs);
     return {
       outcome: exitCodeOf(report) === EXIT_CODES.heldBack ? "held_back" : "done",
       written,

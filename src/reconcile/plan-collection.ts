@@ -1,4 +1,4 @@
-import type { ServiceOption } from "../domain/option-collection.js";
+import type { ServiceLabels, ServiceOption } from "../domain/option-collection.js";
 import { serviceLabelsEqual } from "../derive/labels.js";
 import type { CollectionPlan, DeletionGuard, LastWritten } from "./collection-plan.js";
 import { checkDeletionGuard } from "./deletion-guard.js";
@@ -11,10 +11,11 @@ export interface PlanCollectionInput {
   readonly allowMassDelete: boolean;
   readonly guard: DeletionGuard;
   /**
-   * Names recently added through add-options. The PIM's lists are eventually consistent, so a
-   * sync right after an addition may not see it yet: such names are never deleted.
+   * Options recently added through add-options (name → labels). The PIM's lists are eventually
+   * consistent, so a sync right after an addition may not see them yet: they are never deleted,
+   * and a replace writes them along with the PIM's options.
    */
-  readonly recentlyAdded?: ReadonlySet<string>;
+  readonly recentlyAdded?: ReadonlyMap<string, ServiceLabels>;
 }
 
 /**
@@ -26,7 +27,19 @@ export function planCollection(input: PlanCollectionInput): CollectionPlan {
   if (lastWritten === null) {
     // Nothing known about the collection's content: replacing is the only way to end equal
     // to the PIM. No guard: there is no evidence of what would be lost.
-    return { collection, action: "replace", reason: "no-state", upserts: desired, deletes: [], heldBack: null, kept: [] };
+    const desiredKeys = new Set(desired.map((option) => option.name.toLowerCase()));
+    const keptOptions = [...(input.recentlyAdded ?? new Map<string, ServiceLabels>())]
+      .filter(([name]) => !desiredKeys.has(name.toLowerCase()))
+      .map(([name, label]) => ({ name, label }));
+    return {
+      collection,
+      action: "replace",
+      reason: "no-state",
+      upserts: [...desired, ...keptOptions],
+      deletes: [],
+      heldBack: null,
+      kept: keptOptions.map((option) => option.name),
+    };
   }
 
   const desiredNames = new Set(desired.map((option) => option.name));

@@ -1,7 +1,7 @@
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ServiceLabels, ServiceOption } from "../domain/option-collection.js";
-import { parseLabels } from "./labels-codec.js";
+import { parseAddition, parseLabels } from "./labels-codec.js";
 import type { StateStore } from "./state-store.js";
 
 /**
@@ -17,7 +17,7 @@ export function createFileStateStore(stateDir: string): StateStore {
   const addedFileOf = (project: number, collection: string): string =>
     join(stateDir, `project-${project}`, "added", `${encodeURIComponent(collection)}.json`);
 
-  async function readAdded(project: number, collection: string): Promise<Map<string, number>> {
+  async function readAdded(project: number, collection: string): Promise<Map<string, { at: number; label: ServiceLabels }>> {
     const path = addedFileOf(project, collection);
     let text: string;
     try {
@@ -33,9 +33,9 @@ export function createFileStateStore(stateDir: string): StateStore {
       throw new Error(`corrupt additions file ${path}: not JSON`);
     }
     if (!Array.isArray(raw)) throw new Error(`corrupt additions file ${path}: expected [name, time] pairs`);
-    const added = new Map<string, number>();
+    const added = new Map<string, { at: number; label: ServiceLabels }>();
     for (const entry of raw) {
-      if (Array.isArray(entry) && typeof entry[0] === "string" && typeof entry[1] === "number") added.set(entry[0], entry[1]);
+      if (Array.isArray(entry) && typeof entry[0] === "string") added.set(entry[0], parseAddition(entry[1], `${path}#${entry[0]}`));
     }
     return added;
   }
@@ -83,16 +83,16 @@ export function createFileStateStore(stateDir: string): StateStore {
       for (const option of upserts) current.set(option.name, option.label);
       await writeMap(project, collection, current);
     },
-    async recordAdded(project, collection, names, atMs) {
-      if (names.length === 0) return;
+    async recordAdded(project, collection, options, atMs) {
+      if (options.length === 0) return;
       const added = await readAdded(project, collection);
-      for (const name of names) added.set(name, atMs);
+      for (const option of options) added.set(option.name, { at: atMs, label: option.label });
       // Pairs, not an object: option codes such as `__proto__` are valid.
       await writeAtomically(addedFileOf(project, collection), JSON.stringify([...added]));
     },
     async recentlyAdded(project, collection, sinceMs) {
       const added = await readAdded(project, collection);
-      return new Set([...added].filter(([, at]) => at >= sinceMs).map(([name]) => name));
+      return new Map([...added].filter(([, addition]) => addition.at >= sinceMs).map(([name, addition]) => [name, addition.label]));
     },
     async forget(project, collection) {
       await rm(fileOf(project, collection), { force: true });

@@ -23,3 +23,20 @@ export function parseLabels(raw: unknown, where: string): ServiceLabels {
 export function encodeLabels(labels: ServiceLabels): string {
   return JSON.stringify(labels);
 }
+
+const additionSchema = z.union([
+  z.object({ at: z.number(), label: labelsSchema }),
+  // Written by the first versions: the time alone.
+  z.number().transform((at) => ({ at, label: {} })),
+]);
+
+/** One recorded addition: when, and with which labels. */
+export function encodeAddition(atMs: number, label: ServiceLabels): string {
+  return JSON.stringify({ at: atMs, label });
+}
+
+export function parseAddition(raw: unknown, where: string): { at: number; label: ServiceLabels } {
+  const parsed = additionSchema.safeParse(raw);
+  if (!parsed.success) throw new Error(`corrupt state at ${where}: not a recorded addition`);
+  return parsed.data;
+}

@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
 import type { ServiceLabels, ServiceOption } from "../domain/option-collection.js";
-import { decodeLabels, encodeLabels } from "./labels-codec.js";
+import { decodeLabels, encodeAddition, encodeLabels, parseAddition } from "./labels-codec.js";
 import type { StateStore } from "./state-store.js";
 
 /** HSET arguments per round trip: keeps single commands small on 20k-option collections. */
@@ -58,19 +58,27 @@ export function createRedisStateStore(redis: Redis, prefix: string, options: { r
       multi.sadd(knownKey(project), collection);
       await execOrThrow(multi, `update of ${key}`);
     },
-    async recordAdded(project, collection, names, atMs) {
-      if (names.length === 0) return;
+    async recordAdded(project, collection, added, atMs) {
+      if (added.length === 0) return;
       const args: string[] = [];
-      for (const name of names) args.push(name, String(atMs));
+      for (const option of added) args.push(option.name, encodeAddition(atMs, option.label));
       await redis.hset(addedKey(project, collection), ...args);
     },
     async recentlyAdded(project, collection, sinceMs) {
       const key = addedKey(project, collection);
       const entries = await redis.hgetall(key);
-      const recent = new Set<string>();
+      const recent = new Map<string, ServiceLabels>();
       const expired: string[] = [];
-      for (const [name, at] of Object.entries(entries)) {
-        if (Number(at) >= sinceMs) recent.add(name);
+      for (const [name, text] of Object.entries(entries)) {
+        const where = `${key}#${name}`;
+        let raw: unknown;
+        try {
+          raw = JSON.parse(text);
+        } catch {
+          throw new Error(`corrupt state at ${where}: not JSON`);
+        }
+        const addition = parseAddition(raw, where);
+        if (addition.at >= sinceMs) recent.set(name, addition.label);
         else expired.push(name);
       }
       if (expired.length > 0) await redis.hdel(key, ...expired);

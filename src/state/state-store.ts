@@ -12,10 +12,13 @@ export interface StateStore {
   replace(project: number, collection: string, options: readonly ServiceOption[]): Promise<void>;
   /** These options were upserted and these names deleted. */
   update(project: number, collection: string, upserts: readonly ServiceOption[], deletes: readonly string[]): Promise<void>;
-  /** Remember when options were added through add-options (see `recentlyAdded`). */
-  recordAdded(project: number, collection: string, names: readonly string[], atMs: number): Promise<void>;
-  /** Names added through add-options at or after `sinceMs`: a sync must not delete them yet. */
-  recentlyAdded(project: number, collection: string, sinceMs: number): Promise<Set<string>>;
+  /** Remember options added through add-options, with their labels and when (see `recentlyAdded`). */
+  recordAdded(project: number, collection: string, options: readonly ServiceOption[], atMs: number): Promise<void>;
+  /**
+   * Options added through add-options at or after `sinceMs`, name → labels: a sync must not
+   * delete them yet, and a replace keeps them, even if the PIM's lists do not show them yet.
+   */
+  recentlyAdded(project: number, collection: string, sinceMs: number): Promise<Map<string, ServiceLabels>>;
   /** Forget a collection's options (a replace is under way): the next sync will replace it. */
   forget(project: number, collection: string): Promise<void>;
   close(): Promise<void>;

@@ -4,6 +4,7 @@ import { optionSourceKey } from "../domain/option-collection.js";
 import { deriveCollectionSpecs, resolveProjectScope, type NamingTemplates, type ProjectFilters } from "../derive/index.js";
 import type { ConfigServiceClient } from "../config-service/config-service-client.js";
 import { createConcurrencyLimiter } from "../http/concurrency-limiter.js";
+import { HttpError } from "../http/http-error.js";
 import { statsSince } from "../http/request-stats.js";
 import type { CollectionPlan, DeletionGuard } from "../reconcile/collection-plan.js";
 import { planCollection } from "../reconcile/plan-collection.js";
@@ -73,6 +74,11 @@ export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<Syn
   const derived = deriveCollectionSpecs(structure, scope, input.naming);
   input.onFields?.(derived.fields);
   const failures: string[] = [...derived.problems];
+  let retryAfterMs: number | null = null;
+  // Kept so the job layer can wait as long as the upstream asked instead of backing off blindly.
+  const noteRetryAfter = (error: unknown): void => {
+    if (error instanceof HttpError && error.transient && error.retryAfterMs !== undefined) retryAfterMs = Math.max(retryAfterMs ?? 0, error.retryAfterMs);
+  };
 
   const inService = await deps.service.listCollections(input.project, signal);
   const idByName = new Map<string, number>();
@@ -143,6 +149,7 @@ export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<Syn
     } catch (error) {
       if (signal?.aborted) throw error;
       const message = error instanceof Error ? error.message : String(error);
+      noteRetryAfter(error);
       failures.push(`write to '${spec.name}' failed: ${message}`);
       return { ...base, written: false, error: message };
     }
@@ -155,6 +162,7 @@ export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<Syn
     } catch (error) {
       if (signal?.aborted) throw error;
       const message = error instanceof Error ? error.message : String(error);
+      noteRetryAfter(error);
       // No plan without a complete read: these collections are left exactly as they are.
       failures.push(`reading ${optionSourceKey(group.source)} failed, its ${group.specs.length} collection(s) were not touched: ${message}`);
       done += group.specs.length;
@@ -180,6 +188,7 @@ export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<Syn
     missing,
     unsupported: derived.unsupported,
     failures,
+    retryAfterMs,
     requests: { pim: statsSince(pimBefore, deps.pim.stats), service: statsSince(serviceBefore, deps.service.stats) },
   };
 }

@@ -31,6 +31,8 @@ export interface SyncReport {
   readonly unsupported: readonly { readonly attribute: string; readonly type: string; readonly reason: string }[];
   /** Things that stopped part of the sync: failed reads or writes, inconsistent PIM data. */
   readonly failures: readonly string[];
+  /** The longest Retry-After an upstream asked for among the failures, if any did. */
+  readonly retryAfterMs: number | null;
   readonly requests: { readonly pim: RequestStats; readonly service: RequestStats };
 }
 

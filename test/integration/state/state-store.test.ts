@@ -8,6 +8,15 @@ import { createRedisStateStore } from "../../../src/state/redis-state-store.js";
 import type { StateStore } from "../../../src/state/state-store.js";
 import { createTestRedis, type TestRedis } from "../../support/redis.js";
 
+/** Options as add-options records them (labels do not matter where these are used). */
+function added(...names: string[]): { name: string; label: Record<string, string> }[] {
+  return names.map((name) => ({ name, label: {} }));
+}
+
+function addedNames(recent: ReadonlyMap<string, unknown>): Set<string> {
+  return new Set(recent.keys());
+}
+
 interface Harness {
   readonly store: StateStore;
   /**
@@ -293,52 +302,63 @@ describe.each([redisFactory, fileFactory])("$name state store", ({ create }) => 
 
   describe("recently added names", () => {
     it("has none for a collection without records", async () => {
-      expect(await store.recentlyAdded(1, "color", 0)).toEqual(new Set());
+      expect(addedNames(await store.recentlyAdded(1, "color", 0))).toEqual(new Set());
+    });
+
+    it("keeps the labels each option was added with; a later addition replaces them", async () => {
+      await store.recordAdded(1, "color", [{ name: "teal", label: { "en-US": "Teal" } }], 1_000);
+      await store.recordAdded(1, "color", [{ name: "teal", label: { "en-US": "Teal", "fr-FR": "Sarcelle" } }, { name: "navy", label: {} }], 2_000);
+      expect(await store.recentlyAdded(1, "color", 0)).toEqual(
+        new Map([
+          ["teal", { "en-US": "Teal", "fr-FR": "Sarcelle" }],
+          ["navy", {}],
+        ]),
+      );
     });
 
     it("returns names added at or after `sinceMs`, not before", async () => {
-      await store.recordAdded(1, "color", ["old"], 1_000);
-      await store.recordAdded(1, "color", ["edge", "new"], 2_000);
-      expect(await store.recentlyAdded(1, "color", 2_000)).toEqual(new Set(["edge", "new"]));
-      expect(await store.recentlyAdded(1, "color", 1_999)).toEqual(new Set(["edge", "new"]));
-      expect(await store.recentlyAdded(1, "color", 2_001)).toEqual(new Set());
+      await store.recordAdded(1, "color", added("old"), 1_000);
+      await store.recordAdded(1, "color", added("edge", "new"), 2_000);
+      expect(addedNames(await store.recentlyAdded(1, "color", 2_000))).toEqual(new Set(["edge", "new"]));
+      expect(addedNames(await store.recentlyAdded(1, "color", 1_999))).toEqual(new Set(["edge", "new"]));
+      expect(addedNames(await store.recentlyAdded(1, "color", 2_001))).toEqual(new Set());
     });
 
     it("a later addition of the same name moves its time forward", async () => {
-      await store.recordAdded(1, "color", ["red"], 1_000);
-      await store.recordAdded(1, "color", ["red"], 5_000);
-      expect(await store.recentlyAdded(1, "color", 4_000)).toEqual(new Set(["red"]));
+      await store.recordAdded(1, "color", added("red"), 1_000);
+      await store.recordAdded(1, "color", added("red"), 5_000);
+      expect(addedNames(await store.recentlyAdded(1, "color", 4_000))).toEqual(new Set(["red"]));
     });
 
     it("recording no name is harmless", async () => {
-      await store.recordAdded(1, "color", [], 1_000);
-      expect(await store.recentlyAdded(1, "color", 0)).toEqual(new Set());
+      await store.recordAdded(1, "color", added(), 1_000);
+      expect(addedNames(await store.recentlyAdded(1, "color", 0))).toEqual(new Set());
     });
 
     it("keeps records per project and collection, apart from the options state", async () => {
-      await store.recordAdded(1, "color", ["red"], 1_000);
-      await store.recordAdded(2, "color", ["blue"], 1_000);
-      await store.recordAdded(1, "size", ["xl"], 1_000);
-      expect(await store.recentlyAdded(1, "color", 0)).toEqual(new Set(["red"]));
-      expect(await store.recentlyAdded(2, "color", 0)).toEqual(new Set(["blue"]));
-      expect(await store.recentlyAdded(1, "size", 0)).toEqual(new Set(["xl"]));
+      await store.recordAdded(1, "color", added("red"), 1_000);
+      await store.recordAdded(2, "color", added("blue"), 1_000);
+      await store.recordAdded(1, "size", added("xl"), 1_000);
+      expect(addedNames(await store.recentlyAdded(1, "color", 0))).toEqual(new Set(["red"]));
+      expect(addedNames(await store.recentlyAdded(2, "color", 0))).toEqual(new Set(["blue"]));
+      expect(addedNames(await store.recentlyAdded(1, "size", 0))).toEqual(new Set(["xl"]));
       // Recording an addition says nothing about what pim-sync last wrote.
       expect(await store.read(1, "color")).toBeNull();
       await store.replace(1, "color", [opt("green")]);
       expect(await store.read(1, "color")).toEqual(mapOf(opt("green")));
-      expect(await store.recentlyAdded(1, "color", 0)).toEqual(new Set(["red"]));
+      expect(addedNames(await store.recentlyAdded(1, "color", 0))).toEqual(new Set(["red"]));
     });
 
     it("survives forget (the additions are still in the service)", async () => {
       await store.replace(1, "color", [opt("red")]);
-      await store.recordAdded(1, "color", ["added"], 1_000);
+      await store.recordAdded(1, "color", added("added"), 1_000);
       await store.forget(1, "color");
-      expect(await store.recentlyAdded(1, "color", 0)).toEqual(new Set(["added"]));
+      expect(addedNames(await store.recentlyAdded(1, "color", 0))).toEqual(new Set(["added"]));
     });
 
     it("handles special collection and option names", async () => {
-      await store.recordAdded(3, "size:eu/b ü", ["constructor", "a:b", "名前", "with space"], 1_000);
-      expect(await store.recentlyAdded(3, "size:eu/b ü", 0)).toEqual(new Set(["constructor", "a:b", "名前", "with space"]));
+      await store.recordAdded(3, "size:eu/b ü", added("constructor", "a:b", "名前", "with space"), 1_000);
+      expect(addedNames(await store.recentlyAdded(3, "size:eu/b ü", 0))).toEqual(new Set(["constructor", "a:b", "名前", "with space"]));
     });
   });
 
@@ -398,12 +418,18 @@ describe("redis state store: Redis specifics", () => {
 
   it("keeps additions in a hash of their own and prunes the expired ones when asked", async () => {
     const store = createRedisStateStore(test.redis, test.prefix);
-    await store.recordAdded(67, "color", ["old", "new"], 1_000);
-    await store.recordAdded(67, "color", ["new"], 3_000);
+    await store.recordAdded(67, "color", added("old", "new"), 1_000);
+    await store.recordAdded(67, "color", added("new"), 3_000);
     const key = `${test.prefix}:state:67:a:color`;
-    expect(await test.redis.hgetall(key)).toEqual({ old: "1000", new: "3000" });
-    expect(await store.recentlyAdded(67, "color", 2_000)).toEqual(new Set(["new"]));
-    expect(await test.redis.hgetall(key)).toEqual({ new: "3000" });
+    expect(Object.keys(await test.redis.hgetall(key)).sort()).toEqual(["new", "old"]);
+    expect(addedNames(await store.recentlyAdded(67, "color", 2_000))).toEqual(new Set(["new"]));
+    expect(await test.redis.hgetall(key)).toEqual({ new: JSON.stringify({ at: 3000, label: {} }) });
+  });
+
+  it("reads additions recorded by the first versions (the time alone) as unlabelled", async () => {
+    const store = createRedisStateStore(test.redis, test.prefix);
+    await test.redis.hset(`${test.prefix}:state:67:a:color`, "teal", "5000");
+    expect(await store.recentlyAdded(67, "color", 0)).toEqual(new Map([["teal", {}]]));
   });
 
   it("close leaves a shared connection open", async () => {
@@ -533,7 +559,7 @@ describe("file state store: file specifics", () => {
   it("keeps recently added records in a folder of their own, apart from the state files", async () => {
     const store = createFileStateStore(dir);
     await store.replace(1, "color", [opt("red")]);
-    await store.recordAdded(1, "color", ["blue"], 1_000);
+    await store.recordAdded(1, "color", added("blue"), 1_000);
     expect((await readdir(join(dir, "project-1"))).sort()).toEqual(["added", "color.json"]);
     expect(await readdir(join(dir, "project-1", "added"))).toEqual(["color.json"]);
   });
@@ -541,19 +567,19 @@ describe("file state store: file specifics", () => {
   it("additions recorded for 'color' do not touch the state of a collection named 'color.added'", async () => {
     const store = createFileStateStore(dir);
     await store.replace(1, "color.added", [opt("red", { "en-US": "Red" })]);
-    await store.recordAdded(1, "color", ["blue"], 1_000);
+    await store.recordAdded(1, "color", added("blue"), 1_000);
     const outcome = await store.read(1, "color.added").then(
       (read) => read,
       (error: unknown) => error,
     );
     expect(outcome).toEqual(mapOf(opt("red", { "en-US": "Red" })));
-    expect(await store.recentlyAdded(1, "color", 0)).toEqual(new Set(["blue"]));
+    expect(addedNames(await store.recentlyAdded(1, "color", 0))).toEqual(new Set(["blue"]));
   });
 
   it("records an addition of an option named '__proto__'", async () => {
     const store = createFileStateStore(dir);
-    await store.recordAdded(1, "color", ["__proto__", "red"], 1_000);
-    expect(await store.recentlyAdded(1, "color", 0)).toEqual(new Set(["__proto__", "red"]));
+    await store.recordAdded(1, "color", added("__proto__", "red"), 1_000);
+    expect(addedNames(await store.recentlyAdded(1, "color", 0))).toEqual(new Set(["__proto__", "red"]));
   });
 
   it("a corrupt additions file fails with an error naming the file", async () => {

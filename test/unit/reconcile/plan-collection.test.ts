@@ -2,6 +2,11 @@ import { describe, expect, it } from "vitest";
 import type { CollectionPlan } from "../../../src/reconcile/collection-plan.js";
 import { GUARD, many, opt, plan, state } from "./helpers.js";
 
+/** Recently added options by name (their labels do not matter here). */
+function recent(...names: string[]): Map<string, Record<string, string>> {
+  return new Map(names.map((name) => [name, {}]));
+}
+
 describe("planCollection: no state", () => {
   it("replaces with every desired option", () => {
     const desired = [opt("red"), opt("blue")];
@@ -306,7 +311,7 @@ describe("planCollection: purity", () => {
 describe("planCollection: recently added options (add-options)", () => {
   it("keeps a recently added name the PIM does not list yet instead of deleting it", () => {
     const lastWritten = state(opt("red"), opt("added"), opt("gone"));
-    const result = plan({ desired: [opt("red")], lastWritten, recentlyAdded: new Set(["added"]) });
+    const result = plan({ desired: [opt("red")], lastWritten, recentlyAdded: recent("added") });
     expect(result).toEqual<CollectionPlan>({
       collection: "color",
       action: "update",
@@ -319,7 +324,7 @@ describe("planCollection: recently added options (add-options)", () => {
   });
 
   it("plans nothing when the only missing names were recently added", () => {
-    const result = plan({ desired: [opt("red")], lastWritten: state(opt("red"), opt("a1"), opt("a2")), recentlyAdded: new Set(["a1", "a2"]) });
+    const result = plan({ desired: [opt("red")], lastWritten: state(opt("red"), opt("a1"), opt("a2")), recentlyAdded: recent("a1", "a2") });
     expect(result).toEqual<CollectionPlan>({
       collection: "color",
       action: "none",
@@ -332,7 +337,7 @@ describe("planCollection: recently added options (add-options)", () => {
   });
 
   it("lists as kept only names missing from the PIM, not recent names it already lists", () => {
-    const result = plan({ desired: [opt("added")], lastWritten: state(opt("added"), opt("old")), recentlyAdded: new Set(["added", "unknown"]) });
+    const result = plan({ desired: [opt("added")], lastWritten: state(opt("added"), opt("old")), recentlyAdded: recent("added", "unknown") });
     expect(result.kept).toEqual([]);
     expect(result.deletes).toEqual(["old"]);
   });
@@ -340,7 +345,7 @@ describe("planCollection: recently added options (add-options)", () => {
   it("does not count kept names as deletions for the guard", () => {
     // 12 of 20 missing, but 3 were just added: 9 deletions, fewer than min_count 10.
     const all = many(20);
-    const recentlyAdded = new Set(["o8", "o9", "o10"]);
+    const recentlyAdded = recent("o8", "o9", "o10");
     const result = plan({ desired: all.slice(0, 8), lastWritten: state(...all), recentlyAdded });
     expect(result.heldBack).toBeNull();
     expect(result.kept).toEqual(["o8", "o9", "o10"]);
@@ -349,7 +354,7 @@ describe("planCollection: recently added options (add-options)", () => {
 
   it("holds back only the removable names when the guard trips, still keeping the recent ones", () => {
     const all = many(20);
-    const result = plan({ desired: all.slice(0, 5), lastWritten: state(...all), recentlyAdded: new Set(["o5"]) });
+    const result = plan({ desired: all.slice(0, 5), lastWritten: state(...all), recentlyAdded: recent("o5") });
     expect(result.deletes).toEqual([]);
     expect(result.kept).toEqual(["o5"]);
     expect(result.heldBack?.names).toEqual(all.slice(6).map((o) => o.name));
@@ -357,7 +362,7 @@ describe("planCollection: recently added options (add-options)", () => {
 
   it("under --full with names to keep, rewrites every desired option and deletes only the removable (no replace)", () => {
     const desired = [opt("a"), opt("b")];
-    const result = plan({ desired, lastWritten: state(opt("a"), opt("b"), opt("recent"), opt("gone")), full: true, recentlyAdded: new Set(["recent"]) });
+    const result = plan({ desired, lastWritten: state(opt("a"), opt("b"), opt("recent"), opt("gone")), full: true, recentlyAdded: recent("recent") });
     expect(result).toEqual<CollectionPlan>({
       collection: "color",
       action: "update",
@@ -371,18 +376,23 @@ describe("planCollection: recently added options (add-options)", () => {
 
   it("under --full with recent names that the PIM lists, still replaces", () => {
     const desired = [opt("a"), opt("recent")];
-    const result = plan({ desired, lastWritten: state(opt("a")), full: true, recentlyAdded: new Set(["recent"]) });
+    const result = plan({ desired, lastWritten: state(opt("a")), full: true, recentlyAdded: recent("recent") });
     expect(result).toMatchObject({ action: "replace", reason: "full", kept: [] });
   });
 
   it("keeps recent names even with allowMassDelete", () => {
-    const result = plan({ desired: [], lastWritten: state(opt("recent"), opt("x")), allowMassDelete: true, recentlyAdded: new Set(["recent"]) });
+    const result = plan({ desired: [], lastWritten: state(opt("recent"), opt("x")), allowMassDelete: true, recentlyAdded: recent("recent") });
     expect(result.deletes).toEqual(["x"]);
     expect(result.kept).toEqual(["recent"]);
   });
 
-  it("ignores recentlyAdded without state (replace)", () => {
-    const result = plan({ desired: [opt("a")], lastWritten: null, recentlyAdded: new Set(["b"]) });
-    expect(result).toMatchObject({ action: "replace", reason: "no-state", kept: [] });
+  it("without state, replaces with the PIM's options plus recent additions the PIM does not list yet", () => {
+    const recentlyAdded = new Map([
+      ["b", { "en-US": "B" }],
+      ["A", { "en-US": "dup of a" }],
+    ]);
+    const result = plan({ desired: [opt("a")], lastWritten: null, recentlyAdded });
+    expect(result).toMatchObject({ action: "replace", reason: "no-state", kept: ["b"], deletes: [] });
+    expect(result.upserts).toEqual([opt("a"), { name: "b", label: { "en-US": "B" } }]);
   });
 });

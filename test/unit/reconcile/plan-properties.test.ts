@@ -4,6 +4,11 @@ import { nextLastWritten } from "../../../src/reconcile/apply-plan-to-state.js";
 import { splitPlanWrites } from "../../../src/reconcile/split-plan-writes.js";
 import { lcg, plan } from "./helpers.js";
 
+/** Recently added options by name (their labels do not matter here). */
+function recent(...names: string[]): Map<string, Record<string, string>> {
+  return new Map(names.map((name) => [name, {}]));
+}
+
 // Property-style checks over seeded random collections (no library): a small pool of names,
 // locales and texts so that additions, relabels, removals and key-order differences all occur.
 
@@ -136,10 +141,10 @@ describe("planCollection + nextLastWritten properties (seeded)", () => {
     for (const seed of SEEDS) {
       const random = lcg(seed * 31);
       const { lastWritten, desired } = randomCase(random);
-      const recentlyAdded = new Set([...lastWritten.keys()].filter(() => random.chance(0.3)));
+      const recentlyAdded = recent(...[...lastWritten.keys()].filter(() => random.chance(0.3)));
       const result = plan({ desired, lastWritten, recentlyAdded, full: random.chance(0.3) });
       const desiredNames = new Set(desired.map((o) => o.name));
-      expect(new Set(result.kept)).toEqual(new Set([...recentlyAdded].filter((n) => !desiredNames.has(n))));
+      expect(new Set(result.kept)).toEqual(new Set([...recentlyAdded.keys()].filter((n) => !desiredNames.has(n))));
       for (const name of result.kept) expect(result.deletes).not.toContain(name);
       if (result.heldBack !== null) continue;
       if (result.kept.length > 0) withKept += 1;

@@ -1,0 +1,81 @@
+import type { Job } from "bullmq";
+import type { EnqueuedJob } from "../../../src/jobs/job-queues.js";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { isDrained, jobInState, overlapsInEvents, PROJECT, startWorkerHarness, type WorkerHarness } from "../../support/worker-harness.js";
+import { waitFor } from "../../support/worker-wait.js";
+
+const LIST_ROUTE = "/api/v1/options_collections/options_collections";
+
+describe("worker: duplicate sync triggers collapse", () => {
+  let h: WorkerHarness;
+  beforeEach(async () => {
+    h = await startWorkerHarness();
+  });
+  afterEach(async () => {
+    await h.close();
+  });
+
+  it("5 triggers while a sync runs: at most one active and one waiting, two syncs in all", async () => {
+    await h.startWorker();
+    const queue = h.queue(PROJECT);
+    // Slow PIM: the first sync is still running when the triggers arrive.
+    h.pim.setLatencyMs(150);
+    const first = await h.queues.enqueueSync({ project: PROJECT, trigger: "cli", requested_by: "first" });
+    expect(first.status).toBe("queued");
+    await waitFor(() => jobInState(queue, first.jobId, ["active"]), 10_000, "the first sync to be active");
+
+    const samples: { active: number; waiting: number }[] = [];
+    const sample = async (): Promise<void> => {
+      const counts = await queue.getJobCounts("active", "waiting", "prioritized", "delayed");
+      samples.push({ active: counts.active ?? 0, waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.delayed ?? 0) });
+    };
+    const again: EnqueuedJob[] = [];
+    for (let i = 1; i <= 5; i += 1) {
+      again.push(await h.queues.enqueueSync({ project: PROJECT, trigger: "api", requested_by: `trigger-${i}` }));
+      await sample();
+    }
+    // While the first one runs, every trigger becomes the one follow-up BullMQ starts after it.
+    expect(again.map((job) => job.status)).toEqual(["follows-running", "follows-running", "follows-running", "follows-running", "follows-running"]);
+    expect(again.map((job) => job.jobId)).toEqual(Array(5).fill(first.jobId));
+
+    await waitFor(
+      async () => {
+        await sample();
+        const completed = (await queue.getJobs(["completed"], 0, -1)).filter((job) => job.name === "sync.run");
+        return completed.length >= 2 && (await isDrained(queue));
+      },
+      20_000,
+      "the running sync and its one follow-up to complete",
+    );
+    h.pim.setLatencyMs(0);
+
+    for (const s of samples) {
+      expect(s.active).toBeLessThanOrEqual(1);
+      expect(s.waiting).toBeLessThanOrEqual(1);
+    }
+    const syncs: Job[] = (await queue.getJobs(["completed", "failed", "active", "waiting", "delayed"], 0, -1)).filter((job) => job.name === "sync.run");
+    expect(syncs).toHaveLength(2);
+    const followUp = syncs.find((job) => job.id !== first.jobId);
+    // The follow-up carries the latest request's data.
+    expect(followUp?.data).toMatchObject({ project: PROJECT, trigger: "api", requested_by: "trigger-5" });
+    // Two syncs reached the service: one collection list each.
+    expect(h.service.requests.filter((r) => r.method === "GET" && r.path === LIST_ROUTE)).toHaveLength(2);
+    expect(overlapsInEvents(await h.events(PROJECT))).toEqual([]);
+    expect(h.handlerRuns(PROJECT).map((run) => run.outcome)).toEqual(["done", "done"]);
+  });
+
+  it("5 triggers while nothing runs: one sync", async () => {
+    const results: EnqueuedJob[] = [];
+    // No worker yet: every trigger finds the first one waiting.
+    for (let i = 1; i <= 5; i += 1) results.push(await h.queues.enqueueSync({ project: PROJECT, requested_by: `trigger-${i}` }));
+    expect(new Set(results.map((r) => r.jobId)).size).toBe(1);
+    expect(results.map((r) => r.status)).toEqual(["queued", "merged", "merged", "merged", "merged"]);
+    expect(await h.queue(PROJECT).getJobCounts("waiting")).toEqual({ waiting: 1 });
+
+    await h.startWorker();
+    await waitFor(() => jobInState(h.queue(PROJECT), results[0]?.jobId ?? "", ["completed"]), 15_000, "the sync to complete");
+    await waitFor(() => isDrained(h.queue(PROJECT)), 5_000, "an empty queue");
+    expect((await h.queue(PROJECT).getJobs(["completed", "failed"], 0, -1)).map((job) => job.name)).toEqual(["sync.run"]);
+    expect(h.service.requests.filter((r) => r.method === "GET" && r.path === LIST_ROUTE)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,105 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  finishedJob,
+  isDrained,
+  jobInState,
+  OTHER_PROJECT,
+  overlapsInEvents,
+  overlapsInRuns,
+  PROJECT,
+  serviceOptions,
+  SIBLINGS,
+  startWorkerHarness,
+  type WorkerHarness,
+} from "../../support/worker-harness.js";
+import { waitFor } from "../../support/worker-wait.js";
+
+describe("worker: two workers on one Redis, two projects", () => {
+  let h: WorkerHarness;
+  beforeEach(async () => {
+    // Both projects write to one service simulator: give it room for both budgets (10 req/s each)
+    // so that this test is about the workers, not the service's throttle.
+    h = await startWorkerHarness({ service: { requestsPerSecond: 40 } });
+  });
+  afterEach(async () => {
+    await h.close();
+  });
+
+  function settings() {
+    return h.settings({
+      projects: [h.project(PROJECT), h.project(OTHER_PROJECT, { allowed_options_for_pim_attribute_addition: ["color"] })],
+    });
+  }
+
+  it("runs different projects in parallel and a project's jobs one at a time, whichever worker takes them", async () => {
+    const a = await h.startWorker(settings(), "A");
+    const b = await h.startWorker(settings(), "B");
+    const q67 = h.queue(PROJECT);
+    const q99 = h.queue(OTHER_PROJECT);
+
+    // 1. Syncs of both projects at once: both are active at the same time.
+    h.pim.setLatencyMs(100);
+    const s67 = await h.queues.enqueueSync({ project: PROJECT });
+    const s99 = await h.queues.enqueueSync({ project: OTHER_PROJECT });
+    await waitFor(
+      async () => (await jobInState(q67, s67.jobId, ["active"])) !== null && (await jobInState(q99, s99.jobId, ["active"])) !== null,
+      10_000,
+      "the syncs of projects 67 and 99 to be active at the same time",
+    );
+    expect((await finishedJob(q67, s67.jobId)).state).toBe("completed");
+    expect((await finishedJob(q99, s99.jobId)).state).toBe("completed");
+
+    // 2. A mixed load on both projects, both workers taking jobs.
+    h.pim.setLatencyMs(20);
+    await h.queues.enqueueSync({ project: PROJECT, full: true });
+    await h.queues.enqueueAddOptions({ project: PROJECT, attribute: "material", options: [{ name: "tw_silk" }] });
+    await h.queues.enqueueAddOptions({ project: PROJECT, attribute: "color", options: [{ name: "tw_teal" }] });
+    await h.queues.enqueueSync({ project: PROJECT });
+    await h.queues.enqueueSync({ project: OTHER_PROJECT, full: true });
+    await h.queues.enqueueAddOptions({ project: OTHER_PROJECT, attribute: "color", options: [{ name: "tw_navy" }] });
+    await waitFor(async () => (await isDrained(q67)) && (await isDrained(q99)), 20_000, "both queues to drain");
+    expect(await h.admin.list({ state: "failed" })).toEqual([]);
+
+    // 3. While one worker runs a job of project 67, the other (idle, running) must not start the
+    //    next one; once the first worker stops, the other takes over.
+    h.pim.setLatencyMs(100);
+    const long = await h.queues.enqueueSync({ project: PROJECT, full: true });
+    const holder = await waitFor(
+      () => h.handlerRuns(PROJECT).find((run) => run.job === long.jobId && run.outcome === "running")?.worker,
+      10_000,
+      "a worker to start the long sync",
+    );
+    const next = [
+      await h.queues.enqueueAddOptions({ project: PROJECT, attribute: "material", options: [{ name: "tw_wool" }] }),
+      await h.queues.enqueueAddOptions({ project: PROJECT, attribute: "color", options: [{ name: "tw_plum" }] }),
+    ];
+    expect(await q67.getJobCounts("active", "waiting")).toEqual({ active: 1, waiting: 2 });
+    await (holder === "A" ? a : b).stop();
+    for (const job of next) expect((await finishedJob(q67, job.jobId)).state).toBe("completed");
+
+    const runs = h.handlerRuns(PROJECT);
+    const longRun = runs.find((run) => run.job === long.jobId);
+    expect(longRun).toMatchObject({ worker: holder, outcome: "done" });
+    for (const job of next) {
+      const run = runs.find((r) => r.job === job.jobId);
+      expect(run?.worker).toBe(holder === "A" ? "B" : "A");
+      expect(run?.startSeq ?? -1).toBeGreaterThan(longRun?.endSeq ?? Number.POSITIVE_INFINITY);
+    }
+
+    // Never two jobs of one project at once: by BullMQ's record and by the handlers'.
+    expect(overlapsInEvents(await h.events(PROJECT))).toEqual([]);
+    expect(overlapsInEvents(await h.events(OTHER_PROJECT))).toEqual([]);
+    expect(overlapsInRuns(h.handlerRuns())).toEqual([]);
+    // Handler runs of the two projects did overlap (they ran in parallel).
+    const r67 = h.handlerRuns(PROJECT).find((run) => run.job === s67.jobId);
+    const r99 = h.handlerRuns(OTHER_PROJECT).find((run) => run.job === s99.jobId);
+    expect(r67 && r99 && r67.startSeq < (r99.endSeq ?? Infinity) && r99.startSeq < (r67.endSeq ?? Infinity)).toBe(true);
+
+    // And the work itself was done once.
+    for (const name of SIBLINGS.material ?? []) {
+      expect(serviceOptions(h.service, name).filter((o) => o.name === "tw_silk" || o.name === "tw_wool").map((o) => o.name).sort()).toEqual(["tw_silk", "tw_wool"]);
+    }
+    expect(serviceOptions(h.service, "color", OTHER_PROJECT).map((o) => o.name)).toContain("tw_navy");
+    expect(serviceOptions(h.service, "color", OTHER_PROJECT).map((o) => o.name)).not.toContain("navy");
+  });
+});
