@@ -102,7 +102,11 @@ export async function runAddOptions(
   const outcomes: { collection: string; added: string[]; skipped: string[] }[] = [];
   for (const spec of present) {
     const lastWritten = await deps.state.read(request.project, spec.name);
-    const additions = planAdditions(spec.name, lastWritten, request.options);
+    // What this collection is known to hold: what pim-sync wrote, plus what add-options added
+    // (for a collection not synced yet, the additions are all that is known).
+    const recorded = await deps.state.recentlyAdded(request.project, spec.name, 0);
+    const known = new Map([...recorded, ...(lastWritten ?? [])]);
+    const additions = planAdditions(spec.name, known, request.options);
     const id = idByName.get(spec.name);
     if (additions.add.length > 0 && id !== undefined) {
       const viaAdd = additions.add.filter((option) => !inPim.has(option.name));
