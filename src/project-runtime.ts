@@ -6,6 +6,7 @@ import type { ServiceCredentials } from "./config-service/service-auth.js";
 import { createAgent } from "./http/create-agent.js";
 import type { RetryPolicy } from "./http/retry-policy.js";
 import { createPimClient, type PimClient } from "./pim/pim-client.js";
+import { namingTemplatesOf } from "./settings/naming-templates-of.js";
 import type { ProjectSettings, Settings } from "./settings/settings-schema.js";
 import { createFileStateStore } from "./state/file-state-store.js";
 import { createRedisStateStore } from "./state/redis-state-store.js";
@@ -35,15 +36,7 @@ export function retryPolicyOf(settings: Settings): RetryPolicy {
 }
 
 export function namingOf(project: ProjectSettings): NamingTemplates {
-  const n = project.naming;
-  return {
-    select: n.select,
-    localizable: n.localizable,
-    scopable: n.scopable,
-    localizableScopable: n.localizable_scopable,
-    unit: n.unit,
-    currency: n.currency,
-  };
+  return namingTemplatesOf(project.naming);
 }
 
 export function guardOf(project: ProjectSettings): DeletionGuard {

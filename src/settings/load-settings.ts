@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { validateNamingTemplates, type NamingTemplates } from "../derive/naming.js";
 import { ConfigError } from "./config-error.js";
 import { formatPath, interpolateEnv } from "./interpolate-env.js";
+import { namingTemplatesOf } from "./naming-templates-of.js";
 import { namingSchema, settingsSchema, type Settings } from "./settings-schema.js";
 
 /** Reads, interpolates and validates a config file (YAML or JSON). Called from entry points only. */
@@ -67,15 +68,7 @@ function namingProblems(document: unknown): string[] {
     if (project === null || typeof project !== "object" || !("naming" in project)) return;
     const naming = namingSchema.safeParse(project.naming);
     if (!naming.success) return; // already reported by the schema
-    const n = naming.data;
-    const templates: NamingTemplates = {
-      select: n.select,
-      localizable: n.localizable,
-      scopable: n.scopable,
-      localizableScopable: n.localizable_scopable,
-      unit: n.unit,
-      currency: n.currency,
-    };
+    const templates = namingTemplatesOf(naming.data);
     for (const problem of validateNamingTemplates(templates)) {
       problems.push(`projects[${index}].naming: ${problem.replace(/'([A-Za-z]+)'/g, (quoted, key: string) => (key in NAMING_KEYS ? `'${NAMING_KEYS[key as keyof NamingTemplates]}'` : quoted))}`);
     }

@@ -1,22 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { exitCodeOf } from "../../../src/sync/sync-report.js";
 import { namesOf, PROJECT, startSyncHarness, type SyncHarness } from "../../support/sync-harness.js";
+import { DERIVED_67 } from "../../support/worker-harness.js";
 
-const DERIVED = [
-  "brand",
-  "color",
-  "designers",
-  "material-de_DE",
-  "material-en_US",
-  "material-fr_FR",
-  "price-currency",
-  "season-ecommerce",
-  "size_eu-en_US-ecommerce",
-  "size_eu-en_US-mobile",
-  "size_eu-fr_FR-ecommerce",
-  "size_eu-fr_FR-mobile",
-  "weight-unit",
-];
+const DERIVED: readonly string[] = DERIVED_67;
 
 describe("a first sync of the sample catalogue", () => {
   let h: SyncHarness;
