@@ -11,7 +11,7 @@ import { akeneoError } from "../akeneo-errors.js";
 import { pageReply, readPageParams, withSelfLink } from "../page-pagination.js";
 import { API_PREFIX } from "../pim-route.js";
 import type { PimRouteContext, PimRouter } from "../pim-route.js";
-import { byCode, findAttribute, optionsOf, sameCode, supportsOptions } from "../pim-state.js";
+import { byCodeCached, findAttribute, optionsOf, sameCode, supportsOptions } from "../pim-state.js";
 import type { PimState } from "../pim-state.js";
 
 /** The option as the PIM serves it: with its attribute code. */
@@ -46,7 +46,7 @@ export function addAttributeOptionReadRoutes(router: PimRouter, { state }: PimRo
       const paging = readPageParams(request.query);
       if (!paging.ok) return paging.reply;
       const code = found.attribute.code;
-      return pageReply(request, byCode(optionsOf(state, code)), paging.params, (option) =>
+      return pageReply(request, byCodeCached(optionsOf(state, code)), paging.params, (option) =>
         withSelfLink(optionHref(request.origin, code, option.code), presentOption(code, option)),
       );
     },

@@ -10,7 +10,7 @@ import { akeneoError } from "../akeneo-errors.js";
 import { withSelfLink } from "../page-pagination.js";
 import { API_PREFIX } from "../pim-route.js";
 import type { PimRouteContext, PimRouter } from "../pim-route.js";
-import { byCode, localeStatus, sameCode } from "../pim-state.js";
+import { byCode, byCodeCached, localeStatus, sameCode } from "../pim-state.js";
 import type { PimState } from "../pim-state.js";
 import { searchAfterReply } from "../search-after-pagination.js";
 
@@ -49,7 +49,7 @@ export function addReferenceEntityRoutes(router: PimRouter, { state, recordsPage
       const recordHref = (record: PimCatalogRecord): string => `${entityHref(request, code)}/records/${encodeURIComponent(record.code)}`;
       return searchAfterReply(
         request,
-        byCode(state.reference_entity_records[code] ?? []),
+        byCodeCached(state.reference_entity_records[code] ?? []),
         recordsPageSize,
         (record) => withSelfLink(recordHref(record), filterValues(record, locales)),
         ["locales"],
