@@ -1,5 +1,5 @@
 import type { OptionSource, ServiceOption } from "../domain/option-collection.js";
-import type { PimAttributeOption, PimCatalogStructure, PimRecord } from "../domain/pim-catalog.js";
+import type { PimCatalogStructure } from "../domain/pim-catalog.js";
 import {
   optionsFromAttributeOptions,
   optionsFromCurrencies,
@@ -23,16 +23,10 @@ export async function readSourceOptions(args: {
   const { source, structure, scope, pim, signal } = args;
   const locales = new Set(scope.locales);
   switch (source.kind) {
-    case "attribute-options": {
-      const all: PimAttributeOption[] = [];
-      for await (const page of pim.attributeOptionPages(source.attribute, signal)) all.push(...page);
-      return optionsFromAttributeOptions(all, locales);
-    }
-    case "reference-entity-records": {
-      const all: PimRecord[] = [];
-      for await (const page of pim.referenceEntityRecordPages(source.referenceEntity, signal)) all.push(...page);
-      return optionsFromRecords(all, locales);
-    }
+    case "attribute-options":
+      return convertPageByPage(pim.attributeOptionPages(source.attribute, signal), (page) => optionsFromAttributeOptions(page, locales));
+    case "reference-entity-records":
+      return convertPageByPage(pim.referenceEntityRecordPages(source.referenceEntity, signal), (page) => optionsFromRecords(page, locales));
     case "measurement-units": {
       const family = structure.measurementFamilies.find((candidate) => candidate.code === source.measurementFamily);
       if (family === undefined) throw new Error(`measurement family '${source.measurementFamily}' is not in the PIM`);
@@ -41,4 +35,23 @@ export async function readSourceOptions(args: {
     case "currencies":
       return optionsFromCurrencies(scope.currencies);
   }
+}
+
+/**
+ * Converts each page as it arrives, so the PIM's wire objects of one page at a time are alive,
+ * not the whole list twice. A code repeated across pages (case-insensitively, as the PIM
+ * compares them) keeps its first occurrence, as within a page.
+ */
+async function convertPageByPage<T>(pages: AsyncIterable<T[]>, convert: (page: T[]) => ServiceOption[]): Promise<ServiceOption[]> {
+  const out: ServiceOption[] = [];
+  const seen = new Set<string>();
+  for await (const page of pages) {
+    for (const option of convert(page)) {
+      const key = option.name.toLowerCase();
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(option);
+    }
+  }
+  return out;
 }

@@ -43,6 +43,12 @@ export interface SyncInput {
   readonly onFields?: (fields: readonly SelectField[]) => void;
 }
 
+/**
+ * Option sources read and written at once. Four keep the PIM's four request slots busy (each
+ * source reads its pages one after the other) while bounding memory to four sources' options.
+ */
+export const DEFAULT_SOURCE_CONCURRENCY = 4;
+
 /** 15 minutes: far longer than the PIM's search index takes to catch up. */
 export const DEFAULT_RECENT_ADDITION_GRACE_MS = 15 * 60_000;
 
@@ -106,7 +112,7 @@ export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<Syn
   const total = [...bySource.values()].reduce((sum, group) => sum + group.specs.length, 0);
   let done = 0;
   const outcomes: CollectionOutcome[] = [];
-  const limiter = createConcurrencyLimiter(input.sourceConcurrency ?? 8);
+  const limiter = createConcurrencyLimiter(input.sourceConcurrency ?? DEFAULT_SOURCE_CONCURRENCY);
 
   async function syncCollection(spec: CollectionSpec, desired: DesiredCollection["options"]): Promise<CollectionOutcome> {
     const lastWritten = await deps.state.read(input.project, spec.name);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runTimeline, sequentialTailMs, tightestWindowMs } from "../../../bench/scenarios/request-timeline.js";
+import { meanInFlight, runTimeline, sequentialTailMs, tightestWindowMs } from "../../../bench/scenarios/request-timeline.js";
 
 describe("tightestWindowMs", () => {
   it("is the shortest span over limit+1 consecutive arrivals", () => {
@@ -41,6 +41,32 @@ describe("runTimeline", () => {
       pimLimit: 100,
       serviceLimit: 10,
     });
-    expect(timeline).toMatchObject({ startupMs: 700, shutdownMs: 100, pimTightestWindowMs: null, serviceTightestWindowMs: null });
+    expect(timeline).toMatchObject({ startupMs: 700, shutdownMs: 100, pimTightestWindowMs: null, serviceTightestWindowMs: null, prefixMs: null });
+  });
+
+  it("measures the prefix up to the first option or record page", () => {
+    const timeline = runTimeline({
+      spawnedAt: 0,
+      exitedAt: 1_000,
+      pim: [
+        { startedAt: 100, endedAt: 120, route: "/api/oauth/v1/token" },
+        { startedAt: 130, endedAt: 150, route: "/api/rest/v1/attributes" },
+        { startedAt: 400, endedAt: 420, route: "/api/rest/v1/reference-entities/:code/records" },
+        { startedAt: 250, endedAt: 270, route: "/api/rest/v1/attributes/:code/options" },
+      ],
+      service: [{ startedAt: 200, endedAt: 220, route: "/api/v1/options_collections/options_collections" }],
+      pimLimit: 100,
+      serviceLimit: 10,
+    });
+    expect(timeline.prefixMs).toBe(150);
+  });
+});
+
+describe("meanInFlight", () => {
+  it("is the served time over the busy span", () => {
+    // 4 requests of 20 ms over 0..40: 80 ms of service in 40 ms, 2 in flight on average.
+    const requests = [0, 0, 20, 20].map((at) => ({ startedAt: at, endedAt: at + 20 }));
+    expect(meanInFlight(requests)).toEqual({ meanInFlight: 2, meanServedMs: 20 });
+    expect(meanInFlight([])).toEqual({ meanInFlight: 0, meanServedMs: 0 });
   });
 });

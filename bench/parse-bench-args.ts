@@ -1,0 +1,100 @@
+/** `npm run bench -- [options]`: the options, checked, or a usage error carrying the help. */
+import { parseArgs } from "node:util";
+import { CATALOG_SIZE_NAMES, isCatalogSizeName, type CatalogSizeName } from "./catalog/catalog-sizes.js";
+import { DEFAULT_SEED } from "./catalog/generate-catalog.js";
+
+export const DEFAULT_LATENCY_MS = 20;
+
+export const BENCH_HELP = `Usage: npm run build && npm run bench -- [options]
+
+Runs pim-sync against the PIM and configuration-service simulators with the real upstream
+budgets enforced (PIM: 4 requests in flight, 100 req/s, 3 option writes/s; service: 10 req/s)
+on seeded generated catalogues, each sync in a child process, and compares each run with the
+floor those budgets allow. Prints a table (or JSON) on stdout, progress on stderr, and writes
+bench/results/<date>.json (runs of single sizes on one day are merged). See BENCHMARKS.md.
+
+Options:
+  --size NAME       only this size: ${CATALOG_SIZE_NAMES.join(", ")} (repeat or
+                    separate with commas for several; default: all, about 7 minutes)
+  --latency-ms N    latency the simulators add to every request (default ${DEFAULT_LATENCY_MS})
+  --seed N          catalogue generator seed (default ${DEFAULT_SEED})
+  --json            print the figures as one JSON object on stdout, nothing else
+                    (npm prints its own banner on stdout: use \`npm run -s bench -- --json\`)
+  --markdown        print the tables as Markdown (for BENCHMARKS.md)
+  --no-results      do not write bench/results/<date>.json
+  --report FILE     run nothing: print the tables of a saved results file
+  -h, --help        show this help`;
+
+export class BenchUsageError extends Error {
+  override readonly name = "BenchUsageError";
+}
+
+export type BenchArgs =
+  | { readonly kind: "help" }
+  | { readonly kind: "report"; readonly file: string; readonly json: boolean; readonly markdown: boolean }
+  | {
+      readonly kind: "run";
+      readonly sizes: readonly CatalogSizeName[];
+      readonly latencyMs: number;
+      readonly seed: number;
+      readonly json: boolean;
+      readonly markdown: boolean;
+      readonly writeResults: boolean;
+    };
+
+export function parseBenchArgs(argv: readonly string[]): BenchArgs {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        size: { type: "string", multiple: true },
+        "latency-ms": { type: "string" },
+        seed: { type: "string" },
+        json: { type: "boolean" },
+        markdown: { type: "boolean" },
+        "no-results": { type: "boolean" },
+        report: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    }));
+  } catch (error) {
+    throw new BenchUsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help === true) return { kind: "help" };
+  const json = values.json === true;
+  const markdown = values.markdown === true;
+  if (json && markdown) throw new BenchUsageError("--json and --markdown exclude each other");
+  if (values.report !== undefined) return { kind: "report", file: values.report, json, markdown };
+
+  const requested = (values.size ?? []).flatMap((value) => value.split(",")).map((value) => value.trim()).filter((value) => value !== "");
+  const unknown = requested.filter((name) => !isCatalogSizeName(name));
+  if (unknown.length > 0) throw new BenchUsageError(`unknown size ${unknown.map((name) => `'${name}'`).join(", ")} (sizes: ${CATALOG_SIZE_NAMES.join(", ")})`);
+  // In the canonical order whatever order they were given in, each once.
+  const sizes = requested.length === 0 ? [...CATALOG_SIZE_NAMES] : CATALOG_SIZE_NAMES.filter((name) => requested.includes(name));
+  return {
+    kind: "run",
+    sizes,
+    latencyMs: nonNegativeNumber(values["latency-ms"], "--latency-ms", DEFAULT_LATENCY_MS),
+    seed: seedOf(values.seed),
+    json,
+    markdown,
+    writeResults: values["no-results"] !== true,
+  };
+}
+
+function nonNegativeNumber(raw: string | undefined, flag: string, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (raw.trim() === "" || !Number.isFinite(value) || value < 0) throw new BenchUsageError(`${flag} must be a number >= 0, got '${raw}'`);
+  return value;
+}
+
+function seedOf(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_SEED;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value > 0xffffffff) throw new BenchUsageError(`--seed must be an integer in [0, 4294967295], got '${raw}'`);
+  return value;
+}

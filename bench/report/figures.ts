@@ -1,0 +1,87 @@
+/**
+ * The headline figures, their targets, and how a figure is summarised across sizes. One table
+ * drives the JSON keys, the printed table and the met/missed verdicts, so they cannot disagree.
+ */
+import type { CatalogSizeName } from "../catalog/catalog-sizes.js";
+
+export const FIGURE_KEYS = [
+  "full_sync_ratio",
+  "requests_ratio",
+  "noop_writes",
+  "noop_ratio",
+  "peak_rss_mb",
+  "add_options_ratio",
+  "queue_overhead_ratio",
+] as const;
+
+export type FigureKey = (typeof FIGURE_KEYS)[number];
+export type Figures = Readonly<Record<FigureKey, number | null>>;
+
+export interface FigureSpec {
+  /** What the figure is, in a few words. */
+  readonly label: string;
+  /** The target as shown, or null when the issue sets none. */
+  readonly target: string | null;
+  readonly met: ((value: number) => boolean) | null;
+  /** Which end is bad: the summary of several values keeps the worst one. */
+  readonly worse: "higher" | "lower";
+  /** Decimals shown in the table. */
+  readonly decimals: number;
+}
+
+export const FIGURES: Readonly<Record<FigureKey, FigureSpec>> = {
+  full_sync_ratio: { label: "full first sync, wall / floor", target: "<= 1.15", met: (v) => v <= 1.15, worse: "higher", decimals: 3 },
+  requests_ratio: { label: "requests made / minimal (worst upstream)", target: "<= 1.01", met: (v) => v <= 1.01, worse: "higher", decimals: 3 },
+  noop_writes: { label: "no-change re-sync: writes", target: "= 0", met: (v) => v === 0, worse: "higher", decimals: 0 },
+  noop_ratio: { label: "no-change re-sync, wall / read floor", target: "<= 1.10", met: (v) => v <= 1.1, worse: "higher", decimals: 3 },
+  peak_rss_mb: { label: "peak RSS of the sync process (MB)", target: "<= 256 (option-heavy)", met: (v) => v <= 256, worse: "higher", decimals: 1 },
+  add_options_ratio: { label: "add-options (worker)", target: null, met: null, worse: "higher", decimals: 3 },
+  queue_overhead_ratio: { label: "queue overhead (worker)", target: ">= 0.80", met: (v) => v >= 0.8, worse: "lower", decimals: 3 },
+};
+
+export function emptyFigures(): Record<FigureKey, number | null> {
+  return Object.fromEntries(FIGURE_KEYS.map((key) => [key, null])) as Record<FigureKey, number | null>;
+}
+
+/** The worse of two values of one figure; null only when both are. */
+export function worseOf(key: FigureKey, a: number | null, b: number | null): number | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return FIGURES[key].worse === "higher" ? Math.max(a, b) : Math.min(a, b);
+}
+
+/** Several partial figure sets (scenarios of one size) as one, keeping the worse value per key. */
+export function mergeFigures(parts: readonly Partial<Record<FigureKey, number | null>>[]): Figures {
+  const merged = emptyFigures();
+  for (const part of parts) {
+    for (const key of FIGURE_KEYS) merged[key] = worseOf(key, merged[key], part[key] ?? null);
+  }
+  return merged;
+}
+
+/**
+ * Across sizes: the worst value of each figure, except the peak RSS, whose target is about the
+ * option-heavy catalogue: that size's value when it ran, else the highest.
+ */
+export function summarizeAcrossSizes(sizes: Partial<Record<CatalogSizeName, { readonly figures: Figures }>>): Figures {
+  const summary = mergeFigures(Object.values(sizes).map((size) => size.figures));
+  const optionHeavy = sizes["option-heavy"]?.figures.peak_rss_mb;
+  return optionHeavy === undefined || optionHeavy === null ? summary : { ...summary, peak_rss_mb: optionHeavy };
+}
+
+export interface Verdict {
+  readonly target: string | null;
+  readonly value: number | null;
+  /** null: not measured, or no target. */
+  readonly met: boolean | null;
+}
+
+export function verdictsOf(figures: Figures): Record<FigureKey, Verdict> {
+  return Object.fromEntries(
+    FIGURE_KEYS.map((key) => {
+      const spec = FIGURES[key];
+      const value = figures[key];
+      return [key, { target: spec.target, value, met: value === null || spec.met === null ? null : spec.met(value) }];
+    }),
+  ) as Record<FigureKey, Verdict>;
+}

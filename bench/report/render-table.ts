@@ -1,0 +1,110 @@
+/**
+ * The results as two tables: the headline figures against their targets (one column per size,
+ * the summary, the verdict), then the measurements behind them. Plain text for a terminal,
+ * or Markdown for BENCHMARKS.md.
+ */
+import { CATALOG_SIZE_NAMES, type CatalogSizeName } from "../catalog/catalog-sizes.js";
+import type { BenchResults, SizeResult } from "./bench-results.js";
+import { FIGURE_KEYS, FIGURES, type FigureKey } from "./figures.js";
+
+export type TableStyle = "text" | "markdown";
+
+export function renderResults(results: BenchResults, style: TableStyle = "text"): string {
+  const sizes = CATALOG_SIZE_NAMES.filter((name) => results.sizes[name] !== undefined);
+  const m = results.machine;
+  const heading =
+    `pim-sync benchmark ${results.date}: latency ${results.latency_ms} ms, seed ${results.seed}; ` +
+    `${m.cores} cores (${m.cpu}), ${m.memory_gb} GB, node ${m.node}, ${m.platform}`;
+  const notes = [...new Set(sizes.flatMap((name) => results.sizes[name]?.notes ?? []))];
+  return [
+    heading,
+    "",
+    renderRows(figureRows(results, sizes), style),
+    "",
+    renderRows(detailRows(results, sizes), style),
+    ...(notes.length > 0 ? ["", ...notes.map((note) => `note: ${note}`)] : []),
+  ].join("\n");
+}
+
+function figureRows(results: BenchResults, sizes: readonly CatalogSizeName[]): string[][] {
+  const header = ["figure", "target", ...sizes, "overall", "verdict"];
+  const rows = FIGURE_KEYS.map((key) => {
+    const spec = FIGURES[key];
+    const verdict = results.targets[key];
+    const overall = results[key];
+    return [
+      key,
+      spec.target ?? "-",
+      ...sizes.map((name) => formatFigure(key, results.sizes[name]?.figures[key] ?? null)),
+      formatFigure(key, overall),
+      verdictText(verdict?.met ?? null, overall, spec.target),
+    ];
+  });
+  return [header, ...rows];
+}
+
+function verdictText(met: boolean | null, value: number | null, target: string | null): string {
+  if (value === null) return "not measured";
+  if (target === null || met === null) return "no target";
+  return met ? "met" : "MISSED";
+}
+
+function formatFigure(key: FigureKey, value: number | null): string {
+  return value === null ? "null" : value.toFixed(FIGURES[key].decimals);
+}
+
+/** Measurement rows: label, then how to read it from a size's result. */
+const DETAIL_ROWS: readonly (readonly [string, (size: SizeResult) => string])[] = [
+  ["catalogue: attributes / select / ref. entity", (s) => `${s.catalog.attributes} / ${s.catalog.select_attributes} / ${s.catalog.reference_entity_attributes}`],
+  ["catalogue: options (max, >=20k) / records", (s) => `${s.catalog.options} (${s.catalog.max_options}, ${s.catalog.attributes_over_20k}) / ${s.catalog.records}`],
+  ["catalogue: collections", (s) => String(s.catalog.collections)],
+  ["first sync: wall s / floor s (bound by)", (s) => `${m(s, "first_sync", "wall_s")} / ${m(s, "first_sync", "floor_s")} (${m(s, "first_sync", "floor_bound_by")})`],
+  ["first sync: sync-only s / ratio", (s) => `${m(s, "first_sync", "sync_s")} / ${m(s, "first_sync", "ratio_sync_only")}`],
+  ["first sync: PIM requests made / minimal", (s) => `${m(s, "first_sync", "pim_requests")} / ${m(s, "first_sync", "pim_minimal")}`],
+  ["first sync: service requests made / minimal", (s) => `${m(s, "first_sync", "service_requests")} / ${m(s, "first_sync", "service_minimal")}`],
+  ["first sync: 429s PIM / service", (s) => `${m(s, "first_sync", "pim_429")} / ${m(s, "first_sync", "service_429")}`],
+  ["first sync: startup s / prefix s / PIM sequential tail s", (s) => `${m(s, "first_sync", "startup_s")} / ${m(s, "first_sync", "prefix_s")} / ${m(s, "first_sync", "pim_sequential_tail_s")}`],
+  ["first sync: PIM req/s / mean in flight / mean served ms", (s) => `${m(s, "first_sync", "pim_rate")} / ${m(s, "first_sync", "pim_mean_in_flight")} / ${m(s, "first_sync", "pim_mean_served_ms")}`],
+  ["first sync: tightest window ms PIM / service", (s) => `${m(s, "first_sync", "pim_tightest_window_ms")} / ${m(s, "first_sync", "service_tightest_window_ms")}`],
+  ["first sync: CPU s child / simulators (load 1m)", (s) => `${m(s, "first_sync", "child_cpu_s")} / ${m(s, "first_sync", "simulators_cpu_s")} (${m(s, "first_sync", "load_average_1m")})`],
+  ["first sync: peak RSS / heap used / heap total / external MB", (s) => memoryText(s, "first_sync")],
+  ["re-sync: wall s / read floor s (bound by)", (s) => `${m(s, "resync", "wall_s")} / ${m(s, "resync", "floor_s")} (${m(s, "resync", "floor_bound_by")})`],
+  ["re-sync: sync-only s / ratio", (s) => `${m(s, "resync", "sync_s")} / ${m(s, "resync", "ratio_sync_only")}`],
+  ["re-sync: PIM requests made / minimal", (s) => `${m(s, "resync", "pim_requests")} / ${m(s, "resync", "pim_minimal")}`],
+  ["re-sync: service requests made / minimal", (s) => `${m(s, "resync", "service_requests")} / ${m(s, "resync", "service_minimal")}`],
+  ["re-sync: startup s / prefix s / PIM sequential tail s", (s) => `${m(s, "resync", "startup_s")} / ${m(s, "resync", "prefix_s")} / ${m(s, "resync", "pim_sequential_tail_s")}`],
+  ["re-sync: PIM req/s / mean in flight / mean served ms", (s) => `${m(s, "resync", "pim_rate")} / ${m(s, "resync", "pim_mean_in_flight")} / ${m(s, "resync", "pim_mean_served_ms")}`],
+  ["re-sync: tightest window ms PIM / service", (s) => `${m(s, "resync", "pim_tightest_window_ms")} / ${m(s, "resync", "service_tightest_window_ms")}`],
+  ["re-sync: CPU s child / simulators (load 1m)", (s) => `${m(s, "resync", "child_cpu_s")} / ${m(s, "resync", "simulators_cpu_s")} (${m(s, "resync", "load_average_1m")})`],
+  ["re-sync: peak RSS / heap used / heap total / external MB", (s) => memoryText(s, "resync")],
+  ["re-sync: writes", (s) => m(s, "resync", "service_writes")],
+];
+
+function detailRows(results: BenchResults, sizes: readonly CatalogSizeName[]): string[][] {
+  const header = ["measurement", ...sizes];
+  const rows = DETAIL_ROWS.map(([label, read]) => [label, ...sizes.map((name) => {
+    const size = results.sizes[name];
+    return size === undefined ? "-" : read(size);
+  })]);
+  return [header, ...rows];
+}
+
+function memoryText(size: SizeResult, group: string): string {
+  return ["peak_rss_mb", "peak_heap_used_mb", "peak_heap_total_mb", "peak_external_mb"].map((key) => m(size, group, key)).join(" / ");
+}
+
+function m(size: SizeResult, group: string, key: string): string {
+  const value = size.measurements[group]?.[key];
+  return value === undefined || value === null ? "-" : String(value);
+}
+
+export function renderRows(rows: readonly (readonly string[])[], style: TableStyle): string {
+  if (style === "markdown") {
+    const [header = [], ...body] = rows;
+    const line = (cells: readonly string[]): string => `| ${cells.map((cell) => cell.replaceAll("|", "\\|")).join(" | ")} |`;
+    return [line(header), line(header.map(() => "---")), ...body.map(line)].join("\n");
+  }
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, index) => (widths[index] = Math.max(widths[index] ?? 0, cell.length)));
+  return rows.map((row) => row.map((cell, index) => cell.padEnd(widths[index] ?? 0)).join("  ").trimEnd()).join("\n");
+}

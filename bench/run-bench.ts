@@ -1,0 +1,81 @@
+/**
+ * `npm run bench`: every requested size in turn (see run-size.ts), then the table or the JSON on
+ * stdout and the results file. Progress goes to stderr so that `--json` output stays one object.
+ */
+import { readFile } from "node:fs/promises";
+import { BENCH_HELP, BenchUsageError, parseBenchArgs, type BenchArgs } from "./parse-bench-args.js";
+import { assembleResults } from "./report/assemble-results.js";
+import { benchResultsSchema, type BenchResults, type SizeResult } from "./report/bench-results.js";
+import { machineInfo } from "./report/machine-info.js";
+import { renderResults } from "./report/render-table.js";
+import { writeResults } from "./report/write-results.js";
+import { collectGarbage } from "./collect-garbage.js";
+import { runSize } from "./run-size.js";
+import type { CatalogSizeName } from "./catalog/catalog-sizes.js";
+
+function progress(message: string): void {
+  process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${message}\n`);
+}
+
+function output(results: BenchResults, args: { readonly json: boolean; readonly markdown: boolean }): void {
+  process.stdout.write(args.json ? `${JSON.stringify(results, null, 2)}\n` : `${renderResults(results, args.markdown ? "markdown" : "text")}\n`);
+}
+
+async function run(args: Extract<BenchArgs, { kind: "run" }>): Promise<void> {
+  const sizes: Partial<Record<CatalogSizeName, SizeResult>> = {};
+  const startedAt = Date.now();
+  for (const size of args.sizes) {
+    sizes[size] = await runSize({ size, seed: args.seed, latencyMs: args.latencyMs, progress });
+    collectGarbage();
+  }
+  const now = new Date();
+  const results = assembleResults({
+    date: now.toISOString().slice(0, 10),
+    generatedAt: now.toISOString(),
+    latencyMs: args.latencyMs,
+    seed: args.seed,
+    machine: machineInfo(),
+    sizes,
+  });
+  progress(`done in ${Math.round((Date.now() - startedAt) / 1000)} s`);
+  if (args.writeResults) {
+    const { path, written } = await writeResults(results);
+    const merged = Object.keys(written.sizes).length > Object.keys(results.sizes).length;
+    progress(`results written to ${path}${merged ? " (merged with earlier sizes of today)" : ""}`);
+  }
+  output(results, args);
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  let args: BenchArgs;
+  try {
+    args = parseBenchArgs(argv);
+  } catch (error) {
+    if (!(error instanceof BenchUsageError)) throw error;
+    process.stderr.write(`${error.message}\n\n${BENCH_HELP}\n`);
+    return 2;
+  }
+  switch (args.kind) {
+    case "help":
+      process.stdout.write(`${BENCH_HELP}\n`);
+      return 0;
+    case "report": {
+      const results = benchResultsSchema.parse(JSON.parse(await readFile(args.file, "utf8")) as unknown);
+      output(results, args);
+      return 0;
+    }
+    case "run":
+      await run(args);
+      return 0;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,95 @@
+import { describe, expect, it } from "vitest";
+import { assembleResults, mergeResults } from "../../../bench/report/assemble-results.js";
+import { benchResultsSchema, type SizeResult } from "../../../bench/report/bench-results.js";
+import { emptyFigures, mergeFigures, summarizeAcrossSizes, verdictsOf, type Figures } from "../../../bench/report/figures.js";
+import { renderResults, renderRows } from "../../../bench/report/render-table.js";
+
+const machine = { cores: 2, cpu: "test cpu", memory_gb: 4, node: "v20.20.2", platform: "linux" };
+
+function figures(values: Partial<Figures>): Figures {
+  return { ...emptyFigures(), ...values };
+}
+
+function sizeResult(size: SizeResult["size"], values: Partial<Figures>): SizeResult {
+  return {
+    size,
+    ran_at: "2026-11-22T10:00:00.000Z",
+    catalog: {
+      seed: 1,
+      sha256: "abc",
+      attributes: 100,
+      select_attributes: 30,
+      reference_entity_attributes: 3,
+      options: 400,
+      max_options: 40,
+      attributes_over_20k: 0,
+      records: 200,
+      collections: 40,
+      generate_s: 0.01,
+    },
+    figures: figures(values),
+    measurements: { first_sync: { wall_s: 5, floor_s: 4.2, floor_bound_by: "service" } },
+    notes: ["not measured yet: needs the worker (issue 3)"],
+  };
+}
+
+describe("figures", () => {
+  it("keeps the worse value of each figure, lower being worse for the queue overhead", () => {
+    const merged = mergeFigures([
+      { full_sync_ratio: 1.1, queue_overhead_ratio: 0.9 },
+      { full_sync_ratio: 1.2, queue_overhead_ratio: 0.7, noop_writes: 0 },
+      { full_sync_ratio: null },
+    ]);
+    expect(merged).toMatchObject({ full_sync_ratio: 1.2, queue_overhead_ratio: 0.7, noop_writes: 0, add_options_ratio: null });
+  });
+
+  it("summarises the peak RSS by the option-heavy size when it ran", () => {
+    const sizes = { small: { figures: figures({ peak_rss_mb: 300 }) }, "option-heavy": { figures: figures({ peak_rss_mb: 200 }) } };
+    expect(summarizeAcrossSizes(sizes).peak_rss_mb).toBe(200);
+    expect(summarizeAcrossSizes({ small: sizes.small }).peak_rss_mb).toBe(300);
+  });
+
+  it("judges each figure against its target, and null when not measured", () => {
+    const verdicts = verdictsOf(figures({ full_sync_ratio: 1.16, requests_ratio: 1.0, noop_writes: 0, peak_rss_mb: 256 }));
+    expect(verdicts.full_sync_ratio.met).toBe(false);
+    expect(verdicts.requests_ratio.met).toBe(true);
+    expect(verdicts.noop_writes.met).toBe(true);
+    expect(verdicts.peak_rss_mb.met).toBe(true);
+    expect(verdicts.queue_overhead_ratio).toEqual({ target: ">= 0.80", value: null, met: null });
+  });
+});
+
+describe("results", () => {
+  const base = { date: "2026-11-22", generatedAt: "2026-11-22T10:00:00.000Z", latencyMs: 20, seed: 1, machine };
+
+  it("puts the summary figures at the top level, by name, and validates against its schema", () => {
+    const results = assembleResults({ ...base, sizes: { small: sizeResult("small", { full_sync_ratio: 1.05, noop_writes: 0 }) } });
+    expect(results.full_sync_ratio).toBe(1.05);
+    expect(results.add_options_ratio).toBeNull();
+    expect(results.targets["full_sync_ratio"]?.met).toBe(true);
+    expect(benchResultsSchema.parse(JSON.parse(JSON.stringify(results)) as unknown)).toEqual(results);
+  });
+
+  it("merges the same day's runs of other sizes, and only comparable ones", () => {
+    const earlier = assembleResults({ ...base, sizes: { small: sizeResult("small", { full_sync_ratio: 1.3 }) } });
+    const now = assembleResults({ ...base, sizes: { large: sizeResult("large", { full_sync_ratio: 1.05 }) } });
+    const merged = mergeResults(earlier, now);
+    expect(Object.keys(merged.sizes).sort()).toEqual(["large", "small"]);
+    expect(merged.full_sync_ratio).toBe(1.3);
+    expect(mergeResults({ ...earlier, latency_ms: 50 }, now)).toBe(now);
+    expect(mergeResults(null, now)).toBe(now);
+  });
+
+  it("renders a figure table with nulls and verdicts", () => {
+    const results = assembleResults({ ...base, sizes: { small: sizeResult("small", { full_sync_ratio: 1.2, noop_writes: 0 }) } });
+    const text = renderResults(results);
+    expect(text).toMatch(/full_sync_ratio\s+<= 1\.15\s+1\.200\s+1\.200\s+MISSED/);
+    expect(text).toMatch(/queue_overhead_ratio\s+>= 0\.80\s+null\s+null\s+not measured/);
+    expect(text).toContain("note: not measured yet: needs the worker (issue 3)");
+  });
+
+  it("renders rows as aligned text or Markdown", () => {
+    expect(renderRows([["a", "bb"], ["ccc", "d"]], "text")).toBe("a    bb\nccc  d");
+    expect(renderRows([["a", "b|c"], ["1", "2"]], "markdown")).toBe("| a | b\\|c |\n| --- | --- |\n| 1 | 2 |");
+  });
+});
