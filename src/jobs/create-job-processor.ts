@@ -5,7 +5,7 @@ import type { ProjectRuntime } from "../project-runtime.js";
 import type { Settings } from "../settings/settings-schema.js";
 import { classifyFailure } from "./classify-failure.js";
 import { isJobName, parseJobData, type JobName } from "./job-catalog.js";
-import { JOB_HANDLERS, type JobContext } from "./job-handlers.js";
+import { JOB_HANDLERS, type JobContext, type JobHandlers } from "./job-handlers.js";
 
 /**
  * The processor every project queue's worker runs: validates the data again (a job may come
@@ -17,7 +17,10 @@ export function createJobProcessor(args: {
   readonly settings: Settings;
   readonly logger: Logger;
   readonly slots: ConcurrencyLimiter;
+  /** The catalog's handlers; replaced only to measure the queue's own cost (bench/). */
+  readonly handlers?: JobHandlers;
 }): Processor {
+  const handlers = args.handlers ?? JOB_HANDLERS;
   const { settings } = args;
   const timeoutOf: Record<JobName, number> = {
     "sync.run": settings.worker.sync_timeout_ms,
@@ -45,7 +48,7 @@ export function createJobProcessor(args: {
         logger.info("job started");
         // The catalog pairs each name with its data type; TypeScript cannot follow that pairing
         // through the union, so the handler is called through its widest signature.
-        const handler = JOB_HANDLERS[name] as (data: unknown, context: JobContext) => Promise<unknown>;
+        const handler = handlers[name] as (data: unknown, context: JobContext) => Promise<unknown>;
         const result = await handler(data, context);
         logger.info("job done");
         return result;

@@ -36,10 +36,10 @@ export class SyncIncomplete extends Error {
   }
 }
 
-type Handlers = { [N in JobName]: (data: JobData<N>, context: JobContext) => Promise<unknown> };
+export type JobHandlers = { readonly [N in JobName]: (data: JobData<N>, context: JobContext) => Promise<unknown> };
 
 /** Thin: parse is done, so call the core, log, and turn the report into a result or an error. */
-export const JOB_HANDLERS: Handlers = {
+export const JOB_HANDLERS: JobHandlers = {
   async "sync.run"(data, context): Promise<SyncJobResult> {
     const { runtime, settings } = context;
     const report = await syncProject(

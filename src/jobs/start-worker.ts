@@ -7,6 +7,7 @@ import { createProjectRuntime, type ProjectRuntime } from "../project-runtime.js
 import type { Settings } from "../settings/settings-schema.js";
 import { createBullmqConnection } from "./create-bullmq-connection.js";
 import { createJobProcessor } from "./create-job-processor.js";
+import type { JobHandlers } from "./job-handlers.js";
 import { JOB_CATALOG } from "./job-catalog.js";
 import { createJobQueues, type JobQueues } from "./job-queues.js";
 import { queueNameOf } from "./queue-names.js";
@@ -29,7 +30,13 @@ export interface RunningWorker {
  * project (so the upstream budgets are shared by all its jobs), schedules upserted at start.
  * Several such processes on several machines may share one Redis.
  */
-export async function startWorker(args: { readonly settings: Settings; readonly logger: Logger; readonly connection?: Redis }): Promise<RunningWorker> {
+export async function startWorker(args: {
+  readonly settings: Settings;
+  readonly logger: Logger;
+  readonly connection?: Redis;
+  /** Replaced only to measure the queue's own cost (bench/). */
+  readonly handlers?: JobHandlers;
+}): Promise<RunningWorker> {
   const { settings, logger } = args;
   if (!settings.redis) throw new Error("the worker needs `redis` in the config");
   const prefix = settings.redis.prefix;
@@ -43,7 +50,7 @@ export async function startWorker(args: { readonly settings: Settings; readonly 
   await queues.enforceOneJobPerProject();
   await upsertSchedules({ redis: connection, prefix, queues, projects: settings.projects, logger });
 
-  const processor = createJobProcessor({ runtimes, settings, logger, slots: createConcurrencyLimiter(settings.worker.concurrency) });
+  const processor = createJobProcessor({ runtimes, settings, logger, slots: createConcurrencyLimiter(settings.worker.concurrency), handlers: args.handlers });
   const maxAttempts = Math.max(...Object.values(JOB_CATALOG).map((entry) => entry.attempts));
   const workers = settings.projects.map((project) => {
     const worker = new Worker(queueNameOf(project.id), processor, {
