@@ -9,8 +9,15 @@ const SUBTAG_SEPARATOR = /[_-]/;
 const SCRIPT = /^[A-Za-z]{4}$/;
 const REGION = /^(?:[A-Za-z]{2}|[0-9]{3})$/;
 
+// A catalogue has a handful of locales but converts them once per label: remember the answers.
+const serviceLocaleOf = new Map<string, string>();
+
 export function pimLocaleToServiceLocale(code: string): string {
-  return canonicalSubtags(code).join("-");
+  const known = serviceLocaleOf.get(code);
+  if (known !== undefined) return known;
+  const converted = canonicalSubtags(code).join("-");
+  if (serviceLocaleOf.size < 1000) serviceLocaleOf.set(code, converted);
+  return converted;
 }
 
 export function serviceLocaleToPimLocale(code: string): string {

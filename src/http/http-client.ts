@@ -95,7 +95,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     }
     // Holding a slot while waiting for the per-second budget is fine: when that budget is the
     // bottleneck the slots are not. The timeout starts once the request may really go.
-    await options.rateLimiter?.acquire(req.signal);
+    const settle = await options.rateLimiter?.acquire(req.signal);
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
     stats.requests += 1;
@@ -105,7 +105,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     let response: Dispatcher.ResponseData;
     try {
       response = await request(url, { method, headers, body, signal, dispatcher: options.dispatcher });
+      settle?.();
     } catch (cause) {
+      settle?.();
       if (req.signal?.aborted) throw cause;
       const timedOut = timeout.aborted;
       throw new HttpError(
@@ -165,9 +167,13 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       try {
         // A slow secondary budget (3 option writes/s) is waited for before taking a slot, so
         // queued writes never starve reads of the connection's few slots.
-        await req.extraLimiter?.acquire(req.signal);
+        const settleExtra = await req.extraLimiter?.acquire(req.signal);
         const run = (): Promise<HttpResponse<z.infer<S>>> => attemptOnce(req, url);
-        return await (options.concurrency ? options.concurrency.run(run, req.signal) : run());
+        try {
+          return await (options.concurrency ? options.concurrency.run(run, req.signal) : run());
+        } finally {
+          settleExtra?.();
+        }
       } catch (error) {
         if (!(error instanceof HttpError)) throw error;
         if (error.status === 401 && !refreshedAuth && options.onUnauthorized) {

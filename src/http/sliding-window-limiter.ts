@@ -1,47 +1,72 @@
 import { setTimeout as sleep } from "node:timers/promises";
 
+/** Call once the request's answer arrived (or it failed): from then on it ages out of the window. */
+export type SettleRequest = () => void;
+
 /**
- * At most `limit` request starts in any window of `windowMs`, shared by every caller of one
- * upstream in this process. A sliding window (rather than a token bucket) because upstreams
- * count "requests per second" over any second: a full bucket plus its refill would burst to
- * twice the budget. `pauseFor` lets a 429's Retry-After hold back every caller, not just one.
+ * At most `limit` requests in any window of `windowMs`, shared by every caller of one upstream
+ * in this process. A request counts from the moment it may start until `windowMs` after its
+ * answer arrived: the upstream counts it somewhere in between (on arrival), and a request
+ * counted only from its start here could, after event-loop lag or a slow socket, arrive late
+ * enough to be the 101st in the upstream's second (measured: windows of 101 arrivals in
+ * 880 ms, each costing a 429 and a one-second pause). A sliding window rather than a token
+ * bucket because a full bucket plus its refill would burst to twice the budget. `pauseFor` lets
+ * a 429's Retry-After hold back every caller, not just one.
  */
 export interface RateLimiter {
-  acquire(signal?: AbortSignal): Promise<void>;
+  acquire(signal?: AbortSignal): Promise<SettleRequest>;
   pauseFor(ms: number): void;
 }
 
 export function createSlidingWindowLimiter(options: {
   readonly limit: number;
   readonly windowMs?: number;
-  /**
-   * Added to the window: a request counted here at t=0 may reach the upstream a few
-   * milliseconds later (new socket, event-loop lag), and the upstream counts arrivals.
-   */
+  /** Added to the window, for upstreams that count with a coarser clock. */
   readonly marginMs?: number;
   readonly now?: () => number;
 }): RateLimiter {
   if (!Number.isFinite(options.limit) || options.limit < 1) throw new Error(`rate limit must be at least 1, got ${options.limit}`);
-  const windowMs = (options.windowMs ?? 1000) + (options.marginMs ?? 40);
+  const windowMs = (options.windowMs ?? 1000) + (options.marginMs ?? 0);
   const now = options.now ?? (() => performance.now());
-  const starts: number[] = [];
+  /** When each request of the window was answered, oldest first. */
+  const settled: number[] = [];
+  let inFlight = 0;
   let pausedUntil = 0;
+  // Wakes waiters when a request settles (the window may have room, or a timer may now be due).
+  let settledSignal = deferred();
   // Callers queue up so that the order of acquisition is the order of arrival.
-  let tail: Promise<void> = Promise.resolve();
+  let tail: Promise<unknown> = Promise.resolve();
 
-  async function waitForSlot(signal?: AbortSignal): Promise<void> {
+  function settleOnce(): SettleRequest {
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      inFlight -= 1;
+      settled.push(now());
+      settledSignal.resolve();
+      settledSignal = deferred();
+    };
+  }
+
+  async function waitForSlot(signal?: AbortSignal): Promise<SettleRequest> {
     for (;;) {
       signal?.throwIfAborted();
       const t = now();
-      while (starts.length > 0 && (starts[0] ?? 0) <= t - windowMs) starts.shift();
+      while (settled.length > 0 && (settled[0] ?? 0) <= t - windowMs) settled.shift();
       const waitPause = pausedUntil - t;
-      const waitWindow = starts.length >= options.limit ? (starts[0] ?? t) + windowMs - t : 0;
-      const waitMs = Math.max(waitPause, waitWindow);
-      if (waitMs <= 0) {
-        starts.push(t);
-        return;
+      const full = inFlight + settled.length >= options.limit;
+      if (!full && waitPause <= 0) {
+        inFlight += 1;
+        return settleOnce();
       }
-      await sleep(Math.ceil(waitMs), undefined, { signal });
+      // Room comes back when the oldest answered request leaves the window, or when a request
+      // in flight settles (then its time starts counting).
+      const waitWindow = full && settled.length > 0 ? (settled[0] ?? t) + windowMs - t : full ? Number.POSITIVE_INFINITY : 0;
+      const waitMs = Math.max(waitPause, waitWindow);
+      const wake = settledSignal.promise;
+      if (Number.isFinite(waitMs)) await Promise.race([sleep(Math.ceil(waitMs), undefined, { signal }), wake]);
+      else await raceAbort(wake, signal);
     }
   }
 
@@ -50,7 +75,7 @@ export function createSlidingWindowLimiter(options: {
       const turn = tail.then(() => waitForSlot(signal));
       tail = turn.catch(() => undefined);
       if (!signal) return turn;
-      // An aborted caller leaves the line at once; when its turn comes it takes no slot.
+      // An aborted caller leaves the line at once; if its turn still comes, the slot goes back.
       return leaveOnAbort(turn, signal);
     },
     pauseFor(ms) {
@@ -59,11 +84,42 @@ export function createSlidingWindowLimiter(options: {
   };
 }
 
-function leaveOnAbort(turn: Promise<void>, signal: AbortSignal): Promise<void> {
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve: () => void = () => undefined;
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
+
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error("aborted");
+}
+
+function raceAbort(promise: Promise<void>, signal?: AbortSignal): Promise<void> {
+  if (!signal) return promise;
   return new Promise<void>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason instanceof Error ? signal.reason : new Error("aborted"));
+    const onAbort = (): void => reject(abortReason(signal));
     if (signal.aborted) return onAbort();
     signal.addEventListener("abort", onAbort, { once: true });
-    turn.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+function leaveOnAbort(turn: Promise<SettleRequest>, signal: AbortSignal): Promise<SettleRequest> {
+  return new Promise<SettleRequest>((resolve, reject) => {
+    let left = false;
+    const onAbort = (): void => {
+      left = true;
+      reject(abortReason(signal));
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+    turn
+      .then((settle) => {
+        if (left) settle();
+        else resolve(settle);
+      }, reject)
+      .finally(() => signal.removeEventListener("abort", onAbort));
   });
 }

@@ -14,10 +14,16 @@ export function decodeLabels(text: string, where: string): ServiceLabels {
   return parseLabels(raw, where);
 }
 
+/**
+ * A plain check rather than a zod parse: it runs once per option of every collection a sync
+ * reads (a million on large catalogues), and the shape is one flat object of strings.
+ */
 export function parseLabels(raw: unknown, where: string): ServiceLabels {
-  const parsed = labelsSchema.safeParse(raw);
-  if (!parsed.success) throw new Error(`corrupt state at ${where}: labels must map locale to text`);
-  return parsed.data;
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new Error(`corrupt state at ${where}: labels must map locale to text`);
+  for (const value of Object.values(raw)) {
+    if (typeof value !== "string") throw new Error(`corrupt state at ${where}: labels must map locale to text`);
+  }
+  return raw as ServiceLabels;
 }
 
 export function encodeLabels(labels: ServiceLabels): string {

@@ -74,7 +74,8 @@ export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<Syn
   const pimBefore = { ...deps.pim.stats };
   const serviceBefore = { ...deps.service.stats };
 
-  const structure = await deps.pim.readStructure(signal);
+  // Both reads before anything else, side by side: they are the sync's sequential prefix.
+  const [structure, inService] = await Promise.all([deps.pim.readStructure(signal), deps.service.listCollections(input.project, signal)]);
   const { scope, problems: scopeProblems } = resolveProjectScope(structure, input.filters);
   if (scopeProblems.length > 0) throw new ProjectScopeError(scopeProblems);
   const derived = deriveCollectionSpecs(structure, scope, input.naming);
@@ -86,7 +87,6 @@ export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<Syn
     if (error instanceof HttpError && error.transient && error.retryAfterMs !== undefined) retryAfterMs = Math.max(retryAfterMs ?? 0, error.retryAfterMs);
   };
 
-  const inService = await deps.service.listCollections(input.project, signal);
   const idByName = new Map<string, number>();
   const duplicated = new Set<string>();
   for (const collection of inService) {
