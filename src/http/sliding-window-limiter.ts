@@ -37,36 +37,38 @@ export function createSlidingWindowLimiter(options: {
   // Callers queue up so that the order of acquisition is the order of arrival.
   let tail: Promise<unknown> = Promise.resolve();
 
-  function settleOnce(): SettleRequest {
+  /** A slot handed out: `settle` once answered; `giveBack` if the request was never sent. */
+  function takeSlot(): { settle: SettleRequest; giveBack: () => void } {
+    inFlight += 1;
     let done = false;
-    return () => {
+    const finish = (answered: boolean): void => {
       if (done) return;
       done = true;
       inFlight -= 1;
-      settled.push(now());
+      if (answered) settled.push(now());
       settledSignal.resolve();
       settledSignal = deferred();
     };
+    return { settle: () => finish(true), giveBack: () => finish(false) };
   }
 
-  async function waitForSlot(signal?: AbortSignal): Promise<SettleRequest> {
+  async function waitForSlot(signal?: AbortSignal): Promise<{ settle: SettleRequest; giveBack: () => void }> {
     for (;;) {
       signal?.throwIfAborted();
       const t = now();
       while (settled.length > 0 && (settled[0] ?? 0) <= t - windowMs) settled.shift();
       const waitPause = pausedUntil - t;
       const full = inFlight + settled.length >= options.limit;
-      if (!full && waitPause <= 0) {
-        inFlight += 1;
-        return settleOnce();
+      if (!full && waitPause <= 0) return takeSlot();
+      if (full && settled.length === 0 && waitPause <= 0) {
+        // Every slot is in flight: room starts to come back only when one of them settles.
+        await raceAbort(settledSignal.promise, signal);
+        continue;
       }
-      // Room comes back when the oldest answered request leaves the window, or when a request
-      // in flight settles (then its time starts counting).
-      const waitWindow = full && settled.length > 0 ? (settled[0] ?? t) + windowMs - t : full ? Number.POSITIVE_INFINITY : 0;
-      const waitMs = Math.max(waitPause, waitWindow);
-      const wake = settledSignal.promise;
-      if (Number.isFinite(waitMs)) await Promise.race([sleep(Math.ceil(waitMs), undefined, { signal }), wake]);
-      else await raceAbort(wake, signal);
+      // Otherwise a point in time frees room: the pause's end, or the oldest answered request
+      // leaving the window (a settle meanwhile changes neither).
+      const waitWindow = full ? (settled[0] ?? t) + windowMs - t : 0;
+      await sleep(Math.ceil(Math.max(waitPause, waitWindow)), undefined, { signal });
     }
   }
 
@@ -74,7 +76,7 @@ export function createSlidingWindowLimiter(options: {
     acquire(signal) {
       const turn = tail.then(() => waitForSlot(signal));
       tail = turn.catch(() => undefined);
-      if (!signal) return turn;
+      if (!signal) return turn.then((slot) => slot.settle);
       // An aborted caller leaves the line at once; if its turn still comes, the slot goes back.
       return leaveOnAbort(turn, signal);
     },
@@ -106,7 +108,7 @@ function raceAbort(promise: Promise<void>, signal?: AbortSignal): Promise<void> 
   });
 }
 
-function leaveOnAbort(turn: Promise<SettleRequest>, signal: AbortSignal): Promise<SettleRequest> {
+function leaveOnAbort(turn: Promise<{ settle: SettleRequest; giveBack: () => void }>, signal: AbortSignal): Promise<SettleRequest> {
   return new Promise<SettleRequest>((resolve, reject) => {
     let left = false;
     const onAbort = (): void => {
@@ -116,9 +118,9 @@ function leaveOnAbort(turn: Promise<SettleRequest>, signal: AbortSignal): Promis
     if (signal.aborted) onAbort();
     else signal.addEventListener("abort", onAbort, { once: true });
     turn
-      .then((settle) => {
-        if (left) settle();
-        else resolve(settle);
+      .then((slot) => {
+        if (left) slot.giveBack();
+        else resolve(slot.settle);
       }, reject)
       .finally(() => signal.removeEventListener("abort", onAbort));
   });
