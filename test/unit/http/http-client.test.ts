@@ -115,12 +115,16 @@ async function failure(promise: Promise<unknown>): Promise<HttpError> {
 }
 
 /** A RateLimiter that only records how it is used. */
-function recordingLimiter(): RateLimiter & { acquired: number; pauses: number[] } {
+function recordingLimiter(): RateLimiter & { acquired: number; settled: number; pauses: number[] } {
   const limiter = {
     acquired: 0,
+    settled: 0,
     pauses: [] as number[],
-    async acquire(): Promise<void> {
+    async acquire(): Promise<() => void> {
       limiter.acquired += 1;
+      return () => {
+        limiter.settled += 1;
+      };
     },
     pauseFor(ms: number): void {
       limiter.pauses.push(ms);
@@ -524,6 +528,9 @@ describe("createHttpClient: limiters", () => {
     await client({ rateLimiter: limiter }).send({ method: "PATCH", url: "x", idempotent: true, extraLimiter: extra, schema: z.object({}) });
     expect(limiter.acquired).toBe(2);
     expect(extra.acquired).toBe(2);
+    // Every attempt's slot is settled once its answer (or failure) is in.
+    expect(limiter.settled).toBe(2);
+    expect(extra.settled).toBe(2);
   });
 
   // Regression: a request held back by the limiter (e.g. every caller paused by a 429's
@@ -559,7 +566,7 @@ describe("createHttpClient: limiters", () => {
     fallback = { status: 200, body: "{}" };
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const extra: RateLimiter = { acquire: () => gate, pauseFor: () => undefined };
+    const extra: RateLimiter = { acquire: () => gate.then(() => () => undefined), pauseFor: () => undefined };
     const http = client({ concurrency: createConcurrencyLimiter(1) });
     const write = http.send({ method: "PATCH", url: "write", json: {}, extraLimiter: extra, schema: z.object({}) });
     // The read gets the only slot although the write asked first.
