@@ -2,8 +2,11 @@
 import { parseArgs } from "node:util";
 import { CATALOG_SIZE_NAMES, isCatalogSizeName, type CatalogSizeName } from "./catalog/catalog-sizes.js";
 import { DEFAULT_SEED } from "./catalog/generate-catalog.js";
+import { DEFAULT_BENCH_REDIS_URL } from "./worker/bench-redis.js";
 
 export const DEFAULT_LATENCY_MS = 20;
+/** add-options costs 100 s of service budget at any size: it runs under one size only. */
+export const DEFAULT_ADD_OPTIONS_SIZE: CatalogSizeName = "small";
 
 export const BENCH_HELP = `Usage: npm run build && npm run bench -- [options]
 
@@ -11,13 +14,20 @@ Runs pim-sync against the PIM and configuration-service simulators with the real
 budgets enforced (PIM: 4 requests in flight, 100 req/s, 3 option writes/s; service: 10 req/s)
 on seeded generated catalogues, each sync in a child process, and compares each run with the
 floor those budgets allow. Prints a table (or JSON) on stdout, progress on stderr, and writes
-bench/results/<date>.json (runs of single sizes on one day are merged). See BENCHMARKS.md.
+bench/results/<date>.json (runs of single sizes on one day are merged). The worker scenarios
+(add-options, queue overhead) need Redis; their keys live under a prefix of their own, deleted
+afterwards. See BENCHMARKS.md.
 
 Options:
   --size NAME       only this size: ${CATALOG_SIZE_NAMES.join(", ")} (repeat or
                     separate with commas for several; default: all, about 7 minutes)
   --latency-ms N    latency the simulators add to every request (default ${DEFAULT_LATENCY_MS})
   --seed N          catalogue generator seed (default ${DEFAULT_SEED})
+  --redis-url URL   Redis for the worker scenarios (default ${DEFAULT_BENCH_REDIS_URL})
+  --add-options-size NAME
+                    the size add-options runs under, only (default ${DEFAULT_ADD_OPTIONS_SIZE}; about
+                    100 s: 1,000 additions at the service's 10 req/s); the queue overhead runs
+                    once, under the first size of the run
   --json            print the figures as one JSON object on stdout, nothing else
                     (npm prints its own banner on stdout: use \`npm run -s bench -- --json\`)
   --markdown        print the tables as Markdown (for BENCHMARKS.md)
@@ -37,6 +47,8 @@ export type BenchArgs =
       readonly sizes: readonly CatalogSizeName[];
       readonly latencyMs: number;
       readonly seed: number;
+      readonly redisUrl: string;
+      readonly addOptionsSize: CatalogSizeName;
       readonly json: boolean;
       readonly markdown: boolean;
       readonly writeResults: boolean;
@@ -53,6 +65,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
         size: { type: "string", multiple: true },
         "latency-ms": { type: "string" },
         seed: { type: "string" },
+        "redis-url": { type: "string" },
+        "add-options-size": { type: "string" },
         json: { type: "boolean" },
         markdown: { type: "boolean" },
         "no-results": { type: "boolean" },
@@ -79,6 +93,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     sizes,
     latencyMs: nonNegativeNumber(values["latency-ms"], "--latency-ms", DEFAULT_LATENCY_MS),
     seed: seedOf(values.seed),
+    redisUrl: redisUrlOf(values["redis-url"]),
+    addOptionsSize: addOptionsSizeOf(values["add-options-size"]),
     json,
     markdown,
     writeResults: values["no-results"] !== true,
@@ -97,4 +113,17 @@ function seedOf(raw: string | undefined): number {
   const value = Number(raw);
   if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value > 0xffffffff) throw new BenchUsageError(`--seed must be an integer in [0, 4294967295], got '${raw}'`);
   return value;
+}
+
+function redisUrlOf(raw: string | undefined): string {
+  if (raw === undefined) return DEFAULT_BENCH_REDIS_URL;
+  if (!/^rediss?:\/\/\S+$/.test(raw)) throw new BenchUsageError(`--redis-url must be a redis:// or rediss:// URL, got '${raw}'`);
+  return raw;
+}
+
+function addOptionsSizeOf(raw: string | undefined): CatalogSizeName {
+  if (raw === undefined) return DEFAULT_ADD_OPTIONS_SIZE;
+  const name = raw.trim();
+  if (!isCatalogSizeName(name)) throw new BenchUsageError(`unknown --add-options-size '${raw}' (sizes: ${CATALOG_SIZE_NAMES.join(", ")})`);
+  return name;
 }

@@ -24,8 +24,15 @@ function output(results: BenchResults, args: { readonly json: boolean; readonly 
 async function run(args: Extract<BenchArgs, { kind: "run" }>): Promise<void> {
   const sizes: Partial<Record<CatalogSizeName, SizeResult>> = {};
   const startedAt = Date.now();
-  for (const size of args.sizes) {
-    sizes[size] = await runSize({ size, seed: args.seed, latencyMs: args.latencyMs, progress });
+  for (const [index, size] of args.sizes.entries()) {
+    sizes[size] = await runSize({
+      size,
+      seed: args.seed,
+      latencyMs: args.latencyMs,
+      progress,
+      // The queue overhead does not depend on the catalogue: once per run, under its first size.
+      worker: { redisUrl: args.redisUrl, addOptionsSize: args.addOptionsSize, measureQueueOverhead: index === 0 },
+    });
     collectGarbage();
   }
   const now = new Date();

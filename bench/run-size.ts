@@ -23,7 +23,7 @@ import { runFullSyncScenario } from "./scenarios/full-sync-scenario.js";
 import { runNoopResyncScenario } from "./scenarios/noop-resync-scenario.js";
 import { runQueueOverheadScenario } from "./scenarios/queue-overhead-scenario.js";
 import { createSyncRunner } from "./scenarios/create-sync-runner.js";
-import type { Scenario, ScenarioContext, ScenarioResult } from "./scenarios/scenario.js";
+import type { Scenario, ScenarioContext, ScenarioResult, WorkerScenarioOptions } from "./scenarios/scenario.js";
 
 /** In this order: the re-sync relies on the state the first sync leaves. */
 export const SCENARIOS: readonly Scenario[] = [runFullSyncScenario, runNoopResyncScenario, runAddOptionsScenario, runQueueOverheadScenario];
@@ -33,6 +33,7 @@ export interface RunSizeOptions {
   readonly seed: number;
   readonly latencyMs: number;
   readonly progress: (message: string) => void;
+  readonly worker: WorkerScenarioOptions;
 }
 
 export async function runSize(options: RunSizeOptions): Promise<SizeResult> {
@@ -90,6 +91,7 @@ export async function runSize(options: RunSizeOptions): Promise<SizeResult> {
       service,
       progress,
       runSync: createSyncRunner({ pim, service, project: BENCH_PROJECT, stateDir, progress }),
+      worker: options.worker,
     };
     for (const scenario of SCENARIOS) results.push(await scenario(context));
   } finally {

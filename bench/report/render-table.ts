@@ -53,6 +53,11 @@ function formatFigure(key: FigureKey, value: number | null): string {
   return value === null ? "null" : value.toFixed(FIGURES[key].decimals);
 }
 
+/** A row of a scenario that runs under some sizes only: "-" for the others. */
+function inGroup(group: string, read: (size: SizeResult) => string): (size: SizeResult) => string {
+  return (size) => (size.measurements[group] === undefined ? "-" : read(size));
+}
+
 /** Measurement rows: label, then how to read it from a size's result. */
 const DETAIL_ROWS: readonly (readonly [string, (size: SizeResult) => string])[] = [
   ["catalogue: attributes / select / ref. entity", (s) => `${s.catalog.attributes} / ${s.catalog.select_attributes} / ${s.catalog.reference_entity_attributes}`],
@@ -78,6 +83,20 @@ const DETAIL_ROWS: readonly (readonly [string, (size: SizeResult) => string])[] 
   ["re-sync: CPU s child / simulators (load 1m)", (s) => `${m(s, "resync", "child_cpu_s")} / ${m(s, "resync", "simulators_cpu_s")} (${m(s, "resync", "load_average_1m")})`],
   ["re-sync: peak RSS / heap used / heap total / external MB", (s) => memoryText(s, "resync")],
   ["re-sync: writes", (s) => m(s, "resync", "service_writes")],
+  ["add-options: jobs / attributes / collections", inGroup("add_options", (s) => `${m(s, "add_options", "jobs")} / ${m(s, "add_options", "attributes")} / ${m(s, "add_options", "collections")}`)],
+  ["add-options: wall s / floor s (bound by)", inGroup("add_options", (s) => `${m(s, "add_options", "wall_s")} / ${m(s, "add_options", "floor_s")} (${m(s, "add_options", "floor_bound_by")})`)],
+  ["add-options: jobs/s / mean ms per job", inGroup("add_options", (s) => `${m(s, "add_options", "jobs_per_s")} / ${m(s, "add_options", "mean_job_ms")}`)],
+  ["add-options: PIM requests made / minimal / 429s", inGroup("add_options", (s) => `${m(s, "add_options", "pim_requests")} / ${m(s, "add_options", "pim_minimal")} / ${m(s, "add_options", "pim_429")}`)],
+  ["add-options: service requests made / minimal / 429s", inGroup("add_options", (s) => `${m(s, "add_options", "service_requests")} / ${m(s, "add_options", "service_minimal")} / ${m(s, "add_options", "service_429")}`)],
+  ["add-options: completed / failed / requeued", inGroup("add_options", (s) => `${m(s, "add_options", "completed")} / ${m(s, "add_options", "failed")} / ${m(s, "add_options", "requeued")}`)],
+  ["add-options: floor s if merged per collection (bound by)", inGroup("add_options", (s) => `${m(s, "add_options", "merged_floor_s")} (${m(s, "add_options", "merged_floor_bound_by")})`)],
+  [
+    "queue overhead: no-op jobs/s pim-sync / bare c1 / bare c1 global 1 / bare c8",
+    inGroup("queue_overhead", (s) => ["pimsync_jobs_per_s", "bare_c1_jobs_per_s", "bare_c1_global_jobs_per_s", "bare_c8_jobs_per_s"].map((key) => m(s, "queue_overhead", key)).join(" / ")),
+  ],
+  ["queue overhead: ms per job pim-sync / bare c1", inGroup("queue_overhead", (s) => `${m(s, "queue_overhead", "pimsync_ms_per_job")} / ${m(s, "queue_overhead", "bare_c1_ms_per_job")}`)],
+  ["queue overhead: CPU ms per job pim-sync / bare c1", inGroup("queue_overhead", (s) => `${m(s, "queue_overhead", "pimsync_cpu_ms_per_job")} / ${m(s, "queue_overhead", "bare_c1_cpu_ms_per_job")}`)],
+  ["queue overhead: ratio per round", inGroup("queue_overhead", (s) => m(s, "queue_overhead", "ratio_rounds"))],
 ];
 
 function detailRows(results: BenchResults, sizes: readonly CatalogSizeName[]): string[][] {

@@ -40,6 +40,16 @@ export interface SyncRun {
   readonly loadAverage: number;
 }
 
+/** What the worker scenarios (add-options, queue overhead) need besides the simulators. */
+export interface WorkerScenarioOptions {
+  /** Their queues and the worker's state live under a prefix of their own, deleted afterwards. */
+  readonly redisUrl: string;
+  /** add-options runs under this size only: it costs 100 s of service budget at any size. */
+  readonly addOptionsSize: CatalogSizeName;
+  /** The queue overhead does not depend on the catalogue: measured under one size of a run only. */
+  readonly measureQueueOverhead: boolean;
+}
+
 export interface ScenarioContext {
   readonly size: CatalogSizeName;
   readonly latencyMs: number;
@@ -49,6 +59,7 @@ export interface ScenarioContext {
   /** One sync in a child process; the simulators' counters cover exactly this run. */
   runSync(label: string): Promise<SyncRun>;
   progress(message: string): void;
+  readonly worker: WorkerScenarioOptions;
 }
 
 export interface ScenarioResult {

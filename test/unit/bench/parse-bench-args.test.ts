@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SEED } from "../../../bench/catalog/generate-catalog.js";
-import { BenchUsageError, DEFAULT_LATENCY_MS, parseBenchArgs } from "../../../bench/parse-bench-args.js";
+import { BenchUsageError, DEFAULT_ADD_OPTIONS_SIZE, DEFAULT_LATENCY_MS, parseBenchArgs } from "../../../bench/parse-bench-args.js";
+import { DEFAULT_BENCH_REDIS_URL } from "../../../bench/worker/bench-redis.js";
 
 describe("parseBenchArgs", () => {
   it("runs every size at the default latency and seed", () => {
@@ -9,6 +10,8 @@ describe("parseBenchArgs", () => {
       sizes: ["small", "medium", "large", "option-heavy"],
       latencyMs: DEFAULT_LATENCY_MS,
       seed: DEFAULT_SEED,
+      redisUrl: DEFAULT_BENCH_REDIS_URL,
+      addOptionsSize: DEFAULT_ADD_OPTIONS_SIZE,
       json: false,
       markdown: false,
       writeResults: true,
@@ -18,6 +21,15 @@ describe("parseBenchArgs", () => {
   it("takes sizes repeated or comma-separated, in canonical order, each once", () => {
     const args = parseBenchArgs(["--size", "option-heavy,small", "--size", "small", "--latency-ms", "0", "--seed", "7", "--json", "--no-results"]);
     expect(args).toMatchObject({ kind: "run", sizes: ["small", "option-heavy"], latencyMs: 0, seed: 7, json: true, writeResults: false });
+  });
+
+  it("takes the worker scenarios' Redis and add-options size", () => {
+    expect(DEFAULT_ADD_OPTIONS_SIZE).toBe("small");
+    expect(DEFAULT_BENCH_REDIS_URL).toBe("redis://127.0.0.1:6379");
+    const args = parseBenchArgs(["--redis-url", "redis://localhost:6380/2", "--add-options-size", "medium"]);
+    expect(args).toMatchObject({ kind: "run", redisUrl: "redis://localhost:6380/2", addOptionsSize: "medium" });
+    expect(() => parseBenchArgs(["--redis-url", "http://localhost"])).toThrow(/--redis-url/);
+    expect(() => parseBenchArgs(["--add-options-size", "huge"])).toThrow(/--add-options-size/);
   });
 
   it("refuses unknown sizes, bad numbers and unknown options", () => {

@@ -88,6 +88,22 @@ describe("results", () => {
     expect(text).toContain("note: not measured yet: needs the worker (issue 3)");
   });
 
+  it("renders the worker scenarios' measurements, and '-' for a size that did not run them", () => {
+    const small = {
+      ...sizeResult("small", { add_options_ratio: 1.05, queue_overhead_ratio: 0.7 }),
+      measurements: {
+        add_options: { jobs: 1000, attributes: 20, collections: 20, wall_s: 105, floor_s: 100, floor_bound_by: "service" },
+        queue_overhead: { pimsync_jobs_per_s: 2100, bare_c1_jobs_per_s: 3000, bare_c1_global_jobs_per_s: 2900, bare_c8_jobs_per_s: 6500 },
+      },
+    };
+    const results = assembleResults({ ...base, sizes: { small, medium: sizeResult("medium", {}) } });
+    const text = renderResults(results);
+    expect(text).toMatch(/add_options_ratio\s+-\s+1\.050\s+null\s+1\.050\s+no target/);
+    expect(text).toMatch(/queue_overhead_ratio\s+>= 0\.80\s+0\.700\s+null\s+0\.700\s+MISSED/);
+    expect(text).toMatch(/add-options: wall s \/ floor s \(bound by\)\s+105 \/ 100 \(service\)\s+-\n/);
+    expect(text).toMatch(/queue overhead: no-op jobs\/s pim-sync \/ bare c1 \/ bare c1 global 1 \/ bare c8\s+2100 \/ 3000 \/ 2900 \/ 6500/);
+  });
+
   it("renders rows as aligned text or Markdown", () => {
     expect(renderRows([["a", "bb"], ["ccc", "d"]], "text")).toBe("a    bb\nccc  d");
     expect(renderRows([["a", "b|c"], ["1", "2"]], "markdown")).toBe("| a | b\\|c |\n| --- | --- |\n| 1 | 2 |");
