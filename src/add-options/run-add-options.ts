@@ -96,9 +96,12 @@ export async function runAddOptions(
   const pimHas = pimLookup(deps, request.attribute, attribute.referenceDataName, specs[0]?.kind ?? "select", signal);
   // Asked once, before any write. An option the PIM already has is either one an earlier run of
   // this job added (its answer lost, so it is not in the state) or one created PIM-side: the
-  // collection gets it through update-options, an idempotent upsert. add-options is kept for
-  // options the PIM lacks, and is never sent twice for the same option.
-  const inPim = new Set((await pimHas.lookUp(request.options.map((option) => option.name))).present);
+  // collection gets it through update-options, an idempotent upsert, under the PIM's own
+  // spelling of the code (the PIM compares codes case-insensitively: a request for `Teal` when
+  // the PIM has `teal` must write `teal`, or the next sync would see two options). add-options
+  // is kept for options the PIM lacks, and is never sent twice for the same option.
+  const pimCodes = (await pimHas.lookUp(request.options.map((option) => option.name))).present;
+  const requested = request.options.map((option) => ({ name: pimCodes.get(option.name) ?? option.name, label: option.label }));
   const outcomes: { collection: string; added: string[]; skipped: string[] }[] = [];
   for (const spec of present) {
     const lastWritten = await deps.state.read(request.project, spec.name);
@@ -106,11 +109,11 @@ export async function runAddOptions(
     // (for a collection not synced yet, the additions are all that is known).
     const recorded = await deps.state.recentlyAdded(request.project, spec.name, 0);
     const known = new Map([...recorded, ...(lastWritten ?? [])]);
-    const additions = planAdditions(spec.name, known, request.options);
+    const additions = planAdditions(spec.name, known, requested);
     const id = idByName.get(spec.name);
     if (additions.add.length > 0 && id !== undefined) {
-      const viaAdd = additions.add.filter((option) => !inPim.has(option.name));
-      const viaUpsert = additions.add.filter((option) => inPim.has(option.name));
+      const viaAdd = additions.add.filter((option) => !pimCodes.has(option.name));
+      const viaUpsert = additions.add.filter((option) => pimCodes.has(option.name));
       if (viaAdd.length > 0) await deps.service.addOptions(id, viaAdd, signal);
       if (viaUpsert.length > 0) await deps.service.updateOptions(id, { upsert_options: viaUpsert, delete_options: [], delete_all: false }, signal);
       // Recorded once the service accepted them: a retry of this job skips them. A collection
@@ -156,14 +159,26 @@ function resolveTargets(structure: PimCatalogStructure, project: AddOptionsProje
 
 /** Which options the PIM has: attribute options, or records for reference-entity attributes. */
 function pimLookup(deps: AddOptionsDeps, attribute: string, referenceEntity: string | null, kind: CollectionSpec["kind"], signal?: AbortSignal) {
-  const has = async (name: string): Promise<boolean> =>
+  const codeInPim = async (name: string): Promise<string | null> =>
     kind === "reference-entity" && referenceEntity !== null
-      ? (await deps.pim.getRecord(referenceEntity, name, signal)) !== null
-      : (await deps.pim.getAttributeOption(attribute, name, signal)) !== null;
+      ? ((await deps.pim.getRecord(referenceEntity, name, signal))?.code ?? null)
+      : ((await deps.pim.getAttributeOption(attribute, name, signal))?.code ?? null);
   return {
-    async lookUp(names: readonly string[]): Promise<{ present: string[]; missing: string[] }> {
-      const found = await Promise.all(names.map(has));
-      return { present: names.filter((_, i) => found[i] === true), missing: names.filter((_, i) => found[i] !== true) };
+    /** `present` maps each name the PIM has to the PIM's own spelling of it (and itself). */
+    async lookUp(names: readonly string[]): Promise<{ present: Map<string, string>; missing: string[] }> {
+      const found = await Promise.all(names.map(codeInPim));
+      const present = new Map<string, string>();
+      const missing: string[] = [];
+      names.forEach((name, index) => {
+        const code = found[index];
+        if (code === null || code === undefined) {
+          missing.push(name);
+          return;
+        }
+        present.set(name, code);
+        present.set(code, code);
+      });
+      return { present, missing };
     },
   };
 }

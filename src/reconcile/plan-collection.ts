@@ -1,4 +1,5 @@
 import type { ServiceLabels, ServiceOption } from "../domain/option-collection.js";
+import { codeKey } from "../derive/code-key.js";
 import { serviceLabelsEqual } from "../derive/labels.js";
 import type { CollectionPlan, DeletionGuard, LastWritten } from "./collection-plan.js";
 import { checkDeletionGuard } from "./deletion-guard.js";
@@ -21,15 +22,24 @@ export interface PlanCollectionInput {
 /**
  * Plans the write for one collection against what pim-sync last wrote there (the service
  * cannot list a collection's options). Pure: same input, same plan.
+ *
+ * Names are compared by `codeKey` (case-insensitively), as the PIM compares codes: `Teal` in
+ * the state and `teal` from the PIM are one option, so it is neither deleted nor added twice.
+ * An option already written under another spelling keeps that spelling in diffs (a relabel is
+ * sent under the written name, so a case-sensitive service does not get a second option); a
+ * replace (`--full`, or no state) writes the PIM's own spelling.
  */
 export function planCollection(input: PlanCollectionInput): CollectionPlan {
   const { collection, desired, lastWritten } = input;
+  const recentlyAdded = input.recentlyAdded ?? new Map<string, ServiceLabels>();
+  const desiredKeys = new Set(desired.map((option) => codeKey(option.name)));
+  const recentKeys = new Set([...recentlyAdded.keys()].map(codeKey));
+
   if (lastWritten === null) {
     // Nothing known about the collection's content: replacing is the only way to end equal
     // to the PIM. No guard: there is no evidence of what would be lost.
-    const desiredKeys = new Set(desired.map((option) => option.name.toLowerCase()));
-    const keptOptions = [...(input.recentlyAdded ?? new Map<string, ServiceLabels>())]
-      .filter(([name]) => !desiredKeys.has(name.toLowerCase()))
+    const keptOptions = [...recentlyAdded]
+      .filter(([name]) => !desiredKeys.has(codeKey(name)))
       .map(([name, label]) => ({ name, label }));
     return {
       collection,
@@ -42,10 +52,15 @@ export function planCollection(input: PlanCollectionInput): CollectionPlan {
     };
   }
 
-  const desiredNames = new Set(desired.map((option) => option.name));
-  const missingFromPim = [...lastWritten.keys()].filter((name) => !desiredNames.has(name));
-  const kept = missingFromPim.filter((name) => input.recentlyAdded?.has(name) === true);
-  const removed = missingFromPim.filter((name) => input.recentlyAdded?.has(name) !== true);
+  const writtenByKey = new Map<string, { readonly name: string; readonly label: ServiceLabels }>();
+  for (const [name, label] of lastWritten) {
+    // State from older versions may hold two spellings of one code; an exact match is looked
+    // up first below, so which one this keeps only matters when neither spelling is the PIM's.
+    if (!writtenByKey.has(codeKey(name))) writtenByKey.set(codeKey(name), { name, label });
+  }
+  const missingFromPim = [...lastWritten.keys()].filter((name) => !desiredKeys.has(codeKey(name)));
+  const kept = missingFromPim.filter((name) => recentKeys.has(codeKey(name)));
+  const removed = missingFromPim.filter((name) => !recentKeys.has(codeKey(name)));
   const verdict = input.allowMassDelete
     ? null
     : checkDeletionGuard({ deletes: removed.length, lastWrittenCount: lastWritten.size, desiredCount: desired.length, guard: input.guard });
@@ -56,12 +71,14 @@ export function planCollection(input: PlanCollectionInput): CollectionPlan {
 
   // `--full` under a tripped guard (or with recent additions to keep) degrades to rewriting
   // every option and deleting only what may be deleted.
-  const upserts = input.full
-    ? desired
-    : desired.filter((option) => {
-        const before = lastWritten.get(option.name);
-        return before === undefined || !serviceLabelsEqual(before, option.label);
-      });
+  const upserts: ServiceOption[] = [];
+  for (const option of desired) {
+    const exact = lastWritten.get(option.name);
+    const written = exact === undefined ? writtenByKey.get(codeKey(option.name)) : { name: option.name, label: exact };
+    if (input.full || written === undefined || !serviceLabelsEqual(written.label, option.label)) {
+      upserts.push(written === undefined ? option : { name: written.name, label: option.label });
+    }
+  }
   const deletes = verdict === null ? removed : [];
   const heldBack = verdict === null ? null : { names: removed, reason: verdict };
   if (upserts.length === 0 && deletes.length === 0) {

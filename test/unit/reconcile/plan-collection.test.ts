@@ -133,10 +133,37 @@ describe("planCollection: differences", () => {
     expect(result.heldBack).toBeNull();
   });
 
-  it("treats names as case-sensitive", () => {
-    const result = plan({ desired: [opt("Red", { "en-US": "red" })], lastWritten: state(opt("red", { "en-US": "red" })) });
-    expect(result.upserts).toEqual([opt("Red", { "en-US": "red" })]);
-    expect(result.deletes).toEqual(["red"]);
+  it("compares names case-insensitively, as the PIM compares codes: a case variant is neither deleted nor added", () => {
+    // Written as `Teal` (an earlier add-options), listed by the PIM as `teal`.
+    const result = plan({ desired: [opt("teal", { "en-US": "Teal" })], lastWritten: state(opt("Teal", { "en-US": "Teal" })) });
+    expect(result.action).toBe("none");
+    expect(result.deletes).toEqual([]);
+  });
+
+  it("relabels a case variant under the spelling already written, so no second option appears", () => {
+    const result = plan({ desired: [opt("teal", { "en-US": "Blue-green" })], lastWritten: state(opt("Teal", { "en-US": "Teal" })) });
+    expect(result.upserts).toEqual([opt("Teal", { "en-US": "Blue-green" })]);
+    expect(result.deletes).toEqual([]);
+  });
+
+  it("prefers the exact spelling when the state holds two spellings of one code", () => {
+    const lastWritten = state(opt("Teal", { "en-US": "old" }), opt("teal", { "en-US": "Teal" }));
+    const result = plan({ desired: [opt("teal", { "en-US": "Teal" })], lastWritten });
+    expect(result.action).toBe("none");
+    expect(result.deletes).toEqual([]);
+  });
+
+  it("keeps a recently added option whose spelling differs from the PIM's list only in case", () => {
+    const lastWritten = state(opt("a"), opt("b"), opt("c"), opt("Teal"));
+    const result = plan({ desired: [opt("a"), opt("b"), opt("c")], lastWritten, recentlyAdded: recent("teal") });
+    expect(result.deletes).toEqual([]);
+    expect(result.kept).toEqual(["Teal"]);
+  });
+
+  it("writes the PIM's own spelling on a replace, without a case duplicate from recent additions", () => {
+    const result = plan({ desired: [opt("teal")], lastWritten: null, recentlyAdded: recent("Teal") });
+    expect(result.upserts).toEqual([opt("teal")]);
+    expect(result.kept).toEqual([]);
   });
 
   it("copies the collection name into the plan", () => {
