@@ -2,7 +2,8 @@ import type { Logger } from "pino";
 import type { Dispatcher } from "undici";
 import type { ServiceOption } from "../domain/option-collection.js";
 import { createConcurrencyLimiter } from "../http/concurrency-limiter.js";
-import { createHttpClient, type HttpClient } from "../http/http-client.js";
+import { createHttpClient, requestUrl, type HttpClient } from "../http/http-client.js";
+import { createPagingGuard } from "../http/paging-guard.js";
 import { createRequestStats, type RequestStats } from "../http/request-stats.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../http/retry-policy.js";
 import { createSlidingWindowLimiter } from "../http/sliding-window-limiter.js";
@@ -60,20 +61,35 @@ export function createConfigServiceClient(options: ConfigServiceClientOptions): 
   });
 
   async function listCollections(project: number, signal?: AbortSignal): Promise<CollectionSummary[]> {
+    const firstQuery = { page: 1, limit: COLLECTIONS_PAGE_SIZE, project };
+    // A repeated or foreign `next` link (DRF builds it from the request's scheme and Host), an
+    // item served twice or a count that does not match fails the list: the service token goes
+    // with every request, and a partial list would hide collections.
+    const guard = createPagingGuard({
+      upstream: "service",
+      list: "option collections",
+      baseUrl: options.baseUrl,
+      firstUrl: requestUrl(options.baseUrl, SERVICE_PATHS.listCollections, firstQuery).toString(),
+      logger: options.logger,
+    });
     const found: CollectionSummary[] = [];
-    let url: string | null = SERVICE_PATHS.listCollections;
-    let query: Record<string, number> | undefined = { page: 1, limit: COLLECTIONS_PAGE_SIZE, project };
-    const visited = new Set<string>();
-    while (url !== null) {
-      const page: { data: { results: CollectionSummary[]; next?: string | null | undefined } } = await http.send({ method: "GET", url, query, schema: collectionPageSchema, signal });
-      for (const collection of page.data.results) if (collection.project === project) found.push(collection);
-      const next: string | null = page.data.next ?? null;
-      // A server that sends the same `next` again would loop forever; stop with a clear error.
-      if (next !== null && visited.has(next)) throw new Error(`configuration service returned the page ${next} twice`);
-      if (next !== null) visited.add(next);
-      url = next;
+    let url: string = SERVICE_PATHS.listCollections;
+    let query: Record<string, number> | undefined = firstQuery;
+    let expectedCount: number | undefined;
+    for (;;) {
+      const { data } = await http.send({ method: "GET", url, query, schema: collectionPageSchema, signal });
+      expectedCount ??= data.count;
+      const next = data.next ?? null;
+      guard.page(
+        data.results.map((collection) => String(collection.id)),
+        next !== null,
+      );
+      for (const collection of data.results) if (collection.project === project) found.push(collection);
+      if (next === null) break;
+      url = guard.next(next);
       query = undefined;
     }
+    guard.finish(expectedCount);
     return found;
   }
 

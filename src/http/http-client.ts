@@ -61,6 +61,15 @@ export interface HttpClient {
 
 const BODY_EXCERPT_CHARS = 300;
 
+/** The URL a request goes to: `url` resolved against the base URL, with the query set on it. */
+export function requestUrl(baseUrl: string, url: string, query?: HttpRequest<z.ZodType>["query"]): URL {
+  const resolved = new URL(url, baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`);
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) resolved.searchParams.set(key, String(value));
+  }
+  return resolved;
+}
+
 /**
  * The one place that talks HTTP: limits, timeouts, bounded retries, 401 refresh, Retry-After,
  * response parsing. Bodies are always consumed so connections go back to the pool.
@@ -69,14 +78,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const stats = options.stats ?? createRequestStats();
   const random = options.random ?? Math.random;
   const log = options.logger.child({ upstream: options.upstream });
+  const baseOrigin = new URL(options.baseUrl).origin;
 
-  function buildUrl(req: HttpRequest<z.ZodType>): URL {
-    const url = new URL(req.url, options.baseUrl.endsWith("/") ? options.baseUrl : `${options.baseUrl}/`);
-    for (const [key, value] of Object.entries(req.query ?? {})) {
-      if (value !== undefined) url.searchParams.set(key, String(value));
-    }
-    return url;
-  }
+  const buildUrl = (req: HttpRequest<z.ZodType>): URL => requestUrl(options.baseUrl, req.url, req.query);
 
   async function attemptOnce<S extends z.ZodType>(req: HttpRequest<S>, url: URL): Promise<HttpResponse<z.infer<S>>> {
     const method = req.method;
@@ -161,6 +165,14 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
   async function send<S extends z.ZodType>(req: HttpRequest<S>): Promise<HttpResponse<z.infer<S>>> {
     const url = buildUrl(req);
+    // Every request carries credentials: whatever a caller (or an upstream's link) names, they
+    // are only ever sent to the configured origin. Paging code rewrites links onto it first.
+    if (url.origin !== baseOrigin) {
+      throw new HttpError(
+        { upstream: options.upstream, method: req.method, url: `${url.origin}${url.pathname}`, code: "HTTP_FOREIGN_ORIGIN", transient: false },
+        `not sent: only ${baseOrigin} is configured for ${options.upstream}`,
+      );
+    }
     const idempotent = req.idempotent ?? req.method === "GET";
     let refreshedAuth = false;
     for (let attempt = 1; ; attempt += 1) {

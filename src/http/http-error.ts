@@ -5,7 +5,8 @@ export type HttpErrorCode =
   | "HTTP_STATUS" // the upstream answered with a non-success status
   | "HTTP_TIMEOUT" // no (complete) answer in time
   | "HTTP_NETWORK" // connection refused, reset, DNS...
-  | "HTTP_RESPONSE_SHAPE"; // the answer did not match the expected schema
+  | "HTTP_RESPONSE_SHAPE" // the answer did not match the expected schema
+  | "HTTP_FOREIGN_ORIGIN"; // not sent: the URL left the configured origin (credentials stay home)
 
 export interface HttpErrorDetails {
   readonly code: HttpErrorCode;

@@ -1,13 +1,21 @@
 import type { Logger } from "pino";
 import type { z } from "zod";
-import type { HttpClient } from "../http/http-client.js";
+import { requestUrl, type HttpClient } from "../http/http-client.js";
+import { createPagingGuard } from "../http/paging-guard.js";
 
 /** The part of both Akeneo envelopes (page and search_after) that paging needs. */
 export interface LinkedPage<I> {
   readonly _links?:
     | { readonly self?: { readonly href: string } | undefined; readonly next?: { readonly href: string } | undefined }
     | undefined;
+  /** Only with `with_count=true` (page pagination): the list's length when the page was served. */
+  readonly items_count?: number | undefined;
   readonly _embedded: { readonly items: readonly I[] };
+}
+
+/** Every Akeneo list item has a code, its identity: an item served twice means the paging went wrong. */
+export interface CodedItem {
+  readonly code: string;
 }
 
 export interface FirstPage {
@@ -18,42 +26,52 @@ export interface FirstPage {
 
 /**
  * Reads a list page by page. Both pagination methods are driven by `_links.next.href` alone: the
- * docs say never to build `page` or `search_after` yourself, and the href is absolute, so it is
- * sent as it is. A page is yielded as soon as it is read, so callers stream instead of holding
- * the whole list.
- *
- * A next link that points back at a page already read is a loop, not more data (the published
- * locales example has `next` equal to `self`): reading stops there instead of spinning forever.
+ * docs say never to build `page` or `search_after` yourself. The href is followed on the
+ * configured origin only (credentials go with it), and a list whose paging misbehaves (a link or
+ * cursor that repeats, an item served twice, an empty page that links on, a count that does not
+ * match) fails with a PagingError instead of ending early: a truncated list would be planned as
+ * deletions. A page is yielded as soon as it is read, so callers stream instead of holding the
+ * whole list; the error may come after some pages were yielded, so callers must not act on
+ * pages before the iteration has ended.
  */
-export async function* followNextLinks<I>(args: {
+export async function* followNextLinks<I extends CodedItem>(args: {
   readonly http: HttpClient;
   readonly first: FirstPage;
   readonly schema: z.ZodType<LinkedPage<I>>;
   readonly logger: Logger;
   readonly signal?: AbortSignal | undefined;
 }): AsyncGenerator<readonly I[], void, undefined> {
-  const seen = new Set<string>();
+  const guard = createPagingGuard({
+    upstream: "pim",
+    list: args.first.url,
+    baseUrl: args.http.baseUrl,
+    firstUrl: requestUrl(args.http.baseUrl, args.first.url, args.first.query).toString(),
+    logger: args.logger,
+  });
+  let expectedCount: number | undefined;
   let url = args.first.url;
   let query = args.first.query;
-  for (;;) {
+  for (let pageNumber = 1; ; pageNumber += 1) {
     const { data } = await args.http.send({ method: "GET", url, query, schema: args.schema, signal: args.signal });
-    yield data._embedded.items;
-    const self = data._links?.self?.href;
-    if (self !== undefined) seen.add(self);
+    // The count of the first page: a list that changes while it is read fails the check below.
+    if (pageNumber === 1) expectedCount = data.items_count;
     const next = data._links?.next?.href;
-    if (next === undefined) return;
-    if (seen.has(next)) {
-      args.logger.warn({ next }, "next link points back to a page already read; stopping there");
+    guard.page(
+      data._embedded.items.map((item) => item.code),
+      next !== undefined,
+    );
+    yield data._embedded.items;
+    if (next === undefined) {
+      guard.finish(expectedCount);
       return;
     }
-    seen.add(next);
-    url = next;
+    url = guard.next(next);
     query = undefined;
   }
 }
 
 /** Reads every page of a small list (structure: attributes, channels...) and maps each item. */
-export async function collectPages<I, T>(
+export async function collectPages<I extends CodedItem, T>(
   args: Parameters<typeof followNextLinks<I>>[0] & { readonly map: (item: I) => T },
 ): Promise<T[]> {
   const all: T[] = [];

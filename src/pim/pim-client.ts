@@ -98,7 +98,10 @@ export function createPimClient(options: PimClientOptions): PimClient {
   });
 
   async function* attributeOptionPages(attribute: string, signal?: AbortSignal): AsyncGenerator<PimAttributeOption[]> {
-    const first = { url: pimPath("attributes", attribute, "options"), query: { limit: PAGE_LIMIT } };
+    // `with_count`: the count served with the first page is checked against what was read, so
+    // a list truncated by the server (or changed while it was read) fails instead of being
+    // planned as deletions. The next links repeat the parameter.
+    const first = { url: pimPath("attributes", attribute, "options"), query: { limit: PAGE_LIMIT, with_count: "true" } };
     for await (const page of followNextLinks({ http, logger, first, schema: optionPage, signal })) {
       yield page.map(toPimAttributeOption);
     }

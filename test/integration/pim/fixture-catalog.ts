@@ -7,6 +7,12 @@ export interface FixtureReply {
 }
 
 const COLLECTION = "application/vnd.akeneo.collection+json";
+
+function withoutNextLink(body: string): string {
+  const page = JSON.parse(body) as { _links?: Record<string, unknown> };
+  delete page._links?.["next"];
+  return JSON.stringify(page);
+}
 const CODE_SYNTAX = /^[A-Za-z0-9_]+$/;
 const NOT_FOUND: FixtureReply = { status: 404, body: JSON.stringify(jsonFixture("error_404_not_found.json")) };
 
@@ -44,7 +50,10 @@ export function createFixtureCatalog(baseUrl: string) {
       case "1:channels":
         return fixture("channels_list_response.json");
       case "1:locales":
-        return fixture("locales_list_response.json");
+        // The published example is "page 2" with `next` pointing at itself (a documentation
+        // slip: a real last page has no `next`). Served as that last page; the repeated link
+        // itself is covered by the paging-guard tests.
+        return { status: 200, body: withoutNextLink(servedFixture("locales_list_response.json", baseUrl)) };
       case "1:currencies":
         return fixture("currencies_list_response.json");
       case "1:families":
