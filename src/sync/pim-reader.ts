@@ -1,8 +1,9 @@
 import type { PimAttributeOption, PimCatalogStructure, PimRecord } from "../domain/pim-catalog.js";
 import type { RequestStats } from "../http/request-stats.js";
+import type { PimItemReader } from "./confirm-deletions.js";
 
 /** The part of the PIM client a sync reads through. */
-export interface PimReader {
+export interface PimReader extends PimItemReader {
   readStructure(signal?: AbortSignal): Promise<PimCatalogStructure>;
   attributeOptionPages(attribute: string, signal?: AbortSignal): AsyncIterable<PimAttributeOption[]>;
   referenceEntityRecordPages(entity: string, signal?: AbortSignal): AsyncIterable<PimRecord[]>;

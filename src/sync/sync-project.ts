@@ -10,9 +10,12 @@ import type { CollectionPlan, DeletionGuard } from "../reconcile/collection-plan
 import { planCollection } from "../reconcile/plan-collection.js";
 import { splitPlanWrites } from "../reconcile/split-plan-writes.js";
 import type { StateStore } from "../state/state-store.js";
+import { createDeletionCheck } from "./confirm-deletions.js";
 import type { PimReader } from "./pim-reader.js";
 import { readSourceOptions } from "./read-source-options.js";
 import type { CollectionOutcome, MissingCollection, SyncReport } from "./sync-report.js";
+
+type DeletionCheck = ReturnType<typeof createDeletionCheck>;
 
 export interface SyncDeps {
   readonly pim: PimReader;
@@ -114,7 +117,7 @@ export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<Syn
   const outcomes: CollectionOutcome[] = [];
   const limiter = createConcurrencyLimiter(input.sourceConcurrency ?? DEFAULT_SOURCE_CONCURRENCY);
 
-  async function syncCollection(spec: CollectionSpec, desired: DesiredCollection["options"]): Promise<CollectionOutcome> {
+  async function syncCollection(spec: CollectionSpec, desired: DesiredCollection["options"], deletionCheck: DeletionCheck): Promise<CollectionOutcome> {
     const lastWritten = await deps.state.read(input.project, spec.name);
     const graceMs = input.recentAdditionGraceMs ?? DEFAULT_RECENT_ADDITION_GRACE_MS;
     const recentlyAdded = await deps.state.recentlyAdded(input.project, spec.name, now().getTime() - graceMs);
@@ -143,6 +146,12 @@ export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<Syn
     const id = idByName.get(spec.name);
     if (id === undefined) throw new Error(`collection '${spec.name}' has no id`); // filtered out above
     try {
+      // Nothing is deleted that the PIM still serves: such a name proves the list was cut short.
+      const stillInPim = plan.deletes.length === 0 ? [] : await deletionCheck.namesStillInPim(plan.deletes);
+      if (stillInPim.length > 0) {
+        const shown = stillInPim.slice(0, 10).join(", ") + (stillInPim.length > 10 ? ` and ${stillInPim.length - 10} more` : "");
+        throw new Error(`the PIM still has ${shown}, missing from the list read: the list was incomplete, nothing written`);
+      }
       // A replace that fails half-way must be replaced again next time, whatever was known.
       if (plan.action === "replace") await deps.state.forget(input.project, spec.name);
       for (const write of splitPlanWrites(plan, input.maxOptionsPerWrite ?? 5000)) {
@@ -174,8 +183,9 @@ export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<Syn
       done += group.specs.length;
       return;
     }
+    const deletionCheck = createDeletionCheck(deps.pim, group.source, signal);
     for (const spec of group.specs) {
-      outcomes.push(await syncCollection(spec, desired));
+      outcomes.push(await syncCollection(spec, desired, deletionCheck));
       done += 1;
       input.onProgress?.({ done, total, collection: spec.name });
     }

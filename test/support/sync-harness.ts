@@ -2,7 +2,7 @@ import { Agent } from "undici";
 import { createConfigServiceClient } from "../../src/config-service/config-service-client.js";
 import { DEFAULT_NAMING } from "../../src/derive/naming.js";
 import type { RetryPolicy } from "../../src/http/retry-policy.js";
-import { createPimClient } from "../../src/pim/pim-client.js";
+import { createPimClient, type PimClient } from "../../src/pim/pim-client.js";
 import { DEFAULT_DELETION_GUARD } from "../../src/reconcile/collection-plan.js";
 import { loadSimCatalog, type SimCatalog } from "../../src/sim/catalog/catalog-file.js";
 import {
@@ -14,6 +14,7 @@ import { startPimSimulator, type PimSimulator, type PimSimulatorOptions } from "
 import { defaultCatalogPath } from "../../src/sim/start-simulators.js";
 import { createRedisStateStore } from "../../src/state/redis-state-store.js";
 import type { StateStore } from "../../src/state/state-store.js";
+import type { PimReader } from "../../src/sync/pim-reader.js";
 import { syncProject, type SyncInput } from "../../src/sync/sync-project.js";
 import type { SyncReport } from "../../src/sync/sync-report.js";
 import { createTestRedis, type TestRedis } from "./redis.js";
@@ -24,13 +25,20 @@ export const TEST_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 5, maxDela
 
 export const PROJECT = 67;
 
+export interface SyncClientOptions {
+  readonly retry?: RetryPolicy;
+  readonly timeoutMs?: number;
+  /** Fault injection at the client boundary: what the sync reads through, around the real client. */
+  readonly wrapPim?: (pim: PimClient) => PimReader;
+}
+
 export interface SyncHarness {
   readonly pim: PimSimulator;
   readonly service: ConfigServiceSimulator;
   readonly redis: TestRedis;
   readonly state: StateStore;
   /** One sync with fresh clients (so request counts are per run), against the Redis state. */
-  sync(input?: Partial<SyncInput>, clientOptions?: { retry?: RetryPolicy; timeoutMs?: number }): Promise<SyncReport>;
+  sync(input?: Partial<SyncInput>, clientOptions?: SyncClientOptions): Promise<SyncReport>;
   /** Live options of one of the project's collections in the service simulator, by name. */
   optionsOf(collection: string, project?: number): { name: string; label: Record<string, string> }[];
   close(): Promise<void>;
@@ -71,7 +79,7 @@ export async function startSyncHarness(
       const serviceClient = createConfigServiceClient({ ...common, baseUrl: service.url, credentials: { token: "sim-service-token" } });
       try {
         return await syncProject(
-          { pim: pimClient, service: serviceClient, state, logger },
+          { pim: clientOptions.wrapPim ? clientOptions.wrapPim(pimClient) : pimClient, service: serviceClient, state, logger },
           {
             project: PROJECT,
             filters: {},

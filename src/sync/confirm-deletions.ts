@@ -1,0 +1,39 @@
+import type { OptionSource } from "../domain/option-collection.js";
+import type { PimAttributeOption, PimRecord } from "../domain/pim-catalog.js";
+
+/** The single-item reads the check needs (both answer null for "no such item"). */
+export interface PimItemReader {
+  getAttributeOption(attribute: string, code: string, signal?: AbortSignal): Promise<PimAttributeOption | null>;
+  getRecord(entity: string, code: string, signal?: AbortSignal): Promise<PimRecord | null>;
+}
+
+/**
+ * Asks the PIM, one item at a time, whether options planned for deletion are really gone. A list
+ * can end early without any sign a client could see (a search_after list has no count), and
+ * a name missing from a short list would be deleted; an item the PIM still serves proves the list
+ * was incomplete. Returns the names the PIM still has (the caller then writes nothing). Answers
+ * are cached per source, since sibling collections plan the same deletions. Units and currencies
+ * come from lists read whole with the structure, so they are not asked about.
+ */
+export function createDeletionCheck(pim: PimItemReader, source: OptionSource, signal?: AbortSignal) {
+  const known = new Map<string, Promise<boolean>>();
+  const stillInPim = (name: string): Promise<boolean> => {
+    let answer = known.get(name);
+    if (answer === undefined) {
+      answer =
+        source.kind === "attribute-options"
+          ? pim.getAttributeOption(source.attribute, name, signal).then((item) => item !== null)
+          : source.kind === "reference-entity-records"
+            ? pim.getRecord(source.referenceEntity, name, signal).then((item) => item !== null)
+            : Promise.resolve(false);
+      known.set(name, answer);
+    }
+    return answer;
+  };
+  return {
+    async namesStillInPim(names: readonly string[]): Promise<string[]> {
+      const present = await Promise.all(names.map(stillInPim));
+      return names.filter((_, index) => present[index] === true);
+    },
+  };
+}
