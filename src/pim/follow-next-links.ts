@@ -1,7 +1,8 @@
 import type { Logger } from "pino";
 import type { z } from "zod";
 import { requestUrl, type HttpClient } from "../http/http-client.js";
-import { createPagingGuard } from "../http/paging-guard.js";
+import { PagingError } from "../http/paging-error.js";
+import { createPagingGuard, type PagingGuard } from "../http/paging-guard.js";
 
 /** The part of both Akeneo envelopes (page and search_after) that paging needs. */
 export interface LinkedPage<I> {
@@ -40,6 +41,11 @@ export async function* followNextLinks<I extends CodedItem>(args: {
   readonly schema: z.ZodType<LinkedPage<I>>;
   readonly logger: Logger;
   readonly signal?: AbortSignal | undefined;
+  /**
+   * Pages requested ahead of the one being read, for page-numbered lists whose first page
+   * carries `items_count` (see `readNumberedPagesAhead`). 1 (the default) follows links one by one.
+   */
+  readonly readAhead?: number;
 }): AsyncGenerator<readonly I[], void, undefined> {
   const guard = createPagingGuard({
     upstream: "pim",
@@ -67,6 +73,96 @@ export async function* followNextLinks<I extends CodedItem>(args: {
     }
     url = guard.next(next);
     query = undefined;
+    const plan = pageNumber === 1 ? numberedPagePlan(url, expectedCount, data._embedded.items.length, args.readAhead ?? 1) : undefined;
+    if (plan !== undefined) {
+      yield* readNumberedPagesAhead({ ...args, guard, plan, secondPageUrl: url });
+      return;
+    }
+  }
+}
+
+interface NumberedPagePlan {
+  readonly count: number;
+  readonly limit: number;
+  readonly lastPage: number;
+  readonly readAhead: number;
+}
+
+/**
+ * When the rest of a list can be read ahead: the first page carried `items_count`, its `next`
+ * link asks for page 2 with a `limit` the first page filled. Anything else is followed link by
+ * link.
+ */
+function numberedPagePlan(secondPageUrl: string, count: number | undefined, firstPageItems: number, readAhead: number): NumberedPagePlan | undefined {
+  if (readAhead <= 1 || count === undefined) return undefined;
+  const query = new URL(secondPageUrl).searchParams;
+  const limit = Number(query.get("limit"));
+  if (query.get("page") !== "2" || !Number.isSafeInteger(limit) || limit < 1 || firstPageItems !== limit) return undefined;
+  return { count, limit, lastPage: Math.ceil(count / limit), readAhead };
+}
+
+/**
+ * Reads pages 2..last of a page-numbered list with up to `readAhead` requests out at once,
+ * yielding them in order (so memory holds a few pages, whatever the list's length). A list read
+ * one link after another leaves a long sequential tail on attributes with tens of thousands of
+ * options; the count from the first page says how many pages there are, so the page URLs are
+ * made from the `next` link by changing its `page` (the docs prefer following links, which is
+ * what shorter lists and lists without a count still do). Every page must hold exactly what the
+ * count implies and link on exactly when it is not the last: a list that changes while it is
+ * read fails (PagingError), as in the link-by-link read.
+ */
+async function* readNumberedPagesAhead<I extends CodedItem>(args: {
+  readonly http: HttpClient;
+  readonly schema: z.ZodType<LinkedPage<I>>;
+  readonly signal?: AbortSignal | undefined;
+  readonly first: FirstPage;
+  readonly guard: PagingGuard;
+  readonly plan: NumberedPagePlan;
+  readonly secondPageUrl: string;
+}): AsyncGenerator<readonly I[], void, undefined> {
+  const { guard, plan } = args;
+  const stop = new AbortController();
+  const signal = args.signal ? AbortSignal.any([args.signal, stop.signal]) : stop.signal;
+  const urlOf = (page: number): string => {
+    if (page === 2) return args.secondPageUrl;
+    const url = new URL(args.secondPageUrl);
+    url.searchParams.set("page", String(page));
+    return guard.next(url.toString());
+  };
+  const pending: Promise<LinkedPage<I>>[] = [];
+  let requested = 1;
+  const requestNext = (): void => {
+    requested += 1;
+    const read = args.http.send({ method: "GET", url: urlOf(requested), schema: args.schema, signal }).then(({ data }) => data);
+    // Awaited in order below; a failure of a page further on must not surface as unhandled.
+    read.catch(() => undefined);
+    pending.push(read);
+  };
+  try {
+    for (let page = 2; page <= plan.lastPage; page += 1) {
+      while (requested < plan.lastPage && pending.length < plan.readAhead) requestNext();
+      const data = await pending.shift();
+      if (data === undefined) throw new PagingError("pim", args.first.url, `page ${page} was never requested`);
+      const items = data._embedded.items;
+      const hasNext = data._links?.next?.href !== undefined;
+      const expected = Math.min(plan.limit, plan.count - (page - 1) * plan.limit);
+      if (items.length !== expected || hasNext !== page < plan.lastPage) {
+        throw new PagingError(
+          "pim",
+          args.first.url,
+          `page ${page} of ${plan.lastPage} held ${items.length} items${hasNext ? " and a next link" : ""} where the count of ${plan.count} implies ${expected}`,
+        );
+      }
+      guard.page(
+        items.map((item) => item.code),
+        hasNext,
+      );
+      yield items;
+    }
+    guard.finish(plan.count);
+  } finally {
+    // Pages still out when the reader stops (a failure, or a caller that stopped early).
+    stop.abort();
   }
 }
 

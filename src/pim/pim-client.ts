@@ -68,6 +68,7 @@ const recordPage = searchAfterPageSchema(recordSchema);
 
 export function createPimClient(options: PimClientOptions): PimClient {
   const retry = options.retry ?? DEFAULT_RETRY_POLICY;
+  const maxInFlight = options.maxInFlight ?? 4;
   const timeoutMs = options.timeoutMs ?? DEFAULT_PIM_TIMEOUT_MS;
   const logger = options.logger.child({ component: "pim-client" });
   // Shared by every request of this process to this PIM, token calls included.
@@ -91,7 +92,7 @@ export function createPimClient(options: PimClientOptions): PimClient {
     retry,
     timeoutMs,
     rateLimiter,
-    concurrency: createConcurrencyLimiter(options.maxInFlight ?? 4),
+    concurrency: createConcurrencyLimiter(maxInFlight),
     authorize: (signal) => auth.authorize(signal),
     onUnauthorized: (signal) => auth.onUnauthorized(signal),
     random: options.random,
@@ -102,7 +103,10 @@ export function createPimClient(options: PimClientOptions): PimClient {
     // a list truncated by the server (or changed while it was read) fails instead of being
     // planned as deletions. The next links repeat the parameter.
     const first = { url: pimPath("attributes", attribute, "options"), query: { limit: PAGE_LIMIT, with_count: "true" } };
-    for await (const page of followNextLinks({ http, logger, first, schema: optionPage, signal })) {
+    // Pages read ahead with as many requests as the connection may have in flight: the count
+    // tells how many pages there are, so an attribute with 40,000 options is not read one
+    // round trip after another.
+    for await (const page of followNextLinks({ http, logger, first, schema: optionPage, signal, readAhead: maxInFlight })) {
       yield page.map(toPimAttributeOption);
     }
   }

@@ -20,7 +20,7 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-type Pages = (url: URL, origin: string) => ScriptedReply;
+type Pages = (url: URL, origin: string) => ScriptedReply | Promise<ScriptedReply>;
 
 async function serve(pages: Pages): Promise<ScriptedServer> {
   const server = await startScriptedServer(pages);
@@ -52,9 +52,10 @@ function page(origin: string, codes: readonly string[], next?: string, extra: Re
   };
 }
 
-async function readAll(server: ScriptedServer): Promise<string[]> {
+async function readAll(server: ScriptedServer, readAhead = 1): Promise<string[]> {
   const codes: string[] = [];
-  for await (const items of followNextLinks({ http: clientFor(server), first: { url: LIST, query: { limit: 2 } }, schema, logger: createMemoryLogger().logger })) {
+  const first = { url: LIST, query: { limit: 2 } };
+  for await (const items of followNextLinks({ http: clientFor(server), first, schema, logger: createMemoryLogger().logger, readAhead })) {
     codes.push(...items.map((item) => item.code));
   }
   return codes;
@@ -154,5 +155,70 @@ describe("credentials never follow a link to another origin", () => {
     expect(failure).toBeInstanceOf(HttpError);
     expect(failure).toMatchObject({ code: "HTTP_FOREIGN_ORIGIN", transient: false });
     expect(elsewhere.requests).toEqual([]);
+  });
+});
+
+describe("reading a counted, page-numbered list ahead", () => {
+  /** `count` items c0..c{count-1}, two a page, links as the PIM builds them. */
+  function numbered(count: number, edit: (page: number, codes: string[]) => string[] = (_page, codes) => codes): Pages {
+    return (url, origin) => {
+      const at = Number(url.searchParams.get("page") ?? "1");
+      const codes = edit(at, Array.from({ length: count }, (_, i) => `c${i}`).slice((at - 1) * 2, at * 2));
+      const next = at * 2 < count ? `${LIST}?page=${at + 1}&limit=2&with_count=true` : undefined;
+      return page(origin, codes, next, at === 1 ? { items_count: count } : {});
+    };
+  }
+
+  it("requests the following pages before the first of them is answered, and yields them in order", async () => {
+    let pageFourAsked: () => void = () => undefined;
+    const pageFour = new Promise<void>((resolve) => (pageFourAsked = resolve));
+    const inOrder = numbered(9);
+    const events: string[] = [];
+    const server = await serve(async (url, origin) => {
+      const at = url.searchParams.get("page") ?? "1";
+      events.push(`ask ${at}`);
+      if (at === "4") pageFourAsked();
+      // Page 2 is held back until page 4 was asked for (or a second passed, so a reader that does
+      // not read ahead fails on the order below rather than hanging).
+      if (at === "2") await Promise.race([pageFour, new Promise((resolve) => setTimeout(resolve, 1_000))]);
+      events.push(`answer ${at}`);
+      return inOrder(url, origin);
+    });
+
+    await expect(readAll(server, 3)).resolves.toEqual(Array.from({ length: 9 }, (_, i) => `c${i}`));
+    expect(events.indexOf("ask 4")).toBeLessThan(events.indexOf("answer 2"));
+    expect(events.filter((event) => event.startsWith("ask"))).toHaveLength(5);
+  });
+
+  it("fails when a page holds fewer items than the count implies (the list shrank while read)", async () => {
+    const server = await serve(numbered(9, (at, codes) => (at === 3 ? codes.slice(1) : codes)));
+    const failure = await readAll(server, 3).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(PagingError);
+    expect((failure as Error).message).toMatch(/page 3 of 5 held 1 items and a next link where the count of 9 implies 2/);
+  });
+
+  it("fails when the last page still links on (the list grew while read)", async () => {
+    const inOrder = numbered(9);
+    const server = await serve((url, origin) => {
+      const reply = inOrder(url, origin);
+      if (url.searchParams.get("page") !== "5") return reply;
+      return page(origin, ["c8", "c9"], `${LIST}?page=6&limit=2&with_count=true`);
+    });
+    await expect(readAll(server, 3)).rejects.toThrow(/page 5 of 5 held 2 items and a next link where the count of 9 implies 1/);
+  });
+
+  it("fails when a page repeats an item of another page", async () => {
+    const server = await serve(numbered(8, (at, codes) => (at === 4 ? ["c0", "c7"] : codes)));
+    await expect(readAll(server, 2)).rejects.toThrow(/item 'c0' was served twice/);
+  });
+
+  it("follows links one by one when the first page has no count", async () => {
+    const inOrder = numbered(6);
+    const server = await serve((url, origin) => {
+      const reply = inOrder(url, origin) as { json: { items_count?: number } };
+      delete reply.json.items_count;
+      return reply;
+    });
+    await expect(readAll(server, 4)).resolves.toEqual(["c0", "c1", "c2", "c3", "c4", "c5"]);
   });
 });
