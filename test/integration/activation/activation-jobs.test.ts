@@ -198,11 +198,23 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
       expect((await finished((ok.json as { job_id: string }).job_id.slice("activation/".length))).state).toBe("completed");
       expect(sim.shipments("amazon-fr")).toEqual([shipment]);
 
-      const refused = await trigger.call("/v1/activation/shipments", { token: TRIGGER_TOKEN, body: { connection: "amazon-fr", shipment: { orderId: "nope" } } });
-      const { job, state } = await finished((refused.json as { job_id: string }).job_id.slice("activation/".length));
+      const refused = await trigger.call("/v1/activation/shipments", { token: TRIGGER_TOKEN, body: { connection: "amazon-fr", shipment: { orderId: "amazon-fr-order-99" } } });
+      const ref = (refused.json as { job_id: string }).job_id;
+      const { job, state } = await finished(ref.slice("activation/".length));
       expect(state).toBe("failed");
       expect(job.attemptsMade).toBe(1);
-      expect(job.failedReason).toContain('Order \\"nope\\" not found');
+      expect(job.failedReason).toContain('Order \\"amazon-fr-order-99\\" not found');
+
+      // Listed with the failed jobs, and replayed once the order exists.
+      const list = captureIo(ACTIVATION_ENV);
+      expect(await runCli(["jobs", "list", "--config", configPath, "--state", "failed", "--json"], list)).toBe(0);
+      expect((JSON.parse(list.out()) as { ref: string; name: string; project: number | null }[]).map((j) => [j.ref, j.name, j.project])).toEqual([[ref, "activation.shipment.update", null]]);
+      sim.upsertOrder("amazon-fr", sampleOrder("amazon-fr", 99));
+      const retry = captureIo(ACTIVATION_ENV);
+      expect(await runCli(["jobs", "retry", "--config", configPath, "--all-failed"], retry)).toBe(0);
+      expect(retry.out()).toBe(`${ref}: retried\n`);
+      expect((await finished(ref.slice("activation/".length))).state).toBe("completed");
+      expect(sim.shipments("amazon-fr")).toEqual([shipment, { orderId: "amazon-fr-order-99" }]);
     });
 
     it("400 lists every reason (shape and unknown connection, checked against the API's list); 401 without the token", async () => {
