@@ -107,7 +107,14 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
       sim.upsertOrder("amazon-fr", sampleOrder("amazon-fr", 8));
       expect((await pullLines()).lines).toEqual([changed, sampleOrder("amazon-fr", 8)]);
 
-      expect((await pullLines(["--all"])).lines).toHaveLength(8);
+      // --all emits everything, the change below included, but leaves the state as it was:
+      // the next normal pull still sees the change as new.
+      const cancelled = { ...sampleOrder("amazon-fr", 5), data: { status: { code: "CANCELED" } } };
+      sim.upsertOrder("amazon-fr", cancelled);
+      const all = (await pullLines(["--all"])).lines;
+      expect(all).toHaveLength(8);
+      expect(all).toContainEqual(cancelled);
+      expect((await pullLines()).lines).toEqual([cancelled]);
       expect((await pullLines()).lines).toEqual([]);
     });
 
