@@ -63,12 +63,9 @@ export function cursorText(cursor: string | number): string {
   return String(cursor);
 }
 
-/**
- * "Changed" = the order's canonical JSON (keys sorted, no spaces) differs from the last one
- * emitted for that id; compared through its SHA-256, which is what the pull state keeps.
- * Key order alone is therefore not a change.
- */
-export const CHANGE_HASH = "sha256 of canonical JSON" as const;
+// "Changed" = the order's canonical JSON (keys sorted, no spaces) differs from the last one
+// emitted for that id, compared through its SHA-256 (canonical-json.ts, select-orders-to-emit.ts):
+// key order alone is not a change. Offers are "already accepted" by the same hash.
 
 /** `Idempotency-Key` of a webhook delivery: the same order content always gets the same key. */
 export function webhookIdempotencyKey(connection: string, orderId: string, contentHash: string): string {

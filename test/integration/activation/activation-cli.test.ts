@@ -7,6 +7,7 @@ import { runCli } from "../../../src/cli/main.js";
 import { SAMPLE_CONNECTIONS, sampleOrder } from "../../../src/sim/activation/activation-sample.js";
 import { SIM_ACTIVATION_TOKEN, startActivationSimulator, type ActivationSimulator, type ActivationSimulatorOptions } from "../../../src/sim/activation/activation-simulator.js";
 import { captureIo } from "../../support/capture-io.js";
+import { createConfigSafeTestRedis } from "../../support/process-redis.js";
 import { ACTIVATION_ENV, activationConfig, writeActivationConfig } from "./activation-test-config.js";
 
 const ORDERS_PATH = /^\/v1\/channel-connections\/amazon-fr\/orders$/;
@@ -195,6 +196,20 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
       expect(second.lines).toEqual([]);
       expect(second.err).toContain("order without id skipped");
       expect((await pullLines(["--all"])).lines).toHaveLength(2);
+    });
+
+    it("keeps the pull state in Redis when the config names one", async () => {
+      await start();
+      const redis = await createConfigSafeTestRedis();
+      try {
+        configPath = await writeActivationConfig(dir, activationConfig({ activationUrl: sim.url, stateDir: join(dir, "state"), redisPrefix: redis.prefix }), "redis.json");
+        expect((await pullLines()).lines).toHaveLength(7);
+        expect(await redis.redis.hlen(`${redis.prefix}:activation:amazon-fr:orders`)).toBe(7);
+        expect((await pullLines()).lines).toEqual([]);
+        expect(existsSync(join(dir, "state"))).toBe(false);
+      } finally {
+        await redis.cleanup();
+      }
     });
 
     it("a connection without orders writes nothing", async () => {
