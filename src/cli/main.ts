@@ -10,6 +10,7 @@ import { runWorkerCommand } from "./commands/worker-command.js";
 import { runAddOptionsCommand } from "./commands/add-options-command.js";
 import { runJobsCommand } from "./commands/jobs-command.js";
 import { runEnqueueCommand } from "./commands/enqueue-command.js";
+import { runActivationCommand } from "./commands/activation-command.js";
 import { UsageError } from "./usage-error.js";
 
 type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
@@ -19,7 +20,8 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
   plan: { run: runPlanCommand, summary: "dry run: show the collections and the writes a sync would make" },
   worker: { run: runWorkerCommand, summary: "run the queue worker: scheduled syncs, add-options jobs, trigger endpoint" },
   "add-options": { run: runAddOptionsCommand, summary: "add options to an allowlisted attribute (queued, or --once)" },
-  enqueue: { run: runEnqueueCommand, summary: "ask the worker for a sync now (enqueue sync)" },
+  enqueue: { run: runEnqueueCommand, summary: "ask the worker for a sync (enqueue sync) or an Activation orders pull now" },
+  activation: { run: runActivationCommand, summary: "Activation API: connections, orders, offers put, shipments put" },
   jobs: { run: runJobsCommand, summary: "list, show and replay jobs" },
   sim: { run: runSimCommand, summary: "start the PIM and configuration-service simulators" },
   demo: { run: runDemoCommand, summary: "simulators + two syncs, to see pim-sync work with nothing set up" },

@@ -25,6 +25,8 @@ export interface HttpRequest<S extends z.ZodType> {
   /** Counted against a second limiter (e.g. Akeneo's 3 req/s on option writes). */
   readonly extraLimiter?: RateLimiter;
   readonly signal?: AbortSignal;
+  /** Headers of this request only (e.g. an Idempotency-Key); never credentials, which `authorize`/`headers` give. */
+  readonly headers?: Readonly<Record<string, string>>;
   /** Responses parsed as text, not JSON (NDJSON bodies). */
   readonly responseType?: "json" | "text" | "none";
 }
@@ -46,6 +48,8 @@ export interface HttpClientOptions {
   readonly concurrency?: ConcurrencyLimiter;
   /** Returns the Authorization header value; called for every attempt. */
   readonly authorize?: (signal?: AbortSignal) => Promise<string | undefined>;
+  /** Sent with every request, for upstreams that authenticate with custom headers (Activation API). */
+  readonly headers?: Readonly<Record<string, string>>;
   /** Called once per request on a 401; returns true when a retry may succeed (token refreshed). */
   readonly onUnauthorized?: (signal?: AbortSignal) => Promise<boolean>;
   readonly random?: () => number;
@@ -86,7 +90,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const method = req.method;
     const urlText = url.toString();
     const base = { upstream: options.upstream, method, url: urlText };
-    const headers: Record<string, string> = { accept: "application/json" };
+    const headers: Record<string, string> = { accept: "application/json", ...options.headers, ...req.headers };
     const auth = await options.authorize?.(req.signal);
     if (auth !== undefined) headers.authorization = auth;
     let body: string | undefined;

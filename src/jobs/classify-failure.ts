@@ -1,4 +1,6 @@
 import { AddOptionsRejected } from "../add-options/add-options-rejected.js";
+import { ActivationProtocolError } from "../activation/activation-errors.js";
+import { ActivationNotConfigured } from "../activation/activation-runtime.js";
 import { HttpError } from "../http/http-error.js";
 import { ConfigError } from "../settings/config-error.js";
 import { ProjectScopeError } from "../sync/sync-project.js";
@@ -17,6 +19,9 @@ export type FailureVerdict =
 export function classifyFailure(error: unknown): FailureVerdict {
   const reason = error instanceof Error ? error.message : String(error);
   if (error instanceof JobDataError || error instanceof AddOptionsRejected || error instanceof ConfigError || error instanceof ProjectScopeError) {
+    return { kind: "permanent", reason };
+  }
+  if (error instanceof ActivationProtocolError || error instanceof ActivationNotConfigured) {
     return { kind: "permanent", reason };
   }
   if (error instanceof SyncIncomplete && error.retryAfterMs !== null) return { kind: "delay", delayMs: error.retryAfterMs, reason };

@@ -1,11 +1,11 @@
-import { DelayedError, UnrecoverableError, type Job, type Processor } from "bullmq";
+import { UnrecoverableError, type Job, type Processor } from "bullmq";
 import type { Logger } from "pino";
 import type { ConcurrencyLimiter } from "../http/concurrency-limiter.js";
 import type { ProjectRuntime } from "../project-runtime.js";
 import type { Settings } from "../settings/settings-schema.js";
-import { classifyFailure } from "./classify-failure.js";
-import { isJobName, parseJobData, type JobName } from "./job-catalog.js";
+import { isProjectJobName, parseJobData, type ProjectJobName } from "./job-catalog.js";
 import { JOB_HANDLERS, type JobContext, type JobHandlers } from "./job-handlers.js";
+import { runJobWithPolicy } from "./run-job-with-policy.js";
 
 /**
  * The processor every project queue's worker runs: validates the data again (a job may come
@@ -22,14 +22,14 @@ export function createJobProcessor(args: {
 }): Processor {
   const handlers = args.handlers ?? JOB_HANDLERS;
   const { settings } = args;
-  const timeoutOf: Record<JobName, number> = {
+  const timeoutOf: Record<ProjectJobName, number> = {
     "sync.run": settings.worker.sync_timeout_ms,
     "options.add": settings.worker.add_options_timeout_ms,
   };
 
   return async (job: Job, token?: string, workerSignal?: AbortSignal): Promise<unknown> => {
     const name = job.name;
-    if (!isJobName(name)) throw new UnrecoverableError(`unknown job name '${name}'`);
+    if (!isProjectJobName(name)) throw new UnrecoverableError(`unknown job name '${name}'`);
     let data;
     try {
       data = parseJobData(name, job.data);
@@ -40,46 +40,21 @@ export function createJobProcessor(args: {
     if (!runtime) throw new UnrecoverableError(`project ${data.project} is not configured in this worker`);
     const logger = args.logger.child({ job: job.id, jobName: name, project: data.project, attempt: job.attemptsMade + 1 });
 
-    return args.slots.run(async () => {
-      // One controller per job, aborted by the job's time limit or the worker's cancellation,
-      // both released when the job ends (cheaper than AbortSignal.any/timeout per job).
-      const controller = new AbortController();
-      const timer = setTimeout(() => controller.abort(new Error(`${name} ran longer than ${timeoutOf[name]} ms`)), timeoutOf[name]);
-      timer.unref();
-      const onWorkerAbort = (): void => controller.abort(workerSignal?.reason);
-      if (workerSignal?.aborted) onWorkerAbort();
-      else workerSignal?.addEventListener("abort", onWorkerAbort, { once: true });
-      const signal = controller.signal;
-      const context: JobContext = { runtime, settings, logger, signal, log: async (line: string) => void (await job.log(line)) };
-      try {
-        logger.info("job started");
-        // The catalog pairs each name with its data type; TypeScript cannot follow that pairing
-        // through the union, so the handler is called through its widest signature.
-        const handler = handlers[name] as (data: unknown, context: JobContext) => Promise<unknown>;
-        const result = await handler(data, context);
-        logger.info("job done");
-        return result;
-      } catch (error) {
-        if (workerSignal?.aborted && token !== undefined) {
-          // The worker is shutting down past its deadline: hand the job back at once, without
-          // using an attempt, for another worker (its writes so far are in the state).
-          logger.warn("job interrupted by shutdown; handing it back to the queue");
-          await job.moveToDelayed(Date.now(), token);
-          throw new DelayedError();
-        }
-        const verdict = classifyFailure(error);
-        logger.warn({ verdict: verdict.kind, reason: verdict.reason }, "job failed");
-        if (verdict.kind === "permanent") throw new UnrecoverableError(verdict.reason);
-        if (verdict.kind === "delay" && token !== undefined) {
-          await job.log(`delayed ${verdict.delayMs} ms by the upstream: ${verdict.reason}`);
-          await job.moveToDelayed(Date.now() + verdict.delayMs, token);
-          throw new DelayedError();
-        }
-        throw error instanceof Error ? error : new Error(String(error));
-      } finally {
-        clearTimeout(timer);
-        workerSignal?.removeEventListener("abort", onWorkerAbort);
-      }
-    });
+    return args.slots.run(() =>
+      runJobWithPolicy({
+        job,
+        token,
+        workerSignal,
+        logger,
+        timeoutMs: timeoutOf[name],
+        run(signal) {
+          const context: JobContext = { runtime, settings, logger, signal, log: async (line: string) => void (await job.log(line)) };
+          // The catalog pairs each name with its data type; TypeScript cannot follow that pairing
+          // through the union, so the handler is called through its widest signature.
+          const handler = handlers[name] as (data: unknown, context: JobContext) => Promise<unknown>;
+          return handler(data, context);
+        },
+      }),
+    );
   };
 }

@@ -1,4 +1,5 @@
-import type { Job, JobType } from "bullmq";
+import type { Job, JobType, Queue } from "bullmq";
+import { ACTIVATION_QUEUE } from "./activation-queue.js";
 import type { JobQueues } from "./job-queues.js";
 import { isJobName, parseJobData } from "./job-catalog.js";
 
@@ -6,9 +7,10 @@ export const JOB_STATES = ["failed", "waiting", "active", "completed", "delayed"
 export type JobState = (typeof JOB_STATES)[number];
 
 export interface JobSummary {
-  /** `<project>/<id>`: job ids are per project queue. */
+  /** `<project>/<id>`: job ids are per project queue; `activation/<id>` for the Activation queue. */
   readonly ref: string;
-  readonly project: number;
+  /** null for Activation jobs (they belong to no project). */
+  readonly project: number | null;
   readonly id: string;
   readonly name: string;
   readonly state: string;
@@ -35,9 +37,17 @@ export function parseJobRef(ref: string, projects: readonly number[]): { project
   throw new Error(`'${ref}' needs its project: <project>/<id> (several projects are configured)`);
 }
 
-async function summarize(project: number, job: Job): Promise<JobSummary> {
+/** A queue the admin reads: a project's, or the Activation queue (`project` null). */
+interface AdminQueue {
+  readonly project: number | null;
+  readonly queue: Queue;
+}
+
+const refPrefixOf = (target: AdminQueue): string => (target.project === null ? ACTIVATION_QUEUE : String(target.project));
+
+async function summarize(project: number | null, job: Job): Promise<JobSummary> {
   return {
-    ref: `${project}/${job.id ?? ""}`,
+    ref: `${project === null ? ACTIVATION_QUEUE : project}/${job.id ?? ""}`,
     project,
     id: job.id ?? "",
     name: job.name,
@@ -50,35 +60,47 @@ async function summarize(project: number, job: Job): Promise<JobSummary> {
 }
 
 /** Inspection and replay, for admins (`pim-sync jobs …`). */
-export function createJobAdmin(queues: JobQueues) {
-  function projectsOf(project?: number): readonly number[] {
-    if (project === undefined) return queues.projects;
-    if (!queues.projects.includes(project)) throw new Error(`project ${project} is not configured`);
-    return [project];
+export function createJobAdmin(queues: JobQueues, options: { readonly activation?: Queue } = {}) {
+  /** Every queue to look at: the project's, or all projects' plus the Activation queue when configured. */
+  function targetsOf(project?: number): AdminQueue[] {
+    if (project !== undefined) {
+      if (!queues.projects.includes(project)) throw new Error(`project ${project} is not configured`);
+      return [{ project, queue: queues.queueFor(project) }];
+    }
+    const targets: AdminQueue[] = queues.projects.map((id) => ({ project: id, queue: queues.queueFor(id) }));
+    if (options.activation) targets.push({ project: null, queue: options.activation });
+    return targets;
   }
 
-  async function getJob(ref: string): Promise<{ project: number; job: Job }> {
+  async function getJob(ref: string): Promise<{ project: number | null; job: Job; queue: Queue }> {
+    const activationRef = new RegExp(`^\\s*${ACTIVATION_QUEUE}/([A-Za-z0-9_:.-]+)\\s*$`).exec(ref);
+    if (activationRef?.[1] !== undefined) {
+      if (!options.activation) throw new Error("the Activation queue is not configured (no `activation` section)");
+      const job = await options.activation.getJob(activationRef[1]);
+      if (!job) throw new Error(`job ${ACTIVATION_QUEUE}/${activationRef[1]} not found (it may have been removed after its retention period)`);
+      return { project: null, job, queue: options.activation };
+    }
     const { project, id } = parseJobRef(ref, queues.projects);
     if (!queues.projects.includes(project)) throw new Error(`project ${project} is not configured`);
     const job = await queues.queueFor(project).getJob(id);
     if (!job) throw new Error(`job ${project}/${id} not found (it may have been removed after its retention period)`);
-    return { project, job };
+    return { project, job, queue: queues.queueFor(project) };
   }
 
   return {
-    async list(options: { readonly state?: JobState; readonly project?: number; readonly limit?: number } = {}): Promise<JobSummary[]> {
-      const types: JobType[] = options.state ? [options.state] : [...JOB_STATES];
+    async list(listOptions: { readonly state?: JobState; readonly project?: number; readonly limit?: number } = {}): Promise<JobSummary[]> {
+      const types: JobType[] = listOptions.state ? [listOptions.state] : [...JOB_STATES];
       const out: JobSummary[] = [];
-      for (const project of projectsOf(options.project)) {
-        const jobs = await queues.queueFor(project).getJobs(types, 0, (options.limit ?? 100) - 1);
-        for (const job of jobs) out.push(await summarize(project, job));
+      for (const target of targetsOf(listOptions.project)) {
+        const jobs = await target.queue.getJobs(types, 0, (listOptions.limit ?? 100) - 1);
+        for (const job of jobs) out.push(await summarize(target.project, job));
       }
       return out.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
     },
 
     async show(ref: string): Promise<JobDetails> {
-      const { project, job } = await getJob(ref);
-      const logs = await queues.queueFor(project).getJobLogs(job.id ?? "");
+      const { project, job, queue } = await getJob(ref);
+      const logs = await queue.getJobLogs(job.id ?? "");
       return {
         ...(await summarize(project, job)),
         data: job.data,
@@ -98,7 +120,7 @@ export function createJobAdmin(queues: JobQueues) {
       for (const ref of refs) {
         const { project, job } = await getJob(ref);
         const state = await job.getState();
-        const summaryRef = `${project}/${job.id ?? ""}`;
+        const summaryRef = `${project === null ? ACTIVATION_QUEUE : project}/${job.id ?? ""}`;
         if (state !== "failed") {
           results.push({ ref: summaryRef, outcome: "skipped", reason: `it is ${state}, not failed` });
           continue;
@@ -121,8 +143,8 @@ export function createJobAdmin(queues: JobQueues) {
 
     async failedRefs(project?: number): Promise<string[]> {
       const refs: string[] = [];
-      for (const id of projectsOf(project)) {
-        for (const job of await queues.queueFor(id).getJobs(["failed"], 0, -1)) refs.push(`${id}/${job.id ?? ""}`);
+      for (const target of targetsOf(project)) {
+        for (const job of await target.queue.getJobs(["failed"], 0, -1)) refs.push(`${refPrefixOf(target)}/${job.id ?? ""}`);
       }
       return refs;
     },

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { addOptionsRequestSchema } from "../add-options/add-options-request.js";
+import { activationJobSchemas } from "../activation/activation-job-schemas.js";
 
 /**
  * Every job pim-sync runs: name → data schema and retry policy. The single source of truth:
@@ -26,6 +27,24 @@ export const JOB_CATALOG = {
     attempts: 8,
     backoff: { type: "exponential", delay: 10_000, jitter: 0.5 },
   },
+  // Activation API jobs (issue 8), on the `activation` queue (see activation-queue.ts).
+  "activation.orders.pull": {
+    schema: activationJobSchemas.ordersPull,
+    // 5 attempts: 5 s doubling to 40 s, about 75 s covered; the next scheduled pull (5 min) takes over after that.
+    attempts: 5,
+    backoff: { type: "exponential", delay: 5_000, jitter: 0.5 },
+  },
+  "activation.offers.put": {
+    schema: activationJobSchemas.offersPut,
+    // 8 attempts: 10 s doubling to about 21 min, like add-options (a push someone asked for).
+    attempts: 8,
+    backoff: { type: "exponential", delay: 10_000, jitter: 0.5 },
+  },
+  "activation.shipment.update": {
+    schema: activationJobSchemas.shipmentUpdate,
+    attempts: 8,
+    backoff: { type: "exponential", delay: 10_000, jitter: 0.5 },
+  },
 } as const;
 
 export type JobName = keyof typeof JOB_CATALOG;
@@ -34,6 +53,18 @@ export type JobInput<N extends JobName> = z.input<(typeof JOB_CATALOG)[N]["schem
 
 export function isJobName(name: string): name is JobName {
   return Object.hasOwn(JOB_CATALOG, name);
+}
+
+/** Jobs of a project queue (they carry `project`); the others run on the activation queue. */
+export type ProjectJobName = "sync.run" | "options.add";
+export type ActivationJobName = Exclude<JobName, ProjectJobName>;
+
+export function isProjectJobName(name: string): name is ProjectJobName {
+  return name === "sync.run" || name === "options.add";
+}
+
+export function isActivationJobName(name: string): name is ActivationJobName {
+  return isJobName(name) && !isProjectJobName(name);
 }
 
 /** Thrown for job data that does not match its schema: never retried. */

@@ -4,7 +4,7 @@ import { guardOf, namingOf, type ProjectRuntime } from "../project-runtime.js";
 import type { Settings } from "../settings/settings-schema.js";
 import { syncProject } from "../sync/sync-project.js";
 import { exitCodeOf, EXIT_CODES } from "../sync/sync-report.js";
-import type { JobData, JobName } from "./job-catalog.js";
+import type { JobData, ProjectJobName } from "./job-catalog.js";
 
 export interface JobContext {
   readonly runtime: ProjectRuntime;
@@ -36,7 +36,7 @@ export class SyncIncomplete extends Error {
   }
 }
 
-export type JobHandlers = { readonly [N in JobName]: (data: JobData<N>, context: JobContext) => Promise<unknown> };
+export type JobHandlers = { readonly [N in ProjectJobName]: (data: JobData<N>, context: JobContext) => Promise<unknown> };
 
 /** Thin: parse is done, so call the core, log, and turn the report into a result or an error. */
 export const JOB_HANDLERS: JobHandlers = {

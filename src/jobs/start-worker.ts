@@ -13,6 +13,7 @@ import { createJobQueues, type JobQueues } from "./job-queues.js";
 import { queueNameOf } from "./queue-names.js";
 import { upsertSchedules } from "./upsert-schedules.js";
 import { startTriggerServer } from "../trigger/trigger-server.js";
+import { startActivationWorker } from "./start-activation-worker.js";
 
 /** How long aborted jobs get to hand themselves back before the worker gives up on them. */
 const ABORT_GRACE_MS = 5_000;
@@ -50,7 +51,8 @@ export async function startWorker(args: {
   await queues.enforceOneJobPerProject();
   await upsertSchedules({ redis: connection, prefix, queues, projects: settings.projects, logger });
 
-  const processor = createJobProcessor({ runtimes, settings, logger, slots: createConcurrencyLimiter(settings.worker.concurrency), handlers: args.handlers });
+  const slots = createConcurrencyLimiter(settings.worker.concurrency);
+  const processor = createJobProcessor({ runtimes, settings, logger, slots, handlers: args.handlers });
   const maxAttempts = Math.max(...Object.values(JOB_CATALOG).map((entry) => entry.attempts));
   const workers = settings.projects.map((project) => {
     const worker = new Worker(queueNameOf(project.id), processor, {
@@ -71,8 +73,15 @@ export async function startWorker(args: {
     worker.on("error", (error) => log.error({ err: { message: error.message } }, "worker error"));
     return worker;
   });
+  const activation = settings.activation ? await startActivationWorker({ settings, logger, connection, slots }) : null;
   const trigger = settings.trigger
-    ? await startTriggerServer({ ...settings.trigger, queues, projects: settings.projects, logger })
+    ? await startTriggerServer({
+        ...settings.trigger,
+        queues,
+        projects: settings.projects,
+        logger,
+        ...(activation ? { activation: { queue: activation.queue, client: activation.runtime.client } } : {}),
+      })
     : null;
   logger.info({ projects: settings.projects.map((p) => p.id), concurrency: settings.worker.concurrency, trigger: trigger?.url }, "worker started");
 
@@ -81,7 +90,7 @@ export async function startWorker(args: {
     triggerUrl: trigger?.url ?? null,
     async stop() {
       await trigger?.close();
-      const closing = Promise.all(workers.map((worker) => worker.close()));
+      const closing = Promise.all([...workers.map((worker) => worker.close()), activation?.closeWorker()]);
       const deadline = sleep(settings.worker.shutdown_timeout_ms, "deadline" as const, { ref: false });
       const forced = (await Promise.race([closing.then(() => "closed" as const), deadline])) === "deadline";
       if (forced) {
@@ -89,12 +98,14 @@ export async function startWorker(args: {
         // so another worker takes it over at once instead of waiting for its lock to expire.
         logger.warn({ deadlineMs: settings.worker.shutdown_timeout_ms }, "active jobs did not finish in time; handing them back");
         for (const worker of workers) worker.cancelAllJobs("worker shutting down");
+        activation?.cancelAll("worker shutting down");
         const grace = sleep(ABORT_GRACE_MS, "stuck" as const, { ref: false });
         if ((await Promise.race([closing.then(() => "closed" as const), grace])) === "stuck") {
           logger.error("jobs did not stop after being aborted; their locks will expire and another worker will recover them");
         }
       }
       await queues.close();
+      await activation?.release();
       await Promise.allSettled([...runtimes.values()].map((runtime) => runtime.close()));
       if (ownsConnection) await connection.quit().catch(() => connection.disconnect());
       logger.info({ forced }, "worker stopped");

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { activationSchema } from "../activation/activation-settings-schema.js";
 
 /**
  * The configuration file, as users write it. Key names are a promise to users: add, never
@@ -131,6 +132,8 @@ export const settingsSchema = z.strictObject({
     trigger: triggerSchema.optional(),
     add_options: addOptionsSchema.default(addOptionsSchema.parse({})),
     projects: z.array(projectSchema).min(1, "at least one project is needed"),
+    /** The Activation API (issue 8): optional, the sync needs none of it. */
+    activation: activationSchema.optional(),
   });
 
 export type Settings = z.infer<typeof settingsSchema>;

@@ -1,5 +1,5 @@
 /**
- * Starts both simulators on one catalogue, the service linked to the PIM (so add-options reaches
+ * Starts the simulators (PIM and service on one catalogue, and the Activation API's sample), the service linked to the PIM (so add-options reaches
  * it): what `npm run demo`, `pim-sync sim` and benchmarks use.
  */
 import { existsSync } from "node:fs";
@@ -10,6 +10,7 @@ import { loadSimCatalog } from "./catalog/catalog-file.js";
 import { startConfigServiceSimulator } from "./config-service/config-service-simulator.js";
 import type { ConfigServiceSimulator } from "./config-service/config-service-simulator.js";
 import { startPimSimulator } from "./pim/pim-simulator.js";
+import { startActivationSimulator, type ActivationSimulator } from "./activation/activation-simulator.js";
 import type { PimSimulator } from "./pim/pim-simulator.js";
 
 export interface StartSimulatorsOptions {
@@ -18,6 +19,7 @@ export interface StartSimulatorsOptions {
   /** 0 (the default) picks a free port. */
   readonly pimPort?: number;
   readonly servicePort?: number;
+  readonly activationPort?: number;
   readonly host?: string;
   readonly latencyMs?: number;
 }
@@ -25,6 +27,7 @@ export interface StartSimulatorsOptions {
 export interface RunningSimulators {
   readonly pim: PimSimulator;
   readonly service: ConfigServiceSimulator;
+  readonly activation: ActivationSimulator;
   close(): Promise<void>;
 }
 
@@ -40,11 +43,19 @@ export async function startSimulators(options: StartSimulatorsOptions = {}): Pro
     await pim.close();
     throw error;
   }
+  let activation: ActivationSimulator;
+  try {
+    activation = await startActivationSimulator({ host, port: options.activationPort ?? 0, latencyMs });
+  } catch (error) {
+    await Promise.all([service.close(), pim.close()]);
+    throw error;
+  }
   return {
     pim,
     service,
+    activation,
     async close() {
-      await Promise.all([service.close(), pim.close()]);
+      await Promise.all([activation.close(), service.close(), pim.close()]);
     },
   };
 }

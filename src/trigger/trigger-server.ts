@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import { JobDataError, parseJobData } from "../jobs/job-catalog.js";
 import type { JobQueues } from "../jobs/job-queues.js";
 import type { ProjectSettings } from "../settings/settings-schema.js";
+import { createActivationRoutes, isActivationRoute, type ActivationTrigger } from "./activation-routes.js";
 import { bearerTokenMatches } from "./bearer-token-matches.js";
 import { BodyError, readJsonBody } from "./read-json-body.js";
 
@@ -36,8 +37,11 @@ export async function startTriggerServer(args: {
   readonly queues: JobQueues;
   readonly projects: readonly ProjectSettings[];
   readonly logger: Logger;
+  /** The Activation routes, when the config has an `activation` section. */
+  readonly activation?: ActivationTrigger;
 }): Promise<TriggerServer> {
   const log = args.logger.child({ component: "trigger" });
+  const activationRoutes = args.activation ? createActivationRoutes(args.activation) : null;
   const projectById = new Map(args.projects.map((project) => [project.id, project]));
 
   function send(response: ServerResponse, status: number, body: unknown): void {
@@ -48,7 +52,7 @@ export async function startTriggerServer(args: {
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = new URL(request.url ?? "/", "http://trigger").pathname;
     if (path === "/health") return send(response, 200, { status: "ok" });
-    const route = path === "/v1/add-options" ? "add-options" : path === "/v1/sync" ? "sync" : null;
+    const route = path === "/v1/add-options" ? "add-options" : path === "/v1/sync" ? "sync" : activationRoutes && isActivationRoute(path) ? path : null;
     if (route === null) return send(response, 404, { error: "not found" });
     if (request.method !== "POST") {
       response.setHeader("allow", "POST");
@@ -61,6 +65,10 @@ export async function startTriggerServer(args: {
     const raw = await readJsonBody(request, MAX_BODY_BYTES);
     if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return send(response, 400, { errors: ["body must be a JSON object"] });
     const body = raw as Readonly<Record<string, unknown>>;
+    if (activationRoutes && isActivationRoute(route)) {
+      const answer = await activationRoutes.handle(route, body, request);
+      return send(response, answer.status, answer.body);
+    }
     const projectId = body.project;
     const project = typeof projectId === "number" ? projectById.get(projectId) : undefined;
     if (!project) return send(response, 400, { errors: [`project: ${String(projectId)} is not a configured project`] });

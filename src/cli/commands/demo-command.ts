@@ -7,6 +7,7 @@ import { settingsSchema } from "../../settings/settings-schema.js";
 import { startSimulators } from "../../sim/start-simulators.js";
 import { syncProject } from "../../sync/sync-project.js";
 import { writeLine, type CliIo } from "../cli-io.js";
+import { runActivationDemo } from "./activation-demo.js";
 import { parseCommandArgs } from "../parse-command-args.js";
 import { renderSyncReport } from "../render-sync-report.js";
 
@@ -14,7 +15,8 @@ export const DEMO_HELP = `Usage: pim-sync demo
 
 Starts both simulators with the sample catalogue, runs a first sync of project 67 (state in a
 temporary folder, no Redis needed), shows what the configuration service now holds, then syncs
-again to show that nothing is rewritten when the PIM has not changed.`;
+again to show that nothing is rewritten when the PIM has not changed. Then, against the
+Activation API simulator: one orders pull (and a second that finds nothing new) and one offer push.`;
 
 const DEMO_PROJECT = 67;
 
@@ -78,6 +80,7 @@ export async function runDemoCommand(argv: readonly string[], io: CliIo): Promis
     await runOnce("Second sync: the PIM did not change, so nothing is written");
     const writes = sims.service.requests.filter((request) => request.method !== "GET").length;
     writeLine(io.stdout, `\nWrites received by the configuration service during the second sync: ${writes}`);
+    await runActivationDemo({ activationUrl: sims.activation.url, stateDir, sim: sims.activation, io });
     return 0;
   } finally {
     await sims.close();

@@ -3,15 +3,19 @@ import { writeLine, type CliIo } from "../cli-io.js";
 import { openJobQueues } from "../open-job-queues.js";
 import { parseCommandArgs, parseProjectId, requireString } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
+import { enqueueActivationOrders } from "./enqueue-activation-orders.js";
 
 export const ENQUEUE_HELP = `Usage: pim-sync enqueue sync --config FILE --project ID [--full] [--allow-mass-delete]
+       pim-sync enqueue activation-orders --config FILE --connection ID
 
 Asks the worker for a sync of the project now. If a sync is already waiting, this one is merged
-into it (at most one running and one waiting per project).
+into it (at most one running and one waiting per project). \`activation-orders\` asks for a pull
+of one Activation channel connection (likewise one running and one waiting per connection).
 
 Options:
   --config FILE          configuration file (needs \`redis\`)
   --project ID           project id
+  --connection ID        Activation channel connection id (activation-orders)
   --full                 replace every collection
   --allow-mass-delete    apply deletions the guard would hold back
   --json                 print {job_id, status} as JSON
@@ -20,15 +24,18 @@ Options:
 export async function runEnqueueCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     argv,
-    { config: { type: "string" }, project: { type: "string" }, full: { type: "boolean" }, "allow-mass-delete": { type: "boolean" }, json: { type: "boolean" } },
+    { config: { type: "string" }, project: { type: "string" }, full: { type: "boolean" }, "allow-mass-delete": { type: "boolean" }, json: { type: "boolean" }, connection: { type: "string" } },
     ENQUEUE_HELP,
   );
   if (values.help) {
     writeLine(io.stdout, ENQUEUE_HELP);
     return 0;
   }
-  if (positionals[0] !== "sync" || positionals.length !== 1) throw new UsageError("what to enqueue: `sync`", ENQUEUE_HELP);
+  if ((positionals[0] !== "sync" && positionals[0] !== "activation-orders") || positionals.length !== 1) throw new UsageError("what to enqueue: `sync` or `activation-orders`", ENQUEUE_HELP);
   const settings = await loadSettings(requireString(values.config, "--config", ENQUEUE_HELP), io.env);
+  if (positionals[0] === "activation-orders") {
+    return enqueueActivationOrders(settings, requireString(values.connection, "--connection", ENQUEUE_HELP), io, { json: values.json === true, help: ENQUEUE_HELP });
+  }
   const project = parseProjectId(values.project, ENQUEUE_HELP);
   if (!settings.projects.some((p) => p.id === project)) throw new UsageError(`project ${project} is not configured`, ENQUEUE_HELP);
   const { queues, close } = openJobQueues(settings, ENQUEUE_HELP);

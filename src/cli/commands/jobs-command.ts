@@ -14,7 +14,8 @@ export const JOBS_HELP = `Usage: pim-sync jobs <list|show|retry> --config FILE [
   pim-sync jobs retry REF... | --all-failed [--project ID]
       replay failed jobs with a fresh attempt budget; their data is validated again
 
-REF is <project>/<id> as \`jobs list\` prints it (just <id> when one project is configured).
+REF is <project>/<id> as \`jobs list\` prints it (just <id> when one project is configured), or
+activation/<id> for an Activation job (listed with the others when \`activation\` is configured).
 
 Options:
   --config FILE   configuration file (needs \`redis\`)
@@ -48,8 +49,8 @@ export async function runJobsCommand(argv: readonly string[], io: CliIo): Promis
   if (state !== undefined && !(JOB_STATES as readonly string[]).includes(state)) throw new UsageError(`--state must be one of ${JOB_STATES.join(", ")}`, JOBS_HELP);
   const project = values.project === undefined ? undefined : parseProjectId(values.project, JOBS_HELP);
   const settings = await loadSettings(requireString(values.config, "--config", JOBS_HELP), io.env);
-  const { queues, close } = openJobQueues(settings, JOBS_HELP);
-  const admin = createJobAdmin(queues);
+  const { queues, activation, close } = openJobQueues(settings, JOBS_HELP);
+  const admin = createJobAdmin(queues, activation ? { activation: activation.queue } : {});
   try {
     if (action === "list") {
       const limit = values.limit === undefined ? 100 : Number(values.limit);

@@ -161,6 +161,17 @@ describe("createHttpClient: success", () => {
     expect(Object.fromEntries(url.searchParams)).toEqual({ limit: "100", with_count: "false", search: '{"a":1}' });
   });
 
+  it("sends the client's headers with every request and a request's own headers with that request only", async () => {
+    script({ status: 200, body: "{}" }, { status: 200, body: "{}" });
+    const http = client({ headers: { pim_connection_id: "conn", access_token: "tok" } });
+    await http.send({ method: "GET", url: "a", schema: z.object({}), headers: { "idempotency-key": "k-1" } });
+    await http.send({ method: "GET", url: "b", schema: z.object({}) });
+    expect(seen.map((request) => [request.headers.pim_connection_id, request.headers.access_token, request.headers["idempotency-key"]])).toEqual([
+      ["conn", "tok", "k-1"],
+      ["conn", "tok", undefined],
+    ]);
+  });
+
   it("accepts an absolute URL (e.g. a next-page link)", async () => {
     script({ status: 200, body: "{}" });
     await client().send({ method: "GET", url: `${origin}/elsewhere?page=2`, schema: z.object({}) });

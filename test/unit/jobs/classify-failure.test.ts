@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AddOptionsRejected } from "../../../src/add-options/add-options-rejected.js";
+import { ActivationProtocolError } from "../../../src/activation/activation-errors.js";
+import { ActivationNotConfigured } from "../../../src/activation/activation-runtime.js";
 import { HttpError } from "../../../src/http/http-error.js";
 import { classifyFailure } from "../../../src/jobs/classify-failure.js";
 import { JobDataError } from "../../../src/jobs/job-catalog.js";
@@ -16,6 +18,8 @@ describe("classifyFailure", () => {
     ["a rejected add-options request", new AddOptionsRejected(["not allowlisted"])],
     ["a config error", new ConfigError("f.yaml", ["x: bad"])],
     ["filters that do not match the PIM", new ProjectScopeError(["unknown channel"])],
+    ["an Activation cursor that repeats", new ActivationProtocolError("cursor again")],
+    ["a worker without the activation section", new ActivationNotConfigured()],
     ["a 404", httpError(404, false)],
     ["a 400", httpError(400, false)],
     ["a response of the wrong shape", new HttpError({ code: "HTTP_RESPONSE_SHAPE", upstream: "pim", method: "GET", url: "u", transient: false }, "shape")],

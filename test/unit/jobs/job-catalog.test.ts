@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { isJobName, JOB_CATALOG, JobDataError, parseJobData } from "../../../src/jobs/job-catalog.js";
+import { isActivationJobName, isJobName, isProjectJobName, JOB_CATALOG, JobDataError, parseJobData } from "../../../src/jobs/job-catalog.js";
 
 describe("the job catalog", () => {
   it("knows its job names and nothing else", () => {
-    expect(Object.keys(JOB_CATALOG).sort()).toEqual(["options.add", "sync.run"]);
+    expect(Object.keys(JOB_CATALOG).sort()).toEqual(["activation.offers.put", "activation.orders.pull", "activation.shipment.update", "options.add", "sync.run"]);
     expect(isJobName("sync.run")).toBe(true);
     expect(isJobName("toString")).toBe(false);
     expect(isJobName("sync.all")).toBe(false);
@@ -37,5 +37,21 @@ describe("the job catalog", () => {
       expect(entry.backoff.type).toBe("exponential");
       expect(entry.backoff.jitter).toBeGreaterThan(0);
     }
+  });
+
+  it("tells project jobs from Activation jobs", () => {
+    expect(isProjectJobName("sync.run") && isProjectJobName("options.add")).toBe(true);
+    expect(isProjectJobName("activation.orders.pull")).toBe(false);
+    expect(["activation.orders.pull", "activation.offers.put", "activation.shipment.update"].every(isActivationJobName)).toBe(true);
+    expect(isActivationJobName("sync.run") || isActivationJobName("activation.other")).toBe(false);
+  });
+
+  it("validates Activation job data: a connection, offer and shipment objects, no unknown keys", () => {
+    expect(parseJobData("activation.orders.pull", { connection: "amazon-fr" })).toEqual({ connection: "amazon-fr", trigger: "cli" });
+    expect(parseJobData("activation.offers.put", { connection: "a", offers: [{ sku: "x" }] })).toEqual({ connection: "a", offers: [{ sku: "x" }], force: false });
+    expect(() => parseJobData("activation.offers.put", { connection: "a", offers: [] })).toThrow(/offers: must hold at least one offer/);
+    expect(() => parseJobData("activation.offers.put", { connection: "a", offers: [1] })).toThrow(/offers\.0/);
+    expect(() => parseJobData("activation.shipment.update", { connection: "", shipment: [] })).toThrow(/connection: .*shipment: /s);
+    expect(() => parseJobData("activation.orders.pull", { connection: "a", token: "x" })).toThrow(/Unrecognized key/);
   });
 });

@@ -1,0 +1,10 @@
+/**
+ * The Activation API answered in a way that will not improve by asking again (a cursor that
+ * repeats, a connection list of the wrong shape): the job fails at once, the CLI exits 1.
+ */
+export class ActivationProtocolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ActivationProtocolError";
+  }
+}

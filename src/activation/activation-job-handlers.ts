@@ -1,0 +1,47 @@
+import type { Logger } from "pino";
+import type { ActivationJobName, JobData } from "../jobs/job-catalog.js";
+import type { ActivationRuntime } from "./activation-runtime.js";
+import type { OrderSink } from "./order-sink.js";
+import { pullOrders, type PullReport } from "./pull-orders.js";
+import { putOffers, type OffersReport } from "./put-offers.js";
+
+export interface ActivationJobContext {
+  readonly runtime: ActivationRuntime;
+  /** The configured sink (`orders.sink`). */
+  readonly sink: OrderSink;
+  readonly logger: Logger;
+  readonly signal: AbortSignal;
+  log(line: string): Promise<void>;
+}
+
+export type ActivationJobHandlers = { readonly [N in ActivationJobName]: (data: JobData<N>, context: ActivationJobContext) => Promise<unknown> };
+
+/** Thin, like the sync's: call the core, log, turn a failure into an error for the classifier. */
+export const ACTIVATION_JOB_HANDLERS: ActivationJobHandlers = {
+  async "activation.orders.pull"(data, context): Promise<PullReport> {
+    const { runtime } = context;
+    const report = await pullOrders({ client: runtime.client, state: runtime.state, sink: context.sink }, data.connection, { all: false, signal: context.signal });
+    for (const where of report.withoutId) await context.log(`order without id skipped (${where})`);
+    await context.log(`pulled ${data.connection}: ${report.emitted} order(s) delivered, ${report.unchanged} unchanged, ${report.withoutId.length} without id, ${report.pages} page(s)`);
+    return report;
+  },
+
+  async "activation.offers.put"(data, context): Promise<OffersReport> {
+    const { runtime } = context;
+    const { report, error } = await putOffers({ client: runtime.client, state: runtime.state }, data.connection, data.offers, {
+      batchSize: runtime.activation.offers.batch_size,
+      force: data.force,
+      signal: context.signal,
+    });
+    await context.log(`offers for ${data.connection}: ${report.sent} sent, ${report.skipped} skipped, ${report.batches} of ${report.plannedBatches} batch(es)`);
+    // Accepted batches are recorded: a retry sends only what is left.
+    if (error !== null) throw error;
+    return report;
+  },
+
+  async "activation.shipment.update"(data, context): Promise<{ readonly connection: string; readonly accepted: true }> {
+    await context.runtime.client.updateShipment(data.connection, data.shipment, context.signal);
+    await context.log(`shipment for ${data.connection} accepted`);
+    return { connection: data.connection, accepted: true };
+  },
+};

@@ -1,0 +1,26 @@
+import { z } from "zod";
+
+const connection = z.string().trim().min(1, "must be a channel connection id").max(200);
+const jsonObject = z.record(z.string(), z.unknown());
+
+/**
+ * Data of the Activation jobs (validated when enqueued and when processed, like every job).
+ * Offers and shipments are the caller's objects, sent unchanged; no credentials in job data.
+ */
+export const activationJobSchemas = {
+  ordersPull: z.strictObject({
+    connection,
+    trigger: z.enum(["schedule", "cli", "api", "replay"]).default("cli"),
+  }),
+  offersPut: z.strictObject({
+    connection,
+    offers: z.array(jsonObject, { error: "must be an array of offer objects" }).min(1, "must hold at least one offer").max(10_000),
+    force: z.boolean().default(false),
+    requested_by: z.string().trim().min(1).max(200).optional(),
+  }),
+  shipmentUpdate: z.strictObject({
+    connection,
+    shipment: jsonObject,
+    requested_by: z.string().trim().min(1).max(200).optional(),
+  }),
+} as const;

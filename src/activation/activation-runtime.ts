@@ -1,0 +1,58 @@
+import { Redis } from "ioredis";
+import type { Logger } from "pino";
+import { createAgent } from "../http/create-agent.js";
+import { retryPolicyOf } from "../project-runtime.js";
+import type { Settings } from "../settings/settings-schema.js";
+import { createActivationClient, type ActivationClient } from "./activation-client.js";
+import type { ActivationSettings } from "./activation-settings-schema.js";
+import type { ActivationStateStore } from "./activation-state-store.js";
+import { createFileActivationState } from "./file-activation-state.js";
+import { createRedisActivationState } from "./redis-activation-state.js";
+
+/** The Activation client and state, with one `close()`. */
+export interface ActivationRuntime {
+  readonly activation: ActivationSettings;
+  readonly client: ActivationClient;
+  readonly state: ActivationStateStore;
+  /** For the webhook sink: the same retry policy and timeout as every upstream. */
+  readonly settings: Settings;
+  close(): Promise<void>;
+}
+
+/** Thrown by commands and the worker when the config has no `activation` section. */
+export class ActivationNotConfigured extends Error {
+  constructor() {
+    super("the config has no `activation` section");
+    this.name = "ActivationNotConfigured";
+  }
+}
+
+/** State in Redis when the config names one (a shared connection when given), else files under `state_dir`. */
+export function createActivationRuntime(args: { readonly settings: Settings; readonly logger: Logger; readonly redis?: Redis }): ActivationRuntime {
+  const { settings } = args;
+  const activation = settings.activation;
+  if (!activation) throw new ActivationNotConfigured();
+  const agent = createAgent({ connections: 4 });
+  const client = createActivationClient({
+    settings: activation,
+    dispatcher: agent,
+    logger: args.logger,
+    retry: retryPolicyOf(settings),
+    timeoutMs: settings.http.timeout_ms,
+  });
+  let state: ActivationStateStore;
+  if (args.redis) state = createRedisActivationState(args.redis, settings.redis?.prefix ?? "pim-sync");
+  else if (settings.redis) {
+    const redis = new Redis(settings.redis.url, { maxRetriesPerRequest: 3 });
+    state = createRedisActivationState(redis, settings.redis.prefix, { ownsConnection: true });
+  } else state = createFileActivationState(settings.state_dir);
+  return {
+    activation,
+    client,
+    state,
+    settings,
+    async close() {
+      await Promise.allSettled([state.close(), agent.close()]);
+    },
+  };
+}

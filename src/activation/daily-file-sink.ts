@@ -1,0 +1,15 @@
+import { appendFile, mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { fileSinkName } from "./activation-assumptions.js";
+import { ndjsonLines, type OrderSink } from "./order-sink.js";
+
+/** The worker's file sink: one NDJSON file per connection per UTC day under `dir`, appended. */
+export function dailyFileSink(dir: string, now: () => Date = () => new Date()): OrderSink {
+  return {
+    async deliver(connection, orders) {
+      if (orders.length === 0) return;
+      await mkdir(dir, { recursive: true });
+      await appendFile(join(dir, fileSinkName(connection, now())), ndjsonLines(orders));
+    },
+  };
+}

@@ -1,0 +1,68 @@
+/** A problem in an input file, with the line (NDJSON) or element (array) it is on. */
+export class RecordFileError extends Error {
+  constructor(
+    readonly source: string,
+    readonly problems: readonly string[],
+  ) {
+    super(`${source}: ${problems.join("; ")}`);
+    this.name = "RecordFileError";
+  }
+}
+
+/**
+ * Reads the objects of an offers or shipments file: a JSON array of objects, or NDJSON (one
+ * object per line, blank lines skipped). Which one is decided by the first non-blank character
+ * (`[` = array). Every bad line or element is reported at once, by number; nothing is returned
+ * when any is bad, so a half-read file never leads to a partial send.
+ */
+export function parseJsonRecords(text: string, source: string): Record<string, unknown>[] {
+  const body = text.replace(/^\uFEFF/, "");
+  if (body.trimStart().startsWith("[")) return parseArray(body, source);
+  return parseNdjsonLines(body, source);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function parseArray(text: string, source: string): Record<string, unknown>[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new RecordFileError(source, [`not valid JSON: ${(error as Error).message}`]);
+  }
+  if (!Array.isArray(parsed)) throw new RecordFileError(source, ["expected a JSON array of objects"]);
+  const problems: string[] = [];
+  parsed.forEach((item: unknown, index) => {
+    if (!isObject(item)) problems.push(`element [${index}]: expected an object, got ${describe(item)}`);
+  });
+  if (problems.length > 0) throw new RecordFileError(source, problems);
+  return parsed as Record<string, unknown>[];
+}
+
+function parseNdjsonLines(text: string, source: string): Record<string, unknown>[] {
+  const records: Record<string, unknown>[] = [];
+  const problems: string[] = [];
+  text.split("\n").forEach((raw, index) => {
+    const line = raw.trim();
+    if (line === "") return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      problems.push(`line ${index + 1}: not valid JSON`);
+      return;
+    }
+    if (!isObject(value)) problems.push(`line ${index + 1}: expected an object, got ${describe(value)}`);
+    else records.push(value);
+  });
+  if (problems.length > 0) throw new RecordFileError(source, problems);
+  return records;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return `a ${typeof value}`;
+}

@@ -1,0 +1,144 @@
+import { readFile } from "node:fs/promises";
+import { createActivationRuntime, type ActivationRuntime } from "../../activation/activation-runtime.js";
+import { RecordFileError, parseJsonRecords } from "../../activation/parse-json-records.js";
+import { pullOrders } from "../../activation/pull-orders.js";
+import { putOffers } from "../../activation/put-offers.js";
+import { fileAppendSink, streamSink } from "../../activation/stream-order-sink.js";
+import { updateShipments } from "../../activation/update-shipments.js";
+import { createLogger } from "../../log/create-logger.js";
+import { loadSettings } from "../../settings/load-settings.js";
+import type { Settings } from "../../settings/settings-schema.js";
+import { EXIT_CODES } from "../../sync/sync-report.js";
+import { writeLine, type CliIo } from "../cli-io.js";
+import { parseCommandArgs, requireString } from "../parse-command-args.js";
+import { UsageError } from "../usage-error.js";
+
+export const ACTIVATION_HELP = `Usage:
+  pim-sync activation connections --config FILE [--json]
+  pim-sync activation orders --config FILE --connection ID [--out FILE] [--all]
+  pim-sync activation offers put --config FILE --connection ID --file FILE [--force]
+  pim-sync activation shipments put --config FILE --connection ID --file FILE
+
+The Akeneo Activation API (the config's \`activation\` section; operations are BETA upstream).
+
+  connections       the channel connections; --json prints the API's array unchanged
+  orders            every page of a connection's orders; each order new or changed since the
+                    last pull is written as one NDJSON line (the API's object) to --out FILE
+                    (appended) or stdout. The pull state advances only after every line was
+                    written; --all writes every order and leaves the state alone.
+  offers put        FILE: NDJSON or a JSON array of offer objects, sent unchanged in batches of
+                    offers.batch_size; offers this connection already accepted are skipped
+                    unless --force
+  shipments put     FILE: NDJSON or a JSON array of shipment objects, one PUT each
+
+Exit codes: 0 done, 1 upstream failure (or a refused offer batch or shipment), 2 usage or config error.
+
+Options:
+  --config FILE       configuration file with an \`activation\` section
+  --connection ID     channel connection id (see \`activation connections\`)
+  --json, --out FILE, --all, --file FILE, --force   as above
+  -h, --help          show this help`;
+
+async function loadActivationSettings(configPath: string, io: CliIo): Promise<Settings> {
+  const settings = await loadSettings(configPath, io.env);
+  if (!settings.activation) throw new UsageError(`${configPath} has no \`activation\` section`, ACTIVATION_HELP);
+  return settings;
+}
+
+async function withRuntime<T>(settings: Settings, run: (runtime: ActivationRuntime) => Promise<T>): Promise<T> {
+  const logger = createLogger({ level: settings.log_level });
+  const runtime = createActivationRuntime({ settings, logger });
+  try {
+    return await run(runtime);
+  } finally {
+    await runtime.close();
+    logger.flush();
+  }
+}
+
+async function readRecords(path: string): Promise<Record<string, unknown>[]> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    throw new UsageError(`cannot read ${path}: ${(error as Error).message}`);
+  }
+  try {
+    return parseJsonRecords(text, path);
+  } catch (error) {
+    if (error instanceof RecordFileError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+export async function runActivationCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    {
+      config: { type: "string" },
+      connection: { type: "string" },
+      json: { type: "boolean" },
+      out: { type: "string" },
+      all: { type: "boolean" },
+      file: { type: "string" },
+      force: { type: "boolean" },
+    },
+    ACTIVATION_HELP,
+  );
+  if (values.help) {
+    writeLine(io.stdout, ACTIVATION_HELP);
+    return EXIT_CODES.ok;
+  }
+  const what = positionals.join(" ");
+  const known = ["connections", "orders", "offers put", "shipments put"];
+  if (!known.includes(what)) throw new UsageError(what === "" ? "which activation command: connections, orders, offers put or shipments put" : `unknown activation command '${what}'`, ACTIVATION_HELP);
+  const configPath = requireString(values.config, "--config", ACTIVATION_HELP);
+  const connection = what === "connections" ? "" : requireString(values.connection, "--connection", ACTIVATION_HELP);
+  const file = what.endsWith(" put") ? requireString(values.file, "--file", ACTIVATION_HELP) : "";
+  const settings = await loadActivationSettings(configPath, io);
+
+  if (what === "connections") {
+    return withRuntime(settings, async (runtime) => {
+      const list = await runtime.client.listConnections(io.signal);
+      if (values.json) writeLine(io.stdout, JSON.stringify(list.raw));
+      else if (list.connections.length === 0) writeLine(io.stdout, "no channel connections");
+      else for (const c of list.connections) writeLine(io.stdout, `${c.id}\t${c.syndicationChannelCode ?? ""}\t${c.label ?? ""}`);
+      return EXIT_CODES.ok;
+    });
+  }
+
+  if (what === "orders") {
+    const sink = typeof values.out === "string" && values.out !== "" ? fileAppendSink(values.out) : streamSink(io.stdout);
+    return withRuntime(settings, async (runtime) => {
+      const report = await pullOrders({ client: runtime.client, state: runtime.state, sink }, connection, { all: values.all === true, signal: io.signal });
+      for (const where of report.withoutId) writeLine(io.stderr, `order without id skipped (${where})`);
+      writeLine(io.stderr, `connection ${connection}: ${report.emitted} order(s) written, ${report.unchanged} unchanged, ${report.withoutId.length} without id, ${report.pages} page(s)${values.all ? " (--all: state left as it was)" : ""}`);
+      return EXIT_CODES.ok;
+    });
+  }
+
+  const records = await readRecords(file);
+  if (what === "offers put") {
+    return withRuntime(settings, async (runtime) => {
+      const { report } = await putOffers({ client: runtime.client, state: runtime.state }, connection, records, {
+        batchSize: settings.activation?.offers.batch_size ?? 100,
+        force: values.force === true,
+        signal: io.signal,
+      });
+      writeLine(io.stdout, `offers: ${report.sent} sent, ${report.skipped} skipped (already accepted), ${report.batches} batch(es)${report.failure ? ` of ${report.plannedBatches}` : ""}`);
+      if (report.failure) {
+        writeLine(io.stderr, `stopped: ${report.failure} (the ${report.batches} batch(es) before it are recorded as accepted)`);
+        return EXIT_CODES.failure;
+      }
+      return EXIT_CODES.ok;
+    });
+  }
+
+  return withRuntime(settings, async (runtime) => {
+    const { report } = await updateShipments({ client: runtime.client }, connection, records, { signal: io.signal });
+    writeLine(io.stdout, `shipments: ${report.accepted} accepted, ${report.refused.length} refused${report.notSent > 0 ? `, ${report.notSent} not sent` : ""}`);
+    for (const refusal of report.refused) writeLine(io.stderr, `shipment ${refusal.index} refused: ${refusal.reason}`);
+    if (report.failure) writeLine(io.stderr, `stopped: ${report.failure}`);
+    return report.failure || report.refused.length > 0 ? EXIT_CODES.failure : EXIT_CODES.ok;
+  });
+}

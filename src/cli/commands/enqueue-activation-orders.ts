@@ -1,0 +1,27 @@
+import { createBullmqConnection } from "../../jobs/create-bullmq-connection.js";
+import { createActivationQueue } from "../../jobs/activation-queue.js";
+import type { Settings } from "../../settings/settings-schema.js";
+import { writeLine, type CliIo } from "../cli-io.js";
+import { UsageError } from "../usage-error.js";
+
+/** `pim-sync enqueue activation-orders --connection ID`: a pull of that connection now, by the worker. */
+export async function enqueueActivationOrders(settings: Settings, connection: string, io: CliIo, options: { readonly json: boolean; readonly help: string }): Promise<number> {
+  if (!settings.activation) throw new UsageError("the config has no `activation` section", options.help);
+  if (!settings.redis) throw new UsageError("this command needs `redis` in the config (jobs live in Redis)", options.help);
+  const redis = createBullmqConnection(settings.redis.url, "producer");
+  const queue = createActivationQueue({ connection: redis, prefix: settings.redis.prefix, retention: settings.worker });
+  try {
+    const job = await queue.enqueuePull({ connection, trigger: "cli" });
+    const text = {
+      queued: `pull of connection ${connection} queued: job ${job.ref}`,
+      merged: `a pull of connection ${connection} was already waiting (job ${job.ref}); this request joined it`,
+      "follows-running": `a pull of connection ${connection} is running (job ${job.ref}); another one will start when it ends`,
+      duplicate: `already queued: job ${job.ref}`,
+    }[job.status];
+    writeLine(io.stdout, options.json ? JSON.stringify({ job_id: job.ref, status: job.status }) : text);
+    return 0;
+  } finally {
+    await queue.close();
+    await redis.quit().catch(() => redis.disconnect());
+  }
+}

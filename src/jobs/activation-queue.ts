@@ -1,0 +1,93 @@
+import { createHash } from "node:crypto";
+import { Queue, type JobsOptions } from "bullmq";
+import type { Redis } from "ioredis";
+import type { WorkerSettings } from "../settings/settings-schema.js";
+import { JOB_CATALOG, parseJobData, type ActivationJobName } from "./job-catalog.js";
+
+/**
+ * Every Activation job runs on one queue, `activation`, with a global concurrency of 1 across
+ * all workers (the project-queue pattern). Why one queue rather than one per connection:
+ * - the connection set is dynamic (`connections: all` is the API's list), while a per-connection
+ *   queue needs a BullMQ worker created for it;
+ * - the API budget (`requests_per_second`, no published limit) belongs to the one PIM
+ *   connection/token every channel connection shares, so running one job at a time across all
+ *   workers keeps to it without a distributed limiter;
+ * - pulls are short (a few pages); a pull never overlaps another pull, of any connection.
+ */
+export const ACTIVATION_QUEUE = "activation";
+
+export interface ActivationEnqueued {
+  /** `activation/<id>`, as \`jobs list\` prints it. */
+  readonly ref: string;
+  readonly jobId: string;
+  /** As for syncs and add-options: queued, merged, follows-running (pulls), duplicate (Idempotency-Key). */
+  readonly status: "queued" | "merged" | "follows-running" | "duplicate";
+}
+
+export const pullDeduplicationId = (connection: string): string => `activation-pull-${connection}`;
+
+export interface ActivationQueue {
+  readonly queue: Queue;
+  /** A pull of one connection: one running and at most one waiting per connection. */
+  enqueuePull(input: Readonly<Record<string, unknown>>): Promise<ActivationEnqueued>;
+  enqueueOffers(input: Readonly<Record<string, unknown>>, options?: { readonly idempotencyKey?: string | undefined }): Promise<ActivationEnqueued>;
+  enqueueShipment(input: Readonly<Record<string, unknown>>, options?: { readonly idempotencyKey?: string | undefined }): Promise<ActivationEnqueued>;
+  enforceOneAtATime(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const DAY_SECONDS = 86_400;
+
+export function createActivationQueue(args: {
+  readonly connection: Redis;
+  readonly prefix: string;
+  readonly retention: Pick<WorkerSettings, "keep_completed_days" | "keep_failed_days">;
+}): ActivationQueue {
+  const queue = new Queue(ACTIVATION_QUEUE, { connection: args.connection, prefix: args.prefix });
+
+  function baseOptions(name: ActivationJobName): JobsOptions {
+    const entry = JOB_CATALOG[name];
+    return {
+      attempts: entry.attempts,
+      backoff: { ...entry.backoff },
+      removeOnComplete: { age: args.retention.keep_completed_days * DAY_SECONDS, count: 1000 },
+      removeOnFail: { age: args.retention.keep_failed_days * DAY_SECONDS },
+    };
+  }
+
+  const result = (jobId: string, status: ActivationEnqueued["status"]): ActivationEnqueued => ({ jobId, status, ref: `${ACTIVATION_QUEUE}/${jobId}` });
+
+  /** Repeated deliveries with one Idempotency-Key become one job: the key is claimed (SET NX) and the job id derives from it. */
+  async function addOnce(name: ActivationJobName, data: unknown, idempotencyKey: string | undefined): Promise<ActivationEnqueued> {
+    if (idempotencyKey === undefined) {
+      const job = await queue.add(name, data, baseOptions(name));
+      return result(job.id ?? "", "queued");
+    }
+    const digest = createHash("sha256").update(`${name}\n${idempotencyKey}`).digest("hex").slice(0, 32);
+    const jobId = `act-${digest}`;
+    const claimed = await args.connection.set(`${args.prefix}:idempotency:activation:${digest}`, jobId, "EX", args.retention.keep_completed_days * DAY_SECONDS, "NX");
+    const job = await queue.add(name, data, { ...baseOptions(name), jobId });
+    return result(job.id ?? jobId, claimed === "OK" ? "queued" : "duplicate");
+  }
+
+  return {
+    queue,
+    async enqueuePull(input) {
+      const data = parseJobData("activation.orders.pull", input);
+      const dedupId = pullDeduplicationId(data.connection);
+      const existingId = await queue.getDeduplicationJobId(dedupId);
+      const existing = existingId ? await queue.getJob(existingId) : undefined;
+      const state = existing ? await existing.getState() : undefined;
+      if (existing && (state === "waiting" || state === "delayed" || state === "prioritized")) return result(existing.id ?? "", "merged");
+      const job = await queue.add("activation.orders.pull", data, { ...baseOptions("activation.orders.pull"), deduplication: { id: dedupId, keepLastIfActive: true } });
+      if (existing && state === "active") return result(existing.id ?? "", "follows-running");
+      return result(job.id ?? "", "queued");
+    },
+    enqueueOffers: (input, options = {}) => addOnce("activation.offers.put", parseJobData("activation.offers.put", input), options.idempotencyKey),
+    enqueueShipment: (input, options = {}) => addOnce("activation.shipment.update", parseJobData("activation.shipment.update", input), options.idempotencyKey),
+    async enforceOneAtATime() {
+      await queue.setGlobalConcurrency(1);
+    },
+    close: () => queue.close(),
+  };
+}

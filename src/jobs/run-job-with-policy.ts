@@ -1,0 +1,52 @@
+import { DelayedError, UnrecoverableError, type Job } from "bullmq";
+import type { Logger } from "pino";
+import { classifyFailure } from "./classify-failure.js";
+
+/**
+ * What every job run shares, whichever queue it comes from: one AbortController aborted by the
+ * job's time limit or the worker's cancellation (both released when the job ends), and failures
+ * turned into BullMQ's three outcomes through the one classifier (fail now, delay without using
+ * an attempt, retry with the catalog's backoff). A job interrupted by shutdown is handed back.
+ */
+export async function runJobWithPolicy(args: {
+  readonly job: Job;
+  readonly token: string | undefined;
+  readonly workerSignal: AbortSignal | undefined;
+  readonly logger: Logger;
+  readonly timeoutMs: number;
+  run(signal: AbortSignal): Promise<unknown>;
+}): Promise<unknown> {
+  const { job, token, workerSignal, logger } = args;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new Error(`${job.name} ran longer than ${args.timeoutMs} ms`)), args.timeoutMs);
+  timer.unref();
+  const onWorkerAbort = (): void => controller.abort(workerSignal?.reason);
+  if (workerSignal?.aborted) onWorkerAbort();
+  else workerSignal?.addEventListener("abort", onWorkerAbort, { once: true });
+  try {
+    logger.info("job started");
+    const result = await args.run(controller.signal);
+    logger.info("job done");
+    return result;
+  } catch (error) {
+    if (workerSignal?.aborted && token !== undefined) {
+      // The worker is shutting down past its deadline: hand the job back at once, without
+      // using an attempt, for another worker (its writes so far are in the state).
+      logger.warn("job interrupted by shutdown; handing it back to the queue");
+      await job.moveToDelayed(Date.now(), token);
+      throw new DelayedError();
+    }
+    const verdict = classifyFailure(error);
+    logger.warn({ verdict: verdict.kind, reason: verdict.reason }, "job failed");
+    if (verdict.kind === "permanent") throw new UnrecoverableError(verdict.reason);
+    if (verdict.kind === "delay" && token !== undefined) {
+      await job.log(`delayed ${verdict.delayMs} ms by the upstream: ${verdict.reason}`);
+      await job.moveToDelayed(Date.now() + verdict.delayMs, token);
+      throw new DelayedError();
+    }
+    throw error instanceof Error ? error : new Error(String(error));
+  } finally {
+    clearTimeout(timer);
+    workerSignal?.removeEventListener("abort", onWorkerAbort);
+  }
+}

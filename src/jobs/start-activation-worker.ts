@@ -1,0 +1,105 @@
+import { UnrecoverableError, Worker, type Job } from "bullmq";
+import type { Redis } from "ioredis";
+import type { Logger } from "pino";
+import { ACTIVATION_JOB_TIMEOUT_MS } from "../activation/activation-assumptions.js";
+import { ACTIVATION_JOB_HANDLERS, type ActivationJobContext } from "../activation/activation-job-handlers.js";
+import { createActivationRuntime, type ActivationRuntime } from "../activation/activation-runtime.js";
+import { resolvePullConnections } from "../activation/resolve-pull-connections.js";
+import { sinkOf } from "../activation/sink-of.js";
+import type { ConcurrencyLimiter } from "../http/concurrency-limiter.js";
+import type { Settings } from "../settings/settings-schema.js";
+import { ACTIVATION_QUEUE, createActivationQueue, type ActivationQueue } from "./activation-queue.js";
+import { isActivationJobName, JOB_CATALOG, parseJobData } from "./job-catalog.js";
+import { runJobWithPolicy } from "./run-job-with-policy.js";
+import { upsertActivationSchedules } from "./upsert-activation-schedules.js";
+
+export interface RunningActivationWorker {
+  readonly queue: ActivationQueue;
+  readonly runtime: ActivationRuntime;
+  /** Closes the BullMQ worker (lets the active job finish). */
+  closeWorker(): Promise<void>;
+  cancelAll(reason: string): void;
+  /** Releases the queue, the client and the sink. */
+  release(): Promise<void>;
+}
+
+/**
+ * The worker side of the Activation jobs: the `activation` queue (global concurrency 1, see
+ * activation-queue.ts), its schedules, and a BullMQ worker taking one job at a time, sharing the
+ * process' job slots with the project queues.
+ */
+export async function startActivationWorker(args: {
+  readonly settings: Settings;
+  readonly logger: Logger;
+  readonly connection: Redis;
+  readonly slots: ConcurrencyLimiter;
+}): Promise<RunningActivationWorker> {
+  const { settings } = args;
+  const activation = settings.activation;
+  const prefix = settings.redis?.prefix;
+  if (!activation || prefix === undefined) throw new Error("the activation worker needs `activation` and `redis` in the config");
+  const log = args.logger.child({ queue: ACTIVATION_QUEUE });
+  const queue = createActivationQueue({ connection: args.connection, prefix, retention: settings.worker });
+  const runtime = createActivationRuntime({ settings, logger: args.logger, redis: args.connection });
+  const sink = sinkOf(activation.orders.sink, settings, args.logger);
+  await queue.enforceOneAtATime();
+
+  try {
+    const connections = activation.orders.schedule === undefined ? [] : await resolvePullConnections(activation, runtime.client);
+    await upsertActivationSchedules({ redis: args.connection, prefix, queue, cron: activation.orders.schedule, connections, logger: log });
+  } catch (error) {
+    // The API may be down at start: keep the schedules as they are (the last worker's) and go on.
+    log.error({ err: { message: (error as Error).message } }, "could not resolve the connections to pull; activation schedules left as they were");
+  }
+
+  const processor = async (job: Job, token?: string, workerSignal?: AbortSignal): Promise<unknown> => {
+    const name = job.name;
+    if (!isActivationJobName(name)) throw new UnrecoverableError(`unknown job name '${name}' on the activation queue`);
+    let data;
+    try {
+      data = parseJobData(name, job.data);
+    } catch (error) {
+      throw new UnrecoverableError((error as Error).message);
+    }
+    const logger = args.logger.child({ job: job.id, jobName: name, connection: data.connection, attempt: job.attemptsMade + 1 });
+    return args.slots.run(() =>
+      runJobWithPolicy({
+        job,
+        token,
+        workerSignal,
+        logger,
+        timeoutMs: ACTIVATION_JOB_TIMEOUT_MS,
+        run(signal) {
+          const context: ActivationJobContext = { runtime, sink, logger, signal, log: async (line: string) => void (await job.log(line)) };
+          const handler = ACTIVATION_JOB_HANDLERS[name] as (data: unknown, context: ActivationJobContext) => Promise<unknown>;
+          return handler(data, context);
+        },
+      }),
+    );
+  };
+
+  const maxAttempts = Math.max(...Object.values(JOB_CATALOG).map((entry) => entry.attempts));
+  const worker = new Worker(ACTIVATION_QUEUE, processor, {
+    connection: args.connection,
+    prefix,
+    concurrency: 1,
+    lockDuration: settings.worker.lock_duration_ms,
+    stalledInterval: settings.worker.stalled_interval_ms,
+    maxStalledCount: settings.worker.max_stalled_count,
+    maxStartedAttempts: maxAttempts * 3,
+  });
+  worker.on("failed", (job, error) => log.warn({ job: job?.id, jobName: job?.name, attemptsMade: job?.attemptsMade, err: { message: error.message } }, "job failed"));
+  worker.on("completed", (job) => log.info({ job: job.id, jobName: job.name }, "job completed"));
+  worker.on("error", (error) => log.error({ err: { message: error.message } }, "worker error"));
+
+  return {
+    queue,
+    runtime,
+    closeWorker: () => worker.close(),
+    cancelAll: (reason) => worker.cancelAllJobs(reason),
+    async release() {
+      await queue.close();
+      await Promise.allSettled([runtime.close(), sink.close()]);
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import type { Redis } from "ioredis";
+import type { Logger } from "pino";
+import type { ActivationQueue } from "./activation-queue.js";
+import { JOB_CATALOG } from "./job-catalog.js";
+
+const LOCK_TTL_MS = 30_000;
+const SCHEDULER_PREFIX = "activation-pull:";
+
+/**
+ * One job scheduler per connection on the activation queue (`activation-pull:<connection>`),
+ * from one process at a time (as the sync schedules, see upsert-schedules.ts). Schedulers of
+ * connections no longer pulled, or all of them without a schedule, are removed.
+ */
+export async function upsertActivationSchedules(args: {
+  readonly redis: Redis;
+  readonly prefix: string;
+  readonly queue: ActivationQueue;
+  readonly cron: string | undefined;
+  readonly connections: readonly string[];
+  readonly logger: Logger;
+}): Promise<"upserted" | "left-to-another-instance"> {
+  const lockKey = `${args.prefix}:lock:activation-schedules`;
+  const owner = `${process.pid}-${Math.random().toString(36).slice(2)}`;
+  if ((await args.redis.set(lockKey, owner, "PX", LOCK_TTL_MS, "NX")) !== "OK") return "left-to-another-instance";
+  try {
+    const wanted = new Set(args.cron === undefined ? [] : args.connections);
+    for (const scheduler of await args.queue.queue.getJobSchedulers(0, -1)) {
+      const id = scheduler.key;
+      if (id.startsWith(SCHEDULER_PREFIX) && !wanted.has(id.slice(SCHEDULER_PREFIX.length))) await args.queue.queue.removeJobScheduler(id);
+    }
+    if (args.cron === undefined) return "upserted";
+    const entry = JOB_CATALOG["activation.orders.pull"];
+    for (const connection of wanted) {
+      await args.queue.queue.upsertJobScheduler(
+        `${SCHEDULER_PREFIX}${connection}`,
+        { pattern: args.cron },
+        { name: "activation.orders.pull", data: entry.schema.parse({ connection, trigger: "schedule" }), opts: { attempts: entry.attempts, backoff: { ...entry.backoff } } },
+      );
+    }
+    args.logger.info({ connections: [...wanted], cron: args.cron }, "activation pull schedules upserted");
+    return "upserted";
+  } finally {
+    await args.redis.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0", 1, lockKey, owner);
+  }
+}

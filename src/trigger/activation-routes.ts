@@ -1,0 +1,62 @@
+import type { IncomingMessage } from "node:http";
+import type { ActivationClient } from "../activation/activation-client.js";
+import { CONNECTION_LIST_CACHE_MS } from "../activation/activation-assumptions.js";
+import { JobDataError, parseJobData } from "../jobs/job-catalog.js";
+import type { ActivationQueue } from "../jobs/activation-queue.js";
+
+export interface ActivationTrigger {
+  readonly queue: ActivationQueue;
+  readonly client: ActivationClient;
+}
+
+export const ACTIVATION_ROUTES = { "/v1/activation/offers": "activation.offers.put", "/v1/activation/shipments": "activation.shipment.update" } as const;
+export type ActivationRoutePath = keyof typeof ACTIVATION_ROUTES;
+
+export function isActivationRoute(path: string): path is ActivationRoutePath {
+  return Object.hasOwn(ACTIVATION_ROUTES, path);
+}
+
+/**
+ * `POST /v1/activation/offers` `{connection, offers:[...]}` and `POST /v1/activation/shipments`
+ * `{connection, shipment:{...}}`: checked against the job catalog and the API's connection list
+ * (cached `CONNECTION_LIST_CACHE_MS`; re-read once before an id is refused), then queued.
+ */
+export function createActivationRoutes(trigger: ActivationTrigger) {
+  let cached: { ids: ReadonlySet<string>; at: number } | null = null;
+
+  async function connectionIds(fresh: boolean): Promise<ReadonlySet<string>> {
+    if (!fresh && cached !== null && Date.now() - cached.at < CONNECTION_LIST_CACHE_MS) return cached.ids;
+    const list = await trigger.client.listConnections();
+    cached = { ids: new Set(list.connections.map((connection) => connection.id)), at: Date.now() };
+    return cached.ids;
+  }
+
+  async function unknownConnection(connection: unknown): Promise<string | null> {
+    if (typeof connection !== "string" || connection.trim() === "") return null; // reported by the schema
+    if ((await connectionIds(false)).has(connection)) return null;
+    // A connection created since the list was cached must not be refused.
+    if ((await connectionIds(true)).has(connection)) return null;
+    return `connection: '${connection}' is not a channel connection of this Activation account`;
+  }
+
+  return {
+    /** 202 with the job, or 400 with every reason. */
+    async handle(path: ActivationRoutePath, body: Readonly<Record<string, unknown>>, request: IncomingMessage): Promise<{ status: number; body: unknown }> {
+      const name = ACTIVATION_ROUTES[path];
+      const problems: string[] = [];
+      try {
+        parseJobData(name, body);
+      } catch (error) {
+        if (!(error instanceof JobDataError)) throw error;
+        problems.push(...error.problems);
+      }
+      const unknown = await unknownConnection(body.connection);
+      if (unknown !== null) problems.push(unknown);
+      if (problems.length > 0) return { status: 400, body: { errors: problems } };
+      const header = request.headers["idempotency-key"];
+      const idempotencyKey = typeof header === "string" && header.trim() !== "" ? header.trim() : undefined;
+      const job = name === "activation.offers.put" ? await trigger.queue.enqueueOffers(body, { idempotencyKey }) : await trigger.queue.enqueueShipment(body, { idempotencyKey });
+      return { status: 202, body: { job_id: job.ref, status: job.status } };
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { parseJsonRecords, RecordFileError } from "../../../src/activation/parse-json-records.js";
+
+function problemsOf(text: string): readonly string[] {
+  try {
+    parseJsonRecords(text, "offers.ndjson");
+  } catch (error) {
+    if (error instanceof RecordFileError) return error.problems;
+    throw error;
+  }
+  throw new Error("expected a RecordFileError");
+}
+
+describe("parseJsonRecords", () => {
+  it("reads NDJSON, skipping blank lines and CRLF endings", () => {
+    expect(parseJsonRecords('{"sku":"a"}\r\n\n  {"sku":"b","n":1}\n', "f")).toEqual([{ sku: "a" }, { sku: "b", n: 1 }]);
+  });
+
+  it("reads a JSON array of objects (also spread over lines, with a BOM)", () => {
+    expect(parseJsonRecords('\uFEFF [\n {"sku":"a"},\n {"sku":"b"}\n]\n', "f")).toEqual([{ sku: "a" }, { sku: "b" }]);
+  });
+
+  it("names every bad NDJSON line by its number", () => {
+    expect(problemsOf('{"sku":"a"}\nnot json\n\n[1,2]\n"text"\n{"sku":"ok"}\nnull')).toEqual([
+      "line 2: not valid JSON",
+      "line 4: expected an object, got an array",
+      "line 5: expected an object, got a string",
+      "line 7: expected an object, got null",
+    ]);
+  });
+
+  it("names every bad array element by its index, and a broken array as a whole", () => {
+    expect(problemsOf('[{"sku":"a"}, 3, [], {"sku":"b"}]')).toEqual(["element [1]: expected an object, got a number", "element [2]: expected an object, got an array"]);
+    expect(problemsOf('[{"sku":"a"},')[0]).toMatch(/^not valid JSON/);
+  });
+
+  it("reads an empty file as no records", () => {
+    expect(parseJsonRecords("", "f")).toEqual([]);
+    expect(parseJsonRecords("[]", "f")).toEqual([]);
+  });
+
+  it("puts the file name in the message", () => {
+    expect(() => parseJsonRecords("oops", "shipments.json")).toThrow("shipments.json: line 1: not valid JSON");
+  });
+});
