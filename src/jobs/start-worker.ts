@@ -48,7 +48,7 @@ export async function startWorker(args: {
   );
 
   await queues.enforceOneJobPerProject();
-  await upsertSchedules({ redis: connection, prefix, queues, projects: settings.projects, logger });
+  await upsertSchedules({ redis: connection, prefix, queues, projects: settings.projects, retention: settings.worker, logger });
 
   const processor = createJobProcessor({ runtimes, settings, logger, slots: createConcurrencyLimiter(settings.worker.concurrency), handlers: args.handlers });
   const maxAttempts = Math.max(...Object.values(JOB_CATALOG).map((entry) => entry.attempts));
