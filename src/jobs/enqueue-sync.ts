@@ -64,7 +64,12 @@ export async function enqueueSync(args: {
 
   async function followUpOf(runningId: string): Promise<SyncData> {
     const raw = await args.redis.get(followUpKey);
-    const record = raw === null ? undefined : followUpRecordSchema.safeParse(JSON.parse(raw));
+    let record;
+    try {
+      record = raw === null ? undefined : followUpRecordSchema.safeParse(JSON.parse(raw));
+    } catch {
+      record = undefined; // not ours or damaged: start a new record
+    }
     if (!record?.success || record.data.job !== runningId) return data;
     return strongest(data, { ...data, full: record.data.full, allow_mass_delete: record.data.allow_mass_delete });
   }
@@ -77,9 +82,10 @@ export async function enqueueSync(args: {
 
       if (existing?.id !== undefined && state !== undefined && NOT_STARTED.has(state)) {
         const waiting = parseJobData("sync.run", existing.data);
-        const merged = strongest(waiting, data);
+        // Already as strong: whenever it starts, it starts after this request, with its options.
+        if (covers(waiting, data)) return { jobId: existing.id, status: "merged" };
         let writeError: unknown;
-        if (!covers(waiting, data)) await existing.updateData(merged).catch((error: unknown) => (writeError = error));
+        await existing.updateData(strongest(waiting, data)).catch((error: unknown) => (writeError = error));
         // Checked after the write: still not started means its run reads the merged data.
         if (NOT_STARTED.has(await queue.getJobState(existing.id))) {
           if (writeError !== undefined) throw writeError instanceof Error ? writeError : new Error(String(writeError));

@@ -65,6 +65,23 @@ describe("worker: duplicate sync triggers collapse", () => {
     expect(h.handlerRuns(PROJECT).map((run) => run.outcome)).toEqual(["done", "done"]);
   });
 
+  it("the follow-up of a running sync keeps --full of an earlier request when a later plain one replaces it", async () => {
+    await h.startWorker();
+    const queue = h.queue(PROJECT);
+    h.pim.setLatencyMs(150);
+    const first = await h.queues.enqueueSync({ project: PROJECT, requested_by: "first" });
+    await waitFor(() => jobInState(queue, first.jobId, ["active"]), 10_000, "the first sync to be active");
+    const full = await h.queues.enqueueSync({ project: PROJECT, full: true, allow_mass_delete: true, requested_by: "full" });
+    const plain = await h.queues.enqueueSync({ project: PROJECT, requested_by: "plain" });
+    expect([full.status, plain.status]).toEqual(["follows-running", "follows-running"]);
+
+    const followUp = await waitFor(async () => (await queue.getJobs(["waiting", "active", "completed"], 0, -1)).find((job) => job.id !== first.jobId), 20_000, "the follow-up");
+    h.pim.setLatencyMs(0);
+    // BullMQ keeps the latest request's data; the options of the earlier one are not lost.
+    expect(followUp.data).toEqual({ project: PROJECT, full: true, allow_mass_delete: true, trigger: "cli", requested_by: "plain" });
+    await waitFor(() => isDrained(queue), 20_000, "both syncs to finish");
+  });
+
   it("5 triggers while nothing runs: one sync", async () => {
     const results: EnqueuedJob[] = [];
     // No worker yet: every trigger finds the first one waiting.
