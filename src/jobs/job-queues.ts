@@ -1,13 +1,12 @@
 import { createHash } from "node:crypto";
 import { Queue, type JobsOptions } from "bullmq";
 import type { Redis } from "ioredis";
-import type { WorkerSettings } from "../settings/settings-schema.js";
 import { canonicalJson } from "./canonical-json.js";
 import { enqueueSync } from "./enqueue-sync.js";
 import { claimIdempotencyKey, confirmIdempotencyKey } from "./idempotency-keys.js";
 import { IdempotencyKeyConflict } from "./idempotency-key-conflict.js";
 import { parseJobData, type JobInput, type JobName } from "./job-catalog.js";
-import { jobOptionsFor } from "./job-options.js";
+import { jobOptionsFor, type JobRetention } from "./job-options.js";
 import { queueNameOf } from "./queue-names.js";
 
 export interface EnqueuedJob {
@@ -38,14 +37,12 @@ export interface JobQueues {
   close(): Promise<void>;
 }
 
-
-
 /** Queues of the configured projects. Every job's data is validated here, before it is stored. */
 export function createJobQueues(args: {
   readonly connection: Redis;
   readonly prefix: string;
   readonly projects: readonly number[];
-  readonly retention: Pick<WorkerSettings, "keep_completed_days" | "keep_failed_days">;
+  readonly retention: JobRetention;
 }): JobQueues {
   const queues = new Map<number, Queue>();
   for (const project of args.projects) {
