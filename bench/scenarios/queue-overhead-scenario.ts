@@ -23,11 +23,11 @@
 import { Queue, Worker, type JobsOptions } from "bullmq";
 import type { Redis } from "ioredis";
 import { createBullmqConnection } from "../../src/jobs/create-bullmq-connection.js";
-import { JOB_CATALOG, type JobInput } from "../../src/jobs/job-catalog.js";
+import type { JobInput } from "../../src/jobs/job-catalog.js";
+import { jobOptionsFor, type JobRetention } from "../../src/jobs/job-options.js";
 import type { JobHandlers } from "../../src/jobs/job-handlers.js";
 import { startWorker, type RunningWorker } from "../../src/jobs/start-worker.js";
 import { createLogger } from "../../src/log/create-logger.js";
-import type { WorkerSettings } from "../../src/settings/settings-schema.js";
 import { BENCH_PROJECT } from "../catalog/generate-catalog.js";
 import { round } from "../report/round.js";
 import { openBenchRedis, type BenchRedis } from "../worker/bench-redis.js";
@@ -46,7 +46,6 @@ const WARMUP_JOBS = 3000;
 /** Jobs per warm-up run: BullMQ keeps about 10,000 events (4 per job) and a run is read from them. */
 const WARMUP_CHUNK = 1000;
 const MEASURE_TIMEOUT_MS = 120_000;
-const DAY_SECONDS = 86_400;
 
 export const NO_OP_HANDLERS: JobHandlers = {
   "sync.run": () => Promise.resolve(null),
@@ -55,15 +54,9 @@ export const NO_OP_HANDLERS: JobHandlers = {
 
 export const QUEUE_OVERHEAD_ONCE_NOTE = "queue_overhead_ratio: does not depend on the catalogue; measured once per run, under its first size";
 
-/** The options pim-sync gives its sync jobs (job-queues.ts), deduplication aside; both sides use them. */
-export function syncJobOptions(retention: Pick<WorkerSettings, "keep_completed_days" | "keep_failed_days">): JobsOptions {
-  const entry = JOB_CATALOG["sync.run"];
-  return {
-    attempts: entry.attempts,
-    backoff: { ...entry.backoff },
-    removeOnComplete: { age: retention.keep_completed_days * DAY_SECONDS, count: 1000 },
-    removeOnFail: { age: retention.keep_failed_days * DAY_SECONDS },
-  };
+/** The options pim-sync gives its sync jobs (job-options.ts), deduplication aside; both sides use them. */
+export function syncJobOptions(retention: JobRetention): JobsOptions {
+  return jobOptionsFor("sync.run", retention);
 }
 
 interface Variant {

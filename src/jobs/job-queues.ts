@@ -1,9 +1,13 @@
 import { createHash } from "node:crypto";
 import { Queue, type JobsOptions } from "bullmq";
 import type { Redis } from "ioredis";
-import type { WorkerSettings } from "../settings/settings-schema.js";
-import { JOB_CATALOG, parseJobData, type JobInput, type JobName } from "./job-catalog.js";
-import { queueNameOf, syncDeduplicationId } from "./queue-names.js";
+import { canonicalJson } from "./canonical-json.js";
+import { enqueueSync } from "./enqueue-sync.js";
+import { claimIdempotencyKey, confirmIdempotencyKey } from "./idempotency-keys.js";
+import { IdempotencyKeyConflict } from "./idempotency-key-conflict.js";
+import { parseJobData, type JobInput, type JobName } from "./job-catalog.js";
+import { jobOptionsFor, type JobRetention } from "./job-options.js";
+import { queueNameOf } from "./queue-names.js";
 
 export interface EnqueuedJob {
   readonly project: number;
@@ -12,10 +16,12 @@ export interface EnqueuedJob {
   /**
    * - `queued`: a new job.
    * - `merged`: a sync was already waiting; this request joined it (its `full` and
-   *   `allow_mass_delete` are kept if set).
+   *   `allow_mass_delete` were written into that job before it started).
    * - `follows-running`: a sync is running; BullMQ starts one more when it ends, with the data
-   *   of the latest such request.
-   * - `duplicate`: the same Idempotency-Key was seen before; nothing new was queued.
+   *   of the latest such request and the `full`/`allow_mass_delete` of every one of them.
+   * - `duplicate`: the same Idempotency-Key with the same body was seen before; nothing new was
+   *   queued (even if that job has been removed since). The same key with another body throws
+   *   IdempotencyKeyConflict.
    */
   readonly status: "queued" | "merged" | "follows-running" | "duplicate";
 }
@@ -31,14 +37,12 @@ export interface JobQueues {
   close(): Promise<void>;
 }
 
-const DAY_SECONDS = 86_400;
-
 /** Queues of the configured projects. Every job's data is validated here, before it is stored. */
 export function createJobQueues(args: {
   readonly connection: Redis;
   readonly prefix: string;
   readonly projects: readonly number[];
-  readonly retention: Pick<WorkerSettings, "keep_completed_days" | "keep_failed_days">;
+  readonly retention: JobRetention;
 }): JobQueues {
   const queues = new Map<number, Queue>();
   for (const project of args.projects) {
@@ -51,36 +55,17 @@ export function createJobQueues(args: {
     return queue;
   }
 
-  function baseOptions(name: JobName): JobsOptions {
-    const entry = JOB_CATALOG[name];
-    return {
-      attempts: entry.attempts,
-      backoff: { ...entry.backoff },
-      removeOnComplete: { age: args.retention.keep_completed_days * DAY_SECONDS, count: 1000 },
-      removeOnFail: { age: args.retention.keep_failed_days * DAY_SECONDS },
-    };
-  }
+  const baseOptions = (name: JobName): JobsOptions => jobOptionsFor(name, args.retention);
+  // A key outlives its job's retention: a redelivery after the job was removed is still a duplicate.
+  const idempotencyKeySeconds = Math.max(args.retention.keep_completed_days, args.retention.keep_failed_days) * 86_400;
 
   return {
     queueFor,
     projects: args.projects,
     async enqueueSync(input) {
       const data = parseJobData("sync.run", input);
-      const queue = queueFor(data.project);
-      const dedupId = syncDeduplicationId(data.project);
-      const existingId = await queue.getDeduplicationJobId(dedupId);
-      const existing = existingId ? await queue.getJob(existingId) : undefined;
-      const existingState = existing ? await existing.getState() : undefined;
-      if (existing && (existingState === "waiting" || existingState === "delayed" || existingState === "prioritized")) {
-        // A request must not lose its options by being merged: keep the stronger ones.
-        const waiting = parseJobData("sync.run", existing.data);
-        const merged = { ...waiting, full: waiting.full || data.full, allow_mass_delete: waiting.allow_mass_delete || data.allow_mass_delete };
-        if (merged.full !== waiting.full || merged.allow_mass_delete !== waiting.allow_mass_delete) await existing.updateData(merged);
-        return { project: data.project, jobId: existing.id ?? "", status: "merged" };
-      }
-      const job = await queue.add("sync.run", data, { ...baseOptions("sync.run"), deduplication: { id: dedupId, keepLastIfActive: true } });
-      if (existing && existingState === "active") return { project: data.project, jobId: existing.id ?? "", status: "follows-running" };
-      return { project: data.project, jobId: job.id ?? "", status: "queued" };
+      const queued = await enqueueSync({ queue: queueFor(data.project), redis: args.connection, prefix: args.prefix, data, options: baseOptions("sync.run") });
+      return { project: data.project, ...queued };
     },
     async enqueueAddOptions(input, options = {}) {
       const data = parseJobData("options.add", input);
@@ -89,13 +74,21 @@ export function createJobQueues(args: {
         const job = await queue.add("options.add", data, baseOptions("options.add"));
         return { project: data.project, jobId: job.id ?? "", status: "queued" };
       }
-      // Repeated deliveries with one Idempotency-Key become one job: the key is claimed
-      // atomically (SET NX) for as long as completed jobs are kept, and the job id derives from it.
+      // One Idempotency-Key, one job: the key is claimed with the body's hash before the job is
+      // added, and the job id derives from the key (see idempotency-keys.ts).
       const digest = createHash("sha256").update(options.idempotencyKey).digest("hex").slice(0, 32);
-      const jobId = `add-${digest}`;
-      const claimed = await args.connection.set(`${args.prefix}:idempotency:${data.project}:${digest}`, jobId, "EX", args.retention.keep_completed_days * DAY_SECONDS, "NX");
-      const job = await queue.add("options.add", data, { ...baseOptions("options.add"), jobId });
-      return { project: data.project, jobId: job.id ?? jobId, status: claimed === "OK" ? "queued" : "duplicate" };
+      const key = `${args.prefix}:idempotency:${data.project}:${digest}`;
+      const claim = await claimIdempotencyKey(args.connection, key, {
+        bodyHash: createHash("sha256").update(canonicalJson(data)).digest("hex"),
+        jobId: `add-${digest}`,
+        ttlSeconds: idempotencyKeySeconds,
+      });
+      if (claim.outcome === "conflict") throw new IdempotencyKeyConflict(data.project, claim.jobId);
+      if (claim.outcome === "duplicate") return { project: data.project, jobId: claim.jobId, status: "duplicate" };
+      // BullMQ never adds a job id twice: concurrent deliveries that both claimed make one job.
+      const job = await queue.add("options.add", data, { ...baseOptions("options.add"), jobId: claim.jobId });
+      const first = await confirmIdempotencyKey(args.connection, key);
+      return { project: data.project, jobId: job.id ?? claim.jobId, status: first ? "queued" : "duplicate" };
     },
     async enforceOneJobPerProject() {
       await Promise.all([...queues.values()].map((queue) => queue.setGlobalConcurrency(1)));

@@ -11,6 +11,7 @@ import type { JobHandlers } from "./job-handlers.js";
 import { JOB_CATALOG } from "./job-catalog.js";
 import { createJobQueues, type JobQueues } from "./job-queues.js";
 import { queueNameOf } from "./queue-names.js";
+import { keepQueueSafety } from "./keep-queue-safety.js";
 import { upsertSchedules } from "./upsert-schedules.js";
 import { startTriggerServer } from "../trigger/trigger-server.js";
 import { startActivationWorker } from "./start-activation-worker.js";
@@ -49,7 +50,9 @@ export async function startWorker(args: {
   );
 
   await queues.enforceOneJobPerProject();
-  await upsertSchedules({ redis: connection, prefix, queues, projects: settings.projects, logger });
+  await upsertSchedules({ redis: connection, prefix, queues, projects: settings.projects, retention: settings.worker, logger });
+  // Written once above, but lost with Redis' data: restored on reconnection and periodically.
+  const safety = keepQueueSafety({ connection, prefix, queues, projects: settings.projects, retention: settings.worker, intervalMs: settings.worker.safety_check_interval_ms, logger });
 
   const slots = createConcurrencyLimiter(settings.worker.concurrency);
   const processor = createJobProcessor({ runtimes, settings, logger, slots, handlers: args.handlers });
@@ -89,6 +92,7 @@ export async function startWorker(args: {
     queues,
     triggerUrl: trigger?.url ?? null,
     async stop() {
+      safety.stop();
       await trigger?.close();
       const closing = Promise.all([...workers.map((worker) => worker.close()), activation?.closeWorker()]);
       const deadline = sleep(settings.worker.shutdown_timeout_ms, "deadline" as const, { ref: false });

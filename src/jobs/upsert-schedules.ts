@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { ProjectSettings } from "../settings/settings-schema.js";
 import type { JobQueues } from "./job-queues.js";
 import { JOB_CATALOG } from "./job-catalog.js";
+import { jobOptionsFor, type JobRetention } from "./job-options.js";
 import { SYNC_SCHEDULER_ID } from "./queue-names.js";
 
 const LOCK_TTL_MS = 30_000;
@@ -18,6 +19,8 @@ export async function upsertSchedules(args: {
   readonly prefix: string;
   readonly queues: JobQueues;
   readonly projects: readonly ProjectSettings[];
+  /** Scheduled jobs are removed like any other (without it a 5-minute cron keeps ~105k a year). */
+  readonly retention: JobRetention;
   readonly logger: Logger;
 }): Promise<"upserted" | "left-to-another-instance"> {
   const lockKey = `${args.prefix}:lock:schedules`;
@@ -34,14 +37,13 @@ export async function upsertSchedules(args: {
         await queue.removeJobScheduler(SYNC_SCHEDULER_ID);
         continue;
       }
-      const entry = JOB_CATALOG["sync.run"];
       await queue.upsertJobScheduler(
         SYNC_SCHEDULER_ID,
         { pattern: project.schedule.cron, ...(project.schedule.timezone ? { tz: project.schedule.timezone } : {}) },
         {
           name: "sync.run",
-          data: entry.schema.parse({ project: project.id, trigger: "schedule" }),
-          opts: { attempts: entry.attempts, backoff: { ...entry.backoff } },
+          data: JOB_CATALOG["sync.run"].schema.parse({ project: project.id, trigger: "schedule" }),
+          opts: jobOptionsFor("sync.run", args.retention),
         },
       );
       args.logger.info({ project: project.id, cron: project.schedule.cron, tz: project.schedule.timezone }, "sync schedule upserted");

@@ -81,7 +81,12 @@ export const workerSchema = z.strictObject({
   shutdown_timeout_ms: z.int().min(0).default(30_000),
   /** BullMQ job lock: a worker that stops renewing it (killed, frozen) loses the job after this. */
   lock_duration_ms: z.int().min(1000).default(30_000),
-  stalled_interval_ms: z.int().min(1000).default(30_000),
+  /**
+   * How often a worker looks for jobs whose lock ran out. A killed worker's job is taken over
+   * between lock/2 and lock + this interval after the kill; half the lock by default (lock and
+   * interval each 30 s before made it 49–59 s).
+   */
+  stalled_interval_ms: z.int().min(1000).optional(),
   /** A job that stalls more often than this is failed, not retried forever. */
   max_stalled_count: z.int().min(0).default(1),
   /** Upper bound on one sync job; it is aborted (and retried) after this. */
@@ -90,7 +95,14 @@ export const workerSchema = z.strictObject({
   /** Keep failed jobs this long for inspection and replay. */
   keep_failed_days: z.int().min(1).default(30),
   keep_completed_days: z.int().min(1).default(7),
-});
+  /**
+   * How often a worker checks that each project queue still has its global concurrency of 1 and
+   * its job scheduler (Redis may lose them: a restart without persistence), restoring what is
+   * missing. Also checked whenever the Redis connection comes back.
+   */
+  safety_check_interval_ms: z.int().min(1000).default(60_000),
+})
+  .transform((worker) => ({ ...worker, stalled_interval_ms: worker.stalled_interval_ms ?? Math.max(1000, Math.floor(worker.lock_duration_ms / 2)) }));
 
 export const triggerSchema = z.strictObject({
   host: nonEmpty.default("127.0.0.1"),

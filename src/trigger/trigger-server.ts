@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
+import { IdempotencyKeyConflict } from "../jobs/idempotency-key-conflict.js";
 import { JobDataError, parseJobData } from "../jobs/job-catalog.js";
 import type { JobQueues } from "../jobs/job-queues.js";
 import type { ProjectSettings } from "../settings/settings-schema.js";
@@ -95,6 +96,8 @@ export async function startTriggerServer(args: {
     handle(request, response).catch((error: unknown) => {
       if (error instanceof BodyError) return send(response, error.status, { errors: [error.message] });
       if (error instanceof JobDataError) return send(response, 400, { errors: error.problems });
+      // A reused key with another body: the body would be silently dropped as a duplicate.
+      if (error instanceof IdempotencyKeyConflict) return send(response, 422, { errors: [`Idempotency-Key: ${error.message}`] });
       log.error({ err: { message: (error as Error).message } }, "trigger request failed");
       send(response, 503, { error: "could not queue the request; try again" });
     });

@@ -14,9 +14,10 @@ export function openTestQueues(redis: TestRedis, projects: readonly number[] = [
 export async function waitForJobState(queues: JobQueues, project: number, jobId: string, state: string, timeoutMs: number): Promise<Job> {
   return waitFor(
     async () => {
+      // State first, job after: a job read before it finished would lack its result.
+      const current = await queues.queueFor(project).getJobState(jobId);
       const job = await queues.queueFor(project).getJob(jobId);
       if (!job) return undefined;
-      const current = await job.getState();
       if (current === state) return job;
       if (current === "failed" && state !== "failed") throw new Error(`job ${project}/${jobId} failed: ${job.failedReason}`);
       return undefined;

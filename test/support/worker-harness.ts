@@ -15,7 +15,8 @@ import {
 import { DEFAULT_OAUTH_CLIENT, type OAuthClient } from "../../src/sim/pim/oauth.js";
 import { startPimSimulator, type PimSimulator, type PimSimulatorOptions } from "../../src/sim/pim/pim-simulator.js";
 import { defaultCatalogPath } from "../../src/sim/start-simulators.js";
-import { createTestRedis, TEST_REDIS_URL, type TestRedis } from "./redis.js";
+import type { Redis } from "ioredis";
+import { createTestRedis, escapeRedisGlob, scanKeys, TEST_REDIS_URL, type TestRedis } from "./redis.js";
 import { waitFor } from "./worker-wait.js";
 
 export const PROJECT = 67;
@@ -128,6 +129,11 @@ export interface WorkerHarness {
   events(project?: number): Promise<QueueEvent[]>;
   /** The handler runs the workers logged, oldest first. */
   handlerRuns(project?: number): HandlerRun[];
+  /**
+   * Stops the workers, then checks that every job (and job template) under the test's prefix
+   * carries a bounded retention: whatever path a test exercised, a job that would stay in Redis
+   * forever fails the test here. Then releases everything.
+   */
   close(): Promise<void>;
 }
 
@@ -263,10 +269,12 @@ export async function startWorkerHarness(
     handlerRuns,
     async close() {
       await Promise.allSettled(workers.map((worker) => worker.stop()));
+      const unbounded = await jobsWithoutRetention(redis.redis, redis.prefix).catch(() => []);
       await queues.close().catch(() => undefined);
       await producerConnection.quit().catch(() => producerConnection.disconnect());
       await Promise.allSettled([service.close(), pim.close()]);
       await redis.cleanup();
+      if (unbounded.length > 0) throw new Error(`jobs without removeOnComplete/removeOnFail: ${unbounded.join("; ")}`);
     },
   };
 }
@@ -348,4 +356,22 @@ export function pimCodes(pim: PimSimulator, attribute: string): string[] {
     return (pim.state.reference_entity_records[found.reference_data_name] ?? []).map((record) => record.code);
   }
   return (pim.state.attribute_options[attribute] ?? []).map((option) => option.code);
+}
+
+/**
+ * Every job hash under `prefix` (jobs, scheduler templates, follow-up proto-jobs: whatever holds
+ * `opts`) whose options lack removeOnComplete or removeOnFail, as `key: opts`. Empty when every
+ * job pim-sync created will be removed in time.
+ */
+export async function jobsWithoutRetention(client: Redis, prefix: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const key of await scanKeys(client, `${escapeRedisGlob(prefix)}:*`)) {
+    if ((await client.type(key)) !== "hash") continue;
+    const raw = await client.hget(key, "opts");
+    if (raw === null) continue;
+    const opts = JSON.parse(raw) as Record<string, unknown>;
+    // BullMQ keeps these two under their own names in the stored options.
+    if (opts.removeOnComplete === undefined || opts.removeOnFail === undefined) found.push(`${key}: ${raw}`);
+  }
+  return found;
 }

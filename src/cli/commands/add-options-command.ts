@@ -1,5 +1,6 @@
 import { AddOptionsRejected } from "../../add-options/add-options-rejected.js";
 import { runAddOptions } from "../../add-options/run-add-options.js";
+import { IdempotencyKeyConflict } from "../../jobs/idempotency-key-conflict.js";
 import { JobDataError, parseJobData } from "../../jobs/job-catalog.js";
 import { createLogger } from "../../log/create-logger.js";
 import { createProjectRuntime, findProject, namingOf } from "../../project-runtime.js";
@@ -28,7 +29,8 @@ Options:
   --options JSON          the options, as a JSON array
   --once                  run it now in this process (no Redis needed) instead of queueing a job
   --requested-by NAME     who asked (kept with the job)
-  --idempotency-key KEY   repeated requests with the same key make one job
+  --idempotency-key KEY   repeated requests with the same key make one job (the same key with
+                          other options or attribute is refused, exit 2)
   --json                  print the result as JSON
   -h, --help              show this help
 
@@ -86,7 +88,10 @@ export async function runAddOptionsCommand(argv: readonly string[], io: CliIo): 
     const { queues, close } = openJobQueues(settings, ADD_OPTIONS_HELP);
     try {
       const key = values["idempotency-key"] ? `${projectId}:${values["idempotency-key"]}` : undefined;
-      const job = await queues.enqueueAddOptions(request, { idempotencyKey: key });
+      const job = await queues.enqueueAddOptions(request, { idempotencyKey: key }).catch((error: unknown) => {
+        if (error instanceof IdempotencyKeyConflict) throw new UsageError(`--idempotency-key: ${error.message}`, ADD_OPTIONS_HELP);
+        throw error;
+      });
       const ref = `${job.project}/${job.jobId}`;
       writeLine(io.stdout, values.json ? JSON.stringify({ job_id: ref, status: job.status }) : `add-options ${job.status === "duplicate" ? "already queued" : "queued"}: job ${ref}`);
       return 0;

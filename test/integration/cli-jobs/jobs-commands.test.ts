@@ -105,16 +105,12 @@ describe("pim-sync enqueue, add-options and jobs", () => {
       const plain = refIn((await cli("enqueue", "sync", "--config", configPath, "--project", "67")).out);
       const full = await cli("enqueue", "sync", "--config", configPath, "--project", "67", "--full", "--json");
       expect(full.code).toBe(0);
-      const answer = JSON.parse(full.out) as { job_id: string; status: string };
 
-      // The --full request is reported as merged into the waiting sync, and that sync (the only
-      // job) still has full: false: the full replace the user asked for never runs, silently.
-      // Expected: a merge keeps the stronger request (the waiting job becomes full), or the
-      // request is not merged.
+      // Merged into the waiting sync (no worker runs), and that sync now replaces every collection.
+      expect(JSON.parse(full.out)).toEqual({ job_id: plain, status: "merged" });
       const jobs = await allJobs(queues);
-      const merged = answer.status === "duplicate" && answer.job_id === plain;
-      const fullRuns = jobs.some((job) => (job.data as { full?: boolean }).full === true);
-      expect({ merged, fullRuns }).not.toEqual({ merged: true, fullRuns: false });
+      expect(jobs.map((job) => [job.id, job.data])).toEqual([[idOf(plain), { project: 67, full: true, allow_mass_delete: false, trigger: "cli" }]]);
+      expect(await jobs[0]?.getState()).toBe("waiting");
     });
 
     it("exits 2 for an unknown project, a missing or wrong positional", async () => {
@@ -178,6 +174,18 @@ describe("pim-sync enqueue, add-options and jobs", () => {
       // Queued only: nothing reached the service or the PIM.
       expect(writesTo()).toEqual([]);
       expect(sims.pim.requests).toEqual([]);
+    });
+
+    it("--idempotency-key reused with other options: exit 2 with the reason, nothing queued", async () => {
+      const base = ["add-options", "--config", configPath, "--project", "67", "--attribute", "color", "--idempotency-key", "k-2", "--json"];
+      const first = JSON.parse((await cli(...base, "--options", '[{"name":"mint"}]')).out) as { job_id: string; status: string };
+      expect(first.status).toBe("queued");
+
+      const other = await cli(...base, "--options", '[{"name":"sand"}]');
+      expect(other.code).toBe(2);
+      expect(other.err).toContain(`--idempotency-key: already used for another request body (job ${first.job_id}); use a new key for a new request`);
+      expect(other.out).toBe("");
+      expect((await allJobs(queues)).map((job) => job.data)).toEqual([{ project: 67, attribute: "color", options: [{ name: "mint", label: {} }] }]);
     });
 
     it("--once adds in this process and prints per collection what was added and what was already there", async () => {

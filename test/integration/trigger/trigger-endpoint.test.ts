@@ -197,6 +197,41 @@ describe("trigger endpoint (in-process worker)", () => {
     expect(addWrites).toHaveLength(2); // teal (once) and mint
   });
 
+  it("Idempotency-Key reused with another body: 422 naming the header, nothing queued, the first job untouched", async () => {
+    const headers = { "idempotency-key": "delivery-44" };
+    const first = await client.call("/v1/add-options", { token: TOKEN, body: VALID, headers });
+    const firstId = (first.json as { job_id: string }).job_id;
+    const otherOptions = await client.call("/v1/add-options", { token: TOKEN, body: { ...VALID, options: [{ name: "mint" }] }, headers });
+    const otherAttribute = await client.call("/v1/add-options", { token: TOKEN, body: { ...VALID, attribute: "material" }, headers });
+
+    for (const answer of [otherOptions, otherAttribute]) {
+      expect(answer.status).toBe(422);
+      expect(errorsOf(answer)).toEqual([`Idempotency-Key: already used for another request body (job ${firstId}); use a new key for a new request`]);
+    }
+    const jobs = (await allJobs(queues)).filter((job) => job.name === "options.add");
+    expect(jobs.map((job) => `67/${job.id ?? ""}`)).toEqual([firstId]);
+    expect(jobs[0]?.data).toEqual({ project: PROJECT, attribute: "color", options: [{ name: "teal", label: { "en-US": "Teal", "fr-FR": "Sarcelle" } }] });
+  });
+
+  it("Idempotency-Key: a redelivery after the job was removed is a duplicate naming it, and nothing runs again", async () => {
+    const headers = { "idempotency-key": "delivery-45" };
+    const first = await client.call("/v1/add-options", { token: TOKEN, body: VALID, headers });
+    const firstId = (first.json as { job_id: string }).job_id;
+    const job = await waitForJobState(queues, PROJECT, firstId.slice(3), "completed", 20_000);
+    // What the retention does to every finished job sooner or later (removeOnComplete count/age).
+    await job.remove();
+    expect(await allJobs(queues)).toEqual([]);
+
+    // The same request, its keys in another order and its label locale written en_US / fr-FR.
+    const redelivered = { options: [{ label: { fr_FR: "Sarcelle", en_US: "Teal" }, name: "teal" }], attribute: "color", project: PROJECT };
+    const again = await client.call("/v1/add-options", { token: TOKEN, body: redelivered, headers });
+
+    expect(again.status).toBe(202);
+    expect(again.json).toEqual({ job_id: firstId, status: "duplicate" });
+    expect(await allJobs(queues)).toEqual([]);
+    expect(sims.service.requests.filter((r) => r.method === "PATCH" && /\/add-options\/$/.test(r.path))).toHaveLength(1);
+  });
+
   it("POST /v1/sync answers 202 with a job id, and the sync runs", async () => {
     const answer = await client.call("/v1/sync", { token: TOKEN, body: { project: PROJECT } });
 

@@ -122,7 +122,7 @@ describe("worker: add-options jobs", () => {
           expect(enqueued.message).toMatch(c.reason);
         }
         // Data written past the catalog (an older version, another producer) is checked again.
-        const raw = enqueued instanceof Error ? await h.queue().add("options.add", data, { attempts: 8 }) : { id: enqueued.jobId };
+        const raw = enqueued instanceof Error ? await h.queue().add("options.add", data, { attempts: 8, removeOnComplete: true, removeOnFail: { age: 86_400 } }) : { id: enqueued.jobId };
         const { job, state } = await finishedJob(h.queue(), raw.id ?? "");
 
         expect(state).toBe("failed");

@@ -1,7 +1,8 @@
 import type { Job } from "bullmq";
 import type { EnqueuedJob } from "../../../src/jobs/job-queues.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { isDrained, jobInState, overlapsInEvents, PROJECT, startWorkerHarness, type WorkerHarness } from "../../support/worker-harness.js";
+import { setTimeout as sleep } from "node:timers/promises";
+import { DERIVED_67, finishedJob, isDrained, jobInState, overlapsInEvents, PROJECT, startWorkerHarness, type WorkerHarness } from "../../support/worker-harness.js";
 import { waitFor } from "../../support/worker-wait.js";
 
 const LIST_ROUTE = "/api/v1/options_collections/options_collections";
@@ -64,6 +65,23 @@ describe("worker: duplicate sync triggers collapse", () => {
     expect(h.handlerRuns(PROJECT).map((run) => run.outcome)).toEqual(["done", "done"]);
   });
 
+  it("the follow-up of a running sync keeps --full of an earlier request when a later plain one replaces it", async () => {
+    await h.startWorker();
+    const queue = h.queue(PROJECT);
+    h.pim.setLatencyMs(150);
+    const first = await h.queues.enqueueSync({ project: PROJECT, requested_by: "first" });
+    await waitFor(() => jobInState(queue, first.jobId, ["active"]), 10_000, "the first sync to be active");
+    const full = await h.queues.enqueueSync({ project: PROJECT, full: true, allow_mass_delete: true, requested_by: "full" });
+    const plain = await h.queues.enqueueSync({ project: PROJECT, requested_by: "plain" });
+    expect([full.status, plain.status]).toEqual(["follows-running", "follows-running"]);
+
+    const followUp = await waitFor(async () => (await queue.getJobs(["waiting", "active", "completed"], 0, -1)).find((job) => job.id !== first.jobId), 20_000, "the follow-up");
+    h.pim.setLatencyMs(0);
+    // BullMQ keeps the latest request's data; the options of the earlier one are not lost.
+    expect(followUp.data).toEqual({ project: PROJECT, full: true, allow_mass_delete: true, trigger: "cli", requested_by: "plain" });
+    await waitFor(() => isDrained(queue), 20_000, "both syncs to finish");
+  });
+
   it("5 triggers while nothing runs: one sync", async () => {
     const results: EnqueuedJob[] = [];
     // No worker yet: every trigger finds the first one waiting.
@@ -77,5 +95,49 @@ describe("worker: duplicate sync triggers collapse", () => {
     await waitFor(() => isDrained(h.queue(PROJECT)), 5_000, "an empty queue");
     expect((await h.queue(PROJECT).getJobs(["completed", "failed"], 0, -1)).map((job) => job.name)).toEqual(["sync.run"]);
     expect(h.service.requests.filter((r) => r.method === "GET" && r.path === LIST_ROUTE)).toHaveLength(1);
+  });
+});
+
+describe("worker: a --full request racing the worker that takes the waiting sync", () => {
+  const ROUNDS = 25;
+  let h: WorkerHarness;
+  beforeEach(async () => {
+    // A service budget that lets a full sync (13 writes) take a fraction of a second.
+    h = await startWorkerHarness({ service: { requestsPerSecond: 100 } });
+  });
+  afterEach(async () => {
+    await h.close();
+  });
+
+  it(`is never lost: in each of ${ROUNDS} rounds a sync that ran after it replaced every collection`, async () => {
+    const project = h.project(PROJECT);
+    await h.startWorker(h.settings({ projects: [{ ...project, service: { ...(project.service as object), requests_per_second: 100 } }] }));
+    const queue = h.queue(PROJECT);
+    // A first sync gives every collection a state: from then on a plain sync writes nothing.
+    const first = await h.queues.enqueueSync({ project: PROJECT });
+    expect((await finishedJob(queue, first.jobId)).state).toBe("completed");
+
+    const seen = new Set<string>([first.jobId]);
+    const lost: string[] = [];
+    const statuses = new Set<string>();
+    for (let round = 1; round <= ROUNDS; round += 1) {
+      // A plain sync, then a --full one a moment later, while the worker takes the plain one:
+      // the --full request lands before, during or after the worker's move of that job.
+      const plain = h.queues.enqueueSync({ project: PROJECT, requested_by: `plain-${round}` });
+      await sleep(round % 4);
+      const full = await h.queues.enqueueSync({ project: PROJECT, full: true, requested_by: `full-${round}` });
+      await plain;
+      statuses.add(full.status);
+      await waitFor(() => isDrained(queue), 20_000, `round ${round} to finish`);
+      const ran = (await queue.getJobs(["completed", "failed"], 0, -1)).filter((job) => job.id !== undefined && !seen.has(job.id));
+      for (const job of ran) seen.add(job.id ?? "");
+      const replacedAll = ran.some((job) => (job.returnvalue as { written?: number } | null)?.written === DERIVED_67.length);
+      if (!replacedAll) lost.push(`round ${round}: answered ${full.status} (job ${full.jobId}), runs wrote ${ran.map((job) => (job.returnvalue as { written?: number } | null)?.written).join(", ")}`);
+    }
+
+    expect(lost).toEqual([]);
+    // The rounds did land on both sides of the worker's move.
+    expect(statuses.has("merged") || statuses.has("follows-running")).toBe(true);
+    expect(overlapsInEvents(await h.events(PROJECT))).toEqual([]);
   });
 });

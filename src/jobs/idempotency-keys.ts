@@ -1,0 +1,53 @@
+import type { Redis } from "ioredis";
+
+/**
+ * Claims a key for a job, atomically (one script): a new key is stored with the body's hash and
+ * the job id, and marked `added` only once the job is in the queue (`confirm`). So:
+ * - a key seen with another body is a conflict, whatever became of its job;
+ * - a key whose job was added is a duplicate for as long as the key lives, even after the job
+ *   itself was removed by its retention: a late redelivery never runs the request again;
+ * - a key claimed but never confirmed (the producer failed between claim and add) is claimed
+ *   again by the next delivery, which adds the job under the same id (BullMQ does not add an id
+ *   twice, so concurrent deliveries still make one job).
+ * Keys written by older versions (a plain string holding the job id) count as duplicates.
+ */
+const CLAIM = `
+if redis.call('TYPE', KEYS[1])['ok'] == 'string' then return {'duplicate', redis.call('GET', KEYS[1])} end
+local stored = redis.call('HMGET', KEYS[1], 'body', 'job', 'added')
+if not stored[1] then
+  redis.call('HSET', KEYS[1], 'body', ARGV[1], 'job', ARGV[2], 'added', '0')
+  redis.call('EXPIRE', KEYS[1], ARGV[3])
+  return {'new', ARGV[2]}
+end
+if stored[1] ~= ARGV[1] then return {'conflict', stored[2]} end
+if stored[3] == '1' then return {'duplicate', stored[2]} end
+return {'new', stored[2]}
+`;
+
+/** 1 for the delivery that marks the key `added` first, 0 for any later one. */
+const CONFIRM = `
+if redis.call('HGET', KEYS[1], 'added') == '0' then
+  redis.call('HSET', KEYS[1], 'added', '1')
+  return 1
+end
+return 0
+`;
+
+export interface IdempotencyClaim {
+  readonly outcome: "new" | "duplicate" | "conflict";
+  /** The job the key belongs to (for `new`, the id to add the job under). */
+  readonly jobId: string;
+}
+
+export async function claimIdempotencyKey(redis: Redis, key: string, args: { readonly bodyHash: string; readonly jobId: string; readonly ttlSeconds: number }): Promise<IdempotencyClaim> {
+  const answer = (await redis.eval(CLAIM, 1, key, args.bodyHash, args.jobId, args.ttlSeconds)) as unknown;
+  if (!Array.isArray(answer) || typeof answer[0] !== "string" || typeof answer[1] !== "string") throw new Error(`unexpected answer from the idempotency script: ${JSON.stringify(answer)}`);
+  const outcome = answer[0];
+  if (outcome !== "new" && outcome !== "duplicate" && outcome !== "conflict") throw new Error(`unexpected idempotency outcome '${outcome}'`);
+  return { outcome, jobId: answer[1] };
+}
+
+/** Marks the key's job as added; true for the first delivery to do so. */
+export async function confirmIdempotencyKey(redis: Redis, key: string): Promise<boolean> {
+  return (await redis.eval(CONFIRM, 1, key)) === 1;
+}

@@ -1,0 +1,24 @@
+import type { JobsOptions } from "bullmq";
+import type { WorkerSettings } from "../settings/settings-schema.js";
+import { JOB_CATALOG, type JobName } from "./job-catalog.js";
+
+const DAY_SECONDS = 86_400;
+/** Completed jobs kept at most, whatever their age: a busy schedule must not fill Redis. */
+const MAX_COMPLETED_KEPT = 1000;
+
+export type JobRetention = Pick<WorkerSettings, "keep_completed_days" | "keep_failed_days">;
+
+/**
+ * The options of every job pim-sync creates, whoever creates it (enqueue, trigger, job
+ * scheduler; replays and delayed re-queues keep the options the job was created with): the
+ * catalog's retry policy and a bounded retention, so no path can leave jobs in Redis forever.
+ */
+export function jobOptionsFor(name: JobName, retention: JobRetention): Pick<JobsOptions, "attempts" | "backoff" | "removeOnComplete" | "removeOnFail"> {
+  const entry = JOB_CATALOG[name];
+  return {
+    attempts: entry.attempts,
+    backoff: { ...entry.backoff },
+    removeOnComplete: { age: retention.keep_completed_days * DAY_SECONDS, count: MAX_COMPLETED_KEPT },
+    removeOnFail: { age: retention.keep_failed_days * DAY_SECONDS },
+  };
+}

@@ -1,0 +1,70 @@
+import type { Redis } from "ioredis";
+import type { Logger } from "pino";
+import type { ProjectSettings } from "../settings/settings-schema.js";
+import type { JobRetention } from "./job-options.js";
+import type { JobQueues } from "./job-queues.js";
+import { SYNC_SCHEDULER_ID } from "./queue-names.js";
+import { upsertSchedules } from "./upsert-schedules.js";
+
+export interface QueueSafetyKeeper {
+  /** Checks once now (also what the reconnection and the timer run); never throws. */
+  check(): Promise<void>;
+  stop(): void;
+}
+
+/**
+ * Keeps the two things a project's safety rests on in Redis: the queue's global concurrency of
+ * 1 (no two jobs of a project at once, across workers) and the sync job scheduler. Both live
+ * only in Redis, written at start; a Redis that restarts without persistence comes back empty,
+ * and BullMQ does not write them again. So they are checked whenever the connection becomes
+ * ready again and every `intervalMs`, and restored when missing.
+ */
+export function keepQueueSafety(args: {
+  readonly connection: Redis;
+  readonly prefix: string;
+  readonly queues: JobQueues;
+  readonly projects: readonly ProjectSettings[];
+  readonly retention: JobRetention;
+  readonly intervalMs: number;
+  readonly logger: Logger;
+}): QueueSafetyKeeper {
+  const log = args.logger.child({ component: "queue-safety" });
+  let running: Promise<void> | undefined;
+
+  async function checkOnce(): Promise<void> {
+    let schedulesMissing = false;
+    for (const project of args.projects) {
+      const queue = args.queues.queueFor(project.id);
+      const concurrency = await queue.getGlobalConcurrency();
+      if (concurrency !== 1) {
+        await queue.setGlobalConcurrency(1);
+        log.warn({ project: project.id, found: concurrency }, "queue global concurrency was missing; set to 1 again");
+      }
+      if (project.schedule && !(await queue.getJobScheduler(SYNC_SCHEDULER_ID))) schedulesMissing = true;
+    }
+    if (schedulesMissing) {
+      log.warn("a project's sync schedule was missing from Redis; upserting the schedules again");
+      await upsertSchedules({ redis: args.connection, prefix: args.prefix, queues: args.queues, projects: args.projects, retention: args.retention, logger: args.logger });
+    }
+  }
+
+  function check(): Promise<void> {
+    // One check at a time: a reconnection during a timer's check does not start a second one.
+    running ??= checkOnce()
+      .catch((error: unknown) => log.warn({ err: { message: (error as Error).message } }, "queue safety check failed; retried at the next one"))
+      .finally(() => (running = undefined));
+    return running;
+  }
+
+  const onReady = (): void => void check();
+  args.connection.on("ready", onReady);
+  const timer = setInterval(onReady, args.intervalMs);
+  timer.unref();
+  return {
+    check,
+    stop() {
+      clearInterval(timer);
+      args.connection.off("ready", onReady);
+    },
+  };
+}

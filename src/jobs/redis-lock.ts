@@ -1,0 +1,24 @@
+import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Redis } from "ioredis";
+
+const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
+
+/**
+ * Runs `work` while holding a short Redis lock (SET NX PX, released compare-and-delete, so a
+ * holder never frees someone else's lock). Waits for the lock up to `waitMs`; the lock expires
+ * after `ttlMs` if its holder dies, so `work` must be much shorter than that.
+ */
+export async function withRedisLock<T>(redis: Redis, key: string, timing: { readonly ttlMs: number; readonly waitMs: number }, work: () => Promise<T>): Promise<T> {
+  const owner = randomUUID();
+  const deadline = Date.now() + timing.waitMs;
+  while ((await redis.set(key, owner, "PX", timing.ttlMs, "NX")) !== "OK") {
+    if (Date.now() >= deadline) throw new Error(`timed out after ${timing.waitMs} ms waiting for the lock ${key}`);
+    await sleep(5 + Math.floor(Math.random() * 20));
+  }
+  try {
+    return await work();
+  } finally {
+    await redis.eval(RELEASE, 1, key, owner);
+  }
+}

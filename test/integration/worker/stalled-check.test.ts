@@ -1,0 +1,40 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PROJECT, startWorkerHarness, type WorkerHarness } from "../../support/worker-harness.js";
+import { waitFor } from "../../support/worker-wait.js";
+
+/**
+ * A killed worker's job is taken over by the stalled check of another worker, between lock/2
+ * and lock + stalled interval after the kill. What reaches BullMQ is visible in Redis: each
+ * check marks the queue's `stalled-check` key for exactly one interval.
+ */
+describe("worker: stalled-job check interval", () => {
+  let h: WorkerHarness;
+  beforeEach(async () => {
+    h = await startWorkerHarness();
+  });
+  afterEach(async () => {
+    await h.close();
+  });
+
+  async function stalledCheckTtl(): Promise<number> {
+    const key = `${h.redis.prefix}:project-${PROJECT}:stalled-check`;
+    return waitFor(async () => {
+      const ttl = await h.redis.redis.pttl(key);
+      return ttl > 0 ? ttl : null;
+    }, 10_000, "the first stalled check");
+  }
+
+  it("defaults to half the lock duration", async () => {
+    await h.startWorker(h.settings({ worker: { lock_duration_ms: 20_000, stalled_interval_ms: undefined } }));
+    const ttl = await stalledCheckTtl();
+    expect(ttl).toBeGreaterThan(8_000);
+    expect(ttl).toBeLessThanOrEqual(10_000);
+  });
+
+  it("takes worker.stalled_interval_ms when set", async () => {
+    await h.startWorker(h.settings({ worker: { lock_duration_ms: 20_000, stalled_interval_ms: 4_000 } }));
+    const ttl = await stalledCheckTtl();
+    expect(ttl).toBeGreaterThan(2_000);
+    expect(ttl).toBeLessThanOrEqual(4_000);
+  });
+});
