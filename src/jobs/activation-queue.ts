@@ -1,8 +1,8 @@
-import { createHash } from "node:crypto";
 import { Queue, type JobsOptions } from "bullmq";
 import type { Redis } from "ioredis";
-import type { WorkerSettings } from "../settings/settings-schema.js";
-import { JOB_CATALOG, parseJobData, type ActivationJobName } from "./job-catalog.js";
+import { addJobOnce } from "./idempotency-keys.js";
+import { parseJobData, type ActivationJobName } from "./job-catalog.js";
+import { jobOptionsFor, type JobRetention } from "./job-options.js";
 
 /**
  * Every Activation job runs on one queue, `activation`, with a global concurrency of 1 across
@@ -32,42 +32,44 @@ export interface ActivationQueue {
   enqueuePull(input: Readonly<Record<string, unknown>>): Promise<ActivationEnqueued>;
   enqueueOffers(input: Readonly<Record<string, unknown>>, options?: { readonly idempotencyKey?: string | undefined }): Promise<ActivationEnqueued>;
   enqueueShipment(input: Readonly<Record<string, unknown>>, options?: { readonly idempotencyKey?: string | undefined }): Promise<ActivationEnqueued>;
+  /** The options every Activation job is created with (retry policy and bounded retention). */
+  jobOptions(name: ActivationJobName): JobsOptions;
   enforceOneAtATime(): Promise<void>;
   close(): Promise<void>;
 }
 
-const DAY_SECONDS = 86_400;
-
 export function createActivationQueue(args: {
   readonly connection: Redis;
   readonly prefix: string;
-  readonly retention: Pick<WorkerSettings, "keep_completed_days" | "keep_failed_days">;
+  readonly retention: JobRetention;
 }): ActivationQueue {
   const queue = new Queue(ACTIVATION_QUEUE, { connection: args.connection, prefix: args.prefix });
 
-  function baseOptions(name: ActivationJobName): JobsOptions {
-    const entry = JOB_CATALOG[name];
-    return {
-      attempts: entry.attempts,
-      backoff: { ...entry.backoff },
-      removeOnComplete: { age: args.retention.keep_completed_days * DAY_SECONDS, count: 1000 },
-      removeOnFail: { age: args.retention.keep_failed_days * DAY_SECONDS },
-    };
-  }
+  const baseOptions = (name: ActivationJobName): JobsOptions => jobOptionsFor(name, args.retention);
+  const idempotencyKeySeconds = Math.max(args.retention.keep_completed_days, args.retention.keep_failed_days) * 86_400;
 
   const result = (jobId: string, status: ActivationEnqueued["status"]): ActivationEnqueued => ({ jobId, status, ref: `${ACTIVATION_QUEUE}/${jobId}` });
 
-  /** Repeated deliveries with one Idempotency-Key become one job: the key is claimed (SET NX) and the job id derives from it. */
+  /** Repeated deliveries with one Idempotency-Key become one job (see idempotency-keys.ts). */
   async function addOnce(name: ActivationJobName, data: unknown, idempotencyKey: string | undefined): Promise<ActivationEnqueued> {
     if (idempotencyKey === undefined) {
       const job = await queue.add(name, data, baseOptions(name));
       return result(job.id ?? "", "queued");
     }
-    const digest = createHash("sha256").update(`${name}\n${idempotencyKey}`).digest("hex").slice(0, 32);
-    const jobId = `act-${digest}`;
-    const claimed = await args.connection.set(`${args.prefix}:idempotency:activation:${digest}`, jobId, "EX", args.retention.keep_completed_days * DAY_SECONDS, "NX");
-    const job = await queue.add(name, data, { ...baseOptions(name), jobId });
-    return result(job.id ?? jobId, claimed === "OK" ? "queued" : "duplicate");
+    const added = await addJobOnce({
+      redis: args.connection,
+      prefix: args.prefix,
+      scope: `activation:${name}`,
+      idempotencyKey,
+      queue,
+      name,
+      data,
+      options: baseOptions(name),
+      jobIdPrefix: "act-",
+      ttlSeconds: idempotencyKeySeconds,
+      refOf: (jobId) => `${ACTIVATION_QUEUE}/${jobId}`,
+    });
+    return result(added.jobId, added.status);
   }
 
   return {
@@ -85,6 +87,7 @@ export function createActivationQueue(args: {
     },
     enqueueOffers: (input, options = {}) => addOnce("activation.offers.put", parseJobData("activation.offers.put", input), options.idempotencyKey),
     enqueueShipment: (input, options = {}) => addOnce("activation.shipment.update", parseJobData("activation.shipment.update", input), options.idempotencyKey),
+    jobOptions: baseOptions,
     async enforceOneAtATime() {
       await queue.setGlobalConcurrency(1);
     },

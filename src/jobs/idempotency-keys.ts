@@ -1,4 +1,8 @@
+import { createHash } from "node:crypto";
+import type { JobsOptions, Queue } from "bullmq";
 import type { Redis } from "ioredis";
+import { canonicalJson } from "./canonical-json.js";
+import { IdempotencyKeyConflict } from "./idempotency-key-conflict.js";
 
 /**
  * Claims a key for a job, atomically (one script): a new key is stored with the body's hash and
@@ -50,4 +54,39 @@ export async function claimIdempotencyKey(redis: Redis, key: string, args: { rea
 /** Marks the key's job as added; true for the first delivery to do so. */
 export async function confirmIdempotencyKey(redis: Redis, key: string): Promise<boolean> {
   return (await redis.eval(CONFIRM, 1, key)) === 1;
+}
+
+/**
+ * Adds a job once per Idempotency-Key (`scope` keeps keys of different queues or projects apart):
+ * the key is claimed with the hash of the job's canonical data before the job is added, and the
+ * job id derives from the key. A key reused with other data throws IdempotencyKeyConflict.
+ */
+export async function addJobOnce(args: {
+  readonly redis: Redis;
+  readonly prefix: string;
+  readonly scope: string;
+  readonly idempotencyKey: string;
+  readonly queue: Queue;
+  readonly name: string;
+  readonly data: unknown;
+  readonly options: JobsOptions;
+  /** Job ids of this kind of job start with it (`add-`, `act-`). */
+  readonly jobIdPrefix: string;
+  readonly ttlSeconds: number;
+  /** How `jobs list` names a job of this queue. */
+  readonly refOf: (jobId: string) => string;
+}): Promise<{ readonly jobId: string; readonly status: "queued" | "duplicate" }> {
+  const digest = createHash("sha256").update(args.idempotencyKey).digest("hex").slice(0, 32);
+  const key = `${args.prefix}:idempotency:${args.scope}:${digest}`;
+  const claim = await claimIdempotencyKey(args.redis, key, {
+    bodyHash: createHash("sha256").update(canonicalJson(args.data)).digest("hex"),
+    jobId: `${args.jobIdPrefix}${digest}`,
+    ttlSeconds: args.ttlSeconds,
+  });
+  if (claim.outcome === "conflict") throw new IdempotencyKeyConflict(args.refOf(claim.jobId));
+  if (claim.outcome === "duplicate") return { jobId: claim.jobId, status: "duplicate" };
+  // BullMQ never adds a job id twice: concurrent deliveries that both claimed make one job.
+  const job = await args.queue.add(args.name, args.data, { ...args.options, jobId: claim.jobId });
+  const first = await confirmIdempotencyKey(args.redis, key);
+  return { jobId: job.id ?? claim.jobId, status: first ? "queued" : "duplicate" };
 }

@@ -1,10 +1,7 @@
-import { createHash } from "node:crypto";
 import { Queue, type JobsOptions } from "bullmq";
 import type { Redis } from "ioredis";
-import { canonicalJson } from "./canonical-json.js";
 import { enqueueSync } from "./enqueue-sync.js";
-import { claimIdempotencyKey, confirmIdempotencyKey } from "./idempotency-keys.js";
-import { IdempotencyKeyConflict } from "./idempotency-key-conflict.js";
+import { addJobOnce } from "./idempotency-keys.js";
 import { parseJobData, type JobInput, type JobName } from "./job-catalog.js";
 import { jobOptionsFor, type JobRetention } from "./job-options.js";
 import { queueNameOf } from "./queue-names.js";
@@ -74,21 +71,21 @@ export function createJobQueues(args: {
         const job = await queue.add("options.add", data, baseOptions("options.add"));
         return { project: data.project, jobId: job.id ?? "", status: "queued" };
       }
-      // One Idempotency-Key, one job: the key is claimed with the body's hash before the job is
-      // added, and the job id derives from the key (see idempotency-keys.ts).
-      const digest = createHash("sha256").update(options.idempotencyKey).digest("hex").slice(0, 32);
-      const key = `${args.prefix}:idempotency:${data.project}:${digest}`;
-      const claim = await claimIdempotencyKey(args.connection, key, {
-        bodyHash: createHash("sha256").update(canonicalJson(data)).digest("hex"),
-        jobId: `add-${digest}`,
+      // One Idempotency-Key, one job (see idempotency-keys.ts).
+      const added = await addJobOnce({
+        redis: args.connection,
+        prefix: args.prefix,
+        scope: String(data.project),
+        idempotencyKey: options.idempotencyKey,
+        queue,
+        name: "options.add",
+        data,
+        options: baseOptions("options.add"),
+        jobIdPrefix: "add-",
         ttlSeconds: idempotencyKeySeconds,
+        refOf: (jobId) => `${data.project}/${jobId}`,
       });
-      if (claim.outcome === "conflict") throw new IdempotencyKeyConflict(data.project, claim.jobId);
-      if (claim.outcome === "duplicate") return { project: data.project, jobId: claim.jobId, status: "duplicate" };
-      // BullMQ never adds a job id twice: concurrent deliveries that both claimed make one job.
-      const job = await queue.add("options.add", data, { ...baseOptions("options.add"), jobId: claim.jobId });
-      const first = await confirmIdempotencyKey(args.connection, key);
-      return { project: data.project, jobId: job.id ?? claim.jobId, status: first ? "queued" : "duplicate" };
+      return { project: data.project, ...added };
     },
     async enforceOneJobPerProject() {
       await Promise.all([...queues.values()].map((queue) => queue.setGlobalConcurrency(1)));

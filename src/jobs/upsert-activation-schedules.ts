@@ -34,7 +34,7 @@ export async function upsertActivationSchedules(args: {
       await args.queue.queue.upsertJobScheduler(
         `${SCHEDULER_PREFIX}${connection}`,
         { pattern: args.cron },
-        { name: "activation.orders.pull", data: entry.schema.parse({ connection, trigger: "schedule" }), opts: { attempts: entry.attempts, backoff: { ...entry.backoff } } },
+        { name: "activation.orders.pull", data: entry.schema.parse({ connection, trigger: "schedule" }), opts: args.queue.jobOptions("activation.orders.pull") },
       );
     }
     args.logger.info({ connections: [...wanted], cron: args.cron }, "activation pull schedules upserted");

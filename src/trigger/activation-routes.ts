@@ -3,6 +3,7 @@ import type { ActivationClient } from "../activation/activation-client.js";
 import { CONNECTION_LIST_CACHE_MS } from "../activation/activation-assumptions.js";
 import { JobDataError, parseJobData } from "../jobs/job-catalog.js";
 import type { ActivationQueue } from "../jobs/activation-queue.js";
+import { IdempotencyKeyConflict } from "../jobs/idempotency-key-conflict.js";
 
 export interface ActivationTrigger {
   readonly queue: ActivationQueue;
@@ -55,7 +56,13 @@ export function createActivationRoutes(trigger: ActivationTrigger) {
       if (problems.length > 0) return { status: 400, body: { errors: problems } };
       const header = request.headers["idempotency-key"];
       const idempotencyKey = typeof header === "string" && header.trim() !== "" ? header.trim() : undefined;
-      const job = name === "activation.offers.put" ? await trigger.queue.enqueueOffers(body, { idempotencyKey }) : await trigger.queue.enqueueShipment(body, { idempotencyKey });
+      let job;
+      try {
+        job = name === "activation.offers.put" ? await trigger.queue.enqueueOffers(body, { idempotencyKey }) : await trigger.queue.enqueueShipment(body, { idempotencyKey });
+      } catch (error) {
+        if (error instanceof IdempotencyKeyConflict) return { status: 422, body: { errors: [`Idempotency-Key: ${error.message}`] } };
+        throw error;
+      }
       return { status: 202, body: { job_id: job.ref, status: job.status } };
     },
   };

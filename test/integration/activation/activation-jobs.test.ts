@@ -105,6 +105,11 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
     expect(await readdir(ordersDir)).toEqual([`amazon-fr-${day}.ndjson`, `mirakl-de-${day}.ndjson`]);
     const schedulers = await queue.queue.getJobSchedulers(0, -1);
     expect(schedulers.map((s) => s.key).sort()).toEqual(["activation-pull:amazon-fr", "activation-pull:mirakl-de"]);
+    // Scheduled jobs are removed like every other job (a 5-minute cron must not fill Redis).
+    for (const scheduler of schedulers) expect(scheduler.template?.opts).toMatchObject({ removeOnComplete: expect.anything(), removeOnFail: expect.anything() });
+    const ran = await queue.queue.getJobs(["completed"]);
+    expect(ran.length).toBeGreaterThan(0);
+    for (const job of ran) expect(job.opts).toMatchObject({ removeOnComplete: expect.anything(), removeOnFail: expect.anything() });
     expect(await queue.queue.getGlobalConcurrency()).toBe(1);
     expect(overlapsInEvents(await events())).toEqual([]);
   });
@@ -183,6 +188,10 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
       expect(body.status).toBe("queued");
       const repeat = await trigger.call("/v1/activation/offers", { token: TRIGGER_TOKEN, body: { connection: "amazon-fr", offers }, headers });
       expect(repeat.json).toEqual({ job_id: body.job_id, status: "duplicate" });
+      // The same key with another body is refused, naming the first job; nothing is queued.
+      const reused = await trigger.call("/v1/activation/offers", { token: TRIGGER_TOKEN, body: { connection: "amazon-fr", offers: [offers[0]] }, headers });
+      expect(reused.status).toBe(422);
+      expect(reused.json).toEqual({ errors: [expect.stringContaining(`already used for another request body (job ${body.job_id})`)] });
 
       const { job, state } = await finished(body.job_id.slice("activation/".length));
       expect(state).toBe("completed");
