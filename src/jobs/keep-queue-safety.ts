@@ -27,6 +27,8 @@ export function keepQueueSafety(args: {
   readonly retention: JobRetention;
   readonly intervalMs: number;
   readonly logger: Logger;
+  /** Further queues' checks (the Activation queue), run with the projects'. */
+  readonly alsoCheck?: readonly ((warn: (what: string) => void) => Promise<void>)[];
 }): QueueSafetyKeeper {
   const log = args.logger.child({ component: "queue-safety" });
   let running: Promise<void> | undefined;
@@ -46,6 +48,7 @@ export function keepQueueSafety(args: {
       log.warn("a project's sync schedule was missing from Redis; upserting the schedules again");
       await upsertSchedules({ redis: args.connection, prefix: args.prefix, queues: args.queues, projects: args.projects, retention: args.retention, logger: args.logger });
     }
+    for (const extra of args.alsoCheck ?? []) await extra((what) => log.warn(what));
   }
 
   function check(): Promise<void> {

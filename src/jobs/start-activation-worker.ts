@@ -11,7 +11,7 @@ import type { Settings } from "../settings/settings-schema.js";
 import { ACTIVATION_QUEUE, createActivationQueue, type ActivationQueue } from "./activation-queue.js";
 import { isActivationJobName, JOB_CATALOG, parseJobData } from "./job-catalog.js";
 import { runJobWithPolicy } from "./run-job-with-policy.js";
-import { upsertActivationSchedules } from "./upsert-activation-schedules.js";
+import { ACTIVATION_SCHEDULER_PREFIX, upsertActivationSchedules } from "./upsert-activation-schedules.js";
 
 export interface RunningActivationWorker {
   readonly queue: ActivationQueue;
@@ -21,6 +21,8 @@ export interface RunningActivationWorker {
   cancelAll(reason: string): void;
   /** Releases the queue, the client and the sink. */
   release(): Promise<void>;
+  /** Restores the queue's global concurrency of 1 and its pull schedules when Redis lost them. */
+  restoreSafety(warn: (what: string) => void): Promise<void>;
 }
 
 /**
@@ -44,9 +46,11 @@ export async function startActivationWorker(args: {
   const sink = sinkOf(activation.orders.sink, settings, args.logger);
   await queue.enforceOneAtATime();
 
+  let scheduled: readonly string[] = [];
   try {
     const connections = activation.orders.schedule === undefined ? [] : await resolvePullConnections(activation, runtime.client);
     await upsertActivationSchedules({ redis: args.connection, prefix, queue, cron: activation.orders.schedule, connections, logger: log });
+    scheduled = connections;
   } catch (error) {
     // The API may be down at start: keep the schedules as they are (the last worker's) and go on.
     log.error({ err: { message: (error as Error).message } }, "could not resolve the connections to pull; activation schedules left as they were");
@@ -100,6 +104,17 @@ export async function startActivationWorker(args: {
     async release() {
       await queue.close();
       await Promise.allSettled([runtime.close(), sink.close()]);
+    },
+    async restoreSafety(warn) {
+      if ((await queue.queue.getGlobalConcurrency()) !== 1) {
+        await queue.enforceOneAtATime();
+        warn("activation queue global concurrency was missing; set to 1 again");
+      }
+      const present = new Set((await queue.queue.getJobSchedulers(0, -1)).map((scheduler) => scheduler.key));
+      if (scheduled.some((connection) => !present.has(`${ACTIVATION_SCHEDULER_PREFIX}${connection}`))) {
+        warn("an activation pull schedule was missing from Redis; upserting them again");
+        await upsertActivationSchedules({ redis: args.connection, prefix, queue, cron: activation.orders.schedule, connections: scheduled, logger: log });
+      }
     },
   };
 }

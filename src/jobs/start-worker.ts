@@ -51,8 +51,6 @@ export async function startWorker(args: {
 
   await queues.enforceOneJobPerProject();
   await upsertSchedules({ redis: connection, prefix, queues, projects: settings.projects, retention: settings.worker, logger });
-  // Written once above, but lost with Redis' data: restored on reconnection and periodically.
-  const safety = keepQueueSafety({ connection, prefix, queues, projects: settings.projects, retention: settings.worker, intervalMs: settings.worker.safety_check_interval_ms, logger });
 
   const slots = createConcurrencyLimiter(settings.worker.concurrency);
   const processor = createJobProcessor({ runtimes, settings, logger, slots, handlers: args.handlers });
@@ -77,6 +75,17 @@ export async function startWorker(args: {
     return worker;
   });
   const activation = settings.activation ? await startActivationWorker({ settings, logger, connection, slots }) : null;
+  // Written once at start, but lost with Redis' data: restored on reconnection and periodically.
+  const safety = keepQueueSafety({
+    connection,
+    prefix,
+    queues,
+    projects: settings.projects,
+    retention: settings.worker,
+    intervalMs: settings.worker.safety_check_interval_ms,
+    logger,
+    alsoCheck: activation ? [(warn) => activation.restoreSafety(warn)] : [],
+  });
   const trigger = settings.trigger
     ? await startTriggerServer({
         ...settings.trigger,

@@ -4,7 +4,7 @@ import type { ActivationQueue } from "./activation-queue.js";
 import { JOB_CATALOG } from "./job-catalog.js";
 
 const LOCK_TTL_MS = 30_000;
-const SCHEDULER_PREFIX = "activation-pull:";
+export const ACTIVATION_SCHEDULER_PREFIX = "activation-pull:";
 
 /**
  * One job scheduler per connection on the activation queue (`activation-pull:<connection>`),
@@ -26,13 +26,13 @@ export async function upsertActivationSchedules(args: {
     const wanted = new Set(args.cron === undefined ? [] : args.connections);
     for (const scheduler of await args.queue.queue.getJobSchedulers(0, -1)) {
       const id = scheduler.key;
-      if (id.startsWith(SCHEDULER_PREFIX) && !wanted.has(id.slice(SCHEDULER_PREFIX.length))) await args.queue.queue.removeJobScheduler(id);
+      if (id.startsWith(ACTIVATION_SCHEDULER_PREFIX) && !wanted.has(id.slice(ACTIVATION_SCHEDULER_PREFIX.length))) await args.queue.queue.removeJobScheduler(id);
     }
     if (args.cron === undefined) return "upserted";
     const entry = JOB_CATALOG["activation.orders.pull"];
     for (const connection of wanted) {
       await args.queue.queue.upsertJobScheduler(
-        `${SCHEDULER_PREFIX}${connection}`,
+        `${ACTIVATION_SCHEDULER_PREFIX}${connection}`,
         { pattern: args.cron },
         { name: "activation.orders.pull", data: entry.schema.parse({ connection, trigger: "schedule" }), opts: args.queue.jobOptions("activation.orders.pull") },
       );

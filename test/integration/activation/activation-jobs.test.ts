@@ -114,6 +114,19 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
     expect(overlapsInEvents(await events())).toEqual([]);
   });
 
+  it("restores the queue's global concurrency and the pull schedules when Redis lost them", async () => {
+    await startWith({ orders: { schedule: "0 0 1 1 *", connections: ["amazon-fr"], sink: { type: "file", dir: join(dir, "orders") } } });
+    // What a Redis restart without persistence loses (a shared Redis here: only these keys go).
+    await redis.redis.hdel(`${redis.prefix}:${ACTIVATION_QUEUE}:meta`, "concurrency");
+    await queue.queue.removeJobScheduler("activation-pull:amazon-fr");
+    expect(await queue.queue.getGlobalConcurrency()).toBeNull();
+
+    await waitFor(
+      async () => (await queue.queue.getGlobalConcurrency()) === 1 && (await queue.queue.getJobScheduler("activation-pull:amazon-fr")) !== undefined,
+      { timeoutMs: 10_000, what: "the safety check to restore them" },
+    );
+  });
+
   it("connections: all schedules every connection the API lists", async () => {
     await startWith({ orders: { schedule: "0 0 1 1 *", connections: "all", sink: { type: "file", dir: join(dir, "orders") } } });
     const schedulers = await queue.queue.getJobSchedulers(0, -1);

@@ -20,7 +20,7 @@ export function activationConfig(input: {
     state_dir: input.stateDir,
     log_level: "silent",
     http: { timeout_ms: 3_000, max_attempts: 3, base_delay_ms: 10, max_delay_ms: 100, max_retry_after_ms: 5_000, ...input.http },
-    worker: { lock_duration_ms: 2000, stalled_interval_ms: 1000, shutdown_timeout_ms: 10_000 },
+    worker: { lock_duration_ms: 2000, stalled_interval_ms: 1000, shutdown_timeout_ms: 10_000, safety_check_interval_ms: 1000 },
     ...(input.trigger === undefined ? {} : { trigger: input.trigger }),
     projects: [
       {
