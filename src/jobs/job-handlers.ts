@@ -24,15 +24,22 @@ export interface SyncJobResult {
   readonly durationMs: number;
 }
 
-/** A sync that could not finish everything: retried, and only what is left gets written. */
+/**
+ * A sync that could not finish everything: retried, and only what is left gets written; unless
+ * every failure is one a retry would meet again (`permanent`), which fails the job at once.
+ */
 export class SyncIncomplete extends Error {
+  readonly permanent: boolean;
+
   constructor(
     readonly failures: readonly string[],
     /** When an upstream said how long to wait (429/503 Retry-After). */
     readonly retryAfterMs: number | null,
+    permanentFailures: readonly string[] = [],
   ) {
     super(`sync incomplete: ${failures.join("; ")}`);
     this.name = "SyncIncomplete";
+    this.permanent = failures.length > 0 && failures.every((failure) => permanentFailures.includes(failure));
   }
 }
 
@@ -58,7 +65,7 @@ export const JOB_HANDLERS: JobHandlers = {
     );
     const written = report.collections.filter((c) => c.written).length;
     await context.log(`synced: ${written} collection(s) written, ${report.missing.length} missing, ${report.failures.length} failure(s)`);
-    if (exitCodeOf(report) === EXIT_CODES.failure) throw new SyncIncomplete(report.failures, report.retryAfterMs);
+    if (exitCodeOf(report) === EXIT_CODES.failure) throw new SyncIncomplete(report.failures, report.retryAfterMs, report.permanentFailures);
     return {
       outcome: exitCodeOf(report) === EXIT_CODES.heldBack ? "held_back" : "done",
       written,

@@ -60,6 +60,11 @@ export class ProjectScopeError extends Error {
   }
 }
 
+/** A request the upstream refused for good (4xx but 408/425/429, a response of the wrong shape). */
+function isPermanent(error: unknown): boolean {
+  return error instanceof HttpError && !error.transient;
+}
+
 /**
  * One sync of one project: read the PIM structure, derive the collections, then source by
  * source (one source's options in memory at a time) read the options, plan each collection
@@ -81,6 +86,12 @@ export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<Syn
   const derived = deriveCollectionSpecs(structure, scope, input.naming);
   input.onFields?.(derived.fields);
   const failures: string[] = [...derived.problems];
+  // Derivation problems come from the PIM's data or the naming: the next run derives the same.
+  const permanentFailures: string[] = [...derived.problems];
+  const fail = (message: string, error?: unknown): void => {
+    failures.push(message);
+    if (error === undefined || isPermanent(error)) permanentFailures.push(message);
+  };
   let retryAfterMs: number | null = null;
   // Kept so the job layer can wait as long as the upstream asked instead of backing off blindly.
   const noteRetryAfter = (error: unknown): void => {
@@ -93,7 +104,7 @@ export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<Syn
     if (idByName.has(collection.name)) duplicated.add(collection.name);
     idByName.set(collection.name, collection.id);
   }
-  for (const name of duplicated) failures.push(`collection '${name}' exists more than once in project ${input.project}; left untouched`);
+  for (const name of duplicated) fail(`collection '${name}' exists more than once in project ${input.project}; left untouched`);
 
   const missing: MissingCollection[] = [];
   const bySource = new Map<string, { source: OptionSource; specs: CollectionSpec[] }>();
@@ -156,7 +167,7 @@ export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<Syn
       if (signal?.aborted) throw error;
       const message = error instanceof Error ? error.message : String(error);
       noteRetryAfter(error);
-      failures.push(`write to '${spec.name}' failed: ${message}`);
+      fail(`write to '${spec.name}' failed: ${message}`, error);
       return { ...base, written: false, error: message };
     }
   }
@@ -170,7 +181,7 @@ export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<Syn
       const message = error instanceof Error ? error.message : String(error);
       noteRetryAfter(error);
       // No plan without a complete read: these collections are left exactly as they are.
-      failures.push(`reading ${optionSourceKey(group.source)} failed, its ${group.specs.length} collection(s) were not touched: ${message}`);
+      fail(`reading ${optionSourceKey(group.source)} failed, its ${group.specs.length} collection(s) were not touched: ${message}`, error);
       done += group.specs.length;
       return;
     }
@@ -194,6 +205,7 @@ export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<Syn
     missing,
     unsupported: derived.unsupported,
     failures,
+    permanentFailures,
     retryAfterMs,
     requests: { pim: statsSince(pimBefore, deps.pim.stats), service: statsSince(serviceBefore, deps.service.stats) },
   };

@@ -47,6 +47,7 @@ describe("upstream failures during a sync", () => {
 
     expect(report.collections.find((c) => c.collection === "color")).toBeUndefined();
     expect(report.failures.join("\n")).toMatch(/attribute-options:color/);
+    expect(report.permanentFailures).toEqual([]);
     expect(h.optionsOf("color")).toEqual([]);
     expect(report.collections.filter((c) => c.written)).toHaveLength(12);
     expect(exitCodeOf(report)).toBe(1);
@@ -71,6 +72,8 @@ describe("upstream failures during a sync", () => {
     expect(report.collections.find((c) => c.collection === "color")).toMatchObject({ written: false });
     expect(report.collections.find((c) => c.collection === "season-ecommerce")).toMatchObject({ written: true });
     expect(exitCodeOf(report)).toBe(1);
+    // A 400 would be refused again: the job layer fails such a sync at once.
+    expect(report.permanentFailures).toEqual(report.failures);
     const retry = await h.sync();
     expect(retry.collections.find((c) => c.collection === "color")).toMatchObject({ action: "update", upserts: 1, written: true });
   });
