@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { ConcurrencyLimiter } from "../http/concurrency-limiter.js";
 import type { ProjectRuntime } from "../project-runtime.js";
 import type { Settings } from "../settings/settings-schema.js";
+import { describeHolder, type ProjectLease, type ProjectLock } from "../state/project-lock.js";
 import { classifyFailure } from "./classify-failure.js";
 import { isJobName, parseJobData, type JobName } from "./job-catalog.js";
 import { JOB_HANDLERS, type JobContext, type JobHandlers } from "./job-handlers.js";
@@ -19,6 +20,11 @@ export function createJobProcessor(args: {
   readonly slots: ConcurrencyLimiter;
   /** The catalog's handlers; replaced only to measure the queue's own cost (bench/). */
   readonly handlers?: JobHandlers;
+  /**
+   * Taken around every job, so a `--once` command (which takes it too) never interleaves with a
+   * job of the same project: the job waits while such a command runs.
+   */
+  readonly projectLock?: ProjectLock;
 }): Processor {
   const handlers = args.handlers ?? JOB_HANDLERS;
   const { settings } = args;
@@ -51,7 +57,17 @@ export function createJobProcessor(args: {
       else workerSignal?.addEventListener("abort", onWorkerAbort, { once: true });
       const signal = controller.signal;
       const context: JobContext = { runtime, settings, logger, signal, log: async (line: string) => void (await job.log(line)) };
+      let lease: ProjectLease | undefined;
       try {
+        lease = await args.projectLock?.acquire(data.project, describeHolder(`job ${data.project}/${job.id ?? "?"}`), {
+          signal,
+          onWait: (heldBy) => {
+            logger.info({ heldBy }, "waiting for the project lock");
+            void job.log(`waiting for the project lock, held by ${heldBy}`).catch(() => undefined);
+          },
+        });
+        const onLeaseLost = (): void => controller.abort(lease?.signal.reason);
+        lease?.signal.addEventListener("abort", onLeaseLost, { once: true });
         logger.info("job started");
         // The catalog pairs each name with its data type; TypeScript cannot follow that pairing
         // through the union, so the handler is called through its widest signature.
@@ -79,6 +95,7 @@ export function createJobProcessor(args: {
       } finally {
         clearTimeout(timer);
         workerSignal?.removeEventListener("abort", onWorkerAbort);
+        await lease?.release().catch((error: unknown) => logger.warn({ err: { message: (error as Error).message } }, "could not release the project lock; it expires by itself"));
       }
     });
   };

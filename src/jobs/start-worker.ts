@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import { createConcurrencyLimiter } from "../http/concurrency-limiter.js";
 import { createProjectRuntime, type ProjectRuntime } from "../project-runtime.js";
 import type { Settings } from "../settings/settings-schema.js";
+import { createProjectLock } from "../state/project-lock.js";
 import { createBullmqConnection } from "./create-bullmq-connection.js";
 import { createJobProcessor } from "./create-job-processor.js";
 import type { JobHandlers } from "./job-handlers.js";
@@ -50,7 +51,14 @@ export async function startWorker(args: {
   await queues.enforceOneJobPerProject();
   await upsertSchedules({ redis: connection, prefix, queues, projects: settings.projects, logger });
 
-  const processor = createJobProcessor({ runtimes, settings, logger, slots: createConcurrencyLimiter(settings.worker.concurrency), handlers: args.handlers });
+  const processor = createJobProcessor({
+    runtimes,
+    settings,
+    logger,
+    slots: createConcurrencyLimiter(settings.worker.concurrency),
+    handlers: args.handlers,
+    projectLock: createProjectLock(connection, prefix, { ttlMs: settings.worker.lock_duration_ms }),
+  });
   const maxAttempts = Math.max(...Object.values(JOB_CATALOG).map((entry) => entry.attempts));
   const workers = settings.projects.map((project) => {
     const worker = new Worker(queueNameOf(project.id), processor, {
