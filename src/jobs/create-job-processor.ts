@@ -5,6 +5,7 @@ import type { ProjectRuntime } from "../project-runtime.js";
 import type { Settings } from "../settings/settings-schema.js";
 import { describeHolder, type ProjectLease, type ProjectLock } from "../state/project-lock.js";
 import { classifyFailure } from "./classify-failure.js";
+import type { FullSyncProgress } from "./full-sync-progress.js";
 import { isJobName, parseJobData, type JobName } from "./job-catalog.js";
 import { JOB_HANDLERS, type JobContext, type JobHandlers } from "./job-handlers.js";
 
@@ -25,6 +26,8 @@ export function createJobProcessor(args: {
    * job of the same project: the job waits while such a command runs.
    */
   readonly projectLock?: ProjectLock;
+  /** Lets a retried `--full` sync skip the collections it already replaced. */
+  readonly fullSyncProgress?: FullSyncProgress;
 }): Processor {
   const handlers = args.handlers ?? JOB_HANDLERS;
   const { settings } = args;
@@ -56,7 +59,15 @@ export function createJobProcessor(args: {
       if (workerSignal?.aborted) onWorkerAbort();
       else workerSignal?.addEventListener("abort", onWorkerAbort, { once: true });
       const signal = controller.signal;
-      const context: JobContext = { runtime, settings, logger, signal, log: async (line: string) => void (await job.log(line)) };
+      const context: JobContext = {
+        jobId: job.id ?? "",
+        runtime,
+        settings,
+        logger,
+        signal,
+        log: async (line: string) => void (await job.log(line)),
+        ...(args.fullSyncProgress && job.id !== undefined ? { fullSyncProgress: args.fullSyncProgress } : {}),
+      };
       let lease: ProjectLease | undefined;
       try {
         lease = await args.projectLock?.acquire(data.project, describeHolder(`job ${data.project}/${job.id ?? "?"}`), {

@@ -8,6 +8,7 @@ import type { Settings } from "../settings/settings-schema.js";
 import { createProjectLock } from "../state/project-lock.js";
 import { createBullmqConnection } from "./create-bullmq-connection.js";
 import { createJobProcessor } from "./create-job-processor.js";
+import { createFullSyncProgress } from "./full-sync-progress.js";
 import type { JobHandlers } from "./job-handlers.js";
 import { JOB_CATALOG } from "./job-catalog.js";
 import { createJobQueues, type JobQueues } from "./job-queues.js";
@@ -58,6 +59,7 @@ export async function startWorker(args: {
     slots: createConcurrencyLimiter(settings.worker.concurrency),
     handlers: args.handlers,
     projectLock: createProjectLock(connection, prefix, { ttlMs: settings.worker.lock_duration_ms }),
+    fullSyncProgress: createFullSyncProgress(connection, prefix),
   });
   const maxAttempts = Math.max(...Object.values(JOB_CATALOG).map((entry) => entry.attempts));
   const workers = settings.projects.map((project) => {

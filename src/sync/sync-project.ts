@@ -36,6 +36,13 @@ export interface SyncInput {
   readonly maxOptionsPerWrite?: number;
   /** Options added through add-options this recently are never deleted (the PIM may lag). */
   readonly recentAdditionGraceMs?: number;
+  /**
+   * With `full`: collections an earlier attempt of this same sync already replaced. Their state
+   * is exactly what that replace wrote, so they get the difference, not a second replace.
+   */
+  readonly alreadyReplaced?: ReadonlySet<string>;
+  /** With `full`: told of each collection replaced (after the service and the state have it). */
+  readonly onReplaced?: (collection: string) => Promise<void>;
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: { readonly done: number; readonly total: number; readonly collection: string }) => void;
   /** Sees each derived collection with its plan (for dry-run output); not kept by the sync itself. */
@@ -133,7 +140,7 @@ export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<Syn
       collection: spec.name,
       desired,
       lastWritten,
-      full: input.full,
+      full: input.full && input.alreadyReplaced?.has(spec.name) !== true,
       allowMassDelete: input.allowMassDelete,
       guard: input.guard,
       recentlyAdded,
@@ -161,6 +168,10 @@ export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<Syn
         if (plan.action === "update") await deps.state.update(input.project, spec.name, write.upsert_options, write.delete_options);
       }
       if (plan.action === "replace") await deps.state.replace(input.project, spec.name, plan.upserts);
+      if (plan.action === "replace" && input.full) {
+        // Only saves work on a retry: if it cannot be recorded, the retry replaces again.
+        await input.onReplaced?.(spec.name).catch((error: unknown) => log.warn({ collection: spec.name, err: { message: (error as Error).message } }, "could not record the replace for a retry"));
+      }
       log.info({ collection: spec.name, action: plan.action, upserts: base.upserts, deletes: base.deletes }, "collection written");
       return { ...base, written: true };
     } catch (error) {
