@@ -15,7 +15,6 @@ import { createConfigSafeTestRedis } from "../../support/process-redis.js";
 import type { TestRedis } from "../../support/redis.js";
 
 const PROJECT = 67;
-const COLOR_OPTIONS = "/api/rest/v1/attributes/color/options";
 const TOKEN = "/api/oauth/v1/token";
 
 describe("--once commands and the worker on one project", () => {
@@ -70,10 +69,11 @@ describe("--once commands and the worker on one project", () => {
   it("while a worker job of the project runs, sync --once and add-options --once are refused (exit 1, nothing done)", async () => {
     const configPath = await config();
     await startInProcessWorker(configPath);
-    // The job's read of color's options hangs 4 s before a 503 (then retried): it holds the lock meanwhile.
-    sims.pim.faults.failNext({ path: COLOR_OPTIONS }, { status: 503, delayMs: 4_000 });
+    // Every PIM answer takes 4 s (under the 5 s timeout): the job holds the lock until the
+    // latency is lifted, however slowly the commands start.
+    sims.pim.setLatencyMs(4_000);
     const job = await queues.enqueueSync({ project: PROJECT });
-    // Logged once the lock is taken; the job then takes 4 s at least.
+    // Logged once the lock is taken.
     await waitFor(() => workerLogs.find((line) => line.msg === "job started"), { timeoutMs: 15_000, what: "the job to start" });
     const tokensBefore = sims.pim.requests.filter((r) => r.path === TOKEN).length;
 
@@ -89,6 +89,8 @@ describe("--once commands and the worker on one project", () => {
     expect(addExit.code).toBe(1);
     // Refused before any request: neither command logged in to the PIM.
     expect(sims.pim.requests.filter((r) => r.path === TOKEN).length).toBe(tokensBefore);
+    expect(workerLogs.some((line) => line.msg === "job done")).toBe(false);
+    sims.pim.setLatencyMs(0);
     expect((await waitForJobState(queues, PROJECT, job.jobId, "completed", 30_000)).returnvalue).toMatchObject({ outcome: "done" });
     expect(sims.service.collections().find((c) => c.name === "color" && c.project === PROJECT)?.options.map((o) => o.name)).not.toContain("teal");
   });
@@ -96,15 +98,18 @@ describe("--once commands and the worker on one project", () => {
   it("a worker job waits while sync --once holds the project's lock, then runs after it", async () => {
     const configPath = await config({ logLevel: "info" });
     await startInProcessWorker(configPath);
-    sims.pim.faults.failNext({ path: COLOR_OPTIONS }, { status: 503, delayMs: 3_000 });
     const once = spawnCli(["sync", "--config", configPath, "--project", "67", "--once"]);
     await once.waitForLog((line) => line.msg === "PIM structure read", 15_000, "the structure read");
+    // The command now holds the lock; slow its PIM answers so it keeps it until lifted below.
+    sims.pim.setLatencyMs(4_000);
 
     const job = await queues.enqueueSync({ project: PROJECT });
     const waiting = await waitFor(() => workerLogs.find((line) => line.msg === "waiting for the project lock"), { timeoutMs: 15_000, what: "the job to wait for the lock" });
     expect(String(waiting.heldBy)).toMatch(/^sync --once of project 67 \(pid \d+ on /);
     expect(workerLogs.some((line) => line.msg === "job started")).toBe(false);
+    expect(once.hasExited()).toBe(false);
 
+    sims.pim.setLatencyMs(0);
     expect((await waitForExit(once, 30_000)).code).toBe(0);
     const done = await waitForJobState(queues, PROJECT, job.jobId, "completed", 30_000);
 
