@@ -120,7 +120,7 @@ describe("--once commands and the worker on one project", () => {
     expect(done.returnvalue).toMatchObject({ outcome: "done", written: 0 });
   });
 
-  it("sync --once honours add_options.recent_addition_grace_ms", async () => {
+  it("sync --once honours add_options.recent_addition_grace_ms; the option removed can be added again", async () => {
     // No grace at all: an addition the PIM does not show is deleted by the next sync.
     const configPath = await config({ redis: false, addOptions: { recent_addition_grace_ms: 0 } });
     expect((await waitForExit(spawnCli(["sync", "--config", configPath, "--project", "67", "--once"]), 30_000)).code).toBe(0);
@@ -138,5 +138,12 @@ describe("--once commands and the worker on one project", () => {
     expect(colorInService()).not.toContain("teal");
     const report = JSON.parse(sync.stdout()) as { collections: { collection: string; deletes: number }[] };
     expect(report.collections.find((c) => c.collection === "color")).toMatchObject({ deletes: 1 });
+
+    // Removed by the PIM and a sync, it can be added again: the expired record is gone (file state).
+    const again = spawnCli(["add-options", "--config", configPath, "--project", "67", "--attribute", "color", "--options", '[{"name": "teal", "label": {"en-US": "Teal"}}]', "--once", "--json"]);
+    expect((await waitForExit(again, 30_000)).code).toBe(0);
+    expect(JSON.parse(again.stdout())).toMatchObject({ collections: [{ collection: "color", added: ["teal"], skipped: [] }] });
+    expect(colorInService()).toContain("teal");
+    expect((sims.pim.state.attribute_options.color ?? []).map((option) => option.code)).toContain("teal");
   });
 });
