@@ -6,6 +6,7 @@ import type { SyncReport } from "../sync/sync-report.js";
 import type { CliIo } from "./cli-io.js";
 import { createProgressLine } from "./progress-line.js";
 import { UsageError } from "./usage-error.js";
+import { withProjectLock, type LockedRun } from "./with-project-lock.js";
 
 /** Shared by `sync --once` and `plan`: settings → runtime → one syncProject call. */
 export async function runProjectSync(args: {
@@ -24,28 +25,34 @@ export async function runProjectSync(args: {
     const known = settings.projects.map((p) => p.id).join(", ");
     throw new UsageError(`project ${args.projectId} is not in ${args.configPath} (configured: ${known})`, args.help);
   }
-  const logger = createLogger({ level: settings.log_level });
-  const runtime = createProjectRuntime({ settings, project, logger });
-  const progress = createProgressLine(args.io.stderr);
-  try {
-    return await syncProject(
-      { pim: runtime.pim, service: runtime.service, state: runtime.state, logger },
-      {
-        project: project.id,
-        filters: { channels: project.channels, locales: project.locales },
-        naming: namingOf(project),
-        guard: guardOf(project),
-        full: args.full,
-        allowMassDelete: args.allowMassDelete,
-        dryRun: args.dryRun,
-        signal: args.io.signal,
-        onProgress: ({ done, total, collection }) => progress.update(`[${done}/${total}] ${collection}`),
-        ...args.hooks,
-      },
-    );
-  } finally {
-    progress.done();
-    await runtime.close();
-    logger.flush();
-  }
+  const syncOnce = async (locked: LockedRun): Promise<SyncReport> => {
+    const logger = createLogger({ level: settings.log_level });
+    const runtime = createProjectRuntime({ settings, project, logger, ...(locked.redis ? { redis: locked.redis } : {}) });
+    const progress = createProgressLine(args.io.stderr);
+    try {
+      return await syncProject(
+        { pim: runtime.pim, service: runtime.service, state: runtime.state, logger },
+        {
+          project: project.id,
+          filters: { channels: project.channels, locales: project.locales },
+          naming: namingOf(project),
+          guard: guardOf(project),
+          full: args.full,
+          allowMassDelete: args.allowMassDelete,
+          dryRun: args.dryRun,
+          signal: locked.signal,
+          recentAdditionGraceMs: settings.add_options.recent_addition_grace_ms,
+          onProgress: ({ done, total, collection }) => progress.update(`[${done}/${total}] ${collection}`),
+          ...args.hooks,
+        },
+      );
+    } finally {
+      progress.done();
+      await runtime.close();
+      logger.flush();
+    }
+  };
+  // A dry run writes nothing, so it needs no lock and may run beside a job.
+  if (args.dryRun) return syncOnce(args.io.signal ? { signal: args.io.signal } : {});
+  return withProjectLock(settings, project.id, `sync --once of project ${project.id}`, args.io.signal, syncOnce);
 }

@@ -1,4 +1,5 @@
 import type { HttpClient } from "../http/http-client.js";
+import { loginFailure } from "./login-failure.js";
 import { SERVICE_PATHS } from "./service-paths.js";
 import { tokenResponseSchema } from "./service-schemas.js";
 
@@ -25,7 +26,12 @@ export function createServiceAuth(credentials: ServiceCredentials, tokenClient: 
         idempotent: true,
         signal,
       })
-      .then((response) => response.data)
+      .then(
+        (response) => response.data,
+        (error: unknown) => {
+          throw loginFailure(error, [credentials.password, credentials.email]);
+        },
+      )
       .finally(() => {
         pending = undefined;
       });

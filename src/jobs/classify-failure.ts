@@ -24,6 +24,9 @@ export function classifyFailure(error: unknown): FailureVerdict {
   if (error instanceof ActivationProtocolError || error instanceof ActivationNotConfigured) {
     return { kind: "permanent", reason };
   }
+  // Every failure of the sync would recur (a derivation problem, a 4xx): retrying re-reads the
+  // whole PIM for nothing.
+  if (error instanceof SyncIncomplete && error.permanent) return { kind: "permanent", reason };
   if (error instanceof SyncIncomplete && error.retryAfterMs !== null) return { kind: "delay", delayMs: error.retryAfterMs, reason };
   if (error instanceof HttpError) {
     if (!error.transient) return { kind: "permanent", reason };

@@ -3,6 +3,8 @@ import type { Logger } from "pino";
 import type { ConcurrencyLimiter } from "../http/concurrency-limiter.js";
 import type { ProjectRuntime } from "../project-runtime.js";
 import type { Settings } from "../settings/settings-schema.js";
+import { describeHolder, type ProjectLease, type ProjectLock } from "../state/project-lock.js";
+import type { FullSyncProgress } from "./full-sync-progress.js";
 import { isProjectJobName, parseJobData, type ProjectJobName } from "./job-catalog.js";
 import { JOB_HANDLERS, type JobContext, type JobHandlers } from "./job-handlers.js";
 import { runJobWithPolicy } from "./run-job-with-policy.js";
@@ -19,6 +21,13 @@ export function createJobProcessor(args: {
   readonly slots: ConcurrencyLimiter;
   /** The catalog's handlers; replaced only to measure the queue's own cost (bench/). */
   readonly handlers?: JobHandlers;
+  /**
+   * Taken around every job, so a `--once` command (which takes it too) never interleaves with a
+   * job of the same project: the job waits while such a command runs.
+   */
+  readonly projectLock?: ProjectLock;
+  /** Lets a retried `--full` sync skip the collections it already replaced. */
+  readonly fullSyncProgress?: FullSyncProgress;
 }): Processor {
   const handlers = args.handlers ?? JOB_HANDLERS;
   const { settings } = args;
@@ -47,12 +56,34 @@ export function createJobProcessor(args: {
         workerSignal,
         logger,
         timeoutMs: timeoutOf[name],
-        run(signal) {
-          const context: JobContext = { runtime, settings, logger, signal, log: async (line: string) => void (await job.log(line)) };
-          // The catalog pairs each name with its data type; TypeScript cannot follow that pairing
-          // through the union, so the handler is called through its widest signature.
-          const handler = handlers[name] as (data: unknown, context: JobContext) => Promise<unknown>;
-          return handler(data, context);
+        async run(signal) {
+          // The project's lock is shared with `--once` commands (see project-lock.ts); a job that
+          // loses it (expired while the process stalled) stops rather than write beside another.
+          let lease: ProjectLease | undefined;
+          try {
+            lease = await args.projectLock?.acquire(data.project, describeHolder(`job ${data.project}/${job.id ?? "?"}`), {
+              signal,
+              onWait: (heldBy) => {
+                logger.info({ heldBy }, "waiting for the project lock");
+                void job.log(`waiting for the project lock, held by ${heldBy}`).catch(() => undefined);
+              },
+            });
+            const context: JobContext = {
+              jobId: job.id ?? "",
+              runtime,
+              settings,
+              logger,
+              signal: lease ? AbortSignal.any([signal, lease.signal]) : signal,
+              log: async (line: string) => void (await job.log(line)),
+              ...(args.fullSyncProgress && job.id !== undefined ? { fullSyncProgress: args.fullSyncProgress } : {}),
+            };
+            // The catalog pairs each name with its data type; TypeScript cannot follow that pairing
+            // through the union, so the handler is called through its widest signature.
+            const handler = handlers[name] as (data: unknown, context: JobContext) => Promise<unknown>;
+            return await handler(data, context);
+          } finally {
+            await lease?.release().catch((error: unknown) => logger.warn({ err: { message: (error as Error).message } }, "could not release the project lock; it expires by itself"));
+          }
         },
       }),
     );

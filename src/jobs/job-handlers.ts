@@ -4,15 +4,19 @@ import { guardOf, namingOf, type ProjectRuntime } from "../project-runtime.js";
 import type { Settings } from "../settings/settings-schema.js";
 import { syncProject } from "../sync/sync-project.js";
 import { exitCodeOf, EXIT_CODES } from "../sync/sync-report.js";
+import type { FullSyncProgress } from "./full-sync-progress.js";
 import type { JobData, ProjectJobName } from "./job-catalog.js";
 
 export interface JobContext {
+  readonly jobId: string;
   readonly runtime: ProjectRuntime;
   readonly settings: Settings;
   readonly logger: Logger;
   readonly signal: AbortSignal;
   /** A line in the job's log (shown by `pim-sync jobs show`). */
   log(line: string): Promise<void>;
+  /** Where a `--full` sync remembers, across its attempts, what it already replaced. */
+  readonly fullSyncProgress?: FullSyncProgress;
 }
 
 export interface SyncJobResult {
@@ -24,15 +28,22 @@ export interface SyncJobResult {
   readonly durationMs: number;
 }
 
-/** A sync that could not finish everything: retried, and only what is left gets written. */
+/**
+ * A sync that could not finish everything: retried, and only what is left gets written; unless
+ * every failure is one a retry would meet again (`permanent`), which fails the job at once.
+ */
 export class SyncIncomplete extends Error {
+  readonly permanent: boolean;
+
   constructor(
     readonly failures: readonly string[],
     /** When an upstream said how long to wait (429/503 Retry-After). */
     readonly retryAfterMs: number | null,
+    permanentFailures: readonly string[] = [],
   ) {
     super(`sync incomplete: ${failures.join("; ")}`);
     this.name = "SyncIncomplete";
+    this.permanent = failures.length > 0 && failures.every((failure) => permanentFailures.includes(failure));
   }
 }
 
@@ -42,6 +53,9 @@ export type JobHandlers = { readonly [N in ProjectJobName]: (data: JobData<N>, c
 export const JOB_HANDLERS: JobHandlers = {
   async "sync.run"(data, context): Promise<SyncJobResult> {
     const { runtime, settings } = context;
+    const progress = data.full ? context.fullSyncProgress : undefined;
+    const alreadyReplaced = (await progress?.replaced(data.project, context.jobId)) ?? new Set<string>();
+    if (alreadyReplaced.size > 0) await context.log(`resuming a full sync: ${alreadyReplaced.size} collection(s) were replaced by an earlier attempt and get the difference only`);
     const report = await syncProject(
       { pim: runtime.pim, service: runtime.service, state: runtime.state, logger: context.logger },
       {
@@ -54,11 +68,14 @@ export const JOB_HANDLERS: JobHandlers = {
         dryRun: false,
         recentAdditionGraceMs: settings.add_options.recent_addition_grace_ms,
         signal: context.signal,
+        alreadyReplaced,
+        ...(progress ? { onReplaced: (collection: string) => progress.record(data.project, context.jobId, collection) } : {}),
       },
     );
     const written = report.collections.filter((c) => c.written).length;
     await context.log(`synced: ${written} collection(s) written, ${report.missing.length} missing, ${report.failures.length} failure(s)`);
-    if (exitCodeOf(report) === EXIT_CODES.failure) throw new SyncIncomplete(report.failures, report.retryAfterMs);
+    if (exitCodeOf(report) === EXIT_CODES.failure) throw new SyncIncomplete(report.failures, report.retryAfterMs, report.permanentFailures);
+    await progress?.clear(data.project, context.jobId);
     return {
       outcome: exitCodeOf(report) === EXIT_CODES.heldBack ? "held_back" : "done",
       written,

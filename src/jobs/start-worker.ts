@@ -5,8 +5,10 @@ import type { Logger } from "pino";
 import { createConcurrencyLimiter } from "../http/concurrency-limiter.js";
 import { createProjectRuntime, type ProjectRuntime } from "../project-runtime.js";
 import type { Settings } from "../settings/settings-schema.js";
+import { createProjectLock } from "../state/project-lock.js";
 import { createBullmqConnection } from "./create-bullmq-connection.js";
 import { createJobProcessor } from "./create-job-processor.js";
+import { createFullSyncProgress } from "./full-sync-progress.js";
 import type { JobHandlers } from "./job-handlers.js";
 import { JOB_CATALOG } from "./job-catalog.js";
 import { createJobQueues, type JobQueues } from "./job-queues.js";
@@ -53,7 +55,15 @@ export async function startWorker(args: {
   await upsertSchedules({ redis: connection, prefix, queues, projects: settings.projects, retention: settings.worker, logger });
 
   const slots = createConcurrencyLimiter(settings.worker.concurrency);
-  const processor = createJobProcessor({ runtimes, settings, logger, slots, handlers: args.handlers });
+  const processor = createJobProcessor({
+    runtimes,
+    settings,
+    logger,
+    slots,
+    handlers: args.handlers,
+    projectLock: createProjectLock(connection, prefix, { ttlMs: settings.worker.lock_duration_ms }),
+    fullSyncProgress: createFullSyncProgress(connection, prefix),
+  });
   const maxAttempts = Math.max(...Object.values(JOB_CATALOG).map((entry) => entry.attempts));
   const workers = settings.projects.map((project) => {
     const worker = new Worker(queueNameOf(project.id), processor, {

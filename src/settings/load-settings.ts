@@ -1,8 +1,9 @@
 import { readFile } from "node:fs/promises";
-import { parse as parseYaml } from "yaml";
+import { LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
 import { validateNamingTemplates, type NamingTemplates } from "../derive/naming.js";
 import { ConfigError } from "./config-error.js";
+import { describeYamlError } from "./describe-yaml-error.js";
 import { formatPath, interpolateEnv } from "./interpolate-env.js";
 import { namingTemplatesOf } from "./naming-templates-of.js";
 import { namingSchema, settingsSchema, type Settings } from "./settings-schema.js";
@@ -19,12 +20,7 @@ export async function loadSettings(path: string, env: Readonly<Record<string, st
 }
 
 export function parseSettings(text: string, source: string, env: Readonly<Record<string, string | undefined>>): Settings {
-  let document: unknown;
-  try {
-    document = parseYaml(text);
-  } catch (cause) {
-    throw new ConfigError(source, [`not valid YAML or JSON: ${(cause as Error).message}`]);
-  }
+  const document = parseDocumentText(text, source);
   const { value, missing } = interpolateEnv(document, env);
   const parsed = settingsSchema.safeParse(value);
   const problems = [...missing];
@@ -33,6 +29,25 @@ export function parseSettings(text: string, source: string, env: Readonly<Record
   problems.push(...duplicateProjectIds(value), ...namingProblems(value));
   if (problems.length > 0 || !parsed.success) throw new ConfigError(source, problems);
   return parsed.data;
+}
+
+/**
+ * The parsed file, or a ConfigError giving where and why it is not YAML, never the offending
+ * text (a secret may be written literally on that line). Warnings are not printed either: the
+ * parser's own warning output quotes the line.
+ */
+function parseDocumentText(text: string, source: string): unknown {
+  const lines = new LineCounter();
+  const document = parseDocument(text, { lineCounter: lines, prettyErrors: false, logLevel: "silent" });
+  // The first error only: the ones after it are mostly its echoes.
+  const [first] = document.errors;
+  if (first !== undefined) throw new ConfigError(source, [`not valid YAML or JSON: ${describeYamlError(first, lines)}`]);
+  try {
+    return document.toJS();
+  } catch {
+    // An alias to an anchor never defined (its name may be the secret, as in `password: *x`).
+    throw new ConfigError(source, ["not valid YAML or JSON: an alias (*name) refers to no anchor, or aliases expand to too much data"]);
+  }
 }
 
 function rawProjects(document: unknown): unknown[] {

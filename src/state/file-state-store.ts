@@ -47,6 +47,13 @@ export function createFileStateStore(stateDir: string): StateStore {
     await rename(temporary, path);
   }
 
+  async function writeAdded(project: number, collection: string, added: ReadonlyMap<string, { at: number; label: ServiceLabels }>): Promise<void> {
+    const path = addedFileOf(project, collection);
+    if (added.size === 0) await rm(path, { force: true });
+    // Pairs, not an object: option codes such as `__proto__` are valid.
+    else await writeAtomically(path, JSON.stringify([...added]));
+  }
+
   async function readMap(project: number, collection: string): Promise<Map<string, ServiceLabels> | null> {
     const path = fileOf(project, collection);
     let text: string;
@@ -87,12 +94,13 @@ export function createFileStateStore(stateDir: string): StateStore {
       if (options.length === 0) return;
       const added = await readAdded(project, collection);
       for (const option of options) added.set(option.name, { at: atMs, label: option.label });
-      // Pairs, not an object: option codes such as `__proto__` are valid.
-      await writeAtomically(addedFileOf(project, collection), JSON.stringify([...added]));
+      await writeAdded(project, collection, added);
     },
     async recentlyAdded(project, collection, sinceMs) {
       const added = await readAdded(project, collection);
-      return new Map([...added].filter(([, addition]) => addition.at >= sinceMs).map(([name, addition]) => [name, addition.label]));
+      const recent = new Map<string, { at: number; label: ServiceLabels }>([...added].filter(([, addition]) => addition.at >= sinceMs));
+      if (recent.size < added.size) await writeAdded(project, collection, recent);
+      return new Map([...recent].map(([name, addition]) => [name, addition.label]));
     },
     async forget(project, collection) {
       await rm(fileOf(project, collection), { force: true });

@@ -17,6 +17,9 @@ export interface StateStore {
   /**
    * Options added through add-options at or after `sinceMs`, name → labels: a sync must not
    * delete them yet, and a replace keeps them, even if the PIM's lists do not show them yet.
+   * Records older than `sinceMs` are dropped from the store: a sync asks with "now minus the
+   * grace", so an addition the grace no longer protects is forgotten, and once the PIM and a
+   * sync have removed that option, add-options can add it again (it reads with `sinceMs` 0).
    */
   recentlyAdded(project: number, collection: string, sinceMs: number): Promise<Map<string, ServiceLabels>>;
   /** Forget a collection's options (a replace is under way): the next sync will replace it. */

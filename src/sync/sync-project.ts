@@ -39,6 +39,13 @@ export interface SyncInput {
   readonly maxOptionsPerWrite?: number;
   /** Options added through add-options this recently are never deleted (the PIM may lag). */
   readonly recentAdditionGraceMs?: number;
+  /**
+   * With `full`: collections an earlier attempt of this same sync already replaced. Their state
+   * is exactly what that replace wrote, so they get the difference, not a second replace.
+   */
+  readonly alreadyReplaced?: ReadonlySet<string>;
+  /** With `full`: told of each collection replaced (after the service and the state have it). */
+  readonly onReplaced?: (collection: string) => Promise<void>;
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: { readonly done: number; readonly total: number; readonly collection: string }) => void;
   /** Sees each derived collection with its plan (for dry-run output); not kept by the sync itself. */
@@ -63,6 +70,11 @@ export class ProjectScopeError extends Error {
   }
 }
 
+/** A request the upstream refused for good (4xx but 408/425/429, a response of the wrong shape). */
+function isPermanent(error: unknown): boolean {
+  return error instanceof HttpError && !error.transient;
+}
+
 /**
  * One sync of one project: read the PIM structure, derive the collections, then source by
  * source (one source's options in memory at a time) read the options, plan each collection
@@ -84,6 +96,12 @@ export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<Syn
   const derived = deriveCollectionSpecs(structure, scope, input.naming);
   input.onFields?.(derived.fields);
   const failures: string[] = [...derived.problems];
+  // Derivation problems come from the PIM's data or the naming: the next run derives the same.
+  const permanentFailures: string[] = [...derived.problems];
+  const fail = (message: string, error?: unknown): void => {
+    failures.push(message);
+    if (error === undefined || isPermanent(error)) permanentFailures.push(message);
+  };
   let retryAfterMs: number | null = null;
   // Kept so the job layer can wait as long as the upstream asked instead of backing off blindly.
   const noteRetryAfter = (error: unknown): void => {
@@ -96,7 +114,7 @@ export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<Syn
     if (idByName.has(collection.name)) duplicated.add(collection.name);
     idByName.set(collection.name, collection.id);
   }
-  for (const name of duplicated) failures.push(`collection '${name}' exists more than once in project ${input.project}; left untouched`);
+  for (const name of duplicated) fail(`collection '${name}' exists more than once in project ${input.project}; left untouched`);
 
   const missing: MissingCollection[] = [];
   const bySource = new Map<string, { source: OptionSource; specs: CollectionSpec[] }>();
@@ -125,7 +143,7 @@ export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<Syn
       collection: spec.name,
       desired,
       lastWritten,
-      full: input.full,
+      full: input.full && input.alreadyReplaced?.has(spec.name) !== true,
       allowMassDelete: input.allowMassDelete,
       guard: input.guard,
       recentlyAdded,
@@ -159,13 +177,17 @@ export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<Syn
         if (plan.action === "update") await deps.state.update(input.project, spec.name, write.upsert_options, write.delete_options);
       }
       if (plan.action === "replace") await deps.state.replace(input.project, spec.name, plan.upserts);
+      if (plan.action === "replace" && input.full) {
+        // Only saves work on a retry: if it cannot be recorded, the retry replaces again.
+        await input.onReplaced?.(spec.name).catch((error: unknown) => log.warn({ collection: spec.name, err: { message: (error as Error).message } }, "could not record the replace for a retry"));
+      }
       log.info({ collection: spec.name, action: plan.action, upserts: base.upserts, deletes: base.deletes }, "collection written");
       return { ...base, written: true };
     } catch (error) {
       if (signal?.aborted) throw error;
       const message = error instanceof Error ? error.message : String(error);
       noteRetryAfter(error);
-      failures.push(`write to '${spec.name}' failed: ${message}`);
+      fail(`write to '${spec.name}' failed: ${message}`, error);
       return { ...base, written: false, error: message };
     }
   }
@@ -179,7 +201,7 @@ export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<Syn
       const message = error instanceof Error ? error.message : String(error);
       noteRetryAfter(error);
       // No plan without a complete read: these collections are left exactly as they are.
-      failures.push(`reading ${optionSourceKey(group.source)} failed, its ${group.specs.length} collection(s) were not touched: ${message}`);
+      fail(`reading ${optionSourceKey(group.source)} failed, its ${group.specs.length} collection(s) were not touched: ${message}`, error);
       done += group.specs.length;
       return;
     }
@@ -204,6 +226,7 @@ export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<Syn
     missing,
     unsupported: derived.unsupported,
     failures,
+    permanentFailures,
     retryAfterMs,
     requests: { pim: statsSince(pimBefore, deps.pim.stats), service: statsSince(serviceBefore, deps.service.stats) },
   };

@@ -31,6 +31,11 @@ export interface SyncReport {
   readonly unsupported: readonly { readonly attribute: string; readonly type: string; readonly reason: string }[];
   /** Things that stopped part of the sync: failed reads or writes, inconsistent PIM data. */
   readonly failures: readonly string[];
+  /**
+   * The failures a retry would meet again unchanged (derivation problems, a collection listed
+   * twice in the service, a request the upstream refused with a 4xx): a subset of `failures`.
+   */
+  readonly permanentFailures: readonly string[];
   /** The longest Retry-After an upstream asked for among the failures, if any did. */
   readonly retryAfterMs: number | null;
   readonly requests: { readonly pim: RequestStats; readonly service: RequestStats };

@@ -9,6 +9,7 @@ import { writeLine, type CliIo } from "../cli-io.js";
 import { openJobQueues } from "../open-job-queues.js";
 import { parseCommandArgs, parseProjectId, requireString } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
+import { withProjectLock } from "../with-project-lock.js";
 
 export const ADD_OPTIONS_HELP = `Usage: pim-sync add-options --config FILE --project ID --attribute CODE --options JSON [options]
 
@@ -100,28 +101,30 @@ export async function runAddOptionsCommand(argv: readonly string[], io: CliIo): 
     }
   }
 
-  const logger = createLogger({ level: settings.log_level });
-  const runtime = createProjectRuntime({ settings, project, logger });
-  try {
-    const report = await runAddOptions(
-      { pim: runtime.pim, service: runtime.service, state: runtime.state, logger },
-      { allowedAttributes: project.allowed_options_for_pim_attribute_addition, filters: { channels: project.channels, locales: project.locales }, naming: namingOf(project) },
-      request,
-      { signal: io.signal, visibility: { attempts: settings.add_options.visibility_attempts, delayMs: settings.add_options.visibility_delay_ms } },
-    );
-    if (values.json) writeLine(io.stdout, JSON.stringify(report, null, 2));
-    else {
-      for (const c of report.collections) {
-        writeLine(io.stdout, `${c.collection}: added ${c.added.length ? c.added.join(", ") : "nothing"}${c.skipped.length ? `; already there: ${c.skipped.join(", ")}` : ""}`);
+  return withProjectLock(settings, projectId, `add-options --once of project ${projectId}`, io.signal, async (locked) => {
+    const logger = createLogger({ level: settings.log_level });
+    const runtime = createProjectRuntime({ settings, project, logger, ...(locked.redis ? { redis: locked.redis } : {}) });
+    try {
+      const report = await runAddOptions(
+        { pim: runtime.pim, service: runtime.service, state: runtime.state, logger },
+        { allowedAttributes: project.allowed_options_for_pim_attribute_addition, filters: { channels: project.channels, locales: project.locales }, naming: namingOf(project) },
+        request,
+        { signal: locked.signal, visibility: { attempts: settings.add_options.visibility_attempts, delayMs: settings.add_options.visibility_delay_ms } },
+      );
+      if (values.json) writeLine(io.stdout, JSON.stringify(report, null, 2));
+      else {
+        for (const c of report.collections) {
+          writeLine(io.stdout, `${c.collection}: added ${c.added.length ? c.added.join(", ") : "nothing"}${c.skipped.length ? `; already there: ${c.skipped.join(", ")}` : ""}`);
+        }
+        for (const name of report.missing) writeLine(io.stdout, `${name}: missing in the configuration service (not created)`);
       }
-      for (const name of report.missing) writeLine(io.stdout, `${name}: missing in the configuration service (not created)`);
+      return 0;
+    } catch (error) {
+      if (error instanceof AddOptionsRejected) throw new UsageError(error.reasons.join("\n  "));
+      throw error;
+    } finally {
+      await runtime.close();
+      logger.flush();
     }
-    return 0;
-  } catch (error) {
-    if (error instanceof AddOptionsRejected) throw new UsageError(error.reasons.join("\n  "));
-    throw error;
-  } finally {
-    await runtime.close();
-    logger.flush();
-  }
+  });
 }

@@ -35,6 +35,8 @@ export interface ConfigServiceSimulatorOptions {
   readonly latencyMs?: number;
   /** Cap of the list's `limit`. */
   readonly pageSizeMax?: number;
+  /** Answer the list with every project's collections, as a service not honouring `project` would. */
+  readonly ignoreProjectFilter?: boolean;
 }
 
 export interface ConfigServiceSimulator extends SimulatorControls {
@@ -51,7 +53,7 @@ export async function startConfigServiceSimulator(options: ConfigServiceSimulato
   const auth = createServiceAuth(options.tokens ?? ["sim-service-token"], options.users ?? [{ email: "sim@example.com", password: "sim-password" }]);
 
   const router = createRouter<ServiceRoute>();
-  const context = { store, pim: options.pim?.state, pageSizeMax };
+  const context = { store, pim: options.pim?.state, pageSizeMax, ignoreProjectFilter: options.ignoreProjectFilter ?? false };
   addTokenRoute(router, auth);
   addListCollectionsRoute(router, context);
   addOptionsWriteRoutes(router, context);

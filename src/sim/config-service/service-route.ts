@@ -18,6 +18,8 @@ export interface ServiceRouteContext {
   /** When set, add-options also writes into this PIM simulator's live catalogue. */
   readonly pim: PimState | undefined;
   readonly pageSizeMax: number;
+  /** The list answers every project's collections whatever `project` asks (a filter not honoured). */
+  readonly ignoreProjectFilter: boolean;
 }
 
 export const COLLECTIONS_PREFIX = "/api/v1/options_collections";

@@ -14,6 +14,8 @@ export interface FaultSpec {
   readonly status: number;
   /** How many matching requests get the fault; 1 when left out. */
   readonly times?: number;
+  /** Matching requests answered normally before the fault fires (a failure half-way); 0 when left out. */
+  readonly after?: number;
   /** Sent as `Retry-After` only when a number: a 429 without the header is a case clients must handle. */
   readonly retryAfterSeconds?: number | null;
   /** Reply body (JSON); the simulator's usual error body for the status when left out. */
@@ -45,6 +47,8 @@ interface Entry {
   readonly match: FaultMatch;
   readonly fault: ArmedFault;
   remaining: number;
+  /** Matching requests still to let through before this fault fires. */
+  skip: number;
 }
 
 export function createFaultInjector(): FaultInjector {
@@ -53,6 +57,8 @@ export function createFaultInjector(): FaultInjector {
     failNext(match, spec) {
       const times = spec.times ?? 1;
       if (!Number.isInteger(times) || times < 1) throw new RangeError(`fault times must be a positive integer, got ${times}`);
+      const after = spec.after ?? 0;
+      if (!Number.isInteger(after) || after < 0) throw new RangeError(`fault after must be a non-negative integer, got ${after}`);
       if (!Number.isInteger(spec.status) || spec.status < 100 || spec.status > 599) {
         throw new RangeError(`fault status must be an HTTP status, got ${spec.status}`);
       }
@@ -63,7 +69,7 @@ export function createFaultInjector(): FaultInjector {
         delayMs: spec.delayMs ?? 0,
         dropConnection: spec.dropConnection ?? false,
       };
-      entries.push({ match, fault, remaining: times });
+      entries.push({ match, fault, remaining: times, skip: after });
     },
     clear() {
       entries = [];
@@ -72,7 +78,16 @@ export function createFaultInjector(): FaultInjector {
       return entries.reduce((sum, entry) => sum + entry.remaining, 0);
     },
     take(method, path) {
-      const entry = entries.find((candidate) => matches(candidate.match, method, path));
+      let entry: Entry | undefined;
+      for (const candidate of entries) {
+        if (!matches(candidate.match, method, path)) continue;
+        if (candidate.skip > 0) {
+          candidate.skip -= 1;
+          continue;
+        }
+        entry = candidate;
+        break;
+      }
       if (entry === undefined) return undefined;
       entry.remaining -= 1;
       if (entry.remaining === 0) entries = entries.filter((candidate) => candidate !== entry);

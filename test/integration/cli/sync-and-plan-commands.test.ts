@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -91,6 +91,22 @@ describe("pim-sync sync and plan", () => {
     const noOnce = captureIo({ PIM_SECRET: "sim-secret" });
     expect(await runCli(["sync", "--config", configPath, "--project", "67"], noOnce)).toBe(2);
     expect(noOnce.err()).toMatch(/--once/);
+  });
+
+  it("applies the project's deletion_guard thresholds, not the defaults", async () => {
+    // Stricter than the default (half, at least 10): one deletion out of five is held back.
+    await writeFile(configPath, `${await readFile(configPath, "utf8")}\n    deletion_guard: { max_fraction: 0.1, min_count: 1 }\n`);
+    expect(await runCli(["sync", "--config", configPath, "--project", "67", "--once"], captureIo({ PIM_SECRET: "sim-secret" }))).toBe(0);
+    const color = h.pim.state.attribute_options["color"] ?? [];
+    h.pim.state.attribute_options["color"] = color.filter((option) => option.code !== "red");
+
+    const io = captureIo({ PIM_SECRET: "sim-secret" });
+    const code = await runCli(["sync", "--config", configPath, "--project", "67", "--once", "--json"], io);
+
+    expect(code).toBe(3);
+    const report = JSON.parse(io.out()) as { collections: { collection: string; heldBack: { names: string[] } | null }[] };
+    expect(report.collections.find((c) => c.collection === "color")?.heldBack?.names).toEqual(["red"]);
+    expect(h.optionsOf("color").map((o) => o.name)).toContain("red");
   });
 
   it("prints help for the program and each command", async () => {

@@ -233,4 +233,13 @@ describe("configuration-service simulator", () => {
     expect((await update(sim, 5, {})).status).toBe(200);
     expect(sim.stats().byRoute["PATCH /api/v1/options_collections/:id/update-options/"]).toBe(2);
   });
+
+  it("lets `after` matching requests through before a fault fires (a failure half-way)", async () => {
+    const sim = await start();
+    sim.faults.failNext({ method: "PATCH", path: /update-options/ }, { status: 503, after: 2, times: 1 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i += 1) statuses.push((await update(sim, 5, {})).status);
+    expect(statuses).toEqual([200, 200, 503, 200]);
+    expect(sim.faults.pending()).toBe(0);
+  });
 });

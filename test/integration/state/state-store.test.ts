@@ -356,6 +356,21 @@ describe.each([redisFactory, fileFactory])("$name state store", ({ create }) => 
       expect(addedNames(await store.recentlyAdded(1, "color", 0))).toEqual(new Set(["added"]));
     });
 
+    it("forgets additions older than `sinceMs` once asked with it (both stores prune alike)", async () => {
+      await store.recordAdded(1, "color", added("old"), 1_000);
+      await store.recordAdded(1, "color", added("new"), 3_000);
+      await store.recordAdded(1, "size", added("old"), 1_000);
+      expect(addedNames(await store.recentlyAdded(1, "color", 2_000))).toEqual(new Set(["new"]));
+      // add-options reads every record (since 0): the expired one must not make it look present.
+      expect(addedNames(await store.recentlyAdded(1, "color", 0))).toEqual(new Set(["new"]));
+      expect(addedNames(await store.recentlyAdded(1, "size", 0))).toEqual(new Set(["old"]));
+      expect(addedNames(await store.recentlyAdded(1, "size", 2_000))).toEqual(new Set());
+      expect(addedNames(await store.recentlyAdded(1, "size", 0))).toEqual(new Set());
+      // A name pruned can be recorded again.
+      await store.recordAdded(1, "size", added("old"), 4_000);
+      expect(addedNames(await store.recentlyAdded(1, "size", 0))).toEqual(new Set(["old"]));
+    });
+
     it("handles special collection and option names", async () => {
       await store.recordAdded(3, "size:eu/b ü", added("constructor", "a:b", "名前", "with space"), 1_000);
       expect(addedNames(await store.recentlyAdded(3, "size:eu/b ü", 0))).toEqual(new Set(["constructor", "a:b", "名前", "with space"]));

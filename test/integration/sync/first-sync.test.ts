@@ -77,6 +77,24 @@ describe("a first sync of the sample catalogue", () => {
     for (const id of untouchedIds) expect(h.service.writes()[id] ?? []).toEqual([]);
   });
 
+  it("keeps to its own project's collections even when the service's list ignores the project filter", async () => {
+    await h.close();
+    h = await startSyncHarness({ service: { ignoreProjectFilter: true } });
+    const before99 = h.optionsOf("color", 99);
+
+    const report = await h.sync();
+
+    // Project 99 has a `color` too: taken for one of 67's, it would be a duplicate (or written).
+    expect(report.failures).toEqual([]);
+    expect(report.collections.find((c) => c.collection === "color")).toMatchObject({ written: true });
+    expect(h.optionsOf("color", 99)).toEqual(before99);
+    const otherIds = h.service
+      .collections()
+      .filter((c) => c.project !== PROJECT)
+      .map((c) => c.id);
+    for (const id of otherIds) expect(h.service.writes()[id] ?? []).toEqual([]);
+  });
+
   it("writes nothing on a second run when the PIM did not change", async () => {
     await h.sync();
     h.service.clearRequests();

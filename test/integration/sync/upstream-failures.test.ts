@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { exitCodeOf } from "../../../src/sync/sync-report.js";
-import { startSyncHarness, type SyncHarness } from "../../support/sync-harness.js";
+import { PROJECT, startSyncHarness, type SyncHarness } from "../../support/sync-harness.js";
 
 describe("upstream failures during a sync", () => {
   let h: SyncHarness;
@@ -47,11 +47,30 @@ describe("upstream failures during a sync", () => {
 
     expect(report.collections.find((c) => c.collection === "color")).toBeUndefined();
     expect(report.failures.join("\n")).toMatch(/attribute-options:color/);
+    expect(report.permanentFailures).toEqual([]);
     expect(h.optionsOf("color")).toEqual([]);
     expect(report.collections.filter((c) => c.written)).toHaveLength(12);
     expect(exitCodeOf(report)).toBe(1);
 
     h.pim.faults.clear();
+    const next = await h.sync();
+    expect(next.collections.find((c) => c.collection === "color")).toMatchObject({ action: "replace", reason: "no-state", written: true });
+    expect(h.optionsOf("color")).toHaveLength(5);
+  });
+
+  it("a replace that fails half-way forgets the collection's state, so the next run replaces it again", async () => {
+    h = await startSyncHarness();
+    await h.sync();
+    expect(h.optionsOf("color")).toHaveLength(5);
+    // A full replace in writes of 2 options: delete_all + 2 options go through, the second write fails.
+    h.service.faults.failNext({ method: "PATCH", path: /\/5\/update-options\/$/ }, { status: 400, after: 1, body: { upsert_options: ["refused"] } });
+
+    const broken = await h.sync({ full: true, maxOptionsPerWrite: 2 });
+
+    expect(broken.collections.find((c) => c.collection === "color")).toMatchObject({ action: "replace", written: false });
+    expect(h.optionsOf("color")).toHaveLength(2);
+    expect(await h.state.read(PROJECT, "color")).toBeNull();
+
     const next = await h.sync();
     expect(next.collections.find((c) => c.collection === "color")).toMatchObject({ action: "replace", reason: "no-state", written: true });
     expect(h.optionsOf("color")).toHaveLength(5);
@@ -71,6 +90,8 @@ describe("upstream failures during a sync", () => {
     expect(report.collections.find((c) => c.collection === "color")).toMatchObject({ written: false });
     expect(report.collections.find((c) => c.collection === "season-ecommerce")).toMatchObject({ written: true });
     expect(exitCodeOf(report)).toBe(1);
+    // A 400 would be refused again: the job layer fails such a sync at once.
+    expect(report.permanentFailures).toEqual(report.failures);
     const retry = await h.sync();
     expect(retry.collections.find((c) => c.collection === "color")).toMatchObject({ action: "update", upserts: 1, written: true });
   });

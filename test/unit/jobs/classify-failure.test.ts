@@ -5,6 +5,7 @@ import { ActivationNotConfigured } from "../../../src/activation/activation-runt
 import { HttpError } from "../../../src/http/http-error.js";
 import { classifyFailure } from "../../../src/jobs/classify-failure.js";
 import { JobDataError } from "../../../src/jobs/job-catalog.js";
+import { SyncIncomplete } from "../../../src/jobs/job-handlers.js";
 import { ConfigError } from "../../../src/settings/config-error.js";
 import { ProjectScopeError } from "../../../src/sync/sync-project.js";
 
@@ -25,6 +26,20 @@ describe("classifyFailure", () => {
     ["a response of the wrong shape", new HttpError({ code: "HTTP_RESPONSE_SHAPE", upstream: "pim", method: "GET", url: "u", transient: false }, "shape")],
   ])("fails %s at once", (_, error) => {
     expect(classifyFailure(error).kind).toBe("permanent");
+  });
+
+  it("fails at once a sync whose every failure would recur (a derivation problem, a collection listed twice)", () => {
+    const problems = ["collection name 'color' from attribute 'COLOR' clashes with one from attribute 'color'", "collection 'size' exists more than once in project 67; left untouched"];
+    const verdict = classifyFailure(new SyncIncomplete(problems, null, problems));
+    expect(verdict).toMatchObject({ kind: "permanent" });
+    expect(verdict.reason).toContain("clashes with one from attribute 'color'");
+  });
+
+  it("retries a sync with a permanent failure and a transient one: the retry can still finish the rest", () => {
+    const failures = ["collection 'size' exists more than once", "reading attribute-options:color failed: 503"];
+    expect(classifyFailure(new SyncIncomplete(failures, null, [failures[0] ?? ""])).kind).toBe("retry");
+    expect(classifyFailure(new SyncIncomplete(failures, 90_000, [failures[0] ?? ""]))).toMatchObject({ kind: "delay", delayMs: 90_000 });
+    expect(classifyFailure(new SyncIncomplete(failures, null)).kind).toBe("retry");
   });
 
   it("delays a transient failure that says when to come back, without using an attempt", () => {

@@ -525,3 +525,42 @@ describe("loadSettings", () => {
     }
   });
 });
+
+describe("parseSettings: a syntax error never quotes the file", () => {
+  const SECRET = "Sup3r-s3cret-Passw0rd";
+  it.each([
+    ["an unclosed quote", `projects:\n  - id: 1\n    pim:\n      password: "${SECRET}\n      secret: x\n`, /^not valid YAML or JSON: line \d+, column \d+: a closing quote or bracket is missing$/],
+    ["an unclosed flow sequence", `projects: [${SECRET}\n`, /^not valid YAML or JSON: line 2, column 1: /],
+    ["a value with ': ' in it", `password: a: ${SECRET}\n`, /^not valid YAML or JSON: line 1, column 11: a mapping is nested on one line/],
+    ["a bad escape", `password: "${SECRET}\\q"\n`, /^not valid YAML or JSON: line 1, column \d+: a double-quoted string has an invalid escape sequence$/],
+    ["a tab as indentation", `projects:\n\tpassword: ${SECRET}\n`, /^not valid YAML or JSON: line 2, column 1: tabs are not allowed as indentation$/],
+    ["broken JSON", `{"password": "${SECRET}" "x": 1}`, /^not valid YAML or JSON: line 1, column \d+: unexpected text/],
+    ["an alias to no anchor", `password: *${SECRET}\n`, /^not valid YAML or JSON: an alias \(\*name\) refers to no anchor/],
+  ])("%s: line, column and reason, without the secret", (_, text, expected) => {
+    let caught: unknown;
+    try {
+      parseSettings(text, "secret.yaml", {});
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    const message = (caught as ConfigError).message;
+    expect(message).not.toContain(SECRET);
+    expect(message).not.toContain(SECRET.slice(0, 6));
+    expect((caught as ConfigError).problems[0]).toMatch(expected);
+  });
+
+  it("prints no parser warning (its text quotes the line) for an unknown tag", async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning.message);
+    process.on("warning", onWarning);
+    try {
+      expect(() => parseSettings(`password: !vault ${SECRET}\n`, "tag.yaml", {})).toThrow(ConfigError);
+      // Node emits warnings on a later tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(warnings.join("\n")).not.toContain(SECRET);
+  });
+});

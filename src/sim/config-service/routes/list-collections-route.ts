@@ -19,7 +19,7 @@ export function addListCollectionsRoute(router: ServiceRouter, context: ServiceR
   router.add("GET", `${COLLECTIONS_PREFIX}/options_collections/`, route);
 }
 
-function listCollections(request: SimRequest, { store, pageSizeMax }: ServiceRouteContext): SimReply {
+function listCollections(request: SimRequest, { store, pageSizeMax, ignoreProjectFilter }: ServiceRouteContext): SimReply {
   const rawProject = request.query.get("project");
   let project: number | undefined;
   if (rawProject !== null && rawProject !== "") {
@@ -32,7 +32,7 @@ function listCollections(request: SimRequest, { store, pageSizeMax }: ServiceRou
   const limit = Math.min(positiveInteger(request.query.get("limit")) ?? DEFAULT_LIMIT, pageSizeMax);
   const rawPage = request.query.get("page");
   const page = rawPage === null ? 1 : positiveInteger(rawPage);
-  const all = store.list(project);
+  const all = store.list(ignoreProjectFilter ? undefined : project);
   const pageCount = Math.max(1, Math.ceil(all.length / limit));
   if (page === undefined || page > pageCount) return detailReply(404, "Invalid page.");
 

@@ -1,0 +1,149 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pino, type Logger } from "pino";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { JobQueues } from "../../../src/jobs/job-queues.js";
+import { startWorker, type RunningWorker } from "../../../src/jobs/start-worker.js";
+import { loadSettings } from "../../../src/settings/load-settings.js";
+import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
+import { killLeftoverProcesses, spawnCli, waitForExit, type LogLine } from "../../support/process-cli.js";
+import { SIM_SECRETS, writeTestConfig } from "../../support/process-config.js";
+import { openTestQueues, waitForJobState } from "../../support/process-jobs.js";
+import { waitFor } from "../../support/process-poll.js";
+import { createConfigSafeTestRedis } from "../../support/process-redis.js";
+import type { TestRedis } from "../../support/redis.js";
+
+const PROJECT = 67;
+const TOKEN = "/api/oauth/v1/token";
+
+describe("--once commands and the worker on one project", () => {
+  let sims: RunningSimulators;
+  let redis: TestRedis;
+  let queues: JobQueues;
+  let dir: string;
+  let worker: RunningWorker | undefined;
+  let workerLogs: LogLine[];
+
+  beforeEach(async () => {
+    sims = await startSimulators();
+    redis = await createConfigSafeTestRedis();
+    queues = openTestQueues(redis);
+    dir = await mkdtemp(join(tmpdir(), "pim-sync-once-lock-"));
+    workerLogs = [];
+  });
+  afterEach(async () => {
+    await killLeftoverProcesses();
+    await worker?.stop();
+    worker = undefined;
+    await queues.close();
+    await sims.close();
+    await redis.cleanup();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  function config(extra: { logLevel?: string; addOptions?: Record<string, unknown>; redis?: boolean } = {}, name = "config.json"): Promise<string> {
+    return writeTestConfig(
+      dir,
+      {
+        pimUrl: sims.pim.url,
+        serviceUrl: sims.service.url,
+        redisPrefix: extra.redis === false ? null : redis.prefix,
+        stateDir: join(dir, "state"),
+        logLevel: extra.logLevel ?? "silent",
+        projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
+        ...(extra.addOptions ? { addOptions: extra.addOptions } : {}),
+      },
+      name,
+    );
+  }
+
+  function captureLogger(): Logger {
+    return pino({ level: "info" }, { write: (line: string) => void workerLogs.push(JSON.parse(line) as LogLine) });
+  }
+
+  async function startInProcessWorker(configPath: string): Promise<void> {
+    worker = await startWorker({ settings: await loadSettings(configPath, {}), logger: captureLogger() });
+  }
+
+  it("while a worker job of the project runs, sync --once and add-options --once are refused (exit 1, nothing done)", async () => {
+    const configPath = await config();
+    await startInProcessWorker(configPath);
+    // Every PIM answer takes 4 s (under the 5 s timeout): the job holds the lock until the
+    // latency is lifted, however slowly the commands start.
+    sims.pim.setLatencyMs(4_000);
+    const job = await queues.enqueueSync({ project: PROJECT });
+    // Logged once the lock is taken.
+    await waitFor(() => workerLogs.find((line) => line.msg === "job started"), { timeoutMs: 15_000, what: "the job to start" });
+    const tokensBefore = sims.pim.requests.filter((r) => r.path === TOKEN).length;
+
+    const sync = spawnCli(["sync", "--config", configPath, "--project", "67", "--once"]);
+    const add = spawnCli(["add-options", "--config", configPath, "--project", "67", "--attribute", "color", "--options", '[{"name": "teal"}]', "--once"]);
+    const [syncExit, addExit] = await Promise.all([waitForExit(sync, 30_000), waitForExit(add, 30_000)]);
+
+    for (const proc of [sync, add]) {
+      expect(proc.stderr()).toMatch(new RegExp(`project 67 is busy: job 67/${job.jobId} \\(pid \\d+ on [^)]+\\) holds its lock; nothing was written`));
+      for (const secret of SIM_SECRETS) expect(proc.stdout() + proc.stderr()).not.toContain(secret);
+    }
+    expect(syncExit.code).toBe(1);
+    expect(addExit.code).toBe(1);
+    // Refused before any request: neither command logged in to the PIM.
+    expect(sims.pim.requests.filter((r) => r.path === TOKEN).length).toBe(tokensBefore);
+    expect(workerLogs.some((line) => line.msg === "job done")).toBe(false);
+    sims.pim.setLatencyMs(0);
+    expect((await waitForJobState(queues, PROJECT, job.jobId, "completed", 30_000)).returnvalue).toMatchObject({ outcome: "done" });
+    expect(sims.service.collections().find((c) => c.name === "color" && c.project === PROJECT)?.options.map((o) => o.name)).not.toContain("teal");
+  });
+
+  it("a worker job waits while sync --once holds the project's lock, then runs after it", async () => {
+    const configPath = await config({ logLevel: "info" });
+    await startInProcessWorker(configPath);
+    const once = spawnCli(["sync", "--config", configPath, "--project", "67", "--once"]);
+    await once.waitForLog((line) => line.msg === "PIM structure read", 15_000, "the structure read");
+    // The command now holds the lock; slow its PIM answers so it keeps it until lifted below.
+    sims.pim.setLatencyMs(4_000);
+
+    const job = await queues.enqueueSync({ project: PROJECT });
+    const waiting = await waitFor(() => workerLogs.find((line) => line.msg === "waiting for the project lock"), { timeoutMs: 15_000, what: "the job to wait for the lock" });
+    expect(String(waiting.heldBy)).toMatch(/^sync --once of project 67 \(pid \d+ on /);
+    expect(workerLogs.some((line) => line.msg === "job started")).toBe(false);
+    expect(once.hasExited()).toBe(false);
+
+    sims.pim.setLatencyMs(0);
+    expect((await waitForExit(once, 30_000)).code).toBe(0);
+    const done = await waitForJobState(queues, PROJECT, job.jobId, "completed", 30_000);
+
+    const started = workerLogs.find((line) => line.msg === "job started");
+    const lastOfOnce = Math.max(...once.logs().map((line) => Number(line.time)));
+    expect(Number(started?.time)).toBeGreaterThanOrEqual(lastOfOnce);
+    // It ran on what --once had written: nothing left to write.
+    expect(done.returnvalue).toMatchObject({ outcome: "done", written: 0 });
+  });
+
+  it("sync --once honours add_options.recent_addition_grace_ms; the option removed can be added again", async () => {
+    // No grace at all: an addition the PIM does not show is deleted by the next sync.
+    const configPath = await config({ redis: false, addOptions: { recent_addition_grace_ms: 0 } });
+    expect((await waitForExit(spawnCli(["sync", "--config", configPath, "--project", "67", "--once"]), 30_000)).code).toBe(0);
+    const add = spawnCli(["add-options", "--config", configPath, "--project", "67", "--attribute", "color", "--options", '[{"name": "teal", "label": {"en-US": "Teal"}}]', "--once"]);
+    expect((await waitForExit(add, 30_000)).code).toBe(0);
+    const colorInService = (): string[] => sims.service.collections().find((c) => c.name === "color" && c.project === PROJECT)?.options.map((o) => o.name) ?? [];
+    expect(colorInService()).toContain("teal");
+    // Gone from the PIM again (deleted there, or not indexed yet: the grace is what decides).
+    const pimColor = sims.pim.state.attribute_options.color ?? [];
+    sims.pim.state.attribute_options.color = pimColor.filter((option) => option.code !== "teal");
+
+    const sync = spawnCli(["sync", "--config", configPath, "--project", "67", "--once", "--json"]);
+    expect((await waitForExit(sync, 30_000)).code).toBe(0);
+
+    expect(colorInService()).not.toContain("teal");
+    const report = JSON.parse(sync.stdout()) as { collections: { collection: string; deletes: number }[] };
+    expect(report.collections.find((c) => c.collection === "color")).toMatchObject({ deletes: 1 });
+
+    // Removed by the PIM and a sync, it can be added again: the expired record is gone (file state).
+    const again = spawnCli(["add-options", "--config", configPath, "--project", "67", "--attribute", "color", "--options", '[{"name": "teal", "label": {"en-US": "Teal"}}]', "--once", "--json"]);
+    expect((await waitForExit(again, 30_000)).code).toBe(0);
+    expect(JSON.parse(again.stdout())).toMatchObject({ collections: [{ collection: "color", added: ["teal"], skipped: [] }] });
+    expect(colorInService()).toContain("teal");
+    expect((sims.pim.state.attribute_options.color ?? []).map((option) => option.code)).toContain("teal");
+  });
+});
