@@ -68,6 +68,7 @@ export function createJobProcessor(args: {
                 void job.log(`waiting for the project lock, held by ${heldBy}`).catch(() => undefined);
               },
             });
+            logger.info("job started");
             const context: JobContext = {
               jobId: job.id ?? "",
               runtime,

@@ -24,7 +24,7 @@ export async function runJobWithPolicy(args: {
   if (workerSignal?.aborted) onWorkerAbort();
   else workerSignal?.addEventListener("abort", onWorkerAbort, { once: true });
   try {
-    logger.info("job started");
+    // `run` logs "job started" itself: a project job first waits for its project's lock.
     const result = await args.run(controller.signal);
     logger.info("job done");
     return result;

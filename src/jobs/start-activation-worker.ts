@@ -74,6 +74,7 @@ export async function startActivationWorker(args: {
         logger,
         timeoutMs: ACTIVATION_JOB_TIMEOUT_MS,
         run(signal) {
+          logger.info("job started");
           const context: ActivationJobContext = { runtime, sink, logger, signal, log: async (line: string) => void (await job.log(line)) };
           const handler = ACTIVATION_JOB_HANDLERS[name] as (data: unknown, context: ActivationJobContext) => Promise<unknown>;
           return handler(data, context);
