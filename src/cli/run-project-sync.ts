@@ -1,9 +1,10 @@
 import { createLogger } from "../log/create-logger.js";
-import { createProjectRuntime, findProject, guardOf, namingOf } from "../project-runtime.js";
+import { findProject, guardOf, namingOf } from "../project-runtime.js";
 import { loadSettings } from "../settings/load-settings.js";
 import { syncProject, type SyncInput } from "../sync/sync-project.js";
 import type { SyncReport } from "../sync/sync-report.js";
 import type { CliIo } from "./cli-io.js";
+import { openProjectRuntime } from "./open-project-runtime.js";
 import { createProgressLine } from "./progress-line.js";
 import { UsageError } from "./usage-error.js";
 
@@ -25,7 +26,7 @@ export async function runProjectSync(args: {
     throw new UsageError(`project ${args.projectId} is not in ${args.configPath} (configured: ${known})`, args.help);
   }
   const logger = createLogger({ level: settings.log_level });
-  const runtime = createProjectRuntime({ settings, project, logger });
+  const runtime = await openProjectRuntime({ settings, project, logger, signal: args.io.signal });
   const progress = createProgressLine(args.io.stderr);
   try {
     return await syncProject(

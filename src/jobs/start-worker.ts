@@ -5,7 +5,6 @@ import type { Logger } from "pino";
 import { createConcurrencyLimiter } from "../http/concurrency-limiter.js";
 import { createProjectRuntime, type ProjectRuntime } from "../project-runtime.js";
 import type { Settings } from "../settings/settings-schema.js";
-import { createBullmqConnection } from "./create-bullmq-connection.js";
 import { createJobProcessor } from "./create-job-processor.js";
 import type { JobHandlers } from "./job-handlers.js";
 import { JOB_CATALOG } from "./job-catalog.js";
@@ -13,9 +12,14 @@ import { createJobQueues, type JobQueues } from "./job-queues.js";
 import { queueNameOf } from "./queue-names.js";
 import { upsertSchedules } from "./upsert-schedules.js";
 import { startTriggerServer } from "../trigger/trigger-server.js";
+import { closeRedis } from "../redis/close-redis.js";
+import { createWorkerRedis } from "../redis/create-worker-redis.js";
+import { isRedisConnectionFailure } from "../redis/redis-unavailable-error.js";
 
 /** How long aborted jobs get to hand themselves back before the worker gives up on them. */
 const ABORT_GRACE_MS = 5_000;
+/** Closing the queues waits on Redis; during an outage it would wait for the outage to end. */
+const QUEUE_CLOSE_GRACE_MS = 2_000;
 
 export interface RunningWorker {
   readonly queues: JobQueues;
@@ -40,9 +44,15 @@ export async function startWorker(args: {
   const { settings, logger } = args;
   if (!settings.redis) throw new Error("the worker needs `redis` in the config");
   const prefix = settings.redis.prefix;
-  const connection = args.connection ?? createBullmqConnection(settings.redis.url, "worker");
+  const connection = args.connection ?? createWorkerRedis(settings.redis, logger);
   const ownsConnection = args.connection === undefined;
-  const queues = createJobQueues({ connection, prefix, projects: settings.projects.map((p) => p.id), retention: settings.worker });
+  // During a Redis outage every BullMQ object reports each failed call; the connection already
+  // logs one line per reconnect attempt, so these stay at debug (one JSON line each, no stack).
+  const logRedisError = (source: string) => (error: Error): void => {
+    if (isRedisConnectionFailure(error)) logger.debug({ source, err: { message: error.message } }, "Redis call failed");
+    else logger.error({ source, err: { message: error.message } }, `${source} error`);
+  };
+  const queues = createJobQueues({ connection, prefix, projects: settings.projects.map((p) => p.id), retention: settings.worker, onError: logRedisError("queue") });
   const runtimes = new Map<number, ProjectRuntime>(
     settings.projects.map((project) => [project.id, createProjectRuntime({ settings, project, logger, redis: connection })]),
   );
@@ -68,7 +78,7 @@ export async function startWorker(args: {
     worker.on("failed", (job, error) => log.warn({ job: job?.id, jobName: job?.name, attemptsMade: job?.attemptsMade, err: { message: error.message } }, "job failed"));
     worker.on("completed", (job) => log.info({ job: job.id, jobName: job.name }, "job completed"));
     worker.on("stalled", (jobId) => log.warn({ job: jobId }, "job stalled: its worker stopped renewing the lock"));
-    worker.on("error", (error) => log.error({ err: { message: error.message } }, "worker error"));
+    worker.on("error", logRedisError("worker"));
     return worker;
   });
   const trigger = settings.trigger
@@ -94,9 +104,9 @@ export async function startWorker(args: {
           logger.error("jobs did not stop after being aborted; their locks will expire and another worker will recover them");
         }
       }
-      await queues.close();
+      await Promise.race([queues.close().catch(() => undefined), sleep(QUEUE_CLOSE_GRACE_MS, undefined, { ref: false })]);
       await Promise.allSettled([...runtimes.values()].map((runtime) => runtime.close()));
-      if (ownsConnection) await connection.quit().catch(() => connection.disconnect());
+      if (ownsConnection) await closeRedis(connection);
       logger.info({ forced }, "worker stopped");
       return { forced };
     },

@@ -2,10 +2,11 @@ import { AddOptionsRejected } from "../../add-options/add-options-rejected.js";
 import { runAddOptions } from "../../add-options/run-add-options.js";
 import { JobDataError, parseJobData } from "../../jobs/job-catalog.js";
 import { createLogger } from "../../log/create-logger.js";
-import { createProjectRuntime, findProject, namingOf } from "../../project-runtime.js";
+import { findProject, namingOf } from "../../project-runtime.js";
 import { loadSettings } from "../../settings/load-settings.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { openJobQueues } from "../open-job-queues.js";
+import { openProjectRuntime } from "../open-project-runtime.js";
 import { parseCommandArgs, parseProjectId, requireString } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
 
@@ -83,20 +84,20 @@ export async function runAddOptionsCommand(argv: readonly string[], io: CliIo): 
   }
 
   if (!values.once) {
-    const { queues, close } = openJobQueues(settings, ADD_OPTIONS_HELP);
+    const opened = await openJobQueues(settings, ADD_OPTIONS_HELP, io.signal);
     try {
       const key = values["idempotency-key"] ? `${projectId}:${values["idempotency-key"]}` : undefined;
-      const job = await queues.enqueueAddOptions(request, { idempotencyKey: key });
+      const job = await opened.use((queues) => queues.enqueueAddOptions(request, { idempotencyKey: key }));
       const ref = `${job.project}/${job.jobId}`;
       writeLine(io.stdout, values.json ? JSON.stringify({ job_id: ref, status: job.status }) : `add-options ${job.status === "duplicate" ? "already queued" : "queued"}: job ${ref}`);
       return 0;
     } finally {
-      await close();
+      await opened.close();
     }
   }
 
   const logger = createLogger({ level: settings.log_level });
-  const runtime = createProjectRuntime({ settings, project, logger });
+  const runtime = await openProjectRuntime({ settings, project, logger, signal: io.signal });
   try {
     const report = await runAddOptions(
       { pim: runtime.pim, service: runtime.service, state: runtime.state, logger },

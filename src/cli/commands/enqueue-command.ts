@@ -31,9 +31,9 @@ export async function runEnqueueCommand(argv: readonly string[], io: CliIo): Pro
   const settings = await loadSettings(requireString(values.config, "--config", ENQUEUE_HELP), io.env);
   const project = parseProjectId(values.project, ENQUEUE_HELP);
   if (!settings.projects.some((p) => p.id === project)) throw new UsageError(`project ${project} is not configured`, ENQUEUE_HELP);
-  const { queues, close } = openJobQueues(settings, ENQUEUE_HELP);
+  const opened = await openJobQueues(settings, ENQUEUE_HELP, io.signal);
   try {
-    const job = await queues.enqueueSync({ project, full: values.full === true, allow_mass_delete: values["allow-mass-delete"] === true, trigger: "cli" });
+    const job = await opened.use((queues) => queues.enqueueSync({ project, full: values.full === true, allow_mass_delete: values["allow-mass-delete"] === true, trigger: "cli" }));
     const ref = `${job.project}/${job.jobId}`;
     const text = {
       queued: `sync of project ${project} queued: job ${ref}`,
@@ -44,6 +44,6 @@ export async function runEnqueueCommand(argv: readonly string[], io: CliIo): Pro
     writeLine(io.stdout, values.json ? JSON.stringify({ job_id: ref, status: job.status }) : text);
     return 0;
   } finally {
-    await close();
+    await opened.close();
   }
 }

@@ -48,9 +48,10 @@ export async function runJobsCommand(argv: readonly string[], io: CliIo): Promis
   if (state !== undefined && !(JOB_STATES as readonly string[]).includes(state)) throw new UsageError(`--state must be one of ${JOB_STATES.join(", ")}`, JOBS_HELP);
   const project = values.project === undefined ? undefined : parseProjectId(values.project, JOBS_HELP);
   const settings = await loadSettings(requireString(values.config, "--config", JOBS_HELP), io.env);
-  const { queues, close } = openJobQueues(settings, JOBS_HELP);
-  const admin = createJobAdmin(queues);
+  const opened = await openJobQueues(settings, JOBS_HELP, io.signal);
+  const admin = createJobAdmin(opened.queues);
   try {
+    return await opened.use(async () => {
     if (action === "list") {
       const limit = values.limit === undefined ? 100 : Number(values.limit);
       if (!Number.isInteger(limit) || limit < 1) throw new UsageError("--limit must be a positive whole number", JOBS_HELP);
@@ -83,11 +84,12 @@ export async function runJobsCommand(argv: readonly string[], io: CliIo): Promis
     const results = await admin.retry(targets);
     for (const result of results) writeLine(io.stdout, `${result.ref}: ${result.outcome}${result.reason ? ` (${result.reason})` : ""}`);
     return results.some((result) => result.outcome === "skipped") ? 1 : 0;
+    });
   } catch (error) {
     if (error instanceof UsageError) throw error;
     if (error instanceof Error && /not a job reference|needs its project|not found|not configured/.test(error.message)) throw new UsageError(error.message, JOBS_HELP);
     throw error;
   } finally {
-    await close();
+    await opened.close();
   }
 }
