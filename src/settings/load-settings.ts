@@ -4,28 +4,38 @@ import type { z } from "zod";
 import { validateNamingTemplates, type NamingTemplates } from "../derive/naming.js";
 import { ConfigError } from "./config-error.js";
 import { formatPath, interpolateEnv } from "./interpolate-env.js";
+import { isSecretPath } from "./is-secret-path.js";
 import { namingTemplatesOf } from "./naming-templates-of.js";
 import { namingSchema, settingsSchema, type Settings } from "./settings-schema.js";
 
+export interface LoadOptions {
+  /**
+   * `required` (the default): every `${VAR}` must be set. `optional`: the upstream credentials
+   * (see isSecretPath) may be unset, for commands that never call the upstreams (`jobs`,
+   * `enqueue`, queued `add-options`): an operator replaying jobs need not hold the PIM password.
+   */
+  readonly secrets?: "required" | "optional";
+}
+
 /** Reads, interpolates and validates a config file (YAML or JSON). Called from entry points only. */
-export async function loadSettings(path: string, env: Readonly<Record<string, string | undefined>> = process.env): Promise<Settings> {
+export async function loadSettings(path: string, env: Readonly<Record<string, string | undefined>> = process.env, options: LoadOptions = {}): Promise<Settings> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
   } catch (cause) {
     throw new ConfigError(path, [`cannot read the file: ${(cause as Error).message}`]);
   }
-  return parseSettings(text, path, env);
+  return parseSettings(text, path, env, options);
 }
 
-export function parseSettings(text: string, source: string, env: Readonly<Record<string, string | undefined>>): Settings {
+export function parseSettings(text: string, source: string, env: Readonly<Record<string, string | undefined>>, options: LoadOptions = {}): Settings {
   let document: unknown;
   try {
     document = parseYaml(text);
   } catch (cause) {
     throw new ConfigError(source, [`not valid YAML or JSON: ${(cause as Error).message}`]);
   }
-  const { value, missing } = interpolateEnv(document, env);
+  const { value, missing } = interpolateEnv(document, env, [], [], options.secrets === "optional" ? { mayBeUnset: isSecretPath } : {});
   const parsed = settingsSchema.safeParse(value);
   const problems = [...missing];
   if (!parsed.success) problems.push(...describeSettingsIssues(parsed.error.issues));

@@ -76,7 +76,8 @@ export async function runAddOptionsCommand(argv: readonly string[], io: CliIo): 
     throw error;
   }
 
-  const settings = await loadSettings(configPath, io.env);
+  // Queued, it only writes to Redis: the upstream secrets are needed by --once alone.
+  const settings = await loadSettings(configPath, io.env, { secrets: values.once ? "required" : "optional" });
   const project = findProject(settings, projectId);
   if (!project) throw new UsageError(`project ${projectId} is not in ${configPath}`, ADD_OPTIONS_HELP);
   if (!project.allowed_options_for_pim_attribute_addition.includes(request.attribute)) {

@@ -28,7 +28,7 @@ export async function runEnqueueCommand(argv: readonly string[], io: CliIo): Pro
     return 0;
   }
   if (positionals[0] !== "sync" || positionals.length !== 1) throw new UsageError("what to enqueue: `sync`", ENQUEUE_HELP);
-  const settings = await loadSettings(requireString(values.config, "--config", ENQUEUE_HELP), io.env);
+  const settings = await loadSettings(requireString(values.config, "--config", ENQUEUE_HELP), io.env, { secrets: "optional" });
   const project = parseProjectId(values.project, ENQUEUE_HELP);
   if (!settings.projects.some((p) => p.id === project)) throw new UsageError(`project ${project} is not configured`, ENQUEUE_HELP);
   const opened = await openJobQueues(settings, ENQUEUE_HELP, io.signal);

@@ -47,7 +47,7 @@ export async function runJobsCommand(argv: readonly string[], io: CliIo): Promis
   const state = values.state;
   if (state !== undefined && !(JOB_STATES as readonly string[]).includes(state)) throw new UsageError(`--state must be one of ${JOB_STATES.join(", ")}`, JOBS_HELP);
   const project = values.project === undefined ? undefined : parseProjectId(values.project, JOBS_HELP);
-  const settings = await loadSettings(requireString(values.config, "--config", JOBS_HELP), io.env);
+  const settings = await loadSettings(requireString(values.config, "--config", JOBS_HELP), io.env, { secrets: "optional" });
   const opened = await openJobQueues(settings, JOBS_HELP, io.signal);
   const admin = createJobAdmin(opened.queues);
   try {
