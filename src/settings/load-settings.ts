@@ -6,7 +6,8 @@ import { ConfigError } from "./config-error.js";
 import { formatPath, interpolateEnv } from "./interpolate-env.js";
 import { isSecretPath } from "./is-secret-path.js";
 import { namingTemplatesOf } from "./naming-templates-of.js";
-import { namingSchema, settingsSchema, type Settings } from "./settings-schema.js";
+import { scheduleProblems } from "./schedule-problems.js";
+import { namingSchema, projectSchema, settingsSchema, type Settings } from "./settings-schema.js";
 
 export interface LoadOptions {
   /**
@@ -40,7 +41,7 @@ export function parseSettings(text: string, source: string, env: Readonly<Record
   const problems = [...missing];
   if (!parsed.success) problems.push(...describeSettingsIssues(parsed.error.issues));
   // Checked on the raw document, so they are reported alongside any schema problem.
-  problems.push(...duplicateProjectIds(value), ...namingProblems(value));
+  problems.push(...duplicateProjectIds(value), ...namingProblems(value), ...schedulesProblems(value));
   if (problems.length > 0 || !parsed.success) throw new ConfigError(source, problems);
   return parsed.data;
 }
@@ -60,6 +61,15 @@ function duplicateProjectIds(document: unknown): string[] {
     else firstIndex.set(project.id, index);
   });
   return problems;
+}
+
+function schedulesProblems(document: unknown): string[] {
+  return rawProjects(document).flatMap((project, index) => {
+    if (project === null || typeof project !== "object" || !("schedule" in project)) return [];
+    const schedule = projectSchema.shape.schedule.safeParse(project.schedule);
+    if (!schedule.success || schedule.data === undefined) return []; // reported by the schema
+    return scheduleProblems(index, "id" in project ? project.id : "?", schedule.data);
+  });
 }
 
 /** Template keys as users write them, for the internal names `validateNamingTemplates` uses. */
