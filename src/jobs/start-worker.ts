@@ -12,6 +12,7 @@ import { createJobQueues, type JobQueues } from "./job-queues.js";
 import { queueNameOf } from "./queue-names.js";
 import { upsertSchedules } from "./upsert-schedules.js";
 import { startTriggerServer } from "../trigger/trigger-server.js";
+import { projectLabelLocales } from "../add-options/project-label-locales.js";
 import { closeRedis } from "../redis/close-redis.js";
 import { createWorkerRedis } from "../redis/create-worker-redis.js";
 import { isRedisConnectionFailure } from "../redis/redis-unavailable-error.js";
@@ -82,7 +83,17 @@ export async function startWorker(args: {
     return worker;
   });
   const trigger = settings.trigger
-    ? await startTriggerServer({ ...settings.trigger, queues, projects: settings.projects, logger })
+    ? await startTriggerServer({
+        ...settings.trigger,
+        queues,
+        projects: settings.projects,
+        logger,
+        projectLocales: async (project, fresh) => {
+          const runtime = runtimes.get(project);
+          if (!runtime) throw new Error(`project ${project} is not configured`);
+          return projectLabelLocales(runtime, fresh);
+        },
+      })
     : null;
   logger.info({ projects: settings.projects.map((p) => p.id), concurrency: settings.worker.concurrency, trigger: trigger?.url }, "worker started");
 
