@@ -6,6 +6,7 @@ import { findProject, namingOf } from "../../project-runtime.js";
 import { loadSettings } from "../../settings/load-settings.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { openJobQueues } from "../open-job-queues.js";
+import { JSON_KEYS_OPTION, jsonText, parseJsonKeyStyle } from "../json-output.js";
 import { openProjectRuntime } from "../open-project-runtime.js";
 import { parseCommandArgs, parseProjectId, requireString } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
@@ -47,6 +48,7 @@ export async function runAddOptionsCommand(argv: readonly string[], io: CliIo): 
       "requested-by": { type: "string" },
       "idempotency-key": { type: "string" },
       json: { type: "boolean" },
+      ...JSON_KEYS_OPTION,
     },
     ADD_OPTIONS_HELP,
   );
@@ -106,7 +108,7 @@ export async function runAddOptionsCommand(argv: readonly string[], io: CliIo): 
       request,
       { signal: io.signal, visibility: { attempts: settings.add_options.visibility_attempts, delayMs: settings.add_options.visibility_delay_ms } },
     );
-    if (values.json) writeLine(io.stdout, JSON.stringify(report, null, 2));
+    if (values.json) writeLine(io.stdout, jsonText(report, parseJsonKeyStyle(values["json-keys"], ADD_OPTIONS_HELP)));
     else {
       for (const c of report.collections) {
         writeLine(io.stdout, `${c.collection}: added ${c.added.length ? c.added.join(", ") : "nothing"}${c.skipped.length ? `; already there: ${c.skipped.join(", ")}` : ""}`);
