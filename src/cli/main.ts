@@ -11,6 +11,7 @@ import { runAddOptionsCommand } from "./commands/add-options-command.js";
 import { runJobsCommand } from "./commands/jobs-command.js";
 import { runEnqueueCommand } from "./commands/enqueue-command.js";
 import { UsageError } from "./usage-error.js";
+import { packageVersion } from "./package-version.js";
 import { jsonErrorText, type FailureKind } from "./json-error.js";
 import { RedisUnavailableError } from "../redis/redis-unavailable-error.js";
 
@@ -36,13 +37,17 @@ ${Object.entries(COMMANDS)
   .map(([name, command]) => `  ${name.padEnd(12)} ${command.summary}`)
   .join("\n")}
 
-Run 'pim-sync <command> --help' for a command's options.`;
+Run 'pim-sync <command> --help' for a command's options; 'pim-sync --version' for the version.`;
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     writeLine(io.stdout, MAIN_HELP);
     return name === undefined ? EXIT_CODES.usage : EXIT_CODES.ok;
+  }
+  if (name === "--version" || name === "-V" || name === "version") {
+    writeLine(io.stdout, `pim-sync ${packageVersion()}`);
+    return EXIT_CODES.ok;
   }
   const command = COMMANDS[name];
   if (!command) {
