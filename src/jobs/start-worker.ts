@@ -102,6 +102,17 @@ export async function startWorker(args: {
     triggerUrl: trigger?.url ?? null,
     async stop() {
       await trigger?.close();
+      if (connection.status !== "ready") {
+        // Redis is away: no job can record its end, and closing would wait for Redis. Jobs that
+        // were running keep their locks until they expire; another worker then recovers them.
+        logger.warn("Redis is not answering: stopping without waiting for it");
+        await Promise.race([Promise.all(workers.map((worker) => worker.close(true))).catch(() => undefined), sleep(QUEUE_CLOSE_GRACE_MS, undefined, { ref: false })]);
+        for (const worker of workers) void worker.disconnect().catch(() => undefined);
+        await Promise.allSettled([...runtimes.values()].map((runtime) => runtime.close()));
+        if (ownsConnection) await closeRedis(connection);
+        logger.info({ forced: true }, "worker stopped");
+        return { forced: true };
+      }
       const closing = Promise.all(workers.map((worker) => worker.close()));
       const deadline = sleep(settings.worker.shutdown_timeout_ms, "deadline" as const, { ref: false });
       const forced = (await Promise.race([closing.then(() => "closed" as const), deadline])) === "deadline";

@@ -157,4 +157,27 @@ describe("Redis away: commands end fast and clearly, the worker keeps trying", (
       await server.stop();
     }
   });
+
+  it("SIGTERM during a Redis outage: the worker does not wait for Redis to come back", async () => {
+    const port = await freePort();
+    const server = redisServerOn(port);
+    await server.start();
+    try {
+      // A shutdown deadline longer than the wait below: an idle worker must not need it.
+      const configPath = await configFor(`redis://127.0.0.1:${port}`, { worker: { shutdown_timeout_ms: 30_000 } });
+      const worker = spawnCli(["worker", "--config", configPath]);
+      await worker.waitForLog((line) => line.msg === "worker started", 15_000, "'worker started'");
+      await server.stop();
+      await worker.waitForLog((line) => line.msg === "Redis is not answering; reconnecting", 15_000, "a reconnect attempt");
+
+      worker.signal("SIGTERM");
+      const exit = await waitForExit(worker, 15_000);
+
+      expect(exit).toEqual({ code: 0, signal: null });
+      expect(worker.logs().some((line) => line.msg === "Redis is not answering: stopping without waiting for it")).toBe(true);
+      expect(nonJsonLines(worker)).toEqual([]);
+    } finally {
+      await server.stop();
+    }
+  });
 });
