@@ -1,4 +1,4 @@
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import type { Agent } from "undici";
 import { createConfigServiceClient, type ConfigServiceClient } from "./config-service/config-service-client.js";
@@ -53,9 +53,9 @@ export function findProject(settings: Settings, id: number): ProjectSettings | u
 }
 
 /**
- * Wires one project's clients. State goes to Redis when the config names one, else to files
- * under `state_dir` (the `--once` mode for machines without Redis). A `redis` passed in is
- * shared and not closed here.
+ * Wires one project's clients. State goes to the `redis` passed in when the config names one
+ * (connected by the caller, see src/redis/, and not closed here), else to files under
+ * `state_dir` (the `--once` mode for machines without Redis).
  */
 export function createProjectRuntime(args: {
   readonly settings: Settings;
@@ -101,10 +101,8 @@ export function createProjectRuntime(args: {
   const ownsState = args.stateStore === undefined;
   if (args.stateStore) state = args.stateStore;
   else if (args.redis) state = createRedisStateStore(args.redis, settings.redis?.prefix ?? "pim-sync");
-  else if (settings.redis) {
-    const redis = new Redis(settings.redis.url, { lazyConnect: false, maxRetriesPerRequest: 3, enableOfflineQueue: true });
-    state = createRedisStateStore(redis, settings.redis.prefix, { ownsConnection: true });
-  } else state = createFileStateStore(settings.state_dir);
+  else if (settings.redis) throw new Error("the config names a Redis: connect it first and pass it as `redis`");
+  else state = createFileStateStore(settings.state_dir);
 
   const catalog = createCatalogCache({
     ttlMs: settings.add_options.catalog_cache_ms,

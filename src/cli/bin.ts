@@ -1,11 +1,17 @@
 #!/usr/bin/env node
 import { runCli } from "./main.js";
 
-// The process entry: signals abort the running command, which then stops cleanly.
+// The process entry: the first SIGINT/SIGTERM aborts the running command, which then stops
+// cleanly within its own bound (a worker: worker.shutdown_timeout_ms). A second one ends the
+// process at once, for an operator who will not wait.
 const controller = new AbortController();
-const stop = (): void => controller.abort(new Error("interrupted"));
-process.once("SIGINT", stop);
-process.once("SIGTERM", stop);
+const SIGNAL_EXIT_CODES: Readonly<Record<string, number>> = { SIGINT: 130, SIGTERM: 143 };
+const stop = (signal: NodeJS.Signals): void => {
+  if (controller.signal.aborted) process.exit(SIGNAL_EXIT_CODES[signal] ?? 1);
+  controller.abort(new Error(`interrupted (${signal})`));
+};
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);
 
 process.exitCode = await runCli(process.argv.slice(2), {
   stdout: process.stdout,

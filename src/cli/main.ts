@@ -12,6 +12,9 @@ import { runJobsCommand } from "./commands/jobs-command.js";
 import { runEnqueueCommand } from "./commands/enqueue-command.js";
 import { runActivationCommand } from "./commands/activation-command.js";
 import { UsageError } from "./usage-error.js";
+import { packageVersion } from "./package-version.js";
+import { jsonErrorText, type FailureKind } from "./json-error.js";
+import { RedisUnavailableError } from "../redis/redis-unavailable-error.js";
 
 type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
 
@@ -36,7 +39,7 @@ ${Object.entries(COMMANDS)
   .map(([name, command]) => `  ${name.padEnd(12)} ${command.summary}`)
   .join("\n")}
 
-Run 'pim-sync <command> --help' for a command's options.`;
+Run 'pim-sync <command> --help' for a command's options; 'pim-sync --version' for the version.`;
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
@@ -44,23 +47,35 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     writeLine(io.stdout, MAIN_HELP);
     return name === undefined ? EXIT_CODES.usage : EXIT_CODES.ok;
   }
+  if (name === "--version" || name === "-V" || name === "version") {
+    writeLine(io.stdout, `pim-sync ${packageVersion()}`);
+    return EXIT_CODES.ok;
+  }
   const command = COMMANDS[name];
   if (!command) {
     writeLine(io.stderr, `pim-sync: unknown command '${name}'\n\n${MAIN_HELP}`);
     return EXIT_CODES.usage;
   }
+  // Under --json a failure is also an object on stdout (see json-error.ts).
+  const json = rest.includes("--json");
+  const fail = (kind: FailureKind, message: string, exitCode: number, problems?: readonly string[]): number => {
+    if (json) writeLine(io.stdout, jsonErrorText({ kind, message, exitCode, problems }));
+    return exitCode;
+  };
   try {
     return await command.run(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {
-      writeLine(io.stderr, `pim-sync ${name}: ${error.message}${error.help ? `\n\n${error.help}` : ""}`);
-      return EXIT_CODES.usage;
+      writeLine(io.stderr, `pim-sync ${name}: ${error.message}${error.help && !json ? `\n\n${error.help}` : ""}`);
+      return fail("usage", error.message, EXIT_CODES.usage);
     }
     if (error instanceof ConfigError || error instanceof ProjectScopeError) {
       writeLine(io.stderr, `pim-sync ${name}: ${error.message}`);
-      return EXIT_CODES.usage;
+      return fail("config", error.message, EXIT_CODES.usage, error.problems);
     }
-    writeLine(io.stderr, `pim-sync ${name}: failed: ${error instanceof Error ? error.message : String(error)}`);
-    return EXIT_CODES.failure;
+    const message = error instanceof Error ? error.message : String(error);
+    writeLine(io.stderr, `pim-sync ${name}: failed: ${message}`);
+    const kind = error instanceof RedisUnavailableError ? "redis_unavailable" : io.signal?.aborted ? "interrupted" : "failure";
+    return fail(kind, message, EXIT_CODES.failure);
   }
 }

@@ -17,7 +17,11 @@ export function renderSyncReport(report: SyncReport): string {
   const held = report.collections.filter((c) => c.heldBack !== null);
   if (held.length > 0) {
     lines.push(`Deletions held back (re-run with --allow-mass-delete to apply):`);
-    for (const c of held) lines.push(`  ${c.collection}: ${c.heldBack?.names.length ?? 0} option(s): ${c.heldBack?.reason ?? ""}`);
+    for (const c of held) {
+      const names = c.heldBack?.names ?? [];
+      lines.push(`  ${c.collection}: ${names.length} option(s): ${c.heldBack?.reason ?? ""}`);
+      if (names.length > 0) lines.push(`    ${listBounded(names, HELD_BACK_NAMES_SHOWN)}`);
+    }
   }
   if (report.missing.length > 0) {
     lines.push(`Collections missing in the configuration service (create them, then sync again):`);
@@ -34,6 +38,14 @@ export function renderSyncReport(report: SyncReport): string {
   lines.push(`Requests: PIM ${describeStats(report.requests.pim)}; service ${describeStats(report.requests.service)}.`);
   lines.push(`Duration: ${(report.durationMs / 1000).toFixed(1)} s.`);
   return lines.join("\n");
+}
+
+/** Held-back names shown per collection in the text summary (all of them are in --json). */
+export const HELD_BACK_NAMES_SHOWN = 20;
+
+function listBounded(names: readonly string[], bound: number): string {
+  const shown = names.slice(0, bound).join(", ");
+  return names.length > bound ? `${shown} and ${names.length - bound} more` : shown;
 }
 
 function describeStats(stats: RequestStats): string {

@@ -1,9 +1,10 @@
 import { createLogger } from "../log/create-logger.js";
-import { createProjectRuntime, findProject, guardOf, namingOf } from "../project-runtime.js";
+import { createProjectRuntime, findProject, guardOf, namingOf, type ProjectRuntime } from "../project-runtime.js";
 import { loadSettings } from "../settings/load-settings.js";
 import { syncProject, type SyncInput } from "../sync/sync-project.js";
 import type { SyncReport } from "../sync/sync-report.js";
 import type { CliIo } from "./cli-io.js";
+import { openProjectRuntime } from "./open-project-runtime.js";
 import { createProgressLine } from "./progress-line.js";
 import { UsageError } from "./usage-error.js";
 import { withProjectLock, type LockedRun } from "./with-project-lock.js";
@@ -25,9 +26,8 @@ export async function runProjectSync(args: {
     const known = settings.projects.map((p) => p.id).join(", ");
     throw new UsageError(`project ${args.projectId} is not in ${args.configPath} (configured: ${known})`, args.help);
   }
-  const syncOnce = async (locked: LockedRun): Promise<SyncReport> => {
-    const logger = createLogger({ level: settings.log_level });
-    const runtime = createProjectRuntime({ settings, project, logger, ...(locked.redis ? { redis: locked.redis } : {}) });
+  const logger = createLogger({ level: settings.log_level });
+  const syncWith = async (runtime: ProjectRuntime, signal: AbortSignal | undefined): Promise<SyncReport> => {
     const progress = createProgressLine(args.io.stderr);
     try {
       return await syncProject(
@@ -40,7 +40,7 @@ export async function runProjectSync(args: {
           full: args.full,
           allowMassDelete: args.allowMassDelete,
           dryRun: args.dryRun,
-          signal: locked.signal,
+          signal,
           recentAdditionGraceMs: settings.add_options.recent_addition_grace_ms,
           onProgress: ({ done, total, collection }) => progress.update(`[${done}/${total}] ${collection}`),
           ...args.hooks,
@@ -53,6 +53,8 @@ export async function runProjectSync(args: {
     }
   };
   // A dry run writes nothing, so it needs no lock and may run beside a job.
-  if (args.dryRun) return syncOnce(args.io.signal ? { signal: args.io.signal } : {});
-  return withProjectLock(settings, project.id, `sync --once of project ${project.id}`, args.io.signal, syncOnce);
+  if (args.dryRun) return syncWith(await openProjectRuntime({ settings, project, logger, signal: args.io.signal }), args.io.signal);
+  return withProjectLock(settings, project.id, `sync --once of project ${project.id}`, args.io.signal, (locked: LockedRun) =>
+    syncWith(createProjectRuntime({ settings, project, logger, ...(locked.redis ? { redis: locked.redis } : {}) }), locked.signal),
+  );
 }

@@ -1,5 +1,6 @@
 import type { Redis } from "ioredis";
-import { createBullmqConnection } from "../jobs/create-bullmq-connection.js";
+import { closeRedis } from "../redis/close-redis.js";
+import { connectCommandRedis } from "../redis/connect-command-redis.js";
 import type { Settings } from "../settings/settings-schema.js";
 import { createProjectLock, describeHolder } from "../state/project-lock.js";
 
@@ -25,7 +26,8 @@ export async function withProjectLock<T>(
   run: (locked: LockedRun) => Promise<T>,
 ): Promise<T> {
   if (!settings.redis) return run(signal ? { signal } : {});
-  const redis = createBullmqConnection(settings.redis.url, "producer");
+  // Bounded by redis.connect_timeout_ms: a Redis that is away ends the command with one line.
+  const redis = await connectCommandRedis(settings.redis, signal);
   try {
     const lock = createProjectLock(redis, settings.redis.prefix, { ttlMs: settings.worker.lock_duration_ms });
     const lease = await lock.tryAcquire(project, describeHolder(what));
@@ -35,6 +37,6 @@ export async function withProjectLock<T>(
       await lease.release();
     }
   } finally {
-    await redis.quit().catch(() => redis.disconnect());
+    await closeRedis(redis);
   }
 }

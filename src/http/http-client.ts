@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import { request, type Dispatcher } from "undici";
 import type { z } from "zod";
 import type { ConcurrencyLimiter } from "./concurrency-limiter.js";
-import { describeIssues, HttpError, isTransientStatus } from "./http-error.js";
+import { describeIssues, HttpError, isPermanentNetworkFailure, isTransientStatus } from "./http-error.js";
 import { parseRetryAfterMs } from "./parse-retry-after.js";
 import { createRequestStats, type RequestStats } from "./request-stats.js";
 import { decideRetry, type RetryPolicy } from "./retry-policy.js";
@@ -74,6 +74,13 @@ export function requestUrl(baseUrl: string, url: string, query?: HttpRequest<z.Z
   return resolved;
 }
 
+/** Getting the credentials failed (after the token request's own retries): not retried here. */
+class AuthorizationFailed extends Error {
+  constructor(cause: unknown) {
+    super("authorization failed", { cause });
+  }
+}
+
 /**
  * The one place that talks HTTP: limits, timeouts, bounded retries, 401 refresh, Retry-After,
  * response parsing. Bodies are always consumed so connections go back to the pool.
@@ -91,7 +98,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const urlText = url.toString();
     const base = { upstream: options.upstream, method, url: urlText };
     const headers: Record<string, string> = { accept: "application/json", ...options.headers, ...req.headers };
-    const auth = await options.authorize?.(req.signal);
+    let auth: string | undefined;
+    try {
+      auth = await options.authorize?.(req.signal);
+    } catch (error) {
+      throw new AuthorizationFailed(error);
+    }
     if (auth !== undefined) headers.authorization = auth;
     let body: string | undefined;
     if (req.rawBody) {
@@ -119,7 +131,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       if (req.signal?.aborted) throw cause;
       const timedOut = timeout.aborted;
       throw new HttpError(
-        { ...base, code: timedOut ? "HTTP_TIMEOUT" : "HTTP_NETWORK", transient: true, cause },
+        { ...base, code: timedOut ? "HTTP_TIMEOUT" : "HTTP_NETWORK", transient: timedOut || !isPermanentNetworkFailure(cause), cause },
         timedOut ? `no answer within ${options.timeoutMs} ms` : `network error: ${(cause as Error).message}`,
       );
     }
@@ -191,6 +203,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           settleExtra?.();
         }
       } catch (error) {
+        if (error instanceof AuthorizationFailed) {
+          // The token request has its own bounded retries: retrying it again from here would
+          // nest one retry loop in the other (attempts multiplied, warnings and waits too).
+          stats.failures += 1;
+          throw error.cause;
+        }
         if (!(error instanceof HttpError)) throw error;
         if (error.status === 401 && !refreshedAuth && options.onUnauthorized) {
           refreshedAuth = true;

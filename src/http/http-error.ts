@@ -65,6 +65,20 @@ export function isTransientStatus(status: number): boolean {
   return TRANSIENT_STATUSES.has(status);
 }
 
+/**
+ * Network failures that another try cannot fix: the host name does not exist (ENOTFOUND: a
+ * typo in the URL, not an outage; a DNS server that is away answers EAI_AGAIN, which stays
+ * transient).
+ */
+const PERMANENT_NETWORK_CODES: ReadonlySet<string> = new Set(["ENOTFOUND"]);
+
+export function isPermanentNetworkFailure(cause: unknown): boolean {
+  for (let current: unknown = cause, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth += 1) {
+    if ("code" in current && typeof current.code === "string" && PERMANENT_NETWORK_CODES.has(current.code)) return true;
+  }
+  return false;
+}
+
 /** Turns zod issues into one readable line naming each path. */
 export function describeIssues(issues: readonly z.core.$ZodIssue[], max = 5): string {
   const parts = issues.slice(0, max).map((issue) => {

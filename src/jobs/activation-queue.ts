@@ -42,8 +42,11 @@ export function createActivationQueue(args: {
   readonly connection: Redis;
   readonly prefix: string;
   readonly retention: JobRetention;
+  /** Connection errors of the queue (without a listener BullMQ prints them with console.error). */
+  readonly onError?: (error: Error) => void;
 }): ActivationQueue {
   const queue = new Queue(ACTIVATION_QUEUE, { connection: args.connection, prefix: args.prefix });
+  queue.on("error", (error) => args.onError?.(error));
 
   const baseOptions = (name: ActivationJobName): JobsOptions => jobOptionsFor(name, args.retention);
   const idempotencyKeySeconds = Math.max(args.retention.keep_completed_days, args.retention.keep_failed_days) * 86_400;

@@ -1,9 +1,12 @@
 import { Redis } from "ioredis";
+import { reconnectDelayMs, redisOptionsFor } from "../redis/redis-options.js";
 
 /**
- * Workers block on Redis and must wait out a disconnection rather than fail the command
- * (`maxRetriesPerRequest: null`, BullMQ's requirement); short-lived producers (CLI) fail fast.
+ * A connection for tests and benchmarks that manage Redis themselves, with the same options as
+ * the product's (src/redis/redis-options.ts). The CLI and the worker use
+ * `connectCommandRedis` and `createWorkerRedis`, which add the connect deadline and the
+ * reconnect log.
  */
 export function createBullmqConnection(url: string, role: "worker" | "producer"): Redis {
-  return new Redis(url, role === "worker" ? { maxRetriesPerRequest: null } : { maxRetriesPerRequest: 1, enableOfflineQueue: true, connectTimeout: 5_000 });
+  return new Redis(url, redisOptionsFor(role === "worker" ? "worker" : "command", { connectTimeoutMs: 5_000, retryDelayMs: reconnectDelayMs }));
 }

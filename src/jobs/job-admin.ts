@@ -17,15 +17,59 @@ export interface JobSummary {
   readonly attemptsMade: number;
   readonly createdAt: string;
   readonly finishedAt: string | null;
+  /** Why the job failed: set only while it is in the failed state. */
   readonly failedReason: string | null;
+  /** What the job does, from its data: `color: teal, mint` or `full, allow_mass_delete`. */
+  readonly summary: string;
 }
 
 export interface JobDetails extends JobSummary {
   readonly data: unknown;
   readonly result: unknown;
+  /** The failure of the attempt that failed the job (the latest one): only in the failed state. */
   readonly stacktrace: readonly string[];
+  /**
+   * Failures of attempts before the current one (BullMQ keeps their stacks across retries):
+   * history, not the job's present state.
+   */
+  readonly earlierStacktraces: readonly string[];
+  /** A failed attempt that BullMQ will retry (the job is delayed or waiting again). */
+  readonly pendingRetryReason: string | null;
   readonly logs: readonly string[];
   readonly attemptsStarted: number;
+}
+
+export class JobNotFoundError extends Error {
+  override name = "JobNotFoundError";
+}
+
+/** BullMQ ids are counters as text: `10` is newer than `9`. */
+function compareIds(a: string | undefined, b: string | undefined): number {
+  const [x, y] = [Number(a), Number(b)];
+  if (Number.isFinite(x) && Number.isFinite(y)) return x - y;
+  return (a ?? "").localeCompare(b ?? "");
+}
+
+/** A short description of a job's data for listings; data of an unknown shape is summarised as "?". */
+export function summarizeJobData(name: string, data: unknown): string {
+  if (data === null || typeof data !== "object") return "?";
+  const record = data as Readonly<Record<string, unknown>>;
+  if (name === "options.add") {
+    const names = Array.isArray(record.options) ? record.options.map((option: unknown) => (option !== null && typeof option === "object" && "name" in option ? String(option.name) : "?")) : [];
+    const shown = names.slice(0, 5).join(", ") + (names.length > 5 ? ` and ${names.length - 5} more` : "");
+    return `${typeof record.attribute === "string" ? record.attribute : "?"}: ${shown}`;
+  }
+  if (name === "sync.run") {
+    const flags = ["full", "allow_mass_delete"].filter((flag) => record[flag] === true);
+    const trigger = typeof record.trigger === "string" ? [`trigger ${record.trigger}`] : [];
+    return [...flags, ...trigger].join(", ") || "sync";
+  }
+  if (name.startsWith("activation.")) {
+    const connection = typeof record.connection === "string" ? record.connection : "?";
+    const count = Array.isArray(record.offers) ? `: ${record.offers.length} offer(s)` : "";
+    return `connection ${connection}${count}`;
+  }
+  return "?";
 }
 
 /** Parses `67/12` (or `12` when only one project is configured). */
@@ -43,19 +87,21 @@ interface AdminQueue {
   readonly queue: Queue;
 }
 
-const refPrefixOf = (target: AdminQueue): string => (target.project === null ? ACTIVATION_QUEUE : String(target.project));
+const refOf = (project: number | null, id: string | undefined): string => `${project === null ? ACTIVATION_QUEUE : project}/${id ?? ""}`;
 
 async function summarize(project: number | null, job: Job): Promise<JobSummary> {
+  const state = await job.getState();
   return {
-    ref: `${project === null ? ACTIVATION_QUEUE : project}/${job.id ?? ""}`,
+    ref: refOf(project, job.id),
     project,
     id: job.id ?? "",
     name: job.name,
-    state: await job.getState(),
+    state,
     attemptsMade: job.attemptsMade,
     createdAt: new Date(job.timestamp).toISOString(),
     finishedAt: job.finishedOn ? new Date(job.finishedOn).toISOString() : null,
-    failedReason: job.failedReason || null,
+    failedReason: state === "failed" ? job.failedReason || null : null,
+    summary: summarizeJobData(job.name, job.data),
   };
 }
 
@@ -77,35 +123,46 @@ export function createJobAdmin(queues: JobQueues, options: { readonly activation
     if (activationRef?.[1] !== undefined) {
       if (!options.activation) throw new Error("the Activation queue is not configured (no `activation` section)");
       const job = await options.activation.getJob(activationRef[1]);
-      if (!job) throw new Error(`job ${ACTIVATION_QUEUE}/${activationRef[1]} not found (it may have been removed after its retention period)`);
+      if (!job) throw new JobNotFoundError(`job ${ACTIVATION_QUEUE}/${activationRef[1]} not found (it may have been removed after its retention period)`);
       return { project: null, job, queue: options.activation };
     }
     const { project, id } = parseJobRef(ref, queues.projects);
     if (!queues.projects.includes(project)) throw new Error(`project ${project} is not configured`);
     const job = await queues.queueFor(project).getJob(id);
-    if (!job) throw new Error(`job ${project}/${id} not found (it may have been removed after its retention period)`);
+    if (!job) throw new JobNotFoundError(`job ${project}/${id} not found (it may have been removed after its retention period)`);
     return { project, job, queue: queues.queueFor(project) };
   }
 
   return {
-    async list(listOptions: { readonly state?: JobState; readonly project?: number; readonly limit?: number } = {}): Promise<JobSummary[]> {
-      const types: JobType[] = listOptions.state ? [listOptions.state] : [...JOB_STATES];
-      const out: JobSummary[] = [];
-      for (const target of targetsOf(listOptions.project)) {
-        const jobs = await target.queue.getJobs(types, 0, (listOptions.limit ?? 100) - 1);
-        for (const job of jobs) out.push(await summarize(target.project, job));
+    /** The newest `limit` jobs over every project asked for (not `limit` per project or state). */
+    async list(options: { readonly state?: JobState; readonly project?: number; readonly limit?: number } = {}): Promise<JobSummary[]> {
+      const types: JobType[] = options.state ? [options.state] : [...JOB_STATES];
+      const limit = options.limit ?? 100;
+      const found: { project: number | null; job: Job }[] = [];
+      for (const target of targetsOf(options.project)) {
+        // Each state's list is ordered on its own, so the newest `limit` overall can sit anywhere
+        // in each: take `limit` of every state, then keep the newest across all of them.
+        for (const type of types) {
+          for (const job of await target.queue.getJobs([type], 0, limit - 1)) found.push({ project: target.project, job });
+        }
       }
-      return out.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+      const newest = found.sort((a, b) => b.job.timestamp - a.job.timestamp || compareIds(b.job.id, a.job.id)).slice(0, limit);
+      return Promise.all(newest.map(({ project, job }) => summarize(project, job)));
     },
 
     async show(ref: string): Promise<JobDetails> {
       const { project, job, queue } = await getJob(ref);
       const logs = await queue.getJobLogs(job.id ?? "");
+      const summary = await summarize(project, job);
+      const stacks = job.stacktrace ?? [];
+      const failedNow = summary.state === "failed";
       return {
-        ...(await summarize(project, job)),
+        ...summary,
         data: job.data,
         result: job.returnvalue ?? null,
-        stacktrace: job.stacktrace ?? [],
+        stacktrace: failedNow ? stacks.slice(-1) : [],
+        earlierStacktraces: failedNow ? stacks.slice(0, -1) : stacks,
+        pendingRetryReason: failedNow ? null : job.failedReason || null,
         logs: logs.logs,
         attemptsStarted: job.attemptsStarted,
       };
@@ -118,9 +175,17 @@ export function createJobAdmin(queues: JobQueues, options: { readonly activation
     async retry(refs: readonly string[]): Promise<{ ref: string; outcome: "retried" | "skipped"; reason?: string }[]> {
       const results: { ref: string; outcome: "retried" | "skipped"; reason?: string }[] = [];
       for (const ref of refs) {
-        const { project, job } = await getJob(ref);
+        let found: { project: number | null; job: Job };
+        try {
+          found = await getJob(ref);
+        } catch (error) {
+          if (!(error instanceof JobNotFoundError)) throw error;
+          results.push({ ref, outcome: "skipped", reason: "not found" });
+          continue;
+        }
+        const { project, job } = found;
         const state = await job.getState();
-        const summaryRef = `${project === null ? ACTIVATION_QUEUE : project}/${job.id ?? ""}`;
+        const summaryRef = refOf(project, job.id);
         if (state !== "failed") {
           results.push({ ref: summaryRef, outcome: "skipped", reason: `it is ${state}, not failed` });
           continue;
@@ -144,7 +209,7 @@ export function createJobAdmin(queues: JobQueues, options: { readonly activation
     async failedRefs(project?: number): Promise<string[]> {
       const refs: string[] = [];
       for (const target of targetsOf(project)) {
-        for (const job of await target.queue.getJobs(["failed"], 0, -1)) refs.push(`${refPrefixOf(target)}/${job.id ?? ""}`);
+        for (const job of await target.queue.getJobs(["failed"], 0, -1)) refs.push(refOf(target.project, job.id));
       }
       return refs;
     },

@@ -40,10 +40,15 @@ export function createJobQueues(args: {
   readonly prefix: string;
   readonly projects: readonly number[];
   readonly retention: JobRetention;
+  /** Connection errors of the queues (without a listener BullMQ prints them with console.error). */
+  readonly onError?: (error: Error) => void;
 }): JobQueues {
   const queues = new Map<number, Queue>();
   for (const project of args.projects) {
-    queues.set(project, new Queue(queueNameOf(project), { connection: args.connection, prefix: args.prefix }));
+    const queue = new Queue(queueNameOf(project), { connection: args.connection, prefix: args.prefix });
+    // The commands waiting on Redis see the failure themselves; this only keeps it off the console.
+    queue.on("error", (error) => args.onError?.(error));
+    queues.set(project, queue);
   }
 
   function queueFor(project: number): Queue {

@@ -35,13 +35,15 @@ export async function startActivationWorker(args: {
   readonly logger: Logger;
   readonly connection: Redis;
   readonly slots: ConcurrencyLimiter;
+  /** Errors of the queue and the worker (connection failures during a Redis outage). */
+  readonly onError?: (source: string) => (error: Error) => void;
 }): Promise<RunningActivationWorker> {
   const { settings } = args;
   const activation = settings.activation;
   const prefix = settings.redis?.prefix;
   if (!activation || prefix === undefined) throw new Error("the activation worker needs `activation` and `redis` in the config");
   const log = args.logger.child({ queue: ACTIVATION_QUEUE });
-  const queue = createActivationQueue({ connection: args.connection, prefix, retention: settings.worker });
+  const queue = createActivationQueue({ connection: args.connection, prefix, retention: settings.worker, ...(args.onError ? { onError: args.onError("activation queue") } : {}) });
   const runtime = createActivationRuntime({ settings, logger: args.logger, redis: args.connection });
   const sink = sinkOf(activation.orders.sink, settings, args.logger);
   await queue.enforceOneAtATime();
@@ -95,7 +97,7 @@ export async function startActivationWorker(args: {
   });
   worker.on("failed", (job, error) => log.warn({ job: job?.id, jobName: job?.name, attemptsMade: job?.attemptsMade, err: { message: error.message } }, "job failed"));
   worker.on("completed", (job) => log.info({ job: job.id, jobName: job.name }, "job completed"));
-  worker.on("error", (error) => log.error({ err: { message: error.message } }, "worker error"));
+  worker.on("error", args.onError ? args.onError("activation worker") : (error) => log.error({ err: { message: error.message } }, "worker error"));
 
   return {
     queue,

@@ -6,7 +6,6 @@ import { createConcurrencyLimiter } from "../http/concurrency-limiter.js";
 import { createProjectRuntime, type ProjectRuntime } from "../project-runtime.js";
 import type { Settings } from "../settings/settings-schema.js";
 import { createProjectLock } from "../state/project-lock.js";
-import { createBullmqConnection } from "./create-bullmq-connection.js";
 import { createJobProcessor } from "./create-job-processor.js";
 import { createFullSyncProgress } from "./full-sync-progress.js";
 import type { JobHandlers } from "./job-handlers.js";
@@ -17,9 +16,15 @@ import { keepQueueSafety } from "./keep-queue-safety.js";
 import { upsertSchedules } from "./upsert-schedules.js";
 import { startTriggerServer } from "../trigger/trigger-server.js";
 import { startActivationWorker } from "./start-activation-worker.js";
+import { projectLabelLocales } from "../add-options/project-label-locales.js";
+import { closeRedis } from "../redis/close-redis.js";
+import { createWorkerRedis } from "../redis/create-worker-redis.js";
+import { isRedisConnectionFailure } from "../redis/redis-unavailable-error.js";
 
 /** How long aborted jobs get to hand themselves back before the worker gives up on them. */
 const ABORT_GRACE_MS = 5_000;
+/** Closing the queues waits on Redis; during an outage it would wait for the outage to end. */
+const QUEUE_CLOSE_GRACE_MS = 2_000;
 
 export interface RunningWorker {
   readonly queues: JobQueues;
@@ -44,9 +49,15 @@ export async function startWorker(args: {
   const { settings, logger } = args;
   if (!settings.redis) throw new Error("the worker needs `redis` in the config");
   const prefix = settings.redis.prefix;
-  const connection = args.connection ?? createBullmqConnection(settings.redis.url, "worker");
+  const connection = args.connection ?? createWorkerRedis(settings.redis, logger);
   const ownsConnection = args.connection === undefined;
-  const queues = createJobQueues({ connection, prefix, projects: settings.projects.map((p) => p.id), retention: settings.worker });
+  // During a Redis outage every BullMQ object reports each failed call; the connection already
+  // logs one line per reconnect attempt, so these stay at debug (one JSON line each, no stack).
+  const logRedisError = (source: string) => (error: Error): void => {
+    if (isRedisConnectionFailure(error)) logger.debug({ source, err: { message: error.message } }, "Redis call failed");
+    else logger.error({ source, err: { message: error.message } }, `${source} error`);
+  };
+  const queues = createJobQueues({ connection, prefix, projects: settings.projects.map((p) => p.id), retention: settings.worker, onError: logRedisError("queue") });
   const runtimes = new Map<number, ProjectRuntime>(
     settings.projects.map((project) => [project.id, createProjectRuntime({ settings, project, logger, redis: connection })]),
   );
@@ -81,10 +92,10 @@ export async function startWorker(args: {
     worker.on("failed", (job, error) => log.warn({ job: job?.id, jobName: job?.name, attemptsMade: job?.attemptsMade, err: { message: error.message } }, "job failed"));
     worker.on("completed", (job) => log.info({ job: job.id, jobName: job.name }, "job completed"));
     worker.on("stalled", (jobId) => log.warn({ job: jobId }, "job stalled: its worker stopped renewing the lock"));
-    worker.on("error", (error) => log.error({ err: { message: error.message } }, "worker error"));
+    worker.on("error", logRedisError("worker"));
     return worker;
   });
-  const activation = settings.activation ? await startActivationWorker({ settings, logger, connection, slots }) : null;
+  const activation = settings.activation ? await startActivationWorker({ settings, logger, connection, slots, onError: logRedisError }) : null;
   // Written once at start, but lost with Redis' data: restored on reconnection and periodically.
   const safety = keepQueueSafety({
     connection,
@@ -103,6 +114,11 @@ export async function startWorker(args: {
         projects: settings.projects,
         logger,
         ...(activation ? { activation: { queue: activation.queue, client: activation.runtime.client } } : {}),
+        projectLocales: async (project, fresh) => {
+          const runtime = runtimes.get(project);
+          if (!runtime) throw new Error(`project ${project} is not configured`);
+          return projectLabelLocales(runtime, fresh);
+        },
       })
     : null;
   logger.info({ projects: settings.projects.map((p) => p.id), concurrency: settings.worker.concurrency, trigger: trigger?.url }, "worker started");
@@ -113,6 +129,18 @@ export async function startWorker(args: {
     async stop() {
       safety.stop();
       await trigger?.close();
+      if (connection.status !== "ready") {
+        // Redis is away: no job can record its end, and closing would wait for Redis. Jobs that
+        // were running keep their locks until they expire; another worker then recovers them.
+        logger.warn("Redis is not answering: stopping without waiting for it");
+        await Promise.race([Promise.all(workers.map((worker) => worker.close(true))).catch(() => undefined), sleep(QUEUE_CLOSE_GRACE_MS, undefined, { ref: false })]);
+        for (const worker of workers) void worker.disconnect().catch(() => undefined);
+        activation?.cancelAll("worker shutting down: Redis is away");
+        await Promise.allSettled([...runtimes.values()].map((runtime) => runtime.close()));
+        if (ownsConnection) await closeRedis(connection);
+        logger.info({ forced: true }, "worker stopped");
+        return { forced: true };
+      }
       const closing = Promise.all([...workers.map((worker) => worker.close()), activation?.closeWorker()]);
       const deadline = sleep(settings.worker.shutdown_timeout_ms, "deadline" as const, { ref: false });
       const forced = (await Promise.race([closing.then(() => "closed" as const), deadline])) === "deadline";
@@ -127,10 +155,12 @@ export async function startWorker(args: {
           logger.error("jobs did not stop after being aborted; their locks will expire and another worker will recover them");
         }
       }
-      await queues.close();
-      await activation?.release();
+      await Promise.race([
+        Promise.all([queues.close().catch(() => undefined), activation?.release().catch(() => undefined)]),
+        sleep(QUEUE_CLOSE_GRACE_MS, undefined, { ref: false }),
+      ]);
       await Promise.allSettled([...runtimes.values()].map((runtime) => runtime.close()));
-      if (ownsConnection) await connection.quit().catch(() => connection.disconnect());
+      if (ownsConnection) await closeRedis(connection);
       logger.info({ forced }, "worker stopped");
       return { forced };
     },

@@ -8,12 +8,14 @@ export function interpolateEnv(
   env: Readonly<Record<string, string | undefined>>,
   path: readonly (string | number)[] = [],
   missing: string[] = [],
+  options: InterpolateOptions = {},
 ): { value: unknown; missing: string[] } {
   if (typeof value === "string") {
     const replaced = value.replace(/\$(\$?)\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (match, escape: string, name: string) => {
       if (escape === "$") return match.slice(1);
       const found = env[name];
       if (found === undefined) {
+        if (options.mayBeUnset?.(path)) return unsetPlaceholder(name);
         missing.push(`${formatPath(path)}: environment variable ${name} is not set`);
         return "";
       }
@@ -22,14 +24,27 @@ export function interpolateEnv(
     return { value: replaced, missing };
   }
   if (Array.isArray(value)) {
-    return { value: value.map((item, index) => interpolateEnv(item, env, [...path, index], missing).value), missing };
+    return { value: value.map((item, index) => interpolateEnv(item, env, [...path, index], missing, options).value), missing };
   }
   if (value !== null && typeof value === "object") {
     const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[key] = interpolateEnv(item, env, [...path, key], missing).value;
+    for (const [key, item] of Object.entries(value)) out[key] = interpolateEnv(item, env, [...path, key], missing, options).value;
     return { value: out, missing };
   }
   return { value, missing };
+}
+
+export interface InterpolateOptions {
+  /** Keys whose variables may be unset: they get a placeholder instead of a problem. */
+  readonly mayBeUnset?: (path: readonly (string | number)[]) => boolean;
+}
+
+/**
+ * What an unset variable becomes where it is allowed: long enough for every length rule of a
+ * secret, and saying what it is should it ever reach a request or a message.
+ */
+export function unsetPlaceholder(name: string): string {
+  return `<environment variable ${name} is not set>`;
 }
 
 export function formatPath(path: readonly PropertyKey[]): string {

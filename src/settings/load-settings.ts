@@ -5,28 +5,39 @@ import { validateNamingTemplates, type NamingTemplates } from "../derive/naming.
 import { ConfigError } from "./config-error.js";
 import { describeYamlError } from "./describe-yaml-error.js";
 import { formatPath, interpolateEnv } from "./interpolate-env.js";
+import { isSecretPath } from "./is-secret-path.js";
 import { namingTemplatesOf } from "./naming-templates-of.js";
-import { namingSchema, settingsSchema, type Settings } from "./settings-schema.js";
+import { scheduleProblems } from "./schedule-problems.js";
+import { namingSchema, projectSchema, settingsSchema, type Settings } from "./settings-schema.js";
+
+export interface LoadOptions {
+  /**
+   * `required` (the default): every `${VAR}` must be set. `optional`: the upstream credentials
+   * (see isSecretPath) may be unset, for commands that never call the upstreams (`jobs`,
+   * `enqueue`, queued `add-options`): an operator replaying jobs need not hold the PIM password.
+   */
+  readonly secrets?: "required" | "optional";
+}
 
 /** Reads, interpolates and validates a config file (YAML or JSON). Called from entry points only. */
-export async function loadSettings(path: string, env: Readonly<Record<string, string | undefined>> = process.env): Promise<Settings> {
+export async function loadSettings(path: string, env: Readonly<Record<string, string | undefined>> = process.env, options: LoadOptions = {}): Promise<Settings> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
   } catch (cause) {
     throw new ConfigError(path, [`cannot read the file: ${(cause as Error).message}`]);
   }
-  return parseSettings(text, path, env);
+  return parseSettings(text, path, env, options);
 }
 
-export function parseSettings(text: string, source: string, env: Readonly<Record<string, string | undefined>>): Settings {
+export function parseSettings(text: string, source: string, env: Readonly<Record<string, string | undefined>>, options: LoadOptions = {}): Settings {
   const document = parseDocumentText(text, source);
-  const { value, missing } = interpolateEnv(document, env);
+  const { value, missing } = interpolateEnv(document, env, [], [], options.secrets === "optional" ? { mayBeUnset: isSecretPath } : {});
   const parsed = settingsSchema.safeParse(value);
   const problems = [...missing];
   if (!parsed.success) problems.push(...describeSettingsIssues(parsed.error.issues));
   // Checked on the raw document, so they are reported alongside any schema problem.
-  problems.push(...duplicateProjectIds(value), ...namingProblems(value));
+  problems.push(...duplicateProjectIds(value), ...namingProblems(value), ...schedulesProblems(value));
   if (problems.length > 0 || !parsed.success) throw new ConfigError(source, problems);
   return parsed.data;
 }
@@ -65,6 +76,15 @@ function duplicateProjectIds(document: unknown): string[] {
     else firstIndex.set(project.id, index);
   });
   return problems;
+}
+
+function schedulesProblems(document: unknown): string[] {
+  return rawProjects(document).flatMap((project, index) => {
+    if (project === null || typeof project !== "object" || !("schedule" in project)) return [];
+    const schedule = projectSchema.shape.schedule.safeParse(project.schedule);
+    if (!schedule.success || schedule.data === undefined) return []; // reported by the schema
+    return scheduleProblems(index, "id" in project ? project.id : "?", schedule.data);
+  });
 }
 
 /** Template keys as users write them, for the internal names `validateNamingTemplates` uses. */

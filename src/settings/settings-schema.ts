@@ -127,6 +127,8 @@ export const settingsSchema = z.strictObject({
       .strictObject({
         url: z.string().regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL"),
         prefix: z.string().regex(/^[A-Za-z0-9_.-]+$/, "letters, digits, '.', '_' and '-' only").default("pim-sync"),
+        /** How long a command waits for Redis before it gives up (exit 1); also each connect attempt's bound. */
+        connect_timeout_ms: z.int().min(100).default(5_000),
       })
       .optional(),
     state_dir: nonEmpty.default("./.pim-sync"),
@@ -149,6 +151,7 @@ export const settingsSchema = z.strictObject({
   });
 
 export type Settings = z.infer<typeof settingsSchema>;
+export type RedisSettings = NonNullable<Settings["redis"]>;
 export type WorkerSettings = z.infer<typeof workerSchema>;
 export type ProjectSettings = z.infer<typeof projectSchema>;
 export type PimConnectionSettings = z.infer<typeof pimConnectionSchema>;

@@ -81,10 +81,21 @@ function isPermanent(error: unknown): boolean {
  * against the last-written state, write the difference and record it.
  */
 export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<SyncReport> {
+  // A failure that ends the run cancels the requests still in flight (reads of the other side,
+  // other sources), rather than leaving them to retry against clients that are being closed.
+  const run = new AbortController();
+  try {
+    return await runSync(deps, input, input.signal ? AbortSignal.any([input.signal, run.signal]) : run.signal);
+  } catch (error) {
+    run.abort(error);
+    throw error;
+  }
+}
+
+async function runSync(deps: SyncDeps, input: SyncInput, signal: AbortSignal): Promise<SyncReport> {
   const now = deps.now ?? (() => new Date());
   const startedAt = now();
   const log = deps.logger.child({ project: input.project });
-  const signal = input.signal;
   // The clients may be shared with other jobs of the worker: report this run's requests only.
   const pimBefore = { ...deps.pim.stats };
   const serviceBefore = { ...deps.service.stats };
@@ -184,7 +195,7 @@ export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<Syn
       log.info({ collection: spec.name, action: plan.action, upserts: base.upserts, deletes: base.deletes }, "collection written");
       return { ...base, written: true };
     } catch (error) {
-      if (signal?.aborted) throw error;
+      if (signal.aborted) throw error;
       const message = error instanceof Error ? error.message : String(error);
       noteRetryAfter(error);
       fail(`write to '${spec.name}' failed: ${message}`, error);
@@ -197,7 +208,7 @@ export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<Syn
     try {
       desired = await readSourceOptions({ source: group.source, structure, scope, pim: deps.pim, signal });
     } catch (error) {
-      if (signal?.aborted) throw error;
+      if (signal.aborted) throw error;
       const message = error instanceof Error ? error.message : String(error);
       noteRetryAfter(error);
       // No plan without a complete read: these collections are left exactly as they are.

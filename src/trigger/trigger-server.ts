@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
+import { labelLocaleProblems } from "../add-options/label-locale-problems.js";
 import { IdempotencyKeyConflict } from "../jobs/idempotency-key-conflict.js";
-import { JobDataError, parseJobData } from "../jobs/job-catalog.js";
+import { JobDataError, parseJobData, type JobData } from "../jobs/job-catalog.js";
 import type { JobQueues } from "../jobs/job-queues.js";
 import type { ProjectSettings } from "../settings/settings-schema.js";
 import { createActivationRoutes, isActivationRoute, type ActivationTrigger } from "./activation-routes.js";
@@ -11,14 +12,20 @@ import { BodyError, readJsonBody } from "./read-json-body.js";
 
 const MAX_BODY_BYTES = 1_000_000;
 
-function describeAddOptionsProblems(body: unknown): string[] {
+function parseAddOptions(body: unknown): { request?: JobData<"options.add">; problems: string[] } {
   try {
-    parseJobData("options.add", body);
-    return [];
+    return { request: parseJobData("options.add", body), problems: [] };
   } catch (error) {
-    if (error instanceof JobDataError) return [...error.problems];
+    if (error instanceof JobDataError) return { problems: [...error.problems] };
     throw error;
   }
+}
+
+/** Why `project` names no configured project: a wrong type is told apart from an unknown id. */
+function projectProblem(value: unknown): string {
+  if (typeof value === "number") return `project: ${value} is not a configured project`;
+  if (value === undefined) return "project: required (a configured project id)";
+  return `project: must be a number (a configured project id), got ${typeof value} ${JSON.stringify(value)}`;
 }
 
 export interface TriggerServer {
@@ -40,6 +47,8 @@ export async function startTriggerServer(args: {
   readonly logger: Logger;
   /** The Activation routes, when the config has an `activation` section. */
   readonly activation?: ActivationTrigger;
+  /** The locales labels may use in a project (service spelling); `fresh` re-reads the PIM. */
+  readonly projectLocales?: (project: number, fresh: boolean) => Promise<readonly string[]>;
 }): Promise<TriggerServer> {
   const log = args.logger.child({ component: "trigger" });
   const activationRoutes = args.activation ? createActivationRoutes(args.activation) : null;
@@ -48,6 +57,22 @@ export async function startTriggerServer(args: {
   function send(response: ServerResponse, status: number, body: unknown): void {
     response.writeHead(status, { "content-type": "application/json" });
     response.end(JSON.stringify(body));
+  }
+
+  /**
+   * Label locales outside the project's: refused here rather than queued to fail. The cached PIM
+   * structure is re-read before refusing; when the PIM cannot be read now, the job checks later.
+   */
+  async function labelLocaleCheck(projectId: number, request: JobData<"options.add">): Promise<string[]> {
+    const localesOf = args.projectLocales;
+    if (!localesOf) return [];
+    try {
+      const cached = labelLocaleProblems(request, await localesOf(projectId, false));
+      return cached.length === 0 ? [] : labelLocaleProblems(request, await localesOf(projectId, true));
+    } catch (error) {
+      log.warn({ project: projectId, err: { message: (error as Error).message } }, "could not read the project's locales; the job will check its labels");
+      return [];
+    }
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -72,18 +97,19 @@ export async function startTriggerServer(args: {
     }
     const projectId = body.project;
     const project = typeof projectId === "number" ? projectById.get(projectId) : undefined;
-    if (!project) return send(response, 400, { errors: [`project: ${String(projectId)} is not a configured project`] });
+    if (!project) return send(response, 400, { errors: [projectProblem(projectId)] });
 
     if (route === "sync") {
       const job = await args.queues.enqueueSync({ ...body, trigger: "api" });
       return send(response, 202, { job_id: `${job.project}/${job.jobId}`, status: job.status });
     }
     // Every reason at once: the request's shape and the project's allowlist.
-    const problems = describeAddOptionsProblems(body);
+    const { request: parsed, problems } = parseAddOptions(body);
     const attribute = body.attribute;
     if (typeof attribute === "string" && !project.allowed_options_for_pim_attribute_addition.includes(attribute)) {
       problems.push(`attribute: '${attribute}' is not in allowed_options_for_pim_attribute_addition of project ${project.id}`);
     }
+    if (parsed && args.projectLocales) problems.push(...(await labelLocaleCheck(project.id, parsed)));
     if (problems.length > 0) return send(response, 400, { errors: problems });
     const idempotencyKey = request.headers["idempotency-key"];
     const key = typeof idempotencyKey === "string" && idempotencyKey.trim() !== "" ? `${project.id}:${idempotencyKey.trim()}` : undefined;

@@ -183,7 +183,7 @@ export async function startWorkerHarness(
       add_options: { ...FAST_ADD_OPTIONS, ...input.add_options },
       projects: input.projects ?? [project(PROJECT)],
     });
-    return { ...parsed, redis: { url: TEST_REDIS_URL, prefix: redis.prefix } };
+    return { ...parsed, redis: { url: TEST_REDIS_URL, prefix: redis.prefix, connect_timeout_ms: 5_000 } };
   }
 
   function captureLogger(name: string): Logger {

@@ -7,6 +7,7 @@ import { createProjectRuntime, findProject, namingOf } from "../../project-runti
 import { loadSettings } from "../../settings/load-settings.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { openJobQueues } from "../open-job-queues.js";
+import { JSON_KEYS_OPTION, jsonText, parseJsonKeyStyle } from "../json-output.js";
 import { parseCommandArgs, parseProjectId, requireString } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
 import { withProjectLock } from "../with-project-lock.js";
@@ -49,6 +50,7 @@ export async function runAddOptionsCommand(argv: readonly string[], io: CliIo): 
       "requested-by": { type: "string" },
       "idempotency-key": { type: "string" },
       json: { type: "boolean" },
+      ...JSON_KEYS_OPTION,
     },
     ADD_OPTIONS_HELP,
   );
@@ -78,7 +80,8 @@ export async function runAddOptionsCommand(argv: readonly string[], io: CliIo): 
     throw error;
   }
 
-  const settings = await loadSettings(configPath, io.env);
+  // Queued, it only writes to Redis: the upstream secrets are needed by --once alone.
+  const settings = await loadSettings(configPath, io.env, { secrets: values.once ? "required" : "optional" });
   const project = findProject(settings, projectId);
   if (!project) throw new UsageError(`project ${projectId} is not in ${configPath}`, ADD_OPTIONS_HELP);
   if (!project.allowed_options_for_pim_attribute_addition.includes(request.attribute)) {
@@ -86,10 +89,10 @@ export async function runAddOptionsCommand(argv: readonly string[], io: CliIo): 
   }
 
   if (!values.once) {
-    const { queues, close } = openJobQueues(settings, ADD_OPTIONS_HELP);
+    const opened = await openJobQueues(settings, ADD_OPTIONS_HELP, io.signal);
     try {
       const key = values["idempotency-key"] ? `${projectId}:${values["idempotency-key"]}` : undefined;
-      const job = await queues.enqueueAddOptions(request, { idempotencyKey: key }).catch((error: unknown) => {
+      const job = await opened.use((queues) => queues.enqueueAddOptions(request, { idempotencyKey: key })).catch((error: unknown) => {
         if (error instanceof IdempotencyKeyConflict) throw new UsageError(`--idempotency-key: ${error.message}`, ADD_OPTIONS_HELP);
         throw error;
       });
@@ -97,7 +100,7 @@ export async function runAddOptionsCommand(argv: readonly string[], io: CliIo): 
       writeLine(io.stdout, values.json ? JSON.stringify({ job_id: ref, status: job.status }) : `add-options ${job.status === "duplicate" ? "already queued" : "queued"}: job ${ref}`);
       return 0;
     } finally {
-      await close();
+      await opened.close();
     }
   }
 
@@ -111,7 +114,7 @@ export async function runAddOptionsCommand(argv: readonly string[], io: CliIo): 
         request,
         { signal: locked.signal, visibility: { attempts: settings.add_options.visibility_attempts, delayMs: settings.add_options.visibility_delay_ms } },
       );
-      if (values.json) writeLine(io.stdout, JSON.stringify(report, null, 2));
+      if (values.json) writeLine(io.stdout, jsonText(report, parseJsonKeyStyle(values["json-keys"], ADD_OPTIONS_HELP)));
       else {
         for (const c of report.collections) {
           writeLine(io.stdout, `${c.collection}: added ${c.added.length ? c.added.join(", ") : "nothing"}${c.skipped.length ? `; already there: ${c.skipped.join(", ")}` : ""}`);

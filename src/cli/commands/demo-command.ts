@@ -6,6 +6,7 @@ import { createProjectRuntime, guardOf, namingOf } from "../../project-runtime.j
 import { settingsSchema } from "../../settings/settings-schema.js";
 import { startSimulators } from "../../sim/start-simulators.js";
 import { syncProject } from "../../sync/sync-project.js";
+import type { SyncReport } from "../../sync/sync-report.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { runActivationDemo } from "./activation-demo.js";
 import { parseCommandArgs } from "../parse-command-args.js";
@@ -19,6 +20,13 @@ again to show that nothing is rewritten when the PIM has not changed. Then, agai
 Activation API simulator: one orders pull (and a second that finds nothing new) and one offer push.`;
 
 const DEMO_PROJECT = 67;
+
+const DEMO_NEXT_STEPS = `
+Next: run the pieces yourself (see README, "Try the worker"):
+  npx --no-install pim-sync sim                                              # terminal 1: the simulators
+  npx --no-install pim-sync plan --config config/sim.yaml --project 67       # terminal 2: a dry run, no Redis
+  npx --no-install pim-sync worker --config config/sim-worker.yaml           # needs Redis on 127.0.0.1:6379
+  npx --no-install pim-sync enqueue sync --config config/sim-worker.yaml --project 67`;
 
 export async function runDemoCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs(argv, {}, DEMO_HELP);
@@ -42,7 +50,7 @@ export async function runDemoCommand(argv: readonly string[], io: CliIo): Promis
     });
     const project = settings.projects[0];
     if (!project) throw new Error("demo settings have no project");
-    const runOnce = async (title: string): Promise<void> => {
+    const runOnce = async (title: string): Promise<SyncReport> => {
       const runtime = createProjectRuntime({ settings, project, logger });
       try {
         const report = await syncProject(
@@ -60,13 +68,15 @@ export async function runDemoCommand(argv: readonly string[], io: CliIo): Promis
         );
         writeLine(io.stdout, `\n=== ${title} ===`);
         writeLine(io.stdout, renderSyncReport(report));
+        return report;
       } finally {
         await runtime.close();
       }
     };
 
     writeLine(io.stdout, `PIM simulator at ${sims.pim.url}, configuration-service simulator at ${sims.service.url}`);
-    await runOnce("First sync: every derived collection is replaced");
+    const first = await runOnce("First sync: every derived collection is replaced");
+    const derived = new Set(first.collections.map((outcome) => outcome.collection));
     writeLine(io.stdout, "\n=== What the configuration service holds for project 67 ===");
     for (const collection of sims.service.collections().filter((c) => c.project === DEMO_PROJECT)) {
       const sample = collection.options
@@ -74,6 +84,9 @@ export async function runDemoCommand(argv: readonly string[], io: CliIo): Promis
         .map((o) => `${o.name}${Object.keys(o.label).length > 0 ? ` (${Object.entries(o.label).map(([k, v]) => `${k}: ${v}`).join(", ")})` : ""}`)
         .join("; ");
       writeLine(io.stdout, `  ${collection.name}: ${collection.options.length} option(s)${sample ? `: ${sample}${collection.options.length > 4 ? "; ..." : ""}` : ""}`);
+      if (!derived.has(collection.name)) {
+        writeLine(io.stdout, `    (untouched: no PIM attribute derives '${collection.name}', so it is a collection kept by hand in the service; pim-sync never writes it)`);
+      }
     }
     sims.pim.clearRequests();
     sims.service.clearRequests();
@@ -81,6 +94,7 @@ export async function runDemoCommand(argv: readonly string[], io: CliIo): Promis
     const writes = sims.service.requests.filter((request) => request.method !== "GET").length;
     writeLine(io.stdout, `\nWrites received by the configuration service during the second sync: ${writes}`);
     await runActivationDemo({ activationUrl: sims.activation.url, stateDir, sim: sims.activation, io });
+    writeLine(io.stdout, DEMO_NEXT_STEPS);
     return 0;
   } finally {
     await sims.close();

@@ -1,5 +1,6 @@
-import { createBullmqConnection } from "../../jobs/create-bullmq-connection.js";
 import { createActivationQueue } from "../../jobs/activation-queue.js";
+import { closeRedis } from "../../redis/close-redis.js";
+import { connectCommandRedis } from "../../redis/connect-command-redis.js";
 import type { Settings } from "../../settings/settings-schema.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { UsageError } from "../usage-error.js";
@@ -8,7 +9,7 @@ import { UsageError } from "../usage-error.js";
 export async function enqueueActivationOrders(settings: Settings, connection: string, io: CliIo, options: { readonly json: boolean; readonly help: string }): Promise<number> {
   if (!settings.activation) throw new UsageError("the config has no `activation` section", options.help);
   if (!settings.redis) throw new UsageError("this command needs `redis` in the config (jobs live in Redis)", options.help);
-  const redis = createBullmqConnection(settings.redis.url, "producer");
+  const redis = await connectCommandRedis(settings.redis, io.signal);
   const queue = createActivationQueue({ connection: redis, prefix: settings.redis.prefix, retention: settings.worker });
   try {
     const job = await queue.enqueuePull({ connection, trigger: "cli" });
@@ -22,6 +23,6 @@ export async function enqueueActivationOrders(settings: Settings, connection: st
     return 0;
   } finally {
     await queue.close();
-    await redis.quit().catch(() => redis.disconnect());
+    await closeRedis(redis);
   }
 }

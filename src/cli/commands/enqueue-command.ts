@@ -32,15 +32,15 @@ export async function runEnqueueCommand(argv: readonly string[], io: CliIo): Pro
     return 0;
   }
   if ((positionals[0] !== "sync" && positionals[0] !== "activation-orders") || positionals.length !== 1) throw new UsageError("what to enqueue: `sync` or `activation-orders`", ENQUEUE_HELP);
-  const settings = await loadSettings(requireString(values.config, "--config", ENQUEUE_HELP), io.env);
+  const settings = await loadSettings(requireString(values.config, "--config", ENQUEUE_HELP), io.env, { secrets: "optional" });
   if (positionals[0] === "activation-orders") {
     return enqueueActivationOrders(settings, requireString(values.connection, "--connection", ENQUEUE_HELP), io, { json: values.json === true, help: ENQUEUE_HELP });
   }
   const project = parseProjectId(values.project, ENQUEUE_HELP);
   if (!settings.projects.some((p) => p.id === project)) throw new UsageError(`project ${project} is not configured`, ENQUEUE_HELP);
-  const { queues, close } = openJobQueues(settings, ENQUEUE_HELP);
+  const opened = await openJobQueues(settings, ENQUEUE_HELP, io.signal);
   try {
-    const job = await queues.enqueueSync({ project, full: values.full === true, allow_mass_delete: values["allow-mass-delete"] === true, trigger: "cli" });
+    const job = await opened.use((queues) => queues.enqueueSync({ project, full: values.full === true, allow_mass_delete: values["allow-mass-delete"] === true, trigger: "cli" }));
     const ref = `${job.project}/${job.jobId}`;
     const text = {
       queued: `sync of project ${project} queued: job ${ref}`,
@@ -51,6 +51,6 @@ export async function runEnqueueCommand(argv: readonly string[], io: CliIo): Pro
     writeLine(io.stdout, values.json ? JSON.stringify({ job_id: ref, status: job.status }) : text);
     return 0;
   } finally {
-    await close();
+    await opened.close();
   }
 }

@@ -1,16 +1,18 @@
-import { createJobAdmin, JOB_STATES, type JobState, type JobSummary } from "../../jobs/job-admin.js";
+import { createJobAdmin, JOB_STATES, JobNotFoundError, type JobDetails, type JobState, type JobSummary } from "../../jobs/job-admin.js";
 import { loadSettings } from "../../settings/load-settings.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { openJobQueues } from "../open-job-queues.js";
 import { parseCommandArgs, parseProjectId, requireString } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
+import { JSON_KEYS_OPTION, jsonText, parseJsonKeyStyle } from "../json-output.js";
 
 export const JOBS_HELP = `Usage: pim-sync jobs <list|show|retry> --config FILE [options]
 
   pim-sync jobs list [--state STATE] [--project ID] [--limit N] [--json]
-      jobs, newest first; STATE is one of ${JOB_STATES.join(", ")}
+      the newest N jobs (100) over every project, newest first; STATE is one of
+      ${JOB_STATES.join(", ")}
   pim-sync jobs show REF [--json]
-      one job: data, attempts, failure reason and stack, logs, result
+      one job: data, attempts, the failure of its current attempt with its stack, logs, result
   pim-sync jobs retry REF... | --all-failed [--project ID]
       replay failed jobs with a fresh attempt budget; their data is validated again
 
@@ -21,9 +23,28 @@ Options:
   --config FILE   configuration file (needs \`redis\`)
   -h, --help      show this help`;
 
-function renderSummary(job: JobSummary): string {
-  const reason = job.failedReason ? `  ${job.failedReason.slice(0, 120)}` : "";
-  return `${job.ref.padEnd(12)} ${job.name.padEnd(12)} ${job.state.padEnd(10)} attempts ${String(job.attemptsMade).padEnd(3)} ${job.createdAt}${reason}`;
+const LIST_COLUMNS = ["REF", "JOB", "STATE", "ATTEMPTS", "CREATED", "DATA", "FAILURE"] as const;
+
+function listRow(job: JobSummary): string[] {
+  return [job.ref, job.name, job.state, String(job.attemptsMade), job.createdAt, job.summary, job.failedReason ? job.failedReason.replace(/\s+/g, " ").slice(0, 120) : ""];
+}
+
+/** A header row and columns as wide as their longest cell, whatever the id lengths. */
+function renderTable(rows: readonly (readonly string[])[]): string {
+  const widths = LIST_COLUMNS.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)));
+  const line = (cells: readonly string[]): string => cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join("  ").trimEnd();
+  return [line(LIST_COLUMNS), ...rows.map(line)].join("\n");
+}
+
+function renderShown(job: JobDetails): string[] {
+  const lines = [renderTable([listRow(job)]).split("\n")[1] ?? job.ref, `data: ${JSON.stringify(job.data)}`, `attempts: ${job.attemptsMade} made, ${job.attemptsStarted} started`];
+  if (job.failedReason) lines.push(`failure: ${job.failedReason}`, ...job.stacktrace.flatMap((stack) => stack.split("\n").map((line) => `stack: ${line}`)));
+  if (job.pendingRetryReason) lines.push(`last attempt failed, will be retried: ${job.pendingRetryReason}`);
+  // Stacks of attempts before the current one: history, so not shown as if they were current.
+  if (job.earlierStacktraces.length > 0) lines.push(`earlier attempts: ${job.earlierStacktraces.length} failed before this one (their stacks: --json, earlier_stacktraces)`);
+  for (const line of job.logs) lines.push(`log: ${line}`);
+  lines.push(`result: ${JSON.stringify(job.result)}`);
+  return lines;
 }
 
 export async function runJobsCommand(argv: readonly string[], io: CliIo): Promise<number> {
@@ -36,6 +57,7 @@ export async function runJobsCommand(argv: readonly string[], io: CliIo): Promis
       limit: { type: "string" },
       "all-failed": { type: "boolean" },
       json: { type: "boolean" },
+      ...JSON_KEYS_OPTION,
     },
     JOBS_HELP,
   );
@@ -43,35 +65,28 @@ export async function runJobsCommand(argv: readonly string[], io: CliIo): Promis
     writeLine(io.stdout, JOBS_HELP);
     return 0;
   }
+  const keyStyle = parseJsonKeyStyle(values["json-keys"], JOBS_HELP);
   const [action, ...refs] = positionals;
   if (action !== "list" && action !== "show" && action !== "retry") throw new UsageError("jobs needs list, show or retry", JOBS_HELP);
   const state = values.state;
   if (state !== undefined && !(JOB_STATES as readonly string[]).includes(state)) throw new UsageError(`--state must be one of ${JOB_STATES.join(", ")}`, JOBS_HELP);
   const project = values.project === undefined ? undefined : parseProjectId(values.project, JOBS_HELP);
-  const settings = await loadSettings(requireString(values.config, "--config", JOBS_HELP), io.env);
-  const { queues, activation, close } = openJobQueues(settings, JOBS_HELP);
-  const admin = createJobAdmin(queues, activation ? { activation: activation.queue } : {});
+  const settings = await loadSettings(requireString(values.config, "--config", JOBS_HELP), io.env, { secrets: "optional" });
+  const opened = await openJobQueues(settings, JOBS_HELP, io.signal);
+  const admin = createJobAdmin(opened.queues, opened.activation ? { activation: opened.activation.queue } : {});
   try {
+    return await opened.use(async () => {
     if (action === "list") {
       const limit = values.limit === undefined ? 100 : Number(values.limit);
       if (!Number.isInteger(limit) || limit < 1) throw new UsageError("--limit must be a positive whole number", JOBS_HELP);
       const jobs = await admin.list({ state: state as JobState | undefined, project, limit });
-      writeLine(io.stdout, values.json ? JSON.stringify(jobs, null, 2) : jobs.length === 0 ? "no jobs" : jobs.map(renderSummary).join("\n"));
+      writeLine(io.stdout, values.json ? jsonText(jobs, keyStyle) : jobs.length === 0 ? "no jobs" : renderTable(jobs.map(listRow)));
       return 0;
     }
     if (action === "show") {
       if (refs.length !== 1 || refs[0] === undefined) throw new UsageError("jobs show takes one job reference", JOBS_HELP);
       const job = await admin.show(refs[0]);
-      if (values.json) writeLine(io.stdout, JSON.stringify(job, null, 2));
-      else {
-        writeLine(io.stdout, renderSummary(job));
-        writeLine(io.stdout, `data: ${JSON.stringify(job.data)}`);
-        writeLine(io.stdout, `attempts: ${job.attemptsMade} made, ${job.attemptsStarted} started`);
-        if (job.failedReason) writeLine(io.stdout, `failure: ${job.failedReason}`);
-        for (const line of job.stacktrace) writeLine(io.stdout, `stack: ${line}`);
-        for (const line of job.logs) writeLine(io.stdout, `log: ${line}`);
-        writeLine(io.stdout, `result: ${JSON.stringify(job.result)}`);
-      }
+      writeLine(io.stdout, values.json ? jsonText(job, keyStyle) : renderShown(job).join("\n"));
       return 0;
     }
     if (refs.length > 0 && values["all-failed"]) throw new UsageError("give job references or --all-failed, not both", JOBS_HELP);
@@ -82,13 +97,17 @@ export async function runJobsCommand(argv: readonly string[], io: CliIo): Promis
       return 0;
     }
     const results = await admin.retry(targets);
-    for (const result of results) writeLine(io.stdout, `${result.ref}: ${result.outcome}${result.reason ? ` (${result.reason})` : ""}`);
+    if (values.json) writeLine(io.stdout, jsonText({ results }, keyStyle));
+    else for (const result of results) writeLine(io.stdout, `${result.ref}: ${result.outcome}${result.reason ? ` (${result.reason})` : ""}`);
     return results.some((result) => result.outcome === "skipped") ? 1 : 0;
+    });
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    if (error instanceof Error && /not a job reference|needs its project|not found|not configured/.test(error.message)) throw new UsageError(error.message, JOBS_HELP);
+    // A wrong reference is not a wrong command line: one line, without the usage.
+    if (error instanceof JobNotFoundError) throw new UsageError(error.message);
+    if (error instanceof Error && /not a job reference|needs its project|not configured/.test(error.message)) throw new UsageError(error.message);
     throw error;
   } finally {
-    await close();
+    await opened.close();
   }
 }

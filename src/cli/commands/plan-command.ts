@@ -4,6 +4,7 @@ import { writeLine, type CliIo } from "../cli-io.js";
 import { parseCommandArgs, parseProjectId, requireString } from "../parse-command-args.js";
 import { renderSyncReport } from "../render-sync-report.js";
 import { runProjectSync } from "../run-project-sync.js";
+import { JSON_KEYS_OPTION, jsonText, parseJsonKeyStyle } from "../json-output.js";
 
 export const PLAN_HELP = `Usage: pim-sync plan --config FILE --project ID [--full] [--json]
 
@@ -23,13 +24,14 @@ Exit codes: 0 done, 1 failure, 2 usage or config error, 3 the sync would hold de
 export async function runPlanCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs(
     argv,
-    { config: { type: "string" }, project: { type: "string" }, full: { type: "boolean" }, json: { type: "boolean" } },
+    { config: { type: "string" }, project: { type: "string" }, full: { type: "boolean" }, json: { type: "boolean" }, ...JSON_KEYS_OPTION },
     PLAN_HELP,
   );
   if (values.help) {
     writeLine(io.stdout, PLAN_HELP);
     return 0;
   }
+  const keyStyle = parseJsonKeyStyle(values["json-keys"], PLAN_HELP);
   const collections: { name: string; options: readonly ServiceOption[] }[] = [];
   const operations: ReturnType<typeof toOperation>[] = [];
   let fields: readonly SelectField[] = [];
@@ -64,7 +66,7 @@ export async function runPlanCommand(argv: readonly string[], io: CliIo): Promis
       failures: report.failures,
       requests: report.requests,
     };
-    writeLine(io.stdout, JSON.stringify(output, null, 2));
+    writeLine(io.stdout, jsonText(output, keyStyle));
   } else {
     writeLine(io.stdout, renderSyncReport(report));
   }

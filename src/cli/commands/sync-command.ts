@@ -4,6 +4,7 @@ import { parseCommandArgs, parseProjectId, requireString } from "../parse-comman
 import { renderSyncReport } from "../render-sync-report.js";
 import { runProjectSync } from "../run-project-sync.js";
 import { UsageError } from "../usage-error.js";
+import { JSON_KEYS_OPTION, jsonText, parseJsonKeyStyle } from "../json-output.js";
 
 export const SYNC_HELP = `Usage: pim-sync sync --config FILE --project ID --once [options]
 
@@ -18,7 +19,9 @@ Options:
   --full                 replace every collection (delete_all + all options) instead of sending
                          differences; the deletion guard still applies
   --allow-mass-delete    apply deletions the guard would hold back
-  --json                 print the report as JSON on stdout
+  --json                 print the report as JSON on stdout (snake_case keys; on failure
+                         {"error": {...}})
+  --json-keys camel      the camelCase keys of earlier versions (kept for one release)
   -h, --help             show this help
 
 Exit codes: 0 done, 1 failure, 2 usage or config error, 3 deletions held back by the guard.`;
@@ -33,6 +36,7 @@ export async function runSyncCommand(argv: readonly string[], io: CliIo): Promis
       full: { type: "boolean" },
       "allow-mass-delete": { type: "boolean" },
       json: { type: "boolean" },
+      ...JSON_KEYS_OPTION,
     },
     SYNC_HELP,
   );
@@ -40,6 +44,7 @@ export async function runSyncCommand(argv: readonly string[], io: CliIo): Promis
     writeLine(io.stdout, SYNC_HELP);
     return 0;
   }
+  const keyStyle = parseJsonKeyStyle(values["json-keys"], SYNC_HELP);
   const configPath = requireString(values.config, "--config", SYNC_HELP);
   const projectId = parseProjectId(values.project, SYNC_HELP);
   if (!values.once) {
@@ -54,6 +59,6 @@ export async function runSyncCommand(argv: readonly string[], io: CliIo): Promis
     allowMassDelete: values["allow-mass-delete"] === true,
     dryRun: false,
   });
-  writeLine(io.stdout, values.json ? JSON.stringify(report, null, 2) : renderSyncReport(report));
+  writeLine(io.stdout, values.json ? jsonText(report, keyStyle) : renderSyncReport(report));
   return exitCodeOf(report);
 }

@@ -1,4 +1,6 @@
 import { startWorker } from "../../jobs/start-worker.js";
+import { closeRedis } from "../../redis/close-redis.js";
+import { createWorkerRedis } from "../../redis/create-worker-redis.js";
 import { createLogger } from "../../log/create-logger.js";
 import { loadSettings } from "../../settings/load-settings.js";
 import { writeLine, type CliIo } from "../cli-io.js";
@@ -27,16 +29,29 @@ export async function runWorkerCommand(argv: readonly string[], io: CliIo): Prom
   }
   const settings = await loadSettings(requireString(values.config, "--config", WORKER_HELP), io.env);
   if (!settings.redis) throw new UsageError("the worker needs `redis` in the config", WORKER_HELP);
-  const logger = createLogger({ level: settings.log_level });
-  const worker = await startWorker({ settings, logger });
-  writeLine(io.stderr, `pim-sync worker: running for project(s) ${settings.projects.map((p) => p.id).join(", ")}${worker.triggerUrl ? `; trigger endpoint at ${worker.triggerUrl}` : ""}`);
-  await new Promise<void>((resolve) => {
-    if (io.signal?.aborted) return resolve();
-    io.signal?.addEventListener("abort", () => resolve(), { once: true });
+  // From here on every line the worker prints is one JSON log record (stderr).
+  const logger = createLogger({ level: settings.log_level, destination: io.stderr });
+  const connection = createWorkerRedis(settings.redis, logger);
+  const stopRequested = new Promise<"stop">((resolve) => {
+    if (io.signal?.aborted) return resolve("stop");
+    io.signal?.addEventListener("abort", () => resolve("stop"), { once: true });
   });
-  writeLine(io.stderr, "pim-sync worker: stopping (waiting for active jobs)");
-  const { forced } = await worker.stop();
+  // A worker started while Redis is away waits for it (logging each reconnect attempt); a
+  // signal in the meantime ends it at once.
+  const starting = startWorker({ settings, logger, connection });
+  const started = await Promise.race([starting, stopRequested]);
+  if (started === "stop") {
+    starting.catch(() => undefined);
+    logger.info("stopping before the worker started (Redis has not answered yet)");
+    await closeRedis(connection);
+    logger.flush();
+    return 0;
+  }
+  logger.info({ projects: settings.projects.map((p) => p.id), trigger: started.triggerUrl }, "worker running; SIGTERM or SIGINT to stop");
+  await stopRequested;
+  logger.info({ shutdownTimeoutMs: settings.worker.shutdown_timeout_ms }, "stopping: waiting for active jobs");
+  await started.stop();
+  await closeRedis(connection);
   logger.flush();
-  writeLine(io.stderr, `pim-sync worker: stopped${forced ? " (unfinished jobs were handed back to the queue)" : ""}`);
   return 0;
 }

@@ -49,6 +49,7 @@ describe("pim-sync sync and plan", () => {
     expect(plan.fields.find((f) => f.name === "color")?.groups.length).toBeGreaterThan(0);
     expect(plan.operations.every((o) => o.action === "replace" && o.delete_all)).toBe(true);
     expect(plan.missing.map((m) => m.collection)).toEqual(["season-mobile"]);
+    expect(io.out()).not.toMatch(/"[a-z]+[A-Z][A-Za-z]*":/);
     expect(h.service.requests.filter((r) => r.method !== "GET")).toEqual([]);
   });
 
@@ -63,6 +64,15 @@ describe("pim-sync sync and plan", () => {
     const report = JSON.parse(second.out()) as { collections: { action: string }[]; requests: { service: { writes: number } } };
     expect(report.collections.every((c) => c.action === "none")).toBe(true);
     expect(report.requests.service.writes).toBe(0);
+    // One key style across every --json output: snake_case, as plan --json and the job data.
+    expect(report).toMatchObject({ dry_run: false, duration_ms: expect.any(Number), started_at: expect.any(String), retry_after_ms: null });
+    expect(report.requests.service).toHaveProperty("rate_limited");
+    expect(JSON.stringify(report)).not.toMatch(/"[a-z]+[A-Z][A-Za-z]*":/);
+
+    // The earlier camelCase shape, for one release.
+    const legacy = captureIo({ PIM_SECRET: "sim-secret" });
+    expect(await runCli(["sync", "--config", configPath, "--project", "67", "--once", "--json", "--json-keys", "camel"], legacy)).toBe(0);
+    expect(JSON.parse(legacy.out())).toMatchObject({ dryRun: false, durationMs: expect.any(Number) });
   });
 
   it("exits 2 naming every problem of a bad config, before any request", async () => {

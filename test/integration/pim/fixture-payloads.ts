@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 
-/** The official Akeneo payloads (shared/, beside the repo). */
-const AKENEO_FIXTURES = new URL("../../../../shared/fixtures/akeneo/", import.meta.url);
+/** The official Akeneo payloads the tests use, copied into the repository (see its README). */
+const AKENEO_FIXTURES = new URL("../../fixtures/akeneo/", import.meta.url);
 
 /**
  * An official payload as this server sends it: the documentation's hosts in `_links` are replaced
@@ -25,7 +25,7 @@ export function lastPage(baseUrl: string, path: string, items: readonly unknown[
 }
 
 /**
- * Synthetic payloads, each standing in for a page the shared fixtures do not have. They follow the
+ * Synthetic payloads, each standing in for a page the official fixtures do not have. They follow the
  * documented shapes and add the awkward cases real PIMs send (`labels: []`, per-channel and
  * non-text label values).
  */

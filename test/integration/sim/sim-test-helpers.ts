@@ -14,14 +14,14 @@ export function sampleCatalog(): Promise<SimCatalog> {
 }
 
 /**
- * An official payload from the shared reference set (`../shared/fixtures/akeneo/`, with the PIM CE
+ * An official payload from the copy in the repository (`test/fixtures/akeneo/`, with the PIM CE
  * end-to-end samples in its `from-pim-community-dev/`), as text (NDJSON) or parsed.
  */
-const SHARED_FIXTURES = join(here, "..", "..", "..", "..", "shared", "fixtures", "akeneo");
+const AKENEO_FIXTURES = join(here, "..", "..", "fixtures", "akeneo");
 
 export function akeneoFixtureText(name: string): string {
-  const direct = join(SHARED_FIXTURES, name);
-  return readFileSync(existsSync(direct) ? direct : join(SHARED_FIXTURES, "from-pim-community-dev", name), "utf8");
+  const direct = join(AKENEO_FIXTURES, name);
+  return readFileSync(existsSync(direct) ? direct : join(AKENEO_FIXTURES, "from-pim-community-dev", name), "utf8");
 }
 
 export function akeneoFixture(name: string): unknown {

@@ -126,15 +126,20 @@ describe("trigger endpoint (in-process worker)", () => {
     expect(errors.some((reason) => reason.startsWith("options.0.name: ")), answer.text).toBe(true);
   });
 
-  it("accepts a request only the PIM can refuse (a label locale the project lacks); its job then fails permanently, writing nothing", async () => {
-    const answer = await client.call("/v1/add-options", { token: TOKEN, body: { ...VALID, options: [{ name: "teal", label: { "es-ES": "Verde azulado" } }] } });
+  it("refuses a label locale the project lacks with a 400 naming it; nothing is queued or written", async () => {
+    const answer = await client.call("/v1/add-options", { token: TOKEN, body: { ...VALID, options: [{ name: "teal", label: { "en-US": "Teal", "es-ES": "Verde azulado" } }] } });
 
-    expect(answer.status).toBe(202);
-    const jobId = (answer.json as { job_id: string }).job_id.slice(3);
-    const job = await waitForJobState(queues, PROJECT, jobId, "failed", 20_000);
-    expect(job.failedReason).toMatch(/label locale\(s\) es-ES are not among the project's locales/);
-    expect(job.attemptsMade).toBe(1);
+    expect(answer.status).toBe(400);
+    expect(errorsOf(answer)).toEqual([expect.stringMatching(/^options\.0\.label\.es-ES: 'es-ES' is not among the project's locales \(.*en-US.*\)$/)]);
+    expect(await allJobs(queues)).toEqual([]);
     expect(sims.service.requests.filter((r) => r.method === "PATCH")).toEqual([]);
+  });
+
+  it("a project id of the wrong type is named as such, not as an unknown project", async () => {
+    const answer = await client.call("/v1/add-options", { token: TOKEN, body: { ...VALID, project: String(PROJECT) } });
+
+    expect(answer.status).toBe(400);
+    expect(errorsOf(answer)).toEqual([`project: must be a number (a configured project id), got string "${PROJECT}"`]);
   });
 
   it("two concurrent deliveries with one Idempotency-Key make one job under one job id", async () => {

@@ -26,7 +26,7 @@ describe("worker: queue safety settings survive a Redis that lost its data", () 
 
   function workerSettings(safetyCheckMs: number) {
     const settings = h.settings({ projects: [h.project(PROJECT, { schedule: { cron: CRON } })], worker: { safety_check_interval_ms: safetyCheckMs } });
-    return { ...settings, redis: { url: server.url, prefix: h.redis.prefix } };
+    return { ...settings, redis: { url: server.url, prefix: h.redis.prefix, connect_timeout_ms: 5_000 } };
   }
 
   /** The project queue's global concurrency (the `meta` hash) and its sync scheduler, as stored. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { describeIssues, HttpError, isTransientStatus, TRANSIENT_STATUSES } from "../../../src/http/http-error.js";
+import { describeIssues, HttpError, isPermanentNetworkFailure, isTransientStatus, TRANSIENT_STATUSES } from "../../../src/http/http-error.js";
 
 describe("isTransientStatus", () => {
   it.each([408, 425, 429, 500, 502, 503, 504])("%i is transient", (status) => {
@@ -123,5 +123,19 @@ describe("describeIssues", () => {
 
   it("describes no issue as an empty string", () => {
     expect(describeIssues([])).toBe("");
+  });
+});
+
+describe("isPermanentNetworkFailure", () => {
+  const withCode = (code: string): Error => Object.assign(new Error(`getaddrinfo ${code} pim.example`), { code });
+
+  it("a host name that does not resolve is permanent, also when wrapped", () => {
+    expect(isPermanentNetworkFailure(withCode("ENOTFOUND"))).toBe(true);
+    expect(isPermanentNetworkFailure(new Error("fetch failed", { cause: withCode("ENOTFOUND") }))).toBe(true);
+  });
+
+  it("refused connections, resets and a DNS server that is away stay transient", () => {
+    for (const code of ["ECONNREFUSED", "ECONNRESET", "EAI_AGAIN", "ETIMEDOUT"]) expect(isPermanentNetworkFailure(withCode(code))).toBe(false);
+    expect(isPermanentNetworkFailure("ENOTFOUND")).toBe(false);
   });
 });

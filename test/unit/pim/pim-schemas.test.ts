@@ -189,7 +189,7 @@ describe("currencies", () => {
 });
 
 describe("families", () => {
-  // No family payload is among the shared fixtures: this one follows the documented family shape.
+  // No family payload is among the official fixtures: this one follows the documented family shape.
   it("keeps the attribute codes", () => {
     const family = familySchema.parse({
       code: "camcorders",

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 
-/** The official payloads shared by every part of the project (read-only, outside the repo). */
-export const AKENEO_FIXTURES = new URL("../../../../shared/fixtures/akeneo/", import.meta.url);
+/** The official Akeneo payloads the tests use, copied into the repository (see its README). */
+export const AKENEO_FIXTURES = new URL("../../fixtures/akeneo/", import.meta.url);
 
 export function akeneoFixtureText(name: string): string {
   return readFileSync(new URL(name, AKENEO_FIXTURES), "utf8");

@@ -126,7 +126,7 @@ describe("parseSettings: minimal configs", () => {
 
   it("keeps every value given explicitly", () => {
     const settings = parse({
-      redis: { url: "rediss://cache:6380/2", prefix: "tenant.a-1" },
+      redis: { url: "rediss://cache:6380/2", prefix: "tenant.a-1", connect_timeout_ms: 2_500 },
       state_dir: "/var/lib/pim-sync",
       log_level: "debug",
       http: { timeout_ms: 5000, max_attempts: 2, base_delay_ms: 10, max_delay_ms: 100, max_retry_after_ms: 0 },
@@ -152,7 +152,7 @@ describe("parseSettings: minimal configs", () => {
         }),
       ],
     });
-    expect(settings.redis).toEqual({ url: "rediss://cache:6380/2", prefix: "tenant.a-1" });
+    expect(settings.redis).toEqual({ url: "rediss://cache:6380/2", prefix: "tenant.a-1", connect_timeout_ms: 2_500 });
     expect(settings.state_dir).toBe("/var/lib/pim-sync");
     expect(settings.log_level).toBe("debug");
     expect(settings.http).toEqual({ timeout_ms: 5000, max_attempts: 2, base_delay_ms: 10, max_delay_ms: 100, max_retry_after_ms: 0 });
@@ -172,6 +172,7 @@ describe("parseSettings: minimal configs", () => {
     expect(parse({ redis: { url: "redis://127.0.0.1:6379" }, projects: [project()] }).redis).toEqual({
       url: "redis://127.0.0.1:6379",
       prefix: "pim-sync",
+      connect_timeout_ms: 5_000,
     });
   });
 
@@ -204,7 +205,7 @@ describe("parseSettings: minimal configs", () => {
     });
     expect(settings.projects[0]!.pim.secret).toBe("secret");
     expect(settings.projects[0]!.service).toMatchObject({ token: "token" });
-    expect(settings.redis).toEqual({ url: "redis://127.0.0.1:6379", prefix: "pim-sync" });
+    expect(settings.redis).toEqual({ url: "redis://127.0.0.1:6379", prefix: "pim-sync", connect_timeout_ms: 5_000 });
   });
 });
 

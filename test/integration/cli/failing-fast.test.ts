@@ -1,0 +1,79 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
+import { assertCliBuilt, killLeftoverProcesses, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
+import { testConfigObject } from "../../support/process-config.js";
+import { freePort } from "../../support/free-port.js";
+
+const RETRYING = "request failed; retrying";
+
+describe("after a failure, stop the rest: no nested retries, no retries that cannot help", () => {
+  let sims: RunningSimulators;
+  let dir: string;
+
+  beforeAll(() => assertCliBuilt());
+  beforeEach(async () => {
+    sims = await startSimulators();
+    dir = await mkdtemp(join(tmpdir(), "pim-sync-fail-fast-"));
+  });
+  afterEach(async () => {
+    await killLeftoverProcesses();
+    await sims.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function run(args: readonly string[], config: { pimUrl?: string; serviceToken?: string }): Promise<CliProcess> {
+    const object = testConfigObject({
+      pimUrl: config.pimUrl ?? sims.pim.url,
+      serviceUrl: sims.service.url,
+      redisPrefix: null,
+      stateDir: join(dir, "state"),
+      logLevel: "warn",
+      // Three attempts per request, short waits: a nested loop would show 3 × 3.
+      http: { max_attempts: 3, base_delay_ms: 10, max_delay_ms: 50 },
+      ...(config.serviceToken === undefined ? {} : { serviceExtras: { token: config.serviceToken } }),
+    });
+    const path = join(dir, "config.json");
+    await writeFile(path, JSON.stringify(object));
+    const proc = spawnCli([...args, "--config", path]);
+    await waitForExit(proc, 60_000);
+    return proc;
+  }
+
+  const retries = (proc: CliProcess, upstream?: string) => proc.logs().filter((line) => line.msg === RETRYING && (upstream === undefined || line.upstream === upstream));
+
+  it("the service refuses the token (401): the sync ends and its PIM reads are cancelled, not retried", async () => {
+    // A slow PIM, so its structure reads are still in flight when the service answers 401.
+    sims.pim.setLatencyMs(300);
+    const proc = await run(["sync", "--project", "67", "--once"], { serviceToken: "not-the-service-token" });
+
+    expect(proc.child.exitCode).toBe(1);
+    expect(proc.stderr()).toMatch(/pim-sync sync: failed: \[service GET\] .* 401/);
+    expect(retries(proc)).toEqual([]);
+  });
+
+  it("an unreachable PIM: the token request retries on its own, the API request does not retry it again", async () => {
+    const port = await freePort();
+    const proc = await run(["plan", "--project", "67"], { pimUrl: `http://127.0.0.1:${port}` });
+
+    expect(proc.child.exitCode).toBe(1);
+    expect(proc.stderr()).toContain("ECONNREFUSED");
+    // max_attempts 3: each login retries twice on its own, and no request retries a failed
+    // login. Nested, each of the 3 attempts of a read would run a login of 3 attempts. A second
+    // login may start for reads that got their connection slot as the first one failed.
+    expect(retries(proc, "pim")).toEqual([]);
+    const loginRetries = retries(proc, "pim-auth").length;
+    expect(loginRetries).toBeGreaterThanOrEqual(2);
+    expect(loginRetries).toBeLessThanOrEqual(4);
+  });
+
+  it("a PIM host name that does not resolve (ENOTFOUND) is not retried at all", async () => {
+    const proc = await run(["plan", "--project", "67"], { pimUrl: "http://pim-sync-test.invalid:8081" });
+
+    expect(proc.child.exitCode).toBe(1);
+    expect(proc.stderr()).toContain("ENOTFOUND");
+    expect(retries(proc)).toEqual([]);
+  });
+});

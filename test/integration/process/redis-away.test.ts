@@ -1,0 +1,183 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { assertCliBuilt, killLeftoverProcesses, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
+import { testConfigObject } from "../../support/process-config.js";
+import { waitFor } from "../../support/process-poll.js";
+import { freePort, startSilentServer } from "../../support/free-port.js";
+import { redisServerOn } from "../../support/redis-server-process.js";
+
+const REDIS_PASSWORD = "redis-pass-do-not-print";
+
+/** Every stderr line of a process that is not a JSON object: what an operator's log parser chokes on. */
+function nonJsonLines(proc: CliProcess): string[] {
+  return proc
+    .stderr()
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .filter((line) => {
+      try {
+        const parsed: unknown = JSON.parse(line);
+        return parsed === null || typeof parsed !== "object";
+      } catch {
+        return true;
+      }
+    });
+}
+
+describe("Redis away: commands end fast and clearly, the worker keeps trying", () => {
+  let dir: string;
+
+  beforeAll(() => assertCliBuilt());
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), "pim-sync-redis-away-"));
+  });
+  afterEach(async () => {
+    await killLeftoverProcesses();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** A config whose Redis is at `redisUrl`; the upstreams are never reached by these tests. */
+  async function configFor(redisUrl: string, extras: { connectTimeoutMs?: number; logLevel?: string; worker?: Record<string, unknown> } = {}): Promise<string> {
+    const config = testConfigObject({
+      pimUrl: "http://127.0.0.1:9",
+      serviceUrl: "http://127.0.0.1:9",
+      redisPrefix: "redis-away-test",
+      logLevel: extras.logLevel ?? "info",
+      worker: extras.worker,
+      projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
+    });
+    const path = join(dir, "config.json");
+    await writeFile(path, JSON.stringify({ ...config, redis: { url: redisUrl, prefix: "redis-away-test", connect_timeout_ms: extras.connectTimeoutMs ?? 1_000 } }));
+    return path;
+  }
+
+  const COMMANDS: readonly (readonly string[])[] = [
+    ["jobs", "list"],
+    ["jobs", "show", "67/1"],
+    ["jobs", "retry", "67/1"],
+    ["enqueue", "sync", "--project", "67"],
+    ["add-options", "--project", "67", "--attribute", "color", "--options", '[{"name":"teal"}]'],
+    ["sync", "--project", "67", "--once"],
+  ];
+
+  for (const command of COMMANDS) {
+    it(`${command.slice(0, 2).join(" ")}: nothing listens on Redis's port → one line naming Redis and its URL (password redacted), exit 1`, async () => {
+      const port = await freePort();
+      const configPath = await configFor(`redis://:${REDIS_PASSWORD}@127.0.0.1:${port}`);
+
+      const proc = spawnCli([...command, "--config", configPath]);
+      // Generous: the bound under test is connect_timeout_ms (1 s); this only stops a hang.
+      const exit = await waitForExit(proc, 20_000);
+
+      expect(exit).toEqual({ code: 1, signal: null });
+      const lines = proc.stderr().trimEnd().split("\n");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(new RegExp(`^pim-sync ${command[0]}: .*Redis at redis://:\\*\\*\\*@127\\.0\\.0\\.1:${port} is not answering: .*ECONNREFUSED`));
+      expect(proc.stderr()).not.toContain(REDIS_PASSWORD);
+      expect(proc.stderr()).not.toMatch(/^\s+at /m);
+      expect(proc.stdout()).toBe("");
+    });
+  }
+
+  it("a Redis that accepts the connection but never answers: the command gives up after redis.connect_timeout_ms", async () => {
+    const silent = await startSilentServer();
+    try {
+      const configPath = await configFor(`redis://127.0.0.1:${silent.port}`);
+      const proc = spawnCli(["jobs", "list", "--config", configPath]);
+      const exit = await waitForExit(proc, 20_000);
+
+      expect(exit).toEqual({ code: 1, signal: null });
+      expect(proc.stderr().trimEnd().split("\n")).toEqual([
+        expect.stringMatching(new RegExp(`^pim-sync jobs: .*Redis at redis://127\\.0\\.0\\.1:${silent.port} is not answering: .*gave up after 1000 ms, redis\\.connect_timeout_ms`)),
+      ]);
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it("the first SIGTERM ends a command that is waiting for Redis (long connect timeout)", async () => {
+    const silent = await startSilentServer();
+    try {
+      const configPath = await configFor(`redis://127.0.0.1:${silent.port}`, { connectTimeoutMs: 600_000 });
+      const proc = spawnCli(["enqueue", "sync", "--project", "67", "--config", configPath]);
+      // It reached Redis, so its signal handlers are in place.
+      await waitFor(() => silent.connections() > 0, { timeoutMs: 15_000, what: "the command's connection" });
+
+      proc.signal("SIGTERM");
+      const exit = await waitForExit(proc, 10_000);
+
+      expect(exit).toEqual({ code: 1, signal: null });
+      expect(proc.stderr().trimEnd().split("\n")).toEqual(["pim-sync enqueue: failed: interrupted (SIGTERM)"]);
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it("a worker started while Redis is away logs one JSON line per reconnect attempt and stops at the first SIGTERM", async () => {
+    const port = await freePort();
+    const configPath = await configFor(`redis://:${REDIS_PASSWORD}@127.0.0.1:${port}`);
+    const worker = spawnCli(["worker", "--config", configPath]);
+
+    const second = await worker.waitForLog((line) => line.msg === "Redis is not answering; reconnecting" && line.attempt === 2, 15_000, "a second reconnect attempt");
+    expect(second).toMatchObject({ redis: `redis://:***@127.0.0.1:${port}`, delayMs: expect.any(Number) });
+
+    worker.signal("SIGTERM");
+    const exit = await waitForExit(worker, 15_000);
+
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(nonJsonLines(worker)).toEqual([]);
+    expect(worker.stderr()).not.toContain(REDIS_PASSWORD);
+  });
+
+  it("a Redis outage while the worker runs: JSON lines only, reconnect attempts with backoff, back to work when Redis returns", async () => {
+    const port = await freePort();
+    const server = redisServerOn(port);
+    await server.start();
+    try {
+      const configPath = await configFor(`redis://127.0.0.1:${port}`, { worker: { shutdown_timeout_ms: 5_000 } });
+      const worker = spawnCli(["worker", "--config", configPath]);
+      await worker.waitForLog((line) => line.msg === "worker started", 15_000, "'worker started'");
+
+      await server.stop();
+      await worker.waitForLog((line) => line.msg === "Redis is not answering; reconnecting" && line.attempt === 3, 15_000, "a third reconnect attempt");
+      const attempts = worker.logs().filter((line) => line.msg === "Redis is not answering; reconnecting");
+      expect(attempts.every((line) => typeof line.delayMs === "number" && typeof line.attempt === "number")).toBe(true);
+
+      await server.start();
+      await worker.waitForLog((line) => line.msg === "Redis answers again", 20_000, "'Redis answers again'");
+
+      worker.signal("SIGTERM");
+      const exit = await waitForExit(worker, 30_000);
+      expect(exit).toEqual({ code: 0, signal: null });
+      expect(nonJsonLines(worker)).toEqual([]);
+      expect(worker.logs().some((line) => line.msg === "worker stopped")).toBe(true);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("SIGTERM during a Redis outage: the worker does not wait for Redis to come back", async () => {
+    const port = await freePort();
+    const server = redisServerOn(port);
+    await server.start();
+    try {
+      // A shutdown deadline longer than the wait below: an idle worker must not need it.
+      const configPath = await configFor(`redis://127.0.0.1:${port}`, { worker: { shutdown_timeout_ms: 30_000 } });
+      const worker = spawnCli(["worker", "--config", configPath]);
+      await worker.waitForLog((line) => line.msg === "worker started", 15_000, "'worker started'");
+      await server.stop();
+      await worker.waitForLog((line) => line.msg === "Redis is not answering; reconnecting", 15_000, "a reconnect attempt");
+
+      worker.signal("SIGTERM");
+      const exit = await waitForExit(worker, 15_000);
+
+      expect(exit).toEqual({ code: 0, signal: null });
+      expect(worker.logs().some((line) => line.msg === "Redis is not answering: stopping without waiting for it")).toBe(true);
+      expect(nonJsonLines(worker)).toEqual([]);
+    } finally {
+      await server.stop();
+    }
+  });
+});
