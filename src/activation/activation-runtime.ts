@@ -1,4 +1,4 @@
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { createAgent } from "../http/create-agent.js";
 import { retryPolicyOf } from "../project-runtime.js";
@@ -27,7 +27,7 @@ export class ActivationNotConfigured extends Error {
   }
 }
 
-/** State in Redis when the config names one (a shared connection when given), else files under `state_dir`. */
+/** State in the `redis` passed in when the config names one (connected by the caller), else files under `state_dir`. */
 export function createActivationRuntime(args: { readonly settings: Settings; readonly logger: Logger; readonly redis?: Redis }): ActivationRuntime {
   const { settings } = args;
   const activation = settings.activation;
@@ -42,10 +42,8 @@ export function createActivationRuntime(args: { readonly settings: Settings; rea
   });
   let state: ActivationStateStore;
   if (args.redis) state = createRedisActivationState(args.redis, settings.redis?.prefix ?? "pim-sync");
-  else if (settings.redis) {
-    const redis = new Redis(settings.redis.url, { maxRetriesPerRequest: 3 });
-    state = createRedisActivationState(redis, settings.redis.prefix, { ownsConnection: true });
-  } else state = createFileActivationState(settings.state_dir);
+  else if (settings.redis) throw new Error("the config names a Redis: connect it first (see src/redis/) and pass it as `redis`");
+  else state = createFileActivationState(settings.state_dir);
   return {
     activation,
     client,

@@ -1,4 +1,6 @@
 import { readFile } from "node:fs/promises";
+import { closeRedis } from "../../redis/close-redis.js";
+import { connectCommandRedis } from "../../redis/connect-command-redis.js";
 import { createActivationRuntime, type ActivationRuntime } from "../../activation/activation-runtime.js";
 import { RecordFileError, parseJsonRecords } from "../../activation/parse-json-records.js";
 import { pullOrders } from "../../activation/pull-orders.js";
@@ -45,13 +47,17 @@ async function loadActivationSettings(configPath: string, io: CliIo): Promise<Se
   return settings;
 }
 
-async function withRuntime<T>(settings: Settings, run: (runtime: ActivationRuntime) => Promise<T>): Promise<T> {
+async function withRuntime<T>(settings: Settings, io: CliIo, run: (runtime: ActivationRuntime) => Promise<T>): Promise<T> {
   const logger = createLogger({ level: settings.log_level });
-  const runtime = createActivationRuntime({ settings, logger });
+  // The pull state's Redis, connected first and bounded by redis.connect_timeout_ms: a Redis
+  // that is away ends the command with one line before the API is called.
+  const redis = settings.redis ? await connectCommandRedis(settings.redis, io.signal) : undefined;
+  const runtime = createActivationRuntime({ settings, logger, ...(redis ? { redis } : {}) });
   try {
     return await run(runtime);
   } finally {
     await runtime.close();
+    if (redis) await closeRedis(redis);
     logger.flush();
   }
 }
@@ -98,7 +104,7 @@ export async function runActivationCommand(argv: readonly string[], io: CliIo): 
   const settings = await loadActivationSettings(configPath, io);
 
   if (what === "connections") {
-    return withRuntime(settings, async (runtime) => {
+    return withRuntime(settings, io, async (runtime) => {
       const list = await runtime.client.listConnections(io.signal);
       if (values.json) writeLine(io.stdout, JSON.stringify(list.raw));
       else if (list.connections.length === 0) writeLine(io.stdout, "no channel connections");
@@ -109,7 +115,7 @@ export async function runActivationCommand(argv: readonly string[], io: CliIo): 
 
   if (what === "orders") {
     const sink = typeof values.out === "string" && values.out !== "" ? fileAppendSink(values.out) : streamSink(io.stdout);
-    return withRuntime(settings, async (runtime) => {
+    return withRuntime(settings, io, async (runtime) => {
       const report = await pullOrders({ client: runtime.client, state: runtime.state, sink }, connection, { all: values.all === true, signal: io.signal });
       for (const where of report.withoutId) writeLine(io.stderr, `order without id skipped (${where})`);
       writeLine(io.stderr, `connection ${connection}: ${report.emitted} order(s) written, ${report.unchanged} unchanged, ${report.withoutId.length} without id, ${report.pages} page(s)${values.all ? " (--all: state left as it was)" : ""}`);
@@ -119,7 +125,7 @@ export async function runActivationCommand(argv: readonly string[], io: CliIo): 
 
   const records = await readRecords(file);
   if (what === "offers put") {
-    return withRuntime(settings, async (runtime) => {
+    return withRuntime(settings, io, async (runtime) => {
       const { report } = await putOffers({ client: runtime.client, state: runtime.state }, connection, records, {
         batchSize: settings.activation?.offers.batch_size ?? 100,
         force: values.force === true,
@@ -134,7 +140,7 @@ export async function runActivationCommand(argv: readonly string[], io: CliIo): 
     });
   }
 
-  return withRuntime(settings, async (runtime) => {
+  return withRuntime(settings, io, async (runtime) => {
     const { report } = await updateShipments({ client: runtime.client }, connection, records, { signal: io.signal });
     writeLine(io.stdout, `shipments: ${report.accepted} accepted, ${report.refused.length} refused${report.notSent > 0 ? `, ${report.notSent} not sent` : ""}`);
     for (const refusal of report.refused) writeLine(io.stderr, `shipment ${refusal.index} refused: ${refusal.reason}`);
