@@ -72,7 +72,7 @@ export function createFaultInjector(): FaultInjector {
       return entries.reduce((sum, entry) => sum + entry.remaining, 0);
     },
     take(method, path) {
-      const entry = entries.find((candidate) => matches(candidate.match, method, path));
+      const entry = entries.find((candidate) => matchesFault(candidate.match, method, path));
       if (entry === undefined) return undefined;
       entry.remaining -= 1;
       if (entry.remaining === 0) entries = entries.filter((candidate) => candidate !== entry);
@@ -81,7 +81,8 @@ export function createFaultInjector(): FaultInjector {
   };
 }
 
-function matches(match: FaultMatch, method: string, path: string): boolean {
+/** Shared with the paging faults, so both kinds of fault select requests the same way. */
+export function matchesFault(match: FaultMatch, method: string, path: string): boolean {
   if (match.method !== undefined && match.method.toUpperCase() !== method.toUpperCase()) return false;
   if (match.path === undefined) return true;
   if (typeof match.path === "string") return match.path === path;
