@@ -30,7 +30,7 @@ export interface SyncHarness {
   readonly redis: TestRedis;
   readonly state: StateStore;
   /** One sync with fresh clients (so request counts are per run), against the Redis state. */
-  sync(input?: Partial<SyncInput>, clientOptions?: { retry?: RetryPolicy; timeoutMs?: number }): Promise<SyncReport>;
+  sync(input?: Partial<SyncInput>, clientOptions?: { retry?: RetryPolicy; timeoutMs?: number; serviceRequestsPerSecond?: number }): Promise<SyncReport>;
   /** Live options of one of the project's collections in the service simulator, by name. */
   optionsOf(collection: string, project?: number): { name: string; label: Record<string, string> }[];
   close(): Promise<void>;
@@ -68,7 +68,12 @@ export async function startSyncHarness(
         baseUrl: pim.url,
         credentials: { clientId: "sim-client", secret: "sim-secret", username: "sim-user", password: "sim-password" },
       });
-      const serviceClient = createConfigServiceClient({ ...common, baseUrl: service.url, credentials: { token: "sim-service-token" } });
+      const serviceClient = createConfigServiceClient({
+        ...common,
+        baseUrl: service.url,
+        credentials: { token: "sim-service-token" },
+        requestsPerSecond: clientOptions.serviceRequestsPerSecond,
+      });
       try {
         return await syncProject(
           { pim: pimClient, service: serviceClient, state, logger },
