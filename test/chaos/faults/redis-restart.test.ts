@@ -7,7 +7,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createBullmqConnection } from "../../../src/jobs/create-bullmq-connection.js";
 import { createJobQueues, type JobQueues } from "../../../src/jobs/job-queues.js";
