@@ -34,8 +34,11 @@ export function watchWrites(service: ConfigServiceSimulator, pim: PimSimulator):
     writes.push({ phase, collection: collection.name, project: collection.project, kind: write.kind, removed: write.removed });
     const inPim = pimNamesOf(pim.state, collection.name);
     if (inPim === undefined) return;
+    // A name removed and upserted again in one request under another case is a rename to the
+    // PIM's spelling, not a loss: the option is still there.
+    const upserted = new Set(upsertNamesOf(write.body).map((name) => name.toLowerCase()));
     for (const name of write.removed) {
-      if (inPim.has(name.toLowerCase())) lost.push(`${collection.project}/${collection.name}: removed '${name}' while the PIM had it (phase ${phase})`);
+      if (inPim.has(name.toLowerCase()) && !upserted.has(name.toLowerCase())) lost.push(`${collection.project}/${collection.name}: removed '${name}' while the PIM had it (phase ${phase})`);
     }
   });
   return {
@@ -45,4 +48,11 @@ export function watchWrites(service: ConfigServiceSimulator, pim: PimSimulator):
     writesOutside: (name, allowed) => writes.filter((write) => write.phase === name && !allowed.includes(write.collection)),
     stop,
   };
+}
+
+function upsertNamesOf(body: unknown): string[] {
+  if (typeof body !== "object" || body === null || !("upsert_options" in body) || !Array.isArray(body.upsert_options)) return [];
+  return body.upsert_options.flatMap((option: unknown) =>
+    typeof option === "object" && option !== null && "name" in option && typeof option.name === "string" ? [option.name] : [],
+  );
 }
