@@ -66,7 +66,7 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({
     kind: fc.constant("replace" as const),
     path: fc.constantFrom(...PATHS),
-    value: fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom<unknown>("${UNSET_FUZZ_VAR}", "$${x}", -1, 0, 1e309, "", "not a url")),
+    value: fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom<unknown>("${UNSET_FUZZ_VAR}", "$${x}", -1, 0, "", "not a url", Number.MAX_VALUE, Number.MIN_VALUE)),
   }),
   fc.record({ kind: fc.constant("remove" as const), path: fc.constantFrom(...PATHS) }),
   fc.record({ kind: fc.constant("add" as const), path: fc.constantFrom([], ...PATHS), key: fc.string({ minLength: 1, maxLength: 10 }), value: fc.jsonValue({ maxDepth: 1 }) }),
