@@ -29,6 +29,9 @@ export default defineConfig({
           testTimeout: process.env.PIM_SYNC_CHAOS_SCALE === "full" ? 1_800_000 : 120_000,
           hookTimeout: 60_000,
           fileParallelism: false,
+          // After unit and integration, not beside them: worker processes, a redis-server of its
+          // own and SIGKILLs would otherwise compete with the timing-sensitive integration tests.
+          sequence: { groupOrder: 1 },
         },
       },
     ],
