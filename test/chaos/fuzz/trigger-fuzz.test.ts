@@ -2,11 +2,13 @@
  * Fuzzing the real trigger endpoint (HTTP server, job queues on the test Redis): random bodies
  * (any JSON, text that is not JSON, near-valid requests with one part wrong, oversized bodies),
  * content types, authorization headers and idempotency keys. Every answer is 202 for a valid
- * request, or 400/401/413/415/422 with a named reason; never a 5xx, a dropped connection or a
- * hang; and a rejected request leaves no job behind.
+ * request, or 400/401/413/415/422 with a named reason, the one an independent reading of the
+ * rules expects; never a 5xx, a dropped connection or a hang; and a rejected request leaves no
+ * job behind.
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseJobData } from "../../../src/jobs/job-catalog.js";
 import { createJobQueues, type JobQueues } from "../../../src/jobs/job-queues.js";
 import { settingsSchema } from "../../../src/settings/settings-schema.js";
 import { startTriggerServer, type TriggerServer } from "../../../src/trigger/trigger-server.js";
@@ -19,6 +21,7 @@ const SEED = chaosSeed();
 const TOKEN = "fuzz-trigger-token-0123456789";
 const PROJECTS = [67, 99] as const;
 const REJECTIONS = new Set([400, 401, 413, 415, 422]);
+const ALLOWED: readonly string[] = ["color", "material"];
 
 /** Header-safe text: printable ASCII (fetch refuses control characters before sending). */
 const headerText = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength: 60 });
@@ -79,6 +82,35 @@ const request = fc.record({
   idempotencyKey: fc.option(headerText, { nil: undefined }),
 });
 
+/**
+ * What the endpoint must answer, worked out independently of it: 401 without the token, 415
+ * without JSON, 413 over 1 MB, 400 for anything the job catalog or the project's allowlist
+ * refuses, else accepted (202; or 422 once an Idempotency-Key was used with another body).
+ */
+function expectedAnswer(input: { path: string; body: string; contentType: string | undefined; authorization: string | undefined }): 401 | 415 | 413 | 400 | "accept" {
+  const bearer = /^Bearer\s+(.+)$/i.exec(input.authorization ?? "");
+  if (bearer?.[1]?.trim() !== TOKEN) return 401;
+  if (!/^application\/json\b/i.test(input.contentType ?? "")) return 415;
+  if (Buffer.byteLength(input.body) > 1_000_000) return 413;
+  let body: unknown;
+  try {
+    body = JSON.parse(input.body);
+  } catch {
+    return 400;
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return 400;
+  const project = (body as Record<string, unknown>).project;
+  if (typeof project !== "number" || !(PROJECTS as readonly number[]).includes(project)) return 400;
+  try {
+    if (input.path === "/v1/sync") parseJobData("sync.run", { ...body, trigger: "api" });
+    else parseJobData("options.add", body);
+  } catch {
+    return 400;
+  }
+  if (input.path === "/v1/add-options" && !ALLOWED.includes(String((body as Record<string, unknown>).attribute))) return 400;
+  return "accept";
+}
+
 describe(`chaos: fuzzing the trigger endpoint (seed ${SEED})`, () => {
   const results = chaosCounters("trigger-fuzz");
   let redis: TestRedis;
@@ -93,7 +125,7 @@ describe(`chaos: fuzzing the trigger endpoint (seed ${SEED})`, () => {
         id,
         pim: { url: "http://127.0.0.1:9", client_id: "c", secret: "s", username: "u", password: "p" },
         service: { url: "http://127.0.0.1:9", token: "t" },
-        allowed_options_for_pim_attribute_addition: ["color", "material"],
+        allowed_options_for_pim_attribute_addition: [...ALLOWED],
       })),
     }).projects;
     server = await startTriggerServer({ host: "127.0.0.1", port: 0, token: TOKEN, queues, projects, logger: silentLogger() });
@@ -127,6 +159,9 @@ describe(`chaos: fuzzing the trigger endpoint (seed ${SEED})`, () => {
       results.add({ fuzzCases: 1 });
 
       const answer = `${response.status} ${text.slice(0, 300)}`;
+      const expected = expectedAnswer(input);
+      if (expected === "accept") expect([202, ...(input.idempotencyKey === undefined ? [] : [422])], `a valid request was refused: ${answer}`).toContain(response.status);
+      else expect(response.status, `expected ${expected}: ${answer}`).toBe(expected);
       if (response.status === 202) {
         expect(JSON.parse(text), answer).toMatchObject({ job_id: expect.stringMatching(/^\d+\/.+/), status: expect.any(String) });
         return;
