@@ -74,7 +74,7 @@ export function createPagingFaults(): PagingFaults {
     fired: () => fired,
     apply(request, reply) {
       if (reply.kind !== "reply" || reply.status !== 200) return { reply, fired: false };
-      const entry = entries.find((candidate) => matchesFault(candidate.match, request.method, request.path));
+      const entry = entries.find((candidate) => matchesFault(candidate.match, request.method, request.path, request.query));
       if (entry === undefined) return { reply, fired: false };
       const page = readListPage(reply.body);
       if (page === undefined) return { reply, fired: false };

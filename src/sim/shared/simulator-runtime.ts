@@ -66,7 +66,7 @@ export async function startSimulatorRuntime<H>(options: SimulatorRuntimeOptions<
     const lookup = options.router.lookup(request.method, request.path);
     const route = lookup.kind === "found" ? lookup.match.pattern : null;
     const endStats = stats.begin(`${request.method} ${route ?? "(no route)"}`);
-    const fault = faults.take(request.method, request.path);
+    const fault = faults.take(request.method, request.path, request.query);
     let reply: SimReply;
     let pagingFaultFired = false;
     try {

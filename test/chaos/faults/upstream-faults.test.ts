@@ -6,7 +6,9 @@
  * but the collections the PIM change touched (a write anywhere else came from a wrong read).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { loadSimCatalog } from "../../../src/sim/catalog/catalog-file.js";
 import { DEFAULT_OAUTH_CLIENT } from "../../../src/sim/pim/oauth.js";
+import { defaultCatalogPath } from "../../../src/sim/start-simulators.js";
 import type { SyncReport } from "../../../src/sync/sync-report.js";
 import { collectionsOf, type CollectionsByName } from "../../support/process-jobs.js";
 import { startSyncHarness, type SyncHarness } from "../../support/sync-harness.js";
@@ -17,6 +19,7 @@ import {
   CHAOS_SERVICE_PAGE_SIZE,
   changePim,
   editChaosCatalog,
+  lastRecordsPageCursor,
   PAGED_ATTRIBUTE,
   PAGED_ENTITY,
 } from "../support/chaos-catalog.js";
@@ -35,6 +38,8 @@ interface Context {
   readonly trap: TrapServer;
   /** On 127.0.0.2: another host. */
   readonly otherHostTrap: TrapServer;
+  /** The search_after cursor of the records' last page. */
+  readonly recordsCursor: string;
 }
 
 interface Scenario {
@@ -80,6 +85,24 @@ const SCENARIOS: readonly Scenario[] = [
     defect: "2",
     arm: (context) => paging(COLLECTIONS_PATH, { kind: "other-origin", origin: context.trap.origin }, "service")(context),
   },
+  // Storms that start mid-list: the read fails after pages were read; none of it may be used.
+  {
+    name: "PIM 503 storm from page 3 of the options, with Retry-After",
+    arm: ({ harness }) => harness.pim.faults.failNext({ path: OPTIONS_PATH, query: { page: "3" } }, { status: 503, times: 12, retryAfterSeconds: 0 }),
+  },
+  {
+    name: "PIM 500 storm on the last page of the records, without Retry-After",
+    arm: ({ harness, recordsCursor }) => harness.pim.faults.failNext({ path: RECORDS_PATH, query: { search_after: recordsCursor } }, { status: 500, times: 12 }),
+  },
+  {
+    name: "PIM connections dropped from page 3 of the options",
+    arm: ({ harness }) => harness.pim.faults.failNext({ path: OPTIONS_PATH, query: { page: "3" } }, { status: 502, times: 12, dropConnection: true }),
+  },
+  {
+    name: "PIM option reads time out from page 3",
+    arm: ({ harness }) => harness.pim.faults.failNext({ path: OPTIONS_PATH, query: { page: "3" } }, { status: 200, times: 12, delayMs: 1_000 }),
+    client: { timeoutMs: 250 },
+  },
   // Storms: more failures than the client's attempts, so the read or write fails for this run.
   { name: "PIM 503 storm with Retry-After", arm: ({ harness }) => harness.pim.faults.failNext({ path: OPTIONS_PATH }, { status: 503, times: 12, retryAfterSeconds: 0 }) },
   { name: "PIM 500 storm without Retry-After", arm: ({ harness }) => harness.pim.faults.failNext({ path: RECORDS_PATH }, { status: 500, times: 12 }) },
@@ -117,12 +140,16 @@ const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: "service token revoked mid-run",
-    arm: () => undefined,
+    // Slow writes, so the revocation lands between the run's writes rather than after the last.
+    arm: ({ harness }) => harness.service.setLatencyMs(100),
     async during({ harness }) {
       await harness.service.waitForRequest((request) => UPDATE_OPTIONS_PATH.test(request.path), 10_000);
       harness.service.revokeToken(SERVICE_TOKEN);
     },
-    restore: ({ harness }) => harness.service.restoreToken(SERVICE_TOKEN),
+    restore({ harness }) {
+      harness.service.restoreToken(SERVICE_TOKEN);
+      harness.service.setLatencyMs(0);
+    },
   },
 ];
 
@@ -142,10 +169,14 @@ describe("chaos: upstream faults against a real sync", () => {
   let reference: CollectionsByName;
   let trap: TrapServer;
   let otherHostTrap: TrapServer;
+  let recordsCursor: string;
   let harness: SyncHarness | undefined;
   let watch: WriteWatch | undefined;
 
   beforeAll(async () => {
+    const catalog = await loadSimCatalog(defaultCatalogPath());
+    editChaosCatalog(catalog);
+    recordsCursor = lastRecordsPageCursor(catalog);
     const clean = await startChaosHarness();
     try {
       changePim(clean.pim.state);
@@ -171,7 +202,7 @@ describe("chaos: upstream faults against a real sync", () => {
 
   it.each(SCENARIOS.map((scenario) => [scenario.name, scenario] as const))("%s", async (_name, scenario) => {
     harness = await startChaosHarness();
-    const context: Context = { harness, trap, otherHostTrap };
+    const context: Context = { harness, trap, otherHostTrap, recordsCursor };
     watch = watchWrites(harness.service, harness.pim);
 
     watch.phase("baseline");
@@ -180,6 +211,9 @@ describe("chaos: upstream faults against a real sync", () => {
     changePim(harness.pim.state);
 
     watch.phase("faulted");
+    // From here the logs hold the faulted run only: waits for "mid-run" match its requests.
+    harness.pim.clearRequests();
+    harness.service.clearRequests();
     const trapBefore = trap.requests.length + otherHostTrap.requests.length;
     scenario.arm(context);
     const during = scenario.during?.(context);

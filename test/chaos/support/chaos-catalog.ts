@@ -7,6 +7,7 @@
  */
 import type { SimCatalog } from "../../../src/sim/catalog/catalog-file.js";
 import type { PimState } from "../../../src/sim/pim/pim-state.js";
+import { encodeCursor } from "../../../src/sim/pim/search-after-pagination.js";
 
 export const CHAOS_RECORDS_PAGE_SIZE = 20;
 /** The service lists 5 collections a page, so the collection list has 3 pages. */
@@ -48,4 +49,16 @@ export function editChaosCatalog(catalog: SimCatalog): void {
 export function changePim(state: PimState): void {
   (state.attribute_options["season"] ??= []).push({ code: "chaos_winter", sort_order: 99, labels: { en_US: "Chaos winter" } });
   state.attribute_options["size_eu"] = (state.attribute_options["size_eu"] ?? []).slice(0, -1);
+}
+
+/**
+ * The search_after cursor of the records' last page (the last code of the second page, sorted
+ * by code as the PIM serves them), so a fault can start there: a read that fails on it has read
+ * 40 of 50 records, a tail small enough to pass the deletion guard if it were planned.
+ */
+export function lastRecordsPageCursor(catalog: SimCatalog): string {
+  const codes = (catalog.pim.reference_entity_records[PAGED_ENTITY] ?? []).map((record) => record.code).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const last = codes[2 * CHAOS_RECORDS_PAGE_SIZE - 1];
+  if (last === undefined) throw new Error("the chaos catalogue has fewer records than three pages");
+  return encodeCursor(last);
 }
