@@ -54,9 +54,30 @@ const syncBody = fc.record(
   },
   { requiredKeys: [] },
 );
+/** Requests that are valid but for the attribute's allowlist, the project, or nothing at all. */
+const wellFormedAddOptions = fc.record(
+  {
+    project: fc.constantFrom(67, 99, 5),
+    attribute: fc.constantFrom("color", "material", "sku", "brand"),
+    options: fc.array(
+      fc.record({ name: fc.stringMatching(/^[A-Za-z0-9_]{1,10}$/), label: fc.constantFrom({}, { en_US: "Teal" }, { "en-US": "Bleu" }) }),
+      { minLength: 1, maxLength: 3 },
+    ),
+    requested_by: fc.constantFrom("pim", "ops"),
+  },
+  { requiredKeys: ["project", "attribute", "options"] },
+);
+const wellFormedSync = fc.record({ project: fc.constantFrom(67, 99, 5), full: fc.boolean(), allow_mass_delete: fc.boolean() }, { requiredKeys: ["project"] });
+/** A well-formed body with one field replaced by any JSON value. */
+const oneFieldWrong = fc
+  .tuple(fc.oneof(wellFormedAddOptions, wellFormedSync), fc.constantFrom("project", "attribute", "options", "full", "requested_by", "extra"), fc.jsonValue({ maxDepth: 2 }))
+  .map(([valid, key, value]) => ({ ...valid, [key]: value }));
 const body = fc.oneof(
-  { weight: 4, arbitrary: addOptionsBody.map((value) => JSON.stringify(value)) },
-  { weight: 2, arbitrary: syncBody.map((value) => JSON.stringify(value)) },
+  { weight: 3, arbitrary: wellFormedAddOptions.map((value) => JSON.stringify(value)) },
+  { weight: 2, arbitrary: wellFormedSync.map((value) => JSON.stringify(value)) },
+  { weight: 3, arbitrary: oneFieldWrong.map((value) => JSON.stringify(value)) },
+  { weight: 2, arbitrary: addOptionsBody.map((value) => JSON.stringify(value)) },
+  { weight: 1, arbitrary: syncBody.map((value) => JSON.stringify(value)) },
   { weight: 2, arbitrary: fc.jsonValue().map((value) => JSON.stringify(value)) },
   { weight: 1, arbitrary: fc.string({ maxLength: 200 }) },
   { weight: 1, arbitrary: fc.constant(`{"project": 67, "attribute": "color", "options": [${'{"name":"x"},'.repeat(90_000)}{"name":"y"}]}`) },
