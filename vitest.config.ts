@@ -19,6 +19,21 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      {
+        // The chaos, property and fuzz suite: reduced inside `npm test`, full with
+        // PIM_SYNC_CHAOS_SCALE=full (`npm run test:chaos`); see test/chaos/support/chaos-scale.ts.
+        test: {
+          name: "chaos",
+          include: ["test/chaos/**/*.test.ts"],
+          globalSetup: ["test/chaos/support/global-setup.ts"],
+          testTimeout: process.env.PIM_SYNC_CHAOS_SCALE === "full" ? 1_800_000 : 120_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+          // After unit and integration, not beside them: worker processes, a redis-server of its
+          // own and SIGKILLs would otherwise compete with the timing-sensitive integration tests.
+          sequence: { groupOrder: 1 },
+        },
+      },
     ],
   },
 });

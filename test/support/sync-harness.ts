@@ -28,6 +28,7 @@ export const PROJECT = 67;
 export interface SyncClientOptions {
   readonly retry?: RetryPolicy;
   readonly timeoutMs?: number;
+  readonly serviceRequestsPerSecond?: number;
   /** Fault injection at the client boundary: what the sync reads through, around the real client. */
   readonly wrapPim?: (pim: PimClient) => PimReader;
 }
@@ -76,7 +77,12 @@ export async function startSyncHarness(
         baseUrl: pim.url,
         credentials: { clientId: "sim-client", secret: "sim-secret", username: "sim-user", password: "sim-password" },
       });
-      const serviceClient = createConfigServiceClient({ ...common, baseUrl: service.url, credentials: { token: "sim-service-token" } });
+      const serviceClient = createConfigServiceClient({
+        ...common,
+        baseUrl: service.url,
+        credentials: { token: "sim-service-token" },
+        requestsPerSecond: clientOptions.serviceRequestsPerSecond,
+      });
       try {
         return await syncProject(
           { pim: clientOptions.wrapPim ? clientOptions.wrapPim(pimClient) : pimClient, service: serviceClient, state, logger },

@@ -23,7 +23,12 @@ export interface RecordedWrite {
   readonly body: unknown;
   /** Epoch milliseconds. */
   readonly at: number;
+  /** Names the write took out of the collection (present before, absent after): what a client lost. */
+  readonly removed: readonly string[];
 }
+
+/** Called synchronously as each write is accepted, so a test can compare with the PIM at that moment. */
+export type WriteListener = (collection: { readonly id: number; readonly name: string; readonly project: number }, write: RecordedWrite) => void;
 
 export interface LiveCollection {
   readonly id: number;
@@ -38,7 +43,9 @@ export interface CollectionStore {
   /** Sorted by id, optionally of one project. */
   list(project?: number): readonly LiveCollection[];
   get(id: number): LiveCollection | undefined;
-  recordWrite(id: number, kind: RecordedWrite["kind"], body: unknown): void;
+  recordWrite(id: number, kind: RecordedWrite["kind"], body: unknown, removed: readonly string[]): void;
+  /** Returns the function that stops the listener. */
+  onWrite(listener: WriteListener): () => void;
   snapshot(): CollectionSnapshot[];
   writes(): Record<number, RecordedWrite[]>;
 }
@@ -54,14 +61,23 @@ export function createCollectionStore(catalog: SimCatalog["service"]): Collectio
     });
   }
   const writes = new Map<number, RecordedWrite[]>();
+  const listeners = new Set<WriteListener>();
   return {
     projects: new Set(catalog.projects),
     list: (project) => [...collections.values()].filter((collection) => project === undefined || collection.project === project),
     get: (id) => collections.get(id),
-    recordWrite(id, kind, body) {
+    recordWrite(id, kind, body, removed) {
       const list = writes.get(id) ?? [];
-      list.push({ kind, body: structuredClone(body), at: Date.now() });
+      const write: RecordedWrite = { kind, body: structuredClone(body), at: Date.now(), removed: [...removed] };
+      list.push(write);
       writes.set(id, list);
+      const collection = collections.get(id);
+      if (collection === undefined) return;
+      for (const listener of listeners) listener({ id, name: collection.name, project: collection.project }, structuredClone(write));
+    },
+    onWrite(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
     },
     snapshot: () =>
       [...collections.values()].map((collection) => ({

@@ -11,7 +11,7 @@ import type { SimCatalog } from "../catalog/catalog-file.js";
 import type { PimSimulator } from "../pim/pim-simulator.js";
 
 import { createCollectionStore } from "./collection-store.js";
-import type { CollectionSnapshot, RecordedWrite } from "./collection-store.js";
+import type { CollectionSnapshot, RecordedWrite, WriteListener } from "./collection-store.js";
 import { defaultDrfFaultBody } from "./drf-errors.js";
 import { addListCollectionsRoute } from "./routes/list-collections-route.js";
 import { addOptionsWriteRoutes } from "./routes/options-write-routes.js";
@@ -44,6 +44,11 @@ export interface ConfigServiceSimulator extends SimulatorControls {
   collections(): CollectionSnapshot[];
   /** Accepted write bodies per collection id, in order (a copy). */
   writes(): Record<number, RecordedWrite[]>;
+  /** Calls `listener` as each write is accepted; returns the function that stops it. */
+  onWrite(listener: WriteListener): () => void;
+  /** The token answers 401 "Invalid token." until restored (revoked mid-run). */
+  revokeToken(token: string): void;
+  restoreToken(token: string): void;
 }
 
 export async function startConfigServiceSimulator(options: ConfigServiceSimulatorOptions): Promise<ConfigServiceSimulator> {
@@ -69,5 +74,12 @@ export async function startConfigServiceSimulator(options: ConfigServiceSimulato
     }),
     defaultFaultBody: defaultDrfFaultBody,
   });
-  return { ...controls, collections: () => store.snapshot(), writes: () => store.writes() };
+  return {
+    ...controls,
+    collections: () => store.snapshot(),
+    writes: () => store.writes(),
+    onWrite: (listener) => store.onWrite(listener),
+    revokeToken: (token) => auth.revoke(token),
+    restoreToken: (token) => auth.restore(token),
+  };
 }

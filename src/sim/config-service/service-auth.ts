@@ -23,6 +23,10 @@ export type TokenCheck = { readonly ok: true } | { readonly ok: false; readonly 
 export interface ServiceAuth {
   handleTokenRequest(request: SimRequest): SimReply;
   check(request: SimRequest): TokenCheck;
+  /** The key answers "Invalid token." from now on (a token deleted by an admin). */
+  revoke(key: string): void;
+  /** Accepts the key again. */
+  restore(key: string): void;
 }
 
 const field = z.string({ error: (issue) => (issue.input === undefined ? "This field is required." : "Not a valid string.") });
@@ -35,6 +39,7 @@ const tokenRequestSchema = z.object({
 export function createServiceAuth(staticTokens: readonly string[], users: readonly ServiceUser[]): ServiceAuth {
   const valid = new Set(staticTokens);
   const byUserAndName = new Map<string, string>();
+  const revoked = new Set<string>();
   return {
     handleTokenRequest(request) {
       const contentType = contentTypeOf(request);
@@ -82,8 +87,10 @@ export function createServiceAuth(staticTokens: readonly string[], users: readon
       if (extra.length > 0) {
         return { ok: false, reply: detailReply(401, "Invalid token header. Token string should not contain spaces.", challenge) };
       }
-      if (!valid.has(key)) return { ok: false, reply: detailReply(401, "Invalid token.", challenge) };
+      if (!valid.has(key) || revoked.has(key)) return { ok: false, reply: detailReply(401, "Invalid token.", challenge) };
       return { ok: true };
     },
+    revoke: (key) => void revoked.add(key),
+    restore: (key) => void revoked.delete(key),
   };
 }

@@ -41,6 +41,8 @@ export interface PimSimulator extends SimulatorControls {
   readonly state: PimState;
   /** Every access token issued so far now answers "expired"; refresh tokens keep working. */
   expireAllTokens(): void;
+  /** Every access and refresh token issued so far is revoked ("invalid"); a new password login works. */
+  revokeAllTokens(): void;
 }
 
 /** Akeneo's documented limits (reference §3). */
@@ -77,5 +79,5 @@ export async function startPimSimulator(options: PimSimulatorOptions): Promise<P
     }),
     defaultFaultBody: defaultAkeneoFaultBody,
   });
-  return { ...controls, state, expireAllTokens: () => tokens.expireAllAccess() };
+  return { ...controls, state, expireAllTokens: () => tokens.expireAllAccess(), revokeAllTokens: () => tokens.revokeAll() };
 }

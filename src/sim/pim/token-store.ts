@@ -27,6 +27,8 @@ export interface TokenStore {
   redeemRefresh(clientId: string, refreshToken: string): RefreshRedemption;
   /** Expires every access token at once (refresh tokens keep working). */
   expireAllAccess(): void;
+  /** Forgets every access and refresh token issued so far: they answer "invalid" (a revoked connection). */
+  revokeAll(): void;
 }
 
 interface Grant {
@@ -66,6 +68,10 @@ export function createTokenStore(accessTtlSeconds: number, refreshTtlSeconds = R
     expireAllAccess() {
       const past = Date.now() - 1;
       for (const grant of access.values()) grant.expiresAtMs = Math.min(grant.expiresAtMs, past);
+    },
+    revokeAll() {
+      access.clear();
+      refresh.clear();
     },
   };
 }

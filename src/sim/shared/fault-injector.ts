@@ -8,6 +8,11 @@ export interface FaultMatch {
   readonly method?: string;
   /** Exact pathname, or a RegExp tested against the pathname; any path when left out. */
   readonly path?: string | RegExp;
+  /**
+   * Query parameters the request must carry with these values (`true`: present, any value), so a
+   * fault can start mid-list (`{page: "3"}`, a search_after cursor); any query when left out.
+   */
+  readonly query?: Readonly<Record<string, string | true>>;
 }
 
 export interface FaultSpec {
@@ -40,7 +45,7 @@ export interface FaultInjector {
   /** Faults still armed (sum of remaining times), so a test can check that all of them fired. */
   pending(): number;
   /** Used by the simulator: the fault for this request, if one is armed, consuming one use. */
-  take(method: string, path: string): ArmedFault | undefined;
+  take(method: string, path: string, query?: URLSearchParams): ArmedFault | undefined;
 }
 
 interface Entry {
@@ -77,10 +82,10 @@ export function createFaultInjector(): FaultInjector {
     pending() {
       return entries.reduce((sum, entry) => sum + entry.remaining, 0);
     },
-    take(method, path) {
+    take(method, path, query = new URLSearchParams()) {
       let entry: Entry | undefined;
       for (const candidate of entries) {
-        if (!matches(candidate.match, method, path)) continue;
+        if (!matchesFault(candidate.match, method, path, query)) continue;
         if (candidate.skip > 0) {
           candidate.skip -= 1;
           continue;
@@ -96,8 +101,13 @@ export function createFaultInjector(): FaultInjector {
   };
 }
 
-function matches(match: FaultMatch, method: string, path: string): boolean {
+/** Shared with the paging faults, so both kinds of fault select requests the same way. */
+export function matchesFault(match: FaultMatch, method: string, path: string, query: URLSearchParams): boolean {
   if (match.method !== undefined && match.method.toUpperCase() !== method.toUpperCase()) return false;
+  for (const [name, wanted] of Object.entries(match.query ?? {})) {
+    const value = query.get(name);
+    if (value === null || (wanted !== true && value !== wanted)) return false;
+  }
   if (match.path === undefined) return true;
   if (typeof match.path === "string") return match.path === path;
   match.path.lastIndex = 0; // a /g or /y RegExp would otherwise remember where it stopped

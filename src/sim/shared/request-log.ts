@@ -17,7 +17,7 @@ export interface RecordedRequest {
   readonly endedAt: number;
   /** `Bearer`, `Basic`, `Token`… or null when no Authorization header was sent. Never the token. */
   readonly authScheme: string | null;
-  /** True when an injected fault answered instead of the simulator. */
+  /** True when an injected fault answered instead of the simulator, or a paging fault edited the answer. */
   readonly fault: boolean;
 }
 

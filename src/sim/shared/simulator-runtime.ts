@@ -8,6 +8,8 @@
 import { abortableSleep } from "./abortable-sleep.js";
 import { createFaultInjector } from "./fault-injector.js";
 import type { FaultInjector } from "./fault-injector.js";
+import { createPagingFaults } from "./paging-faults.js";
+import type { PagingFaults } from "./paging-faults.js";
 import { startHttpServer } from "./http-server.js";
 import { dropReply, jsonReply } from "./replies.js";
 import { createRequestLog } from "./request-log.js";
@@ -27,6 +29,8 @@ export interface SimulatorControls {
   /** Empties `requests` and restarts `stats()`. */
   clearRequests(): void;
   readonly faults: FaultInjector;
+  /** List pages that lie about what follows (loops, repeats, early ends, links to elsewhere). */
+  readonly pagingFaults: PagingFaults;
   setLatencyMs(ms: number): void;
   waitForRequest(predicate: (request: RecordedRequest) => boolean, timeoutMs: number): Promise<RecordedRequest>;
   stats(): SimStatsSnapshot;
@@ -52,6 +56,7 @@ export async function startSimulatorRuntime<H>(options: SimulatorRuntimeOptions<
   const log = createRequestLog();
   const stats = createSimStats();
   const faults = createFaultInjector();
+  const pagingFaults = createPagingFaults();
   const lifetime = new AbortController();
   let latencyMs = checkedLatency(options.latencyMs);
   const context: DispatchContext = { applyLatency: () => abortableSleep(latencyMs, lifetime.signal) };
@@ -61,11 +66,14 @@ export async function startSimulatorRuntime<H>(options: SimulatorRuntimeOptions<
     const lookup = options.router.lookup(request.method, request.path);
     const route = lookup.kind === "found" ? lookup.match.pattern : null;
     const endStats = stats.begin(`${request.method} ${route ?? "(no route)"}`);
-    const fault = faults.take(request.method, request.path);
+    const fault = faults.take(request.method, request.path, request.query);
     let reply: SimReply;
+    let pagingFaultFired = false;
     try {
       if (fault === undefined) {
-        reply = await options.dispatch(request, lookup, context);
+        const edited = pagingFaults.apply(request, await options.dispatch(request, lookup, context));
+        reply = edited.reply;
+        pagingFaultFired = edited.fired;
       } else {
         await abortableSleep(fault.delayMs, lifetime.signal);
         const headers: Record<string, string> =
@@ -86,7 +94,7 @@ export async function startSimulatorRuntime<H>(options: SimulatorRuntimeOptions<
       startedAt,
       endedAt: epochNow(),
       authScheme: authSchemeOf(request),
-      fault: fault !== undefined,
+      fault: fault !== undefined || pagingFaultFired,
     });
     return reply;
   };
@@ -100,6 +108,7 @@ export async function startSimulatorRuntime<H>(options: SimulatorRuntimeOptions<
       stats.reset();
     },
     faults,
+    pagingFaults,
     setLatencyMs(ms) {
       latencyMs = checkedLatency(ms);
     },

@@ -38,8 +38,10 @@ function updateOptions(context: ServiceRouteContext, request: SimRequest, rawId:
   if (!json.ok) return json.reply;
   const parsed = parseUpdateOptions(json.value);
   if (!parsed.ok) return fieldErrorsReply(parsed.errors);
+  const before = [...collection.options.keys()];
   applyUpdate(collection, parsed.value);
-  context.store.recordWrite(collection.id, "update-options", json.value);
+  const removed = before.filter((name) => !collection.options.has(name));
+  context.store.recordWrite(collection.id, "update-options", json.value, removed);
   return summary(collection);
 }
 
@@ -73,6 +75,6 @@ function addOptions(context: ServiceRouteContext, request: SimRequest, rawId: st
   if (pimWrite !== undefined && !pimWrite.ok) return fieldErrorsReply({ non_field_errors: [pimWrite.message] });
   for (const option of parsed.value) collection.options.set(option.name, { ...option.label });
   pimWrite?.apply();
-  context.store.recordWrite(collection.id, "add-options", json.value);
+  context.store.recordWrite(collection.id, "add-options", json.value, []);
   return summary(collection);
 }
