@@ -50,8 +50,9 @@ export function parseSettings(text: string, source: string, env: Readonly<Record
 function parseDocumentText(text: string, source: string): unknown {
   const lines = new LineCounter();
   const document = parseDocument(text, { lineCounter: lines, prettyErrors: false, logLevel: "silent" });
-  // The first error only: the ones after it are mostly its echoes.
-  const [first] = document.errors;
+  // The first error only: the ones after it are mostly its echoes. A warning (an unknown tag,
+  // which the parser would read as a plain string) is an error in a config too.
+  const [first] = [...document.errors, ...document.warnings];
   if (first !== undefined) throw new ConfigError(source, [`not valid YAML or JSON: ${describeYamlError(first, lines)}`]);
   try {
     return document.toJS();

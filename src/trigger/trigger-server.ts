@@ -55,7 +55,10 @@ export async function startTriggerServer(args: {
   const projectById = new Map(args.projects.map((project) => [project.id, project]));
 
   function send(response: ServerResponse, status: number, body: unknown): void {
-    response.writeHead(status, { "content-type": "application/json" });
+    // An answer given before the request's body was read (401, 413, 415) leaves the rest of that
+    // body on the connection, where it would be taken for the next request: close it instead.
+    const unread = !response.req.complete;
+    response.writeHead(status, { "content-type": "application/json", ...(unread ? { connection: "close" } : {}) });
     response.end(JSON.stringify(body));
   }
 

@@ -87,7 +87,7 @@ describe(`chaos: fuzzing job data (seed ${SEED})`, () => {
     const started = harness;
     const queue = started.queue(PROJECT);
     // Straight into BullMQ: the producers' own validation is what is being bypassed.
-    const jobs = await queue.addBulk(cases.map(([name, data]) => ({ name, data, opts: { attempts: 3, backoff: { type: "fixed", delay: 10 } } })));
+    const jobs = await queue.addBulk(cases.map(([name, data]) => ({ name, data, opts: { attempts: 3, backoff: { type: "fixed", delay: 10 }, removeOnComplete: { age: 3600 }, removeOnFail: { age: 3600 } } })));
     await started.startWorker();
 
     await waitFor(

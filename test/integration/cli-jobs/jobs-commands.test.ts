@@ -184,7 +184,8 @@ describe("pim-sync enqueue, add-options and jobs", () => {
       const other = await cli(...base, "--options", '[{"name":"sand"}]');
       expect(other.code).toBe(2);
       expect(other.err).toContain(`--idempotency-key: already used for another request body (job ${first.job_id}); use a new key for a new request`);
-      expect(other.out).toBe("");
+      // Under --json the failure is also an object on stdout, for scripts.
+      expect(JSON.parse(other.out)).toMatchObject({ error: { kind: "usage", exit_code: 2, message: expect.stringContaining("--idempotency-key: already used") } });
       expect((await allJobs(queues)).map((job) => job.data)).toEqual([{ project: 67, attribute: "color", options: [{ name: "mint", label: {} }] }]);
     });
 

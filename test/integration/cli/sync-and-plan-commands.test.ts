@@ -114,8 +114,8 @@ describe("pim-sync sync and plan", () => {
     const code = await runCli(["sync", "--config", configPath, "--project", "67", "--once", "--json"], io);
 
     expect(code).toBe(3);
-    const report = JSON.parse(io.out()) as { collections: { collection: string; heldBack: { names: string[] } | null }[] };
-    expect(report.collections.find((c) => c.collection === "color")?.heldBack?.names).toEqual(["red"]);
+    const report = JSON.parse(io.out()) as { collections: { collection: string; held_back: { names: string[] } | null }[] };
+    expect(report.collections.find((c) => c.collection === "color")?.held_back?.names).toEqual(["red"]);
     expect(h.optionsOf("color").map((o) => o.name)).toContain("red");
   });
 

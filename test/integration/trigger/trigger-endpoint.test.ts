@@ -1,3 +1,4 @@
+import { Client } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
 import { startWorker, type RunningWorker } from "../../../src/jobs/start-worker.js";
@@ -177,6 +178,33 @@ describe("trigger endpoint (in-process worker)", () => {
     expect(errorsOf(oversize)[0]).toMatch(/larger than 1000000 bytes/);
 
     expect(await allJobs(queues)).toEqual([]);
+  });
+
+  it("closes the connection after answering before the body was read, so the next request on a keep-alive client is answered", async () => {
+    const url = worker?.triggerUrl;
+    if (!url) throw new Error("the worker has no trigger endpoint");
+    const connection = new Client(url, { pipelining: 1 });
+    try {
+      const post = (body: string) =>
+        connection.request({
+          method: "POST",
+          path: "/v1/add-options",
+          headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+          body,
+          // A hang fails the test instead of stalling it.
+          signal: AbortSignal.timeout(5_000),
+        });
+      const oversize = await post(JSON.stringify({ ...VALID, requested_by: "x".repeat(1_100_000) }));
+      expect(oversize.statusCode).toBe(413);
+      expect(oversize.headers.connection).toBe("close");
+      await oversize.body.dump();
+
+      const next = await post(JSON.stringify(VALID));
+      expect(next.statusCode).toBe(202);
+      await next.body.dump();
+    } finally {
+      await connection.destroy();
+    }
   });
 
   it("Idempotency-Key: two deliveries make one job, the second answered as a duplicate with the same job id", async () => {

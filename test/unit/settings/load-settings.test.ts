@@ -537,6 +537,8 @@ describe("parseSettings: a syntax error never quotes the file", () => {
     ["a tab as indentation", `projects:\n\tpassword: ${SECRET}\n`, /^not valid YAML or JSON: line 2, column 1: tabs are not allowed as indentation$/],
     ["broken JSON", `{"password": "${SECRET}" "x": 1}`, /^not valid YAML or JSON: line 1, column \d+: unexpected text/],
     ["an alias to no anchor", `password: *${SECRET}\n`, /^not valid YAML or JSON: an alias \(\*name\) refers to no anchor/],
+    // The parser only warns and reads the value as a string; a config must not start on a guess.
+    ["an unknown tag", `password: !secret ${SECRET}\n`, /^not valid YAML or JSON: line 1, column 11: a tag cannot be resolved$/],
   ])("%s: line, column and reason, without the secret", (_, text, expected) => {
     let caught: unknown;
     try {
