@@ -2,15 +2,6 @@ import { ConfigError } from "../settings/config-error.js";
 import { ProjectScopeError } from "../sync/sync-project.js";
 import { EXIT_CODES } from "../sync/sync-report.js";
 import { writeLine, type CliIo } from "./cli-io.js";
-import { runDemoCommand } from "./commands/demo-command.js";
-import { runPlanCommand } from "./commands/plan-command.js";
-import { runSimCommand } from "./commands/sim-command.js";
-import { runSyncCommand } from "./commands/sync-command.js";
-import { runWorkerCommand } from "./commands/worker-command.js";
-import { runAddOptionsCommand } from "./commands/add-options-command.js";
-import { runJobsCommand } from "./commands/jobs-command.js";
-import { runEnqueueCommand } from "./commands/enqueue-command.js";
-import { runActivationCommand } from "./commands/activation-command.js";
 import { UsageError } from "./usage-error.js";
 import { packageVersion } from "./package-version.js";
 import { jsonErrorText, type FailureKind } from "./json-error.js";
@@ -18,16 +9,21 @@ import { RedisUnavailableError } from "../redis/redis-unavailable-error.js";
 
 type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
 
-const COMMANDS: Record<string, { run: Command; summary: string }> = {
-  sync: { run: runSyncCommand, summary: "run one sync of a project (--once)" },
-  plan: { run: runPlanCommand, summary: "dry run: show the collections and the writes a sync would make" },
-  worker: { run: runWorkerCommand, summary: "run the queue worker: scheduled syncs, add-options jobs, trigger endpoint" },
-  "add-options": { run: runAddOptionsCommand, summary: "add options to an allowlisted attribute (queued, or --once)" },
-  enqueue: { run: runEnqueueCommand, summary: "ask the worker for a sync (enqueue sync) or an Activation orders pull now" },
-  activation: { run: runActivationCommand, summary: "Activation API: connections, orders, offers put, shipments put" },
-  jobs: { run: runJobsCommand, summary: "list, show and replay jobs" },
-  sim: { run: runSimCommand, summary: "start the PIM and configuration-service simulators" },
-  demo: { run: runDemoCommand, summary: "simulators + two syncs, to see pim-sync work with nothing set up" },
+/**
+ * Each command is loaded when it runs: `sync --once` should not pay at start for BullMQ, the
+ * worker, the simulators or the Activation client it never uses (process start dominates the
+ * short syncs' time, see BENCHMARKS.md).
+ */
+const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string }> = {
+  sync: { load: async () => (await import("./commands/sync-command.js")).runSyncCommand, summary: "run one sync of a project (--once)" },
+  plan: { load: async () => (await import("./commands/plan-command.js")).runPlanCommand, summary: "dry run: show the collections and the writes a sync would make" },
+  worker: { load: async () => (await import("./commands/worker-command.js")).runWorkerCommand, summary: "run the queue worker: scheduled syncs, add-options jobs, trigger endpoint" },
+  "add-options": { load: async () => (await import("./commands/add-options-command.js")).runAddOptionsCommand, summary: "add options to an allowlisted attribute (queued, or --once)" },
+  enqueue: { load: async () => (await import("./commands/enqueue-command.js")).runEnqueueCommand, summary: "ask the worker for a sync (enqueue sync) or an Activation orders pull now" },
+  activation: { load: async () => (await import("./commands/activation-command.js")).runActivationCommand, summary: "Activation API: connections, orders, offers put, shipments put" },
+  jobs: { load: async () => (await import("./commands/jobs-command.js")).runJobsCommand, summary: "list, show and replay jobs" },
+  sim: { load: async () => (await import("./commands/sim-command.js")).runSimCommand, summary: "start the PIM and configuration-service simulators" },
+  demo: { load: async () => (await import("./commands/demo-command.js")).runDemoCommand, summary: "simulators + two syncs, to see pim-sync work with nothing set up" },
 };
 
 export const MAIN_HELP = `Usage: pim-sync <command> [options]
@@ -63,7 +59,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return exitCode;
   };
   try {
-    return await command.run(rest, io);
+    const run = await command.load();
+    return await run(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {
       writeLine(io.stderr, `pim-sync ${name}: ${error.message}${error.help && !json ? `\n\n${error.help}` : ""}`);
