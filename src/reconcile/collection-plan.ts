@@ -28,4 +28,17 @@ export interface CollectionPlan {
   readonly heldBack: { readonly names: readonly string[]; readonly reason: string } | null;
   /** Names the PIM did not list but that were added through add-options moments ago: kept. */
   readonly kept: readonly string[];
+  /**
+   * Options written under another spelling of the code the PIM now lists (the PIM compares codes
+   * case-insensitively: `Teal` written, `teal` listed). Each is written again under the PIM's
+   * spelling and its old spellings deleted, in the same request (see splitPlanWrites), so no
+   * reading of the service ever lacks the option. Not deletions: no guard counts them, and the
+   * PIM is not asked about them. Absent when there are none.
+   */
+  readonly renames?: readonly Rename[];
+}
+
+export interface Rename {
+  readonly from: readonly string[];
+  readonly option: ServiceOption;
 }

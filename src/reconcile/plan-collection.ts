@@ -1,7 +1,7 @@
 import type { ServiceLabels, ServiceOption } from "../domain/option-collection.js";
 import { codeKey } from "../derive/code-key.js";
 import { serviceLabelsEqual } from "../derive/labels.js";
-import type { CollectionPlan, DeletionGuard, LastWritten } from "./collection-plan.js";
+import type { CollectionPlan, DeletionGuard, LastWritten, Rename } from "./collection-plan.js";
 import { checkDeletionGuard } from "./deletion-guard.js";
 
 export interface PlanCollectionInput {
@@ -24,10 +24,10 @@ export interface PlanCollectionInput {
  * cannot list a collection's options). Pure: same input, same plan.
  *
  * Names are compared by `codeKey` (case-insensitively), as the PIM compares codes: `Teal` in
- * the state and `teal` from the PIM are one option, so it is neither deleted nor added twice.
- * An option already written under another spelling keeps that spelling in diffs (a relabel is
- * sent under the written name, so a case-sensitive service does not get a second option); a
- * replace (`--full`, or no state) writes the PIM's own spelling.
+ * the state and `teal` from the PIM are one option, so it is never deleted as gone. It is
+ * renamed to the PIM's spelling instead: written again as `teal` and `Teal` deleted in the same
+ * request (`renames`), so the service ends with the PIM's code and one option, whether it
+ * compares names case-sensitively or not.
  */
 export function planCollection(input: PlanCollectionInput): CollectionPlan {
   const { collection, desired, lastWritten } = input;
@@ -52,11 +52,11 @@ export function planCollection(input: PlanCollectionInput): CollectionPlan {
     };
   }
 
-  const writtenByKey = new Map<string, { readonly name: string; readonly label: ServiceLabels }>();
-  for (const [name, label] of lastWritten) {
-    // State from older versions may hold two spellings of one code; an exact match is looked
-    // up first below, so which one this keeps only matters when neither spelling is the PIM's.
-    if (!writtenByKey.has(codeKey(name))) writtenByKey.set(codeKey(name), { name, label });
+  const spellingsByKey = new Map<string, string[]>();
+  for (const name of lastWritten.keys()) {
+    const spellings = spellingsByKey.get(codeKey(name));
+    if (spellings) spellings.push(name);
+    else spellingsByKey.set(codeKey(name), [name]);
   }
   const missingFromPim = [...lastWritten.keys()].filter((name) => !desiredKeys.has(codeKey(name)));
   const kept = missingFromPim.filter((name) => recentKeys.has(codeKey(name)));
@@ -72,17 +72,20 @@ export function planCollection(input: PlanCollectionInput): CollectionPlan {
   // `--full` under a tripped guard (or with recent additions to keep) degrades to rewriting
   // every option and deleting only what may be deleted.
   const upserts: ServiceOption[] = [];
+  const renames: Rename[] = [];
   for (const option of desired) {
-    const exact = lastWritten.get(option.name);
-    const written = exact === undefined ? writtenByKey.get(codeKey(option.name)) : { name: option.name, label: exact };
-    if (input.full || written === undefined || !serviceLabelsEqual(written.label, option.label)) {
-      upserts.push(written === undefined ? option : { name: written.name, label: option.label });
+    const others = (spellingsByKey.get(codeKey(option.name)) ?? []).filter((name) => name !== option.name);
+    if (others.length > 0) {
+      renames.push({ from: others, option });
+      continue;
     }
+    const before = lastWritten.get(option.name);
+    if (input.full || before === undefined || !serviceLabelsEqual(before, option.label)) upserts.push(option);
   }
   const deletes = verdict === null ? removed : [];
   const heldBack = verdict === null ? null : { names: removed, reason: verdict };
-  if (upserts.length === 0 && deletes.length === 0) {
+  if (upserts.length === 0 && deletes.length === 0 && renames.length === 0) {
     return { collection, action: "none", reason: "unchanged", upserts: [], deletes: [], heldBack, kept };
   }
-  return { collection, action: "update", reason: input.full ? "full" : "changed", upserts, deletes, heldBack, kept };
+  return { collection, action: "update", reason: input.full ? "full" : "changed", upserts, deletes, heldBack, kept, ...(renames.length > 0 ? { renames } : {}) };
 }

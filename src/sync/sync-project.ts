@@ -165,7 +165,8 @@ async function runSync(deps: SyncDeps, input: SyncInput, signal: AbortSignal): P
       attribute: spec.attribute,
       action: plan.action,
       reason: plan.reason,
-      upserts: plan.upserts.length,
+      // A rename (a code the PIM now spells differently) counts as the upsert it is, not a deletion.
+      upserts: plan.upserts.length + (plan.renames?.length ?? 0),
       deletes: plan.deletes.length,
       heldBack: plan.heldBack,
     };

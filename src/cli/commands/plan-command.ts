@@ -80,8 +80,9 @@ function toOperation(plan: CollectionPlan) {
     action: plan.action,
     reason: plan.reason,
     delete_all: plan.action === "replace",
-    upsert_options: plan.upserts,
-    delete_options: plan.deletes,
+    upsert_options: [...(plan.renames ?? []).map((rename) => rename.option), ...plan.upserts],
+    delete_options: [...(plan.renames ?? []).flatMap((rename) => rename.from), ...plan.deletes],
+    renames: (plan.renames ?? []).map((rename) => ({ from: rename.from, to: rename.option.name })),
     held_back: plan.heldBack,
   };
 }

@@ -192,6 +192,18 @@ const KNOWN_INTERLEAVINGS: [number, Command[]][] = [
       { kind: "sync", full: true },
     ],
   ],
+  // Found by a full run (seed 90122875): an option added as `Kartell`, removed PIM-side, then
+  // created again there as `KARTELL` while the addition was still in its grace window. The
+  // sync must end with the PIM's new spelling, not keep the old one beside or instead of it.
+  [
+    15 * 60_000,
+    [
+      { kind: "sync", full: false },
+      { kind: "add", attribute: "color", name: "Kartell", deliveries: 1 },
+      { kind: "pim-remove", attribute: "color", name: "Kartell" },
+      { kind: "pim-add", attribute: "color", name: "KARTELL" },
+    ],
+  ],
 ];
 
 describe(`chaos: add-options, syncs and PIM changes in any order (seed ${SEED})`, () => {

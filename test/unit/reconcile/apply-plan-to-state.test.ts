@@ -69,3 +69,11 @@ describe("nextLastWritten", () => {
     expect(before).toEqual(copy);
   });
 });
+
+describe("nextLastWritten: renames", () => {
+  it("records the PIM's spelling in place of every old one", () => {
+    const before = state(opt("Teal", { "en-US": "old" }), opt("TEAL"), opt("red"));
+    const after = nextLastWritten(before, plan({ desired: [opt("teal", { "en-US": "Teal" }), opt("red")], lastWritten: before }));
+    expect(after).toEqual(state(opt("red"), opt("teal", { "en-US": "Teal" })));
+  });
+});

@@ -133,24 +133,30 @@ describe("planCollection: differences", () => {
     expect(result.heldBack).toBeNull();
   });
 
-  it("compares names case-insensitively, as the PIM compares codes: a case variant is neither deleted nor added", () => {
+  it("compares names case-insensitively, as the PIM compares codes: a case variant is renamed, never deleted as gone", () => {
     // Written as `Teal` (an earlier add-options), listed by the PIM as `teal`.
     const result = plan({ desired: [opt("teal", { "en-US": "Teal" })], lastWritten: state(opt("Teal", { "en-US": "Teal" })) });
-    expect(result.action).toBe("none");
+    expect(result.action).toBe("update");
     expect(result.deletes).toEqual([]);
+    expect(result.upserts).toEqual([]);
+    expect(result.renames).toEqual([{ from: ["Teal"], option: opt("teal", { "en-US": "Teal" }) }]);
   });
 
-  it("relabels a case variant under the spelling already written, so no second option appears", () => {
-    const result = plan({ desired: [opt("teal", { "en-US": "Blue-green" })], lastWritten: state(opt("Teal", { "en-US": "Teal" })) });
-    expect(result.upserts).toEqual([opt("Teal", { "en-US": "Blue-green" })]);
+  it("renames with the PIM's labels, and a rename does not count toward the deletion guard", () => {
+    const lastWritten = state(...many(12, "O"));
+    const desired = many(12, "o").map((option) => ({ ...option, label: { "en-US": "new" } }));
+    const result = plan({ desired, lastWritten });
+    expect(result.heldBack).toBeNull();
     expect(result.deletes).toEqual([]);
+    expect(result.renames).toHaveLength(12);
+    expect(result.renames?.[0]).toEqual({ from: ["O0"], option: opt("o0", { "en-US": "new" }) });
   });
 
-  it("prefers the exact spelling when the state holds two spellings of one code", () => {
+  it("removes every other spelling when the state holds two spellings of one code", () => {
     const lastWritten = state(opt("Teal", { "en-US": "old" }), opt("teal", { "en-US": "Teal" }));
     const result = plan({ desired: [opt("teal", { "en-US": "Teal" })], lastWritten });
-    expect(result.action).toBe("none");
     expect(result.deletes).toEqual([]);
+    expect(result.renames).toEqual([{ from: ["Teal"], option: opt("teal", { "en-US": "Teal" }) }]);
   });
 
   it("keeps a recently added option whose spelling differs from the PIM's list only in case", () => {

@@ -114,3 +114,31 @@ describe("splitPlanWrites", () => {
     expect(plan).toEqual(copy);
   });
 });
+
+describe("splitPlanWrites: renames (a code the PIM now spells differently)", () => {
+  const renamed = (from: string[], to: string) => ({ from, option: opt(to) });
+
+  it("puts each rename's deletion and upsert in one request, before other deletions and upserts", () => {
+    const plan: CollectionPlan = { ...planOf("update", [opt("new")], ["gone"]), renames: [renamed(["Teal"], "teal"), renamed(["RED", "Red"], "red")] };
+    expect(splitPlanWrites(plan, 100)).toEqual([
+      { delete_options: ["Teal", "RED", "Red", "gone"], upsert_options: [opt("teal"), opt("red"), opt("new")], delete_all: false },
+    ]);
+  });
+
+  it("never splits a rename across requests, even when it does not fit the room left", () => {
+    const renames = Array.from({ length: 5 }, (_, i) => renamed([`O${i}`], `o${i}`));
+    const writes = splitPlanWrites({ ...planOf("update", [opt("x")], ["y"]), renames }, 3);
+    for (const write of writes) {
+      const upserted = new Set(write.upsert_options.map((o) => o.name.toLowerCase()));
+      for (const name of write.delete_options.filter((d) => /^O\d$/.test(d))) expect(upserted.has(name.toLowerCase()), name).toBe(true);
+      expect(write.delete_options.length + write.upsert_options.length).toBeLessThanOrEqual(3);
+    }
+    expect(itemsOf(writes).upserts.sort()).toEqual(["o0", "o1", "o2", "o3", "o4", "x"]);
+    expect(itemsOf(writes).deletes.sort()).toEqual(["O0", "O1", "O2", "O3", "O4", "y"]);
+  });
+
+  it("sends a rename larger than a request alone", () => {
+    const writes = splitPlanWrites({ ...planOf("update"), renames: [renamed(["A", "a_"], "a")] }, 1);
+    expect(writes).toEqual([{ delete_options: ["A", "a_"], upsert_options: [opt("a")], delete_all: false }]);
+  });
+});
