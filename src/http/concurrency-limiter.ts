@@ -4,6 +4,8 @@
  */
 export interface ConcurrencyLimiter {
   run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+  /** Takes a slot held beyond one call (a worker's job slot); the returned release is idempotent. */
+  acquire(signal?: AbortSignal): Promise<() => void>;
   readonly active: number;
 }
 
@@ -47,6 +49,15 @@ export function createConcurrencyLimiter(limit: number): ConcurrencyLimiter {
       } finally {
         release();
       }
+    },
+    async acquire(signal) {
+      await acquire(signal);
+      let held = true;
+      return () => {
+        if (!held) return;
+        held = false;
+        release();
+      };
     },
     get active() {
       return active;
