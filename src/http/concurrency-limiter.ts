@@ -7,6 +7,8 @@ export interface ConcurrencyLimiter {
   /** Takes a slot held beyond one call (a worker's job slot); the returned release is idempotent. */
   acquire(signal?: AbortSignal): Promise<() => void>;
   readonly active: number;
+  /** Slots no one holds (0 while anyone waits). */
+  readonly free: number;
 }
 
 export function createConcurrencyLimiter(limit: number): ConcurrencyLimiter {
@@ -61,6 +63,9 @@ export function createConcurrencyLimiter(limit: number): ConcurrencyLimiter {
     },
     get active() {
       return active;
+    },
+    get free() {
+      return limit - active;
     },
   };
 }

@@ -1,4 +1,5 @@
 import { Worker, type Job, type Processor, type WorkerOptions } from "bullmq";
+import type { Redis } from "ioredis";
 import type { ConcurrencyLimiter } from "../http/concurrency-limiter.js";
 
 /**
@@ -19,6 +20,12 @@ import type { ConcurrencyLimiter } from "../http/concurrency-limiter.js";
  * - gating the one step that takes a job keeps everything else BullMQ's own: a Worker blocks on
  *   its queue's marker without a slot (an idle project holds none), then waits for a slot, then
  *   asks for the job. While it waits another process may take the job, which is the point.
+ * One more step keeps the other processes informed: a queue's wake-up (its marker) reaches one
+ * blocked Worker among all processes. When it reaches a process with no free slot, the Worker
+ * passes it on (adds the marker again) before waiting for a slot, so that a Worker of the same
+ * queue in a process with a free slot wakes and takes the job now rather than at its next
+ * `drainDelay` poll (measured: without it, 4 processes of concurrency 2 used 0.27 of their slots).
+ * Each Worker passes a wake-up on at most once per slot wait, so a busy cluster does not spin.
  * The gate overrides BullMQ's protected `moveToActive` and passes `fetchNext = false` when a job
  * ends (BullMQ would otherwise take the project's next job within the same call, without a
  * slot). test/integration/process/worker-slots.test.ts pins this behaviour when BullMQ is
@@ -26,20 +33,24 @@ import type { ConcurrencyLimiter } from "../http/concurrency-limiter.js";
  */
 export class SlotGatedWorker extends Worker {
   private readonly slots: ConcurrencyLimiter;
+  /** The connection BullMQ was given (shared, non-blocking): the wake-up is written with it. */
+  private readonly redis: Redis;
   /** Slot releases of the jobs this worker took, by their lock token. */
   private readonly heldSlots = new Map<string, () => void>();
   /** Aborts a wait for a slot when the worker closes (close would otherwise wait for a slot). */
   private readonly closingSlots = new AbortController();
 
-  constructor(name: string, processor: Processor, options: WorkerOptions & { readonly slots: ConcurrencyLimiter }) {
+  constructor(name: string, processor: Processor, options: WorkerOptions & { readonly connection: Redis; readonly slots: ConcurrencyLimiter }) {
     const { slots, ...workerOptions } = options;
     // Not started here: the slots field must be set before the main loop asks for a job.
     super(name, processor, { ...workerOptions, autorun: false });
     this.slots = slots;
+    this.redis = options.connection;
     if (options.autorun !== false) void this.run().catch((error: unknown) => this.emit("error", error instanceof Error ? error : new Error(String(error))));
   }
 
   protected override async moveToActive(token: string, name?: string): Promise<Job> {
+    if (this.slots.free === 0) await this.passOnWakeUp();
     let release: () => void;
     try {
       release = await this.slots.acquire(this.closingSlots.signal);
@@ -60,6 +71,16 @@ export class SlotGatedWorker extends Worker {
     } catch (error) {
       release();
       throw error;
+    }
+  }
+
+  /** Best effort: a lost wake-up only delays the job to another Worker's next poll. */
+  private async passOnWakeUp(): Promise<void> {
+    try {
+      // What BullMQ writes when a job becomes ready: member "0", score 0 ("look now").
+      await this.redis.zadd(this.toKey("marker"), 0, "0");
+    } catch (error) {
+      this.emit("error", error instanceof Error ? error : new Error(String(error)));
     }
   }
 
