@@ -33,6 +33,9 @@ Options:
   --markdown        print the tables as Markdown (for BENCHMARKS.md)
   --no-results      do not write bench/results/<date>.json
   --report FILE     run nothing: print the tables of a saved results file
+  --scenario scale  run only issue 12's scale scenario (4 worker processes, 16 projects,
+                    about a minute): scale_efficiency and slot_utilisation, each
+                    process's CPU; --latency-ms, --redis-url and --json apply
   -h, --help        show this help`;
 
 export class BenchUsageError extends Error {
@@ -42,6 +45,7 @@ export class BenchUsageError extends Error {
 export type BenchArgs =
   | { readonly kind: "help" }
   | { readonly kind: "report"; readonly file: string; readonly json: boolean; readonly markdown: boolean }
+  | { readonly kind: "scale"; readonly latencyMs: number; readonly redisUrl: string; readonly json: boolean }
   | {
       readonly kind: "run";
       readonly sizes: readonly CatalogSizeName[];
@@ -71,6 +75,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
         markdown: { type: "boolean" },
         "no-results": { type: "boolean" },
         report: { type: "string" },
+        scenario: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -82,6 +87,10 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
   const markdown = values.markdown === true;
   if (json && markdown) throw new BenchUsageError("--json and --markdown exclude each other");
   if (values.report !== undefined) return { kind: "report", file: values.report, json, markdown };
+  if (values.scenario !== undefined) {
+    if (values.scenario !== "scale") throw new BenchUsageError(`unknown --scenario '${values.scenario}' (scenarios: scale)`);
+    return { kind: "scale", latencyMs: nonNegativeNumber(values["latency-ms"], "--latency-ms", DEFAULT_LATENCY_MS), redisUrl: redisUrlOf(values["redis-url"]), json };
+  }
 
   const requested = (values.size ?? []).flatMap((value) => value.split(",")).map((value) => value.trim()).filter((value) => value !== "");
   const unknown = requested.filter((name) => !isCatalogSizeName(name));

@@ -3,6 +3,7 @@
  * stdout and the results file. Progress goes to stderr so that `--json` output stays one object.
  */
 import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
 import { BENCH_HELP, BenchUsageError, parseBenchArgs, type BenchArgs } from "./parse-bench-args.js";
 import { assembleResults } from "./report/assemble-results.js";
 import { benchResultsSchema, type BenchResults, type SizeResult } from "./report/bench-results.js";
@@ -11,6 +12,7 @@ import { renderResults } from "./report/render-table.js";
 import { writeResults } from "./report/write-results.js";
 import { collectGarbage } from "./collect-garbage.js";
 import { runSize } from "./run-size.js";
+import { runScaleScenario, type ScaleResult } from "./scale/scale-scenario.js";
 import type { CatalogSizeName } from "./catalog/catalog-sizes.js";
 
 function progress(message: string): void {
@@ -53,6 +55,28 @@ async function run(args: Extract<BenchArgs, { kind: "run" }>): Promise<void> {
   output(results, args);
 }
 
+/** The built CLI next to this file (dist/bench/ → dist/src/cli/bin.js): the scale scenario spawns workers. */
+const CLI_PATH = fileURLToPath(new URL("../src/cli/bin.js", import.meta.url));
+
+async function runScale(args: Extract<BenchArgs, { kind: "scale" }>): Promise<void> {
+  const result: ScaleResult = await runScaleScenario({ redisUrl: args.redisUrl, latencyMs: args.latencyMs, cliPath: CLI_PATH, progress });
+  const report = { generated_at: new Date().toISOString(), machine: machineInfo(), scale: result };
+  if (args.json) {
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    return;
+  }
+  const lines = [
+    `scale_efficiency ${result.figures.scale_efficiency}`,
+    `slot_utilisation ${result.figures.slot_utilisation} (target >= ${result.targets.slot_utilisation})`,
+    ...result.phases.map(
+      (phase) =>
+        `${phase.processes} process(es): ${phase.jobs} jobs in ${phase.window_s} s, ${phase.jobs_per_s} jobs/s, utilisation ${phase.slot_utilisation}, ` +
+        `at most ${phase.max_running} running, jobs per process ${phase.jobs_per_process.join(" / ")}, CPU s ${phase.cpu_s.join(" / ")}`,
+    ),
+  ];
+  process.stdout.write(`${lines.join("\n")}\n`);
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   let args: BenchArgs;
   try {
@@ -73,6 +97,9 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     case "run":
       await run(args);
+      return 0;
+    case "scale":
+      await runScale(args);
       return 0;
   }
 }

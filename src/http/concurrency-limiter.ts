@@ -4,7 +4,11 @@
  */
 export interface ConcurrencyLimiter {
   run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+  /** Takes a slot held beyond one call (a worker's job slot); the returned release is idempotent. */
+  acquire(signal?: AbortSignal): Promise<() => void>;
   readonly active: number;
+  /** Slots no one holds (0 while anyone waits). */
+  readonly free: number;
 }
 
 export function createConcurrencyLimiter(limit: number): ConcurrencyLimiter {
@@ -48,8 +52,20 @@ export function createConcurrencyLimiter(limit: number): ConcurrencyLimiter {
         release();
       }
     },
+    async acquire(signal) {
+      await acquire(signal);
+      let held = true;
+      return () => {
+        if (!held) return;
+        held = false;
+        release();
+      };
+    },
     get active() {
       return active;
+    },
+    get free() {
+      return limit - active;
     },
   };
 }

@@ -1,6 +1,5 @@
 import { UnrecoverableError, type Job, type Processor } from "bullmq";
 import type { Logger } from "pino";
-import type { ConcurrencyLimiter } from "../http/concurrency-limiter.js";
 import type { ProjectRuntime } from "../project-runtime.js";
 import type { Settings } from "../settings/settings-schema.js";
 import { describeHolder, type ProjectLease, type ProjectLock } from "../state/project-lock.js";
@@ -11,14 +10,13 @@ import { runJobWithPolicy } from "./run-job-with-policy.js";
 
 /**
  * The processor every project queue's worker runs: validates the data again (a job may come
- * from an older version), bounds the job in time, caps how many jobs run in this process, and
- * turns failures into BullMQ's three outcomes (fail now, delay without using an attempt, retry).
+ * from an older version), bounds the job in time, and turns failures into BullMQ's three
+ * outcomes (fail now, delay without using an attempt, retry).
  */
 export function createJobProcessor(args: {
   readonly runtimes: ReadonlyMap<number, ProjectRuntime>;
   readonly settings: Settings;
   readonly logger: Logger;
-  readonly slots: ConcurrencyLimiter;
   /** The catalog's handlers; replaced only to measure the queue's own cost (bench/). */
   readonly handlers?: JobHandlers;
   /**
@@ -49,44 +47,43 @@ export function createJobProcessor(args: {
     if (!runtime) throw new UnrecoverableError(`project ${data.project} is not configured in this worker`);
     const logger = args.logger.child({ job: job.id, jobName: name, project: data.project, attempt: job.attemptsMade + 1 });
 
-    return args.slots.run(() =>
-      runJobWithPolicy({
-        job,
-        token,
-        workerSignal,
-        logger,
-        timeoutMs: timeoutOf[name],
-        async run(signal) {
-          // The project's lock is shared with `--once` commands (see project-lock.ts); a job that
-          // loses it (expired while the process stalled) stops rather than write beside another.
-          let lease: ProjectLease | undefined;
-          try {
-            lease = await args.projectLock?.acquire(data.project, describeHolder(`job ${data.project}/${job.id ?? "?"}`), {
-              signal,
-              onWait: (heldBy) => {
-                logger.info({ heldBy }, "waiting for the project lock");
-                void job.log(`waiting for the project lock, held by ${heldBy}`).catch(() => undefined);
-              },
-            });
-            logger.info("job started");
-            const context: JobContext = {
-              jobId: job.id ?? "",
-              runtime,
-              settings,
-              logger,
-              signal: lease ? AbortSignal.any([signal, lease.signal]) : signal,
-              log: async (line: string) => void (await job.log(line)),
-              ...(args.fullSyncProgress && job.id !== undefined ? { fullSyncProgress: args.fullSyncProgress } : {}),
-            };
-            // The catalog pairs each name with its data type; TypeScript cannot follow that pairing
-            // through the union, so the handler is called through its widest signature.
-            const handler = handlers[name] as (data: unknown, context: JobContext) => Promise<unknown>;
-            return await handler(data, context);
-          } finally {
-            await lease?.release().catch((error: unknown) => logger.warn({ err: { message: (error as Error).message } }, "could not release the project lock; it expires by itself"));
-          }
-        },
-      }),
-    );
+    // The process' job slot was taken before the job was (see slot-gated-worker.ts).
+    return runJobWithPolicy({
+      job,
+      token,
+      workerSignal,
+      logger,
+      timeoutMs: timeoutOf[name],
+      async run(signal) {
+        // The project's lock is shared with `--once` commands (see project-lock.ts); a job that
+        // loses it (expired while the process stalled) stops rather than write beside another.
+        let lease: ProjectLease | undefined;
+        try {
+          lease = await args.projectLock?.acquire(data.project, describeHolder(`job ${data.project}/${job.id ?? "?"}`), {
+            signal,
+            onWait: (heldBy) => {
+              logger.info({ heldBy }, "waiting for the project lock");
+              void job.log(`waiting for the project lock, held by ${heldBy}`).catch(() => undefined);
+            },
+          });
+          logger.info("job started");
+          const context: JobContext = {
+            jobId: job.id ?? "",
+            runtime,
+            settings,
+            logger,
+            signal: lease ? AbortSignal.any([signal, lease.signal]) : signal,
+            log: async (line: string) => void (await job.log(line)),
+            ...(args.fullSyncProgress && job.id !== undefined ? { fullSyncProgress: args.fullSyncProgress } : {}),
+          };
+          // The catalog pairs each name with its data type; TypeScript cannot follow that pairing
+          // through the union, so the handler is called through its widest signature.
+          const handler = handlers[name] as (data: unknown, context: JobContext) => Promise<unknown>;
+          return await handler(data, context);
+        } finally {
+          await lease?.release().catch((error: unknown) => logger.warn({ err: { message: (error as Error).message } }, "could not release the project lock; it expires by itself"));
+        }
+      },
+    });
   };
 }

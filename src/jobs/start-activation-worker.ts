@@ -1,4 +1,4 @@
-import { UnrecoverableError, Worker, type Job } from "bullmq";
+import { UnrecoverableError, type Job } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { ACTIVATION_JOB_TIMEOUT_MS } from "../activation/activation-assumptions.js";
@@ -11,6 +11,7 @@ import type { Settings } from "../settings/settings-schema.js";
 import { ACTIVATION_QUEUE, createActivationQueue, type ActivationQueue } from "./activation-queue.js";
 import { isActivationJobName, JOB_CATALOG, parseJobData } from "./job-catalog.js";
 import { runJobWithPolicy } from "./run-job-with-policy.js";
+import { SlotGatedWorker } from "./slot-gated-worker.js";
 import { ACTIVATION_SCHEDULER_PREFIX, upsertActivationSchedules } from "./upsert-activation-schedules.js";
 
 export interface RunningActivationWorker {
@@ -68,25 +69,24 @@ export async function startActivationWorker(args: {
       throw new UnrecoverableError((error as Error).message);
     }
     const logger = args.logger.child({ job: job.id, jobName: name, connection: data.connection, attempt: job.attemptsMade + 1 });
-    return args.slots.run(() =>
-      runJobWithPolicy({
-        job,
-        token,
-        workerSignal,
-        logger,
-        timeoutMs: ACTIVATION_JOB_TIMEOUT_MS,
-        run(signal) {
-          logger.info("job started");
-          const context: ActivationJobContext = { runtime, sink, logger, signal, log: async (line: string) => void (await job.log(line)) };
-          const handler = ACTIVATION_JOB_HANDLERS[name] as (data: unknown, context: ActivationJobContext) => Promise<unknown>;
-          return handler(data, context);
-        },
-      }),
-    );
+    return runJobWithPolicy({
+      job,
+      token,
+      workerSignal,
+      logger,
+      timeoutMs: ACTIVATION_JOB_TIMEOUT_MS,
+      run(signal) {
+        logger.info("job started");
+        const context: ActivationJobContext = { runtime, sink, logger, signal, log: async (line: string) => void (await job.log(line)) };
+        const handler = ACTIVATION_JOB_HANDLERS[name] as (data: unknown, context: ActivationJobContext) => Promise<unknown>;
+        return handler(data, context);
+      },
+    });
   };
 
   const maxAttempts = Math.max(...Object.values(JOB_CATALOG).map((entry) => entry.attempts));
-  const worker = new Worker(ACTIVATION_QUEUE, processor, {
+  const worker = new SlotGatedWorker(ACTIVATION_QUEUE, processor, {
+    slots: args.slots,
     connection: args.connection,
     prefix,
     concurrency: 1,

@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { createConcurrencyLimiter } from "../http/concurrency-limiter.js";
@@ -7,6 +6,7 @@ import { createProjectRuntime, type ProjectRuntime } from "../project-runtime.js
 import type { Settings } from "../settings/settings-schema.js";
 import { createProjectLock } from "../state/project-lock.js";
 import { createJobProcessor } from "./create-job-processor.js";
+import { SlotGatedWorker } from "./slot-gated-worker.js";
 import { createFullSyncProgress } from "./full-sync-progress.js";
 import type { JobHandlers } from "./job-handlers.js";
 import { JOB_CATALOG } from "./job-catalog.js";
@@ -35,7 +35,8 @@ export interface RunningWorker {
 }
 
 /**
- * The long-lived worker: one BullMQ worker per project queue, one set of HTTP clients per
+ * The long-lived worker: one BullMQ worker per project queue, each taking a job only when one of
+ * the process' `worker.concurrency` slots is free, one set of HTTP clients per
  * project (so the upstream budgets are shared by all its jobs), schedules upserted at start.
  * Several such processes on several machines may share one Redis.
  */
@@ -70,14 +71,15 @@ export async function startWorker(args: {
     runtimes,
     settings,
     logger,
-    slots,
     handlers: args.handlers,
     projectLock: createProjectLock(connection, prefix, { ttlMs: settings.worker.lock_duration_ms }),
     fullSyncProgress: createFullSyncProgress(connection, prefix),
   });
   const maxAttempts = Math.max(...Object.values(JOB_CATALOG).map((entry) => entry.attempts));
   const workers = settings.projects.map((project) => {
-    const worker = new Worker(queueNameOf(project.id), processor, {
+    // A job is taken only with one of the process' slots free (see slot-gated-worker.ts).
+    const worker = new SlotGatedWorker(queueNameOf(project.id), processor, {
+      slots,
       connection,
       prefix,
       // One at a time per project; the queue's global concurrency enforces it across processes.

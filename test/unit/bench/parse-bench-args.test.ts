@@ -44,4 +44,9 @@ describe("parseBenchArgs", () => {
     expect(parseBenchArgs(["-h"])).toEqual({ kind: "help" });
     expect(parseBenchArgs(["--report", "r.json", "--markdown"])).toEqual({ kind: "report", file: "r.json", json: false, markdown: true });
   });
+
+  it("runs the scale scenario alone with --scenario scale, and refuses another scenario", () => {
+    expect(parseBenchArgs(["--scenario", "scale", "--json", "--latency-ms", "5"])).toEqual({ kind: "scale", latencyMs: 5, redisUrl: "redis://127.0.0.1:6379", json: true });
+    expect(() => parseBenchArgs(["--scenario", "huge"])).toThrow("unknown --scenario 'huge'");
+  });
 });

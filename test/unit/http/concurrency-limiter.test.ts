@@ -288,4 +288,30 @@ describe("createConcurrencyLimiter", () => {
     expect(other.state()).toBe("fulfilled");
     expect(limiter.active).toBe(0);
   });
+
+  it("acquire holds a slot until its release, which counts once however often it is called", async () => {
+    const limiter = createConcurrencyLimiter(1);
+    const release = await limiter.acquire();
+    const waiting = track(limiter.acquire());
+    await settle();
+    expect(waiting.state()).toBe("pending");
+    release();
+    release();
+    await settle();
+    expect(waiting.state()).toBe("fulfilled");
+    expect(limiter.active).toBe(1);
+    waiting.value()?.();
+    expect(limiter.active).toBe(0);
+  });
+
+  it("acquire gives up its place in line when its signal aborts", async () => {
+    const limiter = createConcurrencyLimiter(1);
+    const release = await limiter.acquire();
+    const controller = new AbortController();
+    const waiting = limiter.acquire(controller.signal);
+    controller.abort(new Error("closing"));
+    await expect(waiting).rejects.toThrow("closing");
+    release();
+    expect(limiter.active).toBe(0);
+  });
 });

@@ -1,0 +1,101 @@
+import { Worker, type Job, type Processor, type WorkerOptions } from "bullmq";
+import type { Redis } from "ioredis";
+import type { ConcurrencyLimiter } from "../http/concurrency-limiter.js";
+
+/**
+ * A BullMQ Worker that moves a job to *active* only once it holds one of the process' job slots,
+ * and gives the slot back when that job ends.
+ *
+ * Why: each project queue has its own Worker, and a process runs at most `worker.concurrency`
+ * jobs. A plain Worker takes its job first and waits for a slot afterwards; a project runs one
+ * job at a time across every process, so the job it holds cannot go to another process with a
+ * free slot (two processes of concurrency 1: one ran both projects in turn, the other idled).
+ *
+ * Why this way, of the three ways the public sources offer:
+ * - manual fetching (`getNextJob` across the project queues in turn) would leave lock renewal,
+ *   stalled-job checks, cancellation on shutdown and the job events to be rewritten here, and
+ *   would poll the queues instead of blocking on their markers;
+ * - pausing and resuming the Workers with the free slots races: a Worker's blocking wait may be
+ *   in flight when it is paused, and it moves the job to active when the wait returns;
+ * - gating the one step that takes a job keeps everything else BullMQ's own: a Worker blocks on
+ *   its queue's marker without a slot (an idle project holds none), then waits for a slot, then
+ *   asks for the job. While it waits another process may take the job, which is the point.
+ * One more step keeps the other processes informed: a queue's wake-up (its marker) reaches one
+ * blocked Worker among all processes. When it reaches a process with no free slot, the Worker
+ * passes it on (adds the marker again) before waiting for a slot, so that a Worker of the same
+ * queue in a process with a free slot wakes and takes the job now rather than at its next
+ * `drainDelay` poll (measured: without it, 4 processes of concurrency 2 used 0.27 of their slots).
+ * Each Worker passes a wake-up on at most once per slot wait, so a busy cluster does not spin.
+ * The gate overrides BullMQ's protected `moveToActive` and passes `fetchNext = false` when a job
+ * ends (BullMQ would otherwise take the project's next job within the same call, without a
+ * slot). test/integration/process/worker-slots.test.ts pins this behaviour when BullMQ is
+ * upgraded (protected members may change between its versions).
+ */
+export class SlotGatedWorker extends Worker {
+  private readonly slots: ConcurrencyLimiter;
+  /** The connection BullMQ was given (shared, non-blocking): the wake-up is written with it. */
+  private readonly redis: Redis;
+  /** Slot releases of the jobs this worker took, by their lock token. */
+  private readonly heldSlots = new Map<string, () => void>();
+  /** Aborts a wait for a slot when the worker closes (close would otherwise wait for a slot). */
+  private readonly closingSlots = new AbortController();
+
+  constructor(name: string, processor: Processor, options: WorkerOptions & { readonly connection: Redis; readonly slots: ConcurrencyLimiter }) {
+    const { slots, ...workerOptions } = options;
+    // Not started here: the slots field must be set before the main loop asks for a job.
+    super(name, processor, { ...workerOptions, autorun: false });
+    this.slots = slots;
+    this.redis = options.connection;
+    if (options.autorun !== false) void this.run().catch((error: unknown) => this.emit("error", error instanceof Error ? error : new Error(String(error))));
+  }
+
+  protected override async moveToActive(token: string, name?: string): Promise<Job> {
+    if (this.slots.free === 0) await this.passOnWakeUp();
+    let release: () => void;
+    try {
+      release = await this.slots.acquire(this.closingSlots.signal);
+    } catch {
+      // Closing: no job taken. BullMQ's own "no job" value (its declaration omits undefined).
+      return this.nextJobFromJobData();
+    }
+    if (this.closing || this.paused) {
+      release();
+      return this.nextJobFromJobData();
+    }
+    try {
+      const job = await super.moveToActive(token, name);
+      // BullMQ returns undefined (typed as a Job) when the queue had nothing to give.
+      if ((job as Job | undefined) === undefined) release();
+      else this.heldSlots.set(token, release);
+      return job;
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  /** Best effort: a lost wake-up only delays the job to another Worker's next poll. */
+  private async passOnWakeUp(): Promise<void> {
+    try {
+      // What BullMQ writes when a job becomes ready: member "0", score 0 ("look now").
+      await this.redis.zadd(this.toKey("marker"), 0, "0");
+    } catch (error) {
+      this.emit("error", error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  override async processJob(job: Job, token: string): Promise<void | Job> {
+    try {
+      // Never take the next job within the completion call: it would run without a slot.
+      return await super.processJob(job, token, () => false);
+    } finally {
+      this.heldSlots.get(token)?.();
+      this.heldSlots.delete(token);
+    }
+  }
+
+  override async close(force = false): Promise<void> {
+    this.closingSlots.abort(new Error("worker closing"));
+    return super.close(force);
+  }
+}

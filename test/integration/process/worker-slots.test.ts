@@ -1,0 +1,96 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { JobQueues } from "../../../src/jobs/job-queues.js";
+import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
+import { assertCliBuilt, killLeftoverProcesses, spawnCli, type CliProcess, type LogLine } from "../../support/process-cli.js";
+import { testConfigObject } from "../../support/process-config.js";
+import { openTestQueues, waitForJobState } from "../../support/process-jobs.js";
+import { createConfigSafeTestRedis } from "../../support/process-redis.js";
+import type { TestRedis } from "../../support/redis.js";
+
+const PROJECTS = [67, 99] as const;
+
+/** One job run as the process's log tells it: from 'job started' to 'job done' (pino's `time`). */
+interface JobRun {
+  readonly job: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+function runsIn(logs: readonly LogLine[]): JobRun[] {
+  const runs: JobRun[] = [];
+  for (const started of logs.filter((line) => line.msg === "job started")) {
+    const done = logs.find((line) => line.msg === "job done" && line.job === started.job);
+    if (typeof started.job === "string" && typeof started.time === "number" && typeof done?.time === "number") {
+      runs.push({ job: started.job, start: started.time, end: done.time });
+    }
+  }
+  return runs;
+}
+
+describe("pim-sync worker processes: a process takes a job only with a free slot", () => {
+  let sims: RunningSimulators;
+  let redis: TestRedis;
+  let queues: JobQueues;
+  let dir: string;
+  let configPath: string;
+
+  beforeAll(() => assertCliBuilt());
+
+  beforeEach(async () => {
+    sims = await startSimulators();
+    // A slow PIM and a tight service budget: a sync takes several seconds.
+    sims.pim.setLatencyMs(100);
+    redis = await createConfigSafeTestRedis();
+    queues = openTestQueues(redis, PROJECTS);
+    dir = await mkdtemp(join(tmpdir(), "pim-sync-slots-"));
+    const config = testConfigObject({
+      pimUrl: sims.pim.url,
+      serviceUrl: sims.service.url,
+      redisPrefix: redis.prefix,
+      logLevel: "info",
+      serviceExtras: { requests_per_second: 2 },
+      worker: { concurrency: 1 },
+    });
+    const [first] = config.projects as Record<string, unknown>[];
+    config.projects = PROJECTS.map((id) => ({ ...first, id }));
+    configPath = join(dir, "config.json");
+    await writeFile(configPath, JSON.stringify(config));
+  });
+
+  afterEach(async () => {
+    await killLeftoverProcesses();
+    await queues.close();
+    await sims.close();
+    await redis.cleanup();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function startWorkerProcess(): Promise<CliProcess> {
+    const worker = spawnCli(["worker", "--config", configPath]);
+    await worker.waitForLog((line) => line.msg === "worker started", 15_000, "'worker started'");
+    return worker;
+  }
+
+  it("two processes of concurrency 1, two projects with work: both run a job at once", async () => {
+    // The issue's case: process A is up when the work arrives, B comes a moment later. A runs one
+    // job; before the fix its second project's Worker had taken the other job too (waiting for
+    // A's slot), so B found nothing and A ran both in turn.
+    const a = await startWorkerProcess();
+    const jobs = await Promise.all(PROJECTS.map((project) => queues.enqueueSync({ project })));
+    const first = await a.waitForLog((line) => line.msg === "job started", 10_000, "A's first 'job started'");
+    const b = await startWorkerProcess();
+
+    await Promise.all(jobs.map((job) => waitForJobState(queues, job.project, job.jobId, "completed", 60_000)));
+    const runsOfA = runsIn(a.logs());
+    const runsOfB = runsIn(b.logs());
+    expect(runsOfA.map((run) => run.job)).toEqual([first.job]);
+    expect(runsOfB).toHaveLength(1);
+    const [runOfA] = runsOfA;
+    const [runOfB] = runsOfB;
+    // The two runs overlap: each started before the other ended.
+    expect(runOfA && runOfB && runOfA.start < runOfB.end && runOfB.start < runOfA.end).toBe(true);
+  });
+});
