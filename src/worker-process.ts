@@ -1,0 +1,73 @@
+import type { Redis } from "ioredis";
+import type { Logger } from "pino";
+import { startWorker, type RunningWorker } from "./jobs/start-worker.js";
+import { createHttpApp } from "./server/create-http-app.js";
+import { healthRoutes } from "./server/health-routes.js";
+import { listenHttpApp, type HttpServer } from "./server/listen-http-app.js";
+import { listenSettingsOf } from "./server/listen-settings.js";
+import { redisNotReadyReason } from "./server/redis-readiness.js";
+import type { Settings } from "./settings/settings-schema.js";
+import { triggerRoutes } from "./trigger/trigger-routes.js";
+
+export interface RunningWorkerProcess extends RunningWorker {
+  /** The HTTP server's base URL, when `server` (or the deprecated `trigger` host/port) is configured. */
+  readonly serverUrl: string | null;
+  /** Where the trigger routes are served: the server's URL when `trigger` is configured. */
+  readonly triggerUrl: string | null;
+}
+
+/**
+ * The worker command's whole process: the job worker, and in front of it one HTTP server with
+ * the health checks and, when `trigger` is configured, the trigger routes. The server is
+ * composed here so that the job layer knows nothing of HTTP.
+ */
+export async function startWorkerProcess(args: { readonly settings: Settings; readonly logger: Logger; readonly connection?: Redis }): Promise<RunningWorkerProcess> {
+  const { settings, logger } = args;
+  const worker = await startWorker({ settings, logger, ...(args.connection ? { connection: args.connection } : {}) });
+  const listen = listenSettingsOf(settings);
+  let server: HttpServer | null = null;
+  if (listen) {
+    for (const deprecation of listen.deprecations) logger.warn({ config: deprecation }, "deprecated config key");
+    try {
+      server = await startServer(worker, settings, listen, logger);
+    } catch (error) {
+      await worker.stop();
+      throw error;
+    }
+    logger.info({ url: server.url }, "HTTP server listening");
+  }
+  const serverUrl = server?.url ?? null;
+  return {
+    ...worker,
+    serverUrl,
+    triggerUrl: settings.trigger ? serverUrl : null,
+    async stop() {
+      // No new requests once stopping: the queues they would use are about to close.
+      await server?.close();
+      return worker.stop();
+    },
+  };
+}
+
+async function startServer(worker: RunningWorker, settings: Settings, listen: NonNullable<ReturnType<typeof listenSettingsOf>>, logger: Logger): Promise<HttpServer> {
+  const app = createHttpApp({ limits: listen, logger });
+  await app.register(healthRoutes, {
+    notReadyReasons: async () => {
+      const redis = await redisNotReadyReason(worker.connection, listen.redis_timeout_ms);
+      const stopped = worker.stoppedProjects().map((project) => `worker: project ${project}'s worker is not running`);
+      return [...(redis === null ? [] : [redis]), ...stopped];
+    },
+  });
+  if (settings.trigger) {
+    await app.register(triggerRoutes, {
+      token: settings.trigger.token,
+      queues: worker.queues,
+      projects: settings.projects,
+      logger,
+      redisTimeoutMs: listen.redis_timeout_ms,
+      activation: worker.activation ? { queue: worker.activation.queue, client: worker.activation.runtime.client } : undefined,
+      projectLocales: (project, fresh) => worker.projectLocales(project, fresh),
+    });
+  }
+  return listenHttpApp(app, listen);
+}
