@@ -8,6 +8,9 @@ import { listenSettingsOf } from "./server/listen-settings.js";
 import { redisNotReadyReason } from "./server/redis-readiness.js";
 import type { Settings } from "./settings/settings-schema.js";
 import { triggerRoutes } from "./trigger/trigger-routes.js";
+import { metricsRoutes } from "./metrics/metrics-routes.js";
+import { createWorkerMetrics, type WorkerMetrics } from "./metrics/worker-metrics.js";
+import { withRedisDeadline } from "./server/redis-deadline.js";
 
 export interface RunningWorkerProcess extends RunningWorker {
   /** The HTTP server's base URL, when `server` (or the deprecated `trigger` host/port) is configured. */
@@ -23,13 +26,25 @@ export interface RunningWorkerProcess extends RunningWorker {
  */
 export async function startWorkerProcess(args: { readonly settings: Settings; readonly logger: Logger; readonly connection?: Redis }): Promise<RunningWorkerProcess> {
   const { settings, logger } = args;
-  const worker = await startWorker({ settings, logger, ...(args.connection ? { connection: args.connection } : {}) });
   const listen = listenSettingsOf(settings);
+  // The queues exist once the worker started; the gauge is only read at scrape time.
+  let queuesOf: RunningWorker["queues"] | null = null;
+  const metrics = listen
+    ? createWorkerMetrics({
+        projects: settings.projects.map((project) => project.id),
+        jobCounts: async (project) => {
+          if (!queuesOf) return {};
+          return withRedisDeadline(listen.redis_timeout_ms, queuesOf.queueFor(project).getJobCounts("waiting", "active", "delayed", "failed", "completed"));
+        },
+      })
+    : undefined;
+  const worker = await startWorker({ settings, logger, ...(args.connection ? { connection: args.connection } : {}), ...(metrics ? { observer: metrics } : {}) });
+  queuesOf = worker.queues;
   let server: HttpServer | null = null;
   if (listen) {
     for (const deprecation of listen.deprecations) logger.warn({ config: deprecation }, "deprecated config key");
     try {
-      server = await startServer(worker, settings, listen, logger);
+      server = await startServer(worker, settings, listen, logger, metrics);
     } catch (error) {
       await worker.stop();
       throw error;
@@ -49,7 +64,13 @@ export async function startWorkerProcess(args: { readonly settings: Settings; re
   };
 }
 
-async function startServer(worker: RunningWorker, settings: Settings, listen: NonNullable<ReturnType<typeof listenSettingsOf>>, logger: Logger): Promise<HttpServer> {
+async function startServer(
+  worker: RunningWorker,
+  settings: Settings,
+  listen: NonNullable<ReturnType<typeof listenSettingsOf>>,
+  logger: Logger,
+  metrics: WorkerMetrics | undefined,
+): Promise<HttpServer> {
   const app = createHttpApp({ limits: listen, logger });
   await app.register(healthRoutes, {
     notReadyReasons: async () => {
@@ -58,6 +79,7 @@ async function startServer(worker: RunningWorker, settings: Settings, listen: No
       return [...(redis === null ? [] : [redis]), ...stopped];
     },
   });
+  if (metrics) await app.register(metricsRoutes, { registry: metrics.registry, token: listen.metrics_token });
   if (settings.trigger) {
     await app.register(triggerRoutes, {
       token: settings.trigger.token,

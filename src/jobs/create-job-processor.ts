@@ -7,6 +7,7 @@ import { describeHolder, type ProjectLease, type ProjectLock } from "../state/pr
 import type { FullSyncProgress } from "./full-sync-progress.js";
 import { isProjectJobName, parseJobData, type ProjectJobName } from "./job-catalog.js";
 import { JOB_HANDLERS, type JobContext, type JobHandlers } from "./job-handlers.js";
+import type { JobObserver } from "./job-observer.js";
 import { runJobWithPolicy } from "./run-job-with-policy.js";
 
 /**
@@ -28,6 +29,8 @@ export function createJobProcessor(args: {
   readonly projectLock?: ProjectLock;
   /** Lets a retried `--full` sync skip the collections it already replaced. */
   readonly fullSyncProgress?: FullSyncProgress;
+  /** Told how each run ended (the worker's metrics). */
+  readonly observer?: JobObserver | undefined;
 }): Processor {
   const handlers = args.handlers ?? JOB_HANDLERS;
   const { settings } = args;
@@ -81,7 +84,16 @@ export function createJobProcessor(args: {
             // The catalog pairs each name with its data type; TypeScript cannot follow that pairing
             // through the union, so the handler is called through its widest signature.
             const handler = handlers[name] as (data: unknown, context: JobContext) => Promise<unknown>;
-            return await handler(data, context);
+            const started = Date.now();
+            const ran = { name, project: data.project, data };
+            try {
+              const result = await handler(data, context);
+              args.observer?.runEnded({ ...ran, durationMs: Date.now() - started, ok: true, result });
+              return result;
+            } catch (error) {
+              args.observer?.runEnded({ ...ran, durationMs: Date.now() - started, ok: false, error });
+              throw error;
+            }
           } finally {
             await lease?.release().catch((error: unknown) => logger.warn({ err: { message: (error as Error).message } }, "could not release the project lock; it expires by itself"));
           }

@@ -9,6 +9,7 @@ import { createProjectLock } from "../state/project-lock.js";
 import { createJobProcessor } from "./create-job-processor.js";
 import { createFullSyncProgress } from "./full-sync-progress.js";
 import type { JobHandlers } from "./job-handlers.js";
+import type { JobObserver } from "./job-observer.js";
 import { JOB_CATALOG } from "./job-catalog.js";
 import { createJobQueues, type JobQueues } from "./job-queues.js";
 import { queueNameOf } from "./queue-names.js";
@@ -50,8 +51,10 @@ export async function startWorker(args: {
   readonly connection?: Redis;
   /** Replaced only to measure the queue's own cost (bench/). */
   readonly handlers?: JobHandlers;
+  /** Told how each job run ended, and of every upstream answer (the worker's metrics). */
+  readonly observer?: JobObserver & { upstreamResponse(upstream: "pim" | "service", status: number | "error"): void };
 }): Promise<RunningWorker> {
-  const { settings, logger } = args;
+  const { settings, logger, observer } = args;
   if (!settings.redis) throw new Error("the worker needs `redis` in the config");
   const prefix = settings.redis.prefix;
   const connection = args.connection ?? createWorkerRedis(settings.redis, logger);
@@ -64,7 +67,7 @@ export async function startWorker(args: {
   };
   const queues = createJobQueues({ connection, prefix, projects: settings.projects.map((p) => p.id), retention: settings.worker, onError: logRedisError("queue") });
   const runtimes = new Map<number, ProjectRuntime>(
-    settings.projects.map((project) => [project.id, createProjectRuntime({ settings, project, logger, redis: connection })]),
+    settings.projects.map((project) => [project.id, createProjectRuntime({ settings, project, logger, redis: connection, ...(observer ? { onUpstreamResponse: (upstream, status) => observer.upstreamResponse(upstream, status) } : {}) })]),
   );
 
   await queues.enforceOneJobPerProject();
@@ -77,6 +80,7 @@ export async function startWorker(args: {
     logger,
     slots,
     handlers: args.handlers,
+    observer: args.observer,
     projectLock: createProjectLock(connection, prefix, { ttlMs: settings.worker.lock_duration_ms }),
     fullSyncProgress: createFullSyncProgress(connection, prefix),
   });

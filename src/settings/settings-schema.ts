@@ -124,6 +124,8 @@ export const serverSchema = z.strictObject({
   max_connections: z.int().min(1).default(256),
   /** A route that needs Redis answers 503 when Redis has not answered within this. */
   redis_timeout_ms: z.int().min(100).default(3_000),
+  /** When set, `GET /metrics` needs it as a bearer token. */
+  metrics_token: z.string().min(16, "must be at least 16 characters").optional(),
 });
 
 export const addOptionsSchema = z.strictObject({
