@@ -8,6 +8,8 @@ import { listenSettingsOf } from "./server/listen-settings.js";
 import { redisNotReadyReason } from "./server/redis-readiness.js";
 import type { Settings } from "./settings/settings-schema.js";
 import { triggerRoutes } from "./trigger/trigger-routes.js";
+import { adminRoutes } from "./admin/admin-routes.js";
+import { createJobAdmin } from "./jobs/job-admin.js";
 import { metricsRoutes } from "./metrics/metrics-routes.js";
 import { createWorkerMetrics, type WorkerMetrics } from "./metrics/worker-metrics.js";
 import { withRedisDeadline } from "./server/redis-deadline.js";
@@ -80,6 +82,8 @@ async function startServer(
     },
   });
   if (metrics) await app.register(metricsRoutes, { registry: metrics.registry, token: listen.metrics_token });
+  const jobAdmin = createJobAdmin(worker.queues, worker.activation ? { activation: worker.activation.queue.queue } : {});
+  if (listen.admin) await app.register(adminRoutes, { users: listen.admin.users, admin: jobAdmin, queues: worker.queues, logger, redisTimeoutMs: listen.redis_timeout_ms });
   if (settings.trigger) {
     await app.register(triggerRoutes, {
       token: settings.trigger.token,
@@ -89,6 +93,7 @@ async function startServer(
       redisTimeoutMs: listen.redis_timeout_ms,
       activation: worker.activation ? { queue: worker.activation.queue, client: worker.activation.runtime.client } : undefined,
       projectLocales: (project, fresh) => worker.projectLocales(project, fresh),
+      jobDetails: (ref) => jobAdmin.show(ref),
     });
   }
   return listenHttpApp(app, listen);

@@ -112,6 +112,15 @@ export const triggerSchema = z.strictObject({
   token: z.string().min(16, "must be at least 16 characters"),
 });
 
+export const adminUserSchema = z.strictObject({
+  name: z.string().regex(/^[^:\s]+$/, "no colon or whitespace (HTTP Basic sends name:password)"),
+  password: z.string().min(12, "must be at least 12 characters"),
+  /** viewer: read-only; admin: may also retry, promote and clean jobs and enqueue syncs. */
+  role: z.enum(["viewer", "admin"]),
+  /** Accepted as `Authorization: Bearer <token>` instead of the password (for scripts). */
+  token: z.string().min(16, "must be at least 16 characters").optional(),
+});
+
 /** The worker's one HTTP listener: trigger routes, health checks, metrics, admin. */
 export const serverSchema = z.strictObject({
   host: nonEmpty.optional(),
@@ -126,6 +135,15 @@ export const serverSchema = z.strictObject({
   redis_timeout_ms: z.int().min(100).default(3_000),
   /** When set, `GET /metrics` needs it as a bearer token. */
   metrics_token: z.string().min(16, "must be at least 16 characters").optional(),
+  /** The job dashboard (`/admin`) and admin API (`/admin/api`); not served at all without it. */
+  admin: z
+    .strictObject({
+      users: z
+        .array(adminUserSchema)
+        .min(1, "at least one user is needed")
+        .refine((users) => new Set(users.map((user) => user.name)).size === users.length, "user names must be unique"),
+    })
+    .optional(),
 });
 
 export const addOptionsSchema = z.strictObject({
@@ -172,6 +190,7 @@ export type Settings = z.infer<typeof settingsSchema>;
 export type RedisSettings = NonNullable<Settings["redis"]>;
 export type WorkerSettings = z.infer<typeof workerSchema>;
 export type ServerSettings = z.infer<typeof serverSchema>;
+export type AdminUser = z.infer<typeof adminUserSchema>;
 export type ProjectSettings = z.infer<typeof projectSchema>;
 export type PimConnectionSettings = z.infer<typeof pimConnectionSchema>;
 export type ServiceConnectionSettings = z.infer<typeof serviceConnectionSchema>;

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { labelLocaleProblems } from "../add-options/label-locale-problems.js";
 import { JobDataError, parseJobData, type JobData } from "../jobs/job-catalog.js";
 import type { JobQueues } from "../jobs/job-queues.js";
+import { JobNotFoundError, type JobDetails } from "../jobs/job-admin.js";
 import { BodyError } from "../server/body-error.js";
 import { withRedisDeadline } from "../server/redis-deadline.js";
 import type { ProjectSettings } from "../settings/settings-schema.js";
@@ -20,7 +21,12 @@ export interface TriggerRoutesOptions {
   readonly activation?: ActivationTrigger | undefined;
   /** The locales labels may use in a project (service spelling); `fresh` re-reads the PIM. */
   readonly projectLocales?: ((project: number, fresh: boolean) => Promise<readonly string[]>) | undefined;
+  /** A job by `<project>/<id>` (JobNotFoundError when there is none), for `GET /v1/jobs/...`. */
+  readonly jobDetails?: ((ref: string) => Promise<JobDetails>) | undefined;
 }
+
+/** Routes that need the bearer token carry this in their config; 405 answers do not. */
+const BEARER = { bearer: true } as const;
 
 function parseAddOptions(body: unknown): { request?: JobData<"options.add">; problems: string[] } {
   try {
@@ -65,7 +71,7 @@ export async function triggerRoutes(app: FastifyInstance, options: TriggerRoutes
   const inTime = <T>(work: Promise<T>): Promise<T> => withRedisDeadline(options.redisTimeoutMs, work);
 
   app.addHook("onRequest", async (request, reply) => {
-    if (request.method !== "POST") return;
+    if ((request.routeOptions.config as { bearer?: boolean }).bearer !== true) return;
     if (!bearerTokenMatches(request.headers.authorization, options.token)) {
       return reply.code(401).header("www-authenticate", "Bearer").send({ error: "a valid bearer token is required" });
     }
@@ -88,7 +94,7 @@ export async function triggerRoutes(app: FastifyInstance, options: TriggerRoutes
   }
 
   const postOnly = (path: string, handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>): void => {
-    app.post(path, handler);
+    app.post(path, { config: BEARER }, handler);
     app.route({
       method: ["GET", "HEAD", "PUT", "DELETE", "PATCH", "OPTIONS"],
       url: path,
@@ -122,6 +128,33 @@ export async function triggerRoutes(app: FastifyInstance, options: TriggerRoutes
     log.info({ project: job.project, job: job.jobId, status: job.status }, "add-options request queued");
     return reply.code(202).send({ job_id: `${job.project}/${job.jobId}`, status: job.status });
   });
+
+  const jobDetails = options.jobDetails;
+  if (jobDetails) {
+    // What a PIM-side caller needs to follow the job its 202 named: no stack traces, no logs.
+    app.get<{ Params: { project: string; id: string } }>("/v1/jobs/:project/:id", { config: BEARER }, async (request, reply) => {
+      const ref = `${request.params.project}/${request.params.id}`;
+      let job: JobDetails;
+      try {
+        job = await inTime(jobDetails(ref));
+      } catch (error) {
+        if (error instanceof JobNotFoundError) return reply.code(404).send({ error: `no job ${ref}` });
+        throw error;
+      }
+      if (job.project === null) return reply.code(404).send({ error: `no job ${ref}` });
+      return {
+        job_id: job.ref,
+        name: job.name,
+        state: job.state,
+        attempts_made: job.attemptsMade,
+        created_at: job.createdAt,
+        finished_at: job.finishedAt,
+        result: job.state === "completed" ? job.result : null,
+        failed_reason: job.failedReason,
+        retrying_after: job.pendingRetryReason,
+      };
+    });
+  }
 
   if (activationRoutes) {
     for (const path of Object.keys(ACTIVATION_ROUTES) as (keyof typeof ACTIVATION_ROUTES)[]) {
