@@ -50,7 +50,8 @@ export function createJobProcessor(args: {
     }
     const runtime = args.runtimes.get(data.project);
     if (!runtime) throw new UnrecoverableError(`project ${data.project} is not configured in this worker`);
-    const logger = args.logger.child({ job: job.id, jobName: name, project: data.project, attempt: job.attemptsMade + 1 });
+    // Every line of a job carries these, so all of one job's lines can be found together.
+    const logger = args.logger.child({ job: job.id, jobName: name, project: data.project, queue: job.queueName, attempt: job.attemptsMade + 1 });
 
     return args.slots.run(() =>
       runJobWithPolicy({
