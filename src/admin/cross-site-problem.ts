@@ -7,8 +7,16 @@ import type { FastifyRequest } from "fastify";
  */
 export function crossSiteProblem(request: FastifyRequest): string | null {
   const site = request.headers["sec-fetch-site"];
-  if (typeof site === "string" && site !== "same-origin" && site !== "none") return `Sec-Fetch-Site is '${site}'`;
+  if (typeof site === "string") return site === "same-origin" || site === "none" ? null : `Sec-Fetch-Site is '${site}'`;
+  // Only browsers without Sec-Fetch-Site get here. Behind a TLS-terminating proxy the scheme seen
+  // here is http while the page's is https: hosts are compared, not schemes.
   const origin = request.headers.origin;
-  if (typeof origin === "string" && origin !== `${request.protocol}://${request.headers.host ?? ""}`) return `Origin '${origin}' is not this server`;
-  return null;
+  if (typeof origin !== "string") return null;
+  let originHost: string;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    return `Origin '${origin}' is not a URL`;
+  }
+  return originHost === request.headers.host ? null : `Origin '${origin}' is not this server`;
 }
