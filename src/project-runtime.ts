@@ -63,7 +63,10 @@ export function createProjectRuntime(args: {
   readonly logger: Logger;
   readonly redis?: Redis;
   readonly stateStore?: StateStore;
+  /** Every upstream answer's status (or "error"), for the worker's metrics. */
+  readonly onUpstreamResponse?: (upstream: "pim" | "service", status: number | "error") => void;
 }): ProjectRuntime {
+  const observe = args.onUpstreamResponse;
   const { settings, project, logger } = args;
   const retry = retryPolicyOf(settings);
   const agents: Agent[] = [];
@@ -86,6 +89,7 @@ export function createProjectRuntime(args: {
     maxInFlight: project.pim.max_in_flight,
     requestsPerSecond: project.pim.requests_per_second,
     optionWritesPerSecond: project.pim.option_writes_per_second,
+    onResponse: observe && ((status) => observe("pim", status)),
   });
   const service = createConfigServiceClient({
     baseUrl: project.service.url,
@@ -95,6 +99,7 @@ export function createProjectRuntime(args: {
     retry,
     timeoutMs: settings.http.timeout_ms,
     requestsPerSecond: project.service.requests_per_second,
+    onResponse: observe && ((status) => observe("service", status)),
   });
 
   let state: StateStore;

@@ -35,6 +35,8 @@ export interface ConfigServiceClientOptions {
   /** The service allows 10 requests per second. */
   readonly requestsPerSecond?: number;
   readonly random?: () => number;
+  /** Every answer's status, token requests included (see HttpClientOptions). */
+  readonly onResponse?: ((status: number | "error") => void) | undefined;
 }
 
 export function createConfigServiceClient(options: ConfigServiceClientOptions): ConfigServiceClient {
@@ -51,6 +53,7 @@ export function createConfigServiceClient(options: ConfigServiceClientOptions): 
     concurrency: createConcurrencyLimiter(8),
     random: options.random,
     stats: createRequestStats(),
+    onResponse: options.onResponse,
   };
   const tokenClient = createHttpClient(common);
   const auth = createServiceAuth(options.credentials, tokenClient);

@@ -55,6 +55,8 @@ export interface HttpClientOptions {
   readonly random?: () => number;
   /** Shared counters, when several clients talk to one upstream (e.g. token + API). */
   readonly stats?: RequestStats;
+  /** Told of every answer's status (or "error" when none came): for the worker's metrics. */
+  readonly onResponse?: ((status: number | "error") => void) | undefined;
 }
 
 export interface HttpClient {
@@ -129,6 +131,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     } catch (cause) {
       settle?.();
       if (req.signal?.aborted) throw cause;
+      options.onResponse?.("error");
       const timedOut = timeout.aborted;
       throw new HttpError(
         { ...base, code: timedOut ? "HTTP_TIMEOUT" : "HTTP_NETWORK", transient: timedOut || !isPermanentNetworkFailure(cause), cause },
@@ -137,6 +140,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     }
 
     const { statusCode } = response;
+    options.onResponse?.(statusCode);
     if (statusCode >= 400) {
       const text = await response.body.text().catch(() => "");
       const retryAfterMs = parseRetryAfterMs(response.headers["retry-after"], Date.now());

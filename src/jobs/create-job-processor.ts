@@ -6,6 +6,7 @@ import { describeHolder, type ProjectLease, type ProjectLock } from "../state/pr
 import type { FullSyncProgress } from "./full-sync-progress.js";
 import { isProjectJobName, parseJobData, type ProjectJobName } from "./job-catalog.js";
 import { JOB_HANDLERS, type JobContext, type JobHandlers } from "./job-handlers.js";
+import type { JobObserver } from "./job-observer.js";
 import { runJobWithPolicy } from "./run-job-with-policy.js";
 
 /**
@@ -26,6 +27,8 @@ export function createJobProcessor(args: {
   readonly projectLock?: ProjectLock;
   /** Lets a retried `--full` sync skip the collections it already replaced. */
   readonly fullSyncProgress?: FullSyncProgress;
+  /** Told how each run ended (the worker's metrics). */
+  readonly observer?: JobObserver | undefined;
 }): Processor {
   const handlers = args.handlers ?? JOB_HANDLERS;
   const { settings } = args;
@@ -45,7 +48,8 @@ export function createJobProcessor(args: {
     }
     const runtime = args.runtimes.get(data.project);
     if (!runtime) throw new UnrecoverableError(`project ${data.project} is not configured in this worker`);
-    const logger = args.logger.child({ job: job.id, jobName: name, project: data.project, attempt: job.attemptsMade + 1 });
+    // Every line of a job carries these, so all of one job's lines can be found together.
+    const logger = args.logger.child({ job: job.id, jobName: name, project: data.project, queue: job.queueName, attempt: job.attemptsMade + 1 });
 
     // The process' job slot was taken before the job was (see slot-gated-worker.ts).
     return runJobWithPolicy({
@@ -79,7 +83,16 @@ export function createJobProcessor(args: {
           // The catalog pairs each name with its data type; TypeScript cannot follow that pairing
           // through the union, so the handler is called through its widest signature.
           const handler = handlers[name] as (data: unknown, context: JobContext) => Promise<unknown>;
-          return await handler(data, context);
+          const started = Date.now();
+          const ran = { name, project: data.project, data };
+          try {
+            const result = await handler(data, context);
+            args.observer?.runEnded({ ...ran, durationMs: Date.now() - started, ok: true, result });
+            return result;
+          } catch (error) {
+            args.observer?.runEnded({ ...ran, durationMs: Date.now() - started, ok: false, error });
+            throw error;
+          }
         } finally {
           await lease?.release().catch((error: unknown) => logger.warn({ err: { message: (error as Error).message } }, "could not release the project lock; it expires by itself"));
         }

@@ -22,6 +22,9 @@ export interface JobContext {
 export interface SyncJobResult {
   readonly outcome: "done" | "held_back";
   readonly written: number;
+  /** Options upserted and deleted in the collections written. */
+  readonly upserts: number;
+  readonly deletes: number;
   readonly unchanged: number;
   readonly heldBack: readonly { readonly collection: string; readonly names: number; readonly reason: string }[];
   readonly missing: readonly string[];
@@ -79,6 +82,8 @@ export const JOB_HANDLERS: JobHandlers = {
     return {
       outcome: exitCodeOf(report) === EXIT_CODES.heldBack ? "held_back" : "done",
       written,
+      upserts: report.collections.reduce((sum, c) => sum + (c.written ? c.upserts : 0), 0),
+      deletes: report.collections.reduce((sum, c) => sum + (c.written ? c.deletes : 0), 0),
       unchanged: report.collections.filter((c) => c.action === "none").length,
       heldBack: report.collections.flatMap((c) => (c.heldBack ? [{ collection: c.collection, names: c.heldBack.names.length, reason: c.heldBack.reason }] : [])),
       missing: report.missing.map((m) => m.collection),

@@ -9,13 +9,13 @@ import { createJobProcessor } from "./create-job-processor.js";
 import { SlotGatedWorker } from "./slot-gated-worker.js";
 import { createFullSyncProgress } from "./full-sync-progress.js";
 import type { JobHandlers } from "./job-handlers.js";
+import type { JobObserver } from "./job-observer.js";
 import { JOB_CATALOG } from "./job-catalog.js";
 import { createJobQueues, type JobQueues } from "./job-queues.js";
 import { queueNameOf } from "./queue-names.js";
 import { keepQueueSafety } from "./keep-queue-safety.js";
 import { upsertSchedules } from "./upsert-schedules.js";
-import { startTriggerServer } from "../trigger/trigger-server.js";
-import { startActivationWorker } from "./start-activation-worker.js";
+import { startActivationWorker, type RunningActivationWorker } from "./start-activation-worker.js";
 import { projectLabelLocales } from "../add-options/project-label-locales.js";
 import { closeRedis } from "../redis/close-redis.js";
 import { createWorkerRedis } from "../redis/create-worker-redis.js";
@@ -28,8 +28,14 @@ const QUEUE_CLOSE_GRACE_MS = 2_000;
 
 export interface RunningWorker {
   readonly queues: JobQueues;
-  /** The trigger endpoint's base URL, when `trigger` is configured. */
-  readonly triggerUrl: string | null;
+  /** The Redis connection the worker's queues use. */
+  readonly connection: Redis;
+  /** The Activation worker, when `activation` is configured. */
+  readonly activation: RunningActivationWorker | null;
+  /** The locales labels may use in a project (service spelling); `fresh` re-reads the PIM. */
+  projectLocales(project: number, fresh: boolean): Promise<readonly string[]>;
+  /** The projects whose BullMQ worker is not running (closed, or never started). */
+  stoppedProjects(): readonly number[];
   /** Stop taking jobs, let active ones finish within the deadline, release everything. */
   stop(): Promise<{ readonly forced: boolean }>;
 }
@@ -46,8 +52,10 @@ export async function startWorker(args: {
   readonly connection?: Redis;
   /** Replaced only to measure the queue's own cost (bench/). */
   readonly handlers?: JobHandlers;
+  /** Told how each job run ended, and of every upstream answer (the worker's metrics). */
+  readonly observer?: JobObserver & { upstreamResponse(upstream: "pim" | "service", status: number | "error"): void };
 }): Promise<RunningWorker> {
-  const { settings, logger } = args;
+  const { settings, logger, observer } = args;
   if (!settings.redis) throw new Error("the worker needs `redis` in the config");
   const prefix = settings.redis.prefix;
   const connection = args.connection ?? createWorkerRedis(settings.redis, logger);
@@ -60,7 +68,7 @@ export async function startWorker(args: {
   };
   const queues = createJobQueues({ connection, prefix, projects: settings.projects.map((p) => p.id), retention: settings.worker, onError: logRedisError("queue") });
   const runtimes = new Map<number, ProjectRuntime>(
-    settings.projects.map((project) => [project.id, createProjectRuntime({ settings, project, logger, redis: connection })]),
+    settings.projects.map((project) => [project.id, createProjectRuntime({ settings, project, logger, redis: connection, ...(observer ? { onUpstreamResponse: (upstream, status) => observer.upstreamResponse(upstream, status) } : {}) })]),
   );
 
   await queues.enforceOneJobPerProject();
@@ -72,6 +80,7 @@ export async function startWorker(args: {
     settings,
     logger,
     handlers: args.handlers,
+    observer: args.observer,
     projectLock: createProjectLock(connection, prefix, { ttlMs: settings.worker.lock_duration_ms }),
     fullSyncProgress: createFullSyncProgress(connection, prefix),
   });
@@ -109,28 +118,20 @@ export async function startWorker(args: {
     logger,
     alsoCheck: activation ? [(warn) => activation.restoreSafety(warn)] : [],
   });
-  const trigger = settings.trigger
-    ? await startTriggerServer({
-        ...settings.trigger,
-        queues,
-        projects: settings.projects,
-        logger,
-        ...(activation ? { activation: { queue: activation.queue, client: activation.runtime.client } } : {}),
-        projectLocales: async (project, fresh) => {
-          const runtime = runtimes.get(project);
-          if (!runtime) throw new Error(`project ${project} is not configured`);
-          return projectLabelLocales(runtime, fresh);
-        },
-      })
-    : null;
-  logger.info({ projects: settings.projects.map((p) => p.id), concurrency: settings.worker.concurrency, trigger: trigger?.url }, "worker started");
+  logger.info({ projects: settings.projects.map((p) => p.id), concurrency: settings.worker.concurrency }, "worker started");
 
   return {
     queues,
-    triggerUrl: trigger?.url ?? null,
+    connection,
+    activation,
+    async projectLocales(project, fresh) {
+      const runtime = runtimes.get(project);
+      if (!runtime) throw new Error(`project ${project} is not configured`);
+      return projectLabelLocales(runtime, fresh);
+    },
+    stoppedProjects: () => settings.projects.filter((_, index) => workers[index]?.isRunning() !== true).map((project) => project.id),
     async stop() {
       safety.stop();
-      await trigger?.close();
       if (connection.status !== "ready") {
         // Redis is away: no job can record its end, and closing would wait for Redis. Jobs that
         // were running keep their locks until they expire; another worker then recovers them.

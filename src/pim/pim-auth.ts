@@ -27,6 +27,8 @@ export interface PimAuthOptions {
   /** The PIM client's request-rate limiter: token calls count against the instance's 100 req/s too. */
   readonly rateLimiter?: RateLimiter;
   readonly random?: () => number;
+  /** Every token answer's status (see HttpClientOptions). */
+  readonly onResponse?: ((status: number | "error") => void) | undefined;
   /** Wall clock in ms, injected so expiry can be tested without waiting an hour. */
   readonly now?: () => number;
 }
@@ -76,6 +78,7 @@ export function createPimAuth(options: PimAuthOptions): PimAuth {
     timeoutMs: options.timeoutMs,
     rateLimiter: options.rateLimiter,
     random: options.random,
+    onResponse: options.onResponse,
     authorize: () => Promise.resolve(`Basic ${basicCredentials}`),
   });
   let state: TokenState | undefined;

@@ -40,6 +40,8 @@ export interface PimClientOptions {
   /** Attribute option writes have their own limit of 3 per second per instance (since Jan 2024). */
   readonly optionWritesPerSecond?: number;
   readonly random?: () => number;
+  /** Every answer's status, token requests included (see HttpClientOptions). */
+  readonly onResponse?: ((status: number | "error") => void) | undefined;
 }
 
 export interface PimClient {
@@ -83,6 +85,7 @@ export function createPimClient(options: PimClientOptions): PimClient {
     timeoutMs,
     rateLimiter,
     random: options.random,
+    onResponse: options.onResponse,
   });
   const http: HttpClient = createHttpClient({
     upstream: "pim",
@@ -96,6 +99,7 @@ export function createPimClient(options: PimClientOptions): PimClient {
     authorize: (signal) => auth.authorize(signal),
     onUnauthorized: (signal) => auth.onUnauthorized(signal),
     random: options.random,
+    onResponse: options.onResponse,
   });
 
   async function* attributeOptionPages(attribute: string, signal?: AbortSignal): AsyncGenerator<PimAttributeOption[]> {

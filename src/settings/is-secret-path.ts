@@ -1,10 +1,14 @@
 /**
- * The config keys that hold credentials for the upstreams or the trigger: `projects[].pim`'s
- * client id, secret, user name and password, `projects[].service`'s token and password, and
- * `trigger.token`.
+ * The config keys that hold credentials for the upstreams, the trigger or the server:
+ * `projects[].pim`'s client id, secret, user name and password, `projects[].service`'s token and
+ * password, `trigger.token`, `server.metrics_token`, and `server.admin.users[]`'s password and token.
  */
 export function isSecretPath(path: readonly (string | number)[]): boolean {
   const [first, , section, key] = path;
+  if (first === "server") {
+    if (path[1] === "metrics_token") return path.length === 2;
+    return path[1] === "admin" && path[2] === "users" && path.length === 5 && (path[4] === "password" || path[4] === "token");
+  }
   if (first === "trigger") return path[1] === "token" && path.length === 2;
   if (first !== "projects" || path.length !== 4) return false;
   if (section === "pim") return key === "client_id" || key === "secret" || key === "username" || key === "password";

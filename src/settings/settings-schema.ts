@@ -105,10 +105,45 @@ export const workerSchema = z.strictObject({
   .transform((worker) => ({ ...worker, stalled_interval_ms: worker.stalled_interval_ms ?? Math.max(1000, Math.floor(worker.lock_duration_ms / 2)) }));
 
 export const triggerSchema = z.strictObject({
-  host: nonEmpty.default("127.0.0.1"),
-  port: z.int().min(0).max(65535).default(8090),
+  /** Deprecated aliases of `server.host` / `server.port` (used when `server` does not set them). */
+  host: nonEmpty.optional(),
+  port: z.int().min(0).max(65535).optional(),
   /** Bearer token PIM-side triggers must send. */
   token: z.string().min(16, "must be at least 16 characters"),
+});
+
+export const adminUserSchema = z.strictObject({
+  name: z.string().regex(/^[^:\s]+$/, "no colon or whitespace (HTTP Basic sends name:password)"),
+  password: z.string().min(12, "must be at least 12 characters"),
+  /** viewer: read-only; admin: may also retry, promote and clean jobs and enqueue syncs. */
+  role: z.enum(["viewer", "admin"]),
+  /** Accepted as `Authorization: Bearer <token>` instead of the password (for scripts). */
+  token: z.string().min(16, "must be at least 16 characters").optional(),
+});
+
+/** The worker's one HTTP listener: trigger routes, health checks, metrics, admin. */
+export const serverSchema = z.strictObject({
+  host: nonEmpty.optional(),
+  port: z.int().min(0).max(65535).optional(),
+  /** A request (headers and body) must arrive within this, or it is answered 408 and closed. */
+  request_timeout_ms: z.int().min(100).default(30_000),
+  /** The request headers must arrive within this. */
+  headers_timeout_ms: z.int().min(100).default(10_000),
+  /** Open connections beyond this are closed at once. */
+  max_connections: z.int().min(1).default(256),
+  /** A route that needs Redis answers 503 when Redis has not answered within this. */
+  redis_timeout_ms: z.int().min(100).default(3_000),
+  /** When set, `GET /metrics` needs it as a bearer token. */
+  metrics_token: z.string().min(16, "must be at least 16 characters").optional(),
+  /** The job dashboard (`/admin`) and admin API (`/admin/api`); not served at all without it. */
+  admin: z
+    .strictObject({
+      users: z
+        .array(adminUserSchema)
+        .min(1, "at least one user is needed")
+        .refine((users) => new Set(users.map((user) => user.name)).size === users.length, "user names must be unique"),
+    })
+    .optional(),
 });
 
 export const addOptionsSchema = z.strictObject({
@@ -143,6 +178,7 @@ export const settingsSchema = z.strictObject({
       })
       .default({ timeout_ms: 30_000, max_attempts: 5, base_delay_ms: 250, max_delay_ms: 10_000, max_retry_after_ms: 60_000 }),
     worker: workerSchema.default(workerSchema.parse({})),
+    server: serverSchema.optional(),
     trigger: triggerSchema.optional(),
     add_options: addOptionsSchema.default(addOptionsSchema.parse({})),
     projects: z.array(projectSchema).min(1, "at least one project is needed"),
@@ -153,6 +189,8 @@ export const settingsSchema = z.strictObject({
 export type Settings = z.infer<typeof settingsSchema>;
 export type RedisSettings = NonNullable<Settings["redis"]>;
 export type WorkerSettings = z.infer<typeof workerSchema>;
+export type ServerSettings = z.infer<typeof serverSchema>;
+export type AdminUser = z.infer<typeof adminUserSchema>;
 export type ProjectSettings = z.infer<typeof projectSchema>;
 export type PimConnectionSettings = z.infer<typeof pimConnectionSchema>;
 export type ServiceConnectionSettings = z.infer<typeof serviceConnectionSchema>;

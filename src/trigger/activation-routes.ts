@@ -1,4 +1,3 @@
-import type { IncomingMessage } from "node:http";
 import type { ActivationClient } from "../activation/activation-client.js";
 import { CONNECTION_LIST_CACHE_MS } from "../activation/activation-assumptions.js";
 import { JobDataError, parseJobData } from "../jobs/job-catalog.js";
@@ -12,10 +11,6 @@ export interface ActivationTrigger {
 
 export const ACTIVATION_ROUTES = { "/v1/activation/offers": "activation.offers.put", "/v1/activation/shipments": "activation.shipment.update" } as const;
 export type ActivationRoutePath = keyof typeof ACTIVATION_ROUTES;
-
-export function isActivationRoute(path: string): path is ActivationRoutePath {
-  return Object.hasOwn(ACTIVATION_ROUTES, path);
-}
 
 /**
  * `POST /v1/activation/offers` `{connection, offers:[...]}` and `POST /v1/activation/shipments`
@@ -42,7 +37,13 @@ export function createActivationRoutes(trigger: ActivationTrigger) {
 
   return {
     /** 202 with the job, or 400 with every reason. */
-    async handle(path: ActivationRoutePath, body: Readonly<Record<string, unknown>>, request: IncomingMessage): Promise<{ status: number; body: unknown }> {
+    async handle(
+      path: ActivationRoutePath,
+      body: Readonly<Record<string, unknown>>,
+      idempotencyKey: string | undefined,
+      /** Bounds the wait on Redis (the route then answers 503). */
+      inTime: <T>(work: Promise<T>) => Promise<T>,
+    ): Promise<{ status: number; body: unknown }> {
       const name = ACTIVATION_ROUTES[path];
       const problems: string[] = [];
       try {
@@ -54,11 +55,9 @@ export function createActivationRoutes(trigger: ActivationTrigger) {
       const unknown = await unknownConnection(body.connection);
       if (unknown !== null) problems.push(unknown);
       if (problems.length > 0) return { status: 400, body: { errors: problems } };
-      const header = request.headers["idempotency-key"];
-      const idempotencyKey = typeof header === "string" && header.trim() !== "" ? header.trim() : undefined;
       let job;
       try {
-        job = name === "activation.offers.put" ? await trigger.queue.enqueueOffers(body, { idempotencyKey }) : await trigger.queue.enqueueShipment(body, { idempotencyKey });
+        job = await inTime(name === "activation.offers.put" ? trigger.queue.enqueueOffers(body, { idempotencyKey }) : trigger.queue.enqueueShipment(body, { idempotencyKey }));
       } catch (error) {
         if (error instanceof IdempotencyKeyConflict) return { status: 422, body: { errors: [`Idempotency-Key: ${error.message}`] } };
         throw error;

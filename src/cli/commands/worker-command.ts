@@ -1,8 +1,8 @@
-import { startWorker } from "../../jobs/start-worker.js";
 import { closeRedis } from "../../redis/close-redis.js";
 import { createWorkerRedis } from "../../redis/create-worker-redis.js";
 import { createLogger } from "../../log/create-logger.js";
 import { loadSettings } from "../../settings/load-settings.js";
+import { startWorkerProcess } from "../../worker-process.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { parseCommandArgs, requireString } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
@@ -10,7 +10,8 @@ import { UsageError } from "../usage-error.js";
 export const WORKER_HELP = `Usage: pim-sync worker --config FILE
 
 Runs the long-lived worker: one queue per configured project in Redis, scheduled syncs
-(projects[].schedule), add-options jobs, and the trigger endpoint when \`trigger\` is configured.
+(projects[].schedule), add-options jobs, and one HTTP server when \`server\` or \`trigger\` is
+configured (health checks, and the trigger routes when \`trigger\` is configured).
 Several workers (on several machines) may share one Redis.
 
 SIGTERM or SIGINT: stop taking jobs, let active jobs finish within worker.shutdown_timeout_ms,
@@ -38,7 +39,7 @@ export async function runWorkerCommand(argv: readonly string[], io: CliIo): Prom
   });
   // A worker started while Redis is away waits for it (logging each reconnect attempt); a
   // signal in the meantime ends it at once.
-  const starting = startWorker({ settings, logger, connection });
+  const starting = startWorkerProcess({ settings, logger, connection });
   const started = await Promise.race([starting, stopRequested]);
   if (started === "stop") {
     starting.catch(() => undefined);
@@ -47,7 +48,7 @@ export async function runWorkerCommand(argv: readonly string[], io: CliIo): Prom
     logger.flush();
     return 0;
   }
-  logger.info({ projects: settings.projects.map((p) => p.id), trigger: started.triggerUrl }, "worker running; SIGTERM or SIGINT to stop");
+  logger.info({ projects: settings.projects.map((p) => p.id), server: started.serverUrl }, "worker running; SIGTERM or SIGINT to stop");
   await stopRequested;
   logger.info({ shutdownTimeoutMs: settings.worker.shutdown_timeout_ms }, "stopping: waiting for active jobs");
   await started.stop();

@@ -10,8 +10,10 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseJobData } from "../../../src/jobs/job-catalog.js";
 import { createJobQueues, type JobQueues } from "../../../src/jobs/job-queues.js";
-import { settingsSchema } from "../../../src/settings/settings-schema.js";
-import { startTriggerServer, type TriggerServer } from "../../../src/trigger/trigger-server.js";
+import { serverSchema, settingsSchema } from "../../../src/settings/settings-schema.js";
+import { createHttpApp } from "../../../src/server/create-http-app.js";
+import { listenHttpApp, type HttpServer } from "../../../src/server/listen-http-app.js";
+import { triggerRoutes } from "../../../src/trigger/trigger-routes.js";
 import { createTestRedis, type TestRedis } from "../../support/redis.js";
 import { silentLogger } from "../../support/silent-logger.js";
 import { CHAOS_SIZES, chaosSeed } from "../support/chaos-scale.js";
@@ -136,7 +138,7 @@ describe(`chaos: fuzzing the trigger endpoint (seed ${SEED})`, () => {
   const results = chaosCounters("trigger-fuzz");
   let redis: TestRedis;
   let queues: JobQueues;
-  let server: TriggerServer;
+  let server: HttpServer;
 
   beforeAll(async () => {
     redis = await createTestRedis();
@@ -149,7 +151,9 @@ describe(`chaos: fuzzing the trigger endpoint (seed ${SEED})`, () => {
         allowed_options_for_pim_attribute_addition: [...ALLOWED],
       })),
     }).projects;
-    server = await startTriggerServer({ host: "127.0.0.1", port: 0, token: TOKEN, queues, projects, logger: silentLogger() });
+    const app = createHttpApp({ limits: serverSchema.parse({}), logger: silentLogger() });
+    await app.register(triggerRoutes, { token: TOKEN, queues, projects, logger: silentLogger(), redisTimeoutMs: 5_000 });
+    server = await listenHttpApp(app, { host: "127.0.0.1", port: 0 });
   });
 
   afterAll(async () => {

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { contentHash } from "../../../src/activation/canonical-json.js";
 import { runCli } from "../../../src/cli/main.js";
 import { ACTIVATION_QUEUE, createActivationQueue, type ActivationQueue } from "../../../src/jobs/activation-queue.js";
-import { startWorker, type RunningWorker } from "../../../src/jobs/start-worker.js";
+import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
 import { sampleOrder } from "../../../src/sim/activation/activation-sample.js";
 import { SIM_ACTIVATION_TOKEN, SIM_WEBHOOK_TOKEN, startActivationSimulator, type ActivationSimulator } from "../../../src/sim/activation/activation-simulator.js";
@@ -27,7 +27,7 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
   let redis: TestRedis;
   let dir: string;
   let queue: ActivationQueue;
-  let worker: RunningWorker | undefined;
+  let worker: RunningWorkerProcess | undefined;
   let configPath: string;
   const trigger = createTriggerClient(() => {
     if (!worker?.triggerUrl) throw new Error("the worker has no trigger endpoint");
@@ -44,7 +44,7 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
     });
     configPath = await writeActivationConfig(dir, config);
     const settings = parseSettings(JSON.stringify(config), "activation-jobs-test", { ACTIVATION_TOKEN: options.token ?? SIM_ACTIVATION_TOKEN });
-    worker = await startWorker({ settings, logger: silentLogger() });
+    worker = await startWorkerProcess({ settings, logger: silentLogger() });
   }
 
   async function finished(id: string, timeoutMs = 20_000): Promise<{ job: Job; state: string }> {

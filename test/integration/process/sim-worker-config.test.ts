@@ -13,7 +13,8 @@ import { TEST_REDIS_URL, type TestRedis } from "../../support/redis.js";
 
 interface SimWorkerConfig {
   redis: { url: string; prefix: string };
-  trigger: { host: string; port: number; token: string };
+  server: { host: string; port: number };
+  trigger: { token: string };
   projects: { pim: { url: string }; service: { url: string } }[];
 }
 
@@ -48,7 +49,7 @@ describe("config/sim-worker.yaml: `pim-sync sim` + `pim-sync worker` as the READ
     const config: SimWorkerConfig = {
       ...shipped,
       redis: { ...shipped.redis, url: TEST_REDIS_URL, prefix: redis.prefix },
-      trigger: { ...shipped.trigger, port: triggerPort },
+      server: { ...shipped.server, port: triggerPort },
       projects: shipped.projects.map((project) => ({
         ...project,
         pim: { ...project.pim, url: project.pim.url.replace(":8081", `:${pimPort}`) },
@@ -61,7 +62,7 @@ describe("config/sim-worker.yaml: `pim-sync sim` + `pim-sync worker` as the READ
     const sim = spawnCli(["sim", "--pim-port", String(pimPort), "--service-port", String(servicePort)]);
     await waitFor(() => sim.stdout().includes("Press Ctrl-C to stop."), { timeoutMs: 15_000, what: "the simulators" });
     const worker = spawnCli(["worker", "--config", configPath]);
-    await worker.waitForLog((line) => line.msg === "worker started", 15_000, "'worker started'");
+    await worker.waitForLog((line) => line.msg === "HTTP server listening", 15_000, "'HTTP server listening'");
 
     // The README's curl, with fetch.
     const answer = await fetch(`http://127.0.0.1:${triggerPort}/v1/sync`, {

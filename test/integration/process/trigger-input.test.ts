@@ -40,7 +40,7 @@ describe("pim-sync worker as a process: the trigger checks input where it enters
       projectExtras: { allowed_options_for_pim_attribute_addition: ["color"], locales: ["en_US", "fr_FR"] },
     });
     worker = spawnCli(["worker", "--config", configPath]);
-    await worker.waitForLog((line) => line.msg === "worker started", 15_000, "'worker started'");
+    await worker.waitForLog((line) => line.msg === "HTTP server listening", 15_000, "'HTTP server listening'");
   });
 
   afterEach(async () => {

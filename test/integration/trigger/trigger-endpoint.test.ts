@@ -1,7 +1,7 @@
 import { Client } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import { startWorker, type RunningWorker } from "../../../src/jobs/start-worker.js";
+import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
 import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
 import { SIM_SECRETS, testConfigObject } from "../../support/process-config.js";
@@ -19,7 +19,7 @@ describe("trigger endpoint (in-process worker)", () => {
   let sims: RunningSimulators;
   let redis: TestRedis;
   let queues: JobQueues;
-  let worker: RunningWorker | undefined;
+  let worker: RunningWorkerProcess | undefined;
   const client = createTriggerClient(() => {
     if (!worker?.triggerUrl) throw new Error("the worker has no trigger endpoint");
     return worker.triggerUrl;
@@ -42,7 +42,7 @@ describe("trigger endpoint (in-process worker)", () => {
       "trigger-test-config",
       {},
     );
-    worker = await startWorker({ settings, logger: silentLogger() });
+    worker = await startWorkerProcess({ settings, logger: silentLogger() });
   });
 
   afterEach(async () => {
@@ -200,6 +200,32 @@ describe("trigger endpoint (in-process worker)", () => {
       await oversize.body.dump();
 
       const next = await post(JSON.stringify(VALID));
+      expect(next.statusCode).toBe(202);
+      await next.body.dump();
+    } finally {
+      await connection.destroy();
+    }
+  });
+
+  it("a 401 given before a large body was read closes the connection too, and the next request is answered", async () => {
+    const url = worker?.triggerUrl;
+    if (!url) throw new Error("the worker has no trigger endpoint");
+    const connection = new Client(url, { pipelining: 1 });
+    try {
+      const post = (token: string, body: string) =>
+        connection.request({
+          method: "POST",
+          path: "/v1/add-options",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body,
+          signal: AbortSignal.timeout(5_000),
+        });
+      const refused = await post("a-wrong-token-0123456789", JSON.stringify({ ...VALID, requested_by: "x".repeat(500_000) }));
+      expect(refused.statusCode).toBe(401);
+      expect(refused.headers.connection).toBe("close");
+      await refused.body.dump();
+
+      const next = await post(TOKEN, JSON.stringify(VALID));
       expect(next.statusCode).toBe(202);
       await next.body.dump();
     } finally {

@@ -1,0 +1,103 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { AddOptionsRejected } from "../add-options/add-options-rejected.js";
+import type { AddOptionsReport } from "../add-options/run-add-options.js";
+import type { SyncJobResult } from "../jobs/job-handlers.js";
+import type { JobObserver, JobRunEnd } from "../jobs/job-observer.js";
+
+/** The BullMQ states `pim_sync_jobs` reports. */
+export const JOB_GAUGE_STATES = ["waiting", "active", "delayed", "failed", "completed"] as const;
+export type JobCounts = Readonly<Partial<Record<(typeof JOB_GAUGE_STATES)[number], number>>>;
+
+export interface WorkerMetrics extends JobObserver {
+  readonly registry: Registry;
+  upstreamResponse(upstream: "pim" | "service", status: number | "error"): void;
+}
+
+function optionCount(data: unknown): number {
+  const options = typeof data === "object" && data !== null ? (data as { options?: unknown }).options : undefined;
+  return Array.isArray(options) ? options.length : 0;
+}
+
+/**
+ * This process's metrics, in a registry of its own (not prom-client's global one, so two workers
+ * in one test process do not mix). `jobCounts` is read at scrape time; a project it cannot read
+ * (Redis away) is left out of `pim_sync_jobs` rather than reported as zero.
+ */
+export function createWorkerMetrics(args: {
+  readonly projects: readonly number[];
+  readonly jobCounts: (project: number) => Promise<JobCounts>;
+}): WorkerMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const syncRuns = new Counter({ name: "pim_sync_sync_runs_total", help: "Sync job runs (each attempt) by outcome: ok, failed, held_back.", labelNames: ["project", "outcome"] as const, registers: [registry] });
+  const syncDuration = new Histogram({
+    name: "pim_sync_sync_duration_seconds",
+    help: "Duration of sync job runs.",
+    labelNames: ["project"] as const,
+    buckets: [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600],
+    registers: [registry],
+  });
+  const optionsWritten = new Counter({ name: "pim_sync_options_written_total", help: "Options written to the configuration service by syncs, by kind: upsert, delete.", labelNames: ["project", "kind"] as const, registers: [registry] });
+  const heldBack = new Counter({ name: "pim_sync_deletions_held_back_total", help: "Option deletions the deletion guard held back.", labelNames: ["project"] as const, registers: [registry] });
+  const lastSuccess = new Gauge({ name: "pim_sync_last_success_timestamp_seconds", help: "When a sync of the project last ended without failure (held_back included), Unix seconds.", labelNames: ["project"] as const, registers: [registry] });
+  const addOptions = new Counter({
+    name: "pim_sync_add_options_total",
+    help: "add-options results: added and already_present count options per collection; rejected (refused, not retried) and failed (the run failed) count the options the job asked for.",
+    labelNames: ["project", "outcome"] as const,
+    registers: [registry],
+  });
+  const upstreamRequests = new Counter({ name: "pim_sync_upstream_requests_total", help: "Upstream HTTP requests by upstream (pim, service) and status code (or error).", labelNames: ["upstream", "status"] as const, registers: [registry] });
+  const throttled = new Counter({ name: "pim_sync_upstream_throttled_total", help: "Upstream answers 429 (too many requests).", labelNames: ["upstream"] as const, registers: [registry] });
+  new Gauge({
+    name: "pim_sync_jobs",
+    help: "Jobs in each project's queue by state, read from Redis at scrape time.",
+    labelNames: ["project", "queue_state"] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const counts = await Promise.all(args.projects.map(async (project) => ({ project, counts: await args.jobCounts(project).catch(() => null) })));
+      for (const { project, counts: read } of counts) {
+        if (read === null) continue;
+        for (const state of JOB_GAUGE_STATES) this.set({ project: String(project), queue_state: state }, read[state] ?? 0);
+      }
+    },
+  });
+
+  function syncEnded(end: JobRunEnd): void {
+    const project = String(end.project);
+    syncDuration.observe({ project }, end.durationMs / 1000);
+    if (!end.ok) {
+      syncRuns.inc({ project, outcome: "failed" });
+      return;
+    }
+    const result = end.result as SyncJobResult;
+    syncRuns.inc({ project, outcome: result.outcome === "held_back" ? "held_back" : "ok" });
+    optionsWritten.inc({ project, kind: "upsert" }, result.upserts);
+    optionsWritten.inc({ project, kind: "delete" }, result.deletes);
+    heldBack.inc({ project }, result.heldBack.reduce((sum, held) => sum + held.names, 0));
+    lastSuccess.set({ project }, Date.now() / 1000);
+  }
+
+  function addOptionsEnded(end: JobRunEnd): void {
+    const project = String(end.project);
+    if (!end.ok) {
+      addOptions.inc({ project, outcome: end.error instanceof AddOptionsRejected ? "rejected" : "failed" }, optionCount(end.data));
+      return;
+    }
+    const report = end.result as AddOptionsReport;
+    addOptions.inc({ project, outcome: "added" }, report.collections.reduce((sum, c) => sum + c.added.length, 0));
+    addOptions.inc({ project, outcome: "already_present" }, report.collections.reduce((sum, c) => sum + c.skipped.length, 0));
+  }
+
+  return {
+    registry,
+    runEnded(end) {
+      if (end.name === "sync.run") syncEnded(end);
+      else addOptionsEnded(end);
+    },
+    upstreamResponse(upstream, status) {
+      upstreamRequests.inc({ upstream, status: String(status) });
+      if (status === 429) throttled.inc({ upstream });
+    },
+  };
+}

@@ -1,0 +1,167 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Logger } from "pino";
+import { labelLocaleProblems } from "../add-options/label-locale-problems.js";
+import { JobDataError, parseJobData, type JobData } from "../jobs/job-catalog.js";
+import type { JobQueues } from "../jobs/job-queues.js";
+import { JobNotFoundError, type JobDetails } from "../jobs/job-admin.js";
+import { BodyError } from "../server/body-error.js";
+import { withRedisDeadline } from "../server/redis-deadline.js";
+import type { ProjectSettings } from "../settings/settings-schema.js";
+import { ACTIVATION_ROUTES, createActivationRoutes, type ActivationTrigger } from "./activation-routes.js";
+import { bearerTokenMatches } from "./bearer-token-matches.js";
+
+export interface TriggerRoutesOptions {
+  readonly token: string;
+  readonly queues: JobQueues;
+  readonly projects: readonly ProjectSettings[];
+  readonly logger: Logger;
+  /** A route answers 503 when Redis has not taken its job within this. */
+  readonly redisTimeoutMs: number;
+  /** The Activation routes, when the config has an `activation` section. */
+  readonly activation?: ActivationTrigger | undefined;
+  /** The locales labels may use in a project (service spelling); `fresh` re-reads the PIM. */
+  readonly projectLocales?: ((project: number, fresh: boolean) => Promise<readonly string[]>) | undefined;
+  /** A job by `<project>/<id>` (JobNotFoundError when there is none), for `GET /v1/jobs/...`. */
+  readonly jobDetails?: ((ref: string) => Promise<JobDetails>) | undefined;
+}
+
+/** Routes that need the bearer token carry this in their config; 405 answers do not. */
+const BEARER = { bearer: true } as const;
+
+function parseAddOptions(body: unknown): { request?: JobData<"options.add">; problems: string[] } {
+  try {
+    return { request: parseJobData("options.add", body), problems: [] };
+  } catch (error) {
+    if (error instanceof JobDataError) return { problems: [...error.problems] };
+    throw error;
+  }
+}
+
+/** Why `project` names no configured project: a wrong type is told apart from an unknown id. */
+function projectProblem(value: unknown): string {
+  if (typeof value === "number") return `project: ${value} is not a configured project`;
+  if (value === undefined) return "project: required (a configured project id)";
+  return `project: must be a number (a configured project id), got ${typeof value} ${JSON.stringify(value)}`;
+}
+
+/** The parsed JSON body as an object, or the BodyError to answer. */
+function objectBody(request: FastifyRequest): Readonly<Record<string, unknown>> {
+  // No body and no Content-Type: fastify skips parsing; the old endpoint answered 415 here.
+  if (request.body === undefined) throw new BodyError(415, "Content-Type must be application/json");
+  const raw: unknown = request.body;
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new BodyError(400, "body must be a JSON object");
+  return raw as Readonly<Record<string, unknown>>;
+}
+
+function idempotencyKeyOf(request: FastifyRequest): string | undefined {
+  const header = request.headers["idempotency-key"];
+  return typeof header === "string" && header.trim() !== "" ? header.trim() : undefined;
+}
+
+/**
+ * The way in for PIM-side triggers: `POST /v1/add-options`, `POST /v1/sync` and the Activation
+ * routes, bearer token from the config. Everything is checked before the job is queued: a 202
+ * means the job is stored, a 400 says every reason it was not. The token is checked before the
+ * body is read.
+ */
+export async function triggerRoutes(app: FastifyInstance, options: TriggerRoutesOptions): Promise<void> {
+  const log = options.logger.child({ component: "trigger" });
+  const activationRoutes = options.activation ? createActivationRoutes(options.activation) : null;
+  const projectById = new Map(options.projects.map((project) => [project.id, project]));
+  const inTime = <T>(work: Promise<T>): Promise<T> => withRedisDeadline(options.redisTimeoutMs, work);
+
+  app.addHook("onRequest", async (request, reply) => {
+    if ((request.routeOptions.config as { bearer?: boolean }).bearer !== true) return;
+    if (!bearerTokenMatches(request.headers.authorization, options.token)) {
+      return reply.code(401).header("www-authenticate", "Bearer").send({ error: "a valid bearer token is required" });
+    }
+  });
+
+  /**
+   * Label locales outside the project's: refused here rather than queued to fail. The cached PIM
+   * structure is re-read before refusing; when the PIM cannot be read now, the job checks later.
+   */
+  async function labelLocaleCheck(projectId: number, request: JobData<"options.add">): Promise<string[]> {
+    const localesOf = options.projectLocales;
+    if (!localesOf) return [];
+    try {
+      const cached = labelLocaleProblems(request, await localesOf(projectId, false));
+      return cached.length === 0 ? [] : labelLocaleProblems(request, await localesOf(projectId, true));
+    } catch (error) {
+      log.warn({ project: projectId, err: { message: (error as Error).message } }, "could not read the project's locales; the job will check its labels");
+      return [];
+    }
+  }
+
+  const postOnly = (path: string, handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>): void => {
+    app.post(path, { config: BEARER }, handler);
+    app.route({
+      method: ["GET", "HEAD", "PUT", "DELETE", "PATCH", "OPTIONS"],
+      url: path,
+      handler: async (_request, reply) => reply.code(405).header("allow", "POST").send({ error: "use POST" }),
+    });
+  };
+
+  postOnly("/v1/sync", async (request, reply) => {
+    const body = objectBody(request);
+    const projectId = body.project;
+    if (typeof projectId !== "number" || !projectById.has(projectId)) return reply.code(400).send({ errors: [projectProblem(projectId)] });
+    const job = await inTime(options.queues.enqueueSync({ ...body, trigger: "api" }));
+    return reply.code(202).send({ job_id: `${job.project}/${job.jobId}`, status: job.status });
+  });
+
+  postOnly("/v1/add-options", async (request, reply) => {
+    const body = objectBody(request);
+    const projectId = body.project;
+    const project = typeof projectId === "number" ? projectById.get(projectId) : undefined;
+    if (!project) return reply.code(400).send({ errors: [projectProblem(projectId)] });
+    // Every reason at once: the request's shape and the project's allowlist.
+    const { request: parsed, problems } = parseAddOptions(body);
+    const attribute = body.attribute;
+    if (typeof attribute === "string" && !project.allowed_options_for_pim_attribute_addition.includes(attribute)) {
+      problems.push(`attribute: '${attribute}' is not in allowed_options_for_pim_attribute_addition of project ${project.id}`);
+    }
+    if (parsed) problems.push(...(await labelLocaleCheck(project.id, parsed)));
+    if (problems.length > 0) return reply.code(400).send({ errors: problems });
+    const key = idempotencyKeyOf(request);
+    const job = await inTime(options.queues.enqueueAddOptions(body, { idempotencyKey: key === undefined ? undefined : `${project.id}:${key}` }));
+    log.info({ project: job.project, job: job.jobId, status: job.status }, "add-options request queued");
+    return reply.code(202).send({ job_id: `${job.project}/${job.jobId}`, status: job.status });
+  });
+
+  const jobDetails = options.jobDetails;
+  if (jobDetails) {
+    // What a PIM-side caller needs to follow the job its 202 named: no stack traces, no logs.
+    app.get<{ Params: { project: string; id: string } }>("/v1/jobs/:project/:id", { config: BEARER }, async (request, reply) => {
+      const ref = `${request.params.project}/${request.params.id}`;
+      let job: JobDetails;
+      try {
+        job = await inTime(jobDetails(ref));
+      } catch (error) {
+        if (error instanceof JobNotFoundError) return reply.code(404).send({ error: `no job ${ref}` });
+        throw error;
+      }
+      if (job.project === null) return reply.code(404).send({ error: `no job ${ref}` });
+      return {
+        job_id: job.ref,
+        name: job.name,
+        state: job.state,
+        attempts_made: job.attemptsMade,
+        created_at: job.createdAt,
+        finished_at: job.finishedAt,
+        result: job.state === "completed" ? job.result : null,
+        failed_reason: job.failedReason,
+        retrying_after: job.pendingRetryReason,
+      };
+    });
+  }
+
+  if (activationRoutes) {
+    for (const path of Object.keys(ACTIVATION_ROUTES) as (keyof typeof ACTIVATION_ROUTES)[]) {
+      postOnly(path, async (request, reply) => {
+        const answer = await activationRoutes.handle(path, objectBody(request), idempotencyKeyOf(request), inTime);
+        return reply.code(answer.status).send(answer.body);
+      });
+    }
+  }
+}

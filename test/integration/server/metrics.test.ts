@@ -1,0 +1,97 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { JobQueues } from "../../../src/jobs/job-queues.js";
+import { parseSettings } from "../../../src/settings/load-settings.js";
+import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
+import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
+import { testConfigObject } from "../../support/process-config.js";
+import { openTestQueues, waitForJobState } from "../../support/process-jobs.js";
+import { createConfigSafeTestRedis } from "../../support/process-redis.js";
+import type { TestRedis } from "../../support/redis.js";
+import { silentLogger } from "../../support/silent-logger.js";
+import { createTriggerClient } from "../../support/trigger-client.js";
+
+const PROJECT = 67;
+const TRIGGER_TOKEN = "metrics-test-trigger-token-0123";
+const METRICS_TOKEN = "metrics-test-scrape-token-0123";
+
+/** The value of one sample line (`name{labels} value`) of a scrape, or undefined when absent. */
+function sample(text: string, series: string): number | undefined {
+  const line = text.split("\n").find((candidate) => candidate.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+describe("GET /metrics (prom-client, over real HTTP)", () => {
+  let sims: RunningSimulators;
+  let redis: TestRedis;
+  let queues: JobQueues;
+  let worker: RunningWorkerProcess | undefined;
+  const client = createTriggerClient(() => {
+    if (!worker?.serverUrl) throw new Error("the worker has no HTTP server");
+    return worker.serverUrl;
+  });
+
+  beforeEach(async () => {
+    sims = await startSimulators();
+    redis = await createConfigSafeTestRedis();
+    queues = openTestQueues(redis);
+    const config = testConfigObject({
+      pimUrl: sims.pim.url,
+      serviceUrl: sims.service.url,
+      redisPrefix: redis.prefix,
+      trigger: { token: TRIGGER_TOKEN },
+      projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
+    });
+    const settings = parseSettings(JSON.stringify({ ...config, server: { host: "127.0.0.1", port: 0, metrics_token: METRICS_TOKEN } }), "metrics-test-config", {});
+    worker = await startWorkerProcess({ settings, logger: silentLogger() });
+  });
+
+  afterEach(async () => {
+    await worker?.stop();
+    worker = undefined;
+    await queues.close();
+    await sims.close();
+    await redis.cleanup();
+  });
+
+  async function scrape(): Promise<string> {
+    const answer = await client.call("/metrics", { token: METRICS_TOKEN });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
+    return answer.text;
+  }
+
+  it("asks for the bearer token when one is configured", async () => {
+    const none = await client.call("/metrics");
+    expect(none.status).toBe(401);
+    expect(none.headers.get("www-authenticate")).toBe("Bearer");
+    expect((await client.call("/metrics", { token: "not-the-metrics-token-000" })).status).toBe(401);
+  });
+
+  it("counts a sync, its writes, the upstream requests and a 429, an add-options job, and the queue's jobs at scrape time", async () => {
+    const before = await scrape();
+    expect(before).toMatch(/^process_cpu_user_seconds_total /m);
+    expect(sample(before, `pim_sync_last_success_timestamp_seconds{project="${PROJECT}"}`)).toBeUndefined();
+
+    sims.pim.faults.failNext({ method: "GET" }, { status: 429, times: 1, retryAfterSeconds: 0 });
+    const sync = await client.call("/v1/sync", { token: TRIGGER_TOKEN, body: { project: PROJECT } });
+    expect(sync.status).toBe(202);
+    await waitForJobState(queues, PROJECT, (sync.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length), "completed", 30_000);
+
+    const add = await client.call("/v1/add-options", { token: TRIGGER_TOKEN, body: { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { en_US: "Teal" } }] } });
+    expect(add.status).toBe(202);
+    await waitForJobState(queues, PROJECT, (add.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length), "completed", 30_000);
+
+    const after = await scrape();
+    expect(sample(after, `pim_sync_sync_runs_total{project="${PROJECT}",outcome="ok"}`)).toBe(1);
+    expect(sample(after, `pim_sync_sync_duration_seconds_count{project="${PROJECT}"}`)).toBe(1);
+    expect(sample(after, `pim_sync_options_written_total{project="${PROJECT}",kind="upsert"}`)).toBeGreaterThan(0);
+    expect(sample(after, `pim_sync_last_success_timestamp_seconds{project="${PROJECT}"}`)).toBeGreaterThan(Date.now() / 1000 - 120);
+    expect(sample(after, `pim_sync_add_options_total{project="${PROJECT}",outcome="added"}`)).toBeGreaterThan(0);
+    expect(sample(after, `pim_sync_upstream_requests_total{upstream="pim",status="200"}`)).toBeGreaterThan(0);
+    expect(sample(after, `pim_sync_upstream_requests_total{upstream="service",status="200"}`)).toBeGreaterThan(0);
+    expect(sample(after, `pim_sync_upstream_requests_total{upstream="pim",status="429"}`)).toBe(1);
+    expect(sample(after, `pim_sync_upstream_throttled_total{upstream="pim"}`)).toBe(1);
+    expect(sample(after, `pim_sync_jobs{project="${PROJECT}",queue_state="completed"}`)).toBe(2);
+    expect(sample(after, `pim_sync_jobs{project="${PROJECT}",queue_state="failed"}`)).toBe(0);
+  });
+});
