@@ -9,9 +9,9 @@ import { sinkOf } from "../activation/sink-of.js";
 import type { ConcurrencyLimiter } from "../http/concurrency-limiter.js";
 import type { Settings } from "../settings/settings-schema.js";
 import { ACTIVATION_QUEUE, createActivationQueue, type ActivationQueue } from "./activation-queue.js";
-import { isActivationJobName, JOB_CATALOG, parseJobData } from "./job-catalog.js";
+import { isActivationJobName, parseJobData } from "./job-catalog.js";
 import { runJobWithPolicy } from "./run-job-with-policy.js";
-import { SlotGatedWorker } from "./slot-gated-worker.js";
+import { startQueueWorker } from "./start-queue-worker.js";
 import { ACTIVATION_SCHEDULER_PREFIX, upsertActivationSchedules } from "./upsert-activation-schedules.js";
 
 export interface RunningActivationWorker {
@@ -84,20 +84,16 @@ export async function startActivationWorker(args: {
     });
   };
 
-  const maxAttempts = Math.max(...Object.values(JOB_CATALOG).map((entry) => entry.attempts));
-  const worker = new SlotGatedWorker(ACTIVATION_QUEUE, processor, {
+  const worker = startQueueWorker({
+    queue: ACTIVATION_QUEUE,
+    processor,
     slots: args.slots,
     connection: args.connection,
     prefix,
-    concurrency: 1,
-    lockDuration: settings.worker.lock_duration_ms,
-    stalledInterval: settings.worker.stalled_interval_ms,
-    maxStalledCount: settings.worker.max_stalled_count,
-    maxStartedAttempts: maxAttempts * 3,
+    settings: settings.worker,
+    logger: args.logger,
+    onError: args.onError ? args.onError("activation worker") : (error) => log.error({ err: { message: error.message } }, "worker error"),
   });
-  worker.on("failed", (job, error) => log.warn({ job: job?.id, jobName: job?.name, attemptsMade: job?.attemptsMade, err: { message: error.message } }, "job failed"));
-  worker.on("completed", (job) => log.info({ job: job.id, jobName: job.name }, "job completed"));
-  worker.on("error", args.onError ? args.onError("activation worker") : (error) => log.error({ err: { message: error.message } }, "worker error"));
 
   return {
     queue,

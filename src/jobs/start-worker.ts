@@ -6,11 +6,10 @@ import { createProjectRuntime, type ProjectRuntime } from "../project-runtime.js
 import type { Settings } from "../settings/settings-schema.js";
 import { createProjectLock } from "../state/project-lock.js";
 import { createJobProcessor } from "./create-job-processor.js";
-import { SlotGatedWorker } from "./slot-gated-worker.js";
+import { startQueueWorker } from "./start-queue-worker.js";
 import { createFullSyncProgress } from "./full-sync-progress.js";
 import type { JobHandlers } from "./job-handlers.js";
 import type { JobObserver } from "./job-observer.js";
-import { JOB_CATALOG } from "./job-catalog.js";
 import { createJobQueues, type JobQueues } from "./job-queues.js";
 import { queueNameOf } from "./queue-names.js";
 import { keepQueueSafety } from "./keep-queue-safety.js";
@@ -84,28 +83,9 @@ export async function startWorker(args: {
     projectLock: createProjectLock(connection, prefix, { ttlMs: settings.worker.lock_duration_ms }),
     fullSyncProgress: createFullSyncProgress(connection, prefix),
   });
-  const maxAttempts = Math.max(...Object.values(JOB_CATALOG).map((entry) => entry.attempts));
-  const workers = settings.projects.map((project) => {
-    // A job is taken only with one of the process' slots free (see slot-gated-worker.ts).
-    const worker = new SlotGatedWorker(queueNameOf(project.id), processor, {
-      slots,
-      connection,
-      prefix,
-      // One at a time per project; the queue's global concurrency enforces it across processes.
-      concurrency: 1,
-      lockDuration: settings.worker.lock_duration_ms,
-      stalledInterval: settings.worker.stalled_interval_ms,
-      maxStalledCount: settings.worker.max_stalled_count,
-      // Delays for Retry-After do not use attempts; this bounds them (and stall loops) anyway.
-      maxStartedAttempts: maxAttempts * 3,
-    });
-    const log = logger.child({ queue: queueNameOf(project.id) });
-    worker.on("failed", (job, error) => log.warn({ job: job?.id, jobName: job?.name, attemptsMade: job?.attemptsMade, err: { message: error.message } }, "job failed"));
-    worker.on("completed", (job) => log.info({ job: job.id, jobName: job.name }, "job completed"));
-    worker.on("stalled", (jobId) => log.warn({ job: jobId }, "job stalled: its worker stopped renewing the lock"));
-    worker.on("error", logRedisError("worker"));
-    return worker;
-  });
+  const workers = settings.projects.map((project) =>
+    startQueueWorker({ queue: queueNameOf(project.id), processor, slots, connection, prefix, settings: settings.worker, logger, onError: logRedisError("worker") }),
+  );
   const activation = settings.activation ? await startActivationWorker({ settings, logger, connection, slots, onError: logRedisError }) : null;
   // Written once at start, but lost with Redis' data: restored on reconnection and periodically.
   const safety = keepQueueSafety({

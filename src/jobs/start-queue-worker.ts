@@ -1,0 +1,44 @@
+import type { Processor } from "bullmq";
+import type { Redis } from "ioredis";
+import type { Logger } from "pino";
+import type { ConcurrencyLimiter } from "../http/concurrency-limiter.js";
+import type { WorkerSettings } from "../settings/settings-schema.js";
+import { JOB_CATALOG } from "./job-catalog.js";
+import { SlotGatedWorker } from "./slot-gated-worker.js";
+
+/** Delays for Retry-After do not use attempts; this bounds them (and stall loops) anyway. */
+const MAX_STARTED_ATTEMPTS = Math.max(...Object.values(JOB_CATALOG).map((entry) => entry.attempts)) * 3;
+
+/**
+ * The BullMQ worker of one queue, as every queue pim-sync runs has it: one job at a time (the
+ * queue's global concurrency of 1 enforces it across processes), taken only with one of the
+ * process' slots free (see slot-gated-worker.ts), the configured lock and stall settings, and
+ * its outcomes logged under the queue's name.
+ */
+export function startQueueWorker(args: {
+  readonly queue: string;
+  readonly processor: Processor;
+  readonly slots: ConcurrencyLimiter;
+  readonly connection: Redis;
+  readonly prefix: string;
+  readonly settings: WorkerSettings;
+  readonly logger: Logger;
+  readonly onError: (error: Error) => void;
+}): SlotGatedWorker {
+  const worker = new SlotGatedWorker(args.queue, args.processor, {
+    slots: args.slots,
+    connection: args.connection,
+    prefix: args.prefix,
+    concurrency: 1,
+    lockDuration: args.settings.lock_duration_ms,
+    stalledInterval: args.settings.stalled_interval_ms,
+    maxStalledCount: args.settings.max_stalled_count,
+    maxStartedAttempts: MAX_STARTED_ATTEMPTS,
+  });
+  const log = args.logger.child({ queue: args.queue });
+  worker.on("failed", (job, error) => log.warn({ job: job?.id, jobName: job?.name, attemptsMade: job?.attemptsMade, err: { message: error.message } }, "job failed"));
+  worker.on("completed", (job) => log.info({ job: job.id, jobName: job.name }, "job completed"));
+  worker.on("stalled", (jobId) => log.warn({ job: jobId }, "job stalled: its worker stopped renewing the lock"));
+  worker.on("error", args.onError);
+  return worker;
+}
