@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis/redis-client.js";
 import type { Logger } from "pino";
 import type { Agent } from "undici";
 import { createConfigServiceClient, type ConfigServiceClient } from "./config-service/config-service-client.js";
@@ -61,7 +61,7 @@ export function createProjectRuntime(args: {
   readonly settings: Settings;
   readonly project: ProjectSettings;
   readonly logger: Logger;
-  readonly redis?: Redis;
+  readonly redis?: RedisClient;
   readonly stateStore?: StateStore;
   /** Every upstream answer's status (or "error"), for the worker's metrics. */
   readonly onUpstreamResponse?: (upstream: "pim" | "service", status: number | "error") => void;

@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis/redis-client.js";
 import type { Logger } from "pino";
 import { startWorker, type RunningWorker } from "./jobs/start-worker.js";
 import { createHttpApp } from "./server/create-http-app.js";
@@ -26,7 +26,7 @@ export interface RunningWorkerProcess extends RunningWorker {
  * the health checks and, when `trigger` is configured, the trigger routes. The server is
  * composed here so that the job layer knows nothing of HTTP.
  */
-export async function startWorkerProcess(args: { readonly settings: Settings; readonly logger: Logger; readonly connection?: Redis }): Promise<RunningWorkerProcess> {
+export async function startWorkerProcess(args: { readonly settings: Settings; readonly logger: Logger; readonly connection?: RedisClient }): Promise<RunningWorkerProcess> {
   const { settings, logger } = args;
   const listen = listenSettingsOf(settings);
   // The queues exist once the worker started; the gauge is only read at scrape time.

@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../redis/redis-client.js";
 import type { Logger } from "pino";
 import { createAgent } from "../http/create-agent.js";
 import { retryPolicyOf } from "../project-runtime.js";
@@ -28,7 +28,7 @@ export class ActivationNotConfigured extends Error {
 }
 
 /** State in the `redis` passed in when the config names one (connected by the caller), else files under `state_dir`. */
-export function createActivationRuntime(args: { readonly settings: Settings; readonly logger: Logger; readonly redis?: Redis }): ActivationRuntime {
+export function createActivationRuntime(args: { readonly settings: Settings; readonly logger: Logger; readonly redis?: RedisClient }): ActivationRuntime {
   const { settings } = args;
   const activation = settings.activation;
   if (!activation) throw new ActivationNotConfigured();

@@ -1,4 +1,5 @@
-import type { Redis } from "ioredis";
+import { keyspaceOf } from "../redis/keyspace.js";
+import type { RedisClient } from "../redis/redis-client.js";
 import type { ActivationStateStore } from "./activation-state-store.js";
 
 /** Entries per HSET/SADD round trip, so a big first pull does not make one huge command. */
@@ -6,13 +7,15 @@ const CHUNK = 1000;
 
 /**
  * Keys `{prefix}:activation:{connection}:orders` (hash: order id → content hash) and
- * `{prefix}:activation:{connection}:offers` (set of accepted offer hashes).
+ * `{prefix}:activation:{connection}:offers` (set of accepted offer hashes), on one server;
+ * tagged `{activation}` on a cluster (src/redis/keyspace.ts).
  */
-export function createRedisActivationState(redis: Redis, prefix: string, options: { readonly ownsConnection?: boolean } = {}): ActivationStateStore {
-  const ordersKey = (connection: string): string => `${prefix}:activation:${connection}:orders`;
-  const offersKey = (connection: string): string => `${prefix}:activation:${connection}:offers`;
+export function createRedisActivationState(redis: RedisClient, prefix: string, options: { readonly ownsConnection?: boolean } = {}): ActivationStateStore {
+  const keyspace = keyspaceOf(redis, prefix);
+  const ordersKey = (connection: string): string => keyspace.activationStateKey(connection, "orders");
+  const offersKey = (connection: string): string => keyspace.activationStateKey(connection, "offers");
 
-  async function exec(multi: ReturnType<Redis["multi"]>, what: string): Promise<void> {
+  async function exec(multi: ReturnType<RedisClient["multi"]>, what: string): Promise<void> {
     const results = await multi.exec();
     if (results === null) throw new Error(`activation state ${what} failed: the transaction was discarded`);
     const failed = results.find(([error]) => error !== null)?.[0];

@@ -2,6 +2,7 @@ import { createActivationQueue, type ActivationQueue } from "../jobs/activation-
 import { createJobQueues, type JobQueues } from "../jobs/job-queues.js";
 import { closeRedis } from "../redis/close-redis.js";
 import { connectCommandRedis } from "../redis/connect-command-redis.js";
+import { describeRedisTarget } from "../redis/redis-target.js";
 import { isRedisConnectionFailure, RedisUnavailableError } from "../redis/redis-unavailable-error.js";
 import type { Settings } from "../settings/settings-schema.js";
 import { UsageError } from "./usage-error.js";
@@ -32,7 +33,7 @@ export async function openJobQueues(settings: Settings, help: string, signal?: A
       try {
         return await work(queues);
       } catch (error) {
-        if (error instanceof Error && isRedisConnectionFailure(error)) throw new RedisUnavailableError(redisSettings.url, error.message, { cause: error });
+        if (error instanceof Error && isRedisConnectionFailure(error)) throw new RedisUnavailableError(describeRedisTarget(redisSettings), error.message, { cause: error });
         throw error;
       }
     },

@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../redis/redis-client.js";
 import { closeRedis } from "../redis/close-redis.js";
 import { connectCommandRedis } from "../redis/connect-command-redis.js";
 import type { Settings } from "../settings/settings-schema.js";
@@ -6,7 +6,7 @@ import { createProjectLock, describeHolder } from "../state/project-lock.js";
 
 export interface LockedRun {
   /** The connection holding the lock, for the state store (absent without `redis`). */
-  readonly redis?: Redis;
+  readonly redis?: RedisClient;
   /** Aborted when the caller's signal is, or when the lock is lost. */
   readonly signal?: AbortSignal;
 }

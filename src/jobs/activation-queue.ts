@@ -1,8 +1,10 @@
 import { Queue, type JobsOptions } from "bullmq";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../redis/redis-client.js";
 import { addJobOnce } from "./idempotency-keys.js";
 import { parseJobData, type ActivationJobName } from "./job-catalog.js";
 import { jobOptionsFor, type JobRetention } from "./job-options.js";
+import { ACTIVATION_QUEUE } from "./queue-names.js";
+import { keyspaceOf } from "../redis/keyspace.js";
 
 /**
  * Every Activation job runs on one queue, `activation`, with a global concurrency of 1 across
@@ -14,7 +16,7 @@ import { jobOptionsFor, type JobRetention } from "./job-options.js";
  *   workers keeps to it without a distributed limiter;
  * - pulls are short (a few pages); a pull never overlaps another pull, of any connection.
  */
-export const ACTIVATION_QUEUE = "activation";
+export { ACTIVATION_QUEUE };
 
 export interface ActivationEnqueued {
   /** `activation/<id>`, as \`jobs list\` prints it. */
@@ -39,13 +41,14 @@ export interface ActivationQueue {
 }
 
 export function createActivationQueue(args: {
-  readonly connection: Redis;
+  readonly connection: RedisClient;
   readonly prefix: string;
   readonly retention: JobRetention;
   /** Connection errors of the queue (without a listener BullMQ prints them with console.error). */
   readonly onError?: (error: Error) => void;
 }): ActivationQueue {
-  const queue = new Queue(ACTIVATION_QUEUE, { connection: args.connection, prefix: args.prefix });
+  const keyspace = keyspaceOf(args.connection, args.prefix);
+  const queue = new Queue(keyspace.activationQueue, { connection: args.connection, prefix: args.prefix });
   queue.on("error", (error) => args.onError?.(error));
 
   const baseOptions = (name: ActivationJobName): JobsOptions => jobOptionsFor(name, args.retention);
@@ -61,8 +64,7 @@ export function createActivationQueue(args: {
     }
     const added = await addJobOnce({
       redis: args.connection,
-      prefix: args.prefix,
-      scope: `activation:${name}`,
+      keyOf: (digest) => keyspace.activationKey("idempotency", name, digest),
       idempotencyKey,
       queue,
       name,

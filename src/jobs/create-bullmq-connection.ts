@@ -1,4 +1,6 @@
 import { Redis } from "ioredis";
+import type { RedisClient } from "../redis/redis-client.js";
+import { openRedisClient } from "../redis/open-redis-client.js";
 import { reconnectDelayMs, redisOptionsFor } from "../redis/redis-options.js";
 
 /**
@@ -9,4 +11,12 @@ import { reconnectDelayMs, redisOptionsFor } from "../redis/redis-options.js";
  */
 export function createBullmqConnection(url: string, role: "worker" | "producer"): Redis {
   return new Redis(url, redisOptionsFor(role === "worker" ? "worker" : "command", { connectTimeoutMs: 5_000, retryDelayMs: reconnectDelayMs }));
+}
+
+/** The same for a Redis Cluster reached through `nodes` (redis:// URLs), as `redis.cluster` opens it. */
+export function createBullmqClusterConnection(nodes: readonly string[], role: "worker" | "producer"): RedisClient {
+  const client = openRedisClient({ cluster: { nodes: [...nodes] }, prefix: "pim-sync", connect_timeout_ms: 5_000 }, role === "worker" ? "worker" : "command", { retryDelayMs: reconnectDelayMs });
+  // The command role connects lazily; a test's producer should not have to.
+  if (client.status === "wait") void client.connect().catch(() => undefined);
+  return client;
 }

@@ -1,6 +1,7 @@
 import type { JobsOptions, Queue } from "bullmq";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../redis/redis-client.js";
 import { z } from "zod";
+import type { Keyspace } from "../redis/keyspace.js";
 import { parseJobData, type JobData } from "./job-catalog.js";
 import { syncDeduplicationId } from "./queue-names.js";
 import { withRedisLock } from "./redis-lock.js";
@@ -52,15 +53,15 @@ function covers(carried: SyncData, request: SyncData): boolean {
  */
 export async function enqueueSync(args: {
   readonly queue: Queue;
-  readonly redis: Redis;
-  readonly prefix: string;
+  readonly redis: RedisClient;
+  readonly keyspace: Keyspace;
   readonly data: SyncData;
   readonly options: JobsOptions;
 }): Promise<SyncEnqueued> {
   const { queue, data } = args;
   const dedupId = syncDeduplicationId(data.project);
-  const lockKey = `${args.prefix}:lock:enqueue-sync:${data.project}`;
-  const followUpKey = `${args.prefix}:sync-follow-up:${data.project}`;
+  const lockKey = args.keyspace.projectKey(data.project, "lock:enqueue-sync");
+  const followUpKey = args.keyspace.projectKey(data.project, "sync-follow-up");
 
   async function followUpOf(runningId: string): Promise<SyncData> {
     const raw = await args.redis.get(followUpKey);

@@ -1,4 +1,5 @@
-import type { Redis } from "ioredis";
+import { keyspaceOf } from "../redis/keyspace.js";
+import type { RedisClient } from "../redis/redis-client.js";
 
 /**
  * Which collections a `--full` sync job has already replaced, kept per job id across its
@@ -14,8 +15,9 @@ export interface FullSyncProgress {
 
 const KEEP_MS = 24 * 60 * 60_000;
 
-export function createFullSyncProgress(redis: Redis, prefix: string): FullSyncProgress {
-  const keyOf = (project: number, jobId: string): string => `${prefix}:full-sync:${project}:${jobId}`;
+export function createFullSyncProgress(redis: RedisClient, prefix: string): FullSyncProgress {
+  const keyspace = keyspaceOf(redis, prefix);
+  const keyOf = (project: number, jobId: string): string => keyspace.projectKey(project, "full-sync", jobId);
   return {
     async replaced(project, jobId) {
       return new Set(await redis.smembers(keyOf(project, jobId)));

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { JobsOptions, Queue } from "bullmq";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../redis/redis-client.js";
 import { canonicalJson } from "./canonical-json.js";
 import { IdempotencyKeyConflict } from "./idempotency-key-conflict.js";
 
@@ -43,7 +43,7 @@ export interface IdempotencyClaim {
   readonly jobId: string;
 }
 
-export async function claimIdempotencyKey(redis: Redis, key: string, args: { readonly bodyHash: string; readonly jobId: string; readonly ttlSeconds: number }): Promise<IdempotencyClaim> {
+export async function claimIdempotencyKey(redis: RedisClient, key: string, args: { readonly bodyHash: string; readonly jobId: string; readonly ttlSeconds: number }): Promise<IdempotencyClaim> {
   const answer = (await redis.eval(CLAIM, 1, key, args.bodyHash, args.jobId, args.ttlSeconds)) as unknown;
   if (!Array.isArray(answer) || typeof answer[0] !== "string" || typeof answer[1] !== "string") throw new Error(`unexpected answer from the idempotency script: ${JSON.stringify(answer)}`);
   const outcome = answer[0];
@@ -52,19 +52,19 @@ export async function claimIdempotencyKey(redis: Redis, key: string, args: { rea
 }
 
 /** Marks the key's job as added; true for the first delivery to do so. */
-export async function confirmIdempotencyKey(redis: Redis, key: string): Promise<boolean> {
+export async function confirmIdempotencyKey(redis: RedisClient, key: string): Promise<boolean> {
   return (await redis.eval(CONFIRM, 1, key)) === 1;
 }
 
 /**
- * Adds a job once per Idempotency-Key (`scope` keeps keys of different queues or projects apart):
+ * Adds a job once per Idempotency-Key (`keyOf` names its key: keys of different queues or projects stay apart, see keyspace.ts):
  * the key is claimed with the hash of the job's canonical data before the job is added, and the
  * job id derives from the key. A key reused with other data throws IdempotencyKeyConflict.
  */
 export async function addJobOnce(args: {
-  readonly redis: Redis;
-  readonly prefix: string;
-  readonly scope: string;
+  readonly redis: RedisClient;
+  /** The Redis key of a key's digest; on a cluster in the slot of the job's queue. */
+  readonly keyOf: (digest: string) => string;
   readonly idempotencyKey: string;
   readonly queue: Queue;
   readonly name: string;
@@ -77,7 +77,7 @@ export async function addJobOnce(args: {
   readonly refOf: (jobId: string) => string;
 }): Promise<{ readonly jobId: string; readonly status: "queued" | "duplicate" }> {
   const digest = createHash("sha256").update(args.idempotencyKey).digest("hex").slice(0, 32);
-  const key = `${args.prefix}:idempotency:${args.scope}:${digest}`;
+  const key = args.keyOf(digest);
   const claim = await claimIdempotencyKey(args.redis, key, {
     bodyHash: createHash("sha256").update(canonicalJson(args.data)).digest("hex"),
     jobId: `${args.jobIdPrefix}${digest}`,

@@ -1,10 +1,10 @@
 import { Queue, type JobsOptions } from "bullmq";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../redis/redis-client.js";
 import { enqueueSync } from "./enqueue-sync.js";
 import { addJobOnce } from "./idempotency-keys.js";
 import { parseJobData, type JobInput, type JobName } from "./job-catalog.js";
 import { jobOptionsFor, type JobRetention } from "./job-options.js";
-import { queueNameOf } from "./queue-names.js";
+import { keyspaceOf } from "../redis/keyspace.js";
 
 export interface EnqueuedJob {
   readonly project: number;
@@ -36,16 +36,17 @@ export interface JobQueues {
 
 /** Queues of the configured projects. Every job's data is validated here, before it is stored. */
 export function createJobQueues(args: {
-  readonly connection: Redis;
+  readonly connection: RedisClient;
   readonly prefix: string;
   readonly projects: readonly number[];
   readonly retention: JobRetention;
   /** Connection errors of the queues (without a listener BullMQ prints them with console.error). */
   readonly onError?: (error: Error) => void;
 }): JobQueues {
+  const keyspace = keyspaceOf(args.connection, args.prefix);
   const queues = new Map<number, Queue>();
   for (const project of args.projects) {
-    const queue = new Queue(queueNameOf(project), { connection: args.connection, prefix: args.prefix });
+    const queue = new Queue(keyspace.projectQueue(project), { connection: args.connection, prefix: args.prefix });
     // The commands waiting on Redis see the failure themselves; this only keeps it off the console.
     queue.on("error", (error) => args.onError?.(error));
     queues.set(project, queue);
@@ -66,7 +67,7 @@ export function createJobQueues(args: {
     projects: args.projects,
     async enqueueSync(input) {
       const data = parseJobData("sync.run", input);
-      const queued = await enqueueSync({ queue: queueFor(data.project), redis: args.connection, prefix: args.prefix, data, options: baseOptions("sync.run") });
+      const queued = await enqueueSync({ queue: queueFor(data.project), redis: args.connection, keyspace, data, options: baseOptions("sync.run") });
       return { project: data.project, ...queued };
     },
     async enqueueAddOptions(input, options = {}) {
@@ -79,8 +80,7 @@ export function createJobQueues(args: {
       // One Idempotency-Key, one job (see idempotency-keys.ts).
       const added = await addJobOnce({
         redis: args.connection,
-        prefix: args.prefix,
-        scope: String(data.project),
+        keyOf: (digest) => keyspace.projectKey(data.project, "idempotency", digest),
         idempotencyKey: options.idempotencyKey,
         queue,
         name: "options.add",

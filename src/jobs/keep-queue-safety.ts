@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../redis/redis-client.js";
 import type { Logger } from "pino";
 import type { ProjectSettings } from "../settings/settings-schema.js";
 import type { JobRetention } from "./job-options.js";
@@ -20,7 +20,7 @@ export interface QueueSafetyKeeper {
  * ready again and every `intervalMs`, and restored when missing.
  */
 export function keepQueueSafety(args: {
-  readonly connection: Redis;
+  readonly connection: RedisClient;
   readonly prefix: string;
   readonly queues: JobQueues;
   readonly projects: readonly ProjectSettings[];

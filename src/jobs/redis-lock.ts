@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../redis/redis-client.js";
 
 const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
 
@@ -9,7 +9,7 @@ const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call
  * holder never frees someone else's lock). Waits for the lock up to `waitMs`; the lock expires
  * after `ttlMs` if its holder dies, so `work` must be much shorter than that.
  */
-export async function withRedisLock<T>(redis: Redis, key: string, timing: { readonly ttlMs: number; readonly waitMs: number }, work: () => Promise<T>): Promise<T> {
+export async function withRedisLock<T>(redis: RedisClient, key: string, timing: { readonly ttlMs: number; readonly waitMs: number }, work: () => Promise<T>): Promise<T> {
   const owner = randomUUID();
   const deadline = Date.now() + timing.waitMs;
   while ((await redis.set(key, owner, "PX", timing.ttlMs, "NX")) !== "OK") {

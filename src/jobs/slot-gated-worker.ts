@@ -1,5 +1,5 @@
 import { Worker, type Job, type Processor, type WorkerOptions } from "bullmq";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../redis/redis-client.js";
 import type { ConcurrencyLimiter } from "../http/concurrency-limiter.js";
 
 /**
@@ -34,13 +34,13 @@ import type { ConcurrencyLimiter } from "../http/concurrency-limiter.js";
 export class SlotGatedWorker extends Worker {
   private readonly slots: ConcurrencyLimiter;
   /** The connection BullMQ was given (shared, non-blocking): the wake-up is written with it. */
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   /** Slot releases of the jobs this worker took, by their lock token. */
   private readonly heldSlots = new Map<string, () => void>();
   /** Aborts a wait for a slot when the worker closes (close would otherwise wait for a slot). */
   private readonly closingSlots = new AbortController();
 
-  constructor(name: string, processor: Processor, options: WorkerOptions & { readonly connection: Redis; readonly slots: ConcurrencyLimiter }) {
+  constructor(name: string, processor: Processor, options: WorkerOptions & { readonly connection: RedisClient; readonly slots: ConcurrencyLimiter }) {
     const { slots, ...workerOptions } = options;
     // Not started here: the slots field must be set before the main loop asks for a job.
     super(name, processor, { ...workerOptions, autorun: false });

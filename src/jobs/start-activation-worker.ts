@@ -1,5 +1,5 @@
 import { UnrecoverableError, type Job } from "bullmq";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../redis/redis-client.js";
 import type { Logger } from "pino";
 import { ACTIVATION_JOB_TIMEOUT_MS } from "../activation/activation-assumptions.js";
 import { ACTIVATION_JOB_HANDLERS, type ActivationJobContext } from "../activation/activation-job-handlers.js";
@@ -9,6 +9,7 @@ import { sinkOf } from "../activation/sink-of.js";
 import type { ConcurrencyLimiter } from "../http/concurrency-limiter.js";
 import type { Settings } from "../settings/settings-schema.js";
 import { ACTIVATION_QUEUE, createActivationQueue, type ActivationQueue } from "./activation-queue.js";
+import { keyspaceOf } from "../redis/keyspace.js";
 import { isActivationJobName, parseJobData } from "./job-catalog.js";
 import { runJobWithPolicy } from "./run-job-with-policy.js";
 import { startQueueWorker } from "./start-queue-worker.js";
@@ -34,7 +35,7 @@ export interface RunningActivationWorker {
 export async function startActivationWorker(args: {
   readonly settings: Settings;
   readonly logger: Logger;
-  readonly connection: Redis;
+  readonly connection: RedisClient;
   readonly slots: ConcurrencyLimiter;
   /** Errors of the queue and the worker (connection failures during a Redis outage). */
   readonly onError?: (source: string) => (error: Error) => void;
@@ -85,7 +86,7 @@ export async function startActivationWorker(args: {
   };
 
   const worker = startQueueWorker({
-    queue: ACTIVATION_QUEUE,
+    queue: keyspaceOf(args.connection, prefix).activationQueue,
     processor,
     slots: args.slots,
     connection: args.connection,

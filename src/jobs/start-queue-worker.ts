@@ -1,5 +1,5 @@
 import type { Processor } from "bullmq";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../redis/redis-client.js";
 import type { Logger } from "pino";
 import type { ConcurrencyLimiter } from "../http/concurrency-limiter.js";
 import type { WorkerSettings } from "../settings/settings-schema.js";
@@ -19,7 +19,7 @@ export function startQueueWorker(args: {
   readonly queue: string;
   readonly processor: Processor;
   readonly slots: ConcurrencyLimiter;
-  readonly connection: Redis;
+  readonly connection: RedisClient;
   readonly prefix: string;
   readonly settings: WorkerSettings;
   readonly logger: Logger;

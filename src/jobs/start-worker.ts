@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../redis/redis-client.js";
 import type { Logger } from "pino";
 import { createConcurrencyLimiter } from "../http/concurrency-limiter.js";
 import { createProjectRuntime, type ProjectRuntime } from "../project-runtime.js";
@@ -11,7 +11,7 @@ import { createFullSyncProgress } from "./full-sync-progress.js";
 import type { JobHandlers } from "./job-handlers.js";
 import type { JobObserver } from "./job-observer.js";
 import { createJobQueues, type JobQueues } from "./job-queues.js";
-import { queueNameOf } from "./queue-names.js";
+import { keyspaceOf } from "../redis/keyspace.js";
 import { keepQueueSafety } from "./keep-queue-safety.js";
 import { upsertSchedules } from "./upsert-schedules.js";
 import { startActivationWorker, type RunningActivationWorker } from "./start-activation-worker.js";
@@ -28,7 +28,7 @@ const QUEUE_CLOSE_GRACE_MS = 2_000;
 export interface RunningWorker {
   readonly queues: JobQueues;
   /** The Redis connection the worker's queues use. */
-  readonly connection: Redis;
+  readonly connection: RedisClient;
   /** The Activation worker, when `activation` is configured. */
   readonly activation: RunningActivationWorker | null;
   /** The locales labels may use in a project (service spelling); `fresh` re-reads the PIM. */
@@ -48,7 +48,7 @@ export interface RunningWorker {
 export async function startWorker(args: {
   readonly settings: Settings;
   readonly logger: Logger;
-  readonly connection?: Redis;
+  readonly connection?: RedisClient;
   /** Replaced only to measure the queue's own cost (bench/). */
   readonly handlers?: JobHandlers;
   /** Told how each job run ended, and of every upstream answer (the worker's metrics). */
@@ -84,7 +84,7 @@ export async function startWorker(args: {
     fullSyncProgress: createFullSyncProgress(connection, prefix),
   });
   const workers = settings.projects.map((project) =>
-    startQueueWorker({ queue: queueNameOf(project.id), processor, slots, connection, prefix, settings: settings.worker, logger, onError: logRedisError("worker") }),
+    startQueueWorker({ queue: keyspaceOf(connection, prefix).projectQueue(project.id), processor, slots, connection, prefix, settings: settings.worker, logger, onError: logRedisError("worker") }),
   );
   const activation = settings.activation ? await startActivationWorker({ settings, logger, connection, slots, onError: logRedisError }) : null;
   // Written once at start, but lost with Redis' data: restored on reconnection and periodically.
@@ -118,7 +118,7 @@ export async function startWorker(args: {
         logger.warn("Redis is not answering: stopping without waiting for it");
         await Promise.race([Promise.all(workers.map((worker) => worker.close(true))).catch(() => undefined), sleep(QUEUE_CLOSE_GRACE_MS, undefined, { ref: false })]);
         for (const worker of workers) void worker.disconnect().catch(() => undefined);
-        activation?.cancelAll("worker shutting down: Redis is away");
+        activation?.cancelAll("worker shutting down: RedisClient is away");
         await Promise.allSettled([...runtimes.values()].map((runtime) => runtime.close()));
         if (ownsConnection) await closeRedis(connection);
         logger.info({ forced: true }, "worker stopped");

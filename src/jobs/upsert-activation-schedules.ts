@@ -1,4 +1,5 @@
-import type { Redis } from "ioredis";
+import { keyspaceOf } from "../redis/keyspace.js";
+import type { RedisClient } from "../redis/redis-client.js";
 import type { Logger } from "pino";
 import type { ActivationQueue } from "./activation-queue.js";
 import { JOB_CATALOG } from "./job-catalog.js";
@@ -12,14 +13,14 @@ export const ACTIVATION_SCHEDULER_PREFIX = "activation-pull:";
  * connections no longer pulled, or all of them without a schedule, are removed.
  */
 export async function upsertActivationSchedules(args: {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly prefix: string;
   readonly queue: ActivationQueue;
   readonly cron: string | undefined;
   readonly connections: readonly string[];
   readonly logger: Logger;
 }): Promise<"upserted" | "left-to-another-instance"> {
-  const lockKey = `${args.prefix}:lock:activation-schedules`;
+  const lockKey = keyspaceOf(args.redis, args.prefix).globalKey("lock", "activation-schedules");
   const owner = `${process.pid}-${Math.random().toString(36).slice(2)}`;
   if ((await args.redis.set(lockKey, owner, "PX", LOCK_TTL_MS, "NX")) !== "OK") return "left-to-another-instance";
   try {

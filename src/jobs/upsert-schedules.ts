@@ -1,4 +1,5 @@
-import type { Redis } from "ioredis";
+import { keyspaceOf } from "../redis/keyspace.js";
+import type { RedisClient } from "../redis/redis-client.js";
 import type { Logger } from "pino";
 import type { ProjectSettings } from "../settings/settings-schema.js";
 import type { JobQueues } from "./job-queues.js";
@@ -15,7 +16,7 @@ const LOCK_TTL_MS = 30_000;
  * leaves the work to the one holding it.
  */
 export async function upsertSchedules(args: {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly prefix: string;
   readonly queues: JobQueues;
   readonly projects: readonly ProjectSettings[];
@@ -23,7 +24,7 @@ export async function upsertSchedules(args: {
   readonly retention: JobRetention;
   readonly logger: Logger;
 }): Promise<"upserted" | "left-to-another-instance"> {
-  const lockKey = `${args.prefix}:lock:schedules`;
+  const lockKey = keyspaceOf(args.redis, args.prefix).globalKey("lock", "schedules");
   const owner = `${process.pid}-${Math.random().toString(36).slice(2)}`;
   const acquired = await args.redis.set(lockKey, owner, "PX", LOCK_TTL_MS, "NX");
   if (acquired !== "OK") {

@@ -1,6 +1,7 @@
-import { Redis } from "ioredis";
 import type { RedisSettings } from "../settings/settings-schema.js";
-import { redisOptionsFor } from "./redis-options.js";
+import { openRedisClient } from "./open-redis-client.js";
+import type { RedisClient } from "./redis-client.js";
+import { describeRedisTarget } from "./redis-target.js";
 import { RedisUnavailableError } from "./redis-unavailable-error.js";
 
 /** Between connection attempts of a command; the whole wait is bounded by `connect_timeout_ms`. */
@@ -12,17 +13,13 @@ const RETRY_DELAY_MS = 250;
  * signal's reason. Errors after the connection is up reach the commands that were waiting on
  * Redis, never the console.
  */
-export async function connectCommandRedis(settings: RedisSettings, signal?: AbortSignal): Promise<Redis> {
+export async function connectCommandRedis(settings: RedisSettings, signal?: AbortSignal): Promise<RedisClient> {
   const timeoutMs = settings.connect_timeout_ms;
   const started = Date.now();
   let lastError: Error | undefined;
-  const redis = new Redis(
-    settings.url,
-    redisOptionsFor("command", {
-      connectTimeoutMs: timeoutMs,
-      retryDelayMs: () => (Date.now() - started + RETRY_DELAY_MS < timeoutMs ? RETRY_DELAY_MS : null),
-    }),
-  );
+  const redis = openRedisClient(settings, "command", {
+    retryDelayMs: () => (Date.now() - started + RETRY_DELAY_MS < timeoutMs ? RETRY_DELAY_MS : null),
+  });
   redis.on("error", (error: Error) => {
     lastError = error;
   });
@@ -31,7 +28,7 @@ export async function connectCommandRedis(settings: RedisSettings, signal?: Abor
     await new Promise<void>((resolve, reject) => {
       const giveUp = (): void => {
         const why = lastError ? lastError.message : "no answer";
-        reject(new RedisUnavailableError(settings.url, `${why} (gave up after ${timeoutMs} ms, redis.connect_timeout_ms)`, { cause: lastError }));
+        reject(new RedisUnavailableError(describeRedisTarget(settings), `${why} (gave up after ${timeoutMs} ms, redis.connect_timeout_ms)`, { cause: lastError }));
       };
       const timer = setTimeout(giveUp, timeoutMs);
       cleanups.push(() => clearTimeout(timer));

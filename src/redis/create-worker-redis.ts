@@ -1,8 +1,9 @@
-import { Redis } from "ioredis";
 import type { Logger } from "pino";
 import type { RedisSettings } from "../settings/settings-schema.js";
-import { redactRedisUrl } from "./redact-redis-url.js";
-import { reconnectDelayMs, redisOptionsFor } from "./redis-options.js";
+import { openRedisClient } from "./open-redis-client.js";
+import type { RedisClient } from "./redis-client.js";
+import { reconnectDelayMs } from "./redis-options.js";
+import { describeRedisTarget } from "./redis-target.js";
 
 /**
  * The worker's Redis connection: it keeps reconnecting through an outage, with one structured
@@ -10,22 +11,18 @@ import { reconnectDelayMs, redisOptionsFor } from "./redis-options.js";
  * duplicates of this connection (blocking reads) share the same strategy, so each logs its own
  * attempts.
  */
-export function createWorkerRedis(settings: RedisSettings, logger: Logger): Redis {
-  const target = redactRedisUrl(settings.url);
+export function createWorkerRedis(settings: RedisSettings, logger: Logger): RedisClient {
+  const target = describeRedisTarget(settings);
   let lastError: string | undefined;
   let down = false;
-  const redis = new Redis(
-    settings.url,
-    redisOptionsFor("worker", {
-      connectTimeoutMs: settings.connect_timeout_ms,
-      retryDelayMs: (attempt) => {
-        const delayMs = reconnectDelayMs(attempt);
-        down = true;
-        logger.warn({ redis: target, attempt, delayMs, err: lastError }, "Redis is not answering; reconnecting");
-        return delayMs;
-      },
-    }),
-  );
+  const redis = openRedisClient(settings, "worker", {
+    retryDelayMs: (attempt) => {
+      const delayMs = reconnectDelayMs(attempt);
+      down = true;
+      logger.warn({ redis: target, attempt, delayMs, err: lastError }, "Redis is not answering; reconnecting");
+      return delayMs;
+    },
+  });
   redis.on("error", (error: Error) => {
     lastError = error.message;
   });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { activationSchema } from "../activation/activation-settings-schema.js";
+import { clusterNodeProblems } from "./cluster-node-problems.js";
 
 /**
  * The configuration file, as users write it. Key names are a promise to users: add, never
@@ -157,15 +158,34 @@ export const addOptionsSchema = z.strictObject({
   catalog_cache_ms: z.int().min(0).default(60_000),
 });
 
+const redisUrl = z.string().regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL");
+
+/** `redis.cluster`: a Redis Cluster, reached through any of these startup nodes. */
+export const redisClusterSchema = z.strictObject({
+  nodes: z.array(redisUrl).min(1, "at least one startup node is needed"),
+});
+
+/**
+ * One Redis (`url`) or a Redis Cluster (`cluster.nodes`), exactly one of the two. The nodes of
+ * a cluster share one scheme and one user/password: ioredis connects to the nodes it discovers
+ * (not listed here) with one set of options (see src/redis/cluster-options.ts).
+ */
+export const redisSchema = z
+  .strictObject({
+    url: redisUrl.optional(),
+    cluster: redisClusterSchema.optional(),
+    prefix: z.string().regex(/^[A-Za-z0-9_.-]+$/, "letters, digits, '.', '_' and '-' only").default("pim-sync"),
+    /** How long a command waits for Redis before it gives up (exit 1); also each connect attempt's bound. */
+    connect_timeout_ms: z.int().min(100).default(5_000),
+  })
+  .superRefine((redis, ctx) => {
+    if (redis.url !== undefined && redis.cluster !== undefined) ctx.addIssue({ code: "custom", path: ["cluster"], message: "give either `redis.url` (one Redis) or `redis.cluster` (a Redis Cluster), not both" });
+    if (redis.url === undefined && redis.cluster === undefined) ctx.addIssue({ code: "custom", path: ["url"], message: "needed (or `redis.cluster.nodes` for a Redis Cluster)" });
+    if (redis.cluster) for (const problem of clusterNodeProblems(redis.cluster.nodes)) ctx.addIssue({ code: "custom", path: ["cluster", "nodes", problem.index], message: problem.message });
+  });
+
 export const settingsSchema = z.strictObject({
-    redis: z
-      .strictObject({
-        url: z.string().regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL"),
-        prefix: z.string().regex(/^[A-Za-z0-9_.-]+$/, "letters, digits, '.', '_' and '-' only").default("pim-sync"),
-        /** How long a command waits for Redis before it gives up (exit 1); also each connect attempt's bound. */
-        connect_timeout_ms: z.int().min(100).default(5_000),
-      })
-      .optional(),
+    redis: redisSchema.optional(),
     state_dir: nonEmpty.default("./.pim-sync"),
     log_level: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     http: z

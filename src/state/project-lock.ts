@@ -1,7 +1,8 @@
+import { keyspaceOf } from "../redis/keyspace.js";
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../redis/redis-client.js";
 import { z } from "zod";
 
 /** Extends the lock only while it still holds our token (another holder may have it by now). */
@@ -38,15 +39,16 @@ export interface ProjectLock {
 }
 
 /**
- * One Redis lock per project, `{prefix}:lock:project:{id}`, taken by every run that writes a
+ * One Redis lock per project, `{prefix}:lock:project:{id}` on one server (keyspace.ts), taken by every run that writes a
  * project's state: the worker's jobs and the `--once` commands. The queue's global concurrency
  * already serialises the worker's own jobs; this lock is what also keeps a `--once` run out of
  * them (and them out of it). The value names the holder, for the message of whoever is refused.
  * It expires after `ttlMs` unless renewed (every third of it), so a killed holder frees it.
  */
-export function createProjectLock(redis: Redis, prefix: string, options: { readonly ttlMs: number }): ProjectLock {
+export function createProjectLock(redis: RedisClient, prefix: string, options: { readonly ttlMs: number }): ProjectLock {
   const { ttlMs } = options;
-  const keyOf = (project: number): string => `${prefix}:lock:project:${project}`;
+  const keyspace = keyspaceOf(redis, prefix);
+  const keyOf = (project: number): string => keyspace.projectKey(project, "lock:project");
 
   async function attempt(project: number, holder: string): Promise<ProjectLease | string> {
     const key = keyOf(project);

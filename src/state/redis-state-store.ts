@@ -1,4 +1,5 @@
-import type { Redis } from "ioredis";
+import { keyspaceOf } from "../redis/keyspace.js";
+import type { RedisClient } from "../redis/redis-client.js";
 import type { ServiceLabels, ServiceOption } from "../domain/option-collection.js";
 import { decodeLabels, encodeAddition, encodeLabels, parseAddition } from "./labels-codec.js";
 import type { StateStore } from "./state-store.js";
@@ -9,22 +10,25 @@ const HSET_CHUNK = 1000;
 /**
  * One Redis hash per collection (option name → labels JSON) and one set per project listing the
  * collections that have state, so an empty collection still counts as "known".
- * Keys: `{prefix}:state:{project}:c:{collection}` and `{prefix}:state:{project}:known`.
+ * Keys (src/redis/keyspace.ts, on one server): `{prefix}:state:{project}:c:{collection}` and
+ * `{prefix}:state:{project}:known`.
  */
 /** ioredis resolves a transaction even when a command inside it failed: surface such errors. */
-async function execOrThrow(multi: ReturnType<Redis["multi"]>, what: string): Promise<void> {
+async function execOrThrow(multi: ReturnType<RedisClient["multi"]>, what: string): Promise<void> {
   const results = await multi.exec();
   const failed = results?.find(([error]) => error !== null)?.[0];
   if (failed) throw new Error(`state ${what} failed: ${failed.message}`, { cause: failed });
   if (results === null) throw new Error(`state ${what} failed: the transaction was discarded`);
 }
 
-export function createRedisStateStore(redis: Redis, prefix: string, options: { readonly ownsConnection?: boolean } = {}): StateStore {
-  const collectionKey = (project: number, collection: string): string => `${prefix}:state:${project}:c:${collection}`;
-  const knownKey = (project: number): string => `${prefix}:state:${project}:known`;
-  const addedKey = (project: number, collection: string): string => `${prefix}:state:${project}:a:${collection}`;
+export function createRedisStateStore(redis: RedisClient, prefix: string, options: { readonly ownsConnection?: boolean } = {}): StateStore {
+  // A transaction writes a collection's hash and the project's `known` set: one slot on a cluster.
+  const keyspace = keyspaceOf(redis, prefix);
+  const collectionKey = (project: number, collection: string): string => keyspace.projectKey(project, "state", "c", collection);
+  const knownKey = (project: number): string => keyspace.projectKey(project, "state", "known");
+  const addedKey = (project: number, collection: string): string => keyspace.projectKey(project, "state", "a", collection);
 
-  async function hsetChunks(key: string, options: readonly ServiceOption[], multi: ReturnType<Redis["multi"]>): Promise<void> {
+  async function hsetChunks(key: string, options: readonly ServiceOption[], multi: ReturnType<RedisClient["multi"]>): Promise<void> {
     for (let i = 0; i < options.length; i += HSET_CHUNK) {
       const args: string[] = [];
       for (const option of options.slice(i, i + HSET_CHUNK)) args.push(option.name, encodeLabels(option.label));

@@ -1,0 +1,37 @@
+import { Cluster, Redis } from "ioredis";
+import type { RedisSettings } from "../settings/settings-schema.js";
+import { clusterStartupOf } from "./cluster-startup.js";
+import type { RedisClient } from "./redis-client.js";
+import { redisOptionsFor } from "./redis-options.js";
+import { redisTargetOf } from "./redis-target.js";
+
+/**
+ * A new (not yet connected, for `command`) connection to the configured Redis: an ioredis
+ * `Redis` for `redis.url`, an ioredis `Cluster` for `redis.cluster`, with the options of its
+ * role (redis-options.ts). For a cluster:
+ * - the role's options become every node's `redisOptions` (with the credentials and TLS of the
+ *   startup URLs), so `maxRetriesPerRequest: null` reaches BullMQ's blocking connections;
+ * - `clusterRetryStrategy` gets the role's reconnect delays: it runs when no node answers (a
+ *   node's own connection does not reconnect in ioredis; the cluster reconnects as a whole);
+ * - `enableReadyCheck` (the default, kept): "ready" only once CLUSTER INFO says the cluster is
+ *   ok, so a command never starts on a cluster still assigning its slots;
+ * - `lazyConnect` for commands, as for one server: connectCommandRedis bounds the wait;
+ * - reads go to masters (ioredis' default `scaleReads`): a replica may lag behind a job's write.
+ * `natMap` and `dnsLookup` are not set: nodes must be reachable at the addresses they announce.
+ */
+export function openRedisClient(settings: RedisSettings, role: "command" | "worker", args: { readonly retryDelayMs: (attempt: number) => number | null }): RedisClient {
+  const options = redisOptionsFor(role, { connectTimeoutMs: settings.connect_timeout_ms, retryDelayMs: args.retryDelayMs });
+  const target = redisTargetOf(settings);
+  if (target.kind === "server") return new Redis(target.url, options);
+  const startup = clusterStartupOf(target.nodes);
+  const { lazyConnect, enableOfflineQueue, ...nodeOptions } = options;
+  // Not per node: ioredis replaces a node's retryStrategy (the cluster reconnects as a whole).
+  delete nodeOptions.retryStrategy;
+  return new Cluster(startup.nodes, {
+    redisOptions: { ...nodeOptions, ...startup.redisOptions },
+    clusterRetryStrategy: (attempt) => args.retryDelayMs(attempt),
+    enableReadyCheck: true,
+    ...(lazyConnect === undefined ? {} : { lazyConnect }),
+    ...(enableOfflineQueue === undefined ? {} : { enableOfflineQueue }),
+  });
+}
