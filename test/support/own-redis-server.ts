@@ -26,7 +26,8 @@ async function freeLoopbackPort(): Promise<number> {
   return port;
 }
 
-async function answersPing(url: string): Promise<boolean> {
+/** True when a Redis at `url` answers PING now (one attempt, no reconnecting). */
+export async function answersPing(url: string): Promise<boolean> {
   const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
   client.on("error", () => undefined);
   try {

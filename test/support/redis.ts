@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { Redis } from "ioredis";
+import { Cluster, Redis } from "ioredis";
+import type { RedisClient } from "../../src/redis/redis-client.js";
 
 /** The Redis the integration tests use; override with PIM_SYNC_TEST_REDIS_URL. */
 export const TEST_REDIS_URL = process.env.PIM_SYNC_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
-export interface TestRedis {
+export interface TestRedis<C extends RedisClient = Redis> {
   /** A connected client. Do not quit it yourself: `cleanup()` does. */
-  readonly redis: Redis;
+  readonly redis: C;
   /** A prefix no other test uses: `pim-sync-test:{uuid}`. Put every key under it. */
   readonly prefix: string;
   /** Every key under the prefix (SCAN, so safe on a shared server). */
@@ -20,8 +21,15 @@ export function escapeRedisGlob(text: string): string {
   return text.replace(/[*?[\]\\]/g, (char) => `\\${char}`);
 }
 
-/** Every key matching `pattern`, collected with SCAN (never KEYS). */
-export async function scanKeys(redis: Redis, pattern: string): Promise<string[]> {
+/**
+ * Every key matching `pattern`, collected with SCAN (never KEYS). On a cluster SCAN sees one
+ * node's keys only, so every master is scanned.
+ */
+export async function scanKeys(redis: RedisClient, pattern: string): Promise<string[]> {
+  if (redis instanceof Cluster) {
+    const perMaster = await Promise.all(redis.nodes("master").map((node) => scanKeys(node, pattern)));
+    return perMaster.flat();
+  }
   const found = new Set<string>();
   let cursor = "0";
   do {
@@ -86,4 +94,35 @@ async function connect(url: string): Promise<Redis> {
     throw new Error(`cannot connect to the test Redis at ${url}: ${(cause as Error).message}`, { cause });
   }
   return redis;
+}
+
+/**
+ * The same for a Redis Cluster of the test's own (own-redis-cluster.ts): a fresh prefix, cleaned
+ * up key by key (a DEL of several keys must stay within one slot).
+ */
+export async function createClusterTestRedis(nodes: readonly string[]): Promise<TestRedis<Cluster>> {
+  const redis = new Cluster(
+    nodes.map((node) => {
+      const url = new URL(node);
+      return { host: url.hostname, port: Number(url.port) };
+    }),
+    { lazyConnect: true, redisOptions: { maxRetriesPerRequest: 1 }, clusterRetryStrategy: (times) => (times > 3 ? null : 100 * times) },
+  );
+  await redis.connect();
+  // Config-safe (no colon): the same prefix may go into a config file for a worker process.
+  const prefix = `pim-sync-test.${randomUUID()}`;
+  const pattern = `${escapeRedisGlob(prefix)}*`;
+  let cleaned = false;
+  return {
+    redis,
+    prefix,
+    keys: () => scanKeys(redis, pattern),
+    async cleanup() {
+      if (cleaned) return;
+      cleaned = true;
+      const keys = await scanKeys(redis, pattern);
+      await Promise.all(keys.map((key) => redis.del(key)));
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
 }

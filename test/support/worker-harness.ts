@@ -1,9 +1,8 @@
 import type { Job, Queue } from "bullmq";
 import { pino, type Logger } from "pino";
-import { createBullmqConnection } from "../../src/jobs/create-bullmq-connection.js";
+import { createBullmqClusterConnection, createBullmqConnection } from "../../src/jobs/create-bullmq-connection.js";
 import { createJobAdmin, type JobAdmin } from "../../src/jobs/job-admin.js";
 import { createJobQueues, type JobQueues } from "../../src/jobs/job-queues.js";
-import { queueNameOf } from "../../src/jobs/queue-names.js";
 import { startWorker, type RunningWorker } from "../../src/jobs/start-worker.js";
 import { settingsSchema, type Settings } from "../../src/settings/settings-schema.js";
 import { loadSimCatalog, type SimCatalog } from "../../src/sim/catalog/catalog-file.js";
@@ -15,8 +14,9 @@ import {
 import { DEFAULT_OAUTH_CLIENT, type OAuthClient } from "../../src/sim/pim/oauth.js";
 import { startPimSimulator, type PimSimulator, type PimSimulatorOptions } from "../../src/sim/pim/pim-simulator.js";
 import { defaultCatalogPath } from "../../src/sim/start-simulators.js";
-import type { Redis } from "ioredis";
-import { createTestRedis, escapeRedisGlob, scanKeys, TEST_REDIS_URL, type TestRedis } from "./redis.js";
+import { keyspaceOf } from "../../src/redis/keyspace.js";
+import type { RedisClient } from "../../src/redis/redis-client.js";
+import { createClusterTestRedis, createTestRedis, escapeRedisGlob, scanKeys, TEST_REDIS_URL, type TestRedis } from "./redis.js";
 import { waitFor } from "./worker-wait.js";
 
 export const PROJECT = 67;
@@ -112,7 +112,7 @@ export interface WorkerSettingsInput {
 export interface WorkerHarness {
   readonly pim: PimSimulator;
   readonly service: ConfigServiceSimulator;
-  readonly redis: TestRedis;
+  readonly redis: TestRedis<RedisClient>;
   /** Every line logged by every worker started here, in order. */
   readonly logs: readonly WorkerLogEntry[];
   /** Config of one project pointing at the simulators (PIM connection, service token). */
@@ -147,14 +147,18 @@ export async function startWorkerHarness(
     readonly editCatalog?: (catalog: SimCatalog) => void;
     readonly pim?: Partial<Omit<PimSimulatorOptions, "catalog">>;
     readonly service?: Partial<Omit<ConfigServiceSimulatorOptions, "catalog" | "pim">>;
+    /** A Redis Cluster's startup nodes (own-redis-cluster.ts) instead of the shared test Redis. */
+    readonly clusterNodes?: readonly string[];
   } = {},
 ): Promise<WorkerHarness> {
   const catalog = await loadSimCatalog(defaultCatalogPath());
   options.editCatalog?.(catalog);
   const pim = await startPimSimulator({ catalog: catalog.pim, clients: [DEFAULT_OAUTH_CLIENT, OTHER_PIM_CLIENT], ...options.pim });
   const service = await startConfigServiceSimulator({ catalog: catalog.service, pim, ...options.service });
-  const redis = await createTestRedis();
-  const producerConnection = createBullmqConnection(TEST_REDIS_URL, "producer");
+  const { clusterNodes } = options;
+  const redis: TestRedis<RedisClient> = clusterNodes ? await createClusterTestRedis(clusterNodes) : await createTestRedis();
+  const producerConnection = clusterNodes ? createBullmqClusterConnection(clusterNodes, "producer") : createBullmqConnection(TEST_REDIS_URL, "producer");
+  const redisSettings = clusterNodes ? { cluster: { nodes: [...clusterNodes] } } : { url: TEST_REDIS_URL };
   const projectIds = [PROJECT, OTHER_PROJECT];
   const queues = createJobQueues({ connection: producerConnection, prefix: redis.prefix, projects: projectIds, retention: { keep_completed_days: 1, keep_failed_days: 1 } });
   const admin = createJobAdmin(queues);
@@ -176,14 +180,14 @@ export async function startWorkerHarness(
     const parsed = settingsSchema.parse({
       // createTestRedis' prefix has a ':' the config schema does not allow: parse with a
       // stand-in and put the test's prefix in afterwards (BullMQ and the state store accept it).
-      redis: { url: TEST_REDIS_URL, prefix: "stand-in" },
+      redis: { ...redisSettings, prefix: "stand-in" },
       log_level: "info",
       http: { ...FAST_HTTP, ...input.http },
       worker: { ...FAST_WORKER, ...input.worker },
       add_options: { ...FAST_ADD_OPTIONS, ...input.add_options },
       projects: input.projects ?? [project(PROJECT)],
     });
-    return { ...parsed, redis: { url: TEST_REDIS_URL, prefix: redis.prefix, connect_timeout_ms: 5_000 } };
+    return { ...parsed, redis: { ...redisSettings, prefix: redis.prefix, connect_timeout_ms: 5_000 } };
   }
 
   function captureLogger(name: string): Logger {
@@ -223,7 +227,7 @@ export async function startWorkerHarness(
   }
 
   async function events(id = PROJECT): Promise<QueueEvent[]> {
-    const key = `${redis.prefix}:${queueNameOf(id)}:events`;
+    const key = `${redis.prefix}:${keyspaceOf(redis.redis, redis.prefix).projectQueue(id)}:events`;
     const entries = await redis.redis.xrange(key, "-", "+");
     return entries.map(([eventId, fields]) => {
       const event: Record<string, string> = { id: eventId };
@@ -363,7 +367,7 @@ export function pimCodes(pim: PimSimulator, attribute: string): string[] {
  * `opts`) whose options lack removeOnComplete or removeOnFail, as `key: opts`. Empty when every
  * job pim-sync created will be removed in time.
  */
-export async function jobsWithoutRetention(client: Redis, prefix: string): Promise<string[]> {
+export async function jobsWithoutRetention(client: RedisClient, prefix: string): Promise<string[]> {
   const found: string[] = [];
   for (const key of await scanKeys(client, `${escapeRedisGlob(prefix)}:*`)) {
     if ((await client.type(key)) !== "hash") continue;

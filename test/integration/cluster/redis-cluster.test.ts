@@ -1,0 +1,209 @@
+/**
+ * pim-sync on a real Redis Cluster (3 masters of the test's own, own-redis-cluster.ts): the
+ * worker scenarios that matter run with `redis.cluster`, and each project's keys stay in its
+ * own slot while projects spread over the masters. Without the hash tags of keyspace.ts these
+ * fail with CROSSSLOT (BullMQ's scripts and the state store's transactions span several keys).
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Redis } from "ioredis";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createBullmqClusterConnection } from "../../../src/jobs/create-bullmq-connection.js";
+import { createJobQueues } from "../../../src/jobs/job-queues.js";
+import { closeRedis } from "../../../src/redis/close-redis.js";
+import { createRedisStateStore } from "../../../src/state/redis-state-store.js";
+import { createProjectLock, type ProjectLease } from "../../../src/state/project-lock.js";
+import { startOwnRedisCluster, type OwnRedisCluster } from "../../support/own-redis-cluster.js";
+import { assertCliBuilt, killLeftoverProcesses, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
+import { scanKeys } from "../../support/redis.js";
+import { FAST_ADD_OPTIONS, FAST_HTTP, FAST_WORKER, finishedJob, isDrained, jobInState, PROJECT, serviceOptions, startWorkerHarness, type WorkerHarness } from "../../support/worker-harness.js";
+import { waitFor } from "../../support/worker-wait.js";
+
+const ADD_OPTIONS_PATH = /\/add-options\/$/;
+
+describe("Redis Cluster: the worker with redis.cluster", () => {
+  let cluster: OwnRedisCluster;
+  let h: WorkerHarness | undefined;
+  let dir: string | undefined;
+
+  beforeAll(async () => {
+    assertCliBuilt();
+    cluster = await startOwnRedisCluster(3);
+  });
+  afterAll(async () => {
+    await cluster.close();
+  });
+  afterEach(async () => {
+    await killLeftoverProcesses();
+    await h?.close();
+    h = undefined;
+    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+    dir = undefined;
+  });
+
+  async function startHarness(): Promise<WorkerHarness> {
+    h = await startWorkerHarness({ clusterNodes: cluster.nodes });
+    return h;
+  }
+
+  /** A config file as a user writes it, pointing at the cluster's nodes and the harness' simulators. */
+  async function configFile(harness: WorkerHarness): Promise<string> {
+    dir = await mkdtemp(join(tmpdir(), "pim-sync-cluster-config-"));
+    const path = join(dir, "config.json");
+    const config = {
+      redis: { cluster: { nodes: cluster.nodes }, prefix: harness.redis.prefix },
+      log_level: "info",
+      http: FAST_HTTP,
+      worker: { ...FAST_WORKER, max_stalled_count: 2 },
+      add_options: FAST_ADD_OPTIONS,
+      projects: [harness.project(PROJECT)],
+    };
+    await writeFile(path, JSON.stringify(config));
+    return path;
+  }
+
+  async function cli(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+    const run = spawnCli(args);
+    const status = await waitForExit(run, 30_000);
+    return { code: status.code, out: run.stdout(), err: run.stderr() };
+  }
+
+  it("syncs a project (then a --full sync); its state lives under the project's hash tag", async () => {
+    const harness = await startHarness();
+    await harness.startWorker();
+    const first = await harness.queues.enqueueSync({ project: PROJECT });
+    expect((await finishedJob(harness.queue(), first.jobId)).state).toBe("completed");
+    expect(serviceOptions(harness.service, "color").length).toBeGreaterThan(0);
+
+    // A full sync replaces each collection (a MULTI over the collection and the `known` set) and
+    // records its progress per collection.
+    const full = await harness.queues.enqueueSync({ project: PROJECT, full: true });
+    const done = await finishedJob(harness.queue(), full.jobId);
+    expect(done.state).toBe("completed");
+    expect(done.job.failedReason ?? "").toBe("");
+
+    const keys = await harness.redis.keys();
+    const prefix = harness.redis.prefix;
+    expect(keys).toContain(`${prefix}:state:{project-67}:known`);
+    expect(keys).toContain(`${prefix}:state:{project-67}:c:color`);
+    expect(keys).toContain(`${prefix}:{project-67}:meta`);
+    // Nothing under the single-server names.
+    expect(keys.filter((key) => key.startsWith(`${prefix}:state:67:`) || key.startsWith(`${prefix}:project-67:`))).toEqual([]);
+  });
+
+  it("add-options with an Idempotency-Key: one job, the redelivery a duplicate, the option in the service and the PIM", async () => {
+    const harness = await startHarness();
+    await harness.startWorker();
+    const request = { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { "en-US": "Teal" } }] };
+    const added = await harness.queues.enqueueAddOptions(request, { idempotencyKey: "delivery-1" });
+    const again = await harness.queues.enqueueAddOptions(request, { idempotencyKey: "delivery-1" });
+    expect(added.status).toBe("queued");
+    expect(again).toEqual({ ...added, status: "duplicate" });
+
+    expect((await finishedJob(harness.queue(), added.jobId)).state).toBe("completed");
+    expect(serviceOptions(harness.service, "color")).toContainEqual({ name: "teal", label: { "en-US": "Teal" } });
+    expect(harness.pim.state.attribute_options.color?.map((option) => option.code)).toContain("teal");
+    expect(harness.service.requests.filter((r) => r.method === "PATCH" && ADD_OPTIONS_PATH.test(r.path))).toHaveLength(1);
+    expect(await harness.redis.keys()).toContainEqual(expect.stringMatching(new RegExp(`^${harness.redis.prefix.replace(/\./g, "\\.")}:idempotency:\\{project-67\\}:[0-9a-f]{32}$`)));
+  });
+
+  it("dedup: a sync requested while one waits merges into it, keeping --full", async () => {
+    const harness = await startHarness();
+    const waiting = await harness.queues.enqueueSync({ project: PROJECT, requested_by: "plain" });
+    const merged = await harness.queues.enqueueSync({ project: PROJECT, full: true, requested_by: "full" });
+    expect(waiting.status).toBe("queued");
+    expect(merged).toEqual({ project: PROJECT, jobId: waiting.jobId, status: "merged" });
+    expect((await harness.queue().getJob(waiting.jobId))?.data).toMatchObject({ full: true });
+
+    await harness.startWorker();
+    expect((await finishedJob(harness.queue(), waiting.jobId)).state).toBe("completed");
+    expect(await isDrained(harness.queue())).toBe(true);
+    expect((await harness.queue().getJobs(["completed"], 0, -1)).map((job) => job.id)).toEqual([waiting.jobId]);
+  });
+
+  it("replay: `jobs retry` (the CLI, on the cluster) replays a failed job, which then completes", async () => {
+    const harness = await startHarness();
+    const configPath = await configFile(harness);
+    harness.service.faults.failNext({ method: "PATCH", path: ADD_OPTIONS_PATH }, { status: 404, times: 50 });
+    await harness.startWorker();
+    const job = await harness.queues.enqueueAddOptions({ project: PROJECT, attribute: "color", options: [{ name: "plum" }] });
+    expect((await finishedJob(harness.queue(), job.jobId)).state).toBe("failed");
+
+    harness.service.faults.clear();
+    const ref = `${PROJECT}/${job.jobId}`;
+    expect(await cli("jobs", "retry", ref, "--config", configPath)).toEqual({ code: 0, out: `${ref}: retried\n`, err: "" });
+    expect((await finishedJob(harness.queue(), job.jobId)).state).toBe("completed");
+    expect(serviceOptions(harness.service, "color").map((option) => option.name)).toContain("plum");
+    const listed = await cli("jobs", "list", "--config", configPath, "--state", "completed", "--json");
+    expect(listed.code).toBe(0);
+    expect((JSON.parse(listed.out) as { ref: string }[]).map((entry) => entry.ref)).toEqual([ref]);
+  });
+
+  it("SIGKILL: the worker process running a sync is killed; the other process recovers the stalled job", async () => {
+    const harness = await startHarness();
+    const configPath = await configFile(harness);
+    const workers: CliProcess[] = [spawnCli(["worker", "--config", configPath]), spawnCli(["worker", "--config", configPath])];
+    for (const worker of workers) await worker.waitForLog((line) => line.msg === "worker started", 20_000, "'worker started'");
+    // A slow PIM keeps the sync running long enough to be killed in the middle.
+    harness.pim.setLatencyMs(150);
+    const sync = await harness.queues.enqueueSync({ project: PROJECT });
+    const runner = await waitFor(() => workers.find((worker) => worker.logs().some((line) => line.msg === "job started" && line.job === sync.jobId)), 20_000, "a worker process to start the sync");
+    const other = workers.find((worker) => worker !== runner);
+    if (!other) throw new Error("two workers were started");
+    runner.signal("SIGKILL");
+    expect(await waitForExit(runner, 10_000)).toEqual({ code: null, signal: "SIGKILL" });
+    expect(await jobInState(harness.queue(), sync.jobId, ["active"])).not.toBeNull();
+    harness.pim.setLatencyMs(0);
+
+    const done = await finishedJob(harness.queue(), sync.jobId, 40_000);
+    expect(done.state).toBe("completed");
+    expect(done.job.stalledCounter).toBeGreaterThanOrEqual(1);
+    await other.waitForLog((line) => line.job === sync.jobId && line.msg === "job completed", 5_000, "'job completed' from the other worker");
+    expect(other.logs().some((line) => line.job === sync.jobId && typeof line.msg === "string" && line.msg.startsWith("job stalled"))).toBe(true);
+    other.signal("SIGTERM");
+    expect(await waitForExit(other, 25_000)).toEqual({ code: 0, signal: null });
+  });
+
+  it("projects spread over the masters: every key of a project on its tag's master, three projects on three masters", async () => {
+    const harness = await startHarness();
+    const prefix = harness.redis.prefix;
+    // Their tags {project-67}, {project-2}, {project-11} hash into the three masters' slot ranges.
+    const projects = [67, 2, 11];
+    const connection = createBullmqClusterConnection(cluster.nodes, "producer");
+    const queues = createJobQueues({ connection, prefix, projects, retention: { keep_completed_days: 1, keep_failed_days: 1 } });
+    try {
+      const state = createRedisStateStore(connection, prefix);
+      const lock = createProjectLock(connection, prefix, { ttlMs: 10_000 });
+      const leases: ProjectLease[] = [];
+      for (const project of projects) {
+        await queues.enqueueSync({ project });
+        await queues.enqueueAddOptions({ project, attribute: "color", options: [{ name: "teal" }] }, { idempotencyKey: `key-${project}` });
+        await state.replace(project, "color", [{ name: "red", label: {} }]);
+        leases.push(await lock.tryAcquire(project, "the test"));
+      }
+      const masters = new Map<number, string>();
+      for (const project of projects) masters.set(project, await cluster.masterOf(`{project-${project}}`));
+      expect(new Set(masters.values()).size).toBe(3);
+
+      // SCAN each master: a project's keys are all there, and nowhere else.
+      for (const master of cluster.nodes) {
+        const node = new Redis(master, { maxRetriesPerRequest: 1 });
+        const keys = await scanKeys(node, `${prefix}*`).finally(() => node.disconnect());
+        for (const project of projects) {
+          const own = keys.filter((key) => key.includes(`{project-${project}}`));
+          if (masters.get(project) === master) {
+            expect(own).toContain(`${prefix}:{project-${project}}:meta`);
+            expect(own).toContain(`${prefix}:state:{project-${project}}:known`);
+            expect(own).toContain(`${prefix}:lock:project:{project-${project}}`);
+            expect(own.some((key) => key.startsWith(`${prefix}:idempotency:{project-${project}}:`))).toBe(true);
+          } else expect(own).toEqual([]);
+        }
+      }
+      for (const lease of leases) await lease.release();
+    } finally {
+      await queues.close();
+      await closeRedis(connection);
+    }
+  });
+});
