@@ -14,6 +14,9 @@ import { createJobQueues } from "../../../src/jobs/job-queues.js";
 import { closeRedis } from "../../../src/redis/close-redis.js";
 import { createRedisStateStore } from "../../../src/state/redis-state-store.js";
 import { createProjectLock, type ProjectLease } from "../../../src/state/project-lock.js";
+import { settingsSchema } from "../../../src/settings/settings-schema.js";
+import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
+import { silentLogger } from "../../support/silent-logger.js";
 import { startOwnRedisCluster, type OwnRedisCluster } from "../../support/own-redis-cluster.js";
 import { assertCliBuilt, killLeftoverProcesses, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { scanKeys } from "../../support/redis.js";
@@ -21,11 +24,14 @@ import { FAST_ADD_OPTIONS, FAST_HTTP, FAST_WORKER, finishedJob, isDrained, jobIn
 import { waitFor } from "../../support/worker-wait.js";
 
 const ADD_OPTIONS_PATH = /\/add-options\/$/;
+const TRIGGER_TOKEN = "cluster-test-trigger-token";
+const ADMIN_PASSWORD = "cluster-test-admin-password";
 
 describe("Redis Cluster: the worker with redis.cluster", () => {
   let cluster: OwnRedisCluster;
   let h: WorkerHarness | undefined;
   let dir: string | undefined;
+  let running: RunningWorkerProcess | undefined;
 
   beforeAll(async () => {
     assertCliBuilt();
@@ -36,6 +42,8 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
   });
   afterEach(async () => {
     await killLeftoverProcesses();
+    await running?.stop();
+    running = undefined;
     await h?.close();
     h = undefined;
     if (dir !== undefined) await rm(dir, { recursive: true, force: true });
@@ -163,6 +171,48 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
     expect(other.logs().some((line) => line.job === sync.jobId && typeof line.msg === "string" && line.msg.startsWith("job stalled"))).toBe(true);
     other.signal("SIGTERM");
     expect(await waitForExit(other, 25_000)).toEqual({ code: 0, signal: null });
+  });
+
+  it("the worker process on the cluster: /readyz, triggers with an Idempotency-Key, /metrics, the admin API and bull-board", async () => {
+    const harness = await startHarness();
+    const settings = settingsSchema.parse({
+      redis: { cluster: { nodes: cluster.nodes }, prefix: harness.redis.prefix },
+      log_level: "silent",
+      http: FAST_HTTP,
+      worker: FAST_WORKER,
+      add_options: FAST_ADD_OPTIONS,
+      server: { host: "127.0.0.1", port: 0, admin: { users: [{ name: "ops", password: ADMIN_PASSWORD, role: "admin" }] } },
+      trigger: { token: TRIGGER_TOKEN },
+      projects: [harness.project(PROJECT)],
+    });
+    running = await startWorkerProcess({ settings, logger: silentLogger() });
+    const base = running.serverUrl ?? "";
+    const admin = { authorization: `Basic ${Buffer.from(`ops:${ADMIN_PASSWORD}`).toString("base64")}` };
+
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    const trigger = async (): Promise<{ status: number; body: { job_id: string; status: string } }> => {
+      const response = await fetch(`${base}/v1/add-options`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${TRIGGER_TOKEN}`, "content-type": "application/json", "idempotency-key": "pim-event-1" },
+        body: JSON.stringify({ project: PROJECT, attribute: "color", options: [{ name: "teal" }] }),
+      });
+      return { status: response.status, body: (await response.json()) as { job_id: string; status: string } };
+    };
+    const first = await trigger();
+    const again = await trigger();
+    expect(first).toMatchObject({ status: 202, body: { status: "queued" } });
+    expect(again).toEqual({ status: 202, body: { job_id: first.body.job_id, status: "duplicate" } });
+    const jobId = first.body.job_id.slice(`${PROJECT}/`.length);
+    expect((await finishedJob(harness.queue(), jobId)).state).toBe("completed");
+
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect(metrics).toMatch(new RegExp(`^pim_sync_jobs\\{project="${PROJECT}",queue_state="completed"\\} 1$`, "m"));
+    const listed = (await (await fetch(`${base}/admin/api/jobs`, { headers: admin })).json()) as { jobs: { ref: string }[] };
+    expect(listed.jobs.map((job) => job.ref)).toEqual([first.body.job_id]);
+    // bull-board lists the queues by their (tagged) names.
+    const board = await fetch(`${base}/admin/api/queues`, { headers: admin });
+    expect(board.status).toBe(200);
+    expect(((await board.json()) as { queues: { name: string }[] }).queues.map((queue) => queue.name)).toEqual(["{project-67}"]);
   });
 
   it("projects spread over the masters: every key of a project on its tag's master, three projects on three masters", async () => {
