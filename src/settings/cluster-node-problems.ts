@@ -1,13 +1,15 @@
 /**
- * What is wrong with a Redis Cluster's startup node URLs (already known to be redis:// or
- * rediss://), by index. ioredis opens every node it discovers with one set of options, so all
- * nodes must agree on TLS and credentials; a cluster has only database 0. Messages never echo a
- * URL (it may hold a password).
+ * What is wrong with a Redis Cluster's startup node URLs, by index (a node that is not a
+ * redis:// or rediss:// URL is left to the schema's own message). ioredis opens every node it
+ * discovers with one set of options, so all nodes must agree on TLS and credentials; a cluster
+ * has only database 0. Messages never echo a URL (it may hold a password).
  */
 export function clusterNodeProblems(nodes: readonly string[]): { readonly index: number; readonly message: string }[] {
   const problems: { index: number; message: string }[] = [];
   let first: { readonly protocol: string; readonly username: string; readonly password: string } | undefined;
   for (const [index, node] of nodes.entries()) {
+    // Not a redis:// URL at all: the schema says so already.
+    if (!/^rediss?:\/\//.test(node)) continue;
     let url: URL;
     try {
       url = new URL(node);

@@ -394,6 +394,39 @@ projects:
     expect(problems).toEqual(["redis.url: must be a redis:// or rediss:// URL", "redis.prefix: letters, digits, '.', '_' and '-' only"]);
   });
 
+  describe("redis.cluster", () => {
+    const nodes = ["redis://:pw@10.0.0.1:6379", "redis://:pw@10.0.0.2:6379", "redis://:pw@10.0.0.3"];
+
+    it("accepts startup nodes instead of redis.url", () => {
+      expect(parse({ redis: { cluster: { nodes }, prefix: "tenant-a" }, projects: [project()] }).redis).toEqual({ cluster: { nodes }, prefix: "tenant-a", connect_timeout_ms: 5_000 });
+    });
+
+    it("needs exactly one of url and cluster, naming the field", () => {
+      expect(problemsOf(() => parse({ redis: { url: "redis://cache", cluster: { nodes } }, projects: [project()] }))).toEqual([
+        "redis.cluster: give either `redis.url` (one Redis) or `redis.cluster` (a Redis Cluster), not both",
+      ]);
+      expect(problemsOf(() => parse({ redis: { prefix: "p" }, projects: [project()] }))).toEqual(["redis.url: needed (or `redis.cluster.nodes` for a Redis Cluster)"]);
+    });
+
+    it("rejects an empty node list, a node that is not a redis URL, and unknown keys", () => {
+      expect(problemsOf(() => parse({ redis: { cluster: { nodes: [] } }, projects: [project()] }))).toEqual(["redis.cluster.nodes: at least one startup node is needed"]);
+      expect(problemsOf(() => parse({ redis: { cluster: { nodes: ["redis://a:1", "http://b:2"] } }, projects: [project()] }))).toEqual(["redis.cluster.nodes[1]: must be a redis:// or rediss:// URL"]);
+      expect(problemsOf(() => parse({ redis: { cluster: { nodes, replicas: 1 } }, projects: [project()] }))[0]).toMatch(/^redis\.cluster: .*replicas/);
+    });
+
+    it("makes every node agree on TLS and credentials, and on database 0, without echoing a URL", () => {
+      const problems = problemsOf(() =>
+        parse({ redis: { cluster: { nodes: ["rediss://:pw@a:1", "redis://:pw@b:2", "rediss://:other-secret@c:3", "rediss://:pw@d:4/2"] } }, projects: [project()] }),
+      );
+      expect(problems).toEqual([
+        "redis.cluster.nodes[1]: every node must use the same scheme (all redis:// or all rediss://)",
+        "redis.cluster.nodes[2]: every node must carry the same user and password as the first",
+        "redis.cluster.nodes[3]: a Redis Cluster has only database 0: drop the path",
+      ]);
+      expect(problems.join("\n")).not.toMatch(/other-secret|pw@/);
+    });
+  });
+
   it("rejects an empty channel or locale list", () => {
     const problems = problemsOf(() => parse({ projects: [project({ channels: [], locales: [] })] }));
     expect(problems.map((p) => p.split(":")[0])).toEqual(["projects[0].channels", "projects[0].locales"]);
