@@ -17,6 +17,7 @@ import { createProjectLock, type ProjectLease } from "../../../src/state/project
 import { settingsSchema } from "../../../src/settings/settings-schema.js";
 import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
 import { silentLogger } from "../../support/silent-logger.js";
+import { freePort } from "../../support/free-port.js";
 import { startOwnRedisCluster, type OwnRedisCluster } from "../../support/own-redis-cluster.js";
 import { assertCliBuilt, killLeftoverProcesses, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { scanKeys } from "../../support/redis.js";
@@ -213,6 +214,19 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
     const board = await fetch(`${base}/admin/api/queues`, { headers: admin });
     expect(board.status).toBe(200);
     expect(((await board.json()) as { queues: { name: string }[] }).queues.map((queue) => queue.name)).toEqual(["{project-67}"]);
+  });
+
+  it("a command whose cluster does not answer gives up after connect_timeout_ms in one line, the nodes' password redacted", async () => {
+    const harness = await startHarness();
+    dir = await mkdtemp(join(tmpdir(), "pim-sync-cluster-config-"));
+    const configPath = join(dir, "config.json");
+    const nodes = [`redis://:cluster-pass-word@127.0.0.1:${await freePort()}`, `redis://:cluster-pass-word@127.0.0.1:${await freePort()}`];
+    await writeFile(configPath, JSON.stringify({ redis: { cluster: { nodes }, prefix: "unanswered", connect_timeout_ms: 500 }, projects: [harness.project(PROJECT)] }));
+    const listed = await cli("jobs", "list", "--config", configPath);
+    expect(listed.code).toBe(1);
+    expect(listed.out).toBe("");
+    expect(listed.err).toMatch(/^pim-sync jobs: failed: Redis at the cluster of redis:\/\/:\*\*\*@127\.0\.0\.1:\d+, redis:\/\/:\*\*\*@127\.0\.0\.1:\d+ is not answering: .*\(gave up after 500 ms, redis\.connect_timeout_ms\)\n$/);
+    expect(listed.err).not.toContain("cluster-pass-word");
   });
 
   it("projects spread over the masters: every key of a project on its tag's master, three projects on three masters", async () => {
