@@ -4,7 +4,7 @@
  * own slot while projects spread over the masters. Without the hash tags of keyspace.ts these
  * fail with CROSSSLOT (BullMQ's scripts and the state store's transactions span several keys).
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
@@ -18,6 +18,11 @@ import { settingsSchema } from "../../../src/settings/settings-schema.js";
 import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
 import { silentLogger } from "../../support/silent-logger.js";
 import { freePort } from "../../support/free-port.js";
+import { runCli } from "../../../src/cli/main.js";
+import { parseSettings } from "../../../src/settings/load-settings.js";
+import { startActivationSimulator } from "../../../src/sim/activation/activation-simulator.js";
+import { captureIo } from "../../support/capture-io.js";
+import { ACTIVATION_ENV, activationConfig, writeActivationConfig } from "../activation/activation-test-config.js";
 import { startOwnRedisCluster, type OwnRedisCluster } from "../../support/own-redis-cluster.js";
 import { assertCliBuilt, killLeftoverProcesses, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { scanKeys } from "../../support/redis.js";
@@ -214,6 +219,44 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
     const board = await fetch(`${base}/admin/api/queues`, { headers: admin });
     expect(board.status).toBe(200);
     expect(((await board.json()) as { queues: { name: string }[] }).queues.map((queue) => queue.name)).toEqual(["{project-67}"]);
+  });
+
+  it("Activation on the cluster: `enqueue activation-orders` queues a pull on {activation}; the worker writes the orders once", async () => {
+    const harness = await startHarness();
+    const sim = await startActivationSimulator();
+    try {
+      dir = await mkdtemp(join(tmpdir(), "pim-sync-cluster-activation-"));
+      const ordersDir = join(dir, "orders");
+      const config = {
+        ...activationConfig({ activationUrl: sim.url, stateDir: join(dir, "state"), activation: { orders: { connections: ["amazon-fr"], sink: { type: "file", dir: ordersDir } } } }),
+        redis: { cluster: { nodes: cluster.nodes }, prefix: harness.redis.prefix },
+      };
+      const configPath = await writeActivationConfig(dir, config);
+      running = await startWorkerProcess({ settings: parseSettings(JSON.stringify(config), "cluster-activation", ACTIVATION_ENV), logger: silentLogger() });
+      const activationQueue = running.activation?.queue.queue;
+      if (!activationQueue) throw new Error("the worker runs no Activation queue");
+      expect(activationQueue.name).toBe("{activation}");
+
+      const pull = async (): Promise<string> => {
+        const io = captureIo(ACTIVATION_ENV);
+        expect(await runCli(["enqueue", "activation-orders", "--config", configPath, "--connection", "amazon-fr", "--json"], io)).toBe(0);
+        const id = (JSON.parse(io.out()) as { job_id: string }).job_id.slice("activation/".length);
+        expect((await finishedJob(activationQueue, id, 20_000)).state).toBe("completed");
+        return id;
+      };
+      await pull();
+      const day = new Date().toISOString().slice(0, 10);
+      const lines = async (): Promise<number> => (await readFile(join(ordersDir, `amazon-fr-${day}.ndjson`), "utf8")).split("\n").filter((line) => line !== "").length;
+      expect(await lines()).toBe(7);
+      // The pull state (a hash under {activation}) says they were written: the next pull adds none.
+      await pull();
+      expect(await lines()).toBe(7);
+      expect(await harness.redis.keys()).toContain(`${harness.redis.prefix}:activation:{activation}:amazon-fr:orders`);
+    } finally {
+      await running?.stop();
+      running = undefined;
+      await sim.close();
+    }
   });
 
   it("a command whose cluster does not answer gives up after connect_timeout_ms in one line, the nodes' password redacted", async () => {
