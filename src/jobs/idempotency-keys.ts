@@ -57,9 +57,10 @@ export async function confirmIdempotencyKey(redis: RedisClient, key: string): Pr
 }
 
 /**
- * Adds a job once per Idempotency-Key (`keyOf` names its key: keys of different queues or projects stay apart, see keyspace.ts):
- * the key is claimed with the hash of the job's canonical data before the job is added, and the
- * job id derives from the key. A key reused with other data throws IdempotencyKeyConflict.
+ * Adds a job once per Idempotency-Key (`keyOf` names its Redis key, see src/redis/keyspace.ts,
+ * so keys of different queues or projects stay apart): the key is claimed with the hash of the
+ * job's canonical data before the job is added, and the job id derives from the key. A key
+ * reused with other data throws IdempotencyKeyConflict.
  */
 export async function addJobOnce(args: {
   readonly redis: RedisClient;
