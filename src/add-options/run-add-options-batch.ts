@@ -10,7 +10,7 @@ import type { StateStore } from "../state/state-store.js";
 import type { AddOptionsOutcome, CollectionOutcome } from "./add-options-outcome.js";
 import type { AddOptionsRequest } from "./add-options-request.js";
 import { uncachedCatalog, type CatalogCache } from "./catalog-cache.js";
-import { chunkBySize } from "./chunk-contributions.js";
+import { chunkBySize } from "./chunk-by-size.js";
 import { isolateRejections } from "./isolate-rejections.js";
 import { mergeCollectionAdditions, type Contribution } from "./merge-collection-additions.js";
 import { MERGE_CAPS } from "./merge-caps.js";
