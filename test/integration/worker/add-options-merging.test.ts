@@ -56,6 +56,8 @@ describe("worker: merged add-options", () => {
     const results = new Map(done.map((d) => [d.id, d.job.returnvalue as JobResult]));
     expect(results.get(leader ?? "")).toMatchObject({ status: "added", merged_into: null, batch: { requests: 6, left_to_run: 0 } });
     for (const id of others) expect(results.get(id)?.merged_into).toBe(leader);
+    // The admin API (and `jobs show`) tell a merged request's own outcome.
+    expect((await h.admin.show(`${PROJECT}/${ids[1] ?? ""}`)).result).toMatchObject({ status: "added", attribute: "material", merged_into: leader });
     // The first request in queue order adds `teal` with its label; the later one finds it there.
     expect(results.get(ids[2] ?? "")?.collections).toEqual([{ collection: "color", added: ["navy"], skipped: ["Teal"] }]);
     expect(results.get(ids[4] ?? "")).toMatchObject({ status: "already_present", collections: [{ collection: "color", added: [], skipped: ["TEAL"] }] });
