@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { mergeCollectionAdditions, type MergeRequest } from "../../../src/add-options/merge-collection-additions.js";
 
 const NO_PIM = new Map<string, string>();
-const req = (id: string, ...options: [string, string?][]): MergeRequest => ({ id, options: options.map(([name, label]) => ({ name, label: label === undefined ? {} : { "en-US": label } })) });
+const labelOf = (label: string | undefined): Record<string, string> => (label === undefined ? {} : { "en-US": label });
+const req = (id: string, ...options: [string, string?][]): MergeRequest => ({ id, options: options.map(([name, label]) => ({ name, label: labelOf(label) })) });
 
 describe("mergeCollectionAdditions", () => {
   it("adds everything to a collection with nothing known, one contribution per request, in queue order", () => {
