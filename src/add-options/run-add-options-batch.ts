@@ -191,7 +191,8 @@ export async function runAddOptionsBatch(
         { call: "update-options", options: (c) => c.viaUpsert },
       ];
       for (const write of writes) {
-        const contributions = merged.contributions.filter((c) => write.options(c).length > 0);
+        // A request refused by the add-options call sends nothing more (its outcome says so).
+        const contributions = merged.contributions.filter((c) => write.options(c).length > 0 && !rejected.has(c.request));
         for (const chunk of chunkBySize(contributions, (c) => write.options(c).length, MERGE_CAPS.maxOptionsPerCall)) {
           const isolated = await isolateRejections(
             chunk,

@@ -134,6 +134,24 @@ describe("worker: merged add-options", () => {
     expect(serviceOptions(h.service, "color").map((o) => o.name).sort()).toEqual(["clash", "navy", "olive", "teal"]);
   });
 
+  it("leaves a request that relied on a refused one without an outcome: it runs on its own turn and adds the option", async () => {
+    await start((catalog) => {
+      const color = catalog.service.collections.find((c) => c.name === "color" && c.project === PROJECT);
+      if (!color) throw new Error("no color collection");
+      color.options.push({ name: "clash", label: {} });
+    });
+    // `red` is in the PIM, not yet in the collection (no sync ran): the first request brings it
+    // for both (through update-options), but the service refuses that request (for `clash`).
+    const refused = await enqueue("color", [{ name: "clash" }, { name: "red" }]);
+    const relying = await enqueue("color", [{ name: "red" }]);
+    const done = await runAll([refused, relying]);
+
+    expect(done.map((d) => d.state)).toEqual(["failed", "completed"]);
+    expect(done[0]?.job.failedReason).toMatch(/already exists/);
+    expect(done[1]?.job.returnvalue).toMatchObject({ status: "added", merged_into: null, collections: [{ collection: "color", added: ["red"], skipped: [] }] });
+    expect(serviceOptions(h.service, "color").map((o) => o.name).sort()).toEqual(["clash", "red"]);
+  });
+
   it("never lets a waiting sync be overtaken: a batch stops at the first job of another name", async () => {
     await start();
     const a = await enqueue("color", [{ name: "teal" }]);
