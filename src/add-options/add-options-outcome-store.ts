@@ -7,7 +7,12 @@ import { MERGE_CAPS } from "./merge-caps.js";
 export interface AddOptionsOutcomeStore {
   /** Every outcome of one batch in one transaction: all of them are recorded, or none. */
   recordAll(project: number, outcomes: ReadonlyMap<string, AddOptionsOutcome>): Promise<void>;
-  read(project: number, jobId: string): Promise<AddOptionsOutcome | null>;
+  /**
+   * The job's outcome, removed as it is read: the job's result keeps it from then on, and a
+   * failed job retried later (after a config fix) is carried out again instead of failing with
+   * a stale rejection. Lost if the job then fails to complete: it runs itself, idempotently.
+   */
+  take(project: number, jobId: string): Promise<AddOptionsOutcome | null>;
   /** Which of these jobs already have an outcome (one round trip). */
   recorded(project: number, jobIds: readonly string[]): Promise<Set<string>>;
 }
@@ -22,10 +27,12 @@ export function createAddOptionsOutcomeStore(redis: Redis, prefix: string, ttlSe
       const failed = results?.find(([error]) => error !== null)?.[0];
       if (results === null || failed) throw new Error(`recording add-options outcomes failed: ${failed?.message ?? "the transaction was discarded"}`);
     },
-    async read(project, jobId) {
+    async take(project, jobId) {
       const key = addOptionsOutcomeKey(prefix, project, jobId);
-      const text = await redis.get(key);
-      if (text === null) return null;
+      const results = await redis.multi().get(key).del(key).exec();
+      const [error, text] = results?.[0] ?? [null, null];
+      if (error) throw new Error(`reading the add-options outcome at ${key} failed: ${error.message}`);
+      if (typeof text !== "string") return null;
       const parsed = addOptionsOutcomeSchema.safeParse(JSON.parse(text));
       if (!parsed.success) throw new Error(`corrupt add-options outcome at ${key}: ${parsed.error.issues.map((issue) => issue.message).join("; ")}`);
       return parsed.data;

@@ -112,11 +112,11 @@ export const JOB_HANDLERS: JobHandlers = {
   async "options.add"(data, context): Promise<AddOptionsJobResult> {
     const { runtime, settings } = context;
     const batching = context.addOptionsBatching;
-    // Carried out already, in the run of another job (or an earlier run of this one that stopped
-    // before completing): report that outcome, without asking any upstream again.
-    const recorded = await batching?.outcomes.read(data.project, context.jobId);
+    // Carried out already, in the run of another job: report that outcome, without asking any
+    // upstream again.
+    const recorded = await batching?.outcomes.take(data.project, context.jobId);
     if (recorded) {
-      await context.log(`${recorded.merged_into === null ? "carried out by an earlier run" : `carried out in the run of job ${recorded.merged_into}`}: ${recorded.status}`);
+      await context.log(`carried out in the run of job ${recorded.merged_into ?? "?"}: ${recorded.status}`);
       if (recorded.status === "rejected") throw new AddOptionsRejected(recorded.reasons);
       return recorded;
     }
@@ -135,8 +135,9 @@ export const JOB_HANDLERS: JobHandlers = {
       },
     );
     // One write, after every write it describes: a run killed before it leaves no outcome, and
-    // its requests are carried out again (idempotently) by its retry or their own turns.
-    await batching?.outcomes.recordAll(data.project, report.outcomes);
+    // its requests are carried out again (idempotently) by its retry or their own turns. This
+    // job's own outcome is its result.
+    await batching?.outcomes.recordAll(data.project, new Map([...report.outcomes].filter(([id]) => id !== context.jobId)));
     if (peeked.length > 0) await context.log(`merged ${peeked.length} waiting request(s): ${report.outcomes.size} with an outcome, ${report.undecided.size} left to run again, ${report.serviceCalls} service call(s)`);
     const undecided = report.undecided.get(context.jobId);
     if (undecided) throw undecided;

@@ -1,6 +1,16 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { SimCatalog } from "../../../src/sim/catalog/catalog-file.js";
-import { addOptionsRequests, finishedJob, pimCodes, PROJECT, serviceOptions, SIBLINGS, startWorkerHarness, type WorkerHarness } from "../../support/worker-harness.js";
+import {
+  addOptionsRequests,
+  finishedJob,
+  pimCodes,
+  PROJECT,
+  serviceOptions,
+  SIBLINGS,
+  startWorkerHarness,
+  type TestWorker,
+  type WorkerHarness,
+} from "../../support/worker-harness.js";
 
 interface JobResult {
   status: string;
@@ -22,10 +32,10 @@ describe("worker: merged add-options", () => {
     await h.close();
   });
 
-  async function start(editCatalog?: (catalog: SimCatalog) => void): Promise<void> {
+  async function start(editCatalog?: (catalog: SimCatalog) => void): Promise<TestWorker> {
     h = await startWorkerHarness(editCatalog ? { editCatalog } : {});
     await h.queue().pause();
-    await h.startWorker();
+    return h.startWorker();
   }
 
   async function enqueue(attribute: string, options: Option[], idempotencyKey?: string): Promise<string> {
@@ -104,6 +114,23 @@ describe("worker: merged add-options", () => {
     expect(serviceOptions(h.service, "color").map((o) => o.name)).not.toContain("olive");
     const failed = await h.admin.list({ state: "failed" });
     expect(failed.map((j) => j.ref).sort()).toEqual([`${PROJECT}/${badLocale}`, `${PROJECT}/${notAllowed}`].sort());
+  });
+
+  it("carries a rejected merged request out afresh when it is retried after a config fix (its recorded outcome is used once)", async () => {
+    const first = await start();
+    const good = await enqueue("color", [{ name: "teal" }]);
+    const season = await enqueue("season", [{ name: "winter" }]);
+    const done = await runAll([good, season]);
+    expect(done.map((d) => d.state)).toEqual(["completed", "failed"]);
+    expect(done[1]?.job.failedReason).toMatch(/'season' is not in allowed_options_for_pim_attribute_addition/);
+
+    await first.stop();
+    await h.startWorker(h.settings({ projects: [h.project(PROJECT, { allowed_options_for_pim_attribute_addition: ["color", "season"] })] }));
+    expect(await h.admin.retry([`${PROJECT}/${season}`])).toEqual([{ ref: `${PROJECT}/${season}`, outcome: "retried" }]);
+    const retried = await finishedJob(h.queue(), season, 30_000);
+
+    expect(retried.state).toBe("completed");
+    expect(retried.job.returnvalue).toMatchObject({ status: "added", merged_into: null, collections: [{ collection: "season-ecommerce", added: ["winter"], skipped: [] }] });
   });
 
   it("isolates the request whose option the service refuses inside a merged write, by halving the batch", async () => {
