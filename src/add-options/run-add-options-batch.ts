@@ -8,6 +8,7 @@ import { statsSince, type RequestStats } from "../http/request-stats.js";
 import type { PimClient } from "../pim/pim-client.js";
 import type { StateStore } from "../state/state-store.js";
 import type { AddOptionsOutcome, CollectionOutcome } from "./add-options-outcome.js";
+import { assembleOutcomes } from "./assemble-outcomes.js";
 import type { AddOptionsRequest } from "./add-options-request.js";
 import { uncachedCatalog, type CatalogCache } from "./catalog-cache.js";
 import { chunkBySize } from "./chunk-by-size.js";
@@ -104,7 +105,6 @@ export async function runAddOptionsBatch(
 ): Promise<BatchReport> {
   const { signal } = options;
   const now = deps.now ?? Date.now;
-  const leader = requests[0]?.id ?? null;
   const pimBefore = { ...deps.pim.stats };
   const serviceBefore = { ...deps.service.stats };
   const rejected = new Map<string, string[]>();
@@ -238,21 +238,13 @@ export async function runAddOptionsBatch(
     }),
   );
 
-  const outcomes = new Map<string, AddOptionsOutcome>();
-  for (const { id, request } of requests) {
-    if (undecided.has(id)) continue;
-    const reasons = rejected.get(id);
-    const collections = collectionsOf.get(id) ?? [];
-    outcomes.set(id, {
-      status: reasons ? "rejected" : collections.some((c) => c.added.length > 0) ? "added" : "already_present",
-      reasons: reasons ?? [],
-      project: request.project,
-      attribute: request.attribute,
-      collections,
-      missing: reasons ? [] : [...(groups.get(request.attribute)?.missing ?? [])],
-      merged_into: id === leader ? null : leader,
-    });
-  }
+  const outcomes = assembleOutcomes({
+    requests: requests.map(({ id, request }) => ({ id, project: request.project, attribute: request.attribute })),
+    rejected,
+    undecided: new Set(undecided.keys()),
+    collections: collectionsOf,
+    missing: new Map([...groups].map(([attribute, group]) => [attribute, group.missing] as const)),
+  });
   return { outcomes, undecided, serviceCalls, requests: { pim: statsSince(pimBefore, deps.pim.stats), service: statsSince(serviceBefore, deps.service.stats) } };
 }
 
