@@ -89,7 +89,10 @@ const DETAIL_ROWS: readonly (readonly [string, (size: SizeResult) => string])[] 
   ["add-options: PIM requests made / minimal / 429s", inGroup("add_options", (s) => `${m(s, "add_options", "pim_requests")} / ${m(s, "add_options", "pim_minimal")} / ${m(s, "add_options", "pim_429")}`)],
   ["add-options: service requests made / minimal / 429s", inGroup("add_options", (s) => `${m(s, "add_options", "service_requests")} / ${m(s, "add_options", "service_minimal")} / ${m(s, "add_options", "service_429")}`)],
   ["add-options: completed / failed / requeued", inGroup("add_options", (s) => `${m(s, "add_options", "completed")} / ${m(s, "add_options", "failed")} / ${m(s, "add_options", "requeued")}`)],
-  ["add-options: floor s if merged per collection (bound by)", inGroup("add_options", (s) => `${m(s, "add_options", "merged_floor_s")} (${m(s, "add_options", "merged_floor_bound_by")})`)],
+  ["add-options: merged floor s, one call per collection (bound by)", inGroup("add_options", (s) => `${m(s, "add_options", "merged_floor_s")} (${m(s, "add_options", "merged_floor_bound_by")})`)],
+  ["add-options: add-options calls made / accepted", inGroup("add_options", (s) => `${m(s, "add_options", "service_add_options")} / ${m(s, "add_options", "service_add_options_ok")}`)],
+  ["add-options 1/50 ms: p50 / p95 / max ms", inGroup("add_options_latency", (s) => `${m(s, "add_options_latency", "p50_ms")} / ${m(s, "add_options_latency", "p95_ms")} / ${m(s, "add_options_latency", "max_ms")}`)],
+  ["add-options 1/50 ms: jobs / batches / add-options calls", inGroup("add_options_latency", (s) => `${m(s, "add_options_latency", "jobs")} / ${m(s, "add_options_latency", "batches")} / ${m(s, "add_options_latency", "service_add_options")}`)],
   [
     "queue overhead: no-op jobs/s pim-sync / bare c1 / bare c1 global 1 / bare c8",
     inGroup("queue_overhead", (s) => ["pimsync_jobs_per_s", "bare_c1_jobs_per_s", "bare_c1_global_jobs_per_s", "bare_c8_jobs_per_s"].map((key) => m(s, "queue_overhead", key)).join(" / ")),

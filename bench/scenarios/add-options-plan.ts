@@ -129,11 +129,31 @@ export function addOptionsFloor(minimal: AddOptionsMinimal, latencyMs: number, b
 }
 
 /**
- * The floor if additions to one collection waiting at the same time were merged into one call
- * (not implemented): all jobs are queued at once, so at best one call per collection. The PIM's
- * GETs stay one per option (they read one option each), so the PIM then sets the floor.
+ * The floor of merged additions (what the worker does, see src/add-options/): every job is queued
+ * at once, so at best one add-options call per collection, and per attribute one PIM check before
+ * and one after for all its pending options, each the cheaper of reading the attribute's list
+ * (a count, then one request per 100 options) and one GET per option. `optionCounts` are the
+ * attributes' options before the additions.
  */
-export function mergedAdditionsFloor(minimal: AddOptionsMinimal, targets: readonly AddOptionsTarget[], latencyMs: number, budgets: UpstreamBudgets = REAL_BUDGETS): Floor {
+export function mergedAdditionsFloor(
+  jobs: readonly JobInput<"options.add">[],
+  targets: readonly AddOptionsTarget[],
+  optionCounts: ReadonlyMap<string, number>,
+  latencyMs: number,
+  budgets: UpstreamBudgets = REAL_BUDGETS,
+): Floor {
   const calls = targets.reduce((sum, target) => sum + target.collections.length, 0);
-  return computeFloor({ pim: minimal.pim, service: calls }, latencyMs, budgets);
+  let pim = 0;
+  for (const target of targets) {
+    const names = jobs.filter((job) => job.attribute === target.attribute).reduce((sum, job) => sum + job.options.length, 0);
+    if (names === 0) continue;
+    const before = optionCounts.get(target.attribute) ?? 0;
+    pim += pimCheckRequests(names, before) + pimCheckRequests(names, before + names);
+  }
+  return computeFloor({ pim, service: calls }, latencyMs, budgets);
+}
+
+/** One check of `names` options of an attribute holding `count`: the cheaper way (see plan-pim-check.ts). */
+export function pimCheckRequests(names: number, count: number): number {
+  return Math.min(names, 1 + Math.max(1, Math.ceil(count / 100)));
 }

@@ -1,7 +1,9 @@
 /**
- * Figure 5: 1,000 add-options jobs (one new option each) spread over 20 collections, through an
- * in-process worker (`startWorker`) on the running simulators and Redis, timed from the first job
- * added to the last completed, against the one-call-per-addition floor (add-options-plan.ts).
+ * Figure 5: 1,000 add-options jobs (one new option each) spread over 20 collections, enqueued as
+ * fast as the producer takes them (`enqueueAddOptions`, the call behind the trigger route), through
+ * an in-process worker (`startWorker`) on the running simulators and Redis, timed from the first
+ * job added to the last completed, against the one-call-per-addition floor (add-options-plan.ts):
+ * the worker merges waiting requests, so the ratio shows how far below that floor it gets.
  *
  * Run under one size only (`addOptionsSize`, small by default): the service's 10 req/s make it
  * take 100 s at any size. The first sync's state is in files (the sync child's), not in this
@@ -41,7 +43,7 @@ const VISIBILITY_DELAY_MS = 100;
 export async function runAddOptionsScenario(context: ScenarioContext): Promise<ScenarioResult> {
   const { addOptionsSize, redisUrl } = context.worker;
   if (context.size !== addOptionsSize) {
-    return { figures: { add_options_ratio: null }, measurements: {}, note: `add_options_ratio: measured on ${addOptionsSize} only` };
+    return { figures: { add_options_ratio: null, add_options_service_calls: null }, measurements: {}, note: `add_options_ratio: measured on ${addOptionsSize} only` };
   }
   const { scope, specs } = deriveCatalog(context.pim.state);
   const targets = pickAddOptionsTargets(specs, context.pim.state.attributes, ADD_OPTIONS_COLLECTIONS);
@@ -50,7 +52,8 @@ export async function runAddOptionsScenario(context: ScenarioContext): Promise<S
   const jobs = addOptionsJobs(BENCH_PROJECT, targets, labelLocale, ADD_OPTIONS_ADDITIONS);
   const minimal = addOptionsMinimal(jobs, targets);
   const floor = addOptionsFloor(minimal, context.latencyMs);
-  const mergedFloor = mergedAdditionsFloor(minimal, targets, context.latencyMs);
+  const optionCounts = new Map(targets.map((target) => [target.attribute, (context.pim.state.attribute_options[target.attribute] ?? []).length] as const));
+  const mergedFloor = mergedAdditionsFloor(jobs, targets, optionCounts, context.latencyMs);
   const collections = targets.reduce((sum, target) => sum + target.collections.length, 0);
 
   let bench: BenchRedis;
@@ -59,7 +62,7 @@ export async function runAddOptionsScenario(context: ScenarioContext): Promise<S
   } catch (error) {
     const note = `add_options_ratio: not measured, ${(error as Error).message}`;
     context.progress(note);
-    return { figures: { add_options_ratio: null }, measurements: {}, note };
+    return { figures: { add_options_ratio: null, add_options_service_calls: null }, measurements: {}, note };
   }
   const producer = createBullmqConnection(redisUrl, "producer");
   let worker: RunningWorker | null = null;
@@ -120,7 +123,7 @@ export async function runAddOptionsScenario(context: ScenarioContext): Promise<S
     context.progress(`add-options: ${(wallMs / 1000).toFixed(2)} s for ${jobs.length} jobs (floor ${floor.seconds} s), ratio ${(wallMs / floorMs).toFixed(3)}`);
 
     return {
-      figures: { add_options_ratio: round(wallMs / floorMs, 4) },
+      figures: { add_options_ratio: round(wallMs / floorMs, 4), add_options_service_calls: addOptionsCalls.length },
       measurements: {
         add_options: {
           jobs: jobs.length,
@@ -156,7 +159,7 @@ export async function runAddOptionsScenario(context: ScenarioContext): Promise<S
       },
       note:
         "add-options: the worker's state is in Redis and the first sync's is in files, so the collections have no state " +
-        "(add-options works without it); additions are not merged (one add-options call per job and collection)",
+        "(add-options works without it); waiting requests are merged (one add-options call per collection and batch)",
     };
   } finally {
     await producerQueues?.close().catch(() => undefined);

@@ -5,7 +5,7 @@ import type { Settings } from "../settings/settings-schema.js";
 import { describeHolder, type ProjectLease, type ProjectLock } from "../state/project-lock.js";
 import type { FullSyncProgress } from "./full-sync-progress.js";
 import { isProjectJobName, parseJobData, type ProjectJobName } from "./job-catalog.js";
-import { JOB_HANDLERS, type JobContext, type JobHandlers } from "./job-handlers.js";
+import { JOB_HANDLERS, type AddOptionsBatching, type JobContext, type JobHandlers } from "./job-handlers.js";
 import type { JobObserver } from "./job-observer.js";
 import { runJobWithPolicy } from "./run-job-with-policy.js";
 
@@ -29,6 +29,8 @@ export function createJobProcessor(args: {
   readonly fullSyncProgress?: FullSyncProgress;
   /** Told how each run ended (the worker's metrics). */
   readonly observer?: JobObserver | undefined;
+  /** Lets an add-options job carry out the add-options requests waiting behind it. */
+  readonly addOptionsBatching?: AddOptionsBatching;
 }): Processor {
   const handlers = args.handlers ?? JOB_HANDLERS;
   const { settings } = args;
@@ -79,6 +81,7 @@ export function createJobProcessor(args: {
             signal: lease ? AbortSignal.any([signal, lease.signal]) : signal,
             log: async (line: string) => void (await job.log(line)),
             ...(args.fullSyncProgress && job.id !== undefined ? { fullSyncProgress: args.fullSyncProgress } : {}),
+            ...(args.addOptionsBatching && job.id !== undefined ? { addOptionsBatching: args.addOptionsBatching } : {}),
           };
           // The catalog pairs each name with its data type; TypeScript cannot follow that pairing
           // through the union, so the handler is called through its widest signature.

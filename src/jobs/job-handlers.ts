@@ -1,5 +1,9 @@
 import type { Logger } from "pino";
-import { runAddOptions, type AddOptionsReport } from "../add-options/run-add-options.js";
+import { AddOptionsRejected } from "../add-options/add-options-rejected.js";
+import type { AddOptionsOutcome } from "../add-options/add-options-outcome.js";
+import type { AddOptionsOutcomeStore } from "../add-options/add-options-outcome-store.js";
+import { runAddOptionsBatch, type BatchRequest } from "../add-options/run-add-options-batch.js";
+import type { RequestStats } from "../http/request-stats.js";
 import { guardOf, namingOf, type ProjectRuntime } from "../project-runtime.js";
 import type { Settings } from "../settings/settings-schema.js";
 import { syncProject } from "../sync/sync-project.js";
@@ -17,7 +21,21 @@ export interface JobContext {
   log(line: string): Promise<void>;
   /** Where a `--full` sync remembers, across its attempts, what it already replaced. */
   readonly fullSyncProgress?: FullSyncProgress;
+  /** Merging of waiting add-options requests into this job's run; without it each runs alone. */
+  readonly addOptionsBatching?: AddOptionsBatching;
 }
+
+export interface AddOptionsBatching {
+  /** The add-options requests waiting right behind this job (see peek-mergeable-add-options.ts). */
+  peek(project: number, leaderId: string): Promise<BatchRequest[]>;
+  readonly outcomes: AddOptionsOutcomeStore;
+}
+
+/** An add-options job's result: its own outcome, and for the job that ran a batch, the batch. */
+export type AddOptionsJobResult = AddOptionsOutcome & {
+  readonly requests?: { readonly pim: RequestStats; readonly service: RequestStats };
+  readonly batch?: { readonly requests: number; readonly left_to_run: number; readonly service_calls: number };
+};
 
 export interface SyncJobResult {
   readonly outcome: "done" | "held_back";
@@ -91,24 +109,44 @@ export const JOB_HANDLERS: JobHandlers = {
     };
   },
 
-  async "options.add"(data, context): Promise<AddOptionsReport> {
+  async "options.add"(data, context): Promise<AddOptionsJobResult> {
     const { runtime, settings } = context;
-    const report = await runAddOptions(
+    const batching = context.addOptionsBatching;
+    // Carried out already, in the run of another job: report that outcome, without asking any
+    // upstream again.
+    const recorded = await batching?.outcomes.take(data.project, context.jobId);
+    if (recorded) {
+      await context.log(`carried out in the run of job ${recorded.merged_into ?? "?"}: ${recorded.status}`);
+      if (recorded.status === "rejected") throw new AddOptionsRejected(recorded.reasons);
+      return recorded;
+    }
+    const peeked = batching ? await batching.peek(data.project, context.jobId) : [];
+    const report = await runAddOptionsBatch(
       { pim: runtime.pim, service: runtime.service, state: runtime.state, logger: context.logger, catalog: runtime.catalog },
       {
         allowedAttributes: runtime.project.allowed_options_for_pim_attribute_addition,
         filters: { channels: runtime.project.channels, locales: runtime.project.locales },
         naming: namingOf(runtime.project),
       },
-      data,
+      [{ id: context.jobId, request: data }, ...peeked],
       {
         signal: context.signal,
         visibility: { attempts: settings.add_options.visibility_attempts, delayMs: settings.add_options.visibility_delay_ms },
       },
     );
-    const added = report.collections.reduce((sum, c) => sum + c.added.length, 0);
-    const skipped = report.collections.reduce((sum, c) => sum + c.skipped.length, 0);
-    await context.log(`options added: ${added}, already there: ${skipped}, collections missing: ${report.missing.length}`);
-    return report;
+    // One write, after every write it describes: a run killed before it leaves no outcome, and
+    // its requests are carried out again (idempotently) by its retry or their own turns. This
+    // job's own outcome is its result.
+    await batching?.outcomes.recordAll(data.project, new Map([...report.outcomes].filter(([id]) => id !== context.jobId)));
+    if (peeked.length > 0) await context.log(`merged ${peeked.length} waiting request(s): ${report.outcomes.size} with an outcome, ${report.undecided.size} left to run again, ${report.serviceCalls} service call(s)`);
+    const undecided = report.undecided.get(context.jobId);
+    if (undecided) throw undecided;
+    const own = report.outcomes.get(context.jobId);
+    if (!own) throw new Error("add-options: this job's request got no outcome");
+    if (own.status === "rejected") throw new AddOptionsRejected(own.reasons);
+    const added = own.collections.reduce((sum, c) => sum + c.added.length, 0);
+    const skipped = own.collections.reduce((sum, c) => sum + c.skipped.length, 0);
+    await context.log(`options added: ${added}, already there: ${skipped}, collections missing: ${own.missing.length}`);
+    return { ...own, requests: report.requests, batch: { requests: 1 + peeked.length, left_to_run: report.undecided.size, service_calls: report.serviceCalls } };
   },
 };

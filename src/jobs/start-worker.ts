@@ -16,6 +16,8 @@ import { keepQueueSafety } from "./keep-queue-safety.js";
 import { upsertSchedules } from "./upsert-schedules.js";
 import { startActivationWorker, type RunningActivationWorker } from "./start-activation-worker.js";
 import { projectLabelLocales } from "../add-options/project-label-locales.js";
+import { createAddOptionsOutcomeStore } from "../add-options/add-options-outcome-store.js";
+import { peekMergeableAddOptions } from "./peek-mergeable-add-options.js";
 import { closeRedis } from "../redis/close-redis.js";
 import { createWorkerRedis } from "../redis/create-worker-redis.js";
 import { isRedisConnectionFailure } from "../redis/redis-unavailable-error.js";
@@ -74,6 +76,7 @@ export async function startWorker(args: {
   await upsertSchedules({ redis: connection, prefix, queues, projects: settings.projects, retention: settings.worker, logger });
 
   const slots = createConcurrencyLimiter(settings.worker.concurrency);
+  const outcomes = createAddOptionsOutcomeStore(connection, prefix);
   const processor = createJobProcessor({
     runtimes,
     settings,
@@ -82,6 +85,10 @@ export async function startWorker(args: {
     observer: args.observer,
     projectLock: createProjectLock(connection, prefix, { ttlMs: settings.worker.lock_duration_ms }),
     fullSyncProgress: createFullSyncProgress(connection, prefix),
+    addOptionsBatching: {
+      outcomes,
+      peek: (project, leaderId) => peekMergeableAddOptions({ queue: queues.queueFor(project), project, leaderId, outcomes }),
+    },
   });
   const workers = settings.projects.map((project) =>
     startQueueWorker({ queue: keyspaceOf(connection, prefix).projectQueue(project.id), processor, slots, connection, prefix, settings: settings.worker, logger, onError: logRedisError("worker") }),

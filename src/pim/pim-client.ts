@@ -52,6 +52,8 @@ export interface PimClient {
   referenceEntityRecordPages(entity: string, signal?: AbortSignal): AsyncIterable<PimRecord[]>;
   listReferenceEntities(signal?: AbortSignal): Promise<string[]>;
   getAttributeOption(attribute: string, code: string, signal?: AbortSignal): Promise<PimAttributeOption | null>;
+  /** How many options the attribute has (one request: a one-item page with `with_count`); 404 if it has none. */
+  countAttributeOptions(attribute: string, signal?: AbortSignal): Promise<number>;
   getRecord(entity: string, code: string, signal?: AbortSignal): Promise<PimRecord | null>;
   /** Upserts in batches of ≤100; the answer holds one status per item, which may be an error. */
   upsertAttributeOptions(attribute: string, options: readonly PimUpsertItem[], signal?: AbortSignal): Promise<PimUpsertResult[]>;
@@ -172,6 +174,17 @@ export function createPimClient(options: PimClientOptions): PimClient {
           .send({ method: "GET", url: pimPath("attributes", attribute, "options", code), schema: attributeOptionSchema, signal })
           .then(({ data }) => toPimAttributeOption(data)),
       ),
+    countAttributeOptions: async (attribute, signal) => {
+      const { data } = await http.send({
+        method: "GET",
+        url: pimPath("attributes", attribute, "options"),
+        query: { limit: 1, with_count: "true" },
+        schema: optionPage,
+        signal,
+      });
+      if (data.items_count === undefined) throw new Error(`the PIM did not count the options of '${attribute}' (with_count=true)`);
+      return data.items_count;
+    },
     getRecord: (entity, code, signal) =>
       nullWhenNotFound(
         http

@@ -1,3 +1,4 @@
+import { describeAddOptionsOutcome } from "../../add-options/describe-add-options-outcome.js";
 import { createJobAdmin, JOB_STATES, JobNotFoundError, type JobDetails, type JobState, type JobSummary } from "../../jobs/job-admin.js";
 import { loadSettings } from "../../settings/load-settings.js";
 import { writeLine, type CliIo } from "../cli-io.js";
@@ -43,6 +44,8 @@ function renderShown(job: JobDetails): string[] {
   // Stacks of attempts before the current one: history, so not shown as if they were current.
   if (job.earlierStacktraces.length > 0) lines.push(`earlier attempts: ${job.earlierStacktraces.length} failed before this one (their stacks: --json, earlier_stacktraces)`);
   for (const line of job.logs) lines.push(`log: ${line}`);
+  const outcome = job.name === "options.add" ? describeAddOptionsOutcome(job.ref.split("/")[0] ?? "", job.result) : null;
+  if (outcome !== null) lines.push(`outcome: ${outcome}`);
   lines.push(`result: ${JSON.stringify(job.result)}`);
   return lines;
 }

@@ -6,6 +6,7 @@ import {
   addOptionsJobs,
   addOptionsMinimal,
   mergedAdditionsFloor,
+  pimCheckRequests,
   pickAddOptionsTargets,
   type AddOptionsTarget,
   type AttributeFacts,
@@ -112,8 +113,17 @@ describe("add-options floor", () => {
     expect(addOptionsFloor({ service: 1000, pim: 2000 }, 20)).toEqual({ pimSeconds: 20, serviceSeconds: 100, seconds: 100, boundBy: "service" });
   });
 
-  it("would be the PIM's 20 s with additions merged into one call per collection", () => {
+  it("is 2 s merged: one call per collection, and per attribute one list read before and after instead of 100 GETs", () => {
     const single: AddOptionsTarget[] = Array.from({ length: 20 }, (_, i) => ({ attribute: `attr_${i}`, type: SIMPLE, collections: [`attr_${i}`] }));
-    expect(mergedAdditionsFloor({ service: 1000, pim: 2000 }, single, 20)).toEqual({ pimSeconds: 20, serviceSeconds: 2, seconds: 20, boundBy: "pim" });
+    const jobs = addOptionsJobs(BENCH_PROJECT, single, "en_US", 1000);
+    // 50 additions per attribute of 120 options: count + 2 pages before, count + 2 pages after.
+    const counts = new Map(single.map((t) => [t.attribute, 120] as const));
+    expect(mergedAdditionsFloor(jobs, single, counts, 20)).toEqual({ pimSeconds: 1.2, serviceSeconds: 2, seconds: 2, boundBy: "service" });
+  });
+
+  it("GETs the options of an attribute whose list is longer than the names to check", () => {
+    expect(pimCheckRequests(3, 40_000)).toBe(3);
+    expect(pimCheckRequests(50, 120)).toBe(3);
+    expect(pimCheckRequests(50, 0)).toBe(2);
   });
 });

@@ -90,15 +90,19 @@ describe("results", () => {
 
   it("renders the worker scenarios' measurements, and '-' for a size that did not run them", () => {
     const small = {
-      ...sizeResult("small", { add_options_ratio: 1.05, queue_overhead_ratio: 0.7 }),
+      ...sizeResult("small", { add_options_ratio: 1.05, add_options_service_calls: 1000, add_options_latency_p95_ms: 1500, queue_overhead_ratio: 0.7 }),
       measurements: {
         add_options: { jobs: 1000, attributes: 20, collections: 20, wall_s: 105, floor_s: 100, floor_bound_by: "service" },
+        add_options_latency: { jobs: 400, p50_ms: 700, p95_ms: 1500, max_ms: 1900, batches: 30, service_add_options: 300 },
         queue_overhead: { pimsync_jobs_per_s: 2100, bare_c1_jobs_per_s: 3000, bare_c1_global_jobs_per_s: 2900, bare_c8_jobs_per_s: 6500 },
       },
     };
     const results = assembleResults({ ...base, sizes: { small, medium: sizeResult("medium", {}) } });
     const text = renderResults(results);
-    expect(text).toMatch(/add_options_ratio\s+-\s+1\.050\s+null\s+1\.050\s+no target/);
+    expect(text).toMatch(/add_options_ratio\s+<= 0\.1\s+1\.050\s+null\s+1\.050\s+MISSED/);
+    expect(text).toMatch(/add_options_service_calls\s+-\s+1000\s+null\s+1000\s+no target/);
+    expect(text).toMatch(/add_options_latency_p95_ms\s+< 2000\s+1500\s+null\s+1500\s+met/);
+    expect(text).toMatch(/add-options 1\/50 ms: p50 \/ p95 \/ max ms\s+700 \/ 1500 \/ 1900\s+-\n/);
     expect(text).toMatch(/queue_overhead_ratio\s+>= 0\.80\s+0\.700\s+null\s+0\.700\s+MISSED/);
     expect(text).toMatch(/add-options: wall s \/ floor s \(bound by\)\s+105 \/ 100 \(service\)\s+-\n/);
     expect(text).toMatch(/queue overhead: no-op jobs\/s pim-sync \/ bare c1 \/ bare c1 global 1 \/ bare c8\s+2100 \/ 3000 \/ 2900 \/ 6500/);

@@ -1,0 +1,270 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Logger } from "pino";
+import type { ConfigServiceClient } from "../config-service/config-service-client.js";
+import type { CollectionSpec, ServiceOption } from "../domain/option-collection.js";
+import type { PimAttribute } from "../domain/pim-catalog.js";
+import { HttpError } from "../http/http-error.js";
+import { statsSince, type RequestStats } from "../http/request-stats.js";
+import type { PimClient } from "../pim/pim-client.js";
+import type { StateStore } from "../state/state-store.js";
+import type { AddOptionsOutcome, CollectionOutcome } from "./add-options-outcome.js";
+import { assembleOutcomes } from "./assemble-outcomes.js";
+import type { AddOptionsRequest } from "./add-options-request.js";
+import { uncachedCatalog, type CatalogCache } from "./catalog-cache.js";
+import { chunkBySize } from "./chunk-by-size.js";
+import { isolateRejections } from "./isolate-rejections.js";
+import { mergeCollectionAdditions, type Contribution } from "./merge-collection-additions.js";
+import { MERGE_CAPS } from "./merge-caps.js";
+import { lookUpPimCodes, type PimOptionReader } from "./pim-option-lookup.js";
+import { resolveTargets, type AddOptionsProject, type Targets } from "./resolve-targets.js";
+
+export interface AddOptionsDeps {
+  readonly pim: PimOptionReader & Pick<PimClient, "readStructure" | "stats">;
+  readonly service: Pick<ConfigServiceClient, "listCollections" | "addOptions" | "updateOptions" | "stats">;
+  readonly state: StateStore;
+  readonly logger: Logger;
+  readonly now?: () => number;
+  /** Shared by the jobs of a worker; without it every run reads the structure and the list. */
+  readonly catalog?: CatalogCache;
+}
+
+/** The PIM's lists and reads are eventually consistent: how long to wait for the options to show. */
+export interface VisibilityCheck {
+  readonly attempts: number;
+  readonly delayMs: number;
+}
+
+export const DEFAULT_VISIBILITY_CHECK: VisibilityCheck = { attempts: 5, delayMs: 1_000 };
+
+/** The options reached the service but the PIM does not show them (yet): worth retrying. */
+export class AddedOptionsNotInPim extends Error {
+  constructor(readonly names: readonly string[], attribute: string) {
+    super(`the PIM does not show option(s) ${names.join(", ")} of '${attribute}' after they were added`);
+    this.name = "AddedOptionsNotInPim";
+  }
+}
+
+/** A request found an option "present" because another request of its batch added it, and the service refused that one. */
+export class ReliedOnRefusedRequest extends Error {
+  constructor(readonly requests: readonly string[]) {
+    super(`an option this request needs was to come from request(s) ${requests.join(", ")} of the same batch, which the service refused; it runs again on its own`);
+    this.name = "ReliedOnRefusedRequest";
+  }
+}
+
+/** One request of a batch: its job's id and its (validated) data. */
+export interface BatchRequest {
+  readonly id: string;
+  readonly request: AddOptionsRequest;
+}
+
+export interface BatchReport {
+  /** Every request with an outcome, rejected ones included. */
+  readonly outcomes: ReadonlyMap<string, AddOptionsOutcome>;
+  /** Requests left without an outcome and why: they run again (their writes so far are in the state). */
+  readonly undecided: ReadonlyMap<string, Error>;
+  /** add-options and update-options calls sent, refused ones included. */
+  readonly serviceCalls: number;
+  readonly requests: { readonly pim: RequestStats; readonly service: RequestStats };
+}
+
+/**
+ * Statuses that mean "this content is refused" (as opposed to "you may not" or "not now"): a
+ * merged write refused with one of them is split to find the request(s) at fault.
+ */
+const CONTENT_REFUSALS: ReadonlySet<number> = new Set([400, 409, 413, 422]);
+
+function refusalOf(error: unknown): string | null {
+  return error instanceof HttpError && error.code === "HTTP_STATUS" && error.status !== undefined && CONTENT_REFUSALS.has(error.status) ? error.message : null;
+}
+
+interface AttributeGroup {
+  readonly attribute: PimAttribute;
+  readonly kind: CollectionSpec["kind"];
+  readonly present: readonly CollectionSpec[];
+  readonly missing: readonly string[];
+  readonly requests: BatchRequest[];
+}
+
+/**
+ * Carries out a batch of add-options requests of one project, the first one being the job that
+ * runs it (its `merged_into` is null, the others' its id), with as few upstream requests as the
+ * requests allow: per attribute one PIM check for every pending name, per collection one
+ * add-options call (and one update-options call) carrying every option it lacks. The safety rules
+ * of a single request hold for each: see runAddOptions' comments.
+ *
+ * A request that cannot succeed (not allowlisted, unknown attribute, a label locale the project
+ * lacks, no collection, or an option the service refuses) gets a `rejected` outcome and never
+ * affects the others.
+ */
+export async function runAddOptionsBatch(
+  deps: AddOptionsDeps,
+  project: AddOptionsProject,
+  requests: readonly BatchRequest[],
+  options: { readonly signal?: AbortSignal | undefined; readonly visibility?: VisibilityCheck | undefined } = {},
+): Promise<BatchReport> {
+  const { signal } = options;
+  const now = deps.now ?? Date.now;
+  const pimBefore = { ...deps.pim.stats };
+  const serviceBefore = { ...deps.service.stats };
+  const rejected = new Map<string, string[]>();
+  const reject = (id: string, reasons: readonly string[]): void => void (rejected.has(id) || rejected.set(id, [...reasons]));
+
+  for (const { id, request } of requests) {
+    if (!project.allowedAttributes.includes(request.attribute)) {
+      reject(id, [`attribute '${request.attribute}' is not in allowed_options_for_pim_attribute_addition of project ${request.project}`]);
+    }
+  }
+  const catalog = deps.catalog ?? uncachedCatalog({ readStructure: (sig) => deps.pim.readStructure(sig), listCollections: (p, sig) => deps.service.listCollections(p, sig) });
+  const pending = (): BatchRequest[] => requests.filter(({ id }) => !rejected.has(id));
+  const projectId = requests[0]?.request.project;
+  if (projectId === undefined) return { outcomes: new Map(), undecided: new Map(), serviceCalls: 0, requests: { pim: statsSince(pimBefore, deps.pim.stats), service: statsSince(serviceBefore, deps.service.stats) } };
+
+  // Checked on cached data first; anything that would reject a request is checked again on a
+  // fresh read, so a stale cache never rejects what the PIM and the service now have.
+  const targets = new Map<string, Targets>();
+  let structure = await catalog.structure({ fresh: false, signal });
+  for (const { id, request } of pending()) targets.set(id, resolveTargets(structure, project, request));
+  if ([...targets.values()].some((target) => target.rejection)) {
+    structure = await catalog.structure({ fresh: true, signal });
+    for (const { id, request } of pending()) if (targets.get(id)?.rejection) targets.set(id, resolveTargets(structure, project, request));
+  }
+  for (const [id, target] of targets) if (target.rejection) reject(id, target.rejection);
+
+  const specsOf = (id: string): CollectionSpec[] => targets.get(id)?.specs ?? [];
+  let idByName = new Map((await catalog.collections(projectId, { fresh: false, signal })).map((c) => [c.name, c.id] as const));
+  if (pending().some(({ id }) => specsOf(id).some((spec) => !idByName.has(spec.name)))) {
+    idByName = new Map((await catalog.collections(projectId, { fresh: true, signal })).map((c) => [c.name, c.id] as const));
+  }
+  const groups = new Map<string, AttributeGroup>();
+  for (const batchRequest of pending()) {
+    const target = targets.get(batchRequest.id);
+    if (!target?.specs) continue;
+    const present = target.specs.filter((spec) => idByName.has(spec.name));
+    const missing = target.specs.filter((spec) => !idByName.has(spec.name)).map((spec) => spec.name);
+    if (present.length === 0) {
+      reject(batchRequest.id, [`no collection of '${batchRequest.request.attribute}' exists in the service (expected ${missing.join(", ")})`]);
+      continue;
+    }
+    const group = groups.get(batchRequest.request.attribute) ?? { attribute: target.attribute, kind: target.specs[0]?.kind ?? "select", present, missing, requests: [] };
+    group.requests.push(batchRequest);
+    groups.set(batchRequest.request.attribute, group);
+  }
+
+  // Asked once per attribute, before any write. An option the PIM already has is either one an
+  // earlier run added (its answer lost, so it is not in the state) or one created PIM-side: the
+  // collection gets it through update-options, an idempotent upsert, under the PIM's own
+  // spelling of the code (the PIM compares codes case-insensitively: a request for `Teal` when
+  // the PIM has `teal` must write `teal`, or the next sync would see two options). add-options
+  // is kept for options the PIM lacks, and is never sent twice for the same option.
+  const codesOf = new Map(
+    await Promise.all(
+      [...groups.values()].map(async (group) => {
+        const names = group.requests.flatMap(({ request }) => request.options.map((option) => option.name));
+        return [group.attribute.code, await lookUpPimCodes(deps.pim, targetOf(group), names, signal)] as const;
+      }),
+    ),
+  );
+
+  const collectionsOf = new Map<string, CollectionOutcome[]>();
+  const reliesOn = new Map<string, Set<string>>();
+  let serviceCalls = 0;
+  for (const group of groups.values()) {
+    const pimCodes = codesOf.get(group.attribute.code) ?? new Map<string, string>();
+    for (const spec of group.present) {
+      const collectionId = idByName.get(spec.name);
+      if (collectionId === undefined) continue;
+      const lastWritten = await deps.state.read(projectId, spec.name);
+      // What this collection is known to hold: what pim-sync wrote, plus what add-options added
+      // (for a collection not synced yet, the additions are all that is known).
+      const recorded = await deps.state.recentlyAdded(projectId, spec.name, 0);
+      const active = group.requests.filter(({ id }) => !rejected.has(id));
+      const merged = mergeCollectionAdditions(spec.name, [...recorded.keys(), ...(lastWritten?.keys() ?? [])], active.map(({ id, request }) => ({ id, options: request.options })), pimCodes);
+      for (const { id } of active) {
+        const mine = merged.perRequest.get(id);
+        collectionsOf.set(id, [...(collectionsOf.get(id) ?? []), { collection: spec.name, added: [...(mine?.added ?? [])], skipped: [...(mine?.skipped ?? [])] }]);
+      }
+      for (const [id, owners] of merged.reliesOn) reliesOn.set(id, new Set([...(reliesOn.get(id) ?? []), ...owners]));
+
+      const writes: { readonly call: "add-options" | "update-options"; readonly options: (c: Contribution) => readonly ServiceOption[] }[] = [
+        { call: "add-options", options: (c) => c.viaAdd },
+        { call: "update-options", options: (c) => c.viaUpsert },
+      ];
+      for (const write of writes) {
+        // A request refused by the add-options call sends nothing more (its outcome says so).
+        const contributions = merged.contributions.filter((c) => write.options(c).length > 0 && !rejected.has(c.request));
+        for (const chunk of chunkBySize(contributions, (c) => write.options(c).length, MERGE_CAPS.maxOptionsPerCall)) {
+          const isolated = await isolateRejections(
+            chunk,
+            async (part) => {
+              const sent = part.flatMap(write.options);
+              serviceCalls += 1;
+              if (write.call === "add-options") await deps.service.addOptions(collectionId, sent, signal);
+              else await deps.service.updateOptions(collectionId, { upsert_options: sent, delete_options: [], delete_all: false }, signal);
+              // Recorded once the service accepted them: a retry skips them. A collection with
+              // no state yet keeps none, so its first sync still replaces it (keeping these).
+              if (lastWritten !== null) await deps.state.update(projectId, spec.name, sent, []);
+              await deps.state.recordAdded(projectId, spec.name, sent, now());
+            },
+            refusalOf,
+          );
+          for (const { item, reason } of isolated.rejected) {
+            reject(item.request, [`the service refused ${write.call} of ${write.options(item).map((o) => o.name).join(", ")} for '${spec.name}': ${reason}`]);
+            const outcomes = collectionsOf.get(item.request) ?? [];
+            collectionsOf.set(item.request, outcomes.map((o) => (o.collection === spec.name ? { ...o, added: [] } : o)));
+          }
+        }
+      }
+      deps.logger.info({ collection: spec.name, requests: active.length, contributions: merged.contributions.length }, "options added");
+    }
+  }
+
+  const undecided = new Map<string, Error>();
+  for (const [id, owners] of reliesOn) {
+    const refused = [...owners].filter((owner) => rejected.has(owner));
+    if (!rejected.has(id) && refused.length > 0) undecided.set(id, new ReliedOnRefusedRequest(refused));
+  }
+  await Promise.all(
+    [...groups.values()].map(async (group) => {
+      const pimCodes = codesOf.get(group.attribute.code) ?? new Map<string, string>();
+      const spelled = (name: string): string => pimCodes.get(name.toLowerCase()) ?? name;
+      const checked = group.requests.filter(({ id }) => !rejected.has(id) && !undecided.has(id));
+      const notShown = await namesPimDoesNotShow(deps.pim, targetOf(group), checked.flatMap(({ request }) => request.options.map((o) => spelled(o.name))), options.visibility ?? DEFAULT_VISIBILITY_CHECK, signal);
+      if (notShown.size === 0) return;
+      for (const { id, request } of checked) {
+        const names = request.options.map((o) => spelled(o.name)).filter((name) => notShown.has(name.toLowerCase()));
+        if (names.length > 0) undecided.set(id, new AddedOptionsNotInPim(names, request.attribute));
+      }
+    }),
+  );
+
+  const outcomes = assembleOutcomes({
+    requests: requests.map(({ id, request }) => ({ id, project: request.project, attribute: request.attribute })),
+    rejected,
+    undecided: new Set(undecided.keys()),
+    collections: collectionsOf,
+    missing: new Map([...groups].map(([attribute, group]) => [attribute, group.missing] as const)),
+  });
+  return { outcomes, undecided, serviceCalls, requests: { pim: statsSince(pimBefore, deps.pim.stats), service: statsSince(serviceBefore, deps.service.stats) } };
+}
+
+function targetOf(group: AttributeGroup): Parameters<typeof lookUpPimCodes>[1] {
+  return { attribute: group.attribute.code, referenceEntity: group.attribute.referenceDataName, kind: group.kind === "reference-entity" ? "reference-entity" : "select" };
+}
+
+/** Lower-cased names the PIM still does not show after the visibility check's attempts. */
+async function namesPimDoesNotShow(
+  pim: PimOptionReader,
+  target: Parameters<typeof lookUpPimCodes>[1],
+  names: readonly string[],
+  check: VisibilityCheck,
+  signal?: AbortSignal,
+): Promise<Set<string>> {
+  let pending = [...new Set(names.map((name) => name.toLowerCase()))];
+  for (let attempt = 1; ; attempt += 1) {
+    const shown = await lookUpPimCodes(pim, target, pending, signal);
+    pending = pending.filter((name) => !shown.has(name));
+    if (pending.length === 0 || attempt >= check.attempts) return new Set(pending);
+    await sleep(check.delayMs, undefined, { signal });
+  }
+}

@@ -1,0 +1,93 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { JobQueues } from "../../../src/jobs/job-queues.js";
+import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
+import { assertCliBuilt, killLeftoverProcesses, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
+import { writeTestConfig } from "../../support/process-config.js";
+import { openTestQueues, waitForJobState } from "../../support/process-jobs.js";
+import { waitFor } from "../../support/process-poll.js";
+import { createConfigSafeTestRedis } from "../../support/process-redis.js";
+import { escapeRedisGlob, scanKeys, type TestRedis } from "../../support/redis.js";
+
+const PROJECT = 67;
+const REQUESTS: readonly { attribute: string; name: string }[] = ["teal", "navy", "olive", "plum"]
+  .map((name) => ({ attribute: "color", name }))
+  .concat(["silk", "wool", "linen", "felt"].map((name) => ({ attribute: "material", name })))
+  .concat(["xxl", "xxs", "s3xl", "s4xl"].map((name) => ({ attribute: "size_eu", name })));
+const isAccepted = (r: { method: string; path: string; status: number }): boolean => r.method === "PATCH" && r.path.endsWith("/add-options/") && r.status === 200;
+
+describe("pim-sync worker as a process: SIGKILL in the middle of a merged add-options batch", () => {
+  let sims: RunningSimulators;
+  let redis: TestRedis;
+  let queues: JobQueues;
+  let dir: string;
+  let configPath: string;
+
+  beforeEach(async () => {
+    assertCliBuilt();
+    sims = await startSimulators();
+    redis = await createConfigSafeTestRedis();
+    queues = openTestQueues(redis);
+    dir = await mkdtemp(join(tmpdir(), "pim-sync-merge-kill-"));
+    configPath = await writeTestConfig(dir, {
+      pimUrl: sims.pim.url,
+      serviceUrl: sims.service.url,
+      redisPrefix: redis.prefix,
+      logLevel: "info",
+      // 2 writes a second for 8 collections: the batch lasts seconds, the kill lands inside it.
+      serviceExtras: { requests_per_second: 2 },
+      projectExtras: { allowed_options_for_pim_attribute_addition: ["color", "material", "size_eu"] },
+    });
+  });
+
+  afterEach(async () => {
+    await killLeftoverProcesses();
+    await queues.close();
+    await sims.close();
+    await redis.cleanup();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function startWorkerProcess(): Promise<CliProcess> {
+    const worker = spawnCli(["worker", "--config", configPath]);
+    await worker.waitForLog((line) => line.msg === "worker started", 15_000, "'worker started'");
+    return worker;
+  }
+
+  it("every request ends added exactly once: no outcome before the writes, the killed run replayed, no failed job", async () => {
+    const ids: string[] = [];
+    for (const { attribute, name } of REQUESTS) ids.push((await queues.enqueueAddOptions({ project: PROJECT, attribute, options: [{ name }] })).jobId);
+    const [leader] = ids;
+    const workerA = await startWorkerProcess();
+    await waitFor(() => sims.service.requests.filter(isAccepted).length >= 2, { timeoutMs: 20_000, what: "2 accepted add-options calls" });
+    workerA.signal("SIGKILL");
+    expect(await waitForExit(workerA, 10_000)).toEqual({ code: null, signal: "SIGKILL" });
+    // Killed part-way: not every collection was written, and no request has an outcome yet.
+    expect(sims.service.requests.filter(isAccepted).length).toBeLessThan(8);
+    expect(await scanKeys(redis.redis, `${escapeRedisGlob(redis.prefix)}:add-outcome:*`)).toEqual([]);
+
+    const workerB = await startWorkerProcess();
+    const done = await Promise.all(ids.map((id) => waitForJobState(queues, PROJECT, id, "completed", 60_000)));
+
+    expect(await queues.queueFor(PROJECT).getJobs(["failed"], 0, -1)).toEqual([]);
+    const leaderJob = done.find((job) => job.id === leader);
+    expect(leaderJob?.stalledCounter).toBeGreaterThanOrEqual(1);
+    for (const job of done) expect(["added", "already_present"]).toContain((job.returnvalue as { status: string }).status);
+    // add-options was never sent twice for an option in a collection (the service would refuse
+    // the second with a 400), and every option is in every collection of its attribute and in the PIM.
+    for (const collection of sims.service.collections().filter((c) => c.project === PROJECT)) {
+      const sent = (sims.service.writes()[collection.id] ?? []).filter((w) => w.kind === "add-options").flatMap((w) => (w.body as { upsert_options: { name: string }[] }).upsert_options.map((o) => o.name));
+      expect(new Set(sent).size, collection.name).toBe(sent.length);
+    }
+    for (const { attribute, name } of REQUESTS) {
+      const collections = sims.service.collections().filter((c) => c.project === PROJECT && (c.name === attribute || c.name.startsWith(`${attribute}-`)));
+      expect(collections.length).toBeGreaterThan(0);
+      for (const c of collections) expect(c.options.filter((o) => o.name === name), `${name} in ${c.name}`).toHaveLength(1);
+      expect((sims.pim.state.attribute_options[attribute] ?? []).filter((o) => o.code === name), `${name} in the PIM`).toHaveLength(1);
+    }
+    workerB.signal("SIGTERM");
+    expect(await waitForExit(workerB, 25_000)).toEqual({ code: 0, signal: null });
+  });
+});
