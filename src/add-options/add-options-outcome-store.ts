@@ -1,5 +1,5 @@
-import type { Redis } from "ioredis";
-import { addOptionsOutcomeKey } from "./add-options-outcome-key.js";
+import { keyspaceOf } from "../redis/keyspace.js";
+import type { RedisClient } from "../redis/redis-client.js";
 import { addOptionsOutcomeSchema, type AddOptionsOutcome } from "./add-options-outcome.js";
 import { MERGE_CAPS } from "./merge-caps.js";
 
@@ -17,18 +17,21 @@ export interface AddOptionsOutcomeStore {
   recorded(project: number, jobIds: readonly string[]): Promise<Set<string>>;
 }
 
-export function createAddOptionsOutcomeStore(redis: Redis, prefix: string, ttlSeconds: number = MERGE_CAPS.outcomeTtlSeconds): AddOptionsOutcomeStore {
+export function createAddOptionsOutcomeStore(redis: RedisClient, prefix: string, ttlSeconds: number = MERGE_CAPS.outcomeTtlSeconds): AddOptionsOutcomeStore {
+  // A project's outcomes carry its hash tag on a cluster: one batch's MULTI stays in one slot.
+  const keyspace = keyspaceOf(redis, prefix);
+  const addOptionsOutcomeKey = (project: number, jobId: string): string => keyspace.projectKey(project, "add-outcome", jobId);
   return {
     async recordAll(project, outcomes) {
       if (outcomes.size === 0) return;
       const multi = redis.multi();
-      for (const [jobId, outcome] of outcomes) multi.set(addOptionsOutcomeKey(prefix, project, jobId), JSON.stringify(outcome), "EX", ttlSeconds);
+      for (const [jobId, outcome] of outcomes) multi.set(addOptionsOutcomeKey(project, jobId), JSON.stringify(outcome), "EX", ttlSeconds);
       const results = await multi.exec();
       const failed = results?.find(([error]) => error !== null)?.[0];
       if (results === null || failed) throw new Error(`recording add-options outcomes failed: ${failed?.message ?? "the transaction was discarded"}`);
     },
     async take(project, jobId) {
-      const key = addOptionsOutcomeKey(prefix, project, jobId);
+      const key = addOptionsOutcomeKey(project, jobId);
       const results = await redis.multi().get(key).del(key).exec();
       const [error, text] = results?.[0] ?? [null, null];
       if (error) throw new Error(`reading the add-options outcome at ${key} failed: ${error.message}`);
@@ -40,7 +43,7 @@ export function createAddOptionsOutcomeStore(redis: Redis, prefix: string, ttlSe
     async recorded(project, jobIds) {
       if (jobIds.length === 0) return new Set();
       const pipeline = redis.pipeline();
-      for (const jobId of jobIds) pipeline.exists(addOptionsOutcomeKey(prefix, project, jobId));
+      for (const jobId of jobIds) pipeline.exists(addOptionsOutcomeKey(project, jobId));
       const results = (await pipeline.exec()) ?? [];
       return new Set(jobIds.filter((_, index) => results[index]?.[1] === 1));
     },

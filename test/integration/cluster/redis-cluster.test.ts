@@ -122,6 +122,21 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
     expect(await harness.redis.keys()).toContainEqual(expect.stringMatching(new RegExp(`^${harness.redis.prefix.replace(/\./g, "\\.")}:idempotency:\\{project-67\\}:[0-9a-f]{32}$`)));
   });
 
+  it("merged add-options: requests waiting together are carried out by one job; their outcomes (one MULTI) sit under the project's tag", async () => {
+    const harness = await startHarness();
+    await harness.queue().pause();
+    await harness.startWorker();
+    const ids = [];
+    for (const name of ["teal", "navy", "ochre"]) ids.push((await harness.queues.enqueueAddOptions({ project: PROJECT, attribute: "color", options: [{ name }] })).jobId);
+    await harness.queue().resume();
+    const done = await Promise.all(ids.map((id) => finishedJob(harness.queue(), id)));
+    expect(done.map((d) => d.state)).toEqual(["completed", "completed", "completed"]);
+    expect(done.slice(1).map((d) => (d.job.returnvalue as { merged_into: string | null }).merged_into)).toEqual([ids[0], ids[0]]);
+    // One add-options call carried the three options.
+    expect(harness.service.requests.filter((r) => r.method === "PATCH" && ADD_OPTIONS_PATH.test(r.path))).toHaveLength(1);
+    expect(serviceOptions(harness.service, "color").map((o) => o.name)).toEqual(expect.arrayContaining(["teal", "navy", "ochre"]));
+  });
+
   it("dedup: a sync requested while one waits merges into it, keeping --full", async () => {
     const harness = await startHarness();
     const waiting = await harness.queues.enqueueSync({ project: PROJECT, requested_by: "plain" });
