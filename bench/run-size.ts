@@ -19,7 +19,7 @@ import type { CatalogFacts, SizeResult } from "./report/bench-results.js";
 import { collectGarbage } from "./collect-garbage.js";
 import { mergeFigures } from "./report/figures.js";
 import { runAddOptionsScenario } from "./scenarios/add-options-scenario.js";
-import { runAddOptionsLatencyScenario } from "./scenarios/add-options-latency-scenario.js";
+import { runAddOptionsLatencyOver20Scenario, runAddOptionsLatencyScenario } from "./scenarios/add-options-latency-scenario.js";
 import { runFullSyncScenario } from "./scenarios/full-sync-scenario.js";
 import { runNoopResyncScenario } from "./scenarios/noop-resync-scenario.js";
 import { runQueueOverheadScenario } from "./scenarios/queue-overhead-scenario.js";
@@ -27,7 +27,7 @@ import { createSyncRunner } from "./scenarios/create-sync-runner.js";
 import type { Scenario, ScenarioContext, ScenarioResult, WorkerScenarioOptions } from "./scenarios/scenario.js";
 
 /** In this order: the re-sync relies on the state the first sync leaves. */
-export const SCENARIOS: readonly Scenario[] = [runFullSyncScenario, runNoopResyncScenario, runAddOptionsScenario, runAddOptionsLatencyScenario, runQueueOverheadScenario];
+export const SCENARIOS: readonly Scenario[] = [runFullSyncScenario, runNoopResyncScenario, runAddOptionsScenario, runAddOptionsLatencyScenario, runAddOptionsLatencyOver20Scenario, runQueueOverheadScenario];
 
 export interface RunSizeOptions {
   readonly size: CatalogSizeName;

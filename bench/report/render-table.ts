@@ -92,7 +92,9 @@ const DETAIL_ROWS: readonly (readonly [string, (size: SizeResult) => string])[] 
   ["add-options: merged floor s, one call per collection (bound by)", inGroup("add_options", (s) => `${m(s, "add_options", "merged_floor_s")} (${m(s, "add_options", "merged_floor_bound_by")})`)],
   ["add-options: add-options calls made / accepted", inGroup("add_options", (s) => `${m(s, "add_options", "service_add_options")} / ${m(s, "add_options", "service_add_options_ok")}`)],
   ["add-options 1/50 ms: p50 / p95 / max ms", inGroup("add_options_latency", (s) => `${m(s, "add_options_latency", "p50_ms")} / ${m(s, "add_options_latency", "p95_ms")} / ${m(s, "add_options_latency", "max_ms")}`)],
-  ["add-options 1/50 ms: jobs / batches / add-options calls", inGroup("add_options_latency", (s) => `${m(s, "add_options_latency", "jobs")} / ${m(s, "add_options_latency", "batches")} / ${m(s, "add_options_latency", "service_add_options")}`)],
+  ["add-options 1/50 ms: jobs / collections / batches / add-options calls", inGroup("add_options_latency", (s) => ["jobs", "collections", "batches", "service_add_options"].map((key) => m(s, "add_options_latency", key)).join(" / "))],
+  ["add-options 1/50 ms over 20 collections: p50 / p95 / max ms", inGroup("add_options_latency_20", (s) => ["p50_ms", "p95_ms", "max_ms"].map((key) => m(s, "add_options_latency_20", key)).join(" / "))],
+  ["add-options 1/50 ms over 20 collections: jobs / batches / add-options calls", inGroup("add_options_latency_20", (s) => ["jobs", "batches", "service_add_options"].map((key) => m(s, "add_options_latency_20", key)).join(" / "))],
   [
     "queue overhead: no-op jobs/s pim-sync / bare c1 / bare c1 global 1 / bare c8",
     inGroup("queue_overhead", (s) => ["pimsync_jobs_per_s", "bare_c1_jobs_per_s", "bare_c1_global_jobs_per_s", "bare_c8_jobs_per_s"].map((key) => m(s, "queue_overhead", key)).join(" / ")),
