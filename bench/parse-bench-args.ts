@@ -36,6 +36,10 @@ Options:
   --scenario scale  run only issue 12's scale scenario (4 worker processes, 16 projects,
                     about a minute): scale_efficiency and slot_utilisation, each
                     process's CPU; --latency-ms, --redis-url and --json apply
+  --scenario queue-overhead
+                    run only the queue overhead (no-op jobs through pim-sync's worker
+                    and bare BullMQ workers, about a minute): queue_overhead_ratio and
+                    its measurements; --redis-url and --json apply
   -h, --help        show this help`;
 
 export class BenchUsageError extends Error {
@@ -46,6 +50,7 @@ export type BenchArgs =
   | { readonly kind: "help" }
   | { readonly kind: "report"; readonly file: string; readonly json: boolean; readonly markdown: boolean }
   | { readonly kind: "scale"; readonly latencyMs: number; readonly redisUrl: string; readonly json: boolean }
+  | { readonly kind: "queue-overhead"; readonly redisUrl: string; readonly json: boolean }
   | {
       readonly kind: "run";
       readonly sizes: readonly CatalogSizeName[];
@@ -88,7 +93,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
   if (json && markdown) throw new BenchUsageError("--json and --markdown exclude each other");
   if (values.report !== undefined) return { kind: "report", file: values.report, json, markdown };
   if (values.scenario !== undefined) {
-    if (values.scenario !== "scale") throw new BenchUsageError(`unknown --scenario '${values.scenario}' (scenarios: scale)`);
+    if (values.scenario === "queue-overhead") return { kind: "queue-overhead", redisUrl: redisUrlOf(values["redis-url"]), json };
+    if (values.scenario !== "scale") throw new BenchUsageError(`unknown --scenario '${values.scenario}' (scenarios: scale, queue-overhead)`);
     return { kind: "scale", latencyMs: nonNegativeNumber(values["latency-ms"], "--latency-ms", DEFAULT_LATENCY_MS), redisUrl: redisUrlOf(values["redis-url"]), json };
   }
 

@@ -13,6 +13,10 @@ import { writeResults } from "./report/write-results.js";
 import { collectGarbage } from "./collect-garbage.js";
 import { runSize } from "./run-size.js";
 import { runScaleScenario, type ScaleResult } from "./scale/scale-scenario.js";
+import { measureQueueOverhead } from "./scenarios/queue-overhead-scenario.js";
+import type { ScenarioResult } from "./scenarios/scenario.js";
+import { FIGURES } from "./report/figures.js";
+import { startSimulators } from "../src/sim/start-simulators.js";
 import type { CatalogSizeName } from "./catalog/catalog-sizes.js";
 
 function progress(message: string): void {
@@ -77,6 +81,25 @@ async function runScale(args: Extract<BenchArgs, { kind: "scale" }>): Promise<vo
   process.stdout.write(`${lines.join("\n")}\n`);
 }
 
+async function runQueueOverhead(args: Extract<BenchArgs, { kind: "queue-overhead" }>): Promise<void> {
+  const simulators = await startSimulators();
+  let result: ScenarioResult;
+  try {
+    result = await measureQueueOverhead({ redisUrl: args.redisUrl, pimUrl: simulators.pim.url, serviceUrl: simulators.service.url, progress });
+  } finally {
+    await simulators.close();
+  }
+  const report = { generated_at: new Date().toISOString(), machine: machineInfo(), ...result };
+  if (args.json) {
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    return;
+  }
+  const measured = result.measurements.queue_overhead ?? {};
+  const lines = [`queue_overhead_ratio ${result.figures.queue_overhead_ratio ?? "not measured"} (target ${FIGURES.queue_overhead_ratio.target})`, ...Object.entries(measured).map(([key, value]) => `${key} ${value}`)];
+  if (result.note !== null && result.figures.queue_overhead_ratio === null) lines.push(result.note);
+  process.stdout.write(`${lines.join("\n")}\n`);
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   let args: BenchArgs;
   try {
@@ -100,6 +123,9 @@ async function main(argv: readonly string[]): Promise<number> {
       return 0;
     case "scale":
       await runScale(args);
+      return 0;
+    case "queue-overhead":
+      await runQueueOverhead(args);
       return 0;
   }
 }

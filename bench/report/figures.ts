@@ -40,7 +40,7 @@ export const FIGURES: Readonly<Record<FigureKey, FigureSpec>> = {
   add_options_ratio: { label: "1,000 add-options through the worker, wall / one-call-per-addition floor", target: "<= 0.1", met: (v) => v <= 0.1, worse: "higher", decimals: 3 },
   add_options_service_calls: { label: "add-options calls for those 1,000 additions (20 collections)", target: null, met: null, worse: "higher", decimals: 0 },
   add_options_latency_p95_ms: { label: "add-options one every 50 ms: enqueue to completed, p95 (ms)", target: "< 2000", met: (v) => v < 2000, worse: "higher", decimals: 0 },
-  queue_overhead_ratio: { label: "no-op jobs/s, pim-sync worker / bare BullMQ worker (concurrency 1)", target: ">= 0.80", met: (v) => v >= 0.8, worse: "lower", decimals: 3 },
+  queue_overhead_ratio: { label: "no-op jobs/s, pim-sync worker / bare BullMQ worker (concurrency 1)", target: ">= 0.90", met: (v) => v >= 0.9, worse: "lower", decimals: 3 },
 };
 
 export function emptyFigures(): Record<FigureKey, number | null> {

@@ -9,6 +9,8 @@ export interface ConcurrencyLimiter {
   readonly active: number;
   /** Slots no one holds (0 while anyone waits). */
   readonly free: number;
+  /** Callers waiting for a slot. */
+  readonly waiting: number;
 }
 
 export function createConcurrencyLimiter(limit: number): ConcurrencyLimiter {
@@ -66,6 +68,9 @@ export function createConcurrencyLimiter(limit: number): ConcurrencyLimiter {
     },
     get free() {
       return limit - active;
+    },
+    get waiting() {
+      return waiters.length;
     },
   };
 }

@@ -1,5 +1,6 @@
 import { UnrecoverableError, type Job, type Processor } from "bullmq";
 import type { Logger } from "pino";
+import { LazyChildLogger } from "../log/lazy-child-logger.js";
 import type { ProjectRuntime } from "../project-runtime.js";
 import type { Settings } from "../settings/settings-schema.js";
 import { describeHolder, type ProjectLease, type ProjectLock } from "../state/project-lock.js";
@@ -7,6 +8,7 @@ import type { FullSyncProgress } from "./full-sync-progress.js";
 import { isProjectJobName, parseJobData, type ProjectJobName } from "./job-catalog.js";
 import { JOB_HANDLERS, type AddOptionsBatching, type JobContext, type JobHandlers } from "./job-handlers.js";
 import type { JobObserver } from "./job-observer.js";
+import type { ProjectLeaseChain } from "./project-lease-chain.js";
 import { runJobWithPolicy } from "./run-job-with-policy.js";
 
 /**
@@ -25,6 +27,8 @@ export function createJobProcessor(args: {
    * job of the same project: the job waits while such a command runs.
    */
   readonly projectLock?: ProjectLock;
+  /** Keeps the project lock between jobs run back to back (see project-lease-chain.ts). */
+  readonly leases?: ProjectLeaseChain;
   /** Lets a retried `--full` sync skip the collections it already replaced. */
   readonly fullSyncProgress?: FullSyncProgress;
   /** Told how each run ended (the worker's metrics). */
@@ -51,34 +55,43 @@ export function createJobProcessor(args: {
     const runtime = args.runtimes.get(data.project);
     if (!runtime) throw new UnrecoverableError(`project ${data.project} is not configured in this worker`);
     // Every line of a job carries these, so all of one job's lines can be found together.
-    const logger = args.logger.child({ job: job.id, jobName: name, project: data.project, queue: job.queueName, attempt: job.attemptsMade + 1 });
+    const jobLog = new LazyChildLogger(args.logger, { job: job.id, jobName: name, project: data.project, queue: job.queueName, attempt: job.attemptsMade + 1 });
 
     // The process' job slot was taken before the job was (see slot-gated-worker.ts).
     return runJobWithPolicy({
       job,
       token,
       workerSignal,
-      logger,
+      logger: jobLog,
       timeoutMs: timeoutOf[name],
-      async run(signal) {
+      async run(signal, abort) {
         // The project's lock is shared with `--once` commands (see project-lock.ts); a job that
         // loses it (expired while the process stalled) stops rather than write beside another.
         let lease: ProjectLease | undefined;
+        // The job's own signal is aborted if the lock is lost: one signal per job (AbortSignal.any
+        // made a third one, and was a measurable part of a no-op job's CPU).
+        const onLockLost = (): void => abort(lease?.signal.reason instanceof Error ? lease.signal.reason : new Error("lost the project lock"));
         try {
-          lease = await args.projectLock?.acquire(data.project, describeHolder(`job ${data.project}/${job.id ?? "?"}`), {
-            signal,
-            onWait: (heldBy) => {
-              logger.info({ heldBy }, "waiting for the project lock");
-              void job.log(`waiting for the project lock, held by ${heldBy}`).catch(() => undefined);
-            },
-          });
-          logger.info("job started");
+          lease =
+            args.leases?.take(token, data.project) ??
+            (await args.projectLock?.acquire(data.project, describeHolder(`job ${data.project}/${job.id ?? "?"}`), {
+              signal,
+              onWait: (heldBy) => {
+                jobLog.write("info", "waiting for the project lock", { heldBy });
+                void job.log(`waiting for the project lock, held by ${heldBy}`).catch(() => undefined);
+              },
+            }));
+          lease?.signal.addEventListener("abort", onLockLost, { once: true });
+          jobLog.write("info", "job started");
           const context: JobContext = {
             jobId: job.id ?? "",
             runtime,
             settings,
-            logger,
-            signal: lease ? AbortSignal.any([signal, lease.signal]) : signal,
+            // Made when the handler first logs: a job that logs nothing never pays for it.
+            get logger() {
+              return jobLog.logger;
+            },
+            signal,
             log: async (line: string) => void (await job.log(line)),
             ...(args.fullSyncProgress && job.id !== undefined ? { fullSyncProgress: args.fullSyncProgress } : {}),
             ...(args.addOptionsBatching && job.id !== undefined ? { addOptionsBatching: args.addOptionsBatching } : {}),
@@ -97,7 +110,13 @@ export function createJobProcessor(args: {
             throw error;
           }
         } finally {
-          await lease?.release().catch((error: unknown) => logger.warn({ err: { message: (error as Error).message } }, "could not release the project lock; it expires by itself"));
+          lease?.signal.removeEventListener("abort", onLockLost);
+          if (lease && args.leases) args.leases.keep(token, data.project, lease);
+          // Not awaited, so the job's end does not wait a Redis round trip for it: the release is
+          // written before BullMQ's completion call on the same connection, and Redis runs one
+          // connection's commands in order, so the job shows as finished only once its lock is
+          // free, and this worker's next job asks for the lock after the release.
+          else void lease?.release().catch((error: unknown) => jobLog.write("warn", "could not release the project lock; it expires by itself", { err: { message: (error as Error).message } }));
         }
       },
     });

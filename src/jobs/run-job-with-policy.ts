@@ -1,5 +1,5 @@
 import { DelayedError, UnrecoverableError, type Job } from "bullmq";
-import type { Logger } from "pino";
+import type { LazyChildLogger } from "../log/lazy-child-logger.js";
 import { classifyFailure } from "./classify-failure.js";
 
 /**
@@ -12,9 +12,11 @@ export async function runJobWithPolicy(args: {
   readonly job: Job;
   readonly token: string | undefined;
   readonly workerSignal: AbortSignal | undefined;
-  readonly logger: Logger;
+  /** The job's logger, made only if a line is logged at a level the logger lets through. */
+  readonly logger: LazyChildLogger;
   readonly timeoutMs: number;
-  run(signal: AbortSignal): Promise<unknown>;
+  /** `abort` ends the run as the time limit would, with `reason` (e.g. a lock the job lost). */
+  run(signal: AbortSignal, abort: (reason: Error) => void): Promise<unknown>;
 }): Promise<unknown> {
   const { job, token, workerSignal, logger } = args;
   const controller = new AbortController();
@@ -25,19 +27,19 @@ export async function runJobWithPolicy(args: {
   else workerSignal?.addEventListener("abort", onWorkerAbort, { once: true });
   try {
     // `run` logs "job started" itself: a project job first waits for its project's lock.
-    const result = await args.run(controller.signal);
-    logger.info("job done");
+    const result = await args.run(controller.signal, (reason) => controller.abort(reason));
+    logger.write("info", "job done");
     return result;
   } catch (error) {
     if (workerSignal?.aborted && token !== undefined) {
       // The worker is shutting down past its deadline: hand the job back at once, without
       // using an attempt, for another worker (its writes so far are in the state).
-      logger.warn("job interrupted by shutdown; handing it back to the queue");
+      logger.write("warn", "job interrupted by shutdown; handing it back to the queue");
       await job.moveToDelayed(Date.now(), token);
       throw new DelayedError();
     }
     const verdict = classifyFailure(error);
-    logger.warn({ verdict: verdict.kind, reason: verdict.reason }, "job failed");
+    logger.write("warn", "job failed", { verdict: verdict.kind, reason: verdict.reason });
     if (verdict.kind === "permanent") throw new UnrecoverableError(verdict.reason);
     if (verdict.kind === "delay" && token !== undefined) {
       await job.log(`delayed ${verdict.delayMs} ms by the upstream: ${verdict.reason}`);

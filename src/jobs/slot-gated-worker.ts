@@ -26,10 +26,15 @@ import type { ConcurrencyLimiter } from "../http/concurrency-limiter.js";
  * queue in a process with a free slot wakes and takes the job now rather than at its next
  * `drainDelay` poll (measured: without it, 4 processes of concurrency 2 used 0.27 of their slots).
  * Each Worker passes a wake-up on at most once per slot wait, so a busy cluster does not spin.
- * The gate overrides BullMQ's protected `moveToActive` and passes `fetchNext = false` when a job
- * ends (BullMQ would otherwise take the project's next job within the same call, without a
- * slot). test/integration/process/worker-slots.test.ts pins this behaviour when BullMQ is
- * upgraded (protected members may change between its versions).
+ * The gate overrides BullMQ's protected `moveToActive`. When a job ends, BullMQ can take the
+ * queue's next job within the same call (one Redis round trip instead of three: the completion,
+ * the wait for the queue's marker, the move to active); the gate lets it only when no other
+ * Worker of this process waits for a slot, and the next job then inherits the ending job's slot
+ * (BullMQ runs it under the same lock token). When one waits, the slot goes to it (first come,
+ * first served), so a busy project never keeps a slot from the others. Measured on no-op jobs:
+ * BENCHMARKS.md, queue overhead. test/integration/process/worker-slots.test.ts and
+ * test/integration/worker/slot-handover.test.ts pin this when BullMQ is upgraded (protected
+ * members may change between its versions).
  */
 export class SlotGatedWorker extends Worker {
   private readonly slots: ConcurrencyLimiter;
@@ -40,16 +45,27 @@ export class SlotGatedWorker extends Worker {
   /** Aborts a wait for a slot when the worker closes (close would otherwise wait for a slot). */
   private readonly closingSlots = new AbortController();
 
-  constructor(name: string, processor: Processor, options: WorkerOptions & { readonly connection: RedisClient; readonly slots: ConcurrencyLimiter }) {
-    const { slots, ...workerOptions } = options;
+  /** Told when a token's run of jobs ends (its slot is released). */
+  private readonly onRunEnded: ((token: string) => void) | undefined;
+
+  constructor(
+    name: string,
+    processor: Processor,
+    options: WorkerOptions & { readonly connection: RedisClient; readonly slots: ConcurrencyLimiter; readonly onRunEnded?: (token: string) => void },
+  ) {
+    const { slots, onRunEnded, ...workerOptions } = options;
     // Not started here: the slots field must be set before the main loop asks for a job.
     super(name, processor, { ...workerOptions, autorun: false });
     this.slots = slots;
+    this.onRunEnded = onRunEnded;
     this.redis = options.connection;
     if (options.autorun !== false) void this.run().catch((error: unknown) => this.emit("error", error instanceof Error ? error : new Error(String(error))));
   }
 
   protected override async moveToActive(token: string, name?: string): Promise<Job> {
+    // A job that ended without completing (handed back, delayed) and was allowed to take the
+    // next one: that one runs on the slot the token still holds (see processJob).
+    if (this.heldSlots.has(token)) return super.moveToActive(token, name);
     if (this.slots.free === 0) await this.passOnWakeUp();
     let release: () => void;
     try {
@@ -84,13 +100,18 @@ export class SlotGatedWorker extends Worker {
     }
   }
 
-  override async processJob(job: Job, token: string): Promise<void | Job> {
+  override async processJob(job: Job, token: string, fetchNext: () => boolean = () => true): Promise<void | Job> {
+    let next: void | Job = undefined;
     try {
-      // Never take the next job within the completion call: it would run without a slot.
-      return await super.processJob(job, token, () => false);
+      next = await super.processJob(job, token, () => this.slots.waiting === 0 && fetchNext());
+      return next;
     } finally {
-      this.heldSlots.get(token)?.();
-      this.heldSlots.delete(token);
+      // BullMQ's "no job" may be undefined typed as a Job (see moveToActive).
+      if ((next as Job | undefined) === undefined) {
+        this.heldSlots.get(token)?.();
+        this.heldSlots.delete(token);
+        this.onRunEnded?.(token);
+      }
     }
   }
 

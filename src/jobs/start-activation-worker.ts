@@ -12,6 +12,7 @@ import { ACTIVATION_QUEUE, createActivationQueue, type ActivationQueue } from ".
 import { keyspaceOf } from "../redis/keyspace.js";
 import { isActivationJobName, parseJobData } from "./job-catalog.js";
 import { runJobWithPolicy } from "./run-job-with-policy.js";
+import { LazyChildLogger } from "../log/lazy-child-logger.js";
 import { startQueueWorker } from "./start-queue-worker.js";
 import { ACTIVATION_SCHEDULER_PREFIX, upsertActivationSchedules } from "./upsert-activation-schedules.js";
 
@@ -69,16 +70,16 @@ export async function startActivationWorker(args: {
     } catch (error) {
       throw new UnrecoverableError((error as Error).message);
     }
-    const logger = args.logger.child({ job: job.id, jobName: name, connection: data.connection, attempt: job.attemptsMade + 1 });
+    const jobLog = new LazyChildLogger(args.logger, { job: job.id, jobName: name, connection: data.connection, attempt: job.attemptsMade + 1 });
     return runJobWithPolicy({
       job,
       token,
       workerSignal,
-      logger,
+      logger: jobLog,
       timeoutMs: ACTIVATION_JOB_TIMEOUT_MS,
       run(signal) {
-        logger.info("job started");
-        const context: ActivationJobContext = { runtime, sink, logger, signal, log: async (line: string) => void (await job.log(line)) };
+        jobLog.write("info", "job started");
+        const context: ActivationJobContext = { runtime, sink, logger: jobLog.logger, signal, log: async (line: string) => void (await job.log(line)) };
         const handler = ACTIVATION_JOB_HANDLERS[name] as (data: unknown, context: ActivationJobContext) => Promise<unknown>;
         return handler(data, context);
       },

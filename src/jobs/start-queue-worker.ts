@@ -24,9 +24,12 @@ export function startQueueWorker(args: {
   readonly settings: WorkerSettings;
   readonly logger: Logger;
   readonly onError: (error: Error) => void;
+  /** Told when a lock token has no next job (see project-lease-chain.ts). */
+  readonly onRunEnded?: (token: string) => void;
 }): SlotGatedWorker {
   const worker = new SlotGatedWorker(args.queue, args.processor, {
     slots: args.slots,
+    ...(args.onRunEnded ? { onRunEnded: args.onRunEnded } : {}),
     connection: args.connection,
     prefix: args.prefix,
     concurrency: 1,

@@ -6,6 +6,7 @@ import { createProjectRuntime, type ProjectRuntime } from "../project-runtime.js
 import type { Settings } from "../settings/settings-schema.js";
 import { createProjectLock } from "../state/project-lock.js";
 import { createJobProcessor } from "./create-job-processor.js";
+import { ProjectLeaseChain } from "./project-lease-chain.js";
 import { startQueueWorker } from "./start-queue-worker.js";
 import { createFullSyncProgress } from "./full-sync-progress.js";
 import type { JobHandlers } from "./job-handlers.js";
@@ -77,7 +78,9 @@ export async function startWorker(args: {
 
   const slots = createConcurrencyLimiter(settings.worker.concurrency);
   const outcomes = createAddOptionsOutcomeStore(connection, prefix);
+  const leases = new ProjectLeaseChain((error) => logger.warn({ err: { message: error.message } }, "could not release the project lock; it expires by itself"));
   const processor = createJobProcessor({
+    leases,
     runtimes,
     settings,
     logger,
@@ -91,7 +94,7 @@ export async function startWorker(args: {
     },
   });
   const workers = settings.projects.map((project) =>
-    startQueueWorker({ queue: keyspaceOf(connection, prefix).projectQueue(project.id), processor, slots, connection, prefix, settings: settings.worker, logger, onError: logRedisError("worker") }),
+    startQueueWorker({ queue: keyspaceOf(connection, prefix).projectQueue(project.id), processor, slots, connection, prefix, settings: settings.worker, logger, onError: logRedisError("worker"), onRunEnded: (token) => leases.end(token) }),
   );
   const activation = settings.activation ? await startActivationWorker({ settings, logger, connection, slots, onError: logRedisError }) : null;
   // Written once at start, but lost with Redis' data: restored on reconnection and periodically.

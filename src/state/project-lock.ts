@@ -4,11 +4,12 @@ import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { RedisClient } from "../redis/redis-client.js";
 import { z } from "zod";
+import { redisScript } from "../redis/redis-script.js";
 
 /** Extends the lock only while it still holds our token (another holder may have it by now). */
-const RENEW_SCRIPT = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) else return 0 end`;
+const renewScript = redisScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) else return 0 end`);
 /** Deletes the lock only while it still holds our token. */
-const RELEASE_SCRIPT = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end`;
+const releaseScript = redisScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end`);
 
 /** How often a waiting holder asks again. */
 const POLL_MS = 200;
@@ -63,7 +64,7 @@ export function createProjectLock(redis: RedisClient, prefix: string, options: {
     const controller = new AbortController();
     let renewedAt = Date.now();
     const timer = setInterval(() => {
-      redis.eval(RENEW_SCRIPT, 1, key, value, ttlMs).then(
+      renewScript(redis, [key], [value, ttlMs]).then(
         (renewed) => {
           if (renewed === 1) renewedAt = Date.now();
           else lost("another holder took it after it expired");
@@ -83,7 +84,7 @@ export function createProjectLock(redis: RedisClient, prefix: string, options: {
       signal: controller.signal,
       async release() {
         clearInterval(timer);
-        await redis.eval(RELEASE_SCRIPT, 1, key, value);
+        await releaseScript(redis, [key], [value]);
       },
     };
   }
@@ -121,7 +122,11 @@ function holderOf(value: string): string {
   return parsed.success ? parsed.data.holder : "another process";
 }
 
+/** Asked once: `os.hostname()` is a system call, and the worker describes itself for every job. */
+let thisHost: string | undefined;
+
 /** Who we are, for the message of whoever the lock refuses. */
 export function describeHolder(what: string): string {
-  return `${what} (pid ${process.pid} on ${hostname()})`;
+  thisHost ??= hostname();
+  return `${what} (pid ${process.pid} on ${thisHost})`;
 }

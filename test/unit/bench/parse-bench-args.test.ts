@@ -49,4 +49,9 @@ describe("parseBenchArgs", () => {
     expect(parseBenchArgs(["--scenario", "scale", "--json", "--latency-ms", "5"])).toEqual({ kind: "scale", latencyMs: 5, redisUrl: "redis://127.0.0.1:6379", json: true });
     expect(() => parseBenchArgs(["--scenario", "huge"])).toThrow("unknown --scenario 'huge'");
   });
+
+  it("runs the queue overhead alone with --scenario queue-overhead", () => {
+    expect(parseBenchArgs(["--scenario", "queue-overhead", "--json"])).toEqual({ kind: "queue-overhead", redisUrl: "redis://127.0.0.1:6379", json: true });
+    expect(parseBenchArgs(["--scenario", "queue-overhead", "--redis-url", "redis://10.0.0.2:6380"])).toEqual({ kind: "queue-overhead", redisUrl: "redis://10.0.0.2:6380", json: false });
+  });
 });
