@@ -1,0 +1,106 @@
+import { createConcurrencyLimiter } from "../http/concurrency-limiter.js";
+
+/**
+ * Runs a sync's sources through three stages:
+ * - open: at most `openAhead` sources opened and not yet read (an attribute's first page, which
+ *   tells its length), started in the given (catalogue) order;
+ * - read: `readers` sources read at once, each taking the opened source `compare` puts first;
+ * - write: at most `writers` read sources waiting for the service or writing.
+ * A reader hands its source to the write stage and reads the next one: a source whose writes
+ * wait for the service's budget no longer holds a read slot. A reader waits for a write slot
+ * before taking another source, so at most `readers + writers` sources' options (plus the
+ * opened first pages) are in memory, however large the catalogue.
+ *
+ * The callbacks handle their sources' own failures; whatever they throw (an abort) ends the
+ * run with that error.
+ */
+export async function runSourcePipeline<S, O, R>(args: {
+  readonly sources: readonly S[];
+  readonly open: (source: S) => Promise<O>;
+  /** Negative when `a` should be read before `b`; ties are read in the sources' order. */
+  readonly compare: (a: O, b: O) => number;
+  /** The source's options, or undefined when there is nothing to write (a failed read). */
+  readonly read: (opened: O) => Promise<R | undefined>;
+  readonly write: (read: R) => Promise<void>;
+  readonly readers: number;
+  readonly writers: number;
+  readonly openAhead: number;
+  readonly signal?: AbortSignal | undefined;
+}): Promise<void> {
+  let nextToOpen = 0;
+  let opening = 0;
+  const opened: { readonly position: number; readonly value: O }[] = [];
+  let failure: { readonly error: unknown } | undefined;
+  let wakeUps: (() => void)[] = [];
+  const changed = (): void => {
+    const waiting = wakeUps;
+    wakeUps = [];
+    for (const wake of waiting) wake();
+  };
+
+  const startOpening = (): void => {
+    while (nextToOpen < args.sources.length && opening + opened.length < args.openAhead) {
+      const position = nextToOpen;
+      const source = args.sources[position] as S;
+      nextToOpen += 1;
+      opening += 1;
+      args
+        .open(source)
+        .then(
+          (value) => {
+            opened.push({ position, value });
+          },
+          (error: unknown) => {
+            failure ??= { error };
+          },
+        )
+        .finally(() => {
+          opening -= 1;
+          changed();
+        });
+    }
+  };
+
+  const take = async (): Promise<O | undefined> => {
+    for (;;) {
+      if (failure) throw failure.error;
+      startOpening();
+      if (opened.length > 0) {
+        let best = 0;
+        for (let i = 1; i < opened.length; i += 1) {
+          const candidate = opened[i];
+          const current = opened[best];
+          if (candidate === undefined || current === undefined) continue;
+          const order = args.compare(candidate.value, current.value);
+          if (order < 0 || (order === 0 && candidate.position < current.position)) best = i;
+        }
+        const [taken] = opened.splice(best, 1);
+        if (taken === undefined) continue;
+        startOpening();
+        return taken.value;
+      }
+      if (opening === 0 && nextToOpen >= args.sources.length) return undefined;
+      await new Promise<void>((resolve) => wakeUps.push(resolve));
+    }
+  };
+
+  const writeSlots = createConcurrencyLimiter(args.writers);
+  const writes: Promise<void>[] = [];
+  const reader = async (): Promise<void> => {
+    for (let next = await take(); next !== undefined; next = await take()) {
+      const result = await args.read(next);
+      if (result === undefined) continue;
+      const release = await writeSlots.acquire(args.signal);
+      const write = args.write(result).finally(release);
+      // Awaited below; a failure (an abort) also stops the readers at their next source.
+      write.catch((error: unknown) => {
+        failure ??= { error };
+        changed();
+      });
+      writes.push(write);
+    }
+  };
+
+  await Promise.all(Array.from({ length: args.readers }, reader));
+  await Promise.all(writes);
+}
