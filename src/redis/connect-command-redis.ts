@@ -1,4 +1,4 @@
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import type { RedisSettings } from "../settings/settings-schema.js";
 import { redisOptionsFor } from "./redis-options.js";
 import { RedisUnavailableError } from "./redis-unavailable-error.js";
@@ -16,6 +16,9 @@ export async function connectCommandRedis(settings: RedisSettings, signal?: Abor
   const timeoutMs = settings.connect_timeout_ms;
   const started = Date.now();
   let lastError: Error | undefined;
+  // Loaded here, not at the top: `sync --once` with its state in files never needs ioredis, and
+  // loading it costs about 0.1 s of a command's start (BENCHMARKS.md, change 5).
+  const { Redis } = await import("ioredis");
   const redis = new Redis(
     settings.url,
     redisOptionsFor("command", {

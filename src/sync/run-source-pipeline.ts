@@ -4,7 +4,10 @@ import { createConcurrencyLimiter } from "../http/concurrency-limiter.js";
  * Runs a sync's sources through three stages:
  * - open: at most `openAhead` sources opened and not yet read (an attribute's first page, which
  *   tells its length), started in the given (catalogue) order;
- * - read: `readers` sources read at once, each taking the opened source `compare` puts first;
+ * - read: `readers` sources read at once. The first reader takes the opened source `compare`
+ *   puts first (the largest), the others take them in the given order: the large sources start
+ *   early and are read alongside the rest, rather than all at once, so that their writes (few
+ *   but heavy) are spread over the run instead of holding every write slot together;
  * - write: at most `writers` read sources waiting for the service or writing.
  * A reader hands its source to the write stage and reads the next one: a source whose writes
  * wait for the service's budget no longer holds a read slot. A reader waits for a write slot
@@ -61,7 +64,7 @@ export async function runSourcePipeline<S, O, R>(args: {
     }
   };
 
-  const take = async (): Promise<O | undefined> => {
+  const take = async (byPriority: boolean): Promise<O | undefined> => {
     for (;;) {
       if (failure) throw failure.error;
       startOpening();
@@ -71,7 +74,7 @@ export async function runSourcePipeline<S, O, R>(args: {
           const candidate = opened[i];
           const current = opened[best];
           if (candidate === undefined || current === undefined) continue;
-          const order = args.compare(candidate.value, current.value);
+          const order = byPriority ? args.compare(candidate.value, current.value) : 0;
           if (order < 0 || (order === 0 && candidate.position < current.position)) best = i;
         }
         const [taken] = opened.splice(best, 1);
@@ -86,8 +89,8 @@ export async function runSourcePipeline<S, O, R>(args: {
 
   const writeSlots = createConcurrencyLimiter(args.writers);
   const writes: Promise<void>[] = [];
-  const reader = async (): Promise<void> => {
-    for (let next = await take(); next !== undefined; next = await take()) {
+  const reader = async (byPriority: boolean): Promise<void> => {
+    for (let next = await take(byPriority); next !== undefined; next = await take(byPriority)) {
       const result = await args.read(next);
       if (result === undefined) continue;
       const release = await writeSlots.acquire(args.signal);
@@ -101,6 +104,6 @@ export async function runSourcePipeline<S, O, R>(args: {
     }
   };
 
-  await Promise.all(Array.from({ length: args.readers }, reader));
+  await Promise.all(Array.from({ length: args.readers }, (_, index) => reader(index === 0)));
   await Promise.all(writes);
 }
