@@ -1,5 +1,3 @@
-import { createConcurrencyLimiter } from "../http/concurrency-limiter.js";
-
 /**
  * Runs a sync's sources through three stages:
  * - open: at most `openAhead` sources opened and not yet read (an attribute's first page, which
@@ -8,11 +6,12 @@ import { createConcurrencyLimiter } from "../http/concurrency-limiter.js";
  *   puts first (the largest), the others take them in the given order: the large sources start
  *   early and are read alongside the rest, rather than all at once, so that their writes (few
  *   but heavy) are spread over the run instead of holding every write slot together;
- * - write: at most `writers` read sources waiting for the service or writing.
+ * - write: read sources waiting for the service or writing, at most `writers` of them and at
+ *   most `writeBudget` options in all (`weightOf`), or a single source larger than that.
  * A reader hands its source to the write stage and reads the next one: a source whose writes
- * wait for the service's budget no longer holds a read slot. A reader waits for a write slot
- * before taking another source, so at most `readers + writers` sources' options (plus the
- * opened first pages) are in memory, however large the catalogue.
+ * wait for the service's budget no longer holds a read slot. A reader waits for room in the
+ * write stage before taking another source, so the options in memory are those of `readers`
+ * sources plus `writeBudget` (plus the opened first pages), however large the catalogue.
  *
  * The callbacks handle their sources' own failures; whatever they throw (an abort) ends the
  * run with that error.
@@ -25,8 +24,11 @@ export async function runSourcePipeline<S, O, R>(args: {
   /** The source's options, or undefined when there is nothing to write (a failed read). */
   readonly read: (opened: O) => Promise<R | undefined>;
   readonly write: (read: R) => Promise<void>;
+  /** A read source's size in the write stage's budget (its options). */
+  readonly weightOf: (read: R) => number;
   readonly readers: number;
   readonly writers: number;
+  readonly writeBudget: number;
   readonly openAhead: number;
   readonly signal?: AbortSignal | undefined;
 }): Promise<void> {
@@ -87,14 +89,43 @@ export async function runSourcePipeline<S, O, R>(args: {
     }
   };
 
-  const writeSlots = createConcurrencyLimiter(args.writers);
   const writes: Promise<void>[] = [];
+  let writing = 0;
+  let writingWeight = 0;
+  // Sources enter the write stage in the order they were read: a long source waiting for the
+  // stage to empty is not overtaken for ever by short ones that would still fit.
+  let ticketsGiven = 0;
+  let ticketServed = 0;
+  /** Waits for this source's turn and room in the write stage, and takes the room. */
+  const enterWriteStage = async (weight: number): Promise<void> => {
+    const ticket = ticketsGiven;
+    ticketsGiven += 1;
+    for (;;) {
+      args.signal?.throwIfAborted();
+      if (failure) throw failure.error;
+      const fits = writing === 0 || (writing < args.writers && writingWeight + weight <= args.writeBudget);
+      if (ticket === ticketServed && fits) {
+        ticketServed += 1;
+        writing += 1;
+        writingWeight += weight;
+        changed();
+        return;
+      }
+      await new Promise<void>((resolve) => wakeUps.push(resolve));
+    }
+  };
+
   const reader = async (byPriority: boolean): Promise<void> => {
     for (let next = await take(byPriority); next !== undefined; next = await take(byPriority)) {
       const result = await args.read(next);
       if (result === undefined) continue;
-      const release = await writeSlots.acquire(args.signal);
-      const write = args.write(result).finally(release);
+      const weight = args.weightOf(result);
+      await enterWriteStage(weight);
+      const write = args.write(result).finally(() => {
+        writing -= 1;
+        writingWeight -= weight;
+        changed();
+      });
       // Awaited below; a failure (an abort) also stops the readers at their next source.
       write.catch((error: unknown) => {
         failure ??= { error };

@@ -39,6 +39,8 @@ export interface SyncInput {
   readonly sourceConcurrency?: number;
   /** Sources read and waiting for the service or writing, at most (their options are in memory). */
   readonly writingSources?: number;
+  /** Options of those sources, at most (a single larger source still goes through alone). */
+  readonly writingOptions?: number;
   readonly maxOptionsPerWrite?: number;
   /** Options added through add-options this recently are never deleted (the PIM may lag). */
   readonly recentAdditionGraceMs?: number;
@@ -63,11 +65,13 @@ export interface SyncInput {
 export const DEFAULT_SOURCE_CONCURRENCY = 4;
 
 /**
- * Sources read and not yet written, at most. A source hands its read slot on once read, so the
- * PIM keeps reading while writes wait for the service's 10 requests/s; this caps the options
- * those waiting sources hold.
+ * Sources read and not yet written, at most, and their options in all. A source hands its read
+ * slot on once read, so the PIM keeps reading while writes wait for the service's 10
+ * requests/s; these cap what the waiting sources hold. Short sources (many collections, few
+ * options: the ones that wait on the service) pass by the dozen; long ones one or two at a time.
  */
-export const DEFAULT_WRITING_SOURCES = 4;
+export const DEFAULT_WRITING_SOURCES = 16;
+export const DEFAULT_WRITING_OPTIONS = 25_000;
 
 /**
  * Attribute sources whose first page is read ahead of their turn, at most: their counts order
@@ -257,8 +261,10 @@ async function runSync(deps: SyncDeps, input: SyncInput, signal: AbortSignal): P
         input.onProgress?.({ done, total, collection: spec.name });
       }
     },
+    weightOf: ({ desired }) => desired.length,
     readers: input.sourceConcurrency ?? DEFAULT_SOURCE_CONCURRENCY,
     writers: input.writingSources ?? DEFAULT_WRITING_SOURCES,
+    writeBudget: input.writingOptions ?? DEFAULT_WRITING_OPTIONS,
     openAhead: DEFAULT_OPEN_AHEAD,
     signal,
   });

@@ -55,6 +55,8 @@ describe("runSourcePipeline", () => {
       write: async () => undefined,
       readers: 1,
       writers: 1,
+      weightOf: () => 1,
+      writeBudget: 100,
       openAhead: 10,
     });
     gate.resolve();
@@ -87,6 +89,8 @@ describe("runSourcePipeline", () => {
       write: async () => undefined,
       readers: 2,
       writers: 2,
+      weightOf: () => 1,
+      writeBudget: 100,
       openAhead: 10,
     });
     gate.resolve();
@@ -118,6 +122,8 @@ describe("runSourcePipeline", () => {
       },
       readers: 1,
       writers: 2,
+      weightOf: () => 1,
+      writeBudget: 100,
       openAhead: 10,
     });
     await settled();
@@ -136,6 +142,79 @@ describe("runSourcePipeline", () => {
     expect(writing).toEqual(["a", "b", "c", "d"]);
   });
 
+  it("caps the options waiting to write, letting a source larger than the cap through alone", async () => {
+    const sizes: Record<string, number> = { a: 30, b: 30, huge: 500, c: 10 };
+    const sources = Object.keys(sizes).map((name): Source => ({ name, size: counted(sizes[name] ?? 0) }));
+    const writes = new Map(sources.map((source) => [source.name, deferred<void>()]));
+    const writing: string[] = [];
+
+    const run = runSourcePipeline({
+      sources,
+      open: async (source) => source,
+      compare: () => 0,
+      read: async (source) => source.name,
+      write: async (name) => {
+        writing.push(name);
+        await writes.get(name)?.promise;
+      },
+      readers: 1,
+      writers: 10,
+      weightOf: (name) => sizes[name] ?? 0,
+      writeBudget: 80,
+      openAhead: 10,
+    });
+    await settled();
+    // a and b (60 options) are writing; huge would go beyond 80: it waits.
+    expect(writing).toEqual(["a", "b"]);
+
+    writes.get("a")?.resolve();
+    await settled();
+    expect(writing).toEqual(["a", "b"]);
+    writes.get("b")?.resolve();
+    await settled();
+    // Alone in the stage, huge goes through though it is larger than the budget; c waits for it.
+    expect(writing).toEqual(["a", "b", "huge"]);
+
+    writes.get("huge")?.resolve();
+    writes.get("c")?.resolve();
+    await run;
+    expect(writing).toEqual(["a", "b", "huge", "c"]);
+  });
+
+  it("lets sources into the write stage in the order they were read: a long one waiting is not overtaken", async () => {
+    const sizes: Record<string, number> = { a: 30, huge: 500, b: 10, c: 10 };
+    const sources = Object.keys(sizes).map((name): Source => ({ name, size: counted(sizes[name] ?? 0) }));
+    const writes = new Map(sources.map((source) => [source.name, deferred<void>()]));
+    const writing: string[] = [];
+
+    const run = runSourcePipeline({
+      sources,
+      open: async (source) => source,
+      compare: () => 0,
+      read: async (source) => source.name,
+      write: async (name) => {
+        writing.push(name);
+        await writes.get(name)?.promise;
+      },
+      readers: 2,
+      writers: 10,
+      weightOf: (name) => sizes[name] ?? 0,
+      writeBudget: 80,
+      openAhead: 10,
+    });
+    await settled();
+    // b would fit beside a, but huge was read first and waits for the stage to empty.
+    expect(writing).toEqual(["a"]);
+
+    writes.get("a")?.resolve();
+    await settled();
+    expect(writing).toEqual(["a", "huge"]);
+
+    for (const write of writes.values()) write.resolve();
+    await run;
+    expect(writing).toEqual(["a", "huge", "b", "c"]);
+  });
+
   it("opens at most openAhead sources beyond those taken", async () => {
     const sources = Array.from({ length: 6 }, (_, i): Source => ({ name: `s${i}`, size: counted(1) }));
     const opened: string[] = [];
@@ -152,6 +231,8 @@ describe("runSourcePipeline", () => {
       write: async () => undefined,
       readers: 1,
       writers: 1,
+      weightOf: () => 1,
+      writeBudget: 100,
       openAhead: 2,
     });
     await settled();
@@ -178,6 +259,8 @@ describe("runSourcePipeline", () => {
       },
       readers: 1,
       writers: 1,
+      weightOf: () => 1,
+      writeBudget: 100,
       openAhead: 10,
     });
 
