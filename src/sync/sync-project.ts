@@ -68,13 +68,13 @@ export const DEFAULT_SOURCE_CONCURRENCY = 4;
  * Sources read and not yet written, at most, and their options in all. A source hands its read
  * slot on once read, so the PIM keeps reading while writes wait for the service's 10
  * requests/s; these cap what the waiting sources hold. Short sources (many collections, few
- * options: the ones that wait on the service) pass by the dozen, long ones two at a time (a
- * source longer than the cap goes alone). Sources enter in the order they were read, so the
- * cap must leave room for a long one beside what is already writing: with a small cap, a long
- * source waited for the stage to empty and every reader behind it stood still.
+ * options: the ones that wait on the service) pass by the handful. Sources enter in the order
+ * they were read, and a long one counts for at most half the cap: it waits for half the stage
+ * to drain, not all of it (with a plain cap a long source waited for the stage to empty, and
+ * every reader behind it stood still).
  */
-export const DEFAULT_WRITING_SOURCES = 16;
-export const DEFAULT_WRITING_OPTIONS = 100_000;
+export const DEFAULT_WRITING_SOURCES = 8;
+export const DEFAULT_WRITING_OPTIONS = 60_000;
 
 /**
  * Attribute sources whose first page is read ahead of their turn, at most: their counts order
@@ -264,7 +264,7 @@ async function runSync(deps: SyncDeps, input: SyncInput, signal: AbortSignal): P
         input.onProgress?.({ done, total, collection: spec.name });
       }
     },
-    weightOf: ({ desired }) => desired.length,
+    weightOf: ({ desired }) => Math.min(desired.length, (input.writingOptions ?? DEFAULT_WRITING_OPTIONS) / 2),
     readers: input.sourceConcurrency ?? DEFAULT_SOURCE_CONCURRENCY,
     writers: input.writingSources ?? DEFAULT_WRITING_SOURCES,
     writeBudget: input.writingOptions ?? DEFAULT_WRITING_OPTIONS,
