@@ -67,13 +67,14 @@ export const DEFAULT_SOURCE_CONCURRENCY = 4;
 /**
  * Sources read and not yet written, at most, and their options in all. A source hands its read
  * slot on once read, so the PIM keeps reading while writes wait for the service's 10
- * requests/s; these cap what the waiting sources hold. Short sources (many collections, few
- * options: the ones that wait on the service) pass by the handful. Sources enter in the order
- * they were read, and a long one counts for at most half the cap: it waits for half the stage
- * to drain, not all of it (with a plain cap a long source waited for the stage to empty, and
- * every reader behind it stood still).
+ * requests/s; these cap what the waiting sources hold. Four writing sources, as many as
+ * before the stage existed: each holds its options and, while it plans a collection, that
+ * collection's last-written state (8 let the re-sync's peak RSS reach 306 MB). Sources enter
+ * in the order they were read, and a long one counts for at most half the cap: it waits for
+ * half the stage to drain, not all of it (with a plain cap a long source waited for the stage
+ * to empty, and every reader behind it stood still).
  */
-export const DEFAULT_WRITING_SOURCES = 8;
+export const DEFAULT_WRITING_SOURCES = 4;
 export const DEFAULT_WRITING_OPTIONS = 60_000;
 
 /**
