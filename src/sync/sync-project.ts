@@ -70,12 +70,20 @@ export const DEFAULT_SOURCE_CONCURRENCY = 4;
  * requests/s; these cap what the waiting sources hold. Four writing sources, as many as
  * before the stage existed: each holds its options and, while it plans a collection, that
  * collection's last-written state (8 let the re-sync's peak RSS reach 306 MB). Sources enter
- * in the order they were read, and a long one counts for at most half the cap: it waits for
- * half the stage to drain, not all of it (with a plain cap a long source waited for the stage
- * to empty, and every reader behind it stood still).
+ * in the order they were read. A long source (more than half the cap) counts for just over
+ * half of it: it waits for half the stage to drain, not all of it (with a plain cap a long
+ * source waited for the stage to empty, and every reader behind it stood still), and two long
+ * sources are never in the stage together (when two were, beside the largest being read, the
+ * option-heavy re-sync's peak RSS reached 289–312 MB).
  */
 export const DEFAULT_WRITING_SOURCES = 4;
 export const DEFAULT_WRITING_OPTIONS = 60_000;
+
+/** A source's weight in the write stage: its options, or just over half the cap for a long one. */
+export function longSourceWeight(options: number, cap: number): number {
+  const half = Math.floor(cap / 2);
+  return options > half ? half + 1 : options;
+}
 
 /**
  * Attribute sources whose first page is read ahead of their turn, at most: their counts order
@@ -265,7 +273,7 @@ async function runSync(deps: SyncDeps, input: SyncInput, signal: AbortSignal): P
         input.onProgress?.({ done, total, collection: spec.name });
       }
     },
-    weightOf: ({ desired }) => Math.min(desired.length, (input.writingOptions ?? DEFAULT_WRITING_OPTIONS) / 2),
+    weightOf: ({ desired }) => longSourceWeight(desired.length, input.writingOptions ?? DEFAULT_WRITING_OPTIONS),
     readers: input.sourceConcurrency ?? DEFAULT_SOURCE_CONCURRENCY,
     writers: input.writingSources ?? DEFAULT_WRITING_SOURCES,
     writeBudget: input.writingOptions ?? DEFAULT_WRITING_OPTIONS,
