@@ -35,7 +35,15 @@ export interface FirstPage {
  * whole list; the error may come after some pages were yielded, so callers must not act on
  * pages before the iteration has ended.
  */
-export async function* followNextLinks<I extends CodedItem>(args: {
+/** A list whose first page has been read: its count (when the upstream served one) and every page. */
+export interface OpenedList<I> {
+  /** `items_count` of the first page, with `with_count=true`; undefined otherwise. */
+  readonly count: number | undefined;
+  /** The first page, then the rest; iterate once. */
+  readonly pages: AsyncIterable<readonly I[]>;
+}
+
+interface PagedListArgs<I extends CodedItem> {
   readonly http: HttpClient;
   readonly first: FirstPage;
   readonly schema: z.ZodType<LinkedPage<I>>;
@@ -46,7 +54,29 @@ export async function* followNextLinks<I extends CodedItem>(args: {
    * carries `items_count` (see `readNumberedPagesAhead`). 1 (the default) follows links one by one.
    */
   readonly readAhead?: number;
-}): AsyncGenerator<readonly I[], void, undefined> {
+}
+
+/**
+ * Reads a list page by page. Both pagination methods are driven by `_links.next.href` alone: the
+ * docs say never to build `page` or `search_after` yourself. The href is followed on the
+ * configured origin only (credentials go with it), and a list whose paging misbehaves (a link or
+ * cursor that repeats, an item served twice, an empty page that links on, a count that does not
+ * match) fails with a PagingError instead of ending early: a truncated list would be planned as
+ * deletions. A page is yielded as soon as it is read, so callers stream instead of holding the
+ * whole list; the error may come after some pages were yielded, so callers must not act on
+ * pages before the iteration has ended.
+ */
+export async function* followNextLinks<I extends CodedItem>(args: PagedListArgs<I>): AsyncGenerator<readonly I[], void, undefined> {
+  yield* (await openPagedList(args)).pages;
+}
+
+/**
+ * Reads the first page only, so a caller learns the list's count (with `with_count=true`) before
+ * deciding when to read the rest (a sync reads its largest lists first). The rest is checked
+ * against that first page's count, however long after it is read: a list that changed in
+ * between fails its read, as one that changes while it is read.
+ */
+export async function openPagedList<I extends CodedItem>(args: PagedListArgs<I>): Promise<OpenedList<I>> {
   const guard = createPagingGuard({
     upstream: "pim",
     list: args.first.url,
@@ -54,13 +84,19 @@ export async function* followNextLinks<I extends CodedItem>(args: {
     firstUrl: requestUrl(args.http.baseUrl, args.first.url, args.first.query).toString(),
     logger: args.logger,
   });
-  let expectedCount: number | undefined;
+  const { data } = await args.http.send({ method: "GET", url: args.first.url, query: args.first.query, schema: args.schema, signal: args.signal });
+  return { count: data.items_count, pages: pagesFrom(args, guard, data) };
+}
+
+async function* pagesFrom<I extends CodedItem>(args: PagedListArgs<I>, guard: PagingGuard, firstPage: LinkedPage<I>): AsyncGenerator<readonly I[], void, undefined> {
+  // The count of the first page: a list that changes while it is read fails the check below.
+  const expectedCount = firstPage.items_count;
+  let data = firstPage;
   let url = args.first.url;
-  let query = args.first.query;
   for (let pageNumber = 1; ; pageNumber += 1) {
-    const { data } = await args.http.send({ method: "GET", url, query, schema: args.schema, signal: args.signal });
-    // The count of the first page: a list that changes while it is read fails the check below.
-    if (pageNumber === 1) expectedCount = data.items_count;
+    if (pageNumber > 1) {
+      ({ data } = await args.http.send({ method: "GET", url, schema: args.schema, signal: args.signal }));
+    }
     const next = data._links?.next?.href;
     guard.page(
       data._embedded.items.map((item) => item.code),
@@ -72,7 +108,6 @@ export async function* followNextLinks<I extends CodedItem>(args: {
       return;
     }
     url = guard.next(next);
-    query = undefined;
     const plan = pageNumber === 1 ? numberedPagePlan(url, expectedCount, data._embedded.items.length, args.readAhead ?? 1) : undefined;
     if (plan !== undefined) {
       yield* readNumberedPagesAhead({ ...args, guard, plan, secondPageUrl: url });

@@ -8,7 +8,7 @@ import type { RequestStats } from "../http/request-stats.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../http/retry-policy.js";
 import { createSlidingWindowLimiter } from "../http/sliding-window-limiter.js";
 import { chunksOf } from "./chunks-of.js";
-import { collectPages, followNextLinks } from "./follow-next-links.js";
+import { collectPages, followNextLinks, openPagedList, type OpenedList } from "./follow-next-links.js";
 import { toPimAttributeOption, toPimRecord } from "./map-pim-catalog.js";
 import { createPimAuth, type PimCredentials } from "./pim-auth.js";
 import { pimApiBaseUrl, pimPath } from "./pim-path.js";
@@ -48,6 +48,8 @@ export interface PimClient {
   readStructure(signal?: AbortSignal): Promise<PimCatalogStructure>;
   /** Options of a simple/multi select attribute, one page (≤100) at a time; 404 if it has none. */
   attributeOptionPages(attribute: string, signal?: AbortSignal): AsyncIterable<PimAttributeOption[]>;
+  /** The same list, its first page read: the count is known before the rest is read. */
+  openAttributeOptions(attribute: string, signal?: AbortSignal): Promise<OpenedList<PimAttributeOption>>;
   /** Records of a reference entity with their `label` values, one server-sized page at a time. */
   referenceEntityRecordPages(entity: string, signal?: AbortSignal): AsyncIterable<PimRecord[]>;
   listReferenceEntities(signal?: AbortSignal): Promise<string[]>;
@@ -104,7 +106,7 @@ export function createPimClient(options: PimClientOptions): PimClient {
     onResponse: options.onResponse,
   });
 
-  async function* attributeOptionPages(attribute: string, signal?: AbortSignal): AsyncGenerator<PimAttributeOption[]> {
+  async function openAttributeOptions(attribute: string, signal?: AbortSignal): Promise<{ count: number | undefined; pages: AsyncGenerator<PimAttributeOption[]> }> {
     // `with_count`: the count served with the first page is checked against what was read, so
     // a list truncated by the server (or changed while it was read) fails instead of being
     // planned as deletions. The next links repeat the parameter.
@@ -112,9 +114,12 @@ export function createPimClient(options: PimClientOptions): PimClient {
     // Pages read ahead with as many requests as the connection may have in flight: the count
     // tells how many pages there are, so an attribute with 40,000 options is not read one
     // round trip after another.
-    for await (const page of followNextLinks({ http, logger, first, schema: optionPage, signal, readAhead: maxInFlight })) {
-      yield page.map(toPimAttributeOption);
-    }
+    const list = await openPagedList({ http, logger, first, schema: optionPage, signal, readAhead: maxInFlight });
+    return { count: list.count, pages: mapPages(list.pages, toPimAttributeOption) };
+  }
+
+  async function* attributeOptionPages(attribute: string, signal?: AbortSignal): AsyncGenerator<PimAttributeOption[]> {
+    yield* (await openAttributeOptions(attribute, signal)).pages;
   }
 
   async function* referenceEntityRecordPages(entity: string, signal?: AbortSignal): AsyncGenerator<PimRecord[]> {
@@ -165,6 +170,7 @@ export function createPimClient(options: PimClientOptions): PimClient {
   return {
     readStructure: (signal) => readPimStructure({ http, logger }, signal),
     attributeOptionPages,
+    openAttributeOptions,
     referenceEntityRecordPages,
     listReferenceEntities: (signal) =>
       collectPages({ http, logger, signal, first: { url: "reference-entities" }, schema: referenceEntityPage, map: (entity) => entity.code }),
@@ -205,4 +211,8 @@ async function nullWhenNotFound<T>(read: Promise<T>): Promise<T | null> {
     if (error instanceof HttpError && error.code === "HTTP_STATUS" && error.status === 404) return null;
     throw error;
   }
+}
+
+async function* mapPages<I, T>(pages: AsyncIterable<readonly I[]>, map: (item: I) => T): AsyncGenerator<T[]> {
+  for await (const page of pages) yield page.map(map);
 }

@@ -1,5 +1,4 @@
 import type { RedisSettings } from "../settings/settings-schema.js";
-import { openRedisClient } from "./open-redis-client.js";
 import type { RedisClient } from "./redis-client.js";
 import { describeRedisTarget } from "./redis-target.js";
 import { RedisUnavailableError } from "./redis-unavailable-error.js";
@@ -17,6 +16,9 @@ export async function connectCommandRedis(settings: RedisSettings, signal?: Abor
   const timeoutMs = settings.connect_timeout_ms;
   const started = Date.now();
   let lastError: Error | undefined;
+  // Loaded here, not at the top: `sync --once` with its state in files never needs ioredis, and
+  // loading it costs about 0.1 s of a command's start (BENCHMARKS.md, change 5).
+  const { openRedisClient } = await import("./open-redis-client.js");
   const redis = openRedisClient(settings, "command", {
     retryDelayMs: () => (Date.now() - started + RETRY_DELAY_MS < timeoutMs ? RETRY_DELAY_MS : null),
   });

@@ -1,11 +1,13 @@
 import type { PimAttributeOption, PimCatalogStructure, PimRecord } from "../domain/pim-catalog.js";
 import type { RequestStats } from "../http/request-stats.js";
+import type { OpenedList } from "../pim/follow-next-links.js";
 import type { PimItemReader } from "./confirm-deletions.js";
 
 /** The part of the PIM client a sync reads through. */
 export interface PimReader extends PimItemReader {
   readStructure(signal?: AbortSignal): Promise<PimCatalogStructure>;
-  attributeOptionPages(attribute: string, signal?: AbortSignal): AsyncIterable<PimAttributeOption[]>;
+  /** An attribute's options with the first page read, so its count orders the reads. */
+  openAttributeOptions(attribute: string, signal?: AbortSignal): Promise<OpenedList<PimAttributeOption>>;
   referenceEntityRecordPages(entity: string, signal?: AbortSignal): AsyncIterable<PimRecord[]>;
   readonly stats: RequestStats;
 }

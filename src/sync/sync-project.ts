@@ -3,7 +3,6 @@ import type { CollectionSpec, DesiredCollection, OptionSource, SelectField } fro
 import { optionSourceKey } from "../domain/option-collection.js";
 import { deriveCollectionSpecs, resolveProjectScope, type NamingTemplates, type ProjectFilters } from "../derive/index.js";
 import type { ConfigServiceClient } from "../config-service/config-service-client.js";
-import { createConcurrencyLimiter } from "../http/concurrency-limiter.js";
 import { HttpError } from "../http/http-error.js";
 import { statsSince } from "../http/request-stats.js";
 import type { CollectionPlan, DeletionGuard } from "../reconcile/collection-plan.js";
@@ -12,7 +11,9 @@ import { splitPlanWrites } from "../reconcile/split-plan-writes.js";
 import type { StateStore } from "../state/state-store.js";
 import { createDeletionCheck } from "./confirm-deletions.js";
 import type { PimReader } from "./pim-reader.js";
-import { readSourceOptions } from "./read-source-options.js";
+import { openSourceOptions } from "./read-source-options.js";
+import { compareReadingOrder } from "./reading-order.js";
+import { runSourcePipeline } from "./run-source-pipeline.js";
 import type { CollectionOutcome, MissingCollection, SyncReport } from "./sync-report.js";
 
 type DeletionCheck = ReturnType<typeof createDeletionCheck>;
@@ -36,6 +37,10 @@ export interface SyncInput {
   readonly dryRun: boolean;
   /** Option sources read at once; the PIM client's own limiter still caps requests in flight. */
   readonly sourceConcurrency?: number;
+  /** Sources read and waiting for the service or writing, at most (their options are in memory). */
+  readonly writingSources?: number;
+  /** Options of those sources, at most (a single larger source still goes through alone). */
+  readonly writingOptions?: number;
   readonly maxOptionsPerWrite?: number;
   /** Options added through add-options this recently are never deleted (the PIM may lag). */
   readonly recentAdditionGraceMs?: number;
@@ -54,10 +59,37 @@ export interface SyncInput {
 }
 
 /**
- * Option sources read and written at once. Four keep the PIM's four request slots busy (each
- * source reads its pages one after the other) while bounding memory to four sources' options.
+ * Option sources read at once. Four keep the PIM's four request slots busy (a list without a
+ * count is read one page after another) while bounding memory to four sources' options.
  */
 export const DEFAULT_SOURCE_CONCURRENCY = 4;
+
+/**
+ * Sources read and not yet written, at most, and their options in all. A source hands its read
+ * slot on once read, so the PIM keeps reading while writes wait for the service's 10
+ * requests/s; these cap what the waiting sources hold. Four writing sources, as many as
+ * before the stage existed: each holds its options and, while it plans a collection, that
+ * collection's last-written state (8 let the re-sync's peak RSS reach 306 MB). Sources enter
+ * in the order they were read. A long source (more than half the cap) counts for just over
+ * half of it: it waits for half the stage to drain, not all of it (with a plain cap a long
+ * source waited for the stage to empty, and every reader behind it stood still), and two long
+ * sources are never in the stage together (when two were, beside the largest being read, the
+ * option-heavy re-sync's peak RSS reached 289–312 MB).
+ */
+export const DEFAULT_WRITING_SOURCES = 4;
+export const DEFAULT_WRITING_OPTIONS = 60_000;
+
+/** A source's weight in the write stage: its options, or just over half the cap for a long one. */
+export function longSourceWeight(options: number, cap: number): number {
+  const half = Math.floor(cap / 2);
+  return options > half ? half + 1 : options;
+}
+
+/**
+ * Attribute sources whose first page is read ahead of their turn, at most: their counts order
+ * the reads (largest first, see reading-order.ts). 128 first pages of 100 options are a few MB.
+ */
+export const DEFAULT_OPEN_AHEAD = 128;
 
 /** 15 minutes: far longer than the PIM's search index takes to catch up. */
 export const DEFAULT_RECENT_ADDITION_GRACE_MS = 15 * 60_000;
@@ -144,7 +176,6 @@ async function runSync(deps: SyncDeps, input: SyncInput, signal: AbortSignal): P
   const total = [...bySource.values()].reduce((sum, group) => sum + group.specs.length, 0);
   let done = 0;
   const outcomes: CollectionOutcome[] = [];
-  const limiter = createConcurrencyLimiter(input.sourceConcurrency ?? DEFAULT_SOURCE_CONCURRENCY);
 
   async function syncCollection(spec: CollectionSpec, desired: DesiredCollection["options"], deletionCheck: DeletionCheck): Promise<CollectionOutcome> {
     const lastWritten = await deps.state.read(input.project, spec.name);
@@ -204,28 +235,51 @@ async function runSync(deps: SyncDeps, input: SyncInput, signal: AbortSignal): P
     }
   }
 
-  async function syncSource(group: { source: OptionSource; specs: CollectionSpec[] }): Promise<void> {
-    let desired: DesiredCollection["options"];
-    try {
-      desired = await readSourceOptions({ source: group.source, structure, scope, pim: deps.pim, signal });
-    } catch (error) {
-      if (signal.aborted) throw error;
-      const message = error instanceof Error ? error.message : String(error);
-      noteRetryAfter(error);
-      // No plan without a complete read: these collections are left exactly as they are.
-      fail(`reading ${optionSourceKey(group.source)} failed, its ${group.specs.length} collection(s) were not touched: ${message}`, error);
-      done += group.specs.length;
-      return;
-    }
-    const deletionCheck = createDeletionCheck(deps.pim, group.source, signal);
-    for (const spec of group.specs) {
-      outcomes.push(await syncCollection(spec, desired, deletionCheck));
-      done += 1;
-      input.onProgress?.({ done, total, collection: spec.name });
-    }
-  }
+  type SourceGroup = { source: OptionSource; specs: CollectionSpec[] };
+  const readFailed = (group: SourceGroup, error: unknown): undefined => {
+    if (signal.aborted) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    noteRetryAfter(error);
+    // No plan without a complete read: these collections are left exactly as they are.
+    fail(`reading ${optionSourceKey(group.source)} failed, its ${group.specs.length} collection(s) were not touched: ${message}`, error);
+    done += group.specs.length;
+    return undefined;
+  };
 
-  await Promise.all([...bySource.values()].map((group) => limiter.run(() => syncSource(group), signal)));
+  await runSourcePipeline({
+    sources: [...bySource.values()],
+    open: async (group) => {
+      try {
+        return { group, opened: await openSourceOptions({ source: group.source, structure, scope, pim: deps.pim, signal }) };
+      } catch (error) {
+        return { group, opened: readFailed(group, error) };
+      }
+    },
+    // A source whose first page failed is taken at once (nothing to read, its failure is noted).
+    compare: (a, b) => (a.opened && b.opened ? compareReadingOrder(a.opened.size, b.opened.size) : a.opened ? 1 : b.opened ? -1 : 0),
+    read: async ({ group, opened }) => {
+      if (opened === undefined) return undefined;
+      try {
+        return { group, desired: await opened.read() };
+      } catch (error) {
+        return readFailed(group, error);
+      }
+    },
+    write: async ({ group, desired }) => {
+      const deletionCheck = createDeletionCheck(deps.pim, group.source, signal);
+      for (const spec of group.specs) {
+        outcomes.push(await syncCollection(spec, desired, deletionCheck));
+        done += 1;
+        input.onProgress?.({ done, total, collection: spec.name });
+      }
+    },
+    weightOf: ({ desired }) => longSourceWeight(desired.length, input.writingOptions ?? DEFAULT_WRITING_OPTIONS),
+    readers: input.sourceConcurrency ?? DEFAULT_SOURCE_CONCURRENCY,
+    writers: input.writingSources ?? DEFAULT_WRITING_SOURCES,
+    writeBudget: input.writingOptions ?? DEFAULT_WRITING_OPTIONS,
+    openAhead: DEFAULT_OPEN_AHEAD,
+    signal,
+  });
 
   outcomes.sort((a, b) => (a.collection < b.collection ? -1 : a.collection > b.collection ? 1 : 0));
   return {

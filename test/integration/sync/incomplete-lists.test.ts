@@ -9,14 +9,17 @@ import { namesOf, startSyncHarness, type SyncHarness } from "../../support/sync-
  * never deletes an option the PIM still serves.
  */
 function withoutLastItems(pim: PimClient, count: number): PimReader {
-  async function* truncated<T>(pages: AsyncIterable<T[]>): AsyncGenerator<T[]> {
+  async function* truncated<T>(pages: AsyncIterable<readonly T[]>): AsyncGenerator<T[]> {
     const all: T[] = [];
     for await (const page of pages) all.push(...page);
     yield all.slice(0, Math.max(0, all.length - count));
   }
   return {
     readStructure: (signal) => pim.readStructure(signal),
-    attributeOptionPages: (attribute, signal) => truncated(pim.attributeOptionPages(attribute, signal)),
+    openAttributeOptions: async (attribute, signal) => {
+      const list = await pim.openAttributeOptions(attribute, signal);
+      return { count: list.count, pages: truncated(list.pages) };
+    },
     referenceEntityRecordPages: (entity, signal) => truncated(pim.referenceEntityRecordPages(entity, signal)),
     getAttributeOption: (attribute, code, signal) => pim.getAttributeOption(attribute, code, signal),
     getRecord: (entity, code, signal) => pim.getRecord(entity, code, signal),
