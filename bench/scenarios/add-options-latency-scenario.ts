@@ -13,15 +13,10 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { performance } from "node:perf_hooks";
-import { createBullmqConnection } from "../../src/jobs/create-bullmq-connection.js";
-import { createJobQueues, type JobQueues } from "../../src/jobs/job-queues.js";
-import { startWorker, type RunningWorker } from "../../src/jobs/start-worker.js";
-import { createLogger } from "../../src/log/create-logger.js";
 import { BENCH_PROJECT } from "../catalog/generate-catalog.js";
 import { deriveCatalog } from "../catalog/derive-service-collections.js";
 import { round } from "../report/round.js";
-import { openBenchRedis, type BenchRedis } from "../worker/bench-redis.js";
-import { benchWorkerSettings } from "../worker/bench-worker-settings.js";
+import { openAddOptionsBenchWorker, type AddOptionsBenchWorker } from "../worker/add-options-bench-worker.js";
 import { streamPosition, waitForQueueRun } from "../worker/wait-for-queue-run.js";
 import { ADD_OPTIONS_COLLECTIONS, addOptionsJobs, pickAddOptionsTargets } from "./add-options-plan.js";
 import { percentile, requestLatencies } from "./latency-percentiles.js";
@@ -29,8 +24,6 @@ import type { ScenarioContext, ScenarioResult } from "./scenario.js";
 
 export const LATENCY_ADDITIONS = 400;
 export const LATENCY_INTERVAL_MS = 50;
-const SETTLE_MS = 1_500;
-const VISIBILITY_DELAY_MS = 100;
 
 /** The collections of the run that gives `add_options_latency_p95_ms`. */
 export const LATENCY_COLLECTIONS = 5;
@@ -41,86 +34,70 @@ export const runAddOptionsLatencyOver20Scenario = addOptionsLatencyScenario({ co
 function addOptionsLatencyScenario(variant: { readonly collections: number; readonly group: string; readonly figure: boolean }): (context: ScenarioContext) => Promise<ScenarioResult> {
   const figures = (p95: number | null): ScenarioResult["figures"] => (variant.figure ? { add_options_latency_p95_ms: p95 } : {});
   return async (context) => {
-  const { addOptionsSize, redisUrl } = context.worker;
-  if (context.size !== addOptionsSize) return { figures: figures(null), measurements: {}, note: `add_options_latency_p95_ms: measured on ${addOptionsSize} only` };
-  const { scope, specs } = deriveCatalog(context.pim.state);
-  const targets = pickAddOptionsTargets(specs, context.pim.state.attributes, variant.collections);
-  const labelLocale = scope.locales[0];
-  if (labelLocale === undefined) throw new Error("the catalogue has no enabled locale to label added options in");
-  // Codes of their own: figure 5 added `bench_add_<n>` to the same attributes just before.
-  const jobs = addOptionsJobs(BENCH_PROJECT, targets, labelLocale, LATENCY_ADDITIONS).map((job) => ({
-    ...job,
-    options: job.options.map((option) => ({ ...option, name: option.name.replace("bench_add_", `bench_lat${variant.collections}_`) })),
-  }));
+    const { addOptionsSize } = context.worker;
+    if (context.size !== addOptionsSize) return { figures: figures(null), measurements: {}, note: `add_options_latency_p95_ms: measured on ${addOptionsSize} only` };
+    const { scope, specs } = deriveCatalog(context.pim.state);
+    const targets = pickAddOptionsTargets(specs, context.pim.state.attributes, variant.collections);
+    const labelLocale = scope.locales[0];
+    if (labelLocale === undefined) throw new Error("the catalogue has no enabled locale to label added options in");
+    // Codes of their own: figure 5 added `bench_add_<n>` to the same attributes just before.
+    const jobs = addOptionsJobs(BENCH_PROJECT, targets, labelLocale, LATENCY_ADDITIONS).map((job) => ({
+      ...job,
+      options: job.options.map((option) => ({ ...option, name: option.name.replace("bench_add_", `bench_lat${variant.collections}_`) })),
+    }));
 
-  let bench: BenchRedis;
-  try {
-    bench = await openBenchRedis(redisUrl);
-  } catch (error) {
-    const note = `add_options_latency_p95_ms: not measured, ${(error as Error).message}`;
-    context.progress(note);
-    return { figures: figures(null), measurements: {}, note };
-  }
-  const producer = createBullmqConnection(redisUrl, "producer");
-  let worker: RunningWorker | null = null;
-  let queues: JobQueues | null = null;
-  try {
-    const settings = benchWorkerSettings({
-      redisUrl,
-      prefix: bench.prefix,
-      project: BENCH_PROJECT,
-      pimUrl: context.pim.url,
-      serviceUrl: context.service.url,
-      allowedAttributes: targets.map((target) => target.attribute),
-      addOptions: { visibility_delay_ms: VISIBILITY_DELAY_MS },
-    });
-    queues = createJobQueues({ connection: producer, prefix: bench.prefix, projects: [BENCH_PROJECT], retention: settings.worker });
-    await sleep(SETTLE_MS);
-    context.service.clearRequests();
-    worker = await startWorker({ settings, logger: createLogger({ level: settings.log_level }) });
-    const queue = queues.queueFor(BENCH_PROJECT);
-    const after = await streamPosition(bench.redis, queue);
-    context.progress(`add-options latency: ${jobs.length} jobs over ${variant.collections} collections, one every ${LATENCY_INTERVAL_MS} ms…`);
-
-    const startedAt = performance.now();
-    const ids: string[] = [];
-    for (const [index, job] of jobs.entries()) {
-      const due = startedAt + index * LATENCY_INTERVAL_MS;
-      const wait = due - performance.now();
-      if (wait > 0) await sleep(wait);
-      ids.push((await queues.enqueueAddOptions(job)).jobId);
+    let run: AddOptionsBenchWorker;
+    try {
+      run = await openAddOptionsBenchWorker(context, targets.map((target) => target.attribute));
+    } catch (error) {
+      const note = `add_options_latency_p95_ms: not measured, ${(error as Error).message}`;
+      context.progress(note);
+      return { figures: figures(null), measurements: {}, note };
     }
-    const arrivalS = (performance.now() - startedAt) / 1000;
-    await waitForQueueRun({ redis: bench.redis, queue, after, jobs: jobs.length, timeoutMs: 300_000 });
-    const finished = await Promise.all(ids.map((id) => queue.getJob(id)));
-    const latencies = requestLatencies(finished.map((job, index) => job ?? { id: ids[index], timestamp: 0 }));
-    const p50 = percentile(latencies, 50);
-    const p95 = percentile(latencies, 95);
-    const leaders = finished.filter((job) => (job?.returnvalue as { merged_into?: unknown } | undefined)?.merged_into === null).length;
-    const addOptionsCalls = context.service.requests.filter((r) => r.method === "PATCH" && r.path.endsWith("/add-options/")).length;
-    context.progress(`add-options latency over ${variant.collections} collections: p50 ${p50} ms, p95 ${p95} ms, ${leaders} batches, ${addOptionsCalls} add-options calls`);
-    return {
-      figures: figures(p95),
-      measurements: {
-        [variant.group]: {
-          jobs: jobs.length,
-          collections: variant.collections,
-          interval_ms: LATENCY_INTERVAL_MS,
-          arrival_s: round(arrivalS, 3),
-          p50_ms: p50,
-          p95_ms: p95,
-          max_ms: Math.max(...latencies),
-          batches: leaders,
-          service_add_options: addOptionsCalls,
+    try {
+      const { bench, queues } = run;
+      context.service.clearRequests();
+      await run.startWorker();
+      const queue = queues.queueFor(BENCH_PROJECT);
+      const after = await streamPosition(bench.redis, queue);
+      context.progress(`add-options latency: ${jobs.length} jobs over ${variant.collections} collections, one every ${LATENCY_INTERVAL_MS} ms…`);
+
+      const startedAt = performance.now();
+      const ids: string[] = [];
+      for (const [index, job] of jobs.entries()) {
+        const due = startedAt + index * LATENCY_INTERVAL_MS;
+        const wait = due - performance.now();
+        if (wait > 0) await sleep(wait);
+        ids.push((await queues.enqueueAddOptions(job)).jobId);
+      }
+      const arrivalS = (performance.now() - startedAt) / 1000;
+      await waitForQueueRun({ redis: bench.redis, queue, after, jobs: jobs.length, timeoutMs: 300_000 });
+      const finished = await Promise.all(ids.map((id) => queue.getJob(id)));
+      const latencies = requestLatencies(finished.map((job, index) => job ?? { id: ids[index], timestamp: 0 }));
+      const p50 = percentile(latencies, 50);
+      const p95 = percentile(latencies, 95);
+      const leaders = finished.filter((job) => (job?.returnvalue as { merged_into?: unknown } | undefined)?.merged_into === null).length;
+      const addOptionsCalls = context.service.requests.filter((r) => r.method === "PATCH" && r.path.endsWith("/add-options/")).length;
+      context.progress(`add-options latency over ${variant.collections} collections: p50 ${p50} ms, p95 ${p95} ms, ${leaders} batches, ${addOptionsCalls} add-options calls`);
+      return {
+        figures: figures(p95),
+        measurements: {
+          [variant.group]: {
+            jobs: jobs.length,
+            collections: variant.collections,
+            interval_ms: LATENCY_INTERVAL_MS,
+            arrival_s: round(arrivalS, 3),
+            p50_ms: p50,
+            p95_ms: p95,
+            max_ms: Math.max(...latencies),
+            batches: leaders,
+            service_add_options: addOptionsCalls,
+          },
         },
-      },
-      note: "add-options latency: enqueueAddOptions one every 50 ms (the call behind the trigger route), times from BullMQ's job timestamps; the figure over 5 collections, the 20-collection run as a measurement",
-    };
-  } finally {
-    await queues?.close().catch(() => undefined);
-    await worker?.stop().catch(() => undefined);
-    await producer.quit().catch(() => producer.disconnect());
-    await bench.cleanup();
-  }
+        note: "add-options latency: enqueueAddOptions one every 50 ms (the call behind the trigger route), times from BullMQ's job timestamps; the figure over 5 collections, the 20-collection run as a measurement",
+      };
+    } finally {
+      await run.close();
+    }
   };
 }

@@ -11,17 +11,11 @@
  * records its additions and leaves the rest to the next sync).
  */
 import { performance } from "node:perf_hooks";
-import { setTimeout as sleep } from "node:timers/promises";
-import { createBullmqConnection } from "../../src/jobs/create-bullmq-connection.js";
-import { createJobQueues, type JobQueues } from "../../src/jobs/job-queues.js";
-import { startWorker, type RunningWorker } from "../../src/jobs/start-worker.js";
-import { createLogger } from "../../src/log/create-logger.js";
 import type { RecordedRequest } from "../../src/sim/shared/request-log.js";
 import { BENCH_PROJECT } from "../catalog/generate-catalog.js";
 import { deriveCatalog } from "../catalog/derive-service-collections.js";
 import { round } from "../report/round.js";
-import { openBenchRedis, type BenchRedis } from "../worker/bench-redis.js";
-import { benchWorkerSettings } from "../worker/bench-worker-settings.js";
+import { openAddOptionsBenchWorker, type AddOptionsBenchWorker } from "../worker/add-options-bench-worker.js";
 import { streamPosition, waitForQueueRun } from "../worker/wait-for-queue-run.js";
 import { jobsPerSecond } from "../worker/queue-run-summary.js";
 import {
@@ -35,13 +29,8 @@ import {
 } from "./add-options-plan.js";
 import type { ScenarioContext, ScenarioResult } from "./scenario.js";
 
-/** As between syncs: the simulators' one-second windows still hold the previous run's requests. */
-const SETTLE_MS = 1_500;
-/** How long the PIM may take to show an added option: it shows it at once in the simulator. */
-const VISIBILITY_DELAY_MS = 100;
-
 export async function runAddOptionsScenario(context: ScenarioContext): Promise<ScenarioResult> {
-  const { addOptionsSize, redisUrl } = context.worker;
+  const { addOptionsSize } = context.worker;
   if (context.size !== addOptionsSize) {
     return { figures: { add_options_ratio: null, add_options_service_calls: null }, measurements: {}, note: `add_options_ratio: measured on ${addOptionsSize} only` };
   }
@@ -56,39 +45,23 @@ export async function runAddOptionsScenario(context: ScenarioContext): Promise<S
   const mergedFloor = mergedAdditionsFloor(jobs, targets, optionCounts, context.latencyMs);
   const collections = targets.reduce((sum, target) => sum + target.collections.length, 0);
 
-  let bench: BenchRedis;
+  let run: AddOptionsBenchWorker;
   try {
-    bench = await openBenchRedis(redisUrl);
+    run = await openAddOptionsBenchWorker(context, targets.map((target) => target.attribute));
   } catch (error) {
     const note = `add_options_ratio: not measured, ${(error as Error).message}`;
     context.progress(note);
     return { figures: { add_options_ratio: null, add_options_service_calls: null }, measurements: {}, note };
   }
-  const producer = createBullmqConnection(redisUrl, "producer");
-  let worker: RunningWorker | null = null;
-  let producerQueues: JobQueues | null = null;
   try {
-    const settings = benchWorkerSettings({
-      redisUrl,
-      prefix: bench.prefix,
-      project: BENCH_PROJECT,
-      pimUrl: context.pim.url,
-      serviceUrl: context.service.url,
-      allowedAttributes: targets.map((target) => target.attribute),
-      addOptions: { visibility_delay_ms: VISIBILITY_DELAY_MS },
-    });
-    producerQueues = createJobQueues({ connection: producer, prefix: bench.prefix, projects: [BENCH_PROJECT], retention: settings.worker });
-    await sleep(SETTLE_MS);
+    const { bench, queues } = run;
     context.pim.clearRequests();
     context.service.clearRequests();
     context.progress(
       `add-options: ${jobs.length} jobs over ${targets.length} attributes (${collections} collections), floor ${round(floor.seconds, 1)} s (${floor.boundBy})…`,
     );
 
-    const workerStartedAt = performance.now();
-    worker = await startWorker({ settings, logger: createLogger({ level: settings.log_level }) });
-    const workerStartMs = performance.now() - workerStartedAt;
-    const queues = producerQueues;
+    const workerStartMs = await run.startWorker();
     const after = await streamPosition(bench.redis, queues.queueFor(BENCH_PROJECT));
 
     const cpuBefore = process.cpuUsage();
@@ -162,10 +135,7 @@ export async function runAddOptionsScenario(context: ScenarioContext): Promise<S
         "(add-options works without it); waiting requests are merged (one add-options call per collection and batch)",
     };
   } finally {
-    await producerQueues?.close().catch(() => undefined);
-    await worker?.stop().catch(() => undefined);
-    await producer.quit().catch(() => producer.disconnect());
-    await bench.cleanup();
+    await run.close();
   }
 }
 
