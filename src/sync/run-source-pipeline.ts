@@ -12,13 +12,6 @@
  * wait for the service's budget no longer holds a read slot. A reader waits for room in the
  * write stage before taking another source, so the options in memory are those of `readers`
  * sources plus `writeBudget` (plus the opened first pages), however large the catalogue.
- * The first reader also waits, before it takes a source, for room in the write stage's options
- * for that source (`expectedWeightOf`, from its opening): the largest lists are then never read while
- * the stage is full of another one's writes, and the first reader holds at most one of them,
- * read or being read, beside the stage's. With readers in catalogue order the PIM stays busy
- * meanwhile; without this wait the option-heavy sync's live heap was 8 MB higher at its peaks
- * (the first reader holding a read 40,000-option list behind another one's writes), and V8
- * lets the heap grow to about four times what it finds alive (BENCHMARKS.md, Issue 11 §2).
  *
  * The callbacks handle their sources' own failures; whatever they throw (an abort) ends the
  * run with that error.
@@ -33,8 +26,6 @@ export async function runSourcePipeline<S, O, R>(args: {
   readonly write: (read: R) => Promise<void>;
   /** A read source's size in the write stage's budget (its options). */
   readonly weightOf: (read: R) => number;
-  /** An opened source's size in that budget as far as its opening tells (0 when it does not). */
-  readonly expectedWeightOf?: (opened: O) => number;
   readonly readers: number;
   readonly writers: number;
   readonly writeBudget: number;
@@ -75,10 +66,6 @@ export async function runSourcePipeline<S, O, R>(args: {
     }
   };
 
-  // Declared here for `take`; see the write stage below.
-  let writing = 0;
-  let writingWeight = 0;
-
   const take = async (byPriority: boolean): Promise<O | undefined> => {
     for (;;) {
       if (failure) throw failure.error;
@@ -92,13 +79,6 @@ export async function runSourcePipeline<S, O, R>(args: {
           const order = byPriority ? args.compare(candidate.value, current.value) : 0;
           if (order < 0 || (order === 0 && candidate.position < current.position)) best = i;
         }
-        const chosen = opened[best];
-        // Options only: a stage full of small sources is no reason not to read.
-        const expected = byPriority && chosen !== undefined ? (args.expectedWeightOf?.(chosen.value) ?? 0) : 0;
-        if (expected > 0 && writing > 0 && writingWeight + expected > args.writeBudget) {
-          await new Promise<void>((resolve) => wakeUps.push(resolve));
-          continue;
-        }
         const [taken] = opened.splice(best, 1);
         if (taken === undefined) continue;
         startOpening();
@@ -110,6 +90,8 @@ export async function runSourcePipeline<S, O, R>(args: {
   };
 
   const writes: Promise<void>[] = [];
+  let writing = 0;
+  let writingWeight = 0;
   // Sources enter the write stage in the order they were read: a long source waiting for the
   // stage to empty is not overtaken for ever by short ones that would still fit.
   let ticketsGiven = 0;

@@ -274,9 +274,6 @@ async function runSync(deps: SyncDeps, input: SyncInput, signal: AbortSignal): P
       }
     },
     weightOf: ({ desired }) => longSourceWeight(desired.length, input.writingOptions ?? DEFAULT_WRITING_OPTIONS),
-    // Only counted lists: the others are short (records, units, currencies) or failed to open.
-    expectedWeightOf: ({ opened }) =>
-      opened?.size.kind === "counted" ? longSourceWeight(opened.size.items, input.writingOptions ?? DEFAULT_WRITING_OPTIONS) : 0,
     readers: input.sourceConcurrency ?? DEFAULT_SOURCE_CONCURRENCY,
     writers: input.writingSources ?? DEFAULT_WRITING_SOURCES,
     writeBudget: input.writingOptions ?? DEFAULT_WRITING_OPTIONS,

@@ -215,46 +215,6 @@ describe("runSourcePipeline", () => {
     expect(writing).toEqual(["a", "huge", "b", "c"]);
   });
 
-  it("has the first reader wait for room in the write stage before reading a large source", async () => {
-    const sizes: Record<string, number> = { small: 1, big: 50, bigger: 40 };
-    const sources = Object.keys(sizes).map((name): Source => ({ name, size: counted(sizes[name] ?? 0) }));
-    const writes = new Map(sources.map((source) => [source.name, deferred<void>()]));
-    const read: string[] = [];
-    const writing: string[] = [];
-
-    const run = runSourcePipeline({
-      sources,
-      open: async (source) => source,
-      compare: (a, b) => compareReadingOrder(a.size, b.size),
-      read: async (source) => {
-        read.push(source.name);
-        return source.name;
-      },
-      write: async (name) => {
-        writing.push(name);
-        await writes.get(name)?.promise;
-      },
-      readers: 1,
-      writers: 10,
-      weightOf: (name) => sizes[name] ?? 0,
-      expectedWeightOf: (source) => (source.size.kind === "counted" ? source.size.items : 0),
-      writeBudget: 60,
-      openAhead: 10,
-    });
-    await settled();
-    // big (50) is writing; bigger (40) would not fit beside it: it is not read yet.
-    expect(writing).toEqual(["big"]);
-    expect(read).toEqual(["big"]);
-
-    writes.get("big")?.resolve();
-    await settled();
-    expect(read).toEqual(["big", "bigger", "small"]);
-
-    for (const write of writes.values()) write.resolve();
-    await run;
-    expect(writing).toEqual(["big", "bigger", "small"]);
-  });
-
   it("opens at most openAhead sources beyond those taken", async () => {
     const sources = Array.from({ length: 6 }, (_, i): Source => ({ name: `s${i}`, size: counted(1) }));
     const opened: string[] = [];
