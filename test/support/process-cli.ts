@@ -135,3 +135,10 @@ export async function waitForExit(proc: CliProcess, timeoutMs: number): Promise<
     clearTimeout(timer);
   }
 }
+
+/** `pim-sync worker --config <path>`, once it has logged that it started (its queues are open). */
+export async function startWorkerCli(configPath: string, timeoutMs = 15_000): Promise<CliProcess> {
+  const worker = spawnCli(["worker", "--config", configPath]);
+  await worker.waitForLog((line) => line.msg === "worker started", timeoutMs, "'worker started'");
+  return worker;
+}

@@ -13,7 +13,7 @@ import { createBullmqConnection } from "../../../src/jobs/create-bullmq-connecti
 import { createJobQueues, type JobQueues } from "../../../src/jobs/job-queues.js";
 import { SYNC_SCHEDULER_ID } from "../../../src/jobs/queue-names.js";
 import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { assertCliBuilt, killLeftoverProcesses, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
+import { assertCliBuilt, killLeftoverProcesses, startWorkerCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { cleanSyncEndState, collectionsOf, waitForJobState, type CollectionsByName } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/process-poll.js";
@@ -82,8 +82,7 @@ describe("chaos: Redis stopped and restarted mid-run", () => {
     });
     const configPath = join(dir, "config.json");
     await writeFile(configPath, JSON.stringify({ ...config, redis: { url: redis.url, prefix: PREFIX } }));
-    const worker: CliProcess = spawnCli(["worker", "--config", configPath]);
-    await worker.waitForLog((line) => line.msg === "worker started", 15_000, "'worker started'");
+    const worker: CliProcess = await startWorkerCli(configPath);
 
     const queues = producerQueues();
     const queue = queues.queueFor(PROJECT);

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
 import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { assertCliBuilt, killLeftoverProcesses, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
+import { assertCliBuilt, killLeftoverProcesses, startWorkerCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { writeTestConfig } from "../../support/process-config.js";
 import { cleanSyncEndState, collectionsOf, openTestQueues, waitForJobState, type CollectionsByName } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/process-poll.js";
@@ -75,8 +75,7 @@ describe(`chaos: SIGKILL of a worker mid-sync, two workers (seed ${SEED})`, () =
       // 4 writes a second: the run lasts a few seconds, so the points spread over it.
       serviceExtras: { requests_per_second: 4 },
     });
-    const workers: CliProcess[] = [spawnCli(["worker", "--config", configPath]), spawnCli(["worker", "--config", configPath])];
-    await Promise.all(workers.map((worker) => worker.waitForLog((line) => line.msg === "worker started", 15_000, "'worker started'")));
+    const workers: CliProcess[] = await Promise.all([startWorkerCli(configPath), startWorkerCli(configPath)]);
 
     const { jobId } = await queues.enqueueSync({ project: PROJECT, trigger: "cli" });
     const killAt = Math.max(1, Math.ceil(fraction * requestsOfCleanRun));

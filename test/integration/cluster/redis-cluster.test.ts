@@ -24,7 +24,7 @@ import { startActivationSimulator } from "../../../src/sim/activation/activation
 import { captureIo } from "../../support/capture-io.js";
 import { ACTIVATION_ENV, activationConfig, writeActivationConfig } from "../activation/activation-test-config.js";
 import { startOwnRedisCluster, type OwnRedisCluster } from "../../support/own-redis-cluster.js";
-import { assertCliBuilt, killLeftoverProcesses, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
+import { assertCliBuilt, killLeftoverProcesses, spawnCli, startWorkerCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { scanKeys } from "../../support/redis.js";
 import { FAST_ADD_OPTIONS, FAST_HTTP, FAST_WORKER, finishedJob, isDrained, jobInState, PROJECT, serviceOptions, startWorkerHarness, type WorkerHarness } from "../../support/worker-harness.js";
 import { waitFor } from "../../support/worker-wait.js";
@@ -172,8 +172,7 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
   it("SIGKILL: the worker process running a sync is killed; the other process recovers the stalled job", async () => {
     const harness = await startHarness();
     const configPath = await configFile(harness);
-    const workers: CliProcess[] = [spawnCli(["worker", "--config", configPath]), spawnCli(["worker", "--config", configPath])];
-    for (const worker of workers) await worker.waitForLog((line) => line.msg === "worker started", 20_000, "'worker started'");
+    const workers: CliProcess[] = await Promise.all([startWorkerCli(configPath, 20_000), startWorkerCli(configPath, 20_000)]);
     // A slow PIM keeps the sync running long enough to be killed in the middle.
     harness.pim.setLatencyMs(150);
     const sync = await harness.queues.enqueueSync({ project: PROJECT });

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
 import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { assertCliBuilt, killLeftoverProcesses, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
+import { assertCliBuilt, killLeftoverProcesses, startWorkerCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { writeTestConfig } from "../../support/process-config.js";
 import { openTestQueues, waitForJobState } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/process-poll.js";
@@ -50,11 +50,7 @@ describe("pim-sync worker as a process: SIGKILL in the middle of a merged add-op
     await rm(dir, { recursive: true, force: true });
   });
 
-  async function startWorkerProcess(): Promise<CliProcess> {
-    const worker = spawnCli(["worker", "--config", configPath]);
-    await worker.waitForLog((line) => line.msg === "worker started", 15_000, "'worker started'");
-    return worker;
-  }
+  const startWorkerProcess = (): Promise<CliProcess> => startWorkerCli(configPath);
 
   it("every request ends added exactly once: no outcome before the writes, the killed run replayed, no failed job", async () => {
     const ids: string[] = [];

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertCliBuilt, killLeftoverProcesses, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
+import { assertCliBuilt, killLeftoverProcesses, spawnCli, startWorkerCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { waitFor } from "../../support/process-poll.js";
 import { freePort, startSilentServer } from "../../support/free-port.js";
@@ -137,8 +137,7 @@ describe("Redis away: commands end fast and clearly, the worker keeps trying", (
     await server.start();
     try {
       const configPath = await configFor(`redis://127.0.0.1:${port}`, { worker: { shutdown_timeout_ms: 5_000 } });
-      const worker = spawnCli(["worker", "--config", configPath]);
-      await worker.waitForLog((line) => line.msg === "worker started", 15_000, "'worker started'");
+      const worker = await startWorkerCli(configPath);
 
       await server.stop();
       await worker.waitForLog((line) => line.msg === "Redis is not answering; reconnecting" && line.attempt === 3, 15_000, "a third reconnect attempt");
@@ -165,8 +164,7 @@ describe("Redis away: commands end fast and clearly, the worker keeps trying", (
     try {
       // A shutdown deadline longer than the wait below: an idle worker must not need it.
       const configPath = await configFor(`redis://127.0.0.1:${port}`, { worker: { shutdown_timeout_ms: 30_000 } });
-      const worker = spawnCli(["worker", "--config", configPath]);
-      await worker.waitForLog((line) => line.msg === "worker started", 15_000, "'worker started'");
+      const worker = await startWorkerCli(configPath);
       await server.stop();
       await worker.waitForLog((line) => line.msg === "Redis is not answering; reconnecting", 15_000, "a reconnect attempt");
 

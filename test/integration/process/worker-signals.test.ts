@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
 import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { assertCliBuilt, killLeftoverProcesses, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
+import { assertCliBuilt, killLeftoverProcesses, spawnCli, startWorkerCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { writeTestConfig } from "../../support/process-config.js";
 import { cleanSyncEndState, collectionsOf, openTestQueues, waitForJobState, type CollectionsByName } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/process-poll.js";
@@ -57,11 +57,7 @@ describe("pim-sync worker as a process: signals", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  async function startWorkerProcess(): Promise<CliProcess> {
-    const worker = spawnCli(["worker", "--config", configPath]);
-    await worker.waitForLog((line) => line.msg === "worker started", 15_000, "'worker started'");
-    return worker;
-  }
+  const startWorkerProcess = (): Promise<CliProcess> => startWorkerCli(configPath);
 
   it("SIGTERM during a sync lets it finish: exit 0, the job completed, every collection synced", async () => {
     const worker = await startWorkerProcess();

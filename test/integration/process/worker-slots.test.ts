@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
 import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { assertCliBuilt, killLeftoverProcesses, spawnCli, type CliProcess, type LogLine } from "../../support/process-cli.js";
+import { assertCliBuilt, killLeftoverProcesses, startWorkerCli, type CliProcess, type LogLine } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { openTestQueues, waitForJobState } from "../../support/process-jobs.js";
 import { createConfigSafeTestRedis } from "../../support/process-redis.js";
@@ -68,11 +68,7 @@ describe("pim-sync worker processes: a process takes a job only with a free slot
     await rm(dir, { recursive: true, force: true });
   });
 
-  async function startWorkerProcess(): Promise<CliProcess> {
-    const worker = spawnCli(["worker", "--config", configPath]);
-    await worker.waitForLog((line) => line.msg === "worker started", 15_000, "'worker started'");
-    return worker;
-  }
+  const startWorkerProcess = (): Promise<CliProcess> => startWorkerCli(configPath);
 
   it("two processes of concurrency 1, two projects with work: both run a job at once", async () => {
     // The issue's case: process A is up when the work arrives, B comes a moment later. A runs one
