@@ -186,34 +186,22 @@ export async function runAddOptionsBatch(
       }
       for (const [id, owners] of merged.reliesOn) reliesOn.set(id, new Set([...(reliesOn.get(id) ?? []), ...owners]));
 
-      const writes: { readonly call: "add-options" | "update-options"; readonly options: (c: Contribution) => readonly ServiceOption[] }[] = [
-        { call: "add-options", options: (c) => c.viaAdd },
-        { call: "update-options", options: (c) => c.viaUpsert },
-      ];
-      for (const write of writes) {
-        // A request refused by the add-options call sends nothing more (its outcome says so).
-        const contributions = merged.contributions.filter((c) => write.options(c).length > 0 && !rejected.has(c.request));
-        for (const chunk of chunkBySize(contributions, (c) => write.options(c).length, MERGE_CAPS.maxOptionsPerCall)) {
-          const isolated = await isolateRejections(
-            chunk,
-            async (part) => {
-              const sent = part.flatMap(write.options);
-              serviceCalls += 1;
-              if (write.call === "add-options") await deps.service.addOptions(collectionId, sent, signal);
-              else await deps.service.updateOptions(collectionId, { upsert_options: sent, delete_options: [], delete_all: false }, signal);
-              // Recorded once the service accepted them: a retry skips them. A collection with
-              // no state yet keeps none, so its first sync still replaces it (keeping these).
-              if (lastWritten !== null) await deps.state.update(projectId, spec.name, sent, []);
-              await deps.state.recordAdded(projectId, spec.name, sent, now());
-            },
-            refusalOf,
-          );
-          for (const { item, reason } of isolated.rejected) {
-            reject(item.request, [`the service refused ${write.call} of ${write.options(item).map((o) => o.name).join(", ")} for '${spec.name}': ${reason}`]);
-            const outcomes = collectionsOf.get(item.request) ?? [];
-            collectionsOf.set(item.request, outcomes.map((o) => (o.collection === spec.name ? { ...o, added: [] } : o)));
-          }
-        }
+      const written = await writeMergedCollection({
+        deps,
+        projectId,
+        collection: spec.name,
+        collectionId,
+        hasState: lastWritten !== null,
+        contributions: merged.contributions,
+        isRejected: (id) => rejected.has(id),
+        now,
+        signal,
+      });
+      serviceCalls += written.calls;
+      for (const refusal of written.refused) {
+        reject(refusal.request, [`the service refused ${refusal.call} of ${refusal.names.join(", ")} for '${spec.name}': ${refusal.reason}`]);
+        const outcomes = collectionsOf.get(refusal.request) ?? [];
+        collectionsOf.set(refusal.request, outcomes.map((o) => (o.collection === spec.name ? { ...o, added: [] } : o)));
       }
       deps.logger.info({ collection: spec.name, requests: active.length, contributions: merged.contributions.length }, "options added");
     }
@@ -246,6 +234,65 @@ export async function runAddOptionsBatch(
     missing: new Map([...groups].map(([attribute, group]) => [attribute, group.missing] as const)),
   });
   return { outcomes, undecided, serviceCalls, requests: { pim: statsSince(pimBefore, deps.pim.stats), service: statsSince(serviceBefore, deps.service.stats) } };
+}
+
+interface Refusal {
+  readonly request: string;
+  readonly call: "add-options" | "update-options";
+  readonly names: readonly string[];
+  readonly reason: string;
+}
+
+/**
+ * One collection's merged writes: the options the PIM lacks through add-options, then those it
+ * has through update-options, each in chunks of at most `MERGE_CAPS.maxOptionsPerCall`; a chunk
+ * the service refuses as content is split until the refused requests are found. A request
+ * refused by the add-options call sends nothing more. Each accepted write is recorded at once,
+ * so a retry skips it.
+ */
+async function writeMergedCollection(args: {
+  readonly deps: AddOptionsDeps;
+  readonly projectId: number;
+  readonly collection: string;
+  readonly collectionId: number;
+  /** A collection with no state yet keeps none, so its first sync still replaces it (keeping these). */
+  readonly hasState: boolean;
+  readonly contributions: readonly Contribution[];
+  /** Requests refused before this collection (by another collection of the batch). */
+  readonly isRejected: (request: string) => boolean;
+  readonly now: () => number;
+  readonly signal?: AbortSignal | undefined;
+}): Promise<{ readonly calls: number; readonly refused: readonly Refusal[] }> {
+  const { deps, projectId, collection, collectionId, signal } = args;
+  const writes: { readonly call: Refusal["call"]; readonly options: (c: Contribution) => readonly ServiceOption[] }[] = [
+    { call: "add-options", options: (c) => c.viaAdd },
+    { call: "update-options", options: (c) => c.viaUpsert },
+  ];
+  const refused: Refusal[] = [];
+  const refusedHere = new Set<string>();
+  let calls = 0;
+  for (const write of writes) {
+    const contributions = args.contributions.filter((c) => write.options(c).length > 0 && !args.isRejected(c.request) && !refusedHere.has(c.request));
+    for (const chunk of chunkBySize(contributions, (c) => write.options(c).length, MERGE_CAPS.maxOptionsPerCall)) {
+      const isolated = await isolateRejections(
+        chunk,
+        async (part) => {
+          const sent = part.flatMap(write.options);
+          calls += 1;
+          if (write.call === "add-options") await deps.service.addOptions(collectionId, sent, signal);
+          else await deps.service.updateOptions(collectionId, { upsert_options: sent, delete_options: [], delete_all: false }, signal);
+          if (args.hasState) await deps.state.update(projectId, collection, sent, []);
+          await deps.state.recordAdded(projectId, collection, sent, args.now());
+        },
+        refusalOf,
+      );
+      for (const { item, reason } of isolated.rejected) {
+        refusedHere.add(item.request);
+        refused.push({ request: item.request, call: write.call, names: write.options(item).map((o) => o.name), reason });
+      }
+    }
+  }
+  return { calls, refused };
 }
 
 function targetOf(group: AttributeGroup): Parameters<typeof lookUpPimCodes>[1] {
