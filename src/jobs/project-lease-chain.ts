@@ -41,11 +41,6 @@ export class ProjectLeaseChain {
     this.#release(kept.lease);
   }
 
-  /** Leases kept now. */
-  get size(): number {
-    return this.#kept.size;
-  }
-
   #release(lease: ProjectLease): void {
     // Not awaited: written at once on the worker's connection, so it reaches Redis before any
     // later call of this process (Redis runs one connection's commands in order).
