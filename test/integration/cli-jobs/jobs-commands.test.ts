@@ -281,6 +281,18 @@ describe("pim-sync enqueue, add-options and jobs", () => {
       expect(badProject.err).toMatch(/project 5 is not configured/);
     });
 
+    it("shows a merged add-options request's own outcome and the run that carried it out", async () => {
+      const first = refIn((await cli("add-options", "--config", configPath, "--project", "67", "--attribute", "color", "--options", '[{"name":"teal"}]')).out);
+      const second = refIn((await cli("add-options", "--config", configPath, "--project", "67", "--attribute", "color", "--options", '[{"name":"navy"},{"name":"teal"}]')).out);
+      await startInProcessWorker();
+      await waitForJobState(queues, PROJECT, idOf(second), "completed", 20_000);
+
+      const shown = await cli("jobs", "show", second, "--config", configPath);
+      expect(shown.code).toBe(0);
+      expect(shown.out).toMatch(new RegExp(`^outcome: added: 1 added, 1 already present, 0 collection\\(s\\) missing \\(carried out in the run of ${first}\\)$`, "m"));
+      expect(shown.out).toMatch(new RegExp(`^result: .*"merged_into":"${idOf(first)}"`, "m"));
+    });
+
     it("shows a job's data, attempts, logs and result once it ran; unknown or malformed references exit 2", async () => {
       await startInProcessWorker();
       const ref = refIn((await cli("add-options", "--config", configPath, "--project", "67", "--attribute", "color", "--options", '[{"name":"teal","label":{"en-US":"Teal"}}]')).out);
@@ -292,6 +304,7 @@ describe("pim-sync enqueue, add-options and jobs", () => {
       expect(shown.out).toContain('data: {"project":67,"attribute":"color","options":[{"name":"teal","label":{"en-US":"Teal"}}]}');
       expect(shown.out).toMatch(/^attempts: 1 made, 1 started$/m);
       expect(shown.out).toMatch(/^log: options added: 1, already there: 0, collections missing: 0$/m);
+      expect(shown.out).toMatch(/^outcome: added: 1 added, 0 already present, 0 collection\(s\) missing$/m);
       expect(shown.out).toMatch(/^result: .*"collection":"color","added":\["teal"\]/m);
       expect(shown.out).not.toMatch(/^failure:/m);
 
