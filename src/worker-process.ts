@@ -31,6 +31,7 @@ export async function startWorkerProcess(args: { readonly settings: Settings; re
   const listen = listenSettingsOf(settings);
   // The queues exist once the worker started; the gauge is only read at scrape time.
   let queuesOf: RunningWorker["queues"] | null = null;
+  let activationQueue: NonNullable<RunningWorker["activation"]>["queue"]["queue"] | null = null;
   const metrics = listen
     ? createWorkerMetrics({
         projects: settings.projects.map((project) => project.id),
@@ -38,10 +39,17 @@ export async function startWorkerProcess(args: { readonly settings: Settings; re
           if (!queuesOf) return {};
           return withRedisDeadline(listen.redis_timeout_ms, queuesOf.queueFor(project).getJobCounts("waiting", "active", "delayed", "failed", "completed"));
         },
+        activationJobCounts: settings.activation
+          ? async () => {
+              if (!activationQueue) return {};
+              return withRedisDeadline(listen.redis_timeout_ms, activationQueue.getJobCounts("waiting", "active", "delayed", "failed", "completed"));
+            }
+          : undefined,
       })
     : undefined;
   const worker = await startWorker({ settings, logger, ...(args.connection ? { connection: args.connection } : {}), ...(metrics ? { observer: metrics } : {}) });
   queuesOf = worker.queues;
+  activationQueue = worker.activation?.queue.queue ?? null;
   let server: HttpServer | null = null;
   if (listen) {
     for (const deprecation of listen.deprecations) logger.warn({ config: deprecation }, "deprecated config key");
@@ -83,7 +91,10 @@ async function startServer(
   });
   if (metrics) await app.register(metricsRoutes, { registry: metrics.registry, token: listen.metrics_token });
   const jobAdmin = createJobAdmin(worker.queues, worker.activation ? { activation: worker.activation.queue.queue } : {});
-  if (listen.admin) await app.register(adminRoutes, { users: listen.admin.users, admin: jobAdmin, queues: worker.queues, logger, redisTimeoutMs: listen.redis_timeout_ms });
+  if (listen.admin) {
+    const activation = worker.activation ? { queue: worker.activation.queue, state: worker.activation.runtime.state } : undefined;
+    await app.register(adminRoutes, { users: listen.admin.users, admin: jobAdmin, queues: worker.queues, logger, redisTimeoutMs: listen.redis_timeout_ms, activation });
+  }
   if (settings.trigger) {
     await app.register(triggerRoutes, {
       token: settings.trigger.token,

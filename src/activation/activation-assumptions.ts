@@ -16,6 +16,11 @@ export const ACTIVATION_DEFAULTS = {
   /** The offers body schema is not published: a bare JSON array unless an envelope is configured. */
   offersEnvelope: null,
   offersBatchSize: 100,
+  /** The samples and the help page identify an offer by its product's SKU. */
+  offerKey: "sku",
+  /** Not an API fact: how long pim-sync remembers what it delivered or sent (see README, Activation, State). */
+  ordersRetentionDays: 90,
+  offersRetentionDays: 30,
   ordersDir: "./orders",
 } as const;
 
@@ -64,13 +69,10 @@ export function cursorText(cursor: string | number): string {
 }
 
 // "Changed" = the order's canonical JSON (keys sorted, no spaces) differs from the last one
-// emitted for that id, compared through its SHA-256 (canonical-json.ts, select-orders-to-emit.ts):
-// key order alone is not a change. Offers are "already accepted" by the same hash.
-
-/** `Idempotency-Key` of a webhook delivery: the same order content always gets the same key. */
-export function webhookIdempotencyKey(connection: string, orderId: string, contentHash: string): string {
-  return `${connection}:${orderId}:${contentHash}`;
-}
+// delivered for that id, compared through its SHA-256 (canonical-json.ts, select-orders-to-emit.ts):
+// key order alone is not a change. An offer is "already accepted" when the last one accepted
+// under its `offers.key` has the same hash. A webhook's Idempotency-Key is the delivery id
+// (delivery-id.ts).
 
 /** File sink: `<dir>/<connection>-<YYYY-MM-DD>.ndjson`, the UTC day of the pull, connection id URL-encoded. */
 export function fileSinkName(connection: string, at: Date): string {

@@ -4,6 +4,7 @@ import type { ActivationRuntime } from "./activation-runtime.js";
 import type { OrderSink } from "./order-sink.js";
 import { pullOrders, type PullReport } from "./pull-orders.js";
 import { putOffers, type OffersReport } from "./put-offers.js";
+import { resendRefused, type ResendReport } from "./resend-refused.js";
 
 export interface ActivationJobContext {
   readonly runtime: ActivationRuntime;
@@ -22,15 +23,29 @@ export const ACTIVATION_JOB_HANDLERS: ActivationJobHandlers = {
     const { runtime } = context;
     const report = await pullOrders({ client: runtime.client, state: runtime.state, sink: context.sink }, data.connection, { all: false, signal: context.signal });
     for (const where of report.withoutId) await context.log(`order without id skipped (${where})`);
-    await context.log(`pulled ${data.connection}: ${report.emitted} order(s) delivered, ${report.unchanged} unchanged, ${report.withoutId.length} without id, ${report.pages} page(s)`);
+    for (const refusal of report.refused) await context.log(`order ${refusal.orderId} refused by the sink and set aside (delivery ${refusal.deliveryId}): ${refusal.reason}`);
+    await context.log(
+      `pulled ${data.connection}: ${report.emitted} order(s) delivered, ${report.refused.length} refused (set aside), ${report.unchanged} unchanged, ${report.withoutId.length} without id, ${report.pages} page(s)`,
+    );
+    return report;
+  },
+
+  async "activation.orders.resend"(data, context): Promise<ResendReport> {
+    const { runtime } = context;
+    const report = await resendRefused({ state: runtime.state, sink: context.sink }, data.connection, data.order_ids, { signal: context.signal });
+    await context.log(
+      `re-sent set-aside orders of ${data.connection}: ${report.delivered.length} delivered, ${report.refusedAgain.length} refused again, ${report.superseded.length} superseded by a newer version, ${report.notFound.length} not set aside`,
+    );
     return report;
   },
 
   async "activation.offers.put"(data, context): Promise<OffersReport> {
     const { runtime } = context;
+    // Offers without a key throw OfferKeyError before anything is sent (permanent: classify-failure.ts).
     const { report, error } = await putOffers({ client: runtime.client, state: runtime.state }, data.connection, data.offers, {
       batchSize: runtime.activation.offers.batch_size,
       force: data.force,
+      keyField: runtime.activation.offers.key,
       signal: context.signal,
     });
     await context.log(`offers for ${data.connection}: ${report.sent} sent, ${report.skipped} skipped, ${report.batches} of ${report.plannedBatches} batch(es)`);

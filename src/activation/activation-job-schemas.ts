@@ -18,6 +18,12 @@ export const activationJobSchemas = {
     force: z.boolean().default(false),
     requested_by: z.string().trim().min(1).max(200).optional(),
   }),
+  /** Re-sends set-aside orders of a connection: those named, or every one. */
+  ordersResend: z.strictObject({
+    connection,
+    order_ids: z.array(z.string().min(1).max(500)).min(1, "must name at least one order, or be left out for all").max(10_000).optional(),
+    requested_by: z.string().trim().min(1).max(200).optional(),
+  }),
   shipmentUpdate: z.strictObject({
     connection,
     shipment: jsonObject,

@@ -5,7 +5,7 @@ import { retryPolicyOf } from "../project-runtime.js";
 import type { Settings } from "../settings/settings-schema.js";
 import { createActivationClient, type ActivationClient } from "./activation-client.js";
 import type { ActivationSettings } from "./activation-settings-schema.js";
-import type { ActivationStateStore } from "./activation-state-store.js";
+import { DAY_MS, type ActivationStateStore } from "./activation-state-store.js";
 import { createFileActivationState } from "./file-activation-state.js";
 import { createRedisActivationState } from "./redis-activation-state.js";
 
@@ -41,9 +41,10 @@ export function createActivationRuntime(args: { readonly settings: Settings; rea
     timeoutMs: settings.http.timeout_ms,
   });
   let state: ActivationStateStore;
-  if (args.redis) state = createRedisActivationState(args.redis, settings.redis?.prefix ?? "pim-sync");
+  const retention = { ordersMs: activation.orders.retention_days * DAY_MS, offersMs: activation.offers.retention_days * DAY_MS };
+  if (args.redis) state = createRedisActivationState(args.redis, settings.redis?.prefix ?? "pim-sync", { retention });
   else if (settings.redis) throw new Error("the config names a Redis: connect it first (see src/redis/) and pass it as `redis`");
-  else state = createFileActivationState(settings.state_dir);
+  else state = createFileActivationState(settings.state_dir, { retention });
   return {
     activation,
     client,

@@ -29,12 +29,21 @@ export const activationOrdersSchema = z.strictObject({
     type: "file",
     dir: ACTIVATION_DEFAULTS.ordersDir,
   }),
+  /** An order no pull has listed for this many days is forgotten (listed again later, it is delivered again as new). */
+  retention_days: z.int().min(1).max(3650).default(ACTIVATION_DEFAULTS.ordersRetentionDays),
 });
 
 export const activationOffersSchema = z.strictObject({
   batch_size: z.int().min(1).max(10_000).default(ACTIVATION_DEFAULTS.offersBatchSize),
   /** null: the body is the JSON array itself; a name: `{<name>: [...]}`. */
   envelope: nonEmpty.nullable().default(ACTIVATION_DEFAULTS.offersEnvelope),
+  /** The field that names an offer's product: an offer is compared with the last one accepted under the same value. */
+  key: z
+    .string()
+    .regex(/^[A-Za-z0-9_]+$/, "must be a field name (letters, digits, underscore)")
+    .default(ACTIVATION_DEFAULTS.offerKey),
+  /** An offer not accepted again for this many days is forgotten (its next put is sent, even unchanged). */
+  retention_days: z.int().min(1).max(3650).default(ACTIVATION_DEFAULTS.offersRetentionDays),
 });
 
 export const activationSchema = z.strictObject({

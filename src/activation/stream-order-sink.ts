@@ -4,20 +4,23 @@ import { ndjsonLines, type OrderSink } from "./order-sink.js";
 /** `--out FILE`: appended in one write. */
 export function fileAppendSink(path: string): OrderSink {
   return {
-    async deliver(_connection, orders) {
-      if (orders.length > 0) await appendFile(path, ndjsonLines(orders));
+    async deliver(connection, orders, options) {
+      if (orders.length === 0) return;
+      await appendFile(path, ndjsonLines(connection, orders));
+      await options.onOutcome({ kind: "delivered", orders });
     },
   };
 }
 
-/** stdout: resolves once the stream took the text (a closed pipe fails the pull, state untouched). */
+/** stdout: delivered once the stream took the text (a closed pipe fails the pull, state untouched). */
 export function streamSink(stream: NodeJS.WritableStream): OrderSink {
   return {
-    deliver(_connection, orders) {
-      if (orders.length === 0) return Promise.resolve();
-      return new Promise<void>((resolve, reject) => {
-        stream.write(ndjsonLines(orders), (error) => (error ? reject(error) : resolve()));
+    async deliver(connection, orders, options) {
+      if (orders.length === 0) return;
+      await new Promise<void>((resolve, reject) => {
+        stream.write(ndjsonLines(connection, orders), (error) => (error ? reject(error) : resolve()));
       });
+      await options.onOutcome({ kind: "delivered", orders });
     },
   };
 }

@@ -8,6 +8,7 @@ import { JOB_STATES, JobNotFoundError, type JobAdmin } from "../jobs/job-admin.j
 import type { JobQueues } from "../jobs/job-queues.js";
 import { withRedisDeadline } from "../server/redis-deadline.js";
 import type { AdminUser } from "../settings/settings-schema.js";
+import { activationAdminRoutes, type ActivationAdmin } from "./activation-admin-routes.js";
 import { authenticateAdmin, type AdminIdentity } from "./authenticate-admin.js";
 import { crossSiteProblem } from "./cross-site-problem.js";
 
@@ -17,6 +18,8 @@ export interface AdminRoutesOptions {
   readonly queues: JobQueues;
   readonly logger: Logger;
   readonly redisTimeoutMs: number;
+  /** The Activation queue (on the dashboard) and its set-aside orders, when `activation` is configured. */
+  readonly activation?: ActivationAdmin | undefined;
 }
 
 /** Which of bull-board's state-changing calls an admin may make: retry, promote and clean. */
@@ -80,11 +83,16 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
   const board = new FastifyAdapter();
   board.setBasePath("/admin");
   createBullBoard({
-    queues: options.queues.projects.map((project) => new BullMQAdapter(options.queues.queueFor(project), { readOnlyMode: false, allowRetries: true, description: `project ${project}` })),
+    queues: [
+      ...options.queues.projects.map((project) => new BullMQAdapter(options.queues.queueFor(project), { readOnlyMode: false, allowRetries: true, description: `project ${project}` })),
+      ...(options.activation ? [new BullMQAdapter(options.activation.queue.queue, { readOnlyMode: false, allowRetries: true, description: "Activation API" })] : []),
+    ],
     serverAdapter: board,
     options: { uiConfig: { boardTitle: "pim-sync jobs" } },
   });
   await app.register(board.registerPlugin(), { prefix: "/admin" });
+
+  if (options.activation) activationAdminRoutes(app, options.activation, inTime);
 
   app.get("/admin/api/jobs", async (request, reply) => {
     const query = listQuery.safeParse(request.query);

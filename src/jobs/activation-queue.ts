@@ -34,6 +34,8 @@ export interface ActivationQueue {
   enqueuePull(input: Readonly<Record<string, unknown>>): Promise<ActivationEnqueued>;
   enqueueOffers(input: Readonly<Record<string, unknown>>, options?: { readonly idempotencyKey?: string | undefined }): Promise<ActivationEnqueued>;
   enqueueShipment(input: Readonly<Record<string, unknown>>, options?: { readonly idempotencyKey?: string | undefined }): Promise<ActivationEnqueued>;
+  /** A re-send of set-aside orders (`{connection, order_ids?}`). */
+  enqueueResend(input: Readonly<Record<string, unknown>>): Promise<ActivationEnqueued>;
   /** The options every Activation job is created with (retry policy and bounded retention). */
   jobOptions(name: ActivationJobName): JobsOptions;
   enforceOneAtATime(): Promise<void>;
@@ -92,6 +94,7 @@ export function createActivationQueue(args: {
     },
     enqueueOffers: (input, options = {}) => addOnce("activation.offers.put", parseJobData("activation.offers.put", input), options.idempotencyKey),
     enqueueShipment: (input, options = {}) => addOnce("activation.shipment.update", parseJobData("activation.shipment.update", input), options.idempotencyKey),
+    enqueueResend: (input) => addOnce("activation.orders.resend", parseJobData("activation.orders.resend", input), undefined),
     jobOptions: baseOptions,
     async enforceOneAtATime() {
       await queue.setGlobalConcurrency(1);

@@ -1,5 +1,6 @@
 import { AddOptionsRejected } from "../add-options/add-options-rejected.js";
 import { ActivationProtocolError } from "../activation/activation-errors.js";
+import { OfferKeyError } from "../activation/offer-key.js";
 import { ActivationNotConfigured } from "../activation/activation-runtime.js";
 import { HttpError } from "../http/http-error.js";
 import { ConfigError } from "../settings/config-error.js";
@@ -21,7 +22,7 @@ export function classifyFailure(error: unknown): FailureVerdict {
   if (error instanceof JobDataError || error instanceof AddOptionsRejected || error instanceof ConfigError || error instanceof ProjectScopeError) {
     return { kind: "permanent", reason };
   }
-  if (error instanceof ActivationProtocolError || error instanceof ActivationNotConfigured) {
+  if (error instanceof ActivationProtocolError || error instanceof ActivationNotConfigured || error instanceof OfferKeyError) {
     return { kind: "permanent", reason };
   }
   // Every failure of the sync would recur (a derivation problem, a 4xx): retrying re-reads the

@@ -40,6 +40,12 @@ export const JOB_CATALOG = {
     attempts: 8,
     backoff: { type: "exponential", delay: 10_000, jitter: 0.5 },
   },
+  "activation.orders.resend": {
+    schema: activationJobSchemas.ordersResend,
+    // Asked for by an operator: like a pull, a few quick attempts.
+    attempts: 5,
+    backoff: { type: "exponential", delay: 5_000, jitter: 0.5 },
+  },
   "activation.shipment.update": {
     schema: activationJobSchemas.shipmentUpdate,
     attempts: 8,

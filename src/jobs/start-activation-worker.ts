@@ -12,6 +12,7 @@ import { ACTIVATION_QUEUE, createActivationQueue, type ActivationQueue } from ".
 import { keyspaceOf } from "../redis/keyspace.js";
 import { isActivationJobName, parseJobData } from "./job-catalog.js";
 import { runJobWithPolicy } from "./run-job-with-policy.js";
+import type { ActivationObserver } from "./job-observer.js";
 import { LazyChildLogger } from "../log/lazy-child-logger.js";
 import { startQueueWorker } from "./start-queue-worker.js";
 import { ACTIVATION_SCHEDULER_PREFIX, upsertActivationSchedules } from "./upsert-activation-schedules.js";
@@ -40,6 +41,8 @@ export async function startActivationWorker(args: {
   readonly slots: ConcurrencyLimiter;
   /** Errors of the queue and the worker (connection failures during a Redis outage). */
   readonly onError?: (source: string) => (error: Error) => void;
+  /** Told how each run ended (the worker's metrics). */
+  readonly observer?: ActivationObserver | undefined;
 }): Promise<RunningActivationWorker> {
   const { settings } = args;
   const activation = settings.activation;
@@ -81,7 +84,16 @@ export async function startActivationWorker(args: {
         jobLog.write("info", "job started");
         const context: ActivationJobContext = { runtime, sink, logger: jobLog.logger, signal, log: async (line: string) => void (await job.log(line)) };
         const handler = ACTIVATION_JOB_HANDLERS[name] as (data: unknown, context: ActivationJobContext) => Promise<unknown>;
-        return handler(data, context);
+        return handler(data, context).then(
+          (result) => {
+            args.observer?.activationRunEnded({ name, connection: data.connection, ok: true, result, data });
+            return result;
+          },
+          (error: unknown) => {
+            args.observer?.activationRunEnded({ name, connection: data.connection, ok: false, error, data });
+            throw error;
+          },
+        );
       },
     });
   };

@@ -10,7 +10,7 @@ import { ProjectLeaseChain } from "./project-lease-chain.js";
 import { startQueueWorker } from "./start-queue-worker.js";
 import { createFullSyncProgress } from "./full-sync-progress.js";
 import type { JobHandlers } from "./job-handlers.js";
-import type { JobObserver } from "./job-observer.js";
+import type { ActivationObserver, JobObserver } from "./job-observer.js";
 import { createJobQueues, type JobQueues } from "./job-queues.js";
 import { keyspaceOf } from "../redis/keyspace.js";
 import { keepQueueSafety } from "./keep-queue-safety.js";
@@ -55,7 +55,7 @@ export async function startWorker(args: {
   /** Replaced only to measure the queue's own cost (bench/). */
   readonly handlers?: JobHandlers;
   /** Told how each job run ended, and of every upstream answer (the worker's metrics). */
-  readonly observer?: JobObserver & { upstreamResponse(upstream: "pim" | "service", status: number | "error"): void };
+  readonly observer?: JobObserver & ActivationObserver & { upstreamResponse(upstream: "pim" | "service", status: number | "error"): void };
 }): Promise<RunningWorker> {
   const { settings, logger, observer } = args;
   if (!settings.redis) throw new Error("the worker needs `redis` in the config");
@@ -96,7 +96,7 @@ export async function startWorker(args: {
   const workers = settings.projects.map((project) =>
     startQueueWorker({ queue: keyspaceOf(connection, prefix).projectQueue(project.id), processor, slots, connection, prefix, settings: settings.worker, logger, onError: logRedisError("worker"), onRunEnded: (token) => leases.end(token) }),
   );
-  const activation = settings.activation ? await startActivationWorker({ settings, logger, connection, slots, onError: logRedisError }) : null;
+  const activation = settings.activation ? await startActivationWorker({ settings, logger, connection, slots, onError: logRedisError, observer }) : null;
   // Written once at start, but lost with Redis' data: restored on reconnection and periodically.
   const safety = keepQueueSafety({
     connection,

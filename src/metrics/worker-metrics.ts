@@ -2,13 +2,14 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom
 import { AddOptionsRejected } from "../add-options/add-options-rejected.js";
 import type { AddOptionsReport } from "../add-options/run-add-options.js";
 import type { SyncJobResult } from "../jobs/job-handlers.js";
-import type { JobObserver, JobRunEnd } from "../jobs/job-observer.js";
+import type { ActivationObserver, JobObserver, JobRunEnd } from "../jobs/job-observer.js";
+import { createActivationMetrics } from "./activation-metrics.js";
 
 /** The BullMQ states `pim_sync_jobs` reports. */
 export const JOB_GAUGE_STATES = ["waiting", "active", "delayed", "failed", "completed"] as const;
 export type JobCounts = Readonly<Partial<Record<(typeof JOB_GAUGE_STATES)[number], number>>>;
 
-export interface WorkerMetrics extends JobObserver {
+export interface WorkerMetrics extends JobObserver, ActivationObserver {
   readonly registry: Registry;
   upstreamResponse(upstream: "pim" | "service", status: number | "error"): void;
 }
@@ -26,6 +27,8 @@ function optionCount(data: unknown): number {
 export function createWorkerMetrics(args: {
   readonly projects: readonly number[];
   readonly jobCounts: (project: number) => Promise<JobCounts>;
+  /** The Activation queue's counts, when `activation` is configured: reported as `project="activation"`, as its job refs are `activation/<id>`. */
+  readonly activationJobCounts?: (() => Promise<JobCounts>) | undefined;
 }): WorkerMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -50,13 +53,14 @@ export function createWorkerMetrics(args: {
   const throttled = new Counter({ name: "pim_sync_upstream_throttled_total", help: "Upstream answers 429 (too many requests).", labelNames: ["upstream"] as const, registers: [registry] });
   new Gauge({
     name: "pim_sync_jobs",
-    help: "Jobs in each project's queue by state, read from Redis at scrape time.",
+    help: "Jobs in each project's queue (and the Activation queue, project=\"activation\") by state, read from Redis at scrape time.",
     labelNames: ["project", "queue_state"] as const,
     registers: [registry],
     async collect() {
       this.reset();
       const counts = await Promise.all(args.projects.map(async (project) => ({ project, counts: await args.jobCounts(project).catch(() => null) })));
-      for (const { project, counts: read } of counts) {
+      const activation = args.activationJobCounts ? [{ project: "activation", counts: await args.activationJobCounts().catch(() => null) }] : [];
+      for (const { project, counts: read } of [...counts, ...activation]) {
         if (read === null) continue;
         for (const state of JOB_GAUGE_STATES) this.set({ project: String(project), queue_state: state }, read[state] ?? 0);
       }
@@ -89,8 +93,11 @@ export function createWorkerMetrics(args: {
     addOptions.inc({ project, outcome: "already_present" }, report.collections.reduce((sum, c) => sum + c.skipped.length, 0));
   }
 
+  const activation = createActivationMetrics(registry);
+
   return {
     registry,
+    activationRunEnded: (end) => activation.activationRunEnded(end),
     runEnded(end) {
       if (end.name === "sync.run") syncEnded(end);
       else addOptionsEnded(end);

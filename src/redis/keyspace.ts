@@ -31,8 +31,13 @@ export interface Keyspace {
   readonly activationQueue: string;
   /** A key of the Activation jobs: `activationKey("idempotency", name, digest)`. */
   activationKey(kind: string, ...parts: readonly string[]): string;
-  /** The Activation state of one channel connection (orders emitted, offers accepted). */
-  activationStateKey(connection: string, what: "orders" | "offers"): string;
+  /**
+   * The Activation state of one channel connection: `orders` (id → last delivered version),
+   * `orders-listed` (id by when a pull last listed it), `offer-hashes` (offer key → hash last
+   * accepted), `offers-accepted` (offer key by when). `offers` is the set of hashes older
+   * versions kept (dropped on the next put).
+   */
+  activationStateKey(connection: string, what: "orders" | "orders-listed" | "offer-hashes" | "offers-accepted" | "offers"): string;
   /** A key used alone (never in a multi-key operation): `globalKey("lock", "schedules")`. */
   globalKey(...parts: readonly string[]): string;
 }

@@ -201,9 +201,15 @@ export const settingsSchema = z.strictObject({
     server: serverSchema.optional(),
     trigger: triggerSchema.optional(),
     add_options: addOptionsSchema.default(addOptionsSchema.parse({})),
-    projects: z.array(projectSchema).min(1, "at least one project is needed"),
+    /** May be empty in an Activation-only deployment (then `activation` is needed). */
+    projects: z.array(projectSchema).default([]),
     /** The Activation API (issue 8): optional, the sync needs none of it. */
     activation: activationSchema.optional(),
+  })
+  .superRefine((settings, ctx) => {
+    if (settings.projects.length === 0 && settings.activation === undefined) {
+      ctx.addIssue({ code: "custom", path: ["projects"], message: "at least one project is needed (or an `activation` section, for an Activation-only deployment)" });
+    }
   });
 
 export type Settings = z.infer<typeof settingsSchema>;

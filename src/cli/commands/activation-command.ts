@@ -14,30 +14,43 @@ import { EXIT_CODES } from "../../sync/sync-report.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { parseCommandArgs, requireString } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
+import { OfferKeyError } from "../../activation/offer-key.js";
+import { explainingUnknownConnection, UnknownConnection } from "../../activation/unknown-connection.js";
+import { enqueueResend } from "./enqueue-activation-resend.js";
 
 export const ACTIVATION_HELP = `Usage:
   pim-sync activation connections --config FILE [--json]
   pim-sync activation orders --config FILE --connection ID [--out FILE] [--all]
   pim-sync activation offers put --config FILE --connection ID --file FILE [--force]
   pim-sync activation shipments put --config FILE --connection ID --file FILE
+  pim-sync activation refused --config FILE [--connection ID] [--json]
+  pim-sync activation resend --config FILE --connection ID [--order ID]... [--json]
 
 The Akeneo Activation API (the config's \`activation\` section; operations are BETA upstream).
 
   connections       the channel connections; --json prints the API's array unchanged
   orders            every page of a connection's orders; each order new or changed since the
-                    last pull is written as one NDJSON line (the API's object) to --out FILE
-                    (appended) or stdout. The pull state advances only after every line was
-                    written; --all writes every order and leaves the state alone.
+                    last pull is written as one NDJSON line to --out FILE (appended) or stdout:
+                    {"delivery_id", "connection", "order_id", "version", "order": <the API's
+                    object>}. The state advances after the lines were written: delivery is at
+                    least once, a repeat carries the same delivery_id. --all writes every order
+                    and leaves the state alone.
   offers put        FILE: NDJSON or a JSON array of offer objects, sent unchanged in batches of
-                    offers.batch_size; offers this connection already accepted are skipped
-                    unless --force
+                    offers.batch_size; an offer whose content is the one last accepted for its
+                    offers.key (default sku) is skipped unless --force
   shipments put     FILE: NDJSON or a JSON array of shipment objects, one PUT each
+  refused           orders the worker's sink refused for good (set aside, the pull went on),
+                    with the reason
+  resend            asks the worker to send set-aside orders of a connection again (those
+                    named by --order, or all), under their delivery ids
 
-Exit codes: 0 done, 1 upstream failure (or a refused offer batch or shipment), 2 usage or config error.
+Exit codes: 0 done, 1 upstream failure (or a refused offer batch or shipment), 2 usage or config
+error (an unknown connection too, with the known ones listed).
 
 Options:
   --config FILE       configuration file with an \`activation\` section
   --connection ID     channel connection id (see \`activation connections\`)
+  --order ID          a set-aside order to re-send (repeatable; all when left out)
   --json, --out FILE, --all, --file FILE, --force   as above
   -h, --help          show this help`;
 
@@ -55,6 +68,10 @@ async function withRuntime<T>(settings: Settings, io: CliIo, run: (runtime: Acti
   const runtime = createActivationRuntime({ settings, logger, ...(redis ? { redis } : {}) });
   try {
     return await run(runtime);
+  } catch (error) {
+    // Bad input or a connection the account does not have: exit 2, like any usage error.
+    if (error instanceof UnknownConnection || error instanceof OfferKeyError) throw new UsageError(error.message);
+    throw error;
   } finally {
     await runtime.close();
     if (redis) await closeRedis(redis);
@@ -88,6 +105,7 @@ export async function runActivationCommand(argv: readonly string[], io: CliIo): 
       all: { type: "boolean" },
       file: { type: "string" },
       force: { type: "boolean" },
+      order: { type: "string", multiple: true },
     },
     ACTIVATION_HELP,
   );
@@ -96,12 +114,27 @@ export async function runActivationCommand(argv: readonly string[], io: CliIo): 
     return EXIT_CODES.ok;
   }
   const what = positionals.join(" ");
-  const known = ["connections", "orders", "offers put", "shipments put"];
-  if (!known.includes(what)) throw new UsageError(what === "" ? "which activation command: connections, orders, offers put or shipments put" : `unknown activation command '${what}'`, ACTIVATION_HELP);
+  const known = ["connections", "orders", "offers put", "shipments put", "refused", "resend"];
+  if (!known.includes(what)) throw new UsageError(what === "" ? "which activation command: connections, orders, offers put, shipments put, refused or resend" : `unknown activation command '${what}'`, ACTIVATION_HELP);
   const configPath = requireString(values.config, "--config", ACTIVATION_HELP);
-  const connection = what === "connections" ? "" : requireString(values.connection, "--connection", ACTIVATION_HELP);
+  const connection = what === "connections" || what === "refused" ? "" : requireString(values.connection, "--connection", ACTIVATION_HELP);
   const file = what.endsWith(" put") ? requireString(values.file, "--file", ACTIVATION_HELP) : "";
   const settings = await loadActivationSettings(configPath, io);
+
+  if (what === "refused") {
+    const only = typeof values.connection === "string" && values.connection !== "" ? values.connection : undefined;
+    return withRuntime(settings, io, async (runtime) => {
+      const refused = await runtime.state.refusedOrders(only);
+      if (values.json) writeLine(io.stdout, JSON.stringify(refused));
+      else if (refused.length === 0) writeLine(io.stdout, "no refused orders");
+      else for (const entry of refused) writeLine(io.stdout, `${entry.connection}\t${entry.order_id}\t${entry.delivery_id}\t${entry.refused_at}\t${entry.reason}`);
+      return EXIT_CODES.ok;
+    });
+  }
+
+  if (what === "resend") {
+    return enqueueResend(settings, connection, values.order, io, { json: values.json === true, help: ACTIVATION_HELP });
+  }
 
   if (what === "connections") {
     return withRuntime(settings, io, async (runtime) => {
@@ -116,7 +149,7 @@ export async function runActivationCommand(argv: readonly string[], io: CliIo): 
   if (what === "orders") {
     const sink = typeof values.out === "string" && values.out !== "" ? fileAppendSink(values.out) : streamSink(io.stdout);
     return withRuntime(settings, io, async (runtime) => {
-      const report = await pullOrders({ client: runtime.client, state: runtime.state, sink }, connection, { all: values.all === true, signal: io.signal });
+      const report = await explainingUnknownConnection(runtime.client, connection, () => pullOrders({ client: runtime.client, state: runtime.state, sink }, connection, { all: values.all === true, signal: io.signal }), io.signal);
       for (const where of report.withoutId) writeLine(io.stderr, `order without id skipped (${where})`);
       writeLine(io.stderr, `connection ${connection}: ${report.emitted} order(s) written, ${report.unchanged} unchanged, ${report.withoutId.length} without id, ${report.pages} page(s)${values.all ? " (--all: state left as it was)" : ""}`);
       return EXIT_CODES.ok;
@@ -126,12 +159,19 @@ export async function runActivationCommand(argv: readonly string[], io: CliIo): 
   const records = await readRecords(file);
   if (what === "offers put") {
     return withRuntime(settings, io, async (runtime) => {
-      const { report } = await putOffers({ client: runtime.client, state: runtime.state }, connection, records, {
-        batchSize: settings.activation?.offers.batch_size ?? 100,
-        force: values.force === true,
-        signal: io.signal,
-      });
-      writeLine(io.stdout, `offers: ${report.sent} sent, ${report.skipped} skipped (already accepted), ${report.batches} batch(es)${report.failure ? ` of ${report.plannedBatches}` : ""}`);
+      const { report } = await explainingUnknownConnection(
+        runtime.client,
+        connection,
+        () =>
+          putOffers({ client: runtime.client, state: runtime.state }, connection, records, {
+            batchSize: runtime.activation.offers.batch_size,
+            force: values.force === true,
+            keyField: runtime.activation.offers.key,
+            signal: io.signal,
+          }),
+        io.signal,
+      );
+      writeLine(io.stdout, `offers: ${report.sent} sent, ${report.skipped} skipped (unchanged since last accepted), ${report.batches} batch(es)${report.failure ? ` of ${report.plannedBatches}` : ""}`);
       if (report.failure) {
         writeLine(io.stderr, `stopped: ${report.failure} (the ${report.batches} batch(es) before it are recorded as accepted)`);
         return EXIT_CODES.failure;

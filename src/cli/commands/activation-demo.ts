@@ -1,7 +1,7 @@
 import { createActivationRuntime } from "../../activation/activation-runtime.js";
 import { pullOrders } from "../../activation/pull-orders.js";
 import { putOffers } from "../../activation/put-offers.js";
-import type { OrderSink } from "../../activation/order-sink.js";
+import { deliveryRecord, type OrderSink } from "../../activation/order-sink.js";
 import { createLogger } from "../../log/create-logger.js";
 import { settingsSchema } from "../../settings/settings-schema.js";
 import { SIM_ACTIVATION_CONNECTION_ID, SIM_ACTIVATION_TOKEN, type ActivationSimulator } from "../../sim/activation/activation-simulator.js";
@@ -14,17 +14,16 @@ export async function runActivationDemo(args: { readonly activationUrl: string; 
   const { io } = args;
   const settings = settingsSchema.parse({
     state_dir: args.stateDir,
-    // The sync part is not used here; the schema wants a project.
-    projects: [{ id: 1, pim: { url: "http://127.0.0.1:9", client_id: "-", secret: "-", username: "-", password: "-" }, service: { url: "http://127.0.0.1:9", token: "-" } }],
+    // An Activation-only config: no project.
     activation: { url: args.activationUrl, pim_connection_id: SIM_ACTIVATION_CONNECTION_ID, access_token: SIM_ACTIVATION_TOKEN, offers: { batch_size: 2 } },
   });
   const logger = createLogger({ level: "warn" });
   const runtime = createActivationRuntime({ settings, logger });
   const lines: string[] = [];
   const sink: OrderSink = {
-    deliver(_connection, orders) {
-      for (const order of orders) lines.push(JSON.stringify(order.order));
-      return Promise.resolve();
+    async deliver(connection, orders, options) {
+      for (const order of orders) lines.push(JSON.stringify(deliveryRecord(connection, order)));
+      await options.onOutcome({ kind: "delivered", orders });
     },
   };
   try {
@@ -43,10 +42,10 @@ export async function runActivationDemo(args: { readonly activationUrl: string; 
       { sku: "SKU-2", price: { amount: 22.9, currency: "EUR" }, stock: 0, condition: "new" },
       { sku: "SKU-3", price: { amount: 23.9, currency: "EUR" }, stock: 4, condition: "used" },
     ];
-    const push = await putOffers({ client: runtime.client, state: runtime.state }, CONNECTION, offers, { batchSize: 2, force: false, signal: io.signal });
+    const push = await putOffers({ client: runtime.client, state: runtime.state }, CONNECTION, offers, { batchSize: 2, force: false, keyField: "sku", signal: io.signal });
     writeLine(io.stdout, `\nOffer push: ${push.report.sent} sent, ${push.report.skipped} skipped, ${push.report.batches} batch(es); the simulator received ${args.sim.offerBatches(CONNECTION).length} PUT(s)`);
-    const again = await putOffers({ client: runtime.client, state: runtime.state }, CONNECTION, offers, { batchSize: 2, force: false, signal: io.signal });
-    writeLine(io.stdout, `Same offers again: ${again.report.sent} sent, ${again.report.skipped} skipped (already accepted)`);
+    const again = await putOffers({ client: runtime.client, state: runtime.state }, CONNECTION, offers, { batchSize: 2, force: false, keyField: "sku", signal: io.signal });
+    writeLine(io.stdout, `Same offers again: ${again.report.sent} sent, ${again.report.skipped} skipped (unchanged since last accepted)`);
   } finally {
     await runtime.close();
     logger.flush();

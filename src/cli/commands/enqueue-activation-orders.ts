@@ -1,3 +1,6 @@
+import { createActivationRuntime } from "../../activation/activation-runtime.js";
+import { requireKnownConnection, UnknownConnection } from "../../activation/unknown-connection.js";
+import { createLogger } from "../../log/create-logger.js";
 import { createActivationQueue } from "../../jobs/activation-queue.js";
 import { closeRedis } from "../../redis/close-redis.js";
 import { connectCommandRedis } from "../../redis/connect-command-redis.js";
@@ -5,10 +8,29 @@ import type { Settings } from "../../settings/settings-schema.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { UsageError } from "../usage-error.js";
 
+/**
+ * The same check as the trigger's: the id must be one of the API's channel connections. When the
+ * list cannot be read (the API is away), the pull is queued anyway and stderr says it was not
+ * checked: the worker's pull will report the id if it is wrong.
+ */
+async function refuseUnknownConnection(settings: Settings, connection: string, io: CliIo, help: string): Promise<void> {
+  const logger = createLogger({ level: "silent" });
+  const runtime = createActivationRuntime({ settings: { ...settings, redis: undefined }, logger });
+  try {
+    await requireKnownConnection(runtime.client, connection, io.signal);
+  } catch (error) {
+    if (error instanceof UnknownConnection) throw new UsageError(error.message, help);
+    writeLine(io.stderr, `connection ${connection} not checked: the Activation API's connection list could not be read (${(error as Error).message})`);
+  } finally {
+    await runtime.close();
+  }
+}
+
 /** `pim-sync enqueue activation-orders --connection ID`: a pull of that connection now, by the worker. */
 export async function enqueueActivationOrders(settings: Settings, connection: string, io: CliIo, options: { readonly json: boolean; readonly help: string }): Promise<number> {
   if (!settings.activation) throw new UsageError("the config has no `activation` section", options.help);
   if (!settings.redis) throw new UsageError("this command needs `redis` in the config (jobs live in Redis)", options.help);
+  await refuseUnknownConnection(settings, connection, io, options.help);
   const redis = await connectCommandRedis(settings.redis, io.signal);
   const queue = createActivationQueue({ connection: redis, prefix: settings.redis.prefix, retention: settings.worker });
   try {

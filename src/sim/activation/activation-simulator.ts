@@ -48,6 +48,11 @@ export interface ActivationSimulator extends SimulatorControls {
   /** Shipment bodies accepted per connection, in order. */
   shipments(connection: string): unknown[];
   webhookDeliveries(): WebhookDelivery[];
+  /** The webhook answers 422 to every delivery of this order id (its body's `order_id`) until accepted again. */
+  refuseWebhookOrder(orderId: string): void;
+  acceptWebhookOrder(orderId: string): void;
+  /** What the marketplace now holds per offer `sku`: the last offer accepted for it. */
+  currentOffers(connection: string): Record<string, unknown>;
   /** Replaces (or adds) an order by id: the next pull sees the change. */
   upsertOrder(connection: string, order: SimOrder): void;
   /** The next orders list of the connection answers with a cursor that repeats (a broken upstream). */
@@ -75,6 +80,7 @@ export async function startActivationSimulator(options: ActivationSimulatorOptio
   const shipments = new Map<string, unknown[]>();
   const deliveries: WebhookDelivery[] = [];
   const deliveredKeys = new Set<string>();
+  const refusedOrderIds = new Set<string>();
   const repeatCursor = new Set<string>();
 
   const known = (id: string): boolean => connections.some((connection) => connection.id === id);
@@ -146,6 +152,8 @@ export async function startActivationSimulator(options: ActivationSimulatorOptio
       if (headerOf(request, "authorization") !== `Bearer ${webhookToken}`) return message(401, "Bad webhook token.");
       const body = parseBody(request);
       if (!body.ok) return body.reply;
+      const orderId = isObject(body.value) && typeof body.value.order_id === "string" ? body.value.order_id : null;
+      if (orderId !== null && refusedOrderIds.has(orderId)) return message(422, `Order ${orderId} cannot be imported: unknown customer.`);
       const key = headerOf(request, "idempotency-key") ?? null;
       const duplicate = key !== null && deliveredKeys.has(key);
       if (key !== null) deliveredKeys.add(key);
@@ -183,6 +191,13 @@ export async function startActivationSimulator(options: ActivationSimulatorOptio
     offerBatches: (connection) => structuredClone(offerBatches.get(connection) ?? []),
     shipments: (connection) => structuredClone(shipments.get(connection) ?? []),
     webhookDeliveries: () => structuredClone(deliveries),
+    refuseWebhookOrder: (orderId) => void refusedOrderIds.add(orderId),
+    acceptWebhookOrder: (orderId) => void refusedOrderIds.delete(orderId),
+    currentOffers(connection) {
+      const current: Record<string, unknown> = {};
+      for (const batch of offerBatches.get(connection) ?? []) for (const offer of batch) if (isObject(offer) && typeof offer.sku === "string") current[offer.sku] = structuredClone(offer);
+      return current;
+    },
     upsertOrder(connection, order) {
       const list = orders.get(connection) ?? [];
       const index = list.findIndex((existing) => existing.id === order.id && order.id !== undefined);

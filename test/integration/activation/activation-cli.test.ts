@@ -12,6 +12,14 @@ import { ACTIVATION_ENV, activationConfig, writeActivationConfig } from "./activ
 
 const ORDERS_PATH = /^\/v1\/channel-connections\/amazon-fr\/orders$/;
 
+interface DeliveryLine {
+  readonly delivery_id: string;
+  readonly connection: string;
+  readonly order_id: string;
+  readonly version: number;
+  readonly order: unknown;
+}
+
 describe("pim-sync activation (CLI against the Activation simulator)", () => {
   let sim: ActivationSimulator;
   let dir: string;
@@ -28,10 +36,11 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
     return { code, out: io.out(), err: io.err() };
   }
 
-  async function pullLines(extra: string[] = []): Promise<{ code: number; lines: unknown[]; err: string }> {
+  /** `lines`: the API's orders of the delivery records; `records`: the records themselves. */
+  async function pullLines(extra: string[] = []): Promise<{ code: number; lines: unknown[]; records: DeliveryLine[]; err: string }> {
     const result = await cli("orders", "--connection", "amazon-fr", ...extra);
-    const lines = result.out.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as unknown);
-    return { code: result.code, lines, err: result.err };
+    const records = result.out.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as DeliveryLine);
+    return { code: result.code, lines: records.map((record) => record.order), records, err: result.err };
   }
 
   beforeEach(async () => {
@@ -130,7 +139,7 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
       const lines = (await readFile(out, "utf8")).trimEnd().split("\n");
       expect(lines).toHaveLength(1 + 7 + 1);
       expect(lines[0]).toBe('{"kept":"line"}');
-      expect(JSON.parse(lines[8] ?? "")).toEqual(sampleOrder("amazon-fr", 9));
+      expect(JSON.parse(lines[8] ?? "")).toMatchObject({ connection: "amazon-fr", order_id: "amazon-fr-order-9", version: 1, order: sampleOrder("amazon-fr", 9) });
     });
 
     it("a failed read emits nothing and advances nothing (exit 1); the next pull emits every order", async () => {
@@ -230,17 +239,17 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
 
       const first = await cli("offers", "put", "--connection", "amazon-fr", "--file", file);
       expect(first).toMatchObject({ code: 0 });
-      expect(first.out).toContain("offers: 5 sent, 0 skipped (already accepted), 3 batch(es)");
+      expect(first.out).toContain("offers: 5 sent, 0 skipped (unchanged since last accepted), 3 batch(es)");
       expect(sim.offerBatches("amazon-fr")).toEqual([[offer(1), offer(2)], [offer(3), offer(4)], [offer(5)]]);
 
       // One offer changed (key order alone does not count), one new.
       await writeFile(file, ndjson([{ stock: 1, price: { currency: "EUR", amount: 11 }, sku: "SKU-1" }, { ...offer(2), stock: 0 }, offer(3), offer(4), offer(5), offer(6)]));
       const second = await cli("offers", "put", "--connection", "amazon-fr", "--file", file);
-      expect(second.out).toContain("offers: 2 sent, 4 skipped (already accepted), 1 batch(es)");
+      expect(second.out).toContain("offers: 2 sent, 4 skipped (unchanged since last accepted), 1 batch(es)");
       expect(sim.offerBatches("amazon-fr").at(-1)).toEqual([{ ...offer(2), stock: 0 }, offer(6)]);
 
       const forced = await cli("offers", "put", "--connection", "amazon-fr", "--file", file, "--force");
-      expect(forced.out).toContain("offers: 6 sent, 0 skipped (already accepted), 3 batch(es)");
+      expect(forced.out).toContain("offers: 6 sent, 0 skipped (unchanged since last accepted), 3 batch(es)");
     });
 
     it("reads a JSON array and wraps the batch in the configured envelope", async () => {
@@ -254,17 +263,18 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
     it("a 4xx stops with the API's message and exit 1; the batches before it stay recorded", async () => {
       await start({}, { offers: { batch_size: 2 } });
       const file = join(dir, "offers.ndjson");
-      const bad = { price: 3 };
+      // A key pim-sync accepts (a number) that the simulator refuses (it wants a string sku).
+      const bad = { sku: 4, price: 3 };
       await writeFile(file, ndjson([offer(1), offer(2), offer(3), bad, offer(5)]));
       const failed = await cli("offers", "put", "--connection", "amazon-fr", "--file", file);
       expect(failed.code).toBe(1);
-      expect(failed.out).toContain("offers: 2 sent, 0 skipped (already accepted), 1 batch(es) of 3");
+      expect(failed.out).toContain("offers: 2 sent, 0 skipped (unchanged since last accepted), 1 batch(es) of 3");
       expect(failed.err).toContain("offers[1]: sku is required");
       expect(sim.offerBatches("amazon-fr")).toEqual([[offer(1), offer(2)]]);
 
       await writeFile(file, ndjson([offer(1), offer(2), offer(3), offer(4), offer(5)]));
       const retried = await cli("offers", "put", "--connection", "amazon-fr", "--file", file);
-      expect(retried.out).toContain("offers: 3 sent, 2 skipped (already accepted), 2 batch(es)");
+      expect(retried.out).toContain("offers: 3 sent, 2 skipped (unchanged since last accepted), 2 batch(es)");
     });
 
     it("retries a batch through 5xx and 429 (PUT is idempotent) and records it once accepted", async () => {

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { Job } from "bullmq";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { contentHash } from "../../../src/activation/canonical-json.js";
+import { deliveryIdOf } from "../../../src/activation/delivery-id.js";
 import { runCli } from "../../../src/cli/main.js";
 import { ACTIVATION_QUEUE, createActivationQueue, type ActivationQueue } from "../../../src/jobs/activation-queue.js";
 import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
@@ -91,7 +92,7 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
     const day = new Date().toISOString().slice(0, 10);
     const linesOf = async (connection: string): Promise<unknown[]> => {
       const text = await readFile(join(ordersDir, `${connection}-${day}.ndjson`), "utf8").catch(() => "");
-      return text.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as unknown);
+      return text.split("\n").filter((line) => line !== "").map((line) => (JSON.parse(line) as { order: unknown }).order);
     };
     await waitFor(async () => (await linesOf("amazon-fr")).length === 7 && (await linesOf("mirakl-de")).length === 4, { timeoutMs: 20_000, what: "both files" });
     // Later scheduled pulls find nothing new; a changed order comes out once.
@@ -133,7 +134,7 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
     expect(schedulers.map((s) => s.key).sort()).toEqual(["activation-pull:amazon-fr", "activation-pull:ebay-uk", "activation-pull:mirakl-de"]);
   });
 
-  it("`pim-sync enqueue activation-orders` runs a pull now; a webhook sink that fails fails the job without advancing, and the retry delivers", async () => {
+  it("`pim-sync enqueue activation-orders` runs a pull now; a webhook sink that fails fails the attempt, and the retry delivers only what was not delivered", async () => {
     await startWith({ orders: { connections: ["amazon-fr"], sink: { type: "webhook", url: `${sim.url}${WEBHOOK_PATH}`, token: SIM_WEBHOOK_TOKEN } } });
     // Two orders get through, then the webhook fails through every in-process retry.
     void sim
@@ -153,11 +154,13 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
     const deliveries = sim.webhookDeliveries();
     const keys = new Set(deliveries.map((d) => d.idempotencyKey));
     expect(keys.size).toBe(7);
+    // The Idempotency-Key is the body's delivery id.
     const first = sampleOrder("amazon-fr", 1);
-    expect(keys.has(`amazon-fr:${String(first.id)}:${contentHash(first)}`)).toBe(true);
-    // The retry sent the two delivered before the failure again, under the same keys.
-    expect(deliveries.filter((d) => d.duplicate).map((d) => (d.body as { id: string }).id)).toEqual(["amazon-fr-order-1", "amazon-fr-order-2"]);
-    expect(deliveries.filter((d) => !d.duplicate).map((d) => d.body)).toEqual(Array.from({ length: 7 }, (_, i) => sampleOrder("amazon-fr", i + 1)));
+    expect(deliveries[0]?.idempotencyKey).toBe(deliveryIdOf("amazon-fr", String(first.id), 1, contentHash(first)));
+    for (const delivery of deliveries) expect(delivery.idempotencyKey).toBe((delivery.body as { delivery_id: string }).delivery_id);
+    // The two delivered before the failure were recorded at once: the retry sent only the rest.
+    expect(deliveries.filter((d) => d.duplicate)).toEqual([]);
+    expect(deliveries.map((d) => (d.body as { order: unknown }).order)).toEqual(Array.from({ length: 7 }, (_, i) => sampleOrder("amazon-fr", i + 1)));
 
     // The state advanced with the successful attempt: another pull delivers nothing.
     const again = captureIo(ACTIVATION_ENV);

@@ -48,14 +48,14 @@ activation:
       auth: "headers",
       requests_per_second: 5,
       cursor_param: "search_after",
-      offers: { batch_size: 100, envelope: null },
-      orders: { schedule: "*/5 * * * *", connections: "all", sink: { type: "webhook", url: "https://erp.example/orders", token: "hook-1" } },
+      offers: { batch_size: 100, envelope: null, key: "sku", retention_days: 30 },
+      orders: { schedule: "*/5 * * * *", connections: "all", sink: { type: "webhook", url: "https://erp.example/orders", token: "hook-1" }, retention_days: 90 },
     });
   });
 
   it("defaults the orders part to every connection, a file sink and no schedule", () => {
     const settings = parseSettings(`${PROJECTS}\nactivation: { url: "http://a", pim_connection_id: c, access_token: t }\n`, "test.yaml", {});
-    expect(settings.activation?.orders).toEqual({ connections: "all", sink: { type: "file", dir: "./orders" } });
+    expect(settings.activation?.orders).toEqual({ connections: "all", sink: { type: "file", dir: "./orders" }, retention_days: 90 });
   });
 
   it("reports unknown keys at every level, bad values and missing variables, all at once, without secret values", () => {

@@ -373,8 +373,12 @@ projects:
     expect(problems).toEqual(["projects[2].id: project id 5 appears twice (also projects[0])", "projects[3].id: project id 5 appears twice (also projects[0])"]);
   });
 
-  it("needs at least one project", () => {
-    expect(problemsOf(() => parse({ projects: [] }))).toEqual(["projects: at least one project is needed"]);
+  it("needs at least one project, unless the config is Activation-only", () => {
+    expect(problemsOf(() => parse({ projects: [] }))).toEqual(["projects: at least one project is needed (or an `activation` section, for an Activation-only deployment)"]);
+    const activationOnly = parseSettings(JSON.stringify({ activation: { url: "https://activation.example", pim_connection_id: "p", access_token: "t" } }), "a.json", {});
+    expect(activationOnly.projects).toEqual([]);
+    expect(activationOnly.activation?.orders.retention_days).toBe(90);
+    expect(activationOnly.activation?.offers).toMatchObject({ key: "sku", retention_days: 30 });
   });
 
   it("rejects an empty document", () => {

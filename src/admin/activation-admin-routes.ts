@@ -1,0 +1,40 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { ActivationStateStore } from "../activation/activation-state-store.js";
+import type { ActivationQueue } from "../jobs/activation-queue.js";
+import { JobDataError } from "../jobs/job-catalog.js";
+
+export interface ActivationAdmin {
+  readonly queue: ActivationQueue;
+  readonly state: ActivationStateStore;
+}
+
+const refusedQuery = z.strictObject({ connection: z.string().min(1).optional() });
+const resendBody = z.strictObject({ order_ids: z.array(z.string().min(1)).min(1).optional() });
+
+/**
+ * Set-aside orders in the admin API, inside adminRoutes (its authentication and POST-only rules
+ * apply): `GET /admin/api/activation/refused[?connection=ID]` lists them, `POST
+ * /admin/api/activation/refused/:connection/resend` `{order_ids?}` queues their re-send.
+ */
+export function activationAdminRoutes(app: FastifyInstance, activation: ActivationAdmin, inTime: <T>(work: Promise<T>) => Promise<T>): void {
+  app.get("/admin/api/activation/refused", async (request, reply) => {
+    const query = refusedQuery.safeParse(request.query);
+    if (!query.success) return reply.code(400).send({ errors: query.error.issues.map((issue) => `${issue.path.join(".") || "query"}: ${issue.message}`) });
+    return { refused: await inTime(activation.state.refusedOrders(query.data.connection)) };
+  });
+
+  app.route({ method: ["GET", "PUT", "DELETE", "PATCH"], url: "/admin/api/activation/refused/:connection/resend", handler: async (_request, reply) => reply.code(405).header("allow", "POST").send({ error: "use POST" }) });
+
+  app.post<{ Params: { connection: string } }>("/admin/api/activation/refused/:connection/resend", async (request, reply) => {
+    const body = resendBody.safeParse(request.body ?? {});
+    if (!body.success) return reply.code(400).send({ errors: body.error.issues.map((issue) => `${issue.path.join(".") || "body"}: ${issue.message}`) });
+    try {
+      const job = await inTime(activation.queue.enqueueResend({ connection: request.params.connection, ...body.data, requested_by: "admin" }));
+      return reply.code(202).send({ job_id: job.ref, status: job.status });
+    } catch (error) {
+      if (error instanceof JobDataError) return reply.code(400).send({ errors: error.problems });
+      throw error;
+    }
+  });
+}
