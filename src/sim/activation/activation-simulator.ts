@@ -55,6 +55,8 @@ export interface ActivationSimulator extends SimulatorControls {
   currentOffers(connection: string): Record<string, unknown>;
   /** Replaces (or adds) an order by id: the next pull sees the change. */
   upsertOrder(connection: string, order: SimOrder): void;
+  /** The API stops listing this order (e.g. an old order out of its window). */
+  removeOrder(connection: string, orderId: string): void;
   /** The next orders list of the connection answers with a cursor that repeats (a broken upstream). */
   repeatCursorOnce(connection: string): void;
 }
@@ -204,6 +206,9 @@ export async function startActivationSimulator(options: ActivationSimulatorOptio
       if (index >= 0) list[index] = structuredClone(order);
       else list.push(structuredClone(order));
       orders.set(connection, list);
+    },
+    removeOrder(connection, orderId) {
+      orders.set(connection, (orders.get(connection) ?? []).filter((order) => order.id !== orderId));
     },
     repeatCursorOnce(connection) {
       repeatCursor.add(connection);
