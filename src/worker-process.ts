@@ -102,7 +102,7 @@ async function startServer(
       projects: settings.projects,
       logger,
       redisTimeoutMs: listen.redis_timeout_ms,
-      activation: worker.activation ? { queue: worker.activation.queue, client: worker.activation.runtime.client } : undefined,
+      activation: worker.activation ? { queue: worker.activation.queue, client: worker.activation.runtime.client, offerKey: worker.activation.runtime.activation.offers.key } : undefined,
       projectLocales: (project, fresh) => worker.projectLocales(project, fresh),
       jobDetails: (ref) => jobAdmin.show(ref),
     });

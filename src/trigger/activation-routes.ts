@@ -1,4 +1,6 @@
 import type { ActivationClient } from "../activation/activation-client.js";
+import { OfferKeyError } from "../activation/offer-key.js";
+import { keyOffers } from "../activation/plan-offer-batches.js";
 import { CONNECTION_LIST_CACHE_MS } from "../activation/activation-assumptions.js";
 import { JobDataError, parseJobData } from "../jobs/job-catalog.js";
 import type { ActivationQueue } from "../jobs/activation-queue.js";
@@ -7,6 +9,8 @@ import { IdempotencyKeyConflict } from "../jobs/idempotency-key-conflict.js";
 export interface ActivationTrigger {
   readonly queue: ActivationQueue;
   readonly client: ActivationClient;
+  /** `activation.offers.key`: every offer must have it (checked here, so a bad body queues nothing). */
+  readonly offerKey?: string | undefined;
 }
 
 export const ACTIVATION_ROUTES = { "/v1/activation/offers": "activation.offers.put", "/v1/activation/shipments": "activation.shipment.update" } as const;
@@ -51,6 +55,14 @@ export function createActivationRoutes(trigger: ActivationTrigger) {
       } catch (error) {
         if (!(error instanceof JobDataError)) throw error;
         problems.push(...error.problems);
+      }
+      if (name === "activation.offers.put" && trigger.offerKey !== undefined && Array.isArray(body.offers)) {
+        try {
+          keyOffers(body.offers, trigger.offerKey);
+        } catch (error) {
+          if (!(error instanceof OfferKeyError)) throw error;
+          problems.push(`offers: ${error.message.replace(/; nothing was sent$/, "")}`);
+        }
       }
       const unknown = await unknownConnection(body.connection);
       if (unknown !== null) problems.push(unknown);

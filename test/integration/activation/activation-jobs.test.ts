@@ -254,6 +254,10 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
       expect(noShipment.status).toBe(400);
       expect((noShipment.json as { errors: string[] }).errors.some((e) => e.startsWith("shipment:"))).toBe(true);
       expect((await trigger.call("/v1/activation/offers", { body: { connection: "amazon-fr", offers } })).status).toBe(401);
+      // An offer without offers.key (sku): refused here, naming it, rather than failing a job.
+      const noKey = await trigger.call("/v1/activation/offers", { token: TRIGGER_TOKEN, body: { connection: "amazon-fr", offers: [{ sku: "A" }, { stock: 1 }] } });
+      expect(noKey.status).toBe(400);
+      expect((noKey.json as { errors: string[] }).errors).toEqual(["offers: offers.key 'sku': offer(s) 2 have no 'sku' (a non-empty string or a number)"]);
       // The list was read once and cached, then once more before refusing 'nowhere'.
       expect(sim.requests.filter((r) => r.path === "/v1/channel-connections").length).toBeLessThanOrEqual(2);
       expect(await queue.queue.getJobCounts()).toMatchObject({ waiting: 0, active: 0, completed: 0, failed: 0 });
