@@ -26,4 +26,3 @@ export function parseRefusedOrder(text: string, where: string): RefusedOrder {
   return parsed.data as RefusedOrder;
 }
 
-export { refusedOrderSchema };

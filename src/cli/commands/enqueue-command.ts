@@ -10,7 +10,8 @@ export const ENQUEUE_HELP = `Usage: pim-sync enqueue sync --config FILE --projec
 
 Asks the worker for a sync of the project now. If a sync is already waiting, this one is merged
 into it (at most one running and one waiting per project). \`activation-orders\` asks for a pull
-of one Activation channel connection (likewise one running and one waiting per connection).
+of one Activation channel connection (likewise one running and one waiting per connection); an
+id the API does not list is refused (exit 2, naming the known ones).
 
 Options:
   --config FILE          configuration file (needs \`redis\`)
