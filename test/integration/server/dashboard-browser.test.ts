@@ -1,8 +1,8 @@
 /**
  * The job dashboard as an operator meets it: Debian's Chromium (headless, driven by
  * playwright-core) logs in to /admin, finds a failed add-options job and retries it, under the
- * dashboard's Content-Security-Policy. When Chromium cannot start the test fails with the reason: it is never skipped (`.ci/run` installs
- * the `chromium` package).
+ * dashboard's Content-Security-Policy. When Chromium cannot start the test fails with the reason:
+ * it is never skipped (`.ci/run` installs the `chromium` package).
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
