@@ -62,6 +62,10 @@ describe("the admin route table, however the path is spelled", () => {
 
   it("POST .../add is refused (403) in every spelling an admin can think of, and no job is ever added", async () => {
     const { queues: jobQueues, url } = await start();
+    // The reproduction first: the allow-rule once compared the raw URL, the router the decoded one.
+    const reproduced = await as(url, ADMIN, { method: "POST", path: `/admin/api/%71ueues/${QUEUE}/add`, body: MASS_DELETE });
+    expect(reproduced.status, reproduced.text).toBe(403);
+    expect(await allJobs(jobQueues, PROJECT)).toEqual([]);
     const insideAdmin = [
       `/admin/api/queues/${QUEUE}/add`,
       `/admin/api/%71ueues/${QUEUE}/add`,
