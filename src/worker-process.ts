@@ -13,6 +13,8 @@ import { createJobAdmin } from "./jobs/job-admin.js";
 import { metricsRoutes } from "./metrics/metrics-routes.js";
 import { createWorkerMetrics, type WorkerMetrics } from "./metrics/worker-metrics.js";
 import { withRedisDeadline } from "./server/redis-deadline.js";
+import { createAuthGate } from "./auth/auth-gate.js";
+import type { AuthSurface } from "./auth/auth-refusal.js";
 
 export interface RunningWorkerProcess extends RunningWorker {
   /** The HTTP server's base URL, when `server` (or the deprecated `trigger` host/port) is configured. */
@@ -82,6 +84,7 @@ async function startServer(
   metrics: WorkerMetrics | undefined,
 ): Promise<HttpServer> {
   const app = createHttpApp({ limits: listen, logger });
+  const gate = (surface: AuthSurface) => createAuthGate({ surface, limits: listen.auth_throttle, logger, observer: metrics });
   await app.register(healthRoutes, {
     notReadyReasons: async () => {
       const redis = await redisNotReadyReason(worker.connection, listen.redis_timeout_ms);
@@ -89,15 +92,16 @@ async function startServer(
       return [...(redis === null ? [] : [redis]), ...stopped];
     },
   });
-  if (metrics) await app.register(metricsRoutes, { registry: metrics.registry, token: listen.metrics_token });
+  if (metrics) await app.register(metricsRoutes, { registry: metrics.registry, token: listen.metrics_token, gate: gate("metrics") });
   const jobAdmin = createJobAdmin(worker.queues, worker.activation ? { activation: worker.activation.queue.queue } : {});
   if (listen.admin) {
     const activation = worker.activation ? { queue: worker.activation.queue, state: worker.activation.runtime.state } : undefined;
-    await app.register(adminRoutes, { users: listen.admin.users, admin: jobAdmin, queues: worker.queues, logger, redisTimeoutMs: listen.redis_timeout_ms, activation });
+    await app.register(adminRoutes, { users: listen.admin.users, admin: jobAdmin, queues: worker.queues, logger, redisTimeoutMs: listen.redis_timeout_ms, activation, gate: gate("admin") });
   }
   if (settings.trigger) {
     await app.register(triggerRoutes, {
       token: settings.trigger.token,
+      gate: gate("trigger"),
       queues: worker.queues,
       projects: settings.projects,
       logger,

@@ -13,20 +13,18 @@ const refusedQuery = z.strictObject({ connection: z.string().min(1).optional() }
 const resendBody = z.strictObject({ order_ids: z.array(z.string().min(1)).min(1).optional() });
 
 /**
- * Set-aside orders in the admin API, inside adminRoutes (its authentication and POST-only rules
- * apply): `GET /admin/api/activation/refused[?connection=ID]` lists them, `POST
+ * Set-aside orders in the admin API, registered inside adminRoutes' `/admin` scope (its
+ * authentication and route table apply: another method on the resend path answers 405): `GET /admin/api/activation/refused[?connection=ID]` lists them, `POST
  * /admin/api/activation/refused/:connection/resend` `{order_ids?}` queues their re-send.
  */
 export function activationAdminRoutes(app: FastifyInstance, activation: ActivationAdmin, inTime: <T>(work: Promise<T>) => Promise<T>): void {
-  app.get("/admin/api/activation/refused", async (request, reply) => {
+  app.get("/api/activation/refused", async (request, reply) => {
     const query = refusedQuery.safeParse(request.query);
     if (!query.success) return reply.code(400).send({ errors: query.error.issues.map((issue) => `${issue.path.join(".") || "query"}: ${issue.message}`) });
     return { refused: await inTime(activation.state.refusedOrders(query.data.connection)) };
   });
 
-  app.route({ method: ["GET", "PUT", "DELETE", "PATCH"], url: "/admin/api/activation/refused/:connection/resend", handler: async (_request, reply) => reply.code(405).header("allow", "POST").send({ error: "use POST" }) });
-
-  app.post<{ Params: { connection: string } }>("/admin/api/activation/refused/:connection/resend", async (request, reply) => {
+  app.post<{ Params: { connection: string } }>("/api/activation/refused/:connection/resend", async (request, reply) => {
     const body = resendBody.safeParse(request.body ?? {});
     if (!body.success) return reply.code(400).send({ errors: body.error.issues.map((issue) => `${issue.path.join(".") || "body"}: ${issue.message}`) });
     try {

@@ -1,16 +1,21 @@
 import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
 import { createBullBoard } from "@bull-board/api";
 import { FastifyAdapter } from "@bull-board/fastify";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import { z } from "zod";
+import type { AuthGate } from "../auth/auth-gate.js";
 import { JOB_STATES, JobNotFoundError, type JobAdmin } from "../jobs/job-admin.js";
 import type { JobQueues } from "../jobs/job-queues.js";
+import { ACTIVATION_QUEUE } from "../jobs/queue-names.js";
 import { withRedisDeadline } from "../server/redis-deadline.js";
+import { DASHBOARD_HEADERS } from "../server/security-headers.js";
 import type { AdminUser } from "../settings/settings-schema.js";
 import { activationAdminRoutes, type ActivationAdmin } from "./activation-admin-routes.js";
-import { authenticateAdmin, type AdminIdentity } from "./authenticate-admin.js";
+import { adminRouteRules, type AdminRouteRule } from "./admin-route-rules.js";
+import { authenticateAdmin, basicUserName, type AdminIdentity } from "./authenticate-admin.js";
 import { crossSiteProblem } from "./cross-site-problem.js";
+import { decideAdminRequest } from "./decide-admin-request.js";
 
 export interface AdminRoutesOptions {
   readonly users: readonly AdminUser[];
@@ -20,11 +25,11 @@ export interface AdminRoutesOptions {
   readonly redisTimeoutMs: number;
   /** The Activation queue (on the dashboard) and its set-aside orders, when `activation` is configured. */
   readonly activation?: ActivationAdmin | undefined;
+  /** Checks the credentials (throttled per client address and user name). */
+  readonly gate: AuthGate;
 }
 
-/** Which of bull-board's state-changing calls an admin may make: retry, promote and clean. */
-const BOARD_ADMIN_ACTIONS = /^\/admin\/api\/queues\/[^/]+\/(?:[^/]+\/)?(?:retry|promote|clean)(?:\/[^/]+)?$/;
-const SAFE_METHODS = new Set(["GET", "HEAD"]);
+const READS = new Set(["GET", "HEAD"]);
 
 const listQuery = z.strictObject({
   state: z.enum(JOB_STATES).optional(),
@@ -32,6 +37,7 @@ const listQuery = z.strictObject({
 });
 const projectParam = z.coerce.number().int();
 const syncBody = z.strictObject({ full: z.boolean().default(false) });
+const jobParams = z.object({ queueName: z.string(), jobId: z.string() });
 
 function problemsOf(error: z.ZodError): string[] {
   return error.issues.map((issue) => `${issue.path.join(".") || "query"}: ${issue.message}`);
@@ -39,62 +45,110 @@ function problemsOf(error: z.ZodError): string[] {
 
 /**
  * The job dashboard (bull-board, at `/admin`) and the JSON admin API (`/admin/api/...`), behind
- * HTTP Basic (or a user's bearer token). Viewers read; admins may also retry, promote and clean.
- * State changes are POST only and refused when they come from another site's page.
+ * HTTP Basic (or a user's bearer token). Viewers read; admins may also retry, promote and clean
+ * finished jobs, as the route table (admin-route-rules.ts) says; everything else is refused.
+ * State changes are refused when they come from another site's page.
  */
 export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOptions): Promise<void> {
+  // Under its own prefix, so that its hooks also run for the paths below /admin no route matches.
+  await app.register(async (scope) => adminScope(scope, options), { prefix: "/admin" });
+}
+
+async function adminScope(app: FastifyInstance, options: AdminRoutesOptions): Promise<void> {
   const log = options.logger.child({ component: "admin" });
   const identities = new WeakMap<FastifyRequest, AdminIdentity>();
   const inTime = <T>(work: Promise<T>): Promise<T> => withRedisDeadline(options.redisTimeoutMs, work);
   const projects = new Set(options.queues.projects);
+  // The names bull-board routes by are the queues' own (hash-tagged on a cluster); each maps to
+  // the first part of its jobs' refs (`67/12`, `activation/3`).
+  const refPrefixOfQueue = new Map<string, string>([
+    ...options.queues.projects.map((project) => [options.queues.queueFor(project).name, String(project)] as const),
+    ...(options.activation ? [[options.activation.queue.queue.name, ACTIVATION_QUEUE] as const] : []),
+  ]);
+  const rules = adminRouteRules([...refPrefixOfQueue.keys()], { activation: options.activation !== undefined });
+
+  const refuse = (request: FastifyRequest, reply: FastifyReply, identity: AdminIdentity, status: number, error: string): FastifyReply => {
+    options.gate.forbidden(request, identity.name, error);
+    return reply.code(status).send({ error });
+  };
+
+  /** Why the job the rule's route names may not be acted on now, or null. A missing job is left to the route (404). */
+  async function jobStateProblem(rule: AdminRouteRule, params: unknown): Promise<string | null> {
+    if (rule.jobStates === undefined) return null;
+    const parsed = jobParams.safeParse(params);
+    const refPrefix = parsed.success ? refPrefixOfQueue.get(parsed.data.queueName) : undefined;
+    if (!parsed.success || refPrefix === undefined) return "queueName: not a configured queue";
+    try {
+      const job = await inTime(options.admin.show(`${refPrefix}/${parsed.data.jobId}`));
+      return (rule.jobStates as readonly string[]).includes(job.state) ? null : `job ${job.ref} is ${job.state}: the dashboard does this to ${rule.jobStates.join(", ")} jobs only`;
+    } catch (error) {
+      if (error instanceof JobNotFoundError) return null;
+      throw error;
+    }
+  }
 
   app.addHook("onRequest", async (request, reply) => {
-    const identity = authenticateAdmin(request.headers.authorization, options.users);
-    if (!identity) {
-      if (request.headers.authorization !== undefined) log.warn({ url: request.url, ip: request.ip }, "admin login failed");
-      return reply.code(401).header("www-authenticate", 'Basic realm="pim-sync admin", charset="UTF-8"').send({ error: "authentication required" });
-    }
+    // Replaces the server-wide headers: the dashboard's page loads its own scripts and styles.
+    reply.helmet(DASHBOARD_HEADERS);
+    const header = request.headers.authorization;
+    const identity = await options.gate.admit(request, reply, {
+      present: header !== undefined,
+      user: basicUserName(header),
+      verify: () => authenticateAdmin(header, options.users),
+      challenge: (answer) => answer.code(401).header("www-authenticate", 'Basic realm="pim-sync admin", charset="UTF-8"').send({ error: "authentication required" }),
+    });
+    if (identity === null) return reply;
     identities.set(request, identity);
-    if (SAFE_METHODS.has(request.method)) return;
-    const path = request.url.split("?")[0] ?? "";
-    const boardCall = path.startsWith("/admin/api/queues") || path.startsWith("/admin/api/redis") || path.startsWith("/admin/api/job-schedulers") || path.startsWith("/admin/api/metrics");
-    if (request.method !== "POST" && !(boardCall && request.method === "PUT")) return reply.code(405).header("allow", "GET, POST").send({ error: "state changes use POST" });
-    if (identity.role !== "admin") return reply.code(403).send({ error: `user '${identity.name}' is a viewer: read-only` });
-    if (boardCall && !BOARD_ADMIN_ACTIONS.test(path)) return reply.code(403).send({ error: "the dashboard allows retry, promote and clean only" });
+    const decision = decideAdminRequest(rules, { method: request.method, route: request.is404 ? undefined : request.routeOptions.url, params: request.params, role: identity.role });
+    if (!decision.allowed) {
+      if (decision.allow !== undefined) void reply.header("allow", decision.allow);
+      return refuse(request, reply, identity, decision.status, decision.error);
+    }
+    if (decision.rule !== null) {
+      const stateProblem = await jobStateProblem(decision.rule, request.params);
+      if (stateProblem !== null) return refuse(request, reply, identity, 403, stateProblem);
+    }
+    if (READS.has(request.method)) return;
     const crossSite = crossSiteProblem(request);
-    if (crossSite !== null) return reply.code(403).send({ error: `cross-site request refused: ${crossSite}` });
-    log.info({ user: identity.name, method: request.method, url: request.url }, "admin action");
+    if (crossSite !== null) return refuse(request, reply, identity, 403, `cross-site request refused: ${crossSite}`);
+    log.info({ user: identity.name, method: request.method, url: request.url, route: request.routeOptions.url, params: request.params }, "admin action");
   });
 
   // bull-board's own UI asks for the queues; a viewer gets them marked read-only, so the UI
-  // shows no retry, promote or clean buttons (and the hook above refuses them anyway).
+  // shows no action buttons (and the route table refuses them anyway).
   app.addHook("onSend", async (request, _reply, payload) => {
-    if (identities.get(request)?.role !== "viewer" || !request.url.startsWith("/admin/api/queues") || typeof payload !== "string") return payload;
+    if (identities.get(request)?.role !== "viewer" || request.routeOptions.url !== "/admin/api/queues" || typeof payload !== "string") return payload;
     try {
       const body = JSON.parse(payload) as { queues?: { readOnlyMode?: boolean; allowRetries?: boolean }[] };
       if (!Array.isArray(body.queues)) return payload;
-      for (const queue of body.queues) Object.assign(queue, { readOnlyMode: true, allowRetries: false });
+      for (const queue of body.queues) Object.assign(queue, { readOnlyMode: true, allowRetries: false, allowCompletedRetries: false });
       return JSON.stringify(body);
     } catch {
       return payload;
     }
   });
 
+  app.setNotFoundHandler(async (_request, reply) => reply.code(404).send({ error: "not found" }));
+
+  // allowCompletedRetries is read by bull-board's base adapter (its BullMQAdapter's type leaves it out).
+  const actions = { readOnlyMode: false, allowRetries: true, allowCompletedRetries: false };
   const board = new FastifyAdapter();
   board.setBasePath("/admin");
   createBullBoard({
+    // Retrying a completed job would run it again: its button is hidden and the route refuses it.
+    // bull-board has no switch for its other buttons (add, pause, empty, ...): an admin sees them, and they answer 403.
     queues: [
-      ...options.queues.projects.map((project) => new BullMQAdapter(options.queues.queueFor(project), { readOnlyMode: false, allowRetries: true, description: `project ${project}` })),
-      ...(options.activation ? [new BullMQAdapter(options.activation.queue.queue, { readOnlyMode: false, allowRetries: true, description: "Activation API" })] : []),
+      ...options.queues.projects.map((project) => new BullMQAdapter(options.queues.queueFor(project), { ...actions, description: `project ${project}` })),
+      ...(options.activation ? [new BullMQAdapter(options.activation.queue.queue, { ...actions, description: "Activation API" })] : []),
     ],
     serverAdapter: board,
     options: { uiConfig: { boardTitle: "pim-sync jobs" } },
   });
-  await app.register(board.registerPlugin(), { prefix: "/admin" });
+  await app.register(board.registerPlugin());
 
   if (options.activation) activationAdminRoutes(app, options.activation, inTime);
 
-  app.get("/admin/api/jobs", async (request, reply) => {
+  app.get("/api/jobs", async (request, reply) => {
     const query = listQuery.safeParse(request.query);
     if (!query.success) return reply.code(400).send({ errors: problemsOf(query.error) });
     if (query.data.project !== undefined && !projects.has(query.data.project)) return reply.code(400).send({ errors: [`project: ${query.data.project} is not a configured project`] });
@@ -102,7 +156,7 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
     return { jobs: jobs.map((job) => ({ ...job, description: `${job.name} ${job.summary}` })) };
   });
 
-  app.get<{ Params: { project: string; id: string } }>("/admin/api/jobs/:project/:id", async (request, reply) => {
+  app.get<{ Params: { project: string; id: string } }>("/api/jobs/:project/:id", async (request, reply) => {
     try {
       return await inTime(options.admin.show(`${request.params.project}/${request.params.id}`));
     } catch (error) {
@@ -111,12 +165,12 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
     }
   });
 
-  // State changes are POST only: any other method on their paths is answered 405.
-  for (const path of ["/admin/api/jobs/:project/:id/retry", "/admin/api/jobs/retry-failed", "/admin/api/projects/:id/sync"]) {
+  // State changes are POST only: other methods on their paths reach the route table, which answers 405.
+  for (const path of ["/api/jobs/:project/:id/retry", "/api/jobs/retry-failed", "/api/projects/:id/sync"]) {
     app.route({ method: ["GET", "PUT", "DELETE", "PATCH"], url: path, handler: async (_request, reply) => reply.code(405).header("allow", "POST").send({ error: "use POST" }) });
   }
 
-  app.post<{ Params: { project: string; id: string } }>("/admin/api/jobs/:project/:id/retry", async (request, reply) => {
+  app.post<{ Params: { project: string; id: string } }>("/api/jobs/:project/:id/retry", async (request, reply) => {
     try {
       const [result] = await inTime(options.admin.retry([`${request.params.project}/${request.params.id}`]));
       return result;
@@ -126,14 +180,14 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
     }
   });
 
-  app.post("/admin/api/jobs/retry-failed", async (request, reply) => {
+  app.post("/api/jobs/retry-failed", async (request, reply) => {
     const query = listQuery.pick({ project: true }).safeParse(request.query);
     if (!query.success) return reply.code(400).send({ errors: problemsOf(query.error) });
     const refs = await inTime(options.admin.failedRefs(query.data.project));
     return { results: await inTime(options.admin.retry(refs)) };
   });
 
-  app.post<{ Params: { id: string } }>("/admin/api/projects/:id/sync", async (request, reply) => {
+  app.post<{ Params: { id: string } }>("/api/projects/:id/sync", async (request, reply) => {
     const project = projectParam.safeParse(request.params.id);
     if (!project.success || !projects.has(project.data)) return reply.code(404).send({ error: `project ${request.params.id} is not configured` });
     const body = syncBody.safeParse(request.body ?? {});

@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import { AddOptionsRejected } from "../add-options/add-options-rejected.js";
 import type { AddOptionsReport } from "../add-options/run-add-options.js";
+import { AUTH_REFUSAL_REASONS, AUTH_SURFACES, type AuthRefusalObserver } from "../auth/auth-refusal.js";
 import type { SyncJobResult } from "../jobs/job-handlers.js";
 import type { ActivationObserver, JobObserver, JobRunEnd } from "../jobs/job-observer.js";
 import { createActivationMetrics } from "./activation-metrics.js";
@@ -9,7 +10,7 @@ import { createActivationMetrics } from "./activation-metrics.js";
 export const JOB_GAUGE_STATES = ["waiting", "active", "delayed", "failed", "completed"] as const;
 export type JobCounts = Readonly<Partial<Record<(typeof JOB_GAUGE_STATES)[number], number>>>;
 
-export interface WorkerMetrics extends JobObserver, ActivationObserver {
+export interface WorkerMetrics extends JobObserver, ActivationObserver, AuthRefusalObserver {
   readonly registry: Registry;
   upstreamResponse(upstream: "pim" | "service", status: number | "error"): void;
 }
@@ -51,6 +52,14 @@ export function createWorkerMetrics(args: {
   });
   const upstreamRequests = new Counter({ name: "pim_sync_upstream_requests_total", help: "Upstream HTTP requests by upstream (pim, service) and status code (or error).", labelNames: ["upstream", "status"] as const, registers: [registry] });
   const throttled = new Counter({ name: "pim_sync_upstream_throttled_total", help: "Upstream answers 429 (too many requests).", labelNames: ["upstream"] as const, registers: [registry] });
+  const authRefused = new Counter({
+    name: "pim_sync_auth_refused_total",
+    help: "Requests refused by the HTTP server's authentication, by surface (admin, trigger, metrics) and reason (missing, invalid, throttled, forbidden).",
+    labelNames: ["surface", "reason"] as const,
+    registers: [registry],
+  });
+  // Every series exists from the start, so a rate over the first refusal is not lost.
+  for (const surface of AUTH_SURFACES) for (const reason of AUTH_REFUSAL_REASONS) authRefused.inc({ surface, reason }, 0);
   new Gauge({
     name: "pim_sync_jobs",
     help: "Jobs in each project's queue (and the Activation queue, project=\"activation\") by state, read from Redis at scrape time.",
@@ -101,6 +110,9 @@ export function createWorkerMetrics(args: {
     runEnded(end) {
       if (end.name === "sync.run") syncEnded(end);
       else addOptionsEnded(end);
+    },
+    authRefused(surface, reason) {
+      authRefused.inc({ surface, reason });
     },
     upstreamResponse(upstream, status) {
       upstreamRequests.inc({ upstream, status: String(status) });

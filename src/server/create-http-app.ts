@@ -5,6 +5,7 @@ import { JobDataError } from "../jobs/job-catalog.js";
 import { BodyError } from "./body-error.js";
 import type { ListenSettings } from "./listen-settings.js";
 import { RedisDeadlineError } from "./redis-deadline.js";
+import { securityHeaders } from "./security-headers.js";
 
 /** The largest request body any route reads. */
 export const MAX_BODY_BYTES = 1_000_000;
@@ -17,7 +18,8 @@ function isFastifyError(error: unknown): error is FastifyError {
 
 /**
  * The worker's fastify instance, before routes are added: timeouts and the connection cap from
- * `server`, JSON bodies only (bounded), every error answered as `{errors: [...]}` JSON.
+ * `server`, JSON bodies only (bounded), every error answered as `{errors: [...]}` JSON, security
+ * headers on every answer.
  */
 export function createHttpApp(args: { readonly limits: Pick<ListenSettings, "request_timeout_ms" | "headers_timeout_ms" | "max_connections">; readonly logger: Logger }): FastifyInstance {
   const log = args.logger.child({ component: "http" });
@@ -31,6 +33,7 @@ export function createHttpApp(args: { readonly limits: Pick<ListenSettings, "req
     return503OnClosing: true,
   });
   app.server.maxConnections = args.limits.max_connections;
+  securityHeaders(app);
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {

@@ -122,6 +122,18 @@ export const adminUserSchema = z.strictObject({
   token: z.string().min(16, "must be at least 16 characters").optional(),
 });
 
+/**
+ * Failed logins (admin password or token, trigger token, metrics token), counted per client
+ * address and per user name, per surface: after `max_failures` within `window_ms` the next
+ * attempts are answered 429 until the window ends, without checking the credentials.
+ */
+export const authThrottleSchema = z.strictObject({
+  max_failures: z.int().min(1).default(10),
+  window_ms: z.int().min(1_000).default(15 * 60_000),
+  /** At most one `authentication refused` warning per client address this often (the next one counts the ones left out). */
+  log_interval_ms: z.int().min(0).default(60_000),
+});
+
 /** The worker's one HTTP listener: trigger routes, health checks, metrics, admin. */
 export const serverSchema = z.strictObject({
   host: nonEmpty.optional(),
@@ -136,6 +148,7 @@ export const serverSchema = z.strictObject({
   redis_timeout_ms: z.int().min(100).default(3_000),
   /** When set, `GET /metrics` needs it as a bearer token. */
   metrics_token: z.string().min(16, "must be at least 16 characters").optional(),
+  auth_throttle: authThrottleSchema.default(authThrottleSchema.parse({})),
   /** The job dashboard (`/admin`) and admin API (`/admin/api`); not served at all without it. */
   admin: z
     .strictObject({
@@ -217,6 +230,7 @@ export type RedisSettings = NonNullable<Settings["redis"]>;
 export type WorkerSettings = z.infer<typeof workerSchema>;
 export type ServerSettings = z.infer<typeof serverSchema>;
 export type AdminUser = z.infer<typeof adminUserSchema>;
+export type AuthThrottleSettings = z.infer<typeof authThrottleSchema>;
 export type ProjectSettings = z.infer<typeof projectSchema>;
 export type PimConnectionSettings = z.infer<typeof pimConnectionSchema>;
 export type ServiceConnectionSettings = z.infer<typeof serviceConnectionSchema>;

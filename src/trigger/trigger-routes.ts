@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
+import type { AuthGate } from "../auth/auth-gate.js";
+import { bearerTokenMatches } from "../auth/bearer-token-matches.js";
 import { labelLocaleProblems } from "../add-options/label-locale-problems.js";
 import { JobDataError, parseJobData, type JobData } from "../jobs/job-catalog.js";
 import type { JobQueues } from "../jobs/job-queues.js";
@@ -8,10 +10,11 @@ import { BodyError } from "../server/body-error.js";
 import { withRedisDeadline } from "../server/redis-deadline.js";
 import type { ProjectSettings } from "../settings/settings-schema.js";
 import { ACTIVATION_ROUTES, createActivationRoutes, type ActivationTrigger } from "./activation-routes.js";
-import { bearerTokenMatches } from "./bearer-token-matches.js";
 
 export interface TriggerRoutesOptions {
   readonly token: string;
+  /** Checks the token (throttled per client address). */
+  readonly gate: AuthGate;
   readonly queues: JobQueues;
   readonly projects: readonly ProjectSettings[];
   readonly logger: Logger;
@@ -72,9 +75,13 @@ export async function triggerRoutes(app: FastifyInstance, options: TriggerRoutes
 
   app.addHook("onRequest", async (request, reply) => {
     if ((request.routeOptions.config as { bearer?: boolean }).bearer !== true) return;
-    if (!bearerTokenMatches(request.headers.authorization, options.token)) {
-      return reply.code(401).header("www-authenticate", "Bearer").send({ error: "a valid bearer token is required" });
-    }
+    const header = request.headers.authorization;
+    const admitted = await options.gate.admit(request, reply, {
+      present: header !== undefined,
+      verify: () => (bearerTokenMatches(header, options.token) ? true : null),
+      challenge: (answer) => answer.code(401).header("www-authenticate", "Bearer").send({ error: "a valid bearer token is required" }),
+    });
+    if (admitted === null) return reply;
   });
 
   /**

@@ -8,6 +8,7 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAuthGate } from "../../../src/auth/auth-gate.js";
 import { parseJobData } from "../../../src/jobs/job-catalog.js";
 import { createJobQueues, type JobQueues } from "../../../src/jobs/job-queues.js";
 import { serverSchema, settingsSchema } from "../../../src/settings/settings-schema.js";
@@ -152,7 +153,9 @@ describe(`chaos: fuzzing the trigger endpoint (seed ${SEED})`, () => {
       })),
     }).projects;
     const app = createHttpApp({ limits: serverSchema.parse({}), logger: silentLogger() });
-    await app.register(triggerRoutes, { token: TOKEN, queues, projects, logger: silentLogger(), redisTimeoutMs: 5_000 });
+    // Wrong tokens are part of the input: the throttle (tested on its own) must not turn them into 429s here.
+    const gate = createAuthGate({ surface: "trigger", limits: { max_failures: 1_000_000, window_ms: 60_000, log_interval_ms: 60_000 }, logger: silentLogger() });
+    await app.register(triggerRoutes, { token: TOKEN, gate, queues, projects, logger: silentLogger(), redisTimeoutMs: 5_000 });
     server = await listenHttpApp(app, { host: "127.0.0.1", port: 0 });
   });
 

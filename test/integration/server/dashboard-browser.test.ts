@@ -1,8 +1,8 @@
 /**
  * The job dashboard as an operator meets it: Debian's Chromium (headless, driven by
- * playwright-core) logs in to /admin, finds a failed add-options job and retries it. When
- * Chromium cannot start the test fails with the reason: it is never skipped (`.ci/run` installs
- * the `chromium` package).
+ * playwright-core) logs in to /admin, finds a failed add-options job and retries it, under the
+ * dashboard's Content-Security-Policy. When Chromium cannot start the test fails with the reason:
+ * it is never skipped (`.ci/run` installs the `chromium` package).
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -83,8 +83,13 @@ describe("the job dashboard in a browser", () => {
     const { url, jobId } = await startWithFailedJob();
     const context = await browser.newContext({ httpCredentials: { username: ADMIN.name, password: ADMIN.password } });
     const page = await context.newPage();
+    const violations: string[] = [];
+    page.on("console", (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
     try {
-      await page.goto(`${url}/admin/queue/${encodeURIComponent(queueNameOf(PROJECT))}?status=failed`);
+      const answer = await page.goto(`${url}/admin/queue/${encodeURIComponent(queueNameOf(PROJECT))}?status=failed`);
+      expect(answer?.headers()["content-security-policy"]).toMatch(/frame-ancestors 'none'/);
       const card = page.locator(`text=#${jobId}`).first();
       await card.waitFor({ timeout: 15_000 });
       // The job card's actions are icon buttons (named only by a tooltip); retry's icon is refresh-cw.
@@ -92,6 +97,8 @@ describe("the job dashboard in a browser", () => {
       const confirm = page.getByRole("button", { name: /^(Confirm|Retry|Yes)$/ }).last();
       if (await confirm.isVisible({ timeout: 2_000 }).catch(() => false)) await confirm.click();
       await waitForJobState(queues, PROJECT, jobId, "completed", 30_000);
+      // Under the dashboard's Content-Security-Policy only the page's foreign web-font stylesheet is refused.
+      expect(violations.filter((text) => !/^Loading the stylesheet 'https:\/\//.test(text))).toEqual([]);
     } finally {
       await page.screenshot({ path: join(dir, "admin-retry.png"), fullPage: true });
       await context.close();

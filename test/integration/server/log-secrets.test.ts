@@ -81,7 +81,8 @@ describe("worker logs (every level): one child logger per job, and no configured
       expect(ofJob.length, `lines of job ${id}`).toBeGreaterThan(1);
       for (const record of ofJob) expect(record).toMatchObject({ project: PROJECT, queue: queueNameOf(PROJECT), jobName: id === syncId ? "sync.run" : "options.add" });
     }
-    expect(records.some((record) => record.msg === "admin login failed")).toBe(true);
+    expect(records.some((record) => record.msg === "authentication refused" && record.surface === "admin" && record.user === ADMIN.name)).toBe(true);
+    expect(records.some((record) => record.msg === "authentication refused" && record.surface === "trigger")).toBe(true);
     const all = lines.join("");
     for (const secret of SECRETS) expect(all.includes(secret), `the logs contain the secret '${secret}'`).toBe(false);
   });

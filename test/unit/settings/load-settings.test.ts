@@ -604,3 +604,17 @@ describe("parseSettings: a syntax error never quotes the file", () => {
     expect(warnings.join("\n")).not.toContain(SECRET);
   });
 });
+
+describe("parseSettings: server.auth_throttle", () => {
+  it("defaults to 10 failures in 15 minutes and one warning per address a minute", () => {
+    expect(parse({ server: {}, projects: [project()] }).server?.auth_throttle).toEqual({ max_failures: 10, window_ms: 900_000, log_interval_ms: 60_000 });
+  });
+
+  it("names each bad field", () => {
+    const problems = problemsOf(() => parse({ server: { auth_throttle: { max_failures: 0, window_ms: 10, log_interval_ms: -1, burst: 3 } }, projects: [project()] }));
+    expect(problems.join("\n")).toMatch(/server\.auth_throttle\.max_failures/);
+    expect(problems.join("\n")).toMatch(/server\.auth_throttle\.window_ms/);
+    expect(problems.join("\n")).toMatch(/server\.auth_throttle\.log_interval_ms/);
+    expect(problems.join("\n")).toMatch(/burst/);
+  });
+});
