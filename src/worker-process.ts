@@ -13,6 +13,7 @@ import { createJobAdmin } from "./jobs/job-admin.js";
 import { metricsRoutes } from "./metrics/metrics-routes.js";
 import { createWorkerMetrics, type WorkerMetrics } from "./metrics/worker-metrics.js";
 import { withRedisDeadline } from "./server/redis-deadline.js";
+import { redactorOfSettings } from "./secrets/redactor-of-settings.js";
 
 export interface RunningWorkerProcess extends RunningWorker {
   /** The HTTP server's base URL, when `server` (or the deprecated `trigger` host/port) is configured. */
@@ -73,7 +74,8 @@ async function startServer(
   logger: Logger,
   metrics: WorkerMetrics | undefined,
 ): Promise<HttpServer> {
-  const app = createHttpApp({ limits: listen, logger });
+  const redactor = redactorOfSettings(settings);
+  const app = createHttpApp({ limits: listen, logger, redactor });
   await app.register(healthRoutes, {
     notReadyReasons: async () => {
       const redis = await redisNotReadyReason(worker.connection, listen.redis_timeout_ms);
@@ -82,7 +84,7 @@ async function startServer(
     },
   });
   if (metrics) await app.register(metricsRoutes, { registry: metrics.registry, token: listen.metrics_token });
-  const jobAdmin = createJobAdmin(worker.queues, worker.activation ? { activation: worker.activation.queue.queue } : {});
+  const jobAdmin = createJobAdmin(worker.queues, { redactor, ...(worker.activation ? { activation: worker.activation.queue.queue } : {}) });
   if (listen.admin) await app.register(adminRoutes, { users: listen.admin.users, admin: jobAdmin, queues: worker.queues, logger, redisTimeoutMs: listen.redis_timeout_ms });
   if (settings.trigger) {
     await app.register(triggerRoutes, {

@@ -9,7 +9,9 @@ import type { OrderSink } from "./order-sink.js";
 /**
  * POSTs each order (JSON, bearer token, an Idempotency-Key derived from connection, order id
  * and content) one after the other. Any non-2xx after the bounded retries fails the delivery,
- * so the pull state is not advanced and the job's retry sends them again (same keys).
+ * so the pull state is not advanced and the job's retry sends them again (same keys). A 3xx is
+ * such a failure too (HTTP_REDIRECT, permanent): the order was not delivered, and the redirect
+ * is not followed (the bearer token stays on the configured origin).
  */
 export function webhookSink(options: {
   readonly url: string;
@@ -27,6 +29,8 @@ export function webhookSink(options: {
     retry: options.retry,
     timeoutMs: options.timeoutMs,
     authorize: () => Promise.resolve(`Bearer ${options.token}`),
+    // A receiver may answer its own page to a delivery: any 2xx counts, whatever its body.
+    htmlMayAnswer: true,
   });
   return {
     async deliver(connection, orders, signal) {

@@ -8,6 +8,7 @@ import { openProjectRuntime } from "./open-project-runtime.js";
 import { createProgressLine } from "./progress-line.js";
 import { UsageError } from "./usage-error.js";
 import { withProjectLock, type LockedRun } from "./with-project-lock.js";
+import { redactorOfSettings } from "../secrets/redactor-of-settings.js";
 
 /** Shared by `sync --once` and `plan`: settings → runtime → one syncProject call. */
 export async function runProjectSync(args: {
@@ -26,7 +27,7 @@ export async function runProjectSync(args: {
     const known = settings.projects.map((p) => p.id).join(", ");
     throw new UsageError(`project ${args.projectId} is not in ${args.configPath} (configured: ${known})`, args.help);
   }
-  const logger = createLogger({ level: settings.log_level });
+  const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) });
   const syncWith = async (runtime: ProjectRuntime, signal: AbortSignal | undefined): Promise<SyncReport> => {
     const progress = createProgressLine(args.io.stderr);
     try {

@@ -5,6 +5,7 @@ import { JobDataError } from "../jobs/job-catalog.js";
 import { BodyError } from "./body-error.js";
 import type { ListenSettings } from "./listen-settings.js";
 import { RedisDeadlineError } from "./redis-deadline.js";
+import type { Redactor } from "../secrets/redactor.js";
 
 /** The largest request body any route reads. */
 export const MAX_BODY_BYTES = 1_000_000;
@@ -19,7 +20,12 @@ function isFastifyError(error: unknown): error is FastifyError {
  * The worker's fastify instance, before routes are added: timeouts and the connection cap from
  * `server`, JSON bodies only (bounded), every error answered as `{errors: [...]}` JSON.
  */
-export function createHttpApp(args: { readonly limits: Pick<ListenSettings, "request_timeout_ms" | "headers_timeout_ms" | "max_connections">; readonly logger: Logger }): FastifyInstance {
+export function createHttpApp(args: {
+  readonly limits: Pick<ListenSettings, "request_timeout_ms" | "headers_timeout_ms" | "max_connections">;
+  readonly logger: Logger;
+  /** Every answer's body is scrubbed of the configured secrets (job data, failed reasons, the dashboard's API). */
+  readonly redactor?: Redactor;
+}): FastifyInstance {
   const log = args.logger.child({ component: "http" });
   const app = Fastify({
     logger: false,
@@ -46,6 +52,14 @@ export function createHttpApp(args: { readonly limits: Pick<ListenSettings, "req
   app.addHook("onSend", async (request, reply) => {
     if (!request.raw.complete) void reply.header("connection", "close");
   });
+
+  // The last line of defence for job data and failure reasons shown by any route, the
+  // dashboard's own API included (it reads the queues directly). Text answers only: the
+  // dashboard's static files are streams.
+  const redactor = args.redactor;
+  if (redactor && !redactor.empty) {
+    app.addHook("onSend", async (_request, _reply, payload) => (typeof payload === "string" ? redactor.redact(payload) : payload));
+  }
 
   app.setNotFoundHandler(async (_request, reply) => reply.code(404).send({ error: "not found" }));
 

@@ -14,6 +14,7 @@ import { EXIT_CODES } from "../../sync/sync-report.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { parseCommandArgs, requireString } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
+import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
 
 export const ACTIVATION_HELP = `Usage:
   pim-sync activation connections --config FILE [--json]
@@ -48,7 +49,7 @@ async function loadActivationSettings(configPath: string, io: CliIo): Promise<Se
 }
 
 async function withRuntime<T>(settings: Settings, io: CliIo, run: (runtime: ActivationRuntime) => Promise<T>): Promise<T> {
-  const logger = createLogger({ level: settings.log_level });
+  const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) });
   // The pull state's Redis, connected first and bounded by redis.connect_timeout_ms: a Redis
   // that is away ends the command with one line before the API is called.
   const redis = settings.redis ? await connectCommandRedis(settings.redis, io.signal) : undefined;

@@ -11,6 +11,7 @@ import { JSON_KEYS_OPTION, jsonText, parseJsonKeyStyle } from "../json-output.js
 import { parseCommandArgs, parseProjectId, requireString } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
 import { withProjectLock } from "../with-project-lock.js";
+import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
 
 export const ADD_OPTIONS_HELP = `Usage: pim-sync add-options --config FILE --project ID --attribute CODE --options JSON [options]
 
@@ -105,7 +106,7 @@ export async function runAddOptionsCommand(argv: readonly string[], io: CliIo): 
   }
 
   return withProjectLock(settings, projectId, `add-options --once of project ${projectId}`, io.signal, async (locked) => {
-    const logger = createLogger({ level: settings.log_level });
+    const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) });
     const runtime = createProjectRuntime({ settings, project, logger, ...(locked.redis ? { redis: locked.redis } : {}) });
     try {
       const report = await runAddOptions(

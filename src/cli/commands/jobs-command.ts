@@ -6,6 +6,7 @@ import { openJobQueues } from "../open-job-queues.js";
 import { parseCommandArgs, parseProjectId, requireString } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
 import { JSON_KEYS_OPTION, jsonText, parseJsonKeyStyle } from "../json-output.js";
+import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
 
 export const JOBS_HELP = `Usage: pim-sync jobs <list|show|retry> --config FILE [options]
 
@@ -76,7 +77,8 @@ export async function runJobsCommand(argv: readonly string[], io: CliIo): Promis
   const project = values.project === undefined ? undefined : parseProjectId(values.project, JOBS_HELP);
   const settings = await loadSettings(requireString(values.config, "--config", JOBS_HELP), io.env, { secrets: "optional" });
   const opened = await openJobQueues(settings, JOBS_HELP, io.signal);
-  const admin = createJobAdmin(opened.queues, opened.activation ? { activation: opened.activation.queue } : {});
+  // The secrets set in this environment (the `jobs` commands run without the unset ones).
+  const admin = createJobAdmin(opened.queues, { redactor: redactorOfSettings(settings), ...(opened.activation ? { activation: opened.activation.queue } : {}) });
   try {
     return await opened.use(async () => {
     if (action === "list") {

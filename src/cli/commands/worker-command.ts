@@ -6,6 +6,7 @@ import { startWorkerProcess } from "../../worker-process.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { parseCommandArgs, requireString } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
+import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
 
 export const WORKER_HELP = `Usage: pim-sync worker --config FILE
 
@@ -31,7 +32,7 @@ export async function runWorkerCommand(argv: readonly string[], io: CliIo): Prom
   const settings = await loadSettings(requireString(values.config, "--config", WORKER_HELP), io.env);
   if (!settings.redis) throw new UsageError("the worker needs `redis` in the config", WORKER_HELP);
   // From here on every line the worker prints is one JSON log record (stderr).
-  const logger = createLogger({ level: settings.log_level, destination: io.stderr });
+  const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings), destination: io.stderr });
   const connection = createWorkerRedis(settings.redis, logger);
   const stopRequested = new Promise<"stop">((resolve) => {
     if (io.signal?.aborted) return resolve("stop");
