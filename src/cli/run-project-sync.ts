@@ -1,6 +1,5 @@
 import { createLogger } from "../log/create-logger.js";
 import { createProjectRuntime, findProject, guardOf, namingOf, type ProjectRuntime } from "../project-runtime.js";
-import { loadSettings } from "../settings/load-settings.js";
 import { syncProject, type SyncInput } from "../sync/sync-project.js";
 import type { SyncReport } from "../sync/sync-report.js";
 import type { CliIo } from "./cli-io.js";
@@ -9,6 +8,7 @@ import { createProgressLine } from "./progress-line.js";
 import { UsageError } from "./usage-error.js";
 import { withProjectLock, type LockedRun } from "./with-project-lock.js";
 import { redactorOfSettings } from "../secrets/redactor-of-settings.js";
+import { loadCommandSettings } from "./load-command-settings.js";
 
 /** Shared by `sync --once` and `plan`: settings → runtime → one syncProject call. */
 export async function runProjectSync(args: {
@@ -21,7 +21,7 @@ export async function runProjectSync(args: {
   readonly dryRun: boolean;
   readonly hooks?: Pick<SyncInput, "onCollection" | "onFields">;
 }): Promise<SyncReport> {
-  const settings = await loadSettings(args.configPath, args.io.env);
+  const settings = await loadCommandSettings(args.configPath, args.io);
   const project = findProject(settings, args.projectId);
   if (!project) {
     const known = settings.projects.map((p) => p.id).join(", ");

@@ -8,13 +8,13 @@ import { putOffers } from "../../activation/put-offers.js";
 import { fileAppendSink, streamSink } from "../../activation/stream-order-sink.js";
 import { updateShipments } from "../../activation/update-shipments.js";
 import { createLogger } from "../../log/create-logger.js";
-import { loadSettings } from "../../settings/load-settings.js";
 import type { Settings } from "../../settings/settings-schema.js";
 import { EXIT_CODES } from "../../sync/sync-report.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { parseCommandArgs, requireString } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
 import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
+import { loadCommandSettings } from "../load-command-settings.js";
 
 export const ACTIVATION_HELP = `Usage:
   pim-sync activation connections --config FILE [--json]
@@ -43,7 +43,7 @@ Options:
   -h, --help          show this help`;
 
 async function loadActivationSettings(configPath: string, io: CliIo): Promise<Settings> {
-  const settings = await loadSettings(configPath, io.env);
+  const settings = await loadCommandSettings(configPath, io);
   if (!settings.activation) throw new UsageError(`${configPath} has no \`activation\` section`, ACTIVATION_HELP);
   return settings;
 }
