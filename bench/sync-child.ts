@@ -11,6 +11,7 @@ import { settingsSchema } from "../src/settings/settings-schema.js";
 import { syncProject } from "../src/sync/sync-project.js";
 import type { SyncReport } from "../src/sync/sync-report.js";
 import { syncChildJobSchema, type SyncChildResult } from "./sync-child-protocol.js";
+import { redactorOfSettings } from "../src/secrets/redactor-of-settings.js";
 
 async function readJob(): Promise<unknown> {
   const fromArgv = process.argv[2];
@@ -75,7 +76,7 @@ async function main(): Promise<void> {
   });
   const project = settings.projects[0];
   if (project === undefined) throw new Error("settings have no project");
-  const logger = createLogger({ level: settings.log_level });
+  const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) });
   const runtime = createProjectRuntime({ settings, project, logger });
   let report: SyncReport;
   const memory = sampleMemory();

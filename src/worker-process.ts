@@ -15,6 +15,7 @@ import { createWorkerMetrics, type WorkerMetrics } from "./metrics/worker-metric
 import { withRedisDeadline } from "./server/redis-deadline.js";
 import { createAuthGate } from "./auth/auth-gate.js";
 import type { AuthSurface } from "./auth/auth-refusal.js";
+import { redactorOfSettings } from "./secrets/redactor-of-settings.js";
 
 export interface RunningWorkerProcess extends RunningWorker {
   /** The HTTP server's base URL, when `server` (or the deprecated `trigger` host/port) is configured. */
@@ -83,7 +84,8 @@ async function startServer(
   logger: Logger,
   metrics: WorkerMetrics | undefined,
 ): Promise<HttpServer> {
-  const app = createHttpApp({ limits: listen, logger });
+  const redactor = redactorOfSettings(settings);
+  const app = createHttpApp({ limits: listen, logger, redactor });
   const gate = (surface: AuthSurface) => createAuthGate({ surface, limits: listen.auth_throttle, logger, observer: metrics });
   await app.register(healthRoutes, {
     notReadyReasons: async () => {
@@ -93,7 +95,7 @@ async function startServer(
     },
   });
   if (metrics) await app.register(metricsRoutes, { registry: metrics.registry, token: listen.metrics_token, gate: gate("metrics") });
-  const jobAdmin = createJobAdmin(worker.queues, worker.activation ? { activation: worker.activation.queue.queue } : {});
+  const jobAdmin = createJobAdmin(worker.queues, { redactor, ...(worker.activation ? { activation: worker.activation.queue.queue } : {}) });
   if (listen.admin) {
     const activation = worker.activation ? { queue: worker.activation.queue, state: worker.activation.runtime.state } : undefined;
     await app.register(adminRoutes, { users: listen.admin.users, admin: jobAdmin, queues: worker.queues, logger, redisTimeoutMs: listen.redis_timeout_ms, activation, gate: gate("admin") });

@@ -22,6 +22,7 @@ import { settingsSchema } from "../../src/settings/settings-schema.js";
 import { sampleOrder } from "../../src/sim/activation/activation-sample.js";
 import { SIM_ACTIVATION_CONNECTION_ID, SIM_ACTIVATION_TOKEN, startActivationSimulator } from "../../src/sim/activation/activation-simulator.js";
 import { DEFAULT_BENCH_REDIS_URL, openBenchRedis, type BenchRedis } from "../worker/bench-redis.js";
+import { EMPTY_REDACTOR } from "../../src/secrets/redactor.js";
 
 const CONNECTION = "amazon-fr";
 
@@ -55,7 +56,7 @@ async function main(): Promise<void> {
     redis: { url: bench.url, prefix: bench.prefix },
     activation: { url: sim.url, pim_connection_id: SIM_ACTIVATION_CONNECTION_ID, access_token: SIM_ACTIVATION_TOKEN, requests_per_second: 1000, offers: { batch_size: 100 } },
   });
-  const runtime = createActivationRuntime({ settings, logger: createLogger({ level: "silent" }), redis: bench.redis });
+  const runtime = createActivationRuntime({ settings, logger: createLogger({ level: "silent", redactor: EMPTY_REDACTOR }), redis: bench.redis });
   const sink = dailyFileSink(join(dir, "orders"));
   const deps = { client: runtime.client, state: runtime.state, sink };
   try {

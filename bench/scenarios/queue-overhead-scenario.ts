@@ -35,6 +35,7 @@ import { benchWorkerSettings } from "../worker/bench-worker-settings.js";
 import { jobsPerSecond, median, medianPairedRatio } from "../worker/queue-run-summary.js";
 import { streamPosition, waitForQueueRun } from "../worker/wait-for-queue-run.js";
 import type { ScenarioContext, ScenarioResult } from "./scenario.js";
+import { redactorOfSettings } from "../../src/secrets/redactor-of-settings.js";
 
 export const QUEUE_OVERHEAD_JOBS = 2000;
 export const QUEUE_OVERHEAD_ROUNDS = 7;
@@ -99,7 +100,7 @@ export async function measureQueueOverhead(context: {
   const bareWorkers: Worker[] = [];
   try {
     context.progress(`queue overhead: ${QUEUE_OVERHEAD_ROUNDS} rounds of ${QUEUE_OVERHEAD_JOBS} no-op jobs, pim-sync worker and bare BullMQ workers…`);
-    worker = await startWorker({ settings, logger: createLogger({ level: settings.log_level }), handlers: NO_OP_HANDLERS });
+    worker = await startWorker({ settings, logger: createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) }), handlers: NO_OP_HANDLERS });
     const bare = async (name: string, concurrency: number, globalConcurrency: boolean): Promise<Queue> => {
       const queue = new Queue(name, { connection: bareConnection, prefix: bench.prefix });
       bareQueues.push(queue);

@@ -15,6 +15,7 @@ import { BENCH_PROJECT } from "../catalog/generate-catalog.js";
 import type { ScenarioContext } from "../scenarios/scenario.js";
 import { openBenchRedis, type BenchRedis } from "./bench-redis.js";
 import { benchWorkerSettings } from "./bench-worker-settings.js";
+import { redactorOfSettings } from "../../src/secrets/redactor-of-settings.js";
 
 /** As between syncs: the simulators' one-second windows still hold the previous run's requests. */
 const SETTLE_MS = 1_500;
@@ -54,7 +55,7 @@ export async function openAddOptionsBenchWorker(context: ScenarioContext, allowe
     queues,
     async startWorker() {
       const startedAt = performance.now();
-      worker = await startWorker({ settings, logger: createLogger({ level: settings.log_level }) });
+      worker = await startWorker({ settings, logger: createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) }) });
       return performance.now() - startedAt;
     },
     async close() {

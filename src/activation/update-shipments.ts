@@ -13,7 +13,8 @@ export interface ShipmentsReport {
 
 /**
  * One PUT per shipment, unchanged. A refusal (4xx other than 408/429) is recorded and the next
- * shipment goes on; an upstream failure stops the run (the next ones would fail the same way).
+ * shipment goes on; an upstream failure (a redirect and an answer of the wrong shape among
+ * them) stops the run (the next ones would fail the same way).
  */
 export async function updateShipments(
   deps: { readonly client: ActivationClient },
@@ -28,7 +29,7 @@ export async function updateShipments(
       await deps.client.updateShipment(connection, shipment, options.signal);
       accepted += 1;
     } catch (error) {
-      if (error instanceof HttpError && error.status !== undefined && !error.transient && error.status !== 401 && error.status !== 403) {
+      if (error instanceof HttpError && error.code === "HTTP_STATUS" && error.status !== undefined && !error.transient && error.status !== 401 && error.status !== 403) {
         refused.push({ index: index + 1, reason: error.message });
         continue;
       }

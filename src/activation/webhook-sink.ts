@@ -25,7 +25,9 @@ export function isOrderRefusal(error: unknown): error is HttpError & { readonly 
  * POSTs each order's delivery record (JSON, bearer token, `Idempotency-Key: <delivery id>`) one
  * after the other, reporting each as it is accepted or refused. A failure worth another try
  * (5xx, timeouts, 429 after the bounded retries) or an endpoint-wide refusal rejects: the orders
- * after it are not sent, the job's retry sends them (and only them) again.
+ * after it are not sent, the job's retry sends them (and only them) again. A 3xx is such a
+ * failure too (HTTP_REDIRECT, permanent): the order was not delivered, and the redirect is not
+ * followed (the bearer token stays on the configured origin).
  */
 export function webhookSink(options: {
   readonly url: string;
@@ -43,6 +45,8 @@ export function webhookSink(options: {
     retry: options.retry,
     timeoutMs: options.timeoutMs,
     authorize: () => Promise.resolve(`Bearer ${options.token}`),
+    // A receiver may answer its own page to a delivery: any 2xx counts, whatever its body.
+    htmlMayAnswer: true,
   });
   return {
     async deliver(connection, orders, { signal, onOutcome }) {

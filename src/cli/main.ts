@@ -6,6 +6,7 @@ import { UsageError } from "./usage-error.js";
 import { packageVersion } from "./package-version.js";
 import { jsonErrorText, type FailureKind } from "./json-error.js";
 import { RedisUnavailableError } from "../redis/redis-unavailable-error.js";
+import { redactingIo } from "./redacting-io.js";
 
 type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
 
@@ -37,7 +38,8 @@ ${Object.entries(COMMANDS)
 
 Run 'pim-sync <command> --help' for a command's options; 'pim-sync --version' for the version.`;
 
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runCli(argv: readonly string[], given: CliIo): Promise<number> {
+  const io = redactingIo(given);
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     writeLine(io.stdout, MAIN_HELP);

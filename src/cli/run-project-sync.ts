@@ -1,6 +1,5 @@
 import { createLogger } from "../log/create-logger.js";
 import { createProjectRuntime, findProject, guardOf, namingOf, type ProjectRuntime } from "../project-runtime.js";
-import { loadSettings } from "../settings/load-settings.js";
 import { syncProject, type SyncInput } from "../sync/sync-project.js";
 import type { SyncReport } from "../sync/sync-report.js";
 import type { CliIo } from "./cli-io.js";
@@ -8,6 +7,8 @@ import { openProjectRuntime } from "./open-project-runtime.js";
 import { createProgressLine } from "./progress-line.js";
 import { UsageError } from "./usage-error.js";
 import { withProjectLock, type LockedRun } from "./with-project-lock.js";
+import { redactorOfSettings } from "../secrets/redactor-of-settings.js";
+import { loadCommandSettings } from "./load-command-settings.js";
 
 /** Shared by `sync --once` and `plan`: settings → runtime → one syncProject call. */
 export async function runProjectSync(args: {
@@ -20,13 +21,13 @@ export async function runProjectSync(args: {
   readonly dryRun: boolean;
   readonly hooks?: Pick<SyncInput, "onCollection" | "onFields">;
 }): Promise<SyncReport> {
-  const settings = await loadSettings(args.configPath, args.io.env);
+  const settings = await loadCommandSettings(args.configPath, args.io);
   const project = findProject(settings, args.projectId);
   if (!project) {
     const known = settings.projects.map((p) => p.id).join(", ");
     throw new UsageError(`project ${args.projectId} is not in ${args.configPath} (configured: ${known})`, args.help);
   }
-  const logger = createLogger({ level: settings.log_level });
+  const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) });
   const syncWith = async (runtime: ProjectRuntime, signal: AbortSignal | undefined): Promise<SyncReport> => {
     const progress = createProgressLine(args.io.stderr);
     try {

@@ -4,6 +4,7 @@ import type { ServiceOption } from "../domain/option-collection.js";
 import { createConcurrencyLimiter } from "../http/concurrency-limiter.js";
 import { createHttpClient, requestUrl, type HttpClient } from "../http/http-client.js";
 import { createPagingGuard } from "../http/paging-guard.js";
+import { HttpError } from "../http/http-error.js";
 import { createRequestStats, type RequestStats } from "../http/request-stats.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../http/retry-policy.js";
 import { createSlidingWindowLimiter } from "../http/sliding-window-limiter.js";
@@ -55,10 +56,14 @@ export function createConfigServiceClient(options: ConfigServiceClientOptions): 
     stats: createRequestStats(),
     onResponse: options.onResponse,
   };
-  const tokenClient = createHttpClient(common);
+  const credentials = options.credentials;
+  // The login body (email, password) or the static token: an echoing upstream sends them back.
+  const secrets = (): string[] => ("token" in credentials ? [credentials.token] : [credentials.email, credentials.password]);
+  const tokenClient = createHttpClient({ ...common, secrets });
   const auth = createServiceAuth(options.credentials, tokenClient);
   const http: HttpClient = createHttpClient({
     ...common,
+    secrets,
     authorize: (signal) => auth.authorize(signal),
     onUnauthorized: (signal) => auth.onUnauthorized(signal),
   });
@@ -97,27 +102,40 @@ export function createConfigServiceClient(options: ConfigServiceClientOptions): 
   }
 
   async function updateOptions(collectionId: number, body: UpdateOptionsBody, signal?: AbortSignal): Promise<void> {
-    await http.send({
+    const url = SERVICE_PATHS.updateOptions(collectionId);
+    const { data } = await http.send({
       method: "PATCH",
-      url: SERVICE_PATHS.updateOptions(collectionId),
+      url,
       json: body,
       schema: writeResponseSchema,
       // Upserts and deletes by name: sending the same body twice ends in the same state.
       idempotent: true,
       signal,
     });
+    checkSummaryOf(collectionId, data.id, "PATCH", url);
   }
 
   async function addOptions(collectionId: number, addOptionsList: readonly ServiceOption[], signal?: AbortSignal): Promise<void> {
-    await http.send({
+    const url = SERVICE_PATHS.addOptions(collectionId);
+    const { data } = await http.send({
       method: "PATCH",
-      url: SERVICE_PATHS.addOptions(collectionId),
+      url,
       json: { upsert_options: addOptionsList },
       schema: writeResponseSchema,
       // Not idempotent: a repeat after a lost answer is refused for the options it already added.
       idempotent: false,
       signal,
     });
+    checkSummaryOf(collectionId, data.id, "PATCH", url);
+  }
+
+  /** The summary of another collection is not the answer to this write. */
+  function checkSummaryOf(collectionId: number, answeredId: number, method: string, path: string): void {
+    if (answeredId === collectionId) return;
+    throw new HttpError(
+      { upstream: "service", method, url: requestUrl(options.baseUrl, path).toString(), code: "HTTP_RESPONSE_SHAPE", status: 200, transient: false },
+      `unexpected response shape: id: the answer is the summary of collection ${answeredId}, not ${collectionId}`,
+    );
   }
 
   return {

@@ -22,5 +22,9 @@ export const tokenResponseSchema = z.union([
   z.object({ token: z.string().min(1) }).transform((body) => body.token),
 ]);
 
-/** update-options and add-options answer with the collection summary; nothing else is relied on. */
-export const writeResponseSchema = z.unknown();
+/**
+ * update-options and add-options answer with the collection summary (`{id, name, project}`, the
+ * documented success body). Its `id` is required and must be the collection written: an empty
+ * body, a page or any other JSON (a proxy's answer) is not taken as the write being done.
+ */
+export const writeResponseSchema = z.looseObject({ id: z.int() });

@@ -8,6 +8,9 @@ import { parseRetryAfterMs } from "./parse-retry-after.js";
 import { createRequestStats, type RequestStats } from "./request-stats.js";
 import { decideRetry, type RetryPolicy } from "./retry-policy.js";
 import type { RateLimiter } from "./sliding-window-limiter.js";
+import { createRedactor, type Redactor } from "../secrets/redactor.js";
+import { credentialsInAuthorization } from "./credentials-in-authorization.js";
+import { redirectError } from "./redirect-error.js";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
@@ -57,6 +60,17 @@ export interface HttpClientOptions {
   readonly stats?: RequestStats;
   /** Told of every answer's status (or "error" when none came): for the worker's metrics. */
   readonly onResponse?: ((status: number | "error") => void) | undefined;
+  /**
+   * Credentials this client sends other than in the Authorization header (which is always
+   * covered): login bodies, custom auth headers. Removed, in every spelling, from every error
+   * this client builds, since an upstream may echo the request in its answer.
+   */
+  readonly secrets?: () => readonly (string | undefined)[];
+  /**
+   * A 2xx answered with an HTML page is refused (a proxy's or a maintenance page, not the API's
+   * answer) unless this is set: for a webhook, whose receiver may answer anything.
+   */
+  readonly htmlMayAnswer?: boolean;
 }
 
 export interface HttpClient {
@@ -66,6 +80,8 @@ export interface HttpClient {
 }
 
 const BODY_EXCERPT_CHARS = 300;
+/** Bodies longer than this are cut before they are scrubbed (only the excerpt is kept anyway). */
+const BODY_SCRUB_CHARS = 65_536;
 
 /** The URL a request goes to: `url` resolved against the base URL, with the query set on it. */
 export function requestUrl(baseUrl: string, url: string, query?: HttpRequest<z.ZodType>["query"]): URL {
@@ -74,6 +90,11 @@ export function requestUrl(baseUrl: string, url: string, query?: HttpRequest<z.Z
     if (value !== undefined) resolved.searchParams.set(key, String(value));
   }
   return resolved;
+}
+
+function isHtml(contentType: string | string[] | undefined): boolean {
+  const value = Array.isArray(contentType) ? contentType[0] : contentType;
+  return value !== undefined && /^\s*(text\/html|application\/xhtml\+xml)\b/i.test(value);
 }
 
 /** Getting the credentials failed (after the token request's own retries): not retried here. */
@@ -99,6 +120,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const method = req.method;
     const urlText = url.toString();
     const base = { upstream: options.upstream, method, url: urlText };
+    // Made only when an error is built: what this request sent that an echo could carry back.
+    const redactor = (): Redactor => createRedactor({ secrets: [...credentialsInAuthorization(auth), ...(options.secrets?.() ?? [])] });
     const headers: Record<string, string> = { accept: "application/json", ...options.headers, ...req.headers };
     let auth: string | undefined;
     try {
@@ -133,27 +156,46 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       if (req.signal?.aborted) throw cause;
       options.onResponse?.("error");
       const timedOut = timeout.aborted;
-      throw new HttpError(
-        { ...base, code: timedOut ? "HTTP_TIMEOUT" : "HTTP_NETWORK", transient: timedOut || !isPermanentNetworkFailure(cause), cause },
-        timedOut ? `no answer within ${options.timeoutMs} ms` : `network error: ${(cause as Error).message}`,
+      throw redactor().redactError(
+        new HttpError(
+          { ...base, code: timedOut ? "HTTP_TIMEOUT" : "HTTP_NETWORK", transient: timedOut || !isPermanentNetworkFailure(cause), cause },
+          timedOut ? `no answer within ${options.timeoutMs} ms` : `network error: ${(cause as Error).message}`,
+        ),
       );
     }
 
     const { statusCode } = response;
     options.onResponse?.(statusCode);
+    if (statusCode >= 300 && statusCode < 400) {
+      // Never followed (credentials stay on the configured origin), never a success: a write
+      // answered 307 was not made. The body is not kept: it is a proxy's page at best.
+      await response.body.dump().catch(() => undefined);
+      throw redactor().redactError(redirectError(base, statusCode, response.headers.location));
+    }
     if (statusCode >= 400) {
       const text = await response.body.text().catch(() => "");
       const retryAfterMs = parseRetryAfterMs(response.headers["retry-after"], Date.now());
+      // Scrubbed whole, then cut: cutting first could leave the start of a secret in the excerpt.
+      const excerpt = redactor().redact(text.slice(0, BODY_SCRUB_CHARS)).slice(0, BODY_EXCERPT_CHARS);
+      throw redactor().redactError(
+        new HttpError(
+          {
+            ...base,
+            code: "HTTP_STATUS",
+            status: statusCode,
+            bodyExcerpt: excerpt,
+            retryAfterMs: statusCode === 429 || statusCode === 503 ? retryAfterMs : undefined,
+            transient: isTransientStatus(statusCode),
+          },
+          `${statusCode} ${excerpt}`,
+        ),
+      );
+    }
+    if (options.htmlMayAnswer !== true && isHtml(response.headers["content-type"])) {
+      await response.body.dump().catch(() => undefined);
       throw new HttpError(
-        {
-          ...base,
-          code: "HTTP_STATUS",
-          status: statusCode,
-          bodyExcerpt: text.slice(0, BODY_EXCERPT_CHARS),
-          retryAfterMs: statusCode === 429 || statusCode === 503 ? retryAfterMs : undefined,
-          transient: isTransientStatus(statusCode),
-        },
-        `${statusCode} ${text.slice(0, BODY_EXCERPT_CHARS)}`,
+        { ...base, code: "HTTP_RESPONSE_SHAPE", status: statusCode, transient: false },
+        `answered ${statusCode} with an HTML page, not the API's answer (a proxy or a maintenance page?); not taken as a success`,
       );
     }
 
@@ -168,16 +210,21 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       }
     } catch (cause) {
       const timedOut = timeout.aborted;
-      throw new HttpError(
-        { ...base, code: timedOut ? "HTTP_TIMEOUT" : "HTTP_RESPONSE_SHAPE", status: statusCode, transient: timedOut, cause },
-        timedOut ? `body not received within ${options.timeoutMs} ms` : `unreadable response body: ${(cause as Error).message}`,
+      // A JSON parser's message quotes the start of the body: scrubbed like any excerpt.
+      throw redactor().redactError(
+        new HttpError(
+          { ...base, code: timedOut ? "HTTP_TIMEOUT" : "HTTP_RESPONSE_SHAPE", status: statusCode, transient: timedOut, cause },
+          timedOut ? `body not received within ${options.timeoutMs} ms` : `unreadable response body: ${(cause as Error).message}`,
+        ),
       );
     }
     const parsed = req.schema.safeParse(raw);
     if (!parsed.success) {
-      throw new HttpError(
-        { ...base, code: "HTTP_RESPONSE_SHAPE", status: statusCode, transient: false, cause: parsed.error },
-        `unexpected response shape: ${describeIssues(parsed.error.issues)}`,
+      throw redactor().redactError(
+        new HttpError(
+          { ...base, code: "HTTP_RESPONSE_SHAPE", status: statusCode, transient: false, cause: parsed.error },
+          `unexpected response shape: ${describeIssues(parsed.error.issues)}`,
+        ),
       );
     }
     return { status: statusCode, data: parsed.data as z.infer<S> };

@@ -3,6 +3,7 @@ import type { z } from "zod";
 /** Stable codes to match on, never on message text. */
 export type HttpErrorCode =
   | "HTTP_STATUS" // the upstream answered with a non-success status
+  | "HTTP_REDIRECT" // the upstream answered 3xx: never followed, never a success
   | "HTTP_TIMEOUT" // no (complete) answer in time
   | "HTTP_NETWORK" // connection refused, reset, DNS...
   | "HTTP_RESPONSE_SHAPE" // the answer did not match the expected schema

@@ -1,6 +1,7 @@
 import { UnrecoverableError, type Job, type Processor } from "bullmq";
 import type { Logger } from "pino";
 import { LazyChildLogger } from "../log/lazy-child-logger.js";
+import { redactorOfSettings } from "../secrets/redactor-of-settings.js";
 import type { ProjectRuntime } from "../project-runtime.js";
 import type { Settings } from "../settings/settings-schema.js";
 import { describeHolder, type ProjectLease, type ProjectLock } from "../state/project-lock.js";
@@ -38,6 +39,7 @@ export function createJobProcessor(args: {
 }): Processor {
   const handlers = args.handlers ?? JOB_HANDLERS;
   const { settings } = args;
+  const redactor = redactorOfSettings(settings);
   const timeoutOf: Record<ProjectJobName, number> = {
     "sync.run": settings.worker.sync_timeout_ms,
     "options.add": settings.worker.add_options_timeout_ms,
@@ -64,6 +66,7 @@ export function createJobProcessor(args: {
       workerSignal,
       logger: jobLog,
       timeoutMs: timeoutOf[name],
+      redactor,
       async run(signal, abort) {
         // The project's lock is shared with `--once` commands (see project-lock.ts); a job that
         // loses it (expired while the process stalled) stops rather than write beside another.
@@ -92,7 +95,7 @@ export function createJobProcessor(args: {
               return jobLog.logger;
             },
             signal,
-            log: async (line: string) => void (await job.log(line)),
+            log: async (line: string) => void (await job.log(redactor.redact(line))),
             ...(args.fullSyncProgress && job.id !== undefined ? { fullSyncProgress: args.fullSyncProgress } : {}),
             ...(args.addOptionsBatching && job.id !== undefined ? { addOptionsBatching: args.addOptionsBatching } : {}),
           };

@@ -2,6 +2,7 @@ import type { Job, JobType, Queue } from "bullmq";
 import { ACTIVATION_QUEUE } from "./activation-queue.js";
 import type { JobQueues } from "./job-queues.js";
 import { isJobName, parseJobData } from "./job-catalog.js";
+import { EMPTY_REDACTOR, type Redactor } from "../secrets/redactor.js";
 
 export const JOB_STATES = ["failed", "waiting", "active", "completed", "delayed", "prioritized", "waiting-children"] as const;
 export type JobState = (typeof JOB_STATES)[number];
@@ -106,7 +107,13 @@ async function summarize(project: number | null, job: Job): Promise<JobSummary> 
 }
 
 /** Inspection and replay, for admins (`pim-sync jobs …`). */
-export function createJobAdmin(queues: JobQueues, options: { readonly activation?: Queue } = {}) {
+/**
+ * Lists, shows and replays jobs, for `jobs` and the admin and job routes. What it shows (data,
+ * result, failed reasons, stacks, logs) goes through `redactor` (the configured secrets): jobs
+ * written by an older version, or by a worker with other settings, may hold them.
+ */
+export function createJobAdmin(queues: JobQueues, options: { readonly activation?: Queue; readonly redactor?: Redactor } = {}) {
+  const redactor = options.redactor ?? EMPTY_REDACTOR;
   /** Every queue to look at: the project's, or all projects' plus the Activation queue when configured. */
   function targetsOf(project?: number): AdminQueue[] {
     if (project !== undefined) {
@@ -147,7 +154,7 @@ export function createJobAdmin(queues: JobQueues, options: { readonly activation
         }
       }
       const newest = found.sort((a, b) => b.job.timestamp - a.job.timestamp || compareIds(b.job.id, a.job.id)).slice(0, limit);
-      return Promise.all(newest.map(({ project, job }) => summarize(project, job)));
+      return redactor.redactValue(await Promise.all(newest.map(({ project, job }) => summarize(project, job))));
     },
 
     async show(ref: string): Promise<JobDetails> {
@@ -156,16 +163,16 @@ export function createJobAdmin(queues: JobQueues, options: { readonly activation
       const summary = await summarize(project, job);
       const stacks = job.stacktrace ?? [];
       const failedNow = summary.state === "failed";
-      return {
+      return redactor.redactValue({
         ...summary,
-        data: job.data,
+        data: job.data as unknown,
         result: job.returnvalue ?? null,
         stacktrace: failedNow ? stacks.slice(-1) : [],
         earlierStacktraces: failedNow ? stacks.slice(0, -1) : stacks,
         pendingRetryReason: failedNow ? null : job.failedReason || null,
         logs: logs.logs,
         attemptsStarted: job.attemptsStarted,
-      };
+      });
     },
 
     /**

@@ -1,5 +1,6 @@
 import { DelayedError, UnrecoverableError, type Job } from "bullmq";
 import type { LazyChildLogger } from "../log/lazy-child-logger.js";
+import type { Redactor } from "../secrets/redactor.js";
 import { classifyFailure } from "./classify-failure.js";
 
 /**
@@ -7,6 +8,8 @@ import { classifyFailure } from "./classify-failure.js";
  * job's time limit or the worker's cancellation (both released when the job ends), and failures
  * turned into BullMQ's three outcomes through the one classifier (fail now, delay without using
  * an attempt, retry with the catalog's backoff). A job interrupted by shutdown is handed back.
+ * What BullMQ stores of a run (its result, its failed reason and stack) is scrubbed of every
+ * configured secret first: Redis, `jobs show` and the job routes only ever see it scrubbed.
  */
 export async function runJobWithPolicy(args: {
   readonly job: Job;
@@ -15,10 +18,12 @@ export async function runJobWithPolicy(args: {
   /** The job's logger, made only if a line is logged at a level the logger lets through. */
   readonly logger: LazyChildLogger;
   readonly timeoutMs: number;
+  /** The configured secrets (see src/secrets/redactor-of-settings.ts). */
+  readonly redactor: Redactor;
   /** `abort` ends the run as the time limit would, with `reason` (e.g. a lock the job lost). */
   run(signal: AbortSignal, abort: (reason: Error) => void): Promise<unknown>;
 }): Promise<unknown> {
-  const { job, token, workerSignal, logger } = args;
+  const { job, token, workerSignal, logger, redactor } = args;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error(`${job.name} ran longer than ${args.timeoutMs} ms`)), args.timeoutMs);
   timer.unref();
@@ -29,8 +34,9 @@ export async function runJobWithPolicy(args: {
     // `run` logs "job started" itself: a project job first waits for its project's lock.
     const result = await args.run(controller.signal, (reason) => controller.abort(reason));
     logger.write("info", "job done");
-    return result;
-  } catch (error) {
+    return redactor.redactValue(result);
+  } catch (caught) {
+    const error = redactor.redactError(caught);
     if (workerSignal?.aborted && token !== undefined) {
       // The worker is shutting down past its deadline: hand the job back at once, without
       // using an attempt, for another worker (its writes so far are in the state).

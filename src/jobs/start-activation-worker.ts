@@ -14,6 +14,7 @@ import { isActivationJobName, parseJobData } from "./job-catalog.js";
 import { runJobWithPolicy } from "./run-job-with-policy.js";
 import type { ActivationObserver } from "./job-observer.js";
 import { LazyChildLogger } from "../log/lazy-child-logger.js";
+import { redactorOfSettings } from "../secrets/redactor-of-settings.js";
 import { startQueueWorker } from "./start-queue-worker.js";
 import { ACTIVATION_SCHEDULER_PREFIX, upsertActivationSchedules } from "./upsert-activation-schedules.js";
 
@@ -49,6 +50,7 @@ export async function startActivationWorker(args: {
   const prefix = settings.redis?.prefix;
   if (!activation || prefix === undefined) throw new Error("the activation worker needs `activation` and `redis` in the config");
   const log = args.logger.child({ queue: ACTIVATION_QUEUE });
+  const redactor = redactorOfSettings(settings);
   const queue = createActivationQueue({ connection: args.connection, prefix, retention: settings.worker, ...(args.onError ? { onError: args.onError("activation queue") } : {}) });
   const runtime = createActivationRuntime({ settings, logger: args.logger, redis: args.connection });
   const sink = sinkOf(activation.orders.sink, settings, args.logger);
@@ -80,9 +82,10 @@ export async function startActivationWorker(args: {
       workerSignal,
       logger: jobLog,
       timeoutMs: ACTIVATION_JOB_TIMEOUT_MS,
+      redactor,
       run(signal) {
         jobLog.write("info", "job started");
-        const context: ActivationJobContext = { runtime, sink, logger: jobLog.logger, signal, log: async (line: string) => void (await job.log(line)) };
+        const context: ActivationJobContext = { runtime, sink, logger: jobLog.logger, signal, log: async (line: string) => void (await job.log(redactor.redact(line))) };
         const handler = ACTIVATION_JOB_HANDLERS[name] as (data: unknown, context: ActivationJobContext) => Promise<unknown>;
         return handler(data, context).then(
           (result) => {

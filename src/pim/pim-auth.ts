@@ -5,7 +5,7 @@ import { HttpError } from "../http/http-error.js";
 import type { RetryPolicy } from "../http/retry-policy.js";
 import type { RateLimiter } from "../http/sliding-window-limiter.js";
 import { tokenResponseSchema } from "./pim-schemas.js";
-import { redactSecrets } from "./redact-secrets.js";
+import { redactSecrets } from "../secrets/redactor.js";
 import { waitOrAbort } from "./wait-or-abort.js";
 
 /** A PIM connection's credentials (Connect > Connection settings). */
@@ -80,13 +80,15 @@ export function createPimAuth(options: PimAuthOptions): PimAuth {
     random: options.random,
     onResponse: options.onResponse,
     authorize: () => Promise.resolve(`Basic ${basicCredentials}`),
+    // The token request's body: an echoing endpoint sends the user name and password back.
+    secrets: () => secrets(),
   });
   let state: TokenState | undefined;
   let pending: Promise<void> | undefined;
 
   function secrets(): (string | undefined)[] {
     // The base64 pair too: it is the secret in thin disguise.
-    return [secret, password, basicCredentials, state?.accessToken, state?.refreshToken];
+    return [clientId, secret, username, password, basicCredentials, state?.accessToken, state?.refreshToken];
   }
 
   async function requestToken(grant: Grant): Promise<void> {

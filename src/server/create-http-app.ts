@@ -6,6 +6,7 @@ import { BodyError } from "./body-error.js";
 import type { ListenSettings } from "./listen-settings.js";
 import { RedisDeadlineError } from "./redis-deadline.js";
 import { securityHeaders } from "./security-headers.js";
+import type { Redactor } from "../secrets/redactor.js";
 
 /** The largest request body any route reads. */
 export const MAX_BODY_BYTES = 1_000_000;
@@ -21,7 +22,12 @@ function isFastifyError(error: unknown): error is FastifyError {
  * `server`, JSON bodies only (bounded), every error answered as `{errors: [...]}` JSON, security
  * headers on every answer.
  */
-export function createHttpApp(args: { readonly limits: Pick<ListenSettings, "request_timeout_ms" | "headers_timeout_ms" | "max_connections">; readonly logger: Logger }): FastifyInstance {
+export function createHttpApp(args: {
+  readonly limits: Pick<ListenSettings, "request_timeout_ms" | "headers_timeout_ms" | "max_connections">;
+  readonly logger: Logger;
+  /** Every answer's body is scrubbed of the configured secrets (job data, failed reasons, the dashboard's API). */
+  readonly redactor?: Redactor;
+}): FastifyInstance {
   const log = args.logger.child({ component: "http" });
   const app = Fastify({
     logger: false,
@@ -49,6 +55,14 @@ export function createHttpApp(args: { readonly limits: Pick<ListenSettings, "req
   app.addHook("onSend", async (request, reply) => {
     if (!request.raw.complete) void reply.header("connection", "close");
   });
+
+  // The last line of defence for job data and failure reasons shown by any route, the
+  // dashboard's own API included (it reads the queues directly). Text answers only: the
+  // dashboard's static files are streams.
+  const redactor = args.redactor;
+  if (redactor && !redactor.empty) {
+    app.addHook("onSend", async (_request, _reply, payload) => (typeof payload === "string" ? redactor.redact(payload) : payload));
+  }
 
   app.setNotFoundHandler(async (_request, reply) => reply.code(404).send({ error: "not found" }));
 

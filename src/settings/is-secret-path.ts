@@ -1,7 +1,10 @@
 /**
  * The config keys that hold credentials for the upstreams, the trigger or the server:
  * `projects[].pim`'s client id, secret, user name and password, `projects[].service`'s token and
- * password, `trigger.token`, `server.metrics_token`, and `server.admin.users[]`'s password and token.
+ * password, `activation.access_token` and the webhook sink's `activation.orders.sink.token`,
+ * `trigger.token`, `server.metrics_token`, and `server.admin.users[]`'s password and token.
+ * The commands that never call the upstreams accept them unset; every one of them is removed
+ * from logs, errors and answers (src/secrets/redactor-of-settings.ts).
  */
 export function isSecretPath(path: readonly (string | number)[]): boolean {
   const [first, , section, key] = path;
@@ -10,6 +13,10 @@ export function isSecretPath(path: readonly (string | number)[]): boolean {
     return path[1] === "admin" && path[2] === "users" && path.length === 5 && (path[4] === "password" || path[4] === "token");
   }
   if (first === "trigger") return path[1] === "token" && path.length === 2;
+  if (first === "activation") {
+    if (path[1] === "access_token") return path.length === 2;
+    return path[1] === "orders" && path[2] === "sink" && path[3] === "token" && path.length === 4;
+  }
   if (first !== "projects" || path.length !== 4) return false;
   if (section === "pim") return key === "client_id" || key === "secret" || key === "username" || key === "password";
   if (section === "service") return key === "token" || key === "password";

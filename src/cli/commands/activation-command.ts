@@ -8,7 +8,6 @@ import { putOffers } from "../../activation/put-offers.js";
 import { fileAppendSink, streamSink } from "../../activation/stream-order-sink.js";
 import { updateShipments } from "../../activation/update-shipments.js";
 import { createLogger } from "../../log/create-logger.js";
-import { loadSettings } from "../../settings/load-settings.js";
 import type { Settings } from "../../settings/settings-schema.js";
 import { EXIT_CODES } from "../../sync/sync-report.js";
 import { writeLine, type CliIo } from "../cli-io.js";
@@ -17,6 +16,8 @@ import { UsageError } from "../usage-error.js";
 import { OfferKeyError } from "../../activation/offer-key.js";
 import { explainingUnknownConnection, UnknownConnection } from "../../activation/unknown-connection.js";
 import { enqueueResend } from "./enqueue-activation-resend.js";
+import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
+import { loadCommandSettings } from "../load-command-settings.js";
 
 export const ACTIVATION_HELP = `Usage:
   pim-sync activation connections --config FILE [--json]
@@ -55,13 +56,13 @@ Options:
   -h, --help          show this help`;
 
 async function loadActivationSettings(configPath: string, io: CliIo): Promise<Settings> {
-  const settings = await loadSettings(configPath, io.env);
+  const settings = await loadCommandSettings(configPath, io);
   if (!settings.activation) throw new UsageError(`${configPath} has no \`activation\` section`, ACTIVATION_HELP);
   return settings;
 }
 
 async function withRuntime<T>(settings: Settings, io: CliIo, run: (runtime: ActivationRuntime) => Promise<T>): Promise<T> {
-  const logger = createLogger({ level: settings.log_level });
+  const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) });
   // The pull state's Redis, connected first and bounded by redis.connect_timeout_ms: a Redis
   // that is away ends the command with one line before the API is called.
   const redis = settings.redis ? await connectCommandRedis(settings.redis, io.signal) : undefined;

@@ -6,6 +6,7 @@ import { createLogger } from "../../log/create-logger.js";
 import { settingsSchema } from "../../settings/settings-schema.js";
 import { SIM_ACTIVATION_CONNECTION_ID, SIM_ACTIVATION_TOKEN, type ActivationSimulator } from "../../sim/activation/activation-simulator.js";
 import { writeLine, type CliIo } from "../cli-io.js";
+import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
 
 const CONNECTION = "amazon-fr";
 
@@ -17,7 +18,7 @@ export async function runActivationDemo(args: { readonly activationUrl: string; 
     // An Activation-only config: no project.
     activation: { url: args.activationUrl, pim_connection_id: SIM_ACTIVATION_CONNECTION_ID, access_token: SIM_ACTIVATION_TOKEN, offers: { batch_size: 2 } },
   });
-  const logger = createLogger({ level: "warn" });
+  const logger = createLogger({ level: "warn", redactor: redactorOfSettings(settings) });
   const runtime = createActivationRuntime({ settings, logger });
   const lines: string[] = [];
   const sink: OrderSink = {

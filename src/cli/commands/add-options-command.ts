@@ -4,13 +4,14 @@ import { IdempotencyKeyConflict } from "../../jobs/idempotency-key-conflict.js";
 import { JobDataError, parseJobData } from "../../jobs/job-catalog.js";
 import { createLogger } from "../../log/create-logger.js";
 import { createProjectRuntime, findProject, namingOf } from "../../project-runtime.js";
-import { loadSettings } from "../../settings/load-settings.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { openJobQueues } from "../open-job-queues.js";
 import { JSON_KEYS_OPTION, jsonText, parseJsonKeyStyle } from "../json-output.js";
 import { parseCommandArgs, parseProjectId, requireString } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
 import { withProjectLock } from "../with-project-lock.js";
+import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
+import { loadCommandSettings } from "../load-command-settings.js";
 
 export const ADD_OPTIONS_HELP = `Usage: pim-sync add-options --config FILE --project ID --attribute CODE --options JSON [options]
 
@@ -81,7 +82,7 @@ export async function runAddOptionsCommand(argv: readonly string[], io: CliIo): 
   }
 
   // Queued, it only writes to Redis: the upstream secrets are needed by --once alone.
-  const settings = await loadSettings(configPath, io.env, { secrets: values.once ? "required" : "optional" });
+  const settings = await loadCommandSettings(configPath, io, { secrets: values.once ? "required" : "optional" });
   const project = findProject(settings, projectId);
   if (!project) throw new UsageError(`project ${projectId} is not in ${configPath}`, ADD_OPTIONS_HELP);
   if (!project.allowed_options_for_pim_attribute_addition.includes(request.attribute)) {
@@ -105,7 +106,7 @@ export async function runAddOptionsCommand(argv: readonly string[], io: CliIo): 
   }
 
   return withProjectLock(settings, projectId, `add-options --once of project ${projectId}`, io.signal, async (locked) => {
-    const logger = createLogger({ level: settings.log_level });
+    const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) });
     const runtime = createProjectRuntime({ settings, project, logger, ...(locked.redis ? { redis: locked.redis } : {}) });
     try {
       const report = await runAddOptions(

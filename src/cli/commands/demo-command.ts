@@ -11,6 +11,8 @@ import { writeLine, type CliIo } from "../cli-io.js";
 import { runActivationDemo } from "./activation-demo.js";
 import { parseCommandArgs } from "../parse-command-args.js";
 import { renderSyncReport } from "../render-sync-report.js";
+import type { Logger } from "pino";
+import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
 
 export const DEMO_HELP = `Usage: pim-sync demo
 
@@ -36,7 +38,7 @@ export async function runDemoCommand(argv: readonly string[], io: CliIo): Promis
   }
   const sims = await startSimulators({ pimPort: 0, servicePort: 0 });
   const stateDir = await mkdtemp(join(tmpdir(), "pim-sync-demo-"));
-  const logger = createLogger({ level: "warn" });
+  let logger: Logger | undefined;
   try {
     const settings = settingsSchema.parse({
       state_dir: stateDir,
@@ -50,11 +52,13 @@ export async function runDemoCommand(argv: readonly string[], io: CliIo): Promis
     });
     const project = settings.projects[0];
     if (!project) throw new Error("demo settings have no project");
+    const runLogger = createLogger({ level: "warn", redactor: redactorOfSettings(settings) });
+    logger = runLogger;
     const runOnce = async (title: string): Promise<SyncReport> => {
-      const runtime = createProjectRuntime({ settings, project, logger });
+      const runtime = createProjectRuntime({ settings, project, logger: runLogger });
       try {
         const report = await syncProject(
-          { pim: runtime.pim, service: runtime.service, state: runtime.state, logger },
+          { pim: runtime.pim, service: runtime.service, state: runtime.state, logger: runLogger },
           {
             project: DEMO_PROJECT,
             filters: {},
@@ -99,6 +103,6 @@ export async function runDemoCommand(argv: readonly string[], io: CliIo): Promis
   } finally {
     await sims.close();
     await rm(stateDir, { recursive: true, force: true });
-    logger.flush();
+    logger?.flush();
   }
 }

@@ -7,6 +7,7 @@ import { connectCommandRedis } from "../../redis/connect-command-redis.js";
 import type { Settings } from "../../settings/settings-schema.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { UsageError } from "../usage-error.js";
+import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
 
 /**
  * The same check as the trigger's: the id must be one of the API's channel connections. When the
@@ -14,7 +15,7 @@ import { UsageError } from "../usage-error.js";
  * checked: the worker's pull will report the id if it is wrong.
  */
 async function refuseUnknownConnection(settings: Settings, connection: string, io: CliIo, help: string): Promise<void> {
-  const logger = createLogger({ level: "silent" });
+  const logger = createLogger({ level: "silent", redactor: redactorOfSettings(settings) });
   const runtime = createActivationRuntime({ settings: { ...settings, redis: undefined }, logger });
   try {
     await requireKnownConnection(runtime.client, connection, io.signal);

@@ -1,9 +1,9 @@
-import { loadSettings } from "../../settings/load-settings.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { openJobQueues } from "../open-job-queues.js";
 import { parseCommandArgs, parseProjectId, requireString } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
 import { enqueueActivationOrders } from "./enqueue-activation-orders.js";
+import { loadCommandSettings } from "../load-command-settings.js";
 
 export const ENQUEUE_HELP = `Usage: pim-sync enqueue sync --config FILE --project ID [--full] [--allow-mass-delete]
        pim-sync enqueue activation-orders --config FILE --connection ID
@@ -33,7 +33,7 @@ export async function runEnqueueCommand(argv: readonly string[], io: CliIo): Pro
     return 0;
   }
   if ((positionals[0] !== "sync" && positionals[0] !== "activation-orders") || positionals.length !== 1) throw new UsageError("what to enqueue: `sync` or `activation-orders`", ENQUEUE_HELP);
-  const settings = await loadSettings(requireString(values.config, "--config", ENQUEUE_HELP), io.env, { secrets: "optional" });
+  const settings = await loadCommandSettings(requireString(values.config, "--config", ENQUEUE_HELP), io, { secrets: "optional" });
   if (positionals[0] === "activation-orders") {
     return enqueueActivationOrders(settings, requireString(values.connection, "--connection", ENQUEUE_HELP), io, { json: values.json === true, help: ENQUEUE_HELP });
   }

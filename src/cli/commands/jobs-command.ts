@@ -1,11 +1,12 @@
 import { describeAddOptionsOutcome } from "../../add-options/describe-add-options-outcome.js";
 import { createJobAdmin, JOB_STATES, JobNotFoundError, type JobDetails, type JobState, type JobSummary } from "../../jobs/job-admin.js";
-import { loadSettings } from "../../settings/load-settings.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { openJobQueues } from "../open-job-queues.js";
 import { parseCommandArgs, parseProjectId, requireString } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
 import { JSON_KEYS_OPTION, jsonText, parseJsonKeyStyle } from "../json-output.js";
+import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
+import { loadCommandSettings } from "../load-command-settings.js";
 
 export const JOBS_HELP = `Usage: pim-sync jobs <list|show|retry> --config FILE [options]
 
@@ -74,9 +75,10 @@ export async function runJobsCommand(argv: readonly string[], io: CliIo): Promis
   const state = values.state;
   if (state !== undefined && !(JOB_STATES as readonly string[]).includes(state)) throw new UsageError(`--state must be one of ${JOB_STATES.join(", ")}`, JOBS_HELP);
   const project = values.project === undefined ? undefined : parseProjectId(values.project, JOBS_HELP);
-  const settings = await loadSettings(requireString(values.config, "--config", JOBS_HELP), io.env, { secrets: "optional" });
+  const settings = await loadCommandSettings(requireString(values.config, "--config", JOBS_HELP), io, { secrets: "optional" });
   const opened = await openJobQueues(settings, JOBS_HELP, io.signal);
-  const admin = createJobAdmin(opened.queues, opened.activation ? { activation: opened.activation.queue } : {});
+  // The secrets set in this environment (the `jobs` commands run without the unset ones).
+  const admin = createJobAdmin(opened.queues, { redactor: redactorOfSettings(settings), ...(opened.activation ? { activation: opened.activation.queue } : {}) });
   try {
     return await opened.use(async () => {
     if (action === "list") {

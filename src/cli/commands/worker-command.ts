@@ -1,11 +1,12 @@
 import { closeRedis } from "../../redis/close-redis.js";
 import { createWorkerRedis } from "../../redis/create-worker-redis.js";
 import { createLogger } from "../../log/create-logger.js";
-import { loadSettings } from "../../settings/load-settings.js";
 import { startWorkerProcess } from "../../worker-process.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { parseCommandArgs, requireString } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
+import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
+import { loadCommandSettings } from "../load-command-settings.js";
 
 export const WORKER_HELP = `Usage: pim-sync worker --config FILE
 
@@ -28,10 +29,10 @@ export async function runWorkerCommand(argv: readonly string[], io: CliIo): Prom
     writeLine(io.stdout, WORKER_HELP);
     return 0;
   }
-  const settings = await loadSettings(requireString(values.config, "--config", WORKER_HELP), io.env);
+  const settings = await loadCommandSettings(requireString(values.config, "--config", WORKER_HELP), io);
   if (!settings.redis) throw new UsageError("the worker needs `redis` in the config", WORKER_HELP);
   // From here on every line the worker prints is one JSON log record (stderr).
-  const logger = createLogger({ level: settings.log_level, destination: io.stderr });
+  const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings), destination: io.stderr });
   const connection = createWorkerRedis(settings.redis, logger);
   const stopRequested = new Promise<"stop">((resolve) => {
     if (io.signal?.aborted) return resolve("stop");

@@ -29,6 +29,8 @@ export interface FaultSpec {
   readonly delayMs?: number;
   /** Close the socket instead of answering (after delayMs). */
   readonly dropConnection?: boolean;
+  /** Extra reply headers, e.g. a `Location` for a 3xx (a proxy's redirect). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export interface ArmedFault {
@@ -37,6 +39,7 @@ export interface ArmedFault {
   readonly body: unknown;
   readonly delayMs: number;
   readonly dropConnection: boolean;
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 export interface FaultInjector {
@@ -73,6 +76,7 @@ export function createFaultInjector(): FaultInjector {
         body: spec.body,
         delayMs: spec.delayMs ?? 0,
         dropConnection: spec.dropConnection ?? false,
+        headers: { ...spec.headers },
       };
       entries.push({ match, fault, remaining: times, skip: after });
     },

@@ -76,8 +76,10 @@ export async function startSimulatorRuntime<H>(options: SimulatorRuntimeOptions<
         pagingFaultFired = edited.fired;
       } else {
         await abortableSleep(fault.delayMs, lifetime.signal);
-        const headers: Record<string, string> =
-          fault.retryAfterSeconds === null ? {} : { "retry-after": String(fault.retryAfterSeconds) };
+        const headers: Record<string, string> = {
+          ...fault.headers,
+          ...(fault.retryAfterSeconds === null ? {} : { "retry-after": String(fault.retryAfterSeconds) }),
+        };
         reply = fault.dropConnection
           ? dropReply
           : jsonReply(fault.status, fault.body === undefined ? options.defaultFaultBody(fault.status) : fault.body, headers);

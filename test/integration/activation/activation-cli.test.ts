@@ -288,6 +288,27 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
       expect((await cli("offers", "put", "--connection", "amazon-fr", "--file", file)).out).toContain("0 sent, 1 skipped");
     });
 
+    it("a PUT answered 308 is not accepted: exit 1, nothing recorded, and the next put sends the offers", async () => {
+      await start();
+      const file = join(dir, "offers.ndjson");
+      await writeFile(file, ndjson([offer(1), offer(2)]));
+      sim.faults.failNext({ method: "PUT" }, { status: 308, body: {}, headers: { location: "https://proxy-user:proxy-pass@api.example/v1/offers" } });
+
+      const failed = await cli("offers", "put", "--connection", "amazon-fr", "--file", file);
+      expect(failed.code).toBe(1);
+      expect(failed.out).not.toContain("2 sent");
+      expect(failed.err).toContain("308 redirect to https://api.example, not followed");
+      expect(failed.err).not.toContain("proxy-pass");
+      expect(sim.offerBatches("amazon-fr")).toEqual([]);
+      // Not retried: one PUT reached the simulator.
+      expect(sim.requests.filter((r) => r.method === "PUT")).toHaveLength(1);
+
+      const next = await cli("offers", "put", "--connection", "amazon-fr", "--file", file);
+      expect(next.code).toBe(0);
+      expect(next.out).toContain("offers: 2 sent, 0 skipped (already accepted), 1 batch(es)");
+      expect(sim.offerBatches("amazon-fr")).toEqual([[offer(1), offer(2)]]);
+    });
+
     it("a bad file is a usage error naming the line, and nothing is sent", async () => {
       await start();
       const file = join(dir, "offers.ndjson");

@@ -170,6 +170,29 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
     expect(sim.webhookDeliveries()).toHaveLength(deliveries.length);
   });
 
+  it("a webhook answering 308 fails the pull at once (not followed); nothing counts as delivered, and the next pull delivers every order", async () => {
+    await startWith({ orders: { connections: ["amazon-fr"], sink: { type: "webhook", url: `${sim.url}${WEBHOOK_PATH}`, token: SIM_WEBHOOK_TOKEN } } });
+    sim.faults.failNext({ method: "POST", path: WEBHOOK_PATH }, { status: 308, body: {}, times: 50, headers: { location: "https://hooks.example/orders" } });
+
+    const io = captureIo(ACTIVATION_ENV);
+    expect(await runCli(["enqueue", "activation-orders", "--config", configPath, "--connection", "amazon-fr", "--json"], io)).toBe(0);
+    const id = (JSON.parse(io.out()) as { job_id: string }).job_id.slice("activation/".length);
+    const { job, state } = await finished(id, 30_000);
+    expect(state).toBe("failed");
+    // Permanent: one attempt, one POST (the first order), not followed to hooks.example.
+    expect(job.attemptsMade).toBe(1);
+    expect(job.failedReason).toContain("308 redirect to https://hooks.example, not followed");
+    expect(sim.requests.filter((r) => r.path === WEBHOOK_PATH)).toHaveLength(1);
+    expect(sim.webhookDeliveries()).toEqual([]);
+
+    sim.faults.clear();
+    const again = captureIo(ACTIVATION_ENV);
+    expect(await runCli(["enqueue", "activation-orders", "--config", configPath, "--connection", "amazon-fr", "--json"], again)).toBe(0);
+    const second = (JSON.parse(again.out()) as { job_id: string }).job_id.slice("activation/".length);
+    expect((await finished(second, 30_000)).state).toBe("completed");
+    expect(sim.webhookDeliveries().map((d) => d.body)).toEqual(Array.from({ length: 7 }, (_, i) => sampleOrder("amazon-fr", i + 1)));
+  });
+
   it("a pull with a refused token fails at once, naming the header, never the token", async () => {
     await startWith({ orders: { connections: ["amazon-fr"] } }, { token: "wrong-token-value" });
     const enqueued = await queue.enqueuePull({ connection: "amazon-fr" });

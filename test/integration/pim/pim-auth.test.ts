@@ -103,10 +103,11 @@ describe("createPimAuth", () => {
     if (!(failure instanceof HttpError)) return;
     expect(failure).toMatchObject({ status: 422, transient: false, cause: undefined });
     expect(failure.message).toContain(CREDENTIALS_REJECTED_MESSAGE);
-    // The PIM's own words stay (they say what is wrong), the credentials do not.
-    expect(failure.message).toContain(CREDENTIALS.username);
+    // The PIM's own words stay (they say what is wrong), the credentials do not: the user name
+    // is one of them (it names the account to attack).
+    expect(failure.message).toContain('"grant_type\\":\\"password\\"');
     const basic = Buffer.from(`${CREDENTIALS.clientId}:${CREDENTIALS.secret}`).toString("base64");
-    for (const secret of [CREDENTIALS.password, CREDENTIALS.secret, basic]) {
+    for (const secret of [CREDENTIALS.username, CREDENTIALS.password, CREDENTIALS.secret, basic]) {
       expect(failure.message).not.toContain(secret);
       expect(failure.bodyExcerpt).not.toContain(secret);
       expect(logs()).not.toContain(secret);

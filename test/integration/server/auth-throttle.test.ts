@@ -13,6 +13,7 @@ import { testConfigObject } from "../../support/process-config.js";
 import { createConfigSafeTestRedis } from "../../support/process-redis.js";
 import { basicAuth, rawRequest, type RawAnswer } from "../../support/raw-http.js";
 import type { TestRedis } from "../../support/redis.js";
+import { EMPTY_REDACTOR } from "../../../src/secrets/redactor.js";
 
 const MAX_FAILURES = 3;
 const WINDOW_MS = 600_000;
@@ -60,7 +61,7 @@ describe("failed logins are throttled per client address and per user name (admi
       auth_throttle: { max_failures: MAX_FAILURES, window_ms: WINDOW_MS, log_interval_ms: 600_000 },
       admin: { users: [ADMIN, VIEWER] },
     };
-    const logger = createLogger({ level: "info", destination: { write: (line: string) => void lines.push(line) } });
+    const logger = createLogger({ level: "info", redactor: EMPTY_REDACTOR, destination: { write: (line: string) => void lines.push(line) } });
     worker = await startWorkerProcess({ settings: parseSettings(JSON.stringify({ ...config, server }), "throttle-test-config", {}), logger });
     return worker.serverUrl ?? "";
   }

@@ -11,6 +11,7 @@ import { waitFor } from "../../support/worker-wait.js";
 import { createConfigSafeTestRedis } from "../../support/process-redis.js";
 import type { TestRedis } from "../../support/redis.js";
 import { createTriggerClient } from "../../support/trigger-client.js";
+import { EMPTY_REDACTOR } from "../../../src/secrets/redactor.js";
 
 const PROJECT = 67;
 const TRIGGER_TOKEN = "log-test-trigger-token-0123";
@@ -37,7 +38,7 @@ describe("worker logs (every level): one child logger per job, and no configured
 
   it("a sync, an add-options job and failed logins (admin, trigger, an upstream login) log every job line with its job, name, project and queue, and no secret", async () => {
     const lines: string[] = [];
-    const logger = createLogger({ level: "trace", destination: { write: (line: string) => void lines.push(line) } });
+    const logger = createLogger({ level: "trace", redactor: EMPTY_REDACTOR, destination: { write: (line: string) => void lines.push(line) } });
     sims = await startSimulators();
     redis = await createConfigSafeTestRedis();
     queues = openTestQueues(redis, [PROJECT, OTHER_PROJECT]);

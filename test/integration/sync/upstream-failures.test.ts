@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { exitCodeOf } from "../../../src/sync/sync-report.js";
-import { PROJECT, startSyncHarness, type SyncHarness } from "../../support/sync-harness.js";
+import { namesOf, PROJECT, startSyncHarness, type SyncHarness } from "../../support/sync-harness.js";
 
 describe("upstream failures during a sync", () => {
   let h: SyncHarness;
@@ -94,5 +94,49 @@ describe("upstream failures during a sync", () => {
     expect(report.permanentFailures).toEqual(report.failures);
     const retry = await h.sync();
     expect(retry.collections.find((c) => c.collection === "color")).toMatchObject({ action: "update", upserts: 1, written: true });
+  });
+
+  it("an update-options answered 307 once fails that collection: nothing recorded, and the next sync writes the option", async () => {
+    h = await startSyncHarness();
+    await h.sync();
+    const color = h.pim.state.attribute_options["color"] ?? [];
+    color.push({ code: "mint", sort_order: 9, labels: { en_US: "Mint" } });
+    h.service.faults.failNext({ method: "PATCH", path: /\/5\/update-options\/$/ }, { status: 307, body: {}, headers: { location: "https://user:pw@maintenance.example/update" } });
+
+    const report = await h.sync();
+
+    expect(report.collections.find((c) => c.collection === "color")).toMatchObject({ action: "update", upserts: 1, written: false });
+    expect(report.failures.join("\n")).toMatch(/307 redirect to https:\/\/maintenance\.example, not followed/);
+    expect(report.failures.join("\n")).not.toContain("user:pw");
+    // Never followed, never retried: one PATCH of color reached the service, and was not applied.
+    expect(report.permanentFailures).toEqual(report.failures);
+    expect(namesOf(h.optionsOf("color"))).not.toContain("mint");
+    expect([...((await h.state.read(PROJECT, "color")) ?? new Map()).keys()]).not.toContain("mint");
+    expect(exitCodeOf(report)).toBe(1);
+
+    const next = await h.sync();
+    expect(next.collections.find((c) => c.collection === "color")).toMatchObject({ action: "update", upserts: 1, written: true });
+    expect(namesOf(h.optionsOf("color"))).toContain("mint");
+    expect([...((await h.state.read(PROJECT, "color")) ?? new Map()).keys()]).toContain("mint");
+  });
+
+  it("an update-options answered 200 without its collection's id, or with another collection's summary is not taken as done", async () => {
+    h = await startSyncHarness();
+    await h.sync();
+    const color = h.pim.state.attribute_options["color"] ?? [];
+    color.push({ code: "mint", sort_order: 9, labels: { en_US: "Mint" } });
+    h.service.faults.failNext({ method: "PATCH", path: /\/5\/update-options\/$/ }, { status: 200, body: { status: "ok" } });
+
+    const report = await h.sync();
+    expect(report.collections.find((c) => c.collection === "color")).toMatchObject({ written: false });
+    expect(report.failures.join("\n")).toMatch(/unexpected response shape: id/);
+    expect([...((await h.state.read(PROJECT, "color")) ?? new Map()).keys()]).not.toContain("mint");
+
+    h.service.faults.failNext({ method: "PATCH", path: /\/5\/update-options\/$/ }, { status: 200, body: { id: 6, name: "other", project: PROJECT } });
+    const again = await h.sync();
+    expect(again.failures.join("\n")).toMatch(/summary of collection 6, not 5/);
+
+    const next = await h.sync();
+    expect(next.collections.find((c) => c.collection === "color")).toMatchObject({ upserts: 1, written: true });
   });
 });

@@ -16,6 +16,7 @@ import type { Settings } from "../../../src/settings/settings-schema.js";
 import { finishedJob, PROJECT, startWorkerHarness, type WorkerHarness } from "../../support/worker-harness.js";
 import { TEST_REDIS_URL } from "../../support/redis.js";
 import { waitFor } from "../../support/worker-wait.js";
+import { EMPTY_REDACTOR } from "../../../src/secrets/redactor.js";
 
 const SECRET = "job-log-secret-0123456789";
 const SYNC_DATA = { project: PROJECT, full: false, allow_mass_delete: false, trigger: "cli" } as const;
@@ -40,7 +41,7 @@ describe("worker: what every job keeps (log bindings, project lock, data checked
 
   async function start(level: string, handlers: Partial<JobHandlers>): Promise<{ readonly settings: Settings; readonly running: RunningWorker }> {
     const settings = h.settings();
-    const logger = createLogger({ level, destination: { write: (line: string) => void lines.push(line) } });
+    const logger = createLogger({ level, redactor: EMPTY_REDACTOR, destination: { write: (line: string) => void lines.push(line) } });
     const noop = () => Promise.resolve(null);
     worker = await startWorker({ settings, logger, handlers: { "sync.run": noop, "options.add": noop, ...handlers } });
     return { settings, running: worker };

@@ -588,3 +588,56 @@ describe("createHttpClient: limiters", () => {
     expect(seen.map((r) => r.url)).toEqual(["/api/v1/read", "/api/v1/write"]);
   });
 });
+
+describe("createHttpClient: 3xx answers", () => {
+  it.each([301, 302, 303, 307, 308])("%i is HTTP_REDIRECT, permanent, never followed, naming the Location's origin only", async (status) => {
+    script({ status, body: "<html>moved</html>", headers: { location: "https://user:hunter2-pass@elsewhere.example:8443/path?token=abc123secret" } });
+    const error = await failure(client().send({ method: "PATCH", url: "things/1", json: { a: 1 }, schema: z.unknown(), idempotent: true }));
+    expect(error).toMatchObject({ code: "HTTP_REDIRECT", status, transient: false });
+    expect(error.message).toContain(`${status} redirect to https://elsewhere.example:8443`);
+    expect(error.message).not.toMatch(/hunter2|abc123secret|\/path|user:/);
+    // Not retried, and not followed anywhere.
+    expect(seen).toHaveLength(1);
+  });
+
+  it("a 3xx without a Location says so", async () => {
+    script({ status: 307 });
+    const error = await failure(client().send({ method: "GET", url: "things", schema: z.unknown() }));
+    expect(error.message).toContain("307 redirect to (no Location header)");
+  });
+
+  it("a 2xx HTML page is not an answer (HTTP_RESPONSE_SHAPE), even for responseType none, unless the client takes any body", async () => {
+    script({ status: 200, body: "<html>maintenance</html>", headers: { "content-type": "text/html; charset=utf-8" } });
+    const error = await failure(client().send({ method: "PUT", url: "things", json: [], schema: z.unknown(), responseType: "none" }));
+    expect(error).toMatchObject({ code: "HTTP_RESPONSE_SHAPE", status: 200, transient: false });
+    script({ status: 200, body: "<html>ok</html>", headers: { "content-type": "text/html" } });
+    await expect(client({ htmlMayAnswer: true }).send({ method: "POST", url: "hook", json: {}, schema: z.unknown(), responseType: "none" })).resolves.toMatchObject({ status: 200 });
+  });
+});
+
+describe("createHttpClient: echoed credentials", () => {
+  const token = "tok-0123456789abcdef";
+  const password = "p@ss word/+=ü";
+
+  it("removes the Authorization credentials and the listed secrets, in every spelling, from the error, before cutting the excerpt", async () => {
+    const echo = [`x`.repeat(280), token, Buffer.from(token).toString("base64"), encodeURIComponent(password), JSON.stringify({ password })].join(" | ");
+    script({ status: 400, body: echo });
+    const error = await failure(
+      client({ authorize: () => Promise.resolve(`Bearer ${token}`), secrets: () => [password] }).send({ method: "POST", url: "login", json: { password }, schema: z.unknown() }),
+    );
+    const text = `${error.message}\n${error.stack ?? ""}\n${error.bodyExcerpt ?? ""}`;
+    // The excerpt is cut at 300 characters after scrubbing: no half secret at its end.
+    expect(text).not.toContain(token.slice(0, 6));
+    expect(text).not.toContain(Buffer.from(token).toString("base64").slice(2, 12));
+    expect(text).not.toContain(encodeURIComponent(password));
+    expect(text).not.toContain(JSON.stringify(password).slice(1, -1));
+    expect(error.bodyExcerpt).toContain("[redacted]");
+  });
+
+  it("removes a Basic pair: the encoded header and the user and password it decodes to", async () => {
+    const basic = Buffer.from("client-id-1:client-secret-1").toString("base64");
+    script({ status: 500, body: `authorization: Basic ${basic}; user client-id-1 pass client-secret-1` });
+    const error = await failure(client({ authorize: () => Promise.resolve(`Basic ${basic}`), retry: { ...retry, maxAttempts: 1 } }).send({ method: "POST", url: "token", json: {}, schema: z.unknown() }));
+    expect(error.message).not.toMatch(new RegExp(`${basic}|client-id-1|client-secret-1`));
+  });
+});

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../../src/log/create-logger.js";
 import { LazyChildLogger } from "../../../src/log/lazy-child-logger.js";
+import { EMPTY_REDACTOR } from "../../../src/secrets/redactor.js";
 
 const BINDINGS = { job: "12", jobName: "sync.run", project: 67, queue: "pim-sync.project-67", attempt: 2 } as const;
 
 function capture(level: string): { readonly lines: () => Record<string, unknown>[]; readonly logger: ReturnType<typeof createLogger> } {
   const raw: string[] = [];
-  const logger = createLogger({ level, destination: { write: (line: string) => void raw.push(line) } });
+  const logger = createLogger({ level, redactor: EMPTY_REDACTOR, destination: { write: (line: string) => void raw.push(line) } });
   return { lines: () => raw.map((line) => JSON.parse(line) as Record<string, unknown>), logger };
 }
 
