@@ -12,7 +12,7 @@ describe("decideAdminRequest", () => {
     for (const status of ["wait", "waiting", "delayed", "active", "paused", "prioritized", "Completed", "completed ", "failed\u0000"]) {
       expect(decide("PUT", clean, { queueName: "project-67", queueStatus: status }), status).toMatchObject({ allowed: false, status: 403, error: expect.stringMatching(/queueStatus: only completed and failed/) });
     }
-    expect(decide("PUT", clean, { queueName: "project-5", queueStatus: "failed" })).toMatchObject({ allowed: false, error: expect.stringMatching(/queueName: not a project's queue/) });
+    expect(decide("PUT", clean, { queueName: "project-5", queueStatus: "failed" })).toMatchObject({ allowed: false, error: expect.stringMatching(/queueName: not a configured queue/) });
   });
 
   it("retries only failed jobs as a whole", () => {
