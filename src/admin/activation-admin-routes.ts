@@ -14,7 +14,7 @@ const resendBody = z.strictObject({ order_ids: z.array(z.string().min(1)).min(1)
 
 /**
  * Set-aside orders in the admin API, registered inside adminRoutes' `/admin` scope (its
- * authentication and route table apply: another method on the resend path answers 405): `GET /admin/api/activation/refused[?connection=ID]` lists them, `POST
+ * authentication and route table apply): `GET /admin/api/activation/refused[?connection=ID]` lists them, `POST
  * /admin/api/activation/refused/:connection/resend` `{order_ids?}` queues their re-send.
  */
 export function activationAdminRoutes(app: FastifyInstance, activation: ActivationAdmin, inTime: <T>(work: Promise<T>) => Promise<T>): void {
@@ -23,6 +23,9 @@ export function activationAdminRoutes(app: FastifyInstance, activation: Activati
     if (!query.success) return reply.code(400).send({ errors: query.error.issues.map((issue) => `${issue.path.join(".") || "query"}: ${issue.message}`) });
     return { refused: await inTime(activation.state.refusedOrders(query.data.connection)) };
   });
+
+  // POST only: other methods on the path reach the route table, which answers 405.
+  app.route({ method: ["GET", "PUT", "DELETE", "PATCH"], url: "/api/activation/refused/:connection/resend", handler: async (_request, reply) => reply.code(405).header("allow", "POST").send({ error: "use POST" }) });
 
   app.post<{ Params: { connection: string } }>("/api/activation/refused/:connection/resend", async (request, reply) => {
     const body = resendBody.safeParse(request.body ?? {});
