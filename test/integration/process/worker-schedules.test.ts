@@ -75,8 +75,8 @@ describe("the worker and the schedules in Redis", () => {
 
     expect(exit).toEqual({ code: 1, signal: null });
     expect(newcomer.stderr()).toContain("EADDRINUSE");
-    expect(newcomer.logs().some((line) => line.msg === "sync schedule upserted")).toBe(false);
     expect(await scheduler()).toEqual({ pattern: FLEET_SCHEDULE.cron, tz: FLEET_SCHEDULE.timezone });
+    expect(newcomer.logs().some((line) => line.msg === "sync schedule upserted")).toBe(false);
     expect(fleet.hasExited()).toBe(false);
   });
 
