@@ -65,7 +65,7 @@ type StartArgs = Parameters<typeof startWorker>[0];
 /**
  * The long-lived worker: one BullMQ worker per project queue, each taking a job only when one of
  * the process' `worker.concurrency` slots is free, one set of HTTP clients per
- * project (so the upstream budgets are shared by all its jobs), schedules upserted at start.
+ * project (so the upstream budgets are shared by all its jobs), schedules written last in its start.
  * Several such processes on several machines may share one Redis.
  */
 export async function startWorker(args: {
@@ -164,7 +164,7 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
       await activation?.upsertSchedules();
       abandoned();
     } catch (error) {
-      await Promise.race([Promise.allSettled([...workers.map((worker) => worker.close(true)), activation?.closeWorker()]), sleep(QUEUE_CLOSE_GRACE_MS, undefined, { ref: false })]);
+      await Promise.race([Promise.allSettled([...workers.map((worker) => worker.close(true)), activation?.closeWorker().then(() => activation?.release())]), sleep(QUEUE_CLOSE_GRACE_MS, undefined, { ref: false })]);
       throw error;
     }
     // Written once at start, but lost with Redis' data (or changed by another worker): restored

@@ -11,7 +11,9 @@ export const WORKER_HELP = `Usage: pim-sync worker --config FILE
 
 Runs the long-lived worker: one queue per configured project in Redis, scheduled syncs
 (projects[].schedule), add-options jobs, and one HTTP server when \`server\` or \`trigger\` is
-configured (health checks, and the trigger routes when \`trigger\` is configured).
+configured (health checks, and the trigger routes when \`trigger\` is configured). The HTTP
+server opens first: while Redis is away at start, /healthz answers 200 and /readyz 503.
+Schedules are written to Redis last, once everything else has started.
 Several workers (on several machines) may share one Redis.
 
 SIGTERM or SIGINT: stop taking jobs, let active jobs finish within worker.shutdown_timeout_ms,
