@@ -1,15 +1,17 @@
 import type { RedisClient } from "./redis/redis-client.js";
 import type { Logger } from "pino";
-import { startWorker, type RunningWorker } from "./jobs/start-worker.js";
+import { prepareWorker, type PreparedWorker, type RunningWorker } from "./jobs/start-worker.js";
 import { createHttpApp } from "./server/create-http-app.js";
 import { healthRoutes } from "./server/health-routes.js";
 import { listenHttpApp, type HttpServer } from "./server/listen-http-app.js";
 import { listenSettingsOf } from "./server/listen-settings.js";
 import { redisNotReadyReason } from "./server/redis-readiness.js";
+import { refuseWhileStarting } from "./server/refuse-while-starting.js";
 import type { Settings } from "./settings/settings-schema.js";
 import { triggerRoutes } from "./trigger/trigger-routes.js";
 import { adminRoutes } from "./admin/admin-routes.js";
 import { createJobAdmin } from "./jobs/job-admin.js";
+import type { JobQueues } from "./jobs/job-queues.js";
 import { metricsRoutes } from "./metrics/metrics-routes.js";
 import { createWorkerMetrics, type WorkerMetrics } from "./metrics/worker-metrics.js";
 import { withRedisDeadline } from "./server/redis-deadline.js";
@@ -24,17 +26,36 @@ export interface RunningWorkerProcess extends RunningWorker {
   readonly triggerUrl: string | null;
 }
 
+/** A worker process whose HTTP listener is open and whose worker may still be waiting for Redis. */
+export interface OpenWorkerProcess {
+  readonly serverUrl: string | null;
+  readonly triggerUrl: string | null;
+  /** The started worker; rejects when the start failed or was abandoned by `stop`. */
+  readonly started: Promise<RunningWorker>;
+  /** Closes the listener, then stops the worker (or abandons its start). */
+  stop(): Promise<{ readonly forced: boolean }>;
+}
+
+/** The reason /readyz gives until the worker has started. */
+export const WORKER_STARTING_REASON = "worker: starting (queues, workers and schedules are set up once Redis answers)";
+
 /**
  * The worker command's whole process: the job worker, and in front of it one HTTP server with
  * the health checks and, when `trigger` is configured, the trigger routes. The server is
  * composed here so that the job layer knows nothing of HTTP.
+ *
+ * The listener opens first, before anything waits for Redis: an orchestrator sees `/healthz`
+ * 200 and `/readyz` 503 (naming Redis) while Redis is away at start, rather than a refused
+ * connection it would restart the process for; the trigger and admin routes answer 503 with
+ * Retry-After meanwhile. A port already taken therefore fails the start before the worker has
+ * written anything to Redis.
  */
-export async function startWorkerProcess(args: { readonly settings: Settings; readonly logger: Logger; readonly connection?: RedisClient }): Promise<RunningWorkerProcess> {
+export async function openWorkerProcess(args: { readonly settings: Settings; readonly logger: Logger; readonly connection?: RedisClient }): Promise<OpenWorkerProcess> {
   const { settings, logger } = args;
   const listen = listenSettingsOf(settings);
-  // The queues exist once the worker started; the gauge is only read at scrape time.
-  let queuesOf: RunningWorker["queues"] | null = null;
-  let activationQueue: NonNullable<RunningWorker["activation"]>["queue"]["queue"] | null = null;
+  // The queues exist once the worker is prepared; the gauges are only read at scrape time.
+  let queuesOf: JobQueues | null = null;
+  let activationQueue: NonNullable<PreparedWorker["activation"]>["queue"]["queue"] | null = null;
   const metrics = listen
     ? createWorkerMetrics({
         projects: settings.projects.map((project) => project.id),
@@ -50,35 +71,60 @@ export async function startWorkerProcess(args: { readonly settings: Settings; re
           : undefined,
       })
     : undefined;
-  const worker = await startWorker({ settings, logger, ...(args.connection ? { connection: args.connection } : {}), ...(metrics ? { observer: metrics } : {}) });
-  queuesOf = worker.queues;
-  activationQueue = worker.activation?.queue.queue ?? null;
+  const prepared = prepareWorker({ settings, logger, ...(args.connection ? { connection: args.connection } : {}), ...(metrics ? { observer: metrics } : {}) });
+  queuesOf = prepared.queues;
+  activationQueue = prepared.activation?.queue.queue ?? null;
+  let running: RunningWorker | null = null;
   let server: HttpServer | null = null;
   if (listen) {
     for (const deprecation of listen.deprecations) logger.warn({ config: deprecation }, "deprecated config key");
     try {
-      server = await startServer(worker, settings, listen, logger, metrics);
+      server = await startServer(prepared, () => running, settings, listen, logger, metrics);
     } catch (error) {
-      await worker.stop();
+      await prepared.release();
       throw error;
     }
     logger.info({ url: server.url }, "HTTP server listening");
   }
+  const abandon = new AbortController();
+  const started = prepared.start(abandon.signal).then(
+    (worker) => (running = worker),
+    async (error: unknown) => {
+      await server?.close();
+      await prepared.release();
+      throw error;
+    },
+  );
+  // The caller may never await it (stopped before Redis answered).
+  started.catch(() => undefined);
   const serverUrl = server?.url ?? null;
   return {
-    ...worker,
     serverUrl,
     triggerUrl: settings.trigger ? serverUrl : null,
+    started,
     async stop() {
       // No new requests once stopping: the queues they would use are about to close.
       await server?.close();
-      return worker.stop();
+      if (running) return running.stop();
+      // Still waiting for Redis: give up the start. Its pending call ends when the connection
+      // closes (ours in release; a caller's connection is the caller's to close).
+      abandon.abort();
+      await prepared.release();
+      return { forced: false };
     },
   };
 }
 
+/** `openWorkerProcess`, resolved once the worker has started (or failed to start). */
+export async function startWorkerProcess(args: { readonly settings: Settings; readonly logger: Logger; readonly connection?: RedisClient }): Promise<RunningWorkerProcess> {
+  const process = await openWorkerProcess(args);
+  const worker = await process.started;
+  return { ...worker, serverUrl: process.serverUrl, triggerUrl: process.triggerUrl, stop: () => process.stop() };
+}
+
 async function startServer(
-  worker: RunningWorker,
+  prepared: PreparedWorker,
+  running: () => RunningWorker | null,
   settings: Settings,
   listen: NonNullable<ReturnType<typeof listenSettingsOf>>,
   logger: Logger,
@@ -89,29 +135,34 @@ async function startServer(
   const gate = (surface: AuthSurface) => createAuthGate({ surface, limits: listen.auth_throttle, logger, observer: metrics });
   await app.register(healthRoutes, {
     notReadyReasons: async () => {
-      const redis = await redisNotReadyReason(worker.connection, listen.redis_timeout_ms);
-      const stopped = worker.stoppedProjects().map((project) => `worker: project ${project}'s worker is not running`);
-      return [...(redis === null ? [] : [redis]), ...stopped];
+      const redis = await redisNotReadyReason(prepared.connection, listen.redis_timeout_ms);
+      const worker = running();
+      const workers = worker === null ? [WORKER_STARTING_REASON] : worker.stoppedProjects().map((project) => `worker: project ${project}'s worker is not running`);
+      return [...(redis === null ? [] : [redis]), ...workers];
     },
   });
   if (metrics) await app.register(metricsRoutes, { registry: metrics.registry, token: listen.metrics_token, gate: gate("metrics") });
-  const jobAdmin = createJobAdmin(worker.queues, { redactor, ...(worker.activation ? { activation: worker.activation.queue.queue } : {}) });
-  if (listen.admin) {
-    const activation = worker.activation ? { queue: worker.activation.queue, state: worker.activation.runtime.state } : undefined;
-    await app.register(adminRoutes, { users: listen.admin.users, admin: jobAdmin, queues: worker.queues, logger, redisTimeoutMs: listen.redis_timeout_ms, activation, gate: gate("admin") });
-  }
-  if (settings.trigger) {
-    await app.register(triggerRoutes, {
-      token: settings.trigger.token,
-      gate: gate("trigger"),
-      queues: worker.queues,
-      projects: settings.projects,
-      logger,
-      redisTimeoutMs: listen.redis_timeout_ms,
-      activation: worker.activation ? { queue: worker.activation.queue, client: worker.activation.runtime.client, offerKey: worker.activation.runtime.activation.offers.key } : undefined,
-      projectLocales: (project, fresh) => worker.projectLocales(project, fresh),
-      jobDetails: (ref) => jobAdmin.show(ref),
-    });
-  }
+  const jobAdmin = createJobAdmin(prepared.queues, { redactor, ...(prepared.activation ? { activation: prepared.activation.queue.queue } : {}) });
+  // The routes that need the started worker, in a scope of their own behind the starting gate.
+  await app.register(async (scope) => {
+    scope.addHook("onRequest", refuseWhileStarting(() => running() !== null));
+    if (listen.admin) {
+      const activation = prepared.activation ? { queue: prepared.activation.queue, state: prepared.activation.runtime.state } : undefined;
+      await scope.register(adminRoutes, { users: listen.admin.users, admin: jobAdmin, queues: prepared.queues, logger, redisTimeoutMs: listen.redis_timeout_ms, activation, gate: gate("admin") });
+    }
+    if (settings.trigger) {
+      await scope.register(triggerRoutes, {
+        token: settings.trigger.token,
+        gate: gate("trigger"),
+        queues: prepared.queues,
+        projects: settings.projects,
+        logger,
+        redisTimeoutMs: listen.redis_timeout_ms,
+        activation: prepared.activation ? { queue: prepared.activation.queue, client: prepared.activation.runtime.client, offerKey: prepared.activation.runtime.activation.offers.key } : undefined,
+        projectLocales: (project, fresh) => prepared.projectLocales(project, fresh),
+        jobDetails: (ref) => jobAdmin.show(ref),
+      });
+    }
+  });
   return listenHttpApp(app, listen);
 }

@@ -18,16 +18,53 @@ import { redactorOfSettings } from "../secrets/redactor-of-settings.js";
 import { startQueueWorker } from "./start-queue-worker.js";
 import { ACTIVATION_SCHEDULER_PREFIX, upsertActivationSchedules } from "./upsert-activation-schedules.js";
 
+/** What the Activation side needs before Redis answers: its queue, client and sink (nothing sent yet). */
+export interface ActivationParts {
+  readonly queue: ActivationQueue;
+  readonly runtime: ActivationRuntime;
+  /** Releases the queue, the client and the sink. */
+  release(): Promise<void>;
+}
+
 export interface RunningActivationWorker {
   readonly queue: ActivationQueue;
   readonly runtime: ActivationRuntime;
+  /**
+   * Resolves the connections to pull and writes their schedules: the last step of a worker's
+   * start (see start-worker.ts), so that a worker that fails to start leaves the fleet's as they were.
+   */
+  upsertSchedules(): Promise<void>;
   /** Closes the BullMQ worker (lets the active job finish). */
   closeWorker(): Promise<void>;
   cancelAll(reason: string): void;
   /** Releases the queue, the client and the sink. */
   release(): Promise<void>;
-  /** Restores the queue's global concurrency of 1 and its pull schedules when Redis lost them. */
-  restoreSafety(warn: (what: string) => void): Promise<void>;
+  /** Restores the queue's global concurrency of 1 and its pull schedules when Redis lost or changed them. */
+  restoreSafety(warn: (what: string, details?: Readonly<Record<string, unknown>>) => void): Promise<void>;
+}
+
+/** The Activation queue, client and sink, created without waiting for Redis. */
+export function prepareActivation(args: {
+  readonly settings: Settings;
+  readonly logger: Logger;
+  readonly connection: RedisClient;
+  /** Errors of the queue (connection failures during a Redis outage). */
+  readonly onError?: (source: string) => (error: Error) => void;
+}): ActivationParts {
+  const { settings } = args;
+  const activation = settings.activation;
+  const prefix = settings.redis?.prefix;
+  if (!activation || prefix === undefined) throw new Error("the activation worker needs `activation` and `redis` in the config");
+  const queue = createActivationQueue({ connection: args.connection, prefix, retention: settings.worker, ...(args.onError ? { onError: args.onError("activation queue") } : {}) });
+  const runtime = createActivationRuntime({ settings, logger: args.logger, redis: args.connection });
+  return {
+    queue,
+    runtime,
+    async release() {
+      await queue.close();
+      await runtime.close();
+    },
+  };
 }
 
 /**
@@ -39,8 +76,9 @@ export async function startActivationWorker(args: {
   readonly settings: Settings;
   readonly logger: Logger;
   readonly connection: RedisClient;
+  readonly parts: ActivationParts;
   readonly slots: ConcurrencyLimiter;
-  /** Errors of the queue and the worker (connection failures during a Redis outage). */
+  /** Errors of the worker (connection failures during a Redis outage). */
   readonly onError?: (source: string) => (error: Error) => void;
   /** Told how each run ended (the worker's metrics). */
   readonly observer?: ActivationObserver | undefined;
@@ -51,20 +89,10 @@ export async function startActivationWorker(args: {
   if (!activation || prefix === undefined) throw new Error("the activation worker needs `activation` and `redis` in the config");
   const log = args.logger.child({ queue: ACTIVATION_QUEUE });
   const redactor = redactorOfSettings(settings);
-  const queue = createActivationQueue({ connection: args.connection, prefix, retention: settings.worker, ...(args.onError ? { onError: args.onError("activation queue") } : {}) });
-  const runtime = createActivationRuntime({ settings, logger: args.logger, redis: args.connection });
+  const { queue, runtime } = args.parts;
   const sink = sinkOf(activation.orders.sink, settings, args.logger);
   await queue.enforceOneAtATime();
-
   let scheduled: readonly string[] = [];
-  try {
-    const connections = activation.orders.schedule === undefined ? [] : await resolvePullConnections(activation, runtime.client);
-    await upsertActivationSchedules({ redis: args.connection, prefix, queue, cron: activation.orders.schedule, connections, logger: log });
-    scheduled = connections;
-  } catch (error) {
-    // The API may be down at start: keep the schedules as they are (the last worker's) and go on.
-    log.error({ err: { message: (error as Error).message } }, "could not resolve the connections to pull; activation schedules left as they were");
-  }
 
   const processor = async (job: Job, token?: string, workerSignal?: AbortSignal): Promise<unknown> => {
     const name = job.name;
@@ -81,8 +109,8 @@ export async function startActivationWorker(args: {
       token,
       workerSignal,
       logger: jobLog,
-      timeoutMs: ACTIVATION_JOB_TIMEOUT_MS,
       redactor,
+      timeoutMs: ACTIVATION_JOB_TIMEOUT_MS,
       run(signal) {
         jobLog.write("info", "job started");
         const context: ActivationJobContext = { runtime, sink, logger: jobLog.logger, signal, log: async (line: string) => void (await job.log(redactor.redact(line))) };
@@ -115,22 +143,40 @@ export async function startActivationWorker(args: {
   return {
     queue,
     runtime,
+    async upsertSchedules() {
+      try {
+        const connections = activation.orders.schedule === undefined ? [] : await resolvePullConnections(activation, runtime.client);
+        await upsertActivationSchedules({ redis: args.connection, prefix, queue, cron: activation.orders.schedule, connections, logger: log });
+        scheduled = connections;
+      } catch (error) {
+        // The API may be down at start: keep the schedules as they are (the last worker's) and go on.
+        log.error({ err: { message: (error as Error).message } }, "could not resolve the connections to pull; activation schedules left as they were");
+      }
+    },
     closeWorker: () => worker.close(),
     cancelAll: (reason) => worker.cancelAllJobs(reason),
     async release() {
-      await queue.close();
-      await Promise.allSettled([runtime.close(), sink.close()]);
+      await args.parts.release();
+      await sink.close().catch(() => undefined);
     },
     async restoreSafety(warn) {
       if ((await queue.queue.getGlobalConcurrency()) !== 1) {
         await queue.enforceOneAtATime();
         warn("activation queue global concurrency was missing; set to 1 again");
       }
-      const present = new Set((await queue.queue.getJobSchedulers(0, -1)).map((scheduler) => scheduler.key));
-      if (scheduled.some((connection) => !present.has(`${ACTIVATION_SCHEDULER_PREFIX}${connection}`))) {
-        warn("an activation pull schedule was missing from Redis; upserting them again");
-        await upsertActivationSchedules({ redis: args.connection, prefix, queue, cron: activation.orders.schedule, connections: scheduled, logger: log });
-      }
+      const cron = activation.orders.schedule;
+      if (cron === undefined || scheduled.length === 0) return;
+      const present = new Map((await queue.queue.getJobSchedulers(0, -1)).map((scheduler) => [scheduler.key, scheduler.pattern ?? null]));
+      const missing = scheduled.filter((connection) => !present.has(`${ACTIVATION_SCHEDULER_PREFIX}${connection}`));
+      const changed = scheduled.filter((connection) => {
+        const pattern = present.get(`${ACTIVATION_SCHEDULER_PREFIX}${connection}`);
+        return pattern !== undefined && pattern !== cron;
+      });
+      if (missing.length === 0 && changed.length === 0) return;
+      // The config wins over whatever another worker (or a person) wrote: see the README, Schedules.
+      if (changed.length > 0) warn("an activation pull schedule in Redis differs from the config; replacing it", { connections: changed, found: changed.map((c) => present.get(`${ACTIVATION_SCHEDULER_PREFIX}${c}`)), wanted: cron });
+      else warn("an activation pull schedule was missing from Redis; upserting them again", { connections: missing });
+      await upsertActivationSchedules({ redis: args.connection, prefix, queue, cron, connections: scheduled, logger: log });
     },
   };
 }

@@ -13,9 +13,9 @@ import type { JobHandlers } from "./job-handlers.js";
 import type { ActivationObserver, JobObserver } from "./job-observer.js";
 import { createJobQueues, type JobQueues } from "./job-queues.js";
 import { keyspaceOf } from "../redis/keyspace.js";
-import { keepQueueSafety } from "./keep-queue-safety.js";
+import { keepQueueSafety, type QueueSafetyKeeper } from "./keep-queue-safety.js";
 import { upsertSchedules } from "./upsert-schedules.js";
-import { startActivationWorker, type RunningActivationWorker } from "./start-activation-worker.js";
+import { prepareActivation, startActivationWorker, type ActivationParts, type RunningActivationWorker } from "./start-activation-worker.js";
 import { projectLabelLocales } from "../add-options/project-label-locales.js";
 import { createAddOptionsOutcomeStore } from "../add-options/add-options-outcome-store.js";
 import { peekMergeableAddOptions } from "./peek-mergeable-add-options.js";
@@ -42,10 +42,30 @@ export interface RunningWorker {
   stop(): Promise<{ readonly forced: boolean }>;
 }
 
+/** The worker before Redis is reached: its queues, clients and connection, nothing sent yet. */
+export interface PreparedWorker {
+  readonly queues: JobQueues;
+  /** The Redis connection the worker's queues use. */
+  readonly connection: RedisClient;
+  /** The Activation queue and client, when `activation` is configured. */
+  readonly activation: ActivationParts | null;
+  /** The locales labels may use in a project (service spelling); `fresh` re-reads the PIM. */
+  projectLocales(project: number, fresh: boolean): Promise<readonly string[]>;
+  /**
+   * Waits for Redis, starts the BullMQ workers and writes the schedules, last. `signal` abandons
+   * the start at its next step (a SIGTERM while Redis is away); it then rejects.
+   */
+  start(signal?: AbortSignal): Promise<RunningWorker>;
+  /** Releases what was prepared, for a worker whose start was abandoned or failed. */
+  release(): Promise<void>;
+}
+
+type StartArgs = Parameters<typeof startWorker>[0];
+
 /**
  * The long-lived worker: one BullMQ worker per project queue, each taking a job only when one of
  * the process' `worker.concurrency` slots is free, one set of HTTP clients per
- * project (so the upstream budgets are shared by all its jobs), schedules upserted at start.
+ * project (so the upstream budgets are shared by all its jobs), schedules written last in its start.
  * Several such processes on several machines may share one Redis.
  */
 export async function startWorker(args: {
@@ -57,6 +77,20 @@ export async function startWorker(args: {
   /** Told how each job run ended, and of every upstream answer (the worker's metrics). */
   readonly observer?: JobObserver & ActivationObserver & { upstreamResponse(upstream: "pim" | "service", status: number | "error"): void };
 }): Promise<RunningWorker> {
+  const prepared = prepareWorker(args);
+  try {
+    return await prepared.start();
+  } catch (error) {
+    await prepared.release();
+    throw error;
+  }
+}
+
+/**
+ * The worker in two steps, so that a process can serve its health checks while Redis is still
+ * away (see worker-process.ts): what needs no Redis is made here, the rest in `start`.
+ */
+export function prepareWorker(args: StartArgs): PreparedWorker {
   const { settings, logger, observer } = args;
   if (!settings.redis) throw new Error("the worker needs `redis` in the config");
   const prefix = settings.redis.prefix;
@@ -72,90 +106,130 @@ export async function startWorker(args: {
   const runtimes = new Map<number, ProjectRuntime>(
     settings.projects.map((project) => [project.id, createProjectRuntime({ settings, project, logger, redis: connection, ...(observer ? { onUpstreamResponse: (upstream, status) => observer.upstreamResponse(upstream, status) } : {}) })]),
   );
+  const activationParts = settings.activation ? prepareActivation({ settings, logger, connection, onError: logRedisError }) : null;
+  const projectLocales = async (project: number, fresh: boolean): Promise<readonly string[]> => {
+    const runtime = runtimes.get(project);
+    if (!runtime) throw new Error(`project ${project} is not configured`);
+    return projectLabelLocales(runtime, fresh);
+  };
 
-  await queues.enforceOneJobPerProject();
-  await upsertSchedules({ redis: connection, prefix, queues, projects: settings.projects, retention: settings.worker, logger });
-
-  const slots = createConcurrencyLimiter(settings.worker.concurrency);
-  const outcomes = createAddOptionsOutcomeStore(connection, prefix);
-  const leases = new ProjectLeaseChain((error) => logger.warn({ err: { message: error.message } }, "could not release the project lock; it expires by itself"));
-  const processor = createJobProcessor({
-    leases,
-    runtimes,
-    settings,
-    logger,
-    handlers: args.handlers,
-    observer: args.observer,
-    projectLock: createProjectLock(connection, prefix, { ttlMs: settings.worker.lock_duration_ms }),
-    fullSyncProgress: createFullSyncProgress(connection, prefix),
-    addOptionsBatching: {
-      outcomes,
-      peek: (project, leaderId) => peekMergeableAddOptions({ queue: queues.queueFor(project), project, leaderId, outcomes }),
-    },
-  });
-  const workers = settings.projects.map((project) =>
-    startQueueWorker({ queue: keyspaceOf(connection, prefix).projectQueue(project.id), processor, slots, connection, prefix, settings: settings.worker, logger, onError: logRedisError("worker"), onRunEnded: (token) => leases.end(token) }),
-  );
-  const activation = settings.activation ? await startActivationWorker({ settings, logger, connection, slots, onError: logRedisError, observer }) : null;
-  // Written once at start, but lost with Redis' data: restored on reconnection and periodically.
-  const safety = keepQueueSafety({
-    connection,
-    prefix,
-    queues,
-    projects: settings.projects,
-    retention: settings.worker,
-    intervalMs: settings.worker.safety_check_interval_ms,
-    logger,
-    alsoCheck: activation ? [(warn) => activation.restoreSafety(warn)] : [],
-  });
-  logger.info({ projects: settings.projects.map((p) => p.id), concurrency: settings.worker.concurrency }, "worker started");
-
-  return {
-    queues,
-    connection,
-    activation,
-    async projectLocales(project, fresh) {
-      const runtime = runtimes.get(project);
-      if (!runtime) throw new Error(`project ${project} is not configured`);
-      return projectLabelLocales(runtime, fresh);
-    },
-    stoppedProjects: () => settings.projects.filter((_, index) => workers[index]?.isRunning() !== true).map((project) => project.id),
-    async stop() {
-      safety.stop();
-      if (connection.status !== "ready") {
-        // Redis is away: no job can record its end, and closing would wait for Redis. Jobs that
-        // were running keep their locks until they expire; another worker then recovers them.
-        logger.warn("Redis is not answering: stopping without waiting for it");
-        await Promise.race([Promise.all(workers.map((worker) => worker.close(true))).catch(() => undefined), sleep(QUEUE_CLOSE_GRACE_MS, undefined, { ref: false })]);
-        for (const worker of workers) void worker.disconnect().catch(() => undefined);
-        activation?.cancelAll("worker shutting down: RedisClient is away");
-        await Promise.allSettled([...runtimes.values()].map((runtime) => runtime.close()));
-        if (ownsConnection) await closeRedis(connection);
-        logger.info({ forced: true }, "worker stopped");
-        return { forced: true };
-      }
-      const closing = Promise.all([...workers.map((worker) => worker.close()), activation?.closeWorker()]);
-      const deadline = sleep(settings.worker.shutdown_timeout_ms, "deadline" as const, { ref: false });
-      const forced = (await Promise.race([closing.then(() => "closed" as const), deadline])) === "deadline";
-      if (forced) {
-        // Abort what still runs: each job hands itself back to the queue (see the processor),
-        // so another worker takes it over at once instead of waiting for its lock to expire.
-        logger.warn({ deadlineMs: settings.worker.shutdown_timeout_ms }, "active jobs did not finish in time; handing them back");
-        for (const worker of workers) worker.cancelAllJobs("worker shutting down");
-        activation?.cancelAll("worker shutting down");
-        const grace = sleep(ABORT_GRACE_MS, "stuck" as const, { ref: false });
-        if ((await Promise.race([closing.then(() => "closed" as const), grace])) === "stuck") {
-          logger.error("jobs did not stop after being aborted; their locks will expire and another worker will recover them");
-        }
-      }
+  let released: Promise<void> | undefined;
+  function release(): Promise<void> {
+    released ??= (async () => {
+      // Closing the queues waits on Redis, which may be the reason the start never completed.
       await Promise.race([
-        Promise.all([queues.close().catch(() => undefined), activation?.release().catch(() => undefined)]),
+        Promise.allSettled([queues.close(), activationParts?.release()]),
         sleep(QUEUE_CLOSE_GRACE_MS, undefined, { ref: false }),
       ]);
       await Promise.allSettled([...runtimes.values()].map((runtime) => runtime.close()));
       if (ownsConnection) await closeRedis(connection);
-      logger.info({ forced }, "worker stopped");
-      return { forced };
-    },
-  };
+    })();
+    return released;
+  }
+
+  async function start(signal?: AbortSignal): Promise<RunningWorker> {
+    const abandoned = (): void => {
+      if (signal?.aborted) throw new Error("the worker's start was abandoned (stopping)");
+    };
+    await queues.enforceOneJobPerProject();
+    abandoned();
+
+    const slots = createConcurrencyLimiter(settings.worker.concurrency);
+    const outcomes = createAddOptionsOutcomeStore(connection, prefix);
+    const leases = new ProjectLeaseChain((error) => logger.warn({ err: { message: error.message } }, "could not release the project lock; it expires by itself"));
+    const processor = createJobProcessor({
+      leases,
+      runtimes,
+      settings,
+      logger,
+      handlers: args.handlers,
+      observer: args.observer,
+      projectLock: createProjectLock(connection, prefix, { ttlMs: settings.worker.lock_duration_ms }),
+      fullSyncProgress: createFullSyncProgress(connection, prefix),
+      addOptionsBatching: {
+        outcomes,
+        peek: (project, leaderId) => peekMergeableAddOptions({ queue: queues.queueFor(project), project, leaderId, outcomes }),
+      },
+    });
+    const workers = settings.projects.map((project) =>
+      startQueueWorker({ queue: keyspaceOf(connection, prefix).projectQueue(project.id), processor, slots, connection, prefix, settings: settings.worker, logger, onError: logRedisError("worker"), onRunEnded: (token) => leases.end(token) }),
+    );
+    let activation: RunningActivationWorker | null = null;
+    try {
+      activation = activationParts ? await startActivationWorker({ settings, logger, connection, parts: activationParts, slots, onError: logRedisError, observer }) : null;
+      abandoned();
+      // Last: a worker that could not start (its HTTP port taken, Redis refusing it) must not
+      // have replaced the schedules the running fleet uses.
+      await upsertSchedules({ redis: connection, prefix, queues, projects: settings.projects, retention: settings.worker, logger });
+      await activation?.upsertSchedules();
+      abandoned();
+    } catch (error) {
+      await Promise.race([Promise.allSettled([...workers.map((worker) => worker.close(true)), activation?.closeWorker().then(() => activation?.release())]), sleep(QUEUE_CLOSE_GRACE_MS, undefined, { ref: false })]);
+      throw error;
+    }
+    // Written once at start, but lost with Redis' data (or changed by another worker): restored
+    // on reconnection and periodically.
+    const safety = keepQueueSafety({
+      connection,
+      prefix,
+      queues,
+      projects: settings.projects,
+      retention: settings.worker,
+      intervalMs: settings.worker.safety_check_interval_ms,
+      logger,
+      alsoCheck: activation ? [(warn) => activation.restoreSafety(warn)] : [],
+    });
+    logger.info({ projects: settings.projects.map((p) => p.id), concurrency: settings.worker.concurrency }, "worker started");
+    return running({ workers, activation, safety });
+  }
+
+  function running(parts: { readonly workers: readonly ReturnType<typeof startQueueWorker>[]; readonly activation: RunningActivationWorker | null; readonly safety: QueueSafetyKeeper }): RunningWorker {
+    const { workers, activation, safety } = parts;
+    return {
+      queues,
+      connection,
+      activation,
+      projectLocales,
+      stoppedProjects: () => settings.projects.filter((_, index) => workers[index]?.isRunning() !== true).map((project) => project.id),
+      async stop() {
+        safety.stop();
+        if (connection.status !== "ready") {
+          // Redis is away: no job can record its end, and closing would wait for Redis. Jobs that
+          // were running keep their locks until they expire; another worker then recovers them.
+          logger.warn("Redis is not answering: stopping without waiting for it");
+          await Promise.race([Promise.all(workers.map((worker) => worker.close(true))).catch(() => undefined), sleep(QUEUE_CLOSE_GRACE_MS, undefined, { ref: false })]);
+          for (const worker of workers) void worker.disconnect().catch(() => undefined);
+          activation?.cancelAll("worker shutting down: RedisClient is away");
+          await Promise.allSettled([...runtimes.values()].map((runtime) => runtime.close()));
+          if (ownsConnection) await closeRedis(connection);
+          logger.info({ forced: true }, "worker stopped");
+          return { forced: true };
+        }
+        const closing = Promise.all([...workers.map((worker) => worker.close()), activation?.closeWorker()]);
+        const deadline = sleep(settings.worker.shutdown_timeout_ms, "deadline" as const, { ref: false });
+        const forced = (await Promise.race([closing.then(() => "closed" as const), deadline])) === "deadline";
+        if (forced) {
+          // Abort what still runs: each job hands itself back to the queue (see the processor),
+          // so another worker takes it over at once instead of waiting for its lock to expire.
+          logger.warn({ deadlineMs: settings.worker.shutdown_timeout_ms }, "active jobs did not finish in time; handing them back");
+          for (const worker of workers) worker.cancelAllJobs("worker shutting down");
+          activation?.cancelAll("worker shutting down");
+          const grace = sleep(ABORT_GRACE_MS, "stuck" as const, { ref: false });
+          if ((await Promise.race([closing.then(() => "closed" as const), grace])) === "stuck") {
+            logger.error("jobs did not stop after being aborted; their locks will expire and another worker will recover them");
+          }
+        }
+        await Promise.race([
+          Promise.all([queues.close().catch(() => undefined), activation?.release().catch(() => undefined)]),
+          sleep(QUEUE_CLOSE_GRACE_MS, undefined, { ref: false }),
+        ]);
+        await Promise.allSettled([...runtimes.values()].map((runtime) => runtime.close()));
+        if (ownsConnection) await closeRedis(connection);
+        logger.info({ forced }, "worker stopped");
+        return { forced };
+      },
+    };
+  }
+
+  return { queues, connection, activation: activationParts, projectLocales, start, release };
 }

@@ -7,7 +7,7 @@ import { describeYamlError } from "./describe-yaml-error.js";
 import { formatPath, interpolateEnv } from "./interpolate-env.js";
 import { isSecretPath } from "./is-secret-path.js";
 import { namingTemplatesOf } from "./naming-templates-of.js";
-import { scheduleProblems } from "./schedule-problems.js";
+import { activationScheduleProblem, scheduleProblems } from "./schedule-problems.js";
 import { namingSchema, projectSchema, settingsSchema, type Settings } from "./settings-schema.js";
 
 export interface LoadOptions {
@@ -80,12 +80,23 @@ function duplicateProjectIds(document: unknown): string[] {
 }
 
 function schedulesProblems(document: unknown): string[] {
-  return rawProjects(document).flatMap((project, index) => {
+  const projects = rawProjects(document).flatMap((project, index) => {
     if (project === null || typeof project !== "object" || !("schedule" in project)) return [];
     const schedule = projectSchema.shape.schedule.safeParse(project.schedule);
     if (!schedule.success || schedule.data === undefined) return []; // reported by the schema
     return scheduleProblems(index, "id" in project ? project.id : "?", schedule.data);
   });
+  const activation = activationOrdersScheduleOf(document);
+  const activationProblem = activation === undefined ? null : activationScheduleProblem(activation);
+  return activationProblem === null ? projects : [...projects, activationProblem];
+}
+
+/** `activation.orders.schedule` when it is a non-empty string (anything else the schema reports). */
+function activationOrdersScheduleOf(document: unknown): string | undefined {
+  const activation = document !== null && typeof document === "object" && "activation" in document ? document.activation : undefined;
+  const orders = activation !== null && typeof activation === "object" && activation !== undefined && "orders" in activation ? activation.orders : undefined;
+  const schedule = orders !== null && typeof orders === "object" && orders !== undefined && "schedule" in orders ? orders.schedule : undefined;
+  return typeof schedule === "string" && schedule.trim() !== "" ? schedule : undefined;
 }
 
 /** Template keys as users write them, for the internal names `validateNamingTemplates` uses. */

@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import type * as CronParser from "cron-parser";
+import { cronExpressionProblem } from "./cron-expression-problem.js";
 
 // Required when a schedule is checked, not at start: most commands' configs have none, and
 // loading the parser costs about 30 ms of every command's start (cron-parser is CommonJS).
@@ -8,8 +9,10 @@ const cronParser = (): typeof CronParser => require("cron-parser") as typeof Cro
 
 /**
  * Problems with a project's `schedule`, found when the config loads rather than when the worker
- * registers it: the cron expression is parsed by the parser the queue's scheduler uses, the
- * time zone by the runtime's own zone database. Each problem names the key and the project.
+ * registers it: the cron expression's shape is checked field by field (cronExpressionProblem),
+ * then it is parsed by the parser the queue's scheduler uses (which also knows that no 30th of
+ * February comes); the time zone by the runtime's own zone database. Each problem names the key
+ * and the project.
  */
 export function scheduleProblems(index: number, projectId: unknown, schedule: { readonly cron: string; readonly timezone?: string | undefined }): string[] {
   const where = (key: string): string => `projects[${index}].schedule.${key} (project ${String(projectId)})`;
@@ -23,10 +26,24 @@ export function scheduleProblems(index: number, projectId: unknown, schedule: { 
       problems.push(`${where("timezone")}: '${schedule.timezone}' is not a known IANA time zone (such as Europe/Paris or UTC)`);
     }
   }
-  try {
-    cronParser().CronExpressionParser.parse(schedule.cron, timezoneOk && schedule.timezone !== undefined ? { tz: schedule.timezone } : {});
-  } catch (error) {
-    problems.push(`${where("cron")}: '${schedule.cron}' is not a valid cron expression (${(error as Error).message})`);
-  }
+  const cron = cronProblem(schedule.cron, timezoneOk ? schedule.timezone : undefined);
+  if (cron !== null) problems.push(`${where("cron")}: ${cron}`);
   return problems;
+}
+
+/** The problem with `activation.orders.schedule` (a cron expression in the worker's zone), or null. */
+export function activationScheduleProblem(cron: string): string | null {
+  const problem = cronProblem(cron, undefined);
+  return problem === null ? null : `activation.orders.schedule: ${problem}`;
+}
+
+function cronProblem(cron: string, timezone: string | undefined): string | null {
+  const shape = cronExpressionProblem(cron);
+  if (shape !== null) return `'${cron}' is not a valid cron expression: ${shape}`;
+  try {
+    cronParser().CronExpressionParser.parse(cron, timezone !== undefined ? { tz: timezone } : {});
+    return null;
+  } catch (error) {
+    return `'${cron}' is not a valid cron expression (${(error as Error).message})`;
+  }
 }

@@ -1,7 +1,7 @@
 import { closeRedis } from "../../redis/close-redis.js";
 import { createWorkerRedis } from "../../redis/create-worker-redis.js";
 import { createLogger } from "../../log/create-logger.js";
-import { startWorkerProcess } from "../../worker-process.js";
+import { openWorkerProcess } from "../../worker-process.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { parseCommandArgs, requireString } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
@@ -12,7 +12,9 @@ export const WORKER_HELP = `Usage: pim-sync worker --config FILE
 
 Runs the long-lived worker: one queue per configured project in Redis, scheduled syncs
 (projects[].schedule), add-options jobs, and one HTTP server when \`server\` or \`trigger\` is
-configured (health checks, and the trigger routes when \`trigger\` is configured).
+configured (health checks, and the trigger routes when \`trigger\` is configured). The HTTP
+server opens first: while Redis is away at start, /healthz answers 200 and /readyz 503.
+Schedules are written to Redis last, once everything else has started.
 Several workers (on several machines) may share one Redis.
 
 SIGTERM or SIGINT: stop taking jobs, let active jobs finish within worker.shutdown_timeout_ms,
@@ -38,21 +40,31 @@ export async function runWorkerCommand(argv: readonly string[], io: CliIo): Prom
     if (io.signal?.aborted) return resolve("stop");
     io.signal?.addEventListener("abort", () => resolve("stop"), { once: true });
   });
-  // A worker started while Redis is away waits for it (logging each reconnect attempt); a
-  // signal in the meantime ends it at once.
-  const starting = startWorkerProcess({ settings, logger, connection });
-  const started = await Promise.race([starting, stopRequested]);
+  // The HTTP listener opens first (a port already taken ends the command here, before anything
+  // is written to Redis); a worker started while Redis is away then waits for it (logging each
+  // reconnect attempt) while /healthz answers, and a signal in the meantime ends it at once.
+  let proc;
+  try {
+    proc = await openWorkerProcess({ settings, logger, connection });
+  } catch (error) {
+    await closeRedis(connection);
+    throw error;
+  }
+  const started = await Promise.race([proc.started.then(() => "started" as const), stopRequested]).catch(async (error: unknown) => {
+    await closeRedis(connection);
+    throw error;
+  });
   if (started === "stop") {
-    starting.catch(() => undefined);
     logger.info("stopping before the worker started (Redis has not answered yet)");
+    await proc.stop();
     await closeRedis(connection);
     logger.flush();
     return 0;
   }
-  logger.info({ projects: settings.projects.map((p) => p.id), server: started.serverUrl }, "worker running; SIGTERM or SIGINT to stop");
+  logger.info({ projects: settings.projects.map((p) => p.id), server: proc.serverUrl }, "worker running; SIGTERM or SIGINT to stop");
   await stopRequested;
   logger.info({ shutdownTimeoutMs: settings.worker.shutdown_timeout_ms }, "stopping: waiting for active jobs");
-  await started.stop();
+  await proc.stop();
   await closeRedis(connection);
   logger.flush();
   return 0;

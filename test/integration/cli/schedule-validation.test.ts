@@ -18,11 +18,36 @@ describe("schedule.cron and schedule.timezone are checked when the config loads"
     await rm(dir, { recursive: true, force: true });
   });
 
-  async function configWith(schedule: Record<string, string>): Promise<string> {
+  async function configWith(schedule: Record<string, string>, extras: Record<string, unknown> = {}): Promise<string> {
     const config = testConfigObject({ pimUrl: "http://127.0.0.1:9", serviceUrl: "http://127.0.0.1:9", redisPrefix: "schedule-test", projectExtras: { schedule } });
     const path = join(dir, "config.json");
-    await writeFile(path, JSON.stringify({ ...config, redis: { url: TEST_REDIS_URL, prefix: "schedule-test" } }));
+    await writeFile(path, JSON.stringify({ ...config, redis: { url: TEST_REDIS_URL, prefix: "schedule-test" }, ...extras }));
     return path;
+  }
+
+  // Every command that loads the config: the check is in the loader, not in the worker.
+  const EVERY_COMMAND: readonly (readonly string[])[] = [
+    ["plan", "--project", "67"],
+    ["sync", "--project", "67", "--once"],
+    ["worker"],
+    ["enqueue", "sync", "--project", "67"],
+    ["add-options", "--project", "67", "--attribute", "color", "--options", '[{"name":"teal"}]'],
+    ["jobs", "list"],
+    ["activation", "connections"],
+  ];
+  const ACTIVATION = { url: "http://127.0.0.1:9", pim_connection_id: "pim-1", access_token: "activation-token" };
+
+  for (const command of EVERY_COMMAND) {
+    it(`${command.slice(0, 2).join(" ")}: a 4-field cron and a 1-field activation schedule → exit 2 naming both keys`, async () => {
+      const configPath = await configWith({ cron: "*/15 * * *" }, { activation: { ...ACTIVATION, orders: { schedule: "*/15" } } });
+      const proc = spawnCli([...command, "--config", configPath]);
+      const exit = await waitForExit(proc, 20_000);
+
+      expect(exit).toEqual({ code: 2, signal: null });
+      expect(proc.stderr()).toContain("projects[0].schedule.cron (project 67): '*/15 * * *' is not a valid cron expression: has 4 fields; give 5");
+      expect(proc.stderr()).toContain("activation.orders.schedule: '*/15' is not a valid cron expression: has 1 field; give 5");
+      expect(proc.stdout()).toBe("");
+    });
   }
 
   for (const command of [["plan", "--project", "67"], ["worker"]]) {

@@ -1,0 +1,106 @@
+import { once } from "node:events";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { JobQueues } from "../../../src/jobs/job-queues.js";
+import { SYNC_SCHEDULER_ID } from "../../../src/jobs/queue-names.js";
+import { assertCliBuilt, killLeftoverProcesses, spawnCli, startWorkerCli, waitForExit } from "../../support/process-cli.js";
+import { testConfigObject } from "../../support/process-config.js";
+import { openTestQueues } from "../../support/process-jobs.js";
+import { waitFor } from "../../support/process-poll.js";
+import { createConfigSafeTestRedis } from "../../support/process-redis.js";
+import type { TestRedis } from "../../support/redis.js";
+
+const PROJECT = 67;
+const FLEET_SCHEDULE = { cron: "0 3 * * *", timezone: "Europe/Paris" };
+const REPLACED_MSG = "a project's sync schedule in Redis differs from the config; replacing it";
+
+describe("the worker and the schedules in Redis", () => {
+  let dir: string;
+  let redis: TestRedis;
+  let queues: JobQueues;
+  let taken: Server | undefined;
+
+  beforeAll(() => assertCliBuilt());
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), "pim-sync-worker-schedules-"));
+    redis = await createConfigSafeTestRedis();
+    queues = openTestQueues(redis);
+  });
+  afterEach(async () => {
+    await killLeftoverProcesses();
+    if (taken) await new Promise<void>((resolve) => taken?.close(() => resolve()));
+    taken = undefined;
+    await queues.close();
+    await redis.cleanup();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** A worker config (upstreams never reached: no job runs in these tests). */
+  async function configFile(name: string, extras: { schedule: Record<string, string>; server?: Record<string, unknown>; worker?: Record<string, unknown> }): Promise<string> {
+    const config = testConfigObject({
+      pimUrl: "http://127.0.0.1:9",
+      serviceUrl: "http://127.0.0.1:9",
+      redisPrefix: redis.prefix,
+      logLevel: "info",
+      worker: extras.worker,
+      projectExtras: { schedule: extras.schedule },
+    });
+    const path = join(dir, name);
+    await writeFile(path, JSON.stringify({ ...config, ...(extras.server ? { server: extras.server } : {}) }));
+    return path;
+  }
+
+  async function scheduler(): Promise<{ pattern: string | null; tz: string | null } | null> {
+    const found = await queues.queueFor(PROJECT).getJobScheduler(SYNC_SCHEDULER_ID);
+    return found ? { pattern: found.pattern ?? null, tz: found.tz ?? null } : null;
+  }
+
+  it("a worker whose HTTP port is taken fails to start and leaves the running fleet's schedule as it was", async () => {
+    const fleet = await startWorkerCli(await configFile("fleet.json", { schedule: FLEET_SCHEDULE }), 30_000);
+    expect(await scheduler()).toEqual({ pattern: FLEET_SCHEDULE.cron, tz: FLEET_SCHEDULE.timezone });
+
+    // The port the second worker is given is held by the test (bound as 0, read back).
+    const holder = createServer();
+    taken = holder;
+    holder.listen(0, "127.0.0.1");
+    await once(holder, "listening");
+    const address = holder.address();
+    if (address === null || typeof address === "string") throw new Error("no port");
+
+    const newcomer = spawnCli(["worker", "--config", await configFile("newcomer.json", { schedule: { cron: "*/5 * * * *" }, server: { host: "127.0.0.1", port: address.port } })]);
+    const exit = await waitForExit(newcomer, 30_000);
+
+    expect(exit).toEqual({ code: 1, signal: null });
+    expect(newcomer.stderr()).toContain("EADDRINUSE");
+    expect(await scheduler()).toEqual({ pattern: FLEET_SCHEDULE.cron, tz: FLEET_SCHEDULE.timezone });
+    expect(newcomer.logs().some((line) => line.msg === "sync schedule upserted")).toBe(false);
+    expect(fleet.hasExited()).toBe(false);
+  });
+
+  it("a running worker replaces a scheduler whose pattern, then whose time zone, was changed in Redis, and warns", async () => {
+    const worker = await startWorkerCli(await configFile("worker.json", { schedule: FLEET_SCHEDULE, worker: { safety_check_interval_ms: 1_000 } }), 30_000);
+    expect(await scheduler()).toEqual({ pattern: FLEET_SCHEDULE.cron, tz: FLEET_SCHEDULE.timezone });
+    const template = { name: "sync.run", data: { project: PROJECT, trigger: "schedule" } };
+
+    // Another config's pattern (a yearly one: it never fires during the test).
+    await queues.queueFor(PROJECT).upsertJobScheduler(SYNC_SCHEDULER_ID, { pattern: "0 0 1 1 *" }, template);
+    expect(await scheduler()).toEqual({ pattern: "0 0 1 1 *", tz: null });
+    await waitFor(async () => (await scheduler())?.pattern === FLEET_SCHEDULE.cron, { timeoutMs: 30_000, what: "the worker to restore the pattern" });
+    expect(await scheduler()).toEqual({ pattern: FLEET_SCHEDULE.cron, tz: FLEET_SCHEDULE.timezone });
+    const patternWarning = await worker.waitForLog((line) => line.msg === REPLACED_MSG, 10_000, "the warning");
+    expect(patternWarning).toMatchObject({ level: 40, project: PROJECT, found: { cron: "0 0 1 1 *", timezone: null }, wanted: { cron: FLEET_SCHEDULE.cron, timezone: FLEET_SCHEDULE.timezone } });
+
+    // The same pattern in another zone is another schedule.
+    await queues.queueFor(PROJECT).upsertJobScheduler(SYNC_SCHEDULER_ID, { pattern: FLEET_SCHEDULE.cron, tz: "UTC" }, template);
+    expect(await scheduler()).toEqual({ pattern: FLEET_SCHEDULE.cron, tz: "UTC" });
+    await waitFor(async () => (await scheduler())?.tz === FLEET_SCHEDULE.timezone, { timeoutMs: 30_000, what: "the worker to restore the time zone" });
+    const zoneWarning = await worker.waitForLog((line) => line.msg === REPLACED_MSG && (line.found as { timezone?: unknown } | undefined)?.timezone === "UTC", 10_000, "the time zone warning");
+    expect(zoneWarning).toMatchObject({ level: 40, found: { cron: FLEET_SCHEDULE.cron, timezone: "UTC" } });
+
+    worker.signal("SIGTERM");
+    expect(await waitForExit(worker, 30_000)).toEqual({ code: 0, signal: null });
+  });
+});
