@@ -305,7 +305,7 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
 
       const next = await cli("offers", "put", "--connection", "amazon-fr", "--file", file);
       expect(next.code).toBe(0);
-      expect(next.out).toContain("offers: 2 sent, 0 skipped (already accepted), 1 batch(es)");
+      expect(next.out).toContain("offers: 2 sent, 0 skipped (unchanged since last accepted), 1 batch(es)");
       expect(sim.offerBatches("amazon-fr")).toEqual([[offer(1), offer(2)]]);
     });
 

@@ -190,7 +190,7 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
     expect(await runCli(["enqueue", "activation-orders", "--config", configPath, "--connection", "amazon-fr", "--json"], again)).toBe(0);
     const second = (JSON.parse(again.out()) as { job_id: string }).job_id.slice("activation/".length);
     expect((await finished(second, 30_000)).state).toBe("completed");
-    expect(sim.webhookDeliveries().map((d) => d.body)).toEqual(Array.from({ length: 7 }, (_, i) => sampleOrder("amazon-fr", i + 1)));
+    expect(sim.webhookDeliveries().map((d) => (d.body as { order: unknown }).order)).toEqual(Array.from({ length: 7 }, (_, i) => sampleOrder("amazon-fr", i + 1)));
   });
 
   it("a pull with a refused token fails at once, naming the header, never the token", async () => {

@@ -130,6 +130,15 @@ describe("upstreams that echo the request (PIM, its token endpoint, service, its
     );
   }
 
+  /** The pull completes: the webhook's 400 sets each order aside, with the (echoing) reason recorded. */
+  async function refusedReasonsOf(ref: string, configPath: string): Promise<string> {
+    const id = ref.split("/")[1] ?? "";
+    await waitFor(async () => ((await activationQueue.getJobState(id)) === "completed" ? true : undefined), { timeoutMs: 60_000, intervalMs: 100, what: `job ${ref} to complete` });
+    const { code, output } = await run(["activation", "refused", "--config", configPath, "--json"]);
+    expect(code).toBe(0);
+    return output;
+  }
+
   /** Every key under the test's prefix, with its content, as text. */
   async function dumpRedis(): Promise<string> {
     const parts: string[] = [];
@@ -175,10 +184,11 @@ describe("upstreams that echo the request (PIM, its token endpoint, service, its
     expect(added.status).toBe(202);
     refs.push(((await added.json()) as { job_id: string }).job_id);
 
-    const reasons = await Promise.all(refs.map((ref) => failedReasonOf(ref)));
+    const reasons = await Promise.all(refs.map((ref) => (ref.startsWith("activation/") ? refusedReasonsOf(ref, configPath) : failedReasonOf(ref))));
     for (const echo of Object.values(echoes).filter((echo) => echo !== echoes.activation)) expect(echo.requestCount()).toBeGreaterThan(0);
 
     const outputs: Record<string, string> = {};
+    refs.forEach((ref, index) => (outputs[`failure of ${ref}`] = reasons[index] ?? ""));
     outputs["jobs list --json"] = (await run(["jobs", "list", "--config", configPath, "--json"])).output;
     for (const ref of refs) {
       outputs[`jobs show ${ref}`] = (await run(["jobs", "show", ref, "--config", configPath, "--json"])).output;
