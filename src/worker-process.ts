@@ -92,7 +92,7 @@ async function startServer(
       logger,
       redisTimeoutMs: listen.redis_timeout_ms,
       activation: worker.activation ? { queue: worker.activation.queue, client: worker.activation.runtime.client } : undefined,
-      projectLocales: (project, fresh) => worker.projectLocales(project, fresh),
+      projectLocales: (project, recheck) => worker.projectLocales(project, recheck),
       jobDetails: (ref) => jobAdmin.show(ref),
     });
   }

@@ -34,8 +34,12 @@ export interface RunningWorker {
   readonly connection: RedisClient;
   /** The Activation worker, when `activation` is configured. */
   readonly activation: RunningActivationWorker | null;
-  /** The locales labels may use in a project (service spelling); `fresh` re-reads the PIM. */
-  projectLocales(project: number, fresh: boolean): Promise<readonly string[]>;
+  /**
+   * The locales labels may use in a project (service spelling), from the cached PIM structure;
+   * `recheck` (before refusing a locale) re-reads it unless it was read within
+   * `add_options.locale_recheck_ms`.
+   */
+  projectLocales(project: number, recheck: boolean): Promise<readonly string[]>;
   /** The projects whose BullMQ worker is not running (closed, or never started). */
   stoppedProjects(): readonly number[];
   /** Stop taking jobs, let active ones finish within the deadline, release everything. */
@@ -114,10 +118,10 @@ export async function startWorker(args: {
     queues,
     connection,
     activation,
-    async projectLocales(project, fresh) {
+    async projectLocales(project, recheck) {
       const runtime = runtimes.get(project);
       if (!runtime) throw new Error(`project ${project} is not configured`);
-      return projectLabelLocales(runtime, fresh);
+      return projectLabelLocales(runtime, recheck ? { maxAgeMs: settings.add_options.locale_recheck_ms } : {});
     },
     stoppedProjects: () => settings.projects.filter((_, index) => workers[index]?.isRunning() !== true).map((project) => project.id),
     async stop() {
