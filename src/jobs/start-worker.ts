@@ -17,6 +17,7 @@ import { keepQueueSafety } from "./keep-queue-safety.js";
 import { upsertSchedules } from "./upsert-schedules.js";
 import { startActivationWorker, type RunningActivationWorker } from "./start-activation-worker.js";
 import { projectLabelLocales } from "../add-options/project-label-locales.js";
+import { createAddOptionsIntentStore } from "../add-options/add-options-intent-store.js";
 import { createAddOptionsOutcomeStore } from "../add-options/add-options-outcome-store.js";
 import { peekMergeableAddOptions } from "./peek-mergeable-add-options.js";
 import { closeRedis } from "../redis/close-redis.js";
@@ -94,6 +95,7 @@ export async function startWorker(args: {
     fullSyncProgress: createFullSyncProgress(connection, prefix),
     addOptionsBatching: {
       outcomes,
+      intents: createAddOptionsIntentStore(connection, prefix),
       peek: (project, leaderId) => peekMergeableAddOptions({ queue: queues.queueFor(project), project, leaderId, outcomes }),
     },
   });
