@@ -151,4 +151,28 @@ describe("pim-sync worker as a process: an add-options request's outcome lists w
     worker.signal("SIGTERM");
     expect(await waitForExit(worker, 30_000)).toEqual({ code: 0, signal: null });
   });
+
+  it("a first attempt that failed after some of its writes (a 503 on the last collection), retried by BullMQ: the outcome lists every collection's addition", async () => {
+    const [, , last] = MATERIAL;
+    sims.service.faults.failNext({ method: "PATCH", path: `/api/v1/options_collections/${last.id}/add-options/` }, { status: 503, times: 1 });
+    const { worker, url } = await startWorker();
+    const queued = await createTriggerClient(() => url).call("/v1/add-options", { token: TOKEN, body: { project: PROJECT, attribute: "material", options: [{ name: "tweed", label: { en_US: "Tweed" } }] } });
+    expect(queued.status).toBe(202);
+    const ref = (queued.json as { job_id: string }).job_id;
+    const jobId = ref.split("/")[1] ?? "";
+
+    // Backoff of the catalog (from 10 s, jitter 50%): the retry comes within 10 s.
+    const done = await waitForJobState(queues, PROJECT, jobId, "completed", 90_000);
+
+    expect(done.attemptsMade).toBeGreaterThanOrEqual(2);
+    const answer = await jobAnswer(url, ref);
+    expect(answer.result?.status).toBe("added");
+    expect(answer.result?.collections).toEqual(MATERIAL.map(({ name }) => ({ collection: name, added: ["tweed"], skipped: [] })));
+    // Nothing sent twice: the retry found tweed in the PIM (the first add-options created it
+    // there), so the last collection got it through update-options.
+    expect(MATERIAL.map(({ id }) => addOptionsSent(id))).toEqual([["tweed"], ["tweed"], []]);
+    for (const { name } of MATERIAL) expect(sims.service.collections().find((c) => c.name === name)?.options.map((o) => o.name)).toEqual(["tweed"]);
+    worker.signal("SIGTERM");
+    expect(await waitForExit(worker, 30_000)).toEqual({ code: 0, signal: null });
+  });
 });
