@@ -17,8 +17,8 @@ export type IntentsByRequest = ReadonlyMap<string, ReadonlyMap<string, ReadonlyS
 export interface AddOptionsIntentStore {
   /** Before a write: each request of it is about to add these names to `collection` (one transaction). */
   record(project: number, collection: string, names: ReadonlyMap<string, readonly string[]>): Promise<void>;
-  /** The service refused the write, which changes nothing: these names were not added. */
-  forget(project: number, request: string, collection: string, names: readonly string[]): Promise<void>;
+  /** The service refused the write (a 4xx changes nothing): these requests did not add these names. */
+  forget(project: number, collection: string, names: ReadonlyMap<string, readonly string[]>): Promise<void>;
   /** What earlier runs of these requests were adding (one round trip). */
   read(project: number, requests: readonly string[]): Promise<IntentsByRequest>;
 }
@@ -55,9 +55,16 @@ export function createAddOptionsIntentStore(redis: RedisClient, prefix: string, 
       if (fields === 0) return;
       check(await multi.exec(), "recording the options add-options is about to add");
     },
-    async forget(project, request, collection, names) {
-      if (names.length === 0) return;
-      await redis.hdel(keyOf(project, request), ...names.map((name) => fieldOf(collection, name)));
+    async forget(project, collection, names) {
+      const multi = redis.multi();
+      let fields = 0;
+      for (const [request, requestNames] of names) {
+        if (requestNames.length === 0) continue;
+        multi.hdel(keyOf(project, request), ...requestNames.map((name) => fieldOf(collection, name)));
+        fields += requestNames.length;
+      }
+      if (fields === 0) return;
+      check(await multi.exec(), "forgetting options a refused add-options write carried");
     },
     async read(project, requests) {
       const found = new Map<string, Map<string, Set<string>>>();

@@ -81,6 +81,17 @@ export interface BatchReport {
  */
 const CONTENT_REFUSALS: ReadonlySet<number> = new Set([400, 409, 413, 422]);
 
+/**
+ * A write that certainly changed nothing: the service answered it with a 4xx (it validates a
+ * whole request before applying it, as isolateRejections relies on), or it was never sent. A 5xx,
+ * a timeout or a dropped connection may have been applied: its intents are kept.
+ */
+function certainlyUnapplied(error: unknown): boolean {
+  if (!(error instanceof HttpError)) return false;
+  if (error.code === "HTTP_FOREIGN_ORIGIN") return true;
+  return error.code === "HTTP_STATUS" && error.status !== undefined && error.status >= 400 && error.status < 500;
+}
+
 function refusalOf(error: unknown): string | null {
   return error instanceof HttpError && error.code === "HTTP_STATUS" && error.status !== undefined && CONTENT_REFUSALS.has(error.status) ? error.message : null;
 }
@@ -295,10 +306,17 @@ async function writeMergedCollection(args: {
         chunk,
         async (part) => {
           const sent = part.flatMap(write.options);
-          await deps.intents?.record(projectId, collection, new Map(part.map((c) => [c.request, write.options(c).map((o) => o.name)] as const)));
+          const intents = new Map(part.map((c) => [c.request, write.options(c).map((o) => o.name)] as const));
+          await deps.intents?.record(projectId, collection, intents);
           calls += 1;
-          if (write.call === "add-options") await deps.service.addOptions(collectionId, sent, signal);
-          else await deps.service.updateOptions(collectionId, { upsert_options: sent, delete_options: [], delete_all: false }, signal);
+          try {
+            if (write.call === "add-options") await deps.service.addOptions(collectionId, sent, signal);
+            else await deps.service.updateOptions(collectionId, { upsert_options: sent, delete_options: [], delete_all: false }, signal);
+          } catch (error) {
+            // A refused part is re-announced when its halves are sent (isolateRejections).
+            if (certainlyUnapplied(error)) await deps.intents?.forget(projectId, collection, intents);
+            throw error;
+          }
           if (args.hasState) await deps.state.update(projectId, collection, sent, []);
           await deps.state.recordAdded(projectId, collection, sent, args.now());
         },
@@ -307,9 +325,9 @@ async function writeMergedCollection(args: {
       for (const { item, reason } of isolated.rejected) {
         refusedHere.add(item.request);
         const names = write.options(item).map((o) => o.name);
-        // A refused write changes nothing; after a refused add-options its upserts are not sent.
+        // A refused write changes nothing (its intents are gone); after a refused add-options the
+        // request's upserts are not sent.
         const unsent = write.call === "add-options" ? [...names, ...item.viaUpsert.map((o) => o.name)] : names;
-        await deps.intents?.forget(projectId, item.request, collection, names);
         refused.push({ request: item.request, call: write.call, names, unsent, reason });
       }
     }

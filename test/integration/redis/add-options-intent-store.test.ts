@@ -15,7 +15,7 @@ describe("add-options intents in Redis", () => {
     const store = createAddOptionsIntentStore(redis.redis, redis.prefix);
     await store.record(67, "color", new Map([["12", ["Teal", "navy"]], ["13", ["olive"]]]));
     await store.record(67, "color-en_US", new Map([["12", ["Teal"]]]));
-    await store.forget(67, "12", "color", ["NAVY"]);
+    await store.forget(67, "color", new Map([["12", ["NAVY"]]]));
 
     const read = await store.read(67, ["12", "13", "14"]);
     expect([...read.keys()]).toEqual(["12", "13"]);
