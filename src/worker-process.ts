@@ -159,7 +159,7 @@ async function startServer(
         logger,
         redisTimeoutMs: listen.redis_timeout_ms,
         activation: prepared.activation ? { queue: prepared.activation.queue, client: prepared.activation.runtime.client, offerKey: prepared.activation.runtime.activation.offers.key } : undefined,
-        projectLocales: (project, fresh) => prepared.projectLocales(project, fresh),
+        projectLocales: (project, recheck) => prepared.projectLocales(project, recheck),
         jobDetails: (ref) => jobAdmin.show(ref),
       });
     }

@@ -30,14 +30,20 @@ export interface MergedCollection {
  * collection is known to hold is skipped, the first request that asks for a missing option adds
  * it with its label, and later requests find it present. Pure.
  *
+ * An option the collection holds that an earlier run of the same request was adding (a run
+ * killed after the write, or an attempt that failed or was refused later) is that request's
+ * addition: listed as `added`, with nothing written.
+ *
  * @param known  names the collection is known to hold (state plus recorded additions)
  * @param pimCodes  the PIM's own spelling of each option it has, by lower-cased name
+ * @param addedEarlier  per request, the lower-cased names its earlier runs were adding here
  */
 export function mergeCollectionAdditions(
   collection: string,
   known: Iterable<string>,
   requests: readonly MergeRequest[],
   pimCodes: ReadonlyMap<string, string>,
+  addedEarlier: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
 ): MergedCollection {
   const existing = new Set([...known].map((name) => name.toLowerCase()));
   const addedBy = new Map<string, string>();
@@ -54,6 +60,10 @@ export function mergeCollectionAdditions(
       const name = pimCode ?? option.name;
       const key = name.toLowerCase();
       const owner = addedBy.get(key);
+      if (existing.has(key) && addedEarlier.get(request.id)?.has(key) === true) {
+        added.push(name);
+        continue;
+      }
       if (existing.has(key) || owner !== undefined) {
         skipped.push(name);
         if (owner !== undefined && owner !== request.id) reliesOn.set(request.id, (reliesOn.get(request.id) ?? new Set()).add(owner));

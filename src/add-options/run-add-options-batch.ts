@@ -7,6 +7,7 @@ import { HttpError } from "../http/http-error.js";
 import { statsSince, type RequestStats } from "../http/request-stats.js";
 import type { PimClient } from "../pim/pim-client.js";
 import type { StateStore } from "../state/state-store.js";
+import type { AddOptionsIntentStore, IntentsByRequest } from "./add-options-intent-store.js";
 import type { AddOptionsOutcome, CollectionOutcome } from "./add-options-outcome.js";
 import { assembleOutcomes } from "./assemble-outcomes.js";
 import type { AddOptionsRequest } from "./add-options-request.js";
@@ -26,6 +27,12 @@ export interface AddOptionsDeps {
   readonly now?: () => number;
   /** Shared by the jobs of a worker; without it every run reads the structure and the list. */
   readonly catalog?: CatalogCache;
+  /**
+   * Where each request's writes are announced before they are sent, so a later run of it lists
+   * what an earlier one added (the worker's jobs, which are retried); without it an outcome
+   * lists only what its own run added.
+   */
+  readonly intents?: AddOptionsIntentStore;
 }
 
 /** The PIM's lists and reads are eventually consistent: how long to wait for the options to show. */
@@ -73,6 +80,17 @@ export interface BatchReport {
  * merged write refused with one of them is split to find the request(s) at fault.
  */
 const CONTENT_REFUSALS: ReadonlySet<number> = new Set([400, 409, 413, 422]);
+
+/**
+ * A write that certainly changed nothing: the service answered it with a 4xx (it validates a
+ * whole request before applying it, as isolateRejections relies on), or it was never sent. A 5xx,
+ * a timeout or a dropped connection may have been applied: its intents are kept.
+ */
+function certainlyUnapplied(error: unknown): boolean {
+  if (!(error instanceof HttpError)) return false;
+  if (error.code === "HTTP_FOREIGN_ORIGIN") return true;
+  return error.code === "HTTP_STATUS" && error.status !== undefined && error.status >= 400 && error.status < 500;
+}
 
 function refusalOf(error: unknown): string | null {
   return error instanceof HttpError && error.code === "HTTP_STATUS" && error.status !== undefined && CONTENT_REFUSALS.has(error.status) ? error.message : null;
@@ -166,6 +184,10 @@ export async function runAddOptionsBatch(
     ),
   );
 
+  // What earlier runs of these requests were adding: an option they added that this run finds
+  // present is still theirs (README "Add-options jobs").
+  const earlier: IntentsByRequest = deps.intents ? await deps.intents.read(projectId, [...groups.values()].flatMap((group) => group.requests.map(({ id }) => id))) : new Map();
+
   const collectionsOf = new Map<string, CollectionOutcome[]>();
   const reliesOn = new Map<string, Set<string>>();
   let serviceCalls = 0;
@@ -179,7 +201,8 @@ export async function runAddOptionsBatch(
       // (for a collection not synced yet, the additions are all that is known).
       const recorded = await deps.state.recentlyAdded(projectId, spec.name, 0);
       const active = group.requests.filter(({ id }) => !rejected.has(id));
-      const merged = mergeCollectionAdditions(spec.name, [...recorded.keys(), ...(lastWritten?.keys() ?? [])], active.map(({ id, request }) => ({ id, options: request.options })), pimCodes);
+      const addedEarlier = new Map(active.map(({ id }) => [id, earlier.get(id)?.get(spec.name) ?? new Set<string>()] as const));
+      const merged = mergeCollectionAdditions(spec.name, [...recorded.keys(), ...(lastWritten?.keys() ?? [])], active.map(({ id, request }) => ({ id, options: request.options })), pimCodes, addedEarlier);
       for (const { id } of active) {
         const mine = merged.perRequest.get(id);
         collectionsOf.set(id, [...(collectionsOf.get(id) ?? []), { collection: spec.name, added: [...(mine?.added ?? [])], skipped: [...(mine?.skipped ?? [])] }]);
@@ -200,8 +223,10 @@ export async function runAddOptionsBatch(
       serviceCalls += written.calls;
       for (const refusal of written.refused) {
         reject(refusal.request, [`the service refused ${refusal.call} of ${refusal.names.join(", ")} for '${spec.name}': ${refusal.reason}`]);
+        // What was not written is not added; what an accepted write (or an earlier run) added stays.
+        const unsent = new Set(refusal.unsent.map((name) => name.toLowerCase()));
         const outcomes = collectionsOf.get(refusal.request) ?? [];
-        collectionsOf.set(refusal.request, outcomes.map((o) => (o.collection === spec.name ? { ...o, added: [] } : o)));
+        collectionsOf.set(refusal.request, outcomes.map((o) => (o.collection === spec.name ? { ...o, added: o.added.filter((name) => !unsent.has(name.toLowerCase())) } : o)));
       }
       deps.logger.info({ collection: spec.name, requests: active.length, contributions: merged.contributions.length }, "options added");
     }
@@ -240,6 +265,8 @@ interface Refusal {
   readonly request: string;
   readonly call: "add-options" | "update-options";
   readonly names: readonly string[];
+  /** Every name of the request's contribution here that no accepted write carried. */
+  readonly unsent: readonly string[];
   readonly reason: string;
 }
 
@@ -247,8 +274,9 @@ interface Refusal {
  * One collection's merged writes: the options the PIM lacks through add-options, then those it
  * has through update-options, each in chunks of at most `MERGE_CAPS.maxOptionsPerCall`; a chunk
  * the service refuses as content is split until the refused requests are found. A request
- * refused by the add-options call sends nothing more. Each accepted write is recorded at once,
- * so a retry skips it.
+ * refused by the add-options call sends nothing more. Each write is announced (intents) before
+ * it is sent, and forgotten for a request the service refuses; each accepted write is recorded
+ * in the state at once, so a retry skips it and still reports it as this request's.
  */
 async function writeMergedCollection(args: {
   readonly deps: AddOptionsDeps;
@@ -278,9 +306,17 @@ async function writeMergedCollection(args: {
         chunk,
         async (part) => {
           const sent = part.flatMap(write.options);
+          const intents = new Map(part.map((c) => [c.request, write.options(c).map((o) => o.name)] as const));
+          await deps.intents?.record(projectId, collection, intents);
           calls += 1;
-          if (write.call === "add-options") await deps.service.addOptions(collectionId, sent, signal);
-          else await deps.service.updateOptions(collectionId, { upsert_options: sent, delete_options: [], delete_all: false }, signal);
+          try {
+            if (write.call === "add-options") await deps.service.addOptions(collectionId, sent, signal);
+            else await deps.service.updateOptions(collectionId, { upsert_options: sent, delete_options: [], delete_all: false }, signal);
+          } catch (error) {
+            // A refused part is re-announced when its halves are sent (isolateRejections).
+            if (certainlyUnapplied(error)) await deps.intents?.forget(projectId, collection, intents);
+            throw error;
+          }
           if (args.hasState) await deps.state.update(projectId, collection, sent, []);
           await deps.state.recordAdded(projectId, collection, sent, args.now());
         },
@@ -288,7 +324,11 @@ async function writeMergedCollection(args: {
       );
       for (const { item, reason } of isolated.rejected) {
         refusedHere.add(item.request);
-        refused.push({ request: item.request, call: write.call, names: write.options(item).map((o) => o.name), reason });
+        const names = write.options(item).map((o) => o.name);
+        // A refused write changes nothing (its intents are gone); after a refused add-options the
+        // request's upserts are not sent.
+        const unsent = write.call === "add-options" ? [...names, ...item.viaUpsert.map((o) => o.name)] : names;
+        refused.push({ request: item.request, call: write.call, names, unsent, reason });
       }
     }
   }

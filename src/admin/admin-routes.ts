@@ -183,6 +183,7 @@ async function adminScope(app: FastifyInstance, options: AdminRoutesOptions): Pr
   app.post("/api/jobs/retry-failed", async (request, reply) => {
     const query = listQuery.pick({ project: true }).safeParse(request.query);
     if (!query.success) return reply.code(400).send({ errors: problemsOf(query.error) });
+    if (query.data.project !== undefined && !projects.has(query.data.project)) return reply.code(400).send({ errors: [`project: ${query.data.project} is not a configured project`] });
     const refs = await inTime(options.admin.failedRefs(query.data.project));
     return { results: await inTime(options.admin.retry(refs)) };
   });

@@ -40,8 +40,19 @@ export interface JobDetails extends JobSummary {
   readonly attemptsStarted: number;
 }
 
+/** No such job: its id is unknown, or its project (or the Activation queue) is not configured. */
 export class JobNotFoundError extends Error {
   override name = "JobNotFoundError";
+}
+
+/** The reference names a project (or the Activation queue) this config does not have. */
+export class QueueNotConfiguredError extends JobNotFoundError {
+  override name = "QueueNotConfiguredError";
+}
+
+/** A job reference that is not one (`abc/1`, `67/a b`): the caller's mistake, not a missing job. */
+export class JobRefError extends Error {
+  override name = "JobRefError";
 }
 
 /** BullMQ ids are counters as text: `10` is newer than `9`. */
@@ -76,10 +87,10 @@ export function summarizeJobData(name: string, data: unknown): string {
 /** Parses `67/12` (or `12` when only one project is configured). */
 export function parseJobRef(ref: string, projects: readonly number[]): { project: number; id: string } {
   const match = /^(?:(\d+)\/)?([A-Za-z0-9_:.-]+)$/.exec(ref.trim());
-  if (!match?.[2]) throw new Error(`'${ref}' is not a job reference: use <project>/<id>, as \`pim-sync jobs list\` prints`);
+  if (!match?.[2]) throw new JobRefError(`'${ref}' is not a job reference: use <project>/<id>, as \`pim-sync jobs list\` prints`);
   if (match[1] !== undefined) return { project: Number(match[1]), id: match[2] };
   if (projects.length === 1 && projects[0] !== undefined) return { project: projects[0], id: match[2] };
-  throw new Error(`'${ref}' needs its project: <project>/<id> (several projects are configured)`);
+  throw new JobRefError(`'${ref}' needs its project: <project>/<id> (several projects are configured)`);
 }
 
 /** A queue the admin reads: a project's, or the Activation queue (`project` null). */
@@ -117,7 +128,7 @@ export function createJobAdmin(queues: JobQueues, options: { readonly activation
   /** Every queue to look at: the project's, or all projects' plus the Activation queue when configured. */
   function targetsOf(project?: number): AdminQueue[] {
     if (project !== undefined) {
-      if (!queues.projects.includes(project)) throw new Error(`project ${project} is not configured`);
+      if (!queues.projects.includes(project)) throw new QueueNotConfiguredError(`project ${project} is not configured`);
       return [{ project, queue: queues.queueFor(project) }];
     }
     const targets: AdminQueue[] = queues.projects.map((id) => ({ project: id, queue: queues.queueFor(id) }));
@@ -128,13 +139,14 @@ export function createJobAdmin(queues: JobQueues, options: { readonly activation
   async function getJob(ref: string): Promise<{ project: number | null; job: Job; queue: Queue }> {
     const activationRef = new RegExp(`^\\s*${ACTIVATION_QUEUE}/([A-Za-z0-9_:.-]+)\\s*$`).exec(ref);
     if (activationRef?.[1] !== undefined) {
-      if (!options.activation) throw new Error("the Activation queue is not configured (no `activation` section)");
+      // Asked of this worker, the job cannot exist here: a 404, not a failure to retry.
+      if (!options.activation) throw new QueueNotConfiguredError("the Activation queue is not configured (no `activation` section)");
       const job = await options.activation.getJob(activationRef[1]);
       if (!job) throw new JobNotFoundError(`job ${ACTIVATION_QUEUE}/${activationRef[1]} not found (it may have been removed after its retention period)`);
       return { project: null, job, queue: options.activation };
     }
     const { project, id } = parseJobRef(ref, queues.projects);
-    if (!queues.projects.includes(project)) throw new Error(`project ${project} is not configured`);
+    if (!queues.projects.includes(project)) throw new QueueNotConfiguredError(`project ${project} is not configured`);
     const job = await queues.queueFor(project).getJob(id);
     if (!job) throw new JobNotFoundError(`job ${project}/${id} not found (it may have been removed after its retention period)`);
     return { project, job, queue: queues.queueFor(project) };
@@ -186,7 +198,8 @@ export function createJobAdmin(queues: JobQueues, options: { readonly activation
         try {
           found = await getJob(ref);
         } catch (error) {
-          if (!(error instanceof JobNotFoundError)) throw error;
+          // A project that is not configured is the caller's mistake, not a job that expired.
+          if (!(error instanceof JobNotFoundError) || error instanceof QueueNotConfiguredError) throw error;
           results.push({ ref, outcome: "skipped", reason: "not found" });
           continue;
         }

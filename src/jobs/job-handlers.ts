@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import { AddOptionsRejected } from "../add-options/add-options-rejected.js";
 import type { AddOptionsOutcome } from "../add-options/add-options-outcome.js";
+import type { AddOptionsIntentStore } from "../add-options/add-options-intent-store.js";
 import type { AddOptionsOutcomeStore } from "../add-options/add-options-outcome-store.js";
 import { runAddOptionsBatch, type BatchRequest } from "../add-options/run-add-options-batch.js";
 import type { RequestStats } from "../http/request-stats.js";
@@ -29,6 +30,8 @@ export interface AddOptionsBatching {
   /** The add-options requests waiting right behind this job (see peek-mergeable-add-options.ts). */
   peek(project: number, leaderId: string): Promise<BatchRequest[]>;
   readonly outcomes: AddOptionsOutcomeStore;
+  /** What each request's runs were adding, so a retried or replayed run reports it truthfully. */
+  readonly intents?: AddOptionsIntentStore;
 }
 
 /** An add-options job's result: its own outcome, and for the job that ran a batch, the batch. */
@@ -122,7 +125,7 @@ export const JOB_HANDLERS: JobHandlers = {
     }
     const peeked = batching ? await batching.peek(data.project, context.jobId) : [];
     const report = await runAddOptionsBatch(
-      { pim: runtime.pim, service: runtime.service, state: runtime.state, logger: context.logger, catalog: runtime.catalog },
+      { pim: runtime.pim, service: runtime.service, state: runtime.state, logger: context.logger, catalog: runtime.catalog, ...(batching?.intents ? { intents: batching.intents } : {}) },
       {
         allowedAttributes: runtime.project.allowed_options_for_pim_attribute_addition,
         filters: { channels: runtime.project.channels, locales: runtime.project.locales },

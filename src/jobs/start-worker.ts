@@ -17,6 +17,7 @@ import { keepQueueSafety, type QueueSafetyKeeper } from "./keep-queue-safety.js"
 import { upsertSchedules } from "./upsert-schedules.js";
 import { prepareActivation, startActivationWorker, type ActivationParts, type RunningActivationWorker } from "./start-activation-worker.js";
 import { projectLabelLocales } from "../add-options/project-label-locales.js";
+import { createAddOptionsIntentStore } from "../add-options/add-options-intent-store.js";
 import { createAddOptionsOutcomeStore } from "../add-options/add-options-outcome-store.js";
 import { peekMergeableAddOptions } from "./peek-mergeable-add-options.js";
 import { closeRedis } from "../redis/close-redis.js";
@@ -34,8 +35,12 @@ export interface RunningWorker {
   readonly connection: RedisClient;
   /** The Activation worker, when `activation` is configured. */
   readonly activation: RunningActivationWorker | null;
-  /** The locales labels may use in a project (service spelling); `fresh` re-reads the PIM. */
-  projectLocales(project: number, fresh: boolean): Promise<readonly string[]>;
+  /**
+   * The locales labels may use in a project (service spelling), from the cached PIM structure;
+   * `recheck` (before refusing a locale) re-reads it unless it was read within
+   * `add_options.locale_recheck_ms`.
+   */
+  projectLocales(project: number, recheck: boolean): Promise<readonly string[]>;
   /** The projects whose BullMQ worker is not running (closed, or never started). */
   stoppedProjects(): readonly number[];
   /** Stop taking jobs, let active ones finish within the deadline, release everything. */
@@ -49,8 +54,12 @@ export interface PreparedWorker {
   readonly connection: RedisClient;
   /** The Activation queue and client, when `activation` is configured. */
   readonly activation: ActivationParts | null;
-  /** The locales labels may use in a project (service spelling); `fresh` re-reads the PIM. */
-  projectLocales(project: number, fresh: boolean): Promise<readonly string[]>;
+  /**
+   * The locales labels may use in a project (service spelling), from the cached PIM structure;
+   * `recheck` (before refusing a locale) re-reads it unless it was read within
+   * `add_options.locale_recheck_ms`.
+   */
+  projectLocales(project: number, recheck: boolean): Promise<readonly string[]>;
   /**
    * Waits for Redis, starts the BullMQ workers and writes the schedules, last. `signal` abandons
    * the start at its next step (a SIGTERM while Redis is away); it then rejects.
@@ -107,10 +116,10 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
     settings.projects.map((project) => [project.id, createProjectRuntime({ settings, project, logger, redis: connection, ...(observer ? { onUpstreamResponse: (upstream, status) => observer.upstreamResponse(upstream, status) } : {}) })]),
   );
   const activationParts = settings.activation ? prepareActivation({ settings, logger, connection, onError: logRedisError }) : null;
-  const projectLocales = async (project: number, fresh: boolean): Promise<readonly string[]> => {
+  const projectLocales = async (project: number, recheck: boolean): Promise<readonly string[]> => {
     const runtime = runtimes.get(project);
     if (!runtime) throw new Error(`project ${project} is not configured`);
-    return projectLabelLocales(runtime, fresh);
+    return projectLabelLocales(runtime, recheck ? { maxAgeMs: settings.add_options.locale_recheck_ms } : {});
   };
 
   let released: Promise<void> | undefined;
@@ -148,6 +157,7 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
       fullSyncProgress: createFullSyncProgress(connection, prefix),
       addOptionsBatching: {
         outcomes,
+        intents: createAddOptionsIntentStore(connection, prefix),
         peek: (project, leaderId) => peekMergeableAddOptions({ queue: queues.queueFor(project), project, leaderId, outcomes }),
       },
     });

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import { IdempotencyKeyConflict } from "../jobs/idempotency-key-conflict.js";
+import { JobNotFoundError, JobRefError } from "../jobs/job-admin.js";
 import { JobDataError } from "../jobs/job-catalog.js";
 import { BodyError } from "./body-error.js";
 import type { ListenSettings } from "./listen-settings.js";
@@ -69,6 +70,10 @@ export function createHttpApp(args: {
   app.setErrorHandler(async (error: unknown, request, reply) => {
     if (error instanceof BodyError) return reply.code(error.status).send({ errors: [error.message] });
     if (error instanceof JobDataError) return reply.code(400).send({ errors: error.problems });
+    // A reference no configured queue can hold, or no reference at all: the answer will not
+    // change on a retry, so never the 503 "try again" below.
+    if (error instanceof JobRefError) return reply.code(400).send({ errors: [`job: ${error.message}`] });
+    if (error instanceof JobNotFoundError) return reply.code(404).send({ error: error.message });
     // A reused key with another body: the body would be silently dropped as a duplicate.
     if (error instanceof IdempotencyKeyConflict) return reply.code(422).send({ errors: [`Idempotency-Key: ${error.message}`] });
     if (error instanceof RedisDeadlineError) {

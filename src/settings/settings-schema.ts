@@ -169,6 +169,13 @@ export const addOptionsSchema = z.strictObject({
   recent_addition_grace_ms: z.int().min(0).default(15 * 60_000),
   /** How long a worker reuses the PIM structure and the collection list between add-options jobs. */
   catalog_cache_ms: z.int().min(0).default(60_000),
+  /**
+   * A trigger request whose label locale the cached PIM structure lacks re-reads the structure
+   * before it is refused, at most once per project in this interval (concurrent requests share
+   * the read); refusals within it use that read. So a locale enabled in the PIM is accepted at
+   * most this long after; 0 re-reads before every refusal. Bounded by `catalog_cache_ms`.
+   */
+  locale_recheck_ms: z.int().min(0).default(30_000),
 });
 
 const redisUrl = z.string().regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL");

@@ -22,8 +22,11 @@ export interface TriggerRoutesOptions {
   readonly redisTimeoutMs: number;
   /** The Activation routes, when the config has an `activation` section. */
   readonly activation?: ActivationTrigger | undefined;
-  /** The locales labels may use in a project (service spelling); `fresh` re-reads the PIM. */
-  readonly projectLocales?: ((project: number, fresh: boolean) => Promise<readonly string[]>) | undefined;
+  /**
+   * The locales labels may use in a project (service spelling), from the worker's cached PIM
+   * structure; `recheck` re-reads it unless it was read within `add_options.locale_recheck_ms`.
+   */
+  readonly projectLocales?: ((project: number, recheck: boolean) => Promise<readonly string[]>) | undefined;
   /** A job by `<project>/<id>` (JobNotFoundError when there is none), for `GET /v1/jobs/...`. */
   readonly jobDetails?: ((ref: string) => Promise<JobDetails>) | undefined;
 }
@@ -85,8 +88,11 @@ export async function triggerRoutes(app: FastifyInstance, options: TriggerRoutes
   });
 
   /**
-   * Label locales outside the project's: refused here rather than queued to fail. The cached PIM
-   * structure is re-read before refusing; when the PIM cannot be read now, the job checks later.
+   * Label locales outside the project's: refused here rather than queued to fail. Before refusing,
+   * the PIM structure is re-read unless it was read within `add_options.locale_recheck_ms` (one
+   * read shared by concurrent requests): a burst of bad requests costs at most one read per
+   * project per interval, and a locale just enabled in the PIM is accepted within it. When the
+   * PIM cannot be read now, the job checks later.
    */
   async function labelLocaleCheck(projectId: number, request: JobData<"options.add">): Promise<string[]> {
     const localesOf = options.projectLocales;

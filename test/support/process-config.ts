@@ -24,6 +24,8 @@ export interface TestConfigInput {
   readonly serviceExtras?: Readonly<Record<string, unknown>>;
   readonly worker?: Readonly<Record<string, unknown>>;
   readonly trigger?: Readonly<Record<string, unknown>>;
+  /** The HTTP listener (`server`: host, port, admin users...). */
+  readonly server?: Readonly<Record<string, unknown>>;
   readonly addOptions?: Readonly<Record<string, unknown>>;
   readonly http?: Readonly<Record<string, unknown>>;
   readonly stateDir?: string;
@@ -41,6 +43,7 @@ export function testConfigObject(input: TestConfigInput): Record<string, unknown
     http: { timeout_ms: 5_000, max_attempts: 3, base_delay_ms: 10, max_delay_ms: 100, max_retry_after_ms: 5_000, ...input.http },
     worker: { lock_duration_ms: 2000, stalled_interval_ms: 1000, max_stalled_count: 2, shutdown_timeout_ms: 20_000, ...input.worker },
     ...(input.trigger === undefined ? {} : { trigger: input.trigger }),
+    ...(input.server === undefined ? {} : { server: input.server }),
     add_options: { visibility_attempts: 5, visibility_delay_ms: 50, ...input.addOptions },
     projects: [
       {

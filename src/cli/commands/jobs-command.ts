@@ -1,5 +1,5 @@
 import { describeAddOptionsOutcome } from "../../add-options/describe-add-options-outcome.js";
-import { createJobAdmin, JOB_STATES, JobNotFoundError, type JobDetails, type JobState, type JobSummary } from "../../jobs/job-admin.js";
+import { createJobAdmin, JOB_STATES, JobNotFoundError, JobRefError, type JobDetails, type JobState, type JobSummary } from "../../jobs/job-admin.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { openJobQueues } from "../open-job-queues.js";
 import { parseCommandArgs, parseProjectId, requireString } from "../parse-command-args.js";
@@ -110,7 +110,7 @@ export async function runJobsCommand(argv: readonly string[], io: CliIo): Promis
     if (error instanceof UsageError) throw error;
     // A wrong reference is not a wrong command line: one line, without the usage.
     if (error instanceof JobNotFoundError) throw new UsageError(error.message);
-    if (error instanceof Error && /not a job reference|needs its project|not configured/.test(error.message)) throw new UsageError(error.message);
+    if (error instanceof JobRefError) throw new UsageError(error.message);
     throw error;
   } finally {
     await opened.close();

@@ -122,7 +122,7 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
     expect(await harness.redis.keys()).toContainEqual(expect.stringMatching(new RegExp(`^${harness.redis.prefix.replace(/\./g, "\\.")}:idempotency:\\{project-67\\}:[0-9a-f]{32}$`)));
   });
 
-  it("merged add-options: requests waiting together are carried out by one job; their outcomes (one MULTI) sit under the project's tag", async () => {
+  it("merged add-options: requests waiting together are carried out by one job; their outcomes (one MULTI) and intents sit under the project's tag", async () => {
     const harness = await startHarness();
     await harness.queue().pause();
     await harness.startWorker();
@@ -135,6 +135,9 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
     // One add-options call carried the three options.
     expect(harness.service.requests.filter((r) => r.method === "PATCH" && ADD_OPTIONS_PATH.test(r.path))).toHaveLength(1);
     expect(serviceOptions(harness.service, "color").map((o) => o.name)).toEqual(expect.arrayContaining(["teal", "navy", "ochre"]));
+    // What each request was adding was written (one MULTI per write) under the same tag.
+    const intentKeys = (await harness.redis.keys()).filter((key) => key.includes(":add-intent:"));
+    expect(intentKeys.sort()).toEqual(ids.map((id) => `${harness.redis.prefix}:add-intent:{project-67}:${id}`).sort());
   });
 
   it("dedup: a sync requested while one waits merges into it, keeping --full", async () => {

@@ -34,6 +34,20 @@ describe("mergeCollectionAdditions", () => {
     expect([...(merged.reliesOn.get("2") ?? [])]).toEqual(["1"]);
   });
 
+  it("an option the collection holds that an earlier run of the same request was adding is that request's addition; nothing is written, others still find it present", () => {
+    const earlier = new Map([["2", new Set(["teal"])]]);
+    const merged = mergeCollectionAdditions("color", ["teal", "red"], [req("1", ["teal"]), req("2", ["Teal"], ["red"]), req("3", ["teal"])], NO_PIM, earlier);
+    expect(merged.contributions).toEqual([]);
+    expect(Object.fromEntries(merged.perRequest)).toEqual({ "1": { added: [], skipped: ["teal"] }, "2": { added: ["Teal"], skipped: ["red"] }, "3": { added: [], skipped: ["teal"] } });
+    expect(merged.reliesOn.size).toBe(0);
+  });
+
+  it("an earlier run's intent for an option the collection does not hold changes nothing: the option is written again", () => {
+    const merged = mergeCollectionAdditions("color", [], [req("1", ["teal"])], NO_PIM, new Map([["1", new Set(["teal"])]]));
+    expect(merged.contributions).toEqual([{ request: "1", viaAdd: [{ name: "teal", label: {} }], viaUpsert: [] }]);
+    expect(Object.fromEntries(merged.perRequest)).toEqual({ "1": { added: ["teal"], skipped: [] } });
+  });
+
   it("sends what the PIM has through update-options under the PIM's spelling, and the rest through add-options", () => {
     const pim = new Map([["teal", "teal"]]);
     const merged = mergeCollectionAdditions("color", [], [req("1", ["Teal", "Teal"], ["navy"]), req("2", ["TEAL"])], pim);

@@ -47,7 +47,7 @@ const EXPECTED_MINIMAL: Settings = {
     keep_completed_days: 7,
     safety_check_interval_ms: 60_000,
   },
-  add_options: { visibility_attempts: 5, visibility_delay_ms: 1_000, recent_addition_grace_ms: 900_000, catalog_cache_ms: 60_000 },
+  add_options: { visibility_attempts: 5, visibility_delay_ms: 1_000, recent_addition_grace_ms: 900_000, catalog_cache_ms: 60_000, locale_recheck_ms: 30_000 },
   projects: [
     {
       id: 67,
