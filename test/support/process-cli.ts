@@ -137,6 +137,17 @@ export async function waitForExit(proc: CliProcess, timeoutMs: number): Promise<
 }
 
 /** `pim-sync worker --config <path>`, once it has logged that it started (its queues are open). */
+/**
+ * The base URL of a worker process' HTTP server once it serves its routes: the listener opens
+ * before the worker has started (its trigger and admin routes answer 503 until then), so both
+ * lines are waited for.
+ */
+export async function servingUrlOf(worker: CliProcess, timeoutMs = 15_000): Promise<string> {
+  const listening = await worker.waitForLog((line) => line.msg === "HTTP server listening", timeoutMs, "'HTTP server listening'");
+  await worker.waitForLog((line) => line.msg === "worker started", timeoutMs, "'worker started'");
+  return String(listening.url);
+}
+
 export async function startWorkerCli(configPath: string, timeoutMs = 15_000): Promise<CliProcess> {
   const worker = spawnCli(["worker", "--config", configPath]);
   await worker.waitForLog((line) => line.msg === "worker started", timeoutMs, "'worker started'");

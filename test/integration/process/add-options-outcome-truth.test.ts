@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
 import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { assertCliBuilt, killLeftoverProcesses, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
+import { assertCliBuilt, killLeftoverProcesses, servingUrlOf, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { SIM_CREDENTIALS, writeTestConfig } from "../../support/process-config.js";
 import { openTestQueues, waitForJobState } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/process-poll.js";
@@ -62,8 +62,7 @@ describe("pim-sync worker as a process: an add-options request's outcome lists w
   /** A worker process with its HTTP listener on a port of its own (bound as 0, read from its log). */
   async function startWorker(): Promise<{ worker: CliProcess; url: string }> {
     const worker = spawnCli(["worker", "--config", configPath]);
-    const listening = await worker.waitForLog((line) => line.msg === "HTTP server listening", 15_000, "'HTTP server listening'");
-    return { worker, url: String(listening.url) };
+    return { worker, url: await servingUrlOf(worker) };
   }
 
   async function jobAnswer(url: string, ref: string): Promise<JobAnswer> {

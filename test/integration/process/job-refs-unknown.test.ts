@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
 import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { assertCliBuilt, killLeftoverProcesses, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
+import { assertCliBuilt, killLeftoverProcesses, servingUrlOf, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { writeTestConfig } from "../../support/process-config.js";
 import { openTestQueues } from "../../support/process-jobs.js";
 import { createConfigSafeTestRedis } from "../../support/process-redis.js";
@@ -42,7 +42,7 @@ describe("pim-sync worker as a process: job references that name no configured p
       server: { host: "127.0.0.1", port: 0, admin: { users: [ADMIN] } },
     });
     worker = spawnCli(["worker", "--config", configPath]);
-    baseUrl = String((await worker.waitForLog((line) => line.msg === "HTTP server listening", 15_000, "'HTTP server listening'")).url);
+    baseUrl = await servingUrlOf(worker);
   });
 
   afterAll(async () => {

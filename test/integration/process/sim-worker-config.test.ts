@@ -5,7 +5,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
 import { freePort } from "../../support/free-port.js";
-import { assertCliBuilt, killLeftoverProcesses, REPO_ROOT, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
+import { assertCliBuilt, killLeftoverProcesses, servingUrlOf, REPO_ROOT, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { openTestQueues, waitForJobState } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/process-poll.js";
 import { createConfigSafeTestRedis } from "../../support/process-redis.js";
@@ -62,7 +62,7 @@ describe("config/sim-worker.yaml: `pim-sync sim` + `pim-sync worker` as the READ
     const sim = spawnCli(["sim", "--pim-port", String(pimPort), "--service-port", String(servicePort)]);
     await waitFor(() => sim.stdout().includes("Press Ctrl-C to stop."), { timeoutMs: 15_000, what: "the simulators" });
     const worker = spawnCli(["worker", "--config", configPath]);
-    await worker.waitForLog((line) => line.msg === "HTTP server listening", 15_000, "'HTTP server listening'");
+    await servingUrlOf(worker);
 
     // The README's curl, with fetch.
     const answer = await fetch(`http://127.0.0.1:${triggerPort}/v1/sync`, {

@@ -5,7 +5,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
 import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
 import { freePort } from "../../support/free-port.js";
-import { assertCliBuilt, killLeftoverProcesses, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
+import { assertCliBuilt, killLeftoverProcesses, servingUrlOf, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { writeTestConfig } from "../../support/process-config.js";
 import { allJobs, openTestQueues } from "../../support/process-jobs.js";
 import { createConfigSafeTestRedis } from "../../support/process-redis.js";
@@ -40,7 +40,7 @@ describe("pim-sync worker as a process: the trigger checks input where it enters
       projectExtras: { allowed_options_for_pim_attribute_addition: ["color"], locales: ["en_US", "fr_FR"] },
     });
     worker = spawnCli(["worker", "--config", configPath]);
-    await worker.waitForLog((line) => line.msg === "HTTP server listening", 15_000, "'HTTP server listening'");
+    await servingUrlOf(worker);
   });
 
   afterEach(async () => {

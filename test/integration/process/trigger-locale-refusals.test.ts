@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
 import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { assertCliBuilt, killLeftoverProcesses, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
+import { assertCliBuilt, killLeftoverProcesses, servingUrlOf, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { writeTestConfig } from "../../support/process-config.js";
 import { allJobs, openTestQueues } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/process-poll.js";
@@ -60,8 +60,7 @@ describe("pim-sync worker as a process: trigger requests refused for a label loc
       projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
     });
     worker = spawnCli(["worker", "--config", configPath]);
-    const listening = await worker.waitForLog((line) => line.msg === "HTTP server listening", 15_000, "'HTTP server listening'");
-    triggerUrl = String(listening.url);
+    triggerUrl = await servingUrlOf(worker);
   }
 
   const structureReads = (): number => sims.pim.stats().byRoute[LOCALES_ROUTE] ?? 0;
