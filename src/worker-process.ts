@@ -36,6 +36,9 @@ export interface OpenWorkerProcess {
   stop(): Promise<{ readonly forced: boolean }>;
 }
 
+/** The `route` label of requests no route matched: their paths would make the label unbounded. */
+const UNMATCHED_ROUTE = "unmatched";
+
 /** The reason /readyz gives until the worker has started. */
 export const WORKER_STARTING_REASON = "worker: starting (queues, workers and schedules are set up once Redis answers)";
 
@@ -132,6 +135,8 @@ async function startServer(
 ): Promise<HttpServer> {
   const redactor = redactorOfSettings(settings);
   const app = createHttpApp({ limits: listen, logger, redactor });
+  // On the root instance before any route is registered, so every scope's routes inherit it.
+  if (metrics) app.addHook("onResponse", async (request, reply) => metrics.httpRequestAnswered(request.method, request.is404 ? UNMATCHED_ROUTE : request.routeOptions.url ?? UNMATCHED_ROUTE, reply.statusCode));
   const gate = (surface: AuthSurface) => createAuthGate({ surface, limits: listen.auth_throttle, logger, observer: metrics });
   await app.register(healthRoutes, {
     notReadyReasons: async () => {
