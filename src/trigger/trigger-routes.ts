@@ -9,6 +9,7 @@ import { JobNotFoundError, type JobDetails } from "../jobs/job-admin.js";
 import { BodyError } from "../server/body-error.js";
 import { withRedisDeadline } from "../server/redis-deadline.js";
 import type { ProjectSettings } from "../settings/settings-schema.js";
+import { inKeyStyle, type JsonKeyStyle } from "../json/json-key-style.js";
 import { ACTIVATION_ROUTES, createActivationRoutes, type ActivationTrigger } from "./activation-routes.js";
 
 export interface TriggerRoutesOptions {
@@ -29,6 +30,8 @@ export interface TriggerRoutesOptions {
   readonly projectLocales?: ((project: number, recheck: boolean) => Promise<readonly string[]>) | undefined;
   /** A job by `<project>/<id>` (JobNotFoundError when there is none), for `GET /v1/jobs/...`. */
   readonly jobDetails?: ((ref: string) => Promise<JobDetails>) | undefined;
+  /** The result's keys: snake_case like the rest of the answer; `camel` (the earlier, mixed shape) for one more release. */
+  readonly jsonKeys?: JsonKeyStyle | undefined;
 }
 
 /** Routes that need the bearer token carry this in their config; 405 answers do not. */
@@ -162,7 +165,7 @@ export async function triggerRoutes(app: FastifyInstance, options: TriggerRoutes
         attempts_made: job.attemptsMade,
         created_at: job.createdAt,
         finished_at: job.finishedAt,
-        result: job.state === "completed" ? job.result : null,
+        result: job.state === "completed" ? inKeyStyle(job.result, options.jsonKeys ?? "snake") : null,
         failed_reason: job.failedReason,
         retrying_after: job.pendingRetryReason,
       };
