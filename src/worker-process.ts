@@ -176,6 +176,7 @@ async function startServer(
         activation: prepared.activation ? { queue: prepared.activation.queue, client: prepared.activation.runtime.client, offerKey: prepared.activation.runtime.activation.offers.key } : undefined,
         projectLocales: (project, recheck) => prepared.projectLocales(project, recheck),
         jobDetails: (ref) => jobAdmin.show(ref),
+        jobFinalStatus: async (project, id) => redactor.redactValue(await prepared.finalStatuses.read(project, id)),
         jsonKeys,
       });
     }
