@@ -43,6 +43,8 @@ describe("pim-sync worker as a process: job references that name no configured p
     });
     worker = spawnCli(["worker", "--config", configPath]);
     baseUrl = String((await worker.waitForLog((line) => line.msg === "HTTP server listening", 15_000, "'HTTP server listening'")).url);
+    // The listener opens before the worker has started (routes answer 503 "starting" until then).
+    await worker.waitForLog((line) => line.msg === "worker running; SIGTERM or SIGINT to stop", 30_000, "the worker to start");
   });
 
   afterAll(async () => {
