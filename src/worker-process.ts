@@ -18,6 +18,7 @@ import { withRedisDeadline } from "./server/redis-deadline.js";
 import { createAuthGate } from "./auth/auth-gate.js";
 import type { AuthSurface } from "./auth/auth-refusal.js";
 import { redactorOfSettings } from "./secrets/redactor-of-settings.js";
+import type { JsonKeyStyle } from "./json/json-key-style.js";
 
 export interface RunningWorkerProcess extends RunningWorker {
   /** The HTTP server's base URL, when `server` (or the deprecated `trigger` host/port) is configured. */
@@ -36,6 +37,9 @@ export interface OpenWorkerProcess {
   stop(): Promise<{ readonly forced: boolean }>;
 }
 
+/** The `route` label of requests no route matched: their paths would make the label unbounded. */
+const UNMATCHED_ROUTE = "unmatched";
+
 /** The reason /readyz gives until the worker has started. */
 export const WORKER_STARTING_REASON = "worker: starting (queues, workers and schedules are set up once Redis answers)";
 
@@ -50,7 +54,15 @@ export const WORKER_STARTING_REASON = "worker: starting (queues, workers and sch
  * Retry-After meanwhile. A port already taken therefore fails the start before the worker has
  * written anything to Redis.
  */
-export async function openWorkerProcess(args: { readonly settings: Settings; readonly logger: Logger; readonly connection?: RedisClient }): Promise<OpenWorkerProcess> {
+export interface WorkerProcessArgs {
+  readonly settings: Settings;
+  readonly logger: Logger;
+  readonly connection?: RedisClient;
+  /** The keys of the admin API's and `GET /v1/jobs`' answers: snake_case unless `camel` (kept for one release). */
+  readonly jsonKeys?: JsonKeyStyle;
+}
+
+export async function openWorkerProcess(args: WorkerProcessArgs): Promise<OpenWorkerProcess> {
   const { settings, logger } = args;
   const listen = listenSettingsOf(settings);
   // The queues exist once the worker is prepared; the gauges are only read at scrape time.
@@ -79,7 +91,7 @@ export async function openWorkerProcess(args: { readonly settings: Settings; rea
   if (listen) {
     for (const deprecation of listen.deprecations) logger.warn({ config: deprecation }, "deprecated config key");
     try {
-      server = await startServer(prepared, () => running, settings, listen, logger, metrics);
+      server = await startServer(prepared, () => running, settings, listen, logger, metrics, args.jsonKeys ?? "snake");
     } catch (error) {
       await prepared.release();
       throw error;
@@ -116,7 +128,7 @@ export async function openWorkerProcess(args: { readonly settings: Settings; rea
 }
 
 /** `openWorkerProcess`, resolved once the worker has started (or failed to start). */
-export async function startWorkerProcess(args: { readonly settings: Settings; readonly logger: Logger; readonly connection?: RedisClient }): Promise<RunningWorkerProcess> {
+export async function startWorkerProcess(args: WorkerProcessArgs): Promise<RunningWorkerProcess> {
   const process = await openWorkerProcess(args);
   const worker = await process.started;
   return { ...worker, serverUrl: process.serverUrl, triggerUrl: process.triggerUrl, stop: () => process.stop() };
@@ -129,9 +141,12 @@ async function startServer(
   listen: NonNullable<ReturnType<typeof listenSettingsOf>>,
   logger: Logger,
   metrics: WorkerMetrics | undefined,
+  jsonKeys: JsonKeyStyle,
 ): Promise<HttpServer> {
   const redactor = redactorOfSettings(settings);
-  const app = createHttpApp({ limits: listen, logger, redactor });
+  const app = createHttpApp({ limits: listen, logger, redactor, badRequestLogIntervalMs: listen.auth_throttle.log_interval_ms });
+  // On the root instance before any route is registered, so every scope's routes inherit it.
+  if (metrics) app.addHook("onResponse", async (request, reply) => metrics.httpRequestAnswered(request.method, request.is404 ? UNMATCHED_ROUTE : request.routeOptions.url ?? UNMATCHED_ROUTE, reply.statusCode));
   const gate = (surface: AuthSurface) => createAuthGate({ surface, limits: listen.auth_throttle, logger, observer: metrics });
   await app.register(healthRoutes, {
     notReadyReasons: async () => {
@@ -148,7 +163,7 @@ async function startServer(
     scope.addHook("onRequest", refuseWhileStarting(() => running() !== null));
     if (listen.admin) {
       const activation = prepared.activation ? { queue: prepared.activation.queue, state: prepared.activation.runtime.state } : undefined;
-      await scope.register(adminRoutes, { users: listen.admin.users, admin: jobAdmin, queues: prepared.queues, logger, redisTimeoutMs: listen.redis_timeout_ms, activation, gate: gate("admin") });
+      await scope.register(adminRoutes, { users: listen.admin.users, admin: jobAdmin, queues: prepared.queues, logger, redisTimeoutMs: listen.redis_timeout_ms, activation, gate: gate("admin"), jsonKeys });
     }
     if (settings.trigger) {
       await scope.register(triggerRoutes, {
@@ -161,6 +176,8 @@ async function startServer(
         activation: prepared.activation ? { queue: prepared.activation.queue, client: prepared.activation.runtime.client, offerKey: prepared.activation.runtime.activation.offers.key } : undefined,
         projectLocales: (project, recheck) => prepared.projectLocales(project, recheck),
         jobDetails: (ref) => jobAdmin.show(ref),
+        jobFinalStatus: async (project, id) => redactor.redactValue(await prepared.finalStatuses.read(project, id)),
+        jsonKeys,
       });
     }
   });

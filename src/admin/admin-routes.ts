@@ -16,6 +16,7 @@ import { adminRouteRules, type AdminRouteRule } from "./admin-route-rules.js";
 import { authenticateAdmin, basicUserName, type AdminIdentity } from "./authenticate-admin.js";
 import { crossSiteProblem } from "./cross-site-problem.js";
 import { decideAdminRequest } from "./decide-admin-request.js";
+import { inKeyStyle, type JsonKeyStyle } from "../json/json-key-style.js";
 
 export interface AdminRoutesOptions {
   readonly users: readonly AdminUser[];
@@ -27,6 +28,8 @@ export interface AdminRoutesOptions {
   readonly activation?: ActivationAdmin | undefined;
   /** Checks the credentials (throttled per client address and user name). */
   readonly gate: AuthGate;
+  /** The jobs' keys: snake_case, as `jobs list --json`; `camel` for one more release (`worker --json-keys camel`). */
+  readonly jsonKeys?: JsonKeyStyle | undefined;
 }
 
 const READS = new Set(["GET", "HEAD"]);
@@ -56,6 +59,7 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
 
 async function adminScope(app: FastifyInstance, options: AdminRoutesOptions): Promise<void> {
   const log = options.logger.child({ component: "admin" });
+  const keyStyle = options.jsonKeys ?? "snake";
   const identities = new WeakMap<FastifyRequest, AdminIdentity>();
   const inTime = <T>(work: Promise<T>): Promise<T> => withRedisDeadline(options.redisTimeoutMs, work);
   const projects = new Set(options.queues.projects);
@@ -153,12 +157,12 @@ async function adminScope(app: FastifyInstance, options: AdminRoutesOptions): Pr
     if (!query.success) return reply.code(400).send({ errors: problemsOf(query.error) });
     if (query.data.project !== undefined && !projects.has(query.data.project)) return reply.code(400).send({ errors: [`project: ${query.data.project} is not a configured project`] });
     const jobs = await inTime(options.admin.list({ ...query.data }));
-    return { jobs: jobs.map((job) => ({ ...job, description: `${job.name} ${job.summary}` })) };
+    return { jobs: inKeyStyle(jobs.map((job) => ({ ...job, description: `${job.name} ${job.summary}` })), keyStyle) };
   });
 
   app.get<{ Params: { project: string; id: string } }>("/api/jobs/:project/:id", async (request, reply) => {
     try {
-      return await inTime(options.admin.show(`${request.params.project}/${request.params.id}`));
+      return inKeyStyle(await inTime(options.admin.show(`${request.params.project}/${request.params.id}`)), keyStyle);
     } catch (error) {
       if (error instanceof JobNotFoundError) return reply.code(404).send({ error: error.message });
       throw error;

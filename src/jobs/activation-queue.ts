@@ -2,7 +2,7 @@ import { Queue, type JobsOptions } from "bullmq";
 import type { RedisClient } from "../redis/redis-client.js";
 import { addJobOnce } from "./idempotency-keys.js";
 import { parseJobData, type ActivationJobName } from "./job-catalog.js";
-import { jobOptionsFor, type JobRetention } from "./job-options.js";
+import { idempotencyWindowSeconds, jobOptionsFor, type JobRetention } from "./job-options.js";
 import { ACTIVATION_QUEUE } from "./queue-names.js";
 import { keyspaceOf } from "../redis/keyspace.js";
 
@@ -54,7 +54,7 @@ export function createActivationQueue(args: {
   queue.on("error", (error) => args.onError?.(error));
 
   const baseOptions = (name: ActivationJobName): JobsOptions => jobOptionsFor(name, args.retention);
-  const idempotencyKeySeconds = Math.max(args.retention.keep_completed_days, args.retention.keep_failed_days) * 86_400;
+  const idempotencyKeySeconds = idempotencyWindowSeconds(args.retention);
 
   const result = (jobId: string, status: ActivationEnqueued["status"]): ActivationEnqueued => ({ jobId, status, ref: `${ACTIVATION_QUEUE}/${jobId}` });
 

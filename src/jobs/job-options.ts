@@ -22,3 +22,11 @@ export function jobOptionsFor(name: JobName, retention: JobRetention): Pick<Jobs
     removeOnFail: { age: retention.keep_failed_days * DAY_SECONDS },
   };
 }
+
+/**
+ * How long a trigger's Idempotency-Key, and a job's final status, are kept: as long as the
+ * longest retention, so a redelivery or a poll after the job itself was removed is still answered.
+ */
+export function idempotencyWindowSeconds(retention: JobRetention): number {
+  return Math.max(retention.keep_completed_days, retention.keep_failed_days) * DAY_SECONDS;
+}

@@ -3,7 +3,7 @@ import type { RedisClient } from "../redis/redis-client.js";
 import { enqueueSync } from "./enqueue-sync.js";
 import { addJobOnce } from "./idempotency-keys.js";
 import { parseJobData, type JobInput, type JobName } from "./job-catalog.js";
-import { jobOptionsFor, type JobRetention } from "./job-options.js";
+import { idempotencyWindowSeconds, jobOptionsFor, type JobRetention } from "./job-options.js";
 import { keyspaceOf } from "../redis/keyspace.js";
 
 export interface EnqueuedJob {
@@ -60,7 +60,7 @@ export function createJobQueues(args: {
 
   const baseOptions = (name: JobName): JobsOptions => jobOptionsFor(name, args.retention);
   // A key outlives its job's retention: a redelivery after the job was removed is still a duplicate.
-  const idempotencyKeySeconds = Math.max(args.retention.keep_completed_days, args.retention.keep_failed_days) * 86_400;
+  const idempotencyKeySeconds = idempotencyWindowSeconds(args.retention);
 
   return {
     queueFor,

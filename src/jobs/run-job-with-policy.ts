@@ -2,6 +2,7 @@ import { DelayedError, UnrecoverableError, type Job } from "bullmq";
 import type { LazyChildLogger } from "../log/lazy-child-logger.js";
 import type { Redactor } from "../secrets/redactor.js";
 import { classifyFailure } from "./classify-failure.js";
+import { markFailureLogged } from "./logged-failures.js";
 
 /**
  * What every job run shares, whichever queue it comes from: one AbortController aborted by the
@@ -46,15 +47,20 @@ export async function runJobWithPolicy(args: {
     }
     const verdict = classifyFailure(error);
     logger.write("warn", "job failed", { verdict: verdict.kind, reason: verdict.reason });
-    if (verdict.kind === "permanent") throw new UnrecoverableError(verdict.reason);
+    if (verdict.kind === "permanent") throw logged(new UnrecoverableError(verdict.reason));
     if (verdict.kind === "delay" && token !== undefined) {
       await job.log(`delayed ${verdict.delayMs} ms by the upstream: ${verdict.reason}`);
       await job.moveToDelayed(Date.now() + verdict.delayMs, token);
       throw new DelayedError();
     }
-    throw error instanceof Error ? error : new Error(String(error));
+    throw logged(error instanceof Error ? error : new Error(String(error)));
   } finally {
     clearTimeout(timer);
     workerSignal?.removeEventListener("abort", onWorkerAbort);
   }
+}
+
+function logged(error: Error): Error {
+  markFailureLogged(error);
+  return error;
 }

@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import type { ConcurrencyLimiter } from "../http/concurrency-limiter.js";
 import type { WorkerSettings } from "../settings/settings-schema.js";
 import { JOB_CATALOG } from "./job-catalog.js";
+import { isFailureLogged } from "./logged-failures.js";
 import { SlotGatedWorker } from "./slot-gated-worker.js";
 
 /** Delays for Retry-After do not use attempts; this bounds them (and stall loops) anyway. */
@@ -39,7 +40,10 @@ export function startQueueWorker(args: {
     maxStartedAttempts: MAX_STARTED_ATTEMPTS,
   });
   const log = args.logger.child({ queue: args.queue });
-  worker.on("failed", (job, error) => log.warn({ job: job?.id, jobName: job?.name, attemptsMade: job?.attemptsMade, err: { message: error.message } }, "job failed"));
+  // A run logs its own failure with the verdict; this logs only what failed outside a run.
+  worker.on("failed", (job, error) => {
+    if (!isFailureLogged(error)) log.warn({ job: job?.id, jobName: job?.name, attemptsMade: job?.attemptsMade, err: { message: error.message } }, "job failed");
+  });
   worker.on("completed", (job) => log.info({ job: job.id, jobName: job.name }, "job completed"));
   worker.on("stalled", (jobId) => log.warn({ job: jobId }, "job stalled: its worker stopped renewing the lock"));
   worker.on("error", args.onError);

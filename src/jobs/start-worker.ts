@@ -23,6 +23,9 @@ import { peekMergeableAddOptions } from "./peek-mergeable-add-options.js";
 import { closeRedis } from "../redis/close-redis.js";
 import { createWorkerRedis } from "../redis/create-worker-redis.js";
 import { isRedisConnectionFailure } from "../redis/redis-unavailable-error.js";
+import { createJobFinalStatusStore, type JobFinalStatusStore } from "./job-final-status-store.js";
+import { idempotencyWindowSeconds } from "./job-options.js";
+import { recordFinalStatuses } from "./record-final-statuses.js";
 
 /** How long aborted jobs get to hand themselves back before the worker gives up on them. */
 const ABORT_GRACE_MS = 5_000;
@@ -54,6 +57,8 @@ export interface PreparedWorker {
   readonly connection: RedisClient;
   /** The Activation queue and client, when `activation` is configured. */
   readonly activation: ActivationParts | null;
+  /** How each project job ended, kept for the idempotency window (after BullMQ removed the job). */
+  readonly finalStatuses: JobFinalStatusStore;
   /**
    * The locales labels may use in a project (service spelling), from the cached PIM structure;
    * `recheck` (before refusing a locale) re-reads it unless it was read within
@@ -115,6 +120,7 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
   const runtimes = new Map<number, ProjectRuntime>(
     settings.projects.map((project) => [project.id, createProjectRuntime({ settings, project, logger, redis: connection, ...(observer ? { onUpstreamResponse: (upstream, status) => observer.upstreamResponse(upstream, status) } : {}) })]),
   );
+  const finalStatuses = createJobFinalStatusStore(connection, keyspaceOf(connection, prefix), idempotencyWindowSeconds(settings.worker));
   const activationParts = settings.activation ? prepareActivation({ settings, logger, connection, onError: logRedisError }) : null;
   const projectLocales = async (project: number, recheck: boolean): Promise<readonly string[]> => {
     const runtime = runtimes.get(project);
@@ -161,9 +167,11 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
         peek: (project, leaderId) => peekMergeableAddOptions({ queue: queues.queueFor(project), project, leaderId, outcomes }),
       },
     });
-    const workers = settings.projects.map((project) =>
-      startQueueWorker({ queue: keyspaceOf(connection, prefix).projectQueue(project.id), processor, slots, connection, prefix, settings: settings.worker, logger, onError: logRedisError("worker"), onRunEnded: (token) => leases.end(token) }),
-    );
+    const workers = settings.projects.map((project) => {
+      const worker = startQueueWorker({ queue: keyspaceOf(connection, prefix).projectQueue(project.id), processor, slots, connection, prefix, settings: settings.worker, logger, onError: logRedisError("worker"), onRunEnded: (token) => leases.end(token) });
+      recordFinalStatuses(worker, project.id, finalStatuses, logger);
+      return worker;
+    });
     let activation: RunningActivationWorker | null = null;
     try {
       activation = activationParts ? await startActivationWorker({ settings, logger, connection, parts: activationParts, slots, onError: logRedisError, observer }) : null;
@@ -241,5 +249,5 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
     };
   }
 
-  return { queues, connection, activation: activationParts, projectLocales, start, release };
+  return { queues, connection, activation: activationParts, finalStatuses, projectLocales, start, release };
 }

@@ -13,7 +13,16 @@ export type JobCounts = Readonly<Partial<Record<(typeof JOB_GAUGE_STATES)[number
 export interface WorkerMetrics extends JobObserver, ActivationObserver, AuthRefusalObserver {
   readonly registry: Registry;
   upstreamResponse(upstream: "pim" | "service", status: number | "error"): void;
+  /** One answered HTTP request: `route` is the pattern the router matched (`/v1/jobs/:project/:id`), never the path. */
+  httpRequestAnswered(method: string, route: string, status: number): void;
 }
+
+/**
+ * prom-client's default gauges of the count of active handles, requests and resources end in
+ * `_total`, which Prometheus reserves for counters (promtool refuses them). Their per-type
+ * gauges (`nodejs_active_handles` ...) stay: their `sum` is the same number.
+ */
+const NON_COUNTERS_NAMED_TOTAL = ["nodejs_active_handles_total", "nodejs_active_requests_total", "nodejs_active_resources_total"] as const;
 
 function optionCount(data: unknown): number {
   const options = typeof data === "object" && data !== null ? (data as { options?: unknown }).options : undefined;
@@ -33,25 +42,33 @@ export function createWorkerMetrics(args: {
 }): WorkerMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  for (const name of NON_COUNTERS_NAMED_TOTAL) registry.removeSingleMetric(name);
   const syncRuns = new Counter({ name: "pim_sync_sync_runs_total", help: "Sync job runs (each attempt) by outcome: ok, failed, held_back.", labelNames: ["project", "outcome"] as const, registers: [registry] });
   const syncDuration = new Histogram({
     name: "pim_sync_sync_duration_seconds",
-    help: "Duration of sync job runs.",
-    labelNames: ["project"] as const,
+    help: "Duration of sync job runs (each attempt) by outcome: ok, failed, held_back.",
+    labelNames: ["project", "outcome"] as const,
     buckets: [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600],
     registers: [registry],
   });
   const optionsWritten = new Counter({ name: "pim_sync_options_written_total", help: "Options written to the configuration service by syncs, by kind: upsert, delete.", labelNames: ["project", "kind"] as const, registers: [registry] });
   const heldBack = new Counter({ name: "pim_sync_deletions_held_back_total", help: "Option deletions the deletion guard held back.", labelNames: ["project"] as const, registers: [registry] });
   const lastSuccess = new Gauge({ name: "pim_sync_last_success_timestamp_seconds", help: "When a sync of the project last ended without failure (held_back included), Unix seconds.", labelNames: ["project"] as const, registers: [registry] });
+  // Options, not jobs (the name said add-options runs): added and already_present per collection.
   const addOptions = new Counter({
-    name: "pim_sync_add_options_total",
-    help: "add-options results: added and already_present count options per collection; rejected (refused, not retried) and failed (the run failed) count the options the job asked for.",
+    name: "pim_sync_add_options_options_total",
+    help: "Options of add-options jobs by outcome: added and already_present count options per collection; rejected (refused, not retried) and failed (the run failed) count the options the job asked for.",
     labelNames: ["project", "outcome"] as const,
     registers: [registry],
   });
   const upstreamRequests = new Counter({ name: "pim_sync_upstream_requests_total", help: "Upstream HTTP requests by upstream (pim, service) and status code (or error).", labelNames: ["upstream", "status"] as const, registers: [registry] });
   const throttled = new Counter({ name: "pim_sync_upstream_throttled_total", help: "Upstream answers 429 (too many requests).", labelNames: ["upstream"] as const, registers: [registry] });
+  const httpRequests = new Counter({
+    name: "pim_sync_http_requests_total",
+    help: "HTTP requests answered by the worker's server, by method, route pattern (unmatched when no route matched) and status code.",
+    labelNames: ["method", "route", "status"] as const,
+    registers: [registry],
+  });
   const authRefused = new Counter({
     name: "pim_sync_auth_refused_total",
     help: "Requests refused by the HTTP server's authentication, by surface (admin, trigger, metrics) and reason (missing, invalid, throttled, forbidden).",
@@ -78,13 +95,16 @@ export function createWorkerMetrics(args: {
 
   function syncEnded(end: JobRunEnd): void {
     const project = String(end.project);
-    syncDuration.observe({ project }, end.durationMs / 1000);
+    const seconds = end.durationMs / 1000;
     if (!end.ok) {
       syncRuns.inc({ project, outcome: "failed" });
+      syncDuration.observe({ project, outcome: "failed" }, seconds);
       return;
     }
     const result = end.result as SyncJobResult;
-    syncRuns.inc({ project, outcome: result.outcome === "held_back" ? "held_back" : "ok" });
+    const outcome = result.outcome === "held_back" ? "held_back" : "ok";
+    syncRuns.inc({ project, outcome });
+    syncDuration.observe({ project, outcome }, seconds);
     optionsWritten.inc({ project, kind: "upsert" }, result.upserts);
     optionsWritten.inc({ project, kind: "delete" }, result.deletes);
     heldBack.inc({ project }, result.heldBack.reduce((sum, held) => sum + held.names, 0));
@@ -113,6 +133,9 @@ export function createWorkerMetrics(args: {
     },
     authRefused(surface, reason) {
       authRefused.inc({ surface, reason });
+    },
+    httpRequestAnswered(method, route, status) {
+      httpRequests.inc({ method, route, status: String(status) });
     },
     upstreamResponse(upstream, status) {
       upstreamRequests.inc({ upstream, status: String(status) });

@@ -7,28 +7,29 @@ import { describeRedisTarget } from "./redis-target.js";
 
 /**
  * The worker's Redis connection: it keeps reconnecting through an outage, with one structured
- * log line per attempt (its number, the backoff, the last error), never a stack trace. BullMQ's
- * duplicates of this connection (blocking reads) share the same strategy, so each logs its own
- * attempts.
+ * log line per attempt (its number, the backoff, the last error), never a stack trace.
+ *
+ * The line is written on this connection's own `reconnecting` event, not in the retry strategy:
+ * BullMQ duplicates the connection (blocking reads), the duplicates copy the strategy but not
+ * the listeners, so logging in the strategy wrote each reconnect once per copy.
  */
 export function createWorkerRedis(settings: RedisSettings, logger: Logger): RedisClient {
   const target = describeRedisTarget(settings);
   let lastError: string | undefined;
-  let down = false;
-  const redis = openRedisClient(settings, "worker", {
-    retryDelayMs: (attempt) => {
-      const delayMs = reconnectDelayMs(attempt);
-      down = true;
-      logger.warn({ redis: target, attempt, delayMs, err: lastError }, "Redis is not answering; reconnecting");
-      return delayMs;
-    },
-  });
+  let attempt = 0;
+  const redis = openRedisClient(settings, "worker", { retryDelayMs: reconnectDelayMs });
   redis.on("error", (error: Error) => {
     lastError = error.message;
   });
+  // A server connection passes the delay; a cluster's passes none, and its delay is the same function's.
+  redis.on("reconnecting", (delay: unknown) => {
+    attempt += 1;
+    const delayMs = typeof delay === "number" ? delay : reconnectDelayMs(attempt);
+    logger.warn({ redis: target, attempt, delayMs, err: lastError }, "Redis is not answering; reconnecting");
+  });
   redis.on("ready", () => {
-    if (!down) return;
-    down = false;
+    if (attempt === 0) return;
+    attempt = 0;
     lastError = undefined;
     logger.info({ redis: target }, "Redis answers again");
   });

@@ -4,6 +4,7 @@ import { IdempotencyKeyConflict } from "../jobs/idempotency-key-conflict.js";
 import { JobNotFoundError, JobRefError } from "../jobs/job-admin.js";
 import { JobDataError } from "../jobs/job-catalog.js";
 import { BodyError } from "./body-error.js";
+import { logBadRequests } from "./bad-request-log.js";
 import type { ListenSettings } from "./listen-settings.js";
 import { RedisDeadlineError } from "./redis-deadline.js";
 import { securityHeaders } from "./security-headers.js";
@@ -28,6 +29,8 @@ export function createHttpApp(args: {
   readonly logger: Logger;
   /** Every answer's body is scrubbed of the configured secrets (job data, failed reasons, the dashboard's API). */
   readonly redactor?: Redactor;
+  /** At most one `bad request refused` warning per client address this often (60 s when left out). */
+  readonly badRequestLogIntervalMs?: number;
 }): FastifyInstance {
   const log = args.logger.child({ component: "http" });
   const app = Fastify({
@@ -64,6 +67,8 @@ export function createHttpApp(args: {
   if (redactor && !redactor.empty) {
     app.addHook("onSend", async (_request, _reply, payload) => (typeof payload === "string" ? redactor.redact(payload) : payload));
   }
+
+  logBadRequests(app, log, args.badRequestLogIntervalMs ?? 60_000);
 
   app.setNotFoundHandler(async (_request, reply) => reply.code(404).send({ error: "not found" }));
 

@@ -5,10 +5,12 @@ import { bearerTokenMatches } from "../auth/bearer-token-matches.js";
 import { labelLocaleProblems } from "../add-options/label-locale-problems.js";
 import { JobDataError, parseJobData, type JobData } from "../jobs/job-catalog.js";
 import type { JobQueues } from "../jobs/job-queues.js";
-import { JobNotFoundError, type JobDetails } from "../jobs/job-admin.js";
+import { JobNotFoundError, QueueNotConfiguredError, type JobDetails } from "../jobs/job-admin.js";
+import type { JobFinalStatus } from "../jobs/job-final-status-store.js";
 import { BodyError } from "../server/body-error.js";
 import { withRedisDeadline } from "../server/redis-deadline.js";
 import type { ProjectSettings } from "../settings/settings-schema.js";
+import { inKeyStyle, type JsonKeyStyle } from "../json/json-key-style.js";
 import { ACTIVATION_ROUTES, createActivationRoutes, type ActivationTrigger } from "./activation-routes.js";
 
 export interface TriggerRoutesOptions {
@@ -29,6 +31,10 @@ export interface TriggerRoutesOptions {
   readonly projectLocales?: ((project: number, recheck: boolean) => Promise<readonly string[]>) | undefined;
   /** A job by `<project>/<id>` (JobNotFoundError when there is none), for `GET /v1/jobs/...`. */
   readonly jobDetails?: ((ref: string) => Promise<JobDetails>) | undefined;
+  /** How a job that BullMQ has removed ended (null when not recorded), for `GET /v1/jobs/...`. */
+  readonly jobFinalStatus?: ((project: number, id: string) => Promise<JobFinalStatus | null>) | undefined;
+  /** The result's keys: snake_case like the rest of the answer; `camel` (the earlier, mixed shape) for one more release. */
+  readonly jsonKeys?: JsonKeyStyle | undefined;
 }
 
 /** Routes that need the bearer token carry this in their config; 405 answers do not. */
@@ -147,14 +153,17 @@ export async function triggerRoutes(app: FastifyInstance, options: TriggerRoutes
     // What a PIM-side caller needs to follow the job its 202 named: no stack traces, no logs.
     app.get<{ Params: { project: string; id: string } }>("/v1/jobs/:project/:id", { config: BEARER }, async (request, reply) => {
       const ref = `${request.params.project}/${request.params.id}`;
-      let job: JobDetails;
+      let job: JobDetails | JobFinalStatus;
       try {
         job = await inTime(jobDetails(ref));
       } catch (error) {
-        if (error instanceof JobNotFoundError) return reply.code(404).send({ error: `no job ${ref}` });
-        throw error;
+        if (!(error instanceof JobNotFoundError)) throw error;
+        // Removed by its retention: its recorded end answers for the whole idempotency window.
+        const ended = error instanceof QueueNotConfiguredError || !options.jobFinalStatus ? null : await inTime(options.jobFinalStatus(Number(request.params.project), request.params.id));
+        if (ended === null) return reply.code(404).send({ error: `no job ${ref}` });
+        job = ended;
       }
-      if (job.project === null) return reply.code(404).send({ error: `no job ${ref}` });
+      if ("project" in job && job.project === null) return reply.code(404).send({ error: `no job ${ref}` });
       return {
         job_id: job.ref,
         name: job.name,
@@ -162,9 +171,9 @@ export async function triggerRoutes(app: FastifyInstance, options: TriggerRoutes
         attempts_made: job.attemptsMade,
         created_at: job.createdAt,
         finished_at: job.finishedAt,
-        result: job.state === "completed" ? job.result : null,
+        result: job.state === "completed" ? inKeyStyle(job.result, options.jsonKeys ?? "snake") : null,
         failed_reason: job.failedReason,
-        retrying_after: job.pendingRetryReason,
+        retrying_after: "pendingRetryReason" in job ? job.pendingRetryReason : null,
       };
     });
   }

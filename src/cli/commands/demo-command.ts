@@ -23,12 +23,12 @@ Activation API simulator: one orders pull (and a second that finds nothing new) 
 
 const DEMO_PROJECT = 67;
 
-const DEMO_NEXT_STEPS = `
+export const DEMO_NEXT_STEPS = `
 Next: run the pieces yourself (see README, "Try the worker"):
-  npx --no-install pim-sync sim                                              # terminal 1: the simulators
-  npx --no-install pim-sync plan --config config/sim.yaml --project 67       # terminal 2: a dry run, no Redis
-  npx --no-install pim-sync worker --config config/sim-worker.yaml           # needs Redis on 127.0.0.1:6379
-  npx --no-install pim-sync enqueue sync --config config/sim-worker.yaml --project 67`;
+  node dist/src/cli/bin.js sim                                               # terminal 1: the simulators
+  node dist/src/cli/bin.js plan --config config/sim.yaml --project 67        # terminal 2: a dry run, no Redis
+  node dist/src/cli/bin.js worker --config config/sim-worker.yaml            # needs Redis on 127.0.0.1:6379
+  node dist/src/cli/bin.js enqueue sync --config config/sim-worker.yaml --project 67`;
 
 export async function runDemoCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs(argv, {}, DEMO_HELP);

@@ -28,7 +28,9 @@ Options:
 const LIST_COLUMNS = ["REF", "JOB", "STATE", "ATTEMPTS", "CREATED", "DATA", "FAILURE"] as const;
 
 function listRow(job: JobSummary): string[] {
-  return [job.ref, job.name, job.state, String(job.attemptsMade), job.createdAt, job.summary, job.failedReason ? job.failedReason.replace(/\s+/g, " ").slice(0, 120) : ""];
+  // The reason whole, on one line: its end names the status code (a cut kept the URL and lost it).
+  // It is the last column, so its length widens nothing.
+  return [job.ref, job.name, job.state, String(job.attemptsMade), job.createdAt, job.summary, job.failedReason ? job.failedReason.replace(/\s+/g, " ") : ""];
 }
 
 /** A header row and columns as wide as their longest cell, whatever the id lengths. */

@@ -7,8 +7,9 @@ import { parseCommandArgs, requireString } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
 import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
 import { loadCommandSettings } from "../load-command-settings.js";
+import { JSON_KEYS_OPTION, parseJsonKeyStyle } from "../json-output.js";
 
-export const WORKER_HELP = `Usage: pim-sync worker --config FILE
+export const WORKER_HELP = `Usage: pim-sync worker --config FILE [--json-keys camel]
 
 Runs the long-lived worker: one queue per configured project in Redis, scheduled syncs
 (projects[].schedule), add-options jobs, and one HTTP server when \`server\` or \`trigger\` is
@@ -22,15 +23,18 @@ close connections, exit 0. Jobs still running at the deadline are aborted and ha
 the queue (no attempt used), for another worker to finish.
 
 Options:
-  --config FILE   configuration file (needs \`redis\`)
-  -h, --help      show this help`;
+  --config FILE     configuration file (needs \`redis\`)
+  --json-keys camel the admin API and GET /v1/jobs answer the camelCase keys of earlier
+                    versions (kept for one release); snake_case otherwise
+  -h, --help        show this help`;
 
 export async function runWorkerCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values } = parseCommandArgs(argv, { config: { type: "string" } }, WORKER_HELP);
+  const { values } = parseCommandArgs(argv, { config: { type: "string" }, ...JSON_KEYS_OPTION }, WORKER_HELP);
   if (values.help) {
     writeLine(io.stdout, WORKER_HELP);
     return 0;
   }
+  const jsonKeys = parseJsonKeyStyle(values["json-keys"], WORKER_HELP);
   const settings = await loadCommandSettings(requireString(values.config, "--config", WORKER_HELP), io);
   if (!settings.redis) throw new UsageError("the worker needs `redis` in the config", WORKER_HELP);
   // From here on every line the worker prints is one JSON log record (stderr).
@@ -45,7 +49,8 @@ export async function runWorkerCommand(argv: readonly string[], io: CliIo): Prom
   // reconnect attempt) while /healthz answers, and a signal in the meantime ends it at once.
   let proc;
   try {
-    proc = await openWorkerProcess({ settings, logger, connection });
+    if (jsonKeys === "camel") logger.warn({ option: "--json-keys camel" }, "deprecated: the admin API and GET /v1/jobs answer camelCase keys for this release only; move to snake_case");
+    proc = await openWorkerProcess({ settings, logger, connection, jsonKeys });
   } catch (error) {
     await closeRedis(connection);
     throw error;

@@ -1,6 +1,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { UnrecoverableError, Worker } from "bullmq";
+import { Redis } from "ioredis";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCli } from "../../../src/cli/main.js";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
@@ -12,7 +14,7 @@ import { SIM_SECRETS, writeTestConfig } from "../../support/process-config.js";
 import { allJobs, openTestQueues, waitForJobState } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/process-poll.js";
 import { createConfigSafeTestRedis } from "../../support/process-redis.js";
-import type { TestRedis } from "../../support/redis.js";
+import { TEST_REDIS_URL, type TestRedis } from "../../support/redis.js";
 import { silentLogger } from "../../support/silent-logger.js";
 
 const PROJECT = 67;
@@ -323,6 +325,26 @@ describe("pim-sync enqueue, add-options and jobs", () => {
       expect(none.code).toBe(2);
       expect(none.err).toMatch(/jobs show takes one job reference/);
     });
+  });
+
+  it("jobs list shows a long failure reason whole, the status code at its end included", async () => {
+    // A real service URL with long collection ids: the status comes well past 120 characters.
+    const reason = `the service refused add-options of teal for 'color': [service PATCH] "https://sdm.customer.example/api/v1/options_collections/${"0f3c9a".repeat(20)}/add-options/": 503 Service Unavailable`;
+    const enqueued = await queues.enqueueAddOptions({ project: PROJECT, attribute: "color", options: [{ name: "teal" }] });
+    // A BullMQ worker of the test's own fails the job with that reason, as the worker would.
+    const connection = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+    const failing = new Worker(queues.queueFor(PROJECT).name, async () => {
+      throw new UnrecoverableError(reason);
+    }, { connection, prefix: redis.prefix });
+    try {
+      await waitForJobState(queues, PROJECT, enqueued.jobId, "failed", 20_000);
+    } finally {
+      await failing.close();
+      connection.disconnect();
+    }
+    const listed = await cli("jobs", "list", "--config", configPath, "--state", "failed");
+    expect(listed.code).toBe(0);
+    expect(listed.out).toContain(reason);
   });
 
   describe("jobs retry", () => {

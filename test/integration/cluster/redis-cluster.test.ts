@@ -11,6 +11,8 @@ import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createBullmqClusterConnection } from "../../../src/jobs/create-bullmq-connection.js";
 import { createJobQueues } from "../../../src/jobs/job-queues.js";
+import { createJobFinalStatusStore } from "../../../src/jobs/job-final-status-store.js";
+import { keyspaceOf } from "../../../src/redis/keyspace.js";
 import { closeRedis } from "../../../src/redis/close-redis.js";
 import { createRedisStateStore } from "../../../src/state/redis-state-store.js";
 import { createProjectLock, type ProjectLease } from "../../../src/state/project-lock.js";
@@ -299,9 +301,13 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
     try {
       const state = createRedisStateStore(connection, prefix);
       const lock = createProjectLock(connection, prefix, { ttlMs: 10_000 });
+      const statuses = createJobFinalStatusStore(connection, keyspaceOf(connection, prefix), 60);
       const leases: ProjectLease[] = [];
       for (const project of projects) {
-        await queues.enqueueSync({ project });
+        const sync = await queues.enqueueSync({ project });
+        const job = await queues.queueFor(project).getJob(sync.jobId);
+        if (!job) throw new Error(`no job ${sync.jobId}`);
+        await statuses.record(project, job, "completed");
         await queues.enqueueAddOptions({ project, attribute: "color", options: [{ name: "teal" }] }, { idempotencyKey: `key-${project}` });
         await state.replace(project, "color", [{ name: "red", label: {} }]);
         leases.push(await lock.tryAcquire(project, "the test"));
@@ -321,6 +327,7 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
             expect(own).toContain(`${prefix}:state:{project-${project}}:known`);
             expect(own).toContain(`${prefix}:lock:project:{project-${project}}`);
             expect(own.some((key) => key.startsWith(`${prefix}:idempotency:{project-${project}}:`))).toBe(true);
+            expect(own.some((key) => key.startsWith(`${prefix}:job-status:{project-${project}}:`))).toBe(true);
           } else expect(own).toEqual([]);
         }
       }

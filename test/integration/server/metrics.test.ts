@@ -7,6 +7,7 @@ import { testConfigObject } from "../../support/process-config.js";
 import { openTestQueues, waitForJobState } from "../../support/process-jobs.js";
 import { createConfigSafeTestRedis } from "../../support/process-redis.js";
 import type { TestRedis } from "../../support/redis.js";
+import { promtoolCheckMetrics } from "../../support/promtool-check.js";
 import { silentLogger } from "../../support/silent-logger.js";
 import { createTriggerClient } from "../../support/trigger-client.js";
 
@@ -83,15 +84,43 @@ describe("GET /metrics (prom-client, over real HTTP)", () => {
 
     const after = await scrape();
     expect(sample(after, `pim_sync_sync_runs_total{project="${PROJECT}",outcome="ok"}`)).toBe(1);
-    expect(sample(after, `pim_sync_sync_duration_seconds_count{project="${PROJECT}"}`)).toBe(1);
+    expect(sample(after, `pim_sync_sync_duration_seconds_count{project="${PROJECT}",outcome="ok"}`)).toBe(1);
     expect(sample(after, `pim_sync_options_written_total{project="${PROJECT}",kind="upsert"}`)).toBeGreaterThan(0);
     expect(sample(after, `pim_sync_last_success_timestamp_seconds{project="${PROJECT}"}`)).toBeGreaterThan(Date.now() / 1000 - 120);
-    expect(sample(after, `pim_sync_add_options_total{project="${PROJECT}",outcome="added"}`)).toBeGreaterThan(0);
+    // One option asked for, one collection holding the attribute's options: one option added.
+    expect(sample(after, `pim_sync_add_options_options_total{project="${PROJECT}",outcome="added"}`)).toBe(1);
+    expect(after).not.toMatch(/^pim_sync_add_options_total/m);
     expect(sample(after, `pim_sync_upstream_requests_total{upstream="pim",status="200"}`)).toBeGreaterThan(0);
     expect(sample(after, `pim_sync_upstream_requests_total{upstream="service",status="200"}`)).toBeGreaterThan(0);
     expect(sample(after, `pim_sync_upstream_requests_total{upstream="pim",status="429"}`)).toBe(1);
     expect(sample(after, `pim_sync_upstream_throttled_total{upstream="pim"}`)).toBe(1);
     expect(sample(after, `pim_sync_jobs{project="${PROJECT}",queue_state="completed"}`)).toBe(2);
     expect(sample(after, `pim_sync_jobs{project="${PROJECT}",queue_state="failed"}`)).toBe(0);
+  });
+
+  it("counts HTTP requests by route pattern (never the path) and status, and refused authentications", async () => {
+    await client.call(`/v1/jobs/${PROJECT}/999999`, { token: TRIGGER_TOKEN });
+    await client.call(`/v1/jobs/${PROJECT}/999998`, { token: TRIGGER_TOKEN });
+    await client.call("/v1/sync", { token: "not-the-trigger-token-0000", body: { project: PROJECT } });
+    await client.call("/no/such/path/4711");
+    const text = await scrape();
+    expect(sample(text, 'pim_sync_http_requests_total{method="GET",route="/v1/jobs/:project/:id",status="404"}')).toBe(2);
+    expect(sample(text, 'pim_sync_http_requests_total{method="POST",route="/v1/sync",status="401"}')).toBe(1);
+    expect(sample(text, 'pim_sync_http_requests_total{method="GET",route="unmatched",status="404"}')).toBe(1);
+    expect(text).not.toContain("999999");
+    expect(text).not.toContain("4711");
+    expect(sample(text, 'pim_sync_auth_refused_total{surface="trigger",reason="invalid"}')).toBe(1);
+  });
+
+  it("passes `promtool check metrics` on the real scrape, after a sync, an add-options job and refused requests", async () => {
+    const sync = await client.call("/v1/sync", { token: TRIGGER_TOKEN, body: { project: PROJECT } });
+    await waitForJobState(queues, PROJECT, (sync.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length), "completed", 30_000);
+    const add = await client.call("/v1/add-options", { token: TRIGGER_TOKEN, body: { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { en_US: "Teal" } }] } });
+    await waitForJobState(queues, PROJECT, (add.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length), "completed", 30_000);
+    await client.call("/v1/sync", { token: "not-the-trigger-token-0000", body: { project: PROJECT } });
+    const text = await scrape();
+    const check = await promtoolCheckMetrics(text);
+    expect(check.output).toBe("");
+    expect(check.code).toBe(0);
   });
 });

@@ -57,6 +57,11 @@ describe("worker: failed jobs, replay and upstream delays", () => {
     expect(await h.admin.list({ state: "failed" })).toEqual([]);
     // Only failed jobs are replayed.
     expect(await h.admin.retry([ref])).toEqual([{ ref, outcome: "skipped", reason: "it is completed, not failed" }]);
+    // The failure was logged once (by its run, with the verdict), not again by the worker's event,
+    // which came before the replay ran.
+    const failureLines = h.logs.filter((entry) => entry.msg === "job failed" && entry.job === enqueued.jobId);
+    expect(failureLines).toHaveLength(1);
+    expect(failureLines[0]).toMatchObject({ verdict: "permanent" });
   });
 
   it("replaying a failed add-options job whose options exist by now succeeds without a write", async () => {

@@ -10,6 +10,7 @@ import { parse } from "yaml";
 import { z } from "zod";
 import { loadSettings } from "../../../src/settings/load-settings.js";
 import { settingsSchema } from "../../../src/settings/settings-schema.js";
+import { DEMO_NEXT_STEPS } from "../../../src/cli/commands/demo-command.js";
 
 const root = new URL("../../../", import.meta.url);
 const text = (path: string): Promise<string> => readFile(new URL(path, root), "utf8");
@@ -106,5 +107,22 @@ describe("Dockerfile", async () => {
   it(".dockerignore keeps node_modules, dist and the tests out of the build context", async () => {
     const ignored = (await text(".dockerignore")).split("\n");
     for (const entry of ["node_modules", "dist", ".git", "test"]) expect(ignored).toContain(entry);
+  });
+
+  it("every documented start command runs the program itself, never through npx or npm (which do not pass SIGTERM on)", async () => {
+    // `npx vitest` (the test commands) starts no worker.
+    const throughNpm = /\bnpx\s+(?!vitest\b)\S|\bnpm\s+(?:exec|start)\s/;
+    const documents = {
+      "README.md": await text("README.md"),
+      "src/sim/README.md": await text("src/sim/README.md"),
+      Dockerfile: await text("Dockerfile"),
+      "docker-compose.yml": await text("docker-compose.yml"),
+      "pim-sync demo's next steps": DEMO_NEXT_STEPS,
+    };
+    for (const [name, content] of Object.entries(documents)) {
+      const offending = content.split("\n").filter((line) => throughNpm.test(line));
+      expect(offending, name).toEqual([]);
+    }
+    expect(documents["README.md"]).toMatch(/^node dist\/src\/cli\/bin\.js worker --config/m);
   });
 });
