@@ -84,6 +84,6 @@ describe("config/sim-worker.yaml: `pim-sync sim` + `pim-sync worker` as the READ
     expect(await waitForExit(demo, 60_000)).toEqual({ code: 0, signal: null });
 
     expect(demo.stdout()).toMatch(/^ {2}manual_list: 1 option\(s\).*\n {4}\(untouched: no PIM attribute derives 'manual_list', so it is a collection kept by hand in the service; pim-sync never writes it\)$/m);
-    expect(demo.stdout()).toContain("pim-sync worker --config config/sim-worker.yaml");
+    expect(demo.stdout()).toContain("node dist/src/cli/bin.js worker --config config/sim-worker.yaml");
   });
 });
