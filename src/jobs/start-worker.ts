@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { RedisClient } from "../redis/redis-client.js";
 import type { Logger } from "pino";
 import { createConcurrencyLimiter } from "../http/concurrency-limiter.js";
-import { createProjectRuntime, type ProjectRuntime } from "../project-runtime.js";
+import { budgetsFor, createProjectRuntime, type ProjectRuntime } from "../project-runtime.js";
 import type { Settings } from "../settings/settings-schema.js";
 import { createProjectLock } from "../state/project-lock.js";
 import { createJobProcessor } from "./create-job-processor.js";
@@ -112,10 +112,12 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
     else logger.error({ source, err: { message: error.message } }, `${source} error`);
   };
   const queues = createJobQueues({ connection, prefix, projects: settings.projects.map((p) => p.id), retention: settings.worker, onError: logRedisError("queue") });
+  // One set of budgets for the process: its projects take turns at each (see src/budgets/).
+  const budgets = budgetsFor(settings, logger, connection);
   const runtimes = new Map<number, ProjectRuntime>(
-    settings.projects.map((project) => [project.id, createProjectRuntime({ settings, project, logger, redis: connection, ...(observer ? { onUpstreamResponse: (upstream, status) => observer.upstreamResponse(upstream, status) } : {}) })]),
+    settings.projects.map((project) => [project.id, createProjectRuntime({ settings, project, logger, redis: connection, budgets, ...(observer ? { onUpstreamResponse: (upstream, status) => observer.upstreamResponse(upstream, status) } : {}) })]),
   );
-  const activationParts = settings.activation ? prepareActivation({ settings, logger, connection, onError: logRedisError }) : null;
+  const activationParts = settings.activation ? prepareActivation({ settings, logger, connection, budgets, onError: logRedisError }) : null;
   const projectLocales = async (project: number, recheck: boolean): Promise<readonly string[]> => {
     const runtime = runtimes.get(project);
     if (!runtime) throw new Error(`project ${project} is not configured`);
