@@ -15,6 +15,7 @@ import { createJobQueues, type JobQueues } from "./job-queues.js";
 import { keyspaceOf } from "../redis/keyspace.js";
 import { keepQueueSafety, type QueueSafetyKeeper } from "./keep-queue-safety.js";
 import { upsertSchedules } from "./upsert-schedules.js";
+import { spreadRepeatStrategy } from "./schedule-offset.js";
 import { prepareActivation, startActivationWorker, type ActivationParts, type RunningActivationWorker } from "./start-activation-worker.js";
 import { projectLabelLocales } from "../add-options/project-label-locales.js";
 import { createAddOptionsIntentStore } from "../add-options/add-options-intent-store.js";
@@ -111,7 +112,14 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
     if (isRedisConnectionFailure(error)) logger.debug({ source, err: { message: error.message } }, "Redis call failed");
     else logger.error({ source, err: { message: error.message } }, `${source} error`);
   };
-  const queues = createJobQueues({ connection, prefix, projects: settings.projects.map((p) => p.id), retention: settings.worker, onError: logRedisError("queue") });
+  const queues = createJobQueues({
+    connection,
+    prefix,
+    projects: settings.projects.map((p) => p.id),
+    retention: settings.worker,
+    onError: logRedisError("queue"),
+    scheduleJitterMs: settings.worker.schedule_jitter_ms,
+  });
   // One set of budgets for the process: its projects take turns at each (see src/budgets/).
   const budgets = budgetsFor(settings, logger, connection);
   const runtimes = new Map<number, ProjectRuntime>(
@@ -164,7 +172,18 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
       },
     });
     const workers = settings.projects.map((project) =>
-      startQueueWorker({ queue: keyspaceOf(connection, prefix).projectQueue(project.id), processor, slots, connection, prefix, settings: settings.worker, logger, onError: logRedisError("worker"), onRunEnded: (token) => leases.end(token) }),
+      startQueueWorker({
+        queue: keyspaceOf(connection, prefix).projectQueue(project.id),
+        processor,
+        slots,
+        connection,
+        prefix,
+        settings: settings.worker,
+        logger,
+        onError: logRedisError("worker"),
+        onRunEnded: (token) => leases.end(token),
+        repeatStrategy: spreadRepeatStrategy(project.id, settings.worker.schedule_jitter_ms),
+      }),
     );
     let activation: RunningActivationWorker | null = null;
     try {
