@@ -21,8 +21,11 @@ export interface RedisBudgetContext {
   readonly logger: Logger;
 }
 
-/** Members are unique per process and call: a killed process's leftovers are never mistaken for a live one's. */
-const processToken = randomBytes(6).toString("hex");
+/**
+ * Members are unique per process and call: a killed process's leftovers are never mistaken for
+ * a live one's. The pid is there for whoever looks at the keys (which process holds a slot).
+ */
+const processToken = `${process.pid}.${randomBytes(6).toString("hex")}`;
 let counter = 0;
 const nextMember = (): string => `${processToken}:${(counter += 1)}`;
 
