@@ -9,6 +9,7 @@ import { keyspaceOf } from "../../../src/redis/keyspace.js";
 import { z } from "zod";
 import { createTestRedis, TEST_REDIS_URL, type TestRedis } from "../../support/redis.js";
 import { waitFor } from "../../support/worker-wait.js";
+import { peakInWindow } from "../../support/peak-window.js";
 import { startOwnRedisServer, type OwnRedisServer } from "../../support/own-redis-server.js";
 import { Redis } from "ioredis";
 import { spawn } from "node:child_process";
@@ -34,17 +35,6 @@ async function startCountingUpstream(status: () => number = () => 200) {
       server.close(() => resolve());
     }),
   };
-}
-
-/** The most arrivals in any window of `windowMs` (each arrival opens one). */
-function peakInWindow(times: readonly number[], windowMs: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let peak = 0;
-  for (let start = 0, end = 0; start < sorted.length; start += 1) {
-    while (end < sorted.length && (sorted[end] ?? 0) < (sorted[start] ?? 0) + windowMs) end += 1;
-    peak = Math.max(peak, end - start);
-  }
-  return peak;
 }
 
 describe("shared upstream budgets in Redis (two connections standing for two processes)", () => {
