@@ -121,8 +121,8 @@ describe("shared upstream budgets in Redis (two connections standing for two pro
       await expect(client.send({ method: "GET", url: "x", schema: z.unknown() })).rejects.toMatchObject({ status: 429 });
       await waitFor(async () => (await redis.redis.pttl(pauseKey)) > 0, 5_000, "the pause to be set in Redis");
       const settle = await budgetsB.rate(IDENTITY, { limit: 10 }, "2").acquire();
-      // Granted only once the pause had ended for everyone.
-      expect(await redis.redis.pttl(pauseKey)).toBe(-2);
+      // Granted only once the pause had ended for everyone (0: its last millisecond, -2: gone).
+      expect(await redis.redis.pttl(pauseKey)).toBeLessThanOrEqual(0);
       settle();
     } finally {
       await upstream.close();
