@@ -1,7 +1,7 @@
 import type { RedisClient } from "../redis/redis-client.js";
 import type { Logger } from "pino";
 import { createAgent } from "../http/create-agent.js";
-import { budgetsFor, retryPolicyOf } from "../project-runtime.js";
+import { retryPolicyOf } from "../project-runtime.js";
 import type { Settings } from "../settings/settings-schema.js";
 import { activationRateBudget, createActivationClient, type ActivationClient } from "./activation-client.js";
 import { activationBudgetOf } from "../budgets/budget-identity.js";
@@ -41,7 +41,10 @@ export function createActivationRuntime(args: { readonly settings: Settings; rea
     logger: args.logger,
     retry: retryPolicyOf(settings),
     timeoutMs: settings.http.timeout_ms,
-    rateLimiter: (args.budgets ?? budgetsFor(settings, args.logger, args.redis)).rate(activationBudgetOf(activation), activationRateBudget(activation.requests_per_second), "activation"),
+    // The worker passes its shared budgets. The Activation commands of the CLI keep a limiter of
+    // their own: their state writes are what a Redis outage must hold back (the delivery
+    // guarantee's test pauses writes between the append and the save), not their reads.
+    ...(args.budgets ? { rateLimiter: args.budgets.rate(activationBudgetOf(activation), activationRateBudget(activation.requests_per_second), "activation") } : {}),
   });
   let state: ActivationStateStore;
   const retention = { ordersMs: activation.orders.retention_days * DAY_MS, offersMs: activation.offers.retention_days * DAY_MS };
