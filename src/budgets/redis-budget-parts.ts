@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "pino";
-import type { SettleRequest, RateLimiter } from "../http/sliding-window-limiter.js";
+import type { RateLimiter } from "../http/sliding-window-limiter.js";
 import type { Keyspace } from "../redis/keyspace.js";
 import type { RedisClient } from "../redis/redis-client.js";
 import { isRedisConnectionFailure } from "../redis/redis-unavailable-error.js";
@@ -53,6 +53,39 @@ async function askUntilAnswered<T>(ctx: RedisBudgetContext, identity: string, as
   }
 }
 
+/**
+ * Wakes this process's waiters when one of its own calls ends: room made here is taken at once
+ * rather than at the next poll (room made by another process is seen at the next poll).
+ */
+function createWakeUp(): { readonly nap: (ms: number, signal?: AbortSignal) => Promise<void>; readonly wake: () => void } {
+  let waiters: Array<() => void> = [];
+  return {
+    nap(ms, signal) {
+      signal?.throwIfAborted();
+      return new Promise<void>((resolve, reject) => {
+        const done = (): void => {
+          clearTimeout(timer);
+          signal?.removeEventListener("abort", onAbort);
+          resolve();
+        };
+        const onAbort = (): void => {
+          clearTimeout(timer);
+          waiters = waiters.filter((waiter) => waiter !== done);
+          reject(signal?.reason instanceof Error ? signal.reason : new Error("aborted"));
+        };
+        const timer = setTimeout(done, ms);
+        waiters.push(done);
+        signal?.addEventListener("abort", onAbort, { once: true });
+      });
+    },
+    wake() {
+      const woken = waiters;
+      waiters = [];
+      for (const waiter of woken) waiter();
+    },
+  };
+}
+
 /** Keeps a lease alive while it is held; best effort: a lease that could not be renewed expires, which only frees room. */
 function keepLease(ctx: RedisBudgetContext, key: string, member: string, ttlMs: number): () => void {
   const timer = setInterval(() => {
@@ -69,40 +102,30 @@ function quietly(ctx: RedisBudgetContext, what: string, call: Promise<unknown>):
 }
 
 /** At most `limit` requests in any `windowMs`, counted in Redis for every process (see budget-scripts.ts). */
-export function redisRateLimiter(ctx: RedisBudgetContext, identity: string, options: { readonly limit: number; readonly windowMs: number }): RateLimiter & { acquireOrGiveBack(signal?: AbortSignal): Promise<{ settle: SettleRequest; giveBack: () => void }> } {
+export function redisRateLimiter(ctx: RedisBudgetContext, identity: string, options: { readonly limit: number; readonly windowMs: number }): RateLimiter {
   const windowKey = ctx.keyspace.budgetKey(identity, "window");
   const pauseKey = ctx.keyspace.budgetKey(identity, "pause");
   const ttlMs = Math.ceil(ctx.leaseMs + options.windowMs + 1000);
-
-  async function acquireOrGiveBack(signal?: AbortSignal): Promise<{ settle: SettleRequest; giveBack: () => void }> {
-    const member = nextMember();
-    for (;;) {
-      const answer = Number(await askUntilAnswered(ctx, identity, () => takeRequestScript(ctx.redis, [windowKey, pauseKey], [options.limit, options.windowMs, ctx.leaseMs, member]), signal));
-      if (answer === 0) break;
-      await sleep(answer < 0 ? POLL_MS : answer, undefined, { signal });
-    }
-    const stopRenewing = keepLease(ctx, windowKey, member, ttlMs);
-    let done = false;
-    return {
-      settle: () => {
-        if (done) return;
-        done = true;
-        stopRenewing();
-        quietly(ctx, "settling a budgeted request", settleRequestScript(ctx.redis, [windowKey], [member, ttlMs]));
-      },
-      giveBack: () => {
-        if (done) return;
-        done = true;
-        stopRenewing();
-        quietly(ctx, "giving back a budgeted request", ctx.redis.zrem(windowKey, member));
-      },
-    };
-  }
+  const wakeUp = createWakeUp();
 
   return {
-    acquireOrGiveBack,
     async acquire(signal) {
-      return (await acquireOrGiveBack(signal)).settle;
+      const member = nextMember();
+      for (;;) {
+        const answer = Number(await askUntilAnswered(ctx, identity, () => takeRequestScript(ctx.redis, [windowKey, pauseKey], [options.limit, options.windowMs, ctx.leaseMs, member]), signal));
+        if (answer === 0) break;
+        // Every request of the window is in flight: once one of ours is answered, the wait is known (a window after it).
+        if (answer < 0) await wakeUp.nap(POLL_MS, signal);
+        else await sleep(answer, undefined, { signal });
+      }
+      const stopRenewing = keepLease(ctx, windowKey, member, ttlMs);
+      let done = false;
+      return () => {
+        if (done) return;
+        done = true;
+        stopRenewing();
+        quietly(ctx, "settling a budgeted request", settleRequestScript(ctx.redis, [windowKey], [member, ttlMs]).finally(wakeUp.wake));
+      };
     },
     pauseFor(ms) {
       if (ms <= 0) return;
@@ -115,13 +138,14 @@ export function redisRateLimiter(ctx: RedisBudgetContext, identity: string, opti
 export function redisSlotGate(ctx: RedisBudgetContext, identity: string, limit: number): SlotGate {
   const slotsKey = ctx.keyspace.budgetKey(identity, "slots");
   const ttlMs = ctx.leaseMs * 2;
+  const wakeUp = createWakeUp();
   return {
     async acquire(signal) {
       const member = nextMember();
       for (;;) {
         const answer = Number(await askUntilAnswered(ctx, identity, () => takeSlotScript(ctx.redis, [slotsKey], [limit, ctx.leaseMs, member]), signal));
         if (answer === 0) break;
-        await sleep(POLL_MS, undefined, { signal });
+        await wakeUp.nap(POLL_MS, signal);
       }
       const stopRenewing = keepLease(ctx, slotsKey, member, ttlMs);
       let held = true;
@@ -129,7 +153,7 @@ export function redisSlotGate(ctx: RedisBudgetContext, identity: string, limit: 
         if (!held) return;
         held = false;
         stopRenewing();
-        quietly(ctx, "releasing a budget slot", ctx.redis.zrem(slotsKey, member));
+        quietly(ctx, "releasing a budget slot", ctx.redis.zrem(slotsKey, member).finally(wakeUp.wake));
       };
     },
   };

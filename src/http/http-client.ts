@@ -256,6 +256,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           settleExtra?.();
         }
       } catch (error) {
+        // Aborted by its caller (a sibling request failed, the job was cancelled): the abort's
+        // reason may be another request's HttpError, which is not this request's to retry.
+        if (req.signal?.aborted === true) throw error instanceof AuthorizationFailed ? error.cause : error;
         if (error instanceof AuthorizationFailed) {
           // The token request has its own bounded retries: retrying it again from here would
           // nest one retry loop in the other (attempts multiplied, warnings and waits too).
