@@ -75,7 +75,8 @@ type StartArgs = Parameters<typeof startWorker>[0];
 /**
  * The long-lived worker: one BullMQ worker per project queue, each taking a job only when one of
  * the process' `worker.concurrency` slots is free, one set of HTTP clients per
- * project (so the upstream budgets are shared by all its jobs), schedules written last in its start.
+ * project whose upstream budgets are shared per upstream identity with every project and process
+ * on the same Redis (src/budgets/), schedules written last in its start.
  * Several such processes on several machines may share one Redis.
  */
 export async function startWorker(args: {
