@@ -14,6 +14,12 @@ import type { StateStore } from "./state/state-store.js";
 import type { NamingTemplates } from "./derive/naming.js";
 import type { DeletionGuard } from "./reconcile/collection-plan.js";
 import { createCatalogCache, type CatalogCache } from "./add-options/catalog-cache.js";
+import { pimConnectionBudgetOf, pimInstanceBudgetOf, serviceBudgetOf } from "./budgets/budget-identity.js";
+import { createProcessBudgets, createRedisBudgets, type UpstreamBudgets } from "./budgets/upstream-budgets.js";
+import { keyspaceOf } from "./redis/keyspace.js";
+
+/** Akeneo allows 10 calls in flight per instance, whatever the connections (4 each). */
+const PIM_INSTANCE_IN_FLIGHT = 10;
 
 /** The clients and stores one project's work needs, with one `close()` that releases them all. */
 export interface ProjectRuntime {
@@ -48,6 +54,15 @@ export function serviceCredentialsOf(project: ProjectSettings): ServiceCredentia
   return "token" in service ? { token: service.token } : { email: service.email, password: service.password, tokenName: service.token_name };
 }
 
+/**
+ * Budgets shared through the Redis when there is one (the CLI's `--once` beside a running
+ * fleet counts with it), else this process's own.
+ */
+export function budgetsFor(settings: Settings, logger: Logger, redis: RedisClient | undefined): UpstreamBudgets {
+  if (!redis) return createProcessBudgets();
+  return createRedisBudgets({ redis, keyspace: keyspaceOf(redis, settings.redis?.prefix ?? "pim-sync"), leaseMs: settings.budgets.lease_ms, logger });
+}
+
 export function findProject(settings: Settings, id: number): ProjectSettings | undefined {
   return settings.projects.find((project) => project.id === id);
 }
@@ -65,9 +80,17 @@ export function createProjectRuntime(args: {
   readonly stateStore?: StateStore;
   /** Every upstream answer's status (or "error"), for the worker's metrics. */
   readonly onUpstreamResponse?: (upstream: "pim" | "service", status: number | "error") => void;
+  /**
+   * The upstream budgets this project shares with others (the worker's, through Redis); without
+   * them the project gets budgets of its own, in this process.
+   */
+  readonly budgets?: UpstreamBudgets;
 }): ProjectRuntime {
   const observe = args.onUpstreamResponse;
   const { settings, project, logger } = args;
+  const budgets = args.budgets ?? budgetsFor(settings, logger, args.redis);
+  const turn = String(project.id);
+  const pimInstance = pimInstanceBudgetOf(project.pim);
   const retry = retryPolicyOf(settings);
   const agents: Agent[] = [];
   const pimAgent = createAgent({ connections: project.pim.max_in_flight });
@@ -89,6 +112,18 @@ export function createProjectRuntime(args: {
     maxInFlight: project.pim.max_in_flight,
     requestsPerSecond: project.pim.requests_per_second,
     optionWritesPerSecond: project.pim.option_writes_per_second,
+    budgets: {
+      requests: budgets.rate(pimInstance, { limit: project.pim.requests_per_second }, turn),
+      // Option writes are counted per instance by the PIM, apart from its other requests.
+      optionWrites: budgets.rate(`${pimInstance}-option-writes`, { limit: project.pim.option_writes_per_second }, turn),
+      slots: budgets.slots(
+        [
+          { identity: pimConnectionBudgetOf(project.pim), limit: project.pim.max_in_flight },
+          { identity: pimInstance, limit: PIM_INSTANCE_IN_FLIGHT },
+        ],
+        turn,
+      ),
+    },
     onResponse: observe && ((status) => observe("pim", status)),
   });
   const service = createConfigServiceClient({
@@ -99,6 +134,7 @@ export function createProjectRuntime(args: {
     retry,
     timeoutMs: settings.http.timeout_ms,
     requestsPerSecond: project.service.requests_per_second,
+    rateLimiter: budgets.rate(serviceBudgetOf(project.service), { limit: project.service.requests_per_second }, turn),
     onResponse: observe && ((status) => observe("service", status)),
   });
 

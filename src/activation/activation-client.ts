@@ -3,7 +3,7 @@ import type { Dispatcher } from "undici";
 import { describeIssues, HttpError } from "../http/http-error.js";
 import { createHttpClient, type HttpClient, type HttpRequest } from "../http/http-client.js";
 import type { RetryPolicy } from "../http/retry-policy.js";
-import { createSlidingWindowLimiter } from "../http/sliding-window-limiter.js";
+import { createSlidingWindowLimiter, type RateLimiter } from "../http/sliding-window-limiter.js";
 import type { RequestStats } from "../http/request-stats.js";
 import type { z } from "zod";
 import { authHeadersOf, cursorText, describeAuthHeaders, MAX_ORDER_PAGES, offersBody, PUTS_ARE_IDEMPOTENT } from "./activation-assumptions.js";
@@ -30,9 +30,9 @@ export interface ActivationClient {
 const connectionPath = (connection: string): string => `v1/channel-connections/${encodeURIComponent(connection)}`;
 
 /** A rate below 1/s becomes one request per longer window (the limiter counts whole requests). */
-function limiterFor(requestsPerSecond: number) {
+export function activationRateBudget(requestsPerSecond: number): { readonly limit: number; readonly windowMs: number } {
   const limit = Math.max(1, Math.floor(requestsPerSecond));
-  return createSlidingWindowLimiter({ limit, windowMs: Math.round((1000 * limit) / requestsPerSecond) });
+  return { limit, windowMs: Math.round((1000 * limit) / requestsPerSecond) };
 }
 
 export function createActivationClient(options: {
@@ -42,6 +42,8 @@ export function createActivationClient(options: {
   readonly retry: RetryPolicy;
   readonly timeoutMs: number;
   readonly random?: () => number;
+  /** The connection's budget shared with other processes (src/budgets/); else this client's own. */
+  readonly rateLimiter?: RateLimiter;
 }): ActivationClient {
   const { settings } = options;
   const http: HttpClient = createHttpClient({
@@ -51,7 +53,7 @@ export function createActivationClient(options: {
     logger: options.logger,
     retry: options.retry,
     timeoutMs: options.timeoutMs,
-    rateLimiter: limiterFor(settings.requests_per_second),
+    rateLimiter: options.rateLimiter ?? createSlidingWindowLimiter(activationRateBudget(settings.requests_per_second)),
     headers: authHeadersOf(settings.auth, settings.pim_connection_id, settings.access_token),
     // In `headers` mode the token travels in a header of its own, which an echo may carry back.
     secrets: () => [settings.access_token],

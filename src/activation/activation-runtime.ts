@@ -3,7 +3,9 @@ import type { Logger } from "pino";
 import { createAgent } from "../http/create-agent.js";
 import { retryPolicyOf } from "../project-runtime.js";
 import type { Settings } from "../settings/settings-schema.js";
-import { createActivationClient, type ActivationClient } from "./activation-client.js";
+import { activationRateBudget, createActivationClient, type ActivationClient } from "./activation-client.js";
+import { activationBudgetOf } from "../budgets/budget-identity.js";
+import type { UpstreamBudgets } from "../budgets/upstream-budgets.js";
 import type { ActivationSettings } from "./activation-settings-schema.js";
 import { DAY_MS, type ActivationStateStore } from "./activation-state-store.js";
 import { createFileActivationState } from "./file-activation-state.js";
@@ -28,7 +30,7 @@ export class ActivationNotConfigured extends Error {
 }
 
 /** State in the `redis` passed in when the config names one (connected by the caller), else files under `state_dir`. */
-export function createActivationRuntime(args: { readonly settings: Settings; readonly logger: Logger; readonly redis?: RedisClient }): ActivationRuntime {
+export function createActivationRuntime(args: { readonly settings: Settings; readonly logger: Logger; readonly redis?: RedisClient; readonly budgets?: UpstreamBudgets }): ActivationRuntime {
   const { settings } = args;
   const activation = settings.activation;
   if (!activation) throw new ActivationNotConfigured();
@@ -39,6 +41,10 @@ export function createActivationRuntime(args: { readonly settings: Settings; rea
     logger: args.logger,
     retry: retryPolicyOf(settings),
     timeoutMs: settings.http.timeout_ms,
+    // The worker passes its shared budgets. The Activation commands of the CLI keep a limiter of
+    // their own: their state writes are what a Redis outage must hold back (the delivery
+    // guarantee's test pauses writes between the append and the save), not their reads.
+    ...(args.budgets ? { rateLimiter: args.budgets.rate(activationBudgetOf(activation), activationRateBudget(activation.requests_per_second), "activation") } : {}),
   });
   let state: ActivationStateStore;
   const retention = { ordersMs: activation.orders.retention_days * DAY_MS, offersMs: activation.offers.retention_days * DAY_MS };

@@ -7,7 +7,7 @@ import { createPagingGuard } from "../http/paging-guard.js";
 import { HttpError } from "../http/http-error.js";
 import { createRequestStats, type RequestStats } from "../http/request-stats.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../http/retry-policy.js";
-import { createSlidingWindowLimiter } from "../http/sliding-window-limiter.js";
+import { createSlidingWindowLimiter, type RateLimiter } from "../http/sliding-window-limiter.js";
 import { createServiceAuth, type ServiceCredentials } from "./service-auth.js";
 import { COLLECTIONS_PAGE_SIZE, SERVICE_PATHS } from "./service-paths.js";
 import { collectionPageSchema, writeResponseSchema, type CollectionSummary } from "./service-schemas.js";
@@ -38,10 +38,12 @@ export interface ConfigServiceClientOptions {
   readonly random?: () => number;
   /** Every answer's status, token requests included (see HttpClientOptions). */
   readonly onResponse?: ((status: number | "error") => void) | undefined;
+  /** The account's budget, shared with every client of the same account (src/budgets/); else this client's own. */
+  readonly rateLimiter?: RateLimiter;
 }
 
 export function createConfigServiceClient(options: ConfigServiceClientOptions): ConfigServiceClient {
-  const rateLimiter = createSlidingWindowLimiter({ limit: options.requestsPerSecond ?? 10 });
+  const rateLimiter = options.rateLimiter ?? createSlidingWindowLimiter({ limit: options.requestsPerSecond ?? 10 });
   const common = {
     upstream: "service",
     baseUrl: options.baseUrl,

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "pino";
 import { request, type Dispatcher } from "undici";
 import type { z } from "zod";
-import type { ConcurrencyLimiter } from "./concurrency-limiter.js";
+import type { CallSlots } from "../budgets/call-slots.js";
 import { describeIssues, HttpError, isPermanentNetworkFailure, isTransientStatus } from "./http-error.js";
 import { parseRetryAfterMs } from "./parse-retry-after.js";
 import { createRequestStats, type RequestStats } from "./request-stats.js";
@@ -48,7 +48,7 @@ export interface HttpClientOptions {
   readonly retry: RetryPolicy;
   readonly timeoutMs: number;
   readonly rateLimiter?: RateLimiter;
-  readonly concurrency?: ConcurrencyLimiter;
+  readonly concurrency?: CallSlots;
   /** Returns the Authorization header value; called for every attempt. */
   readonly authorize?: (signal?: AbortSignal) => Promise<string | undefined>;
   /** Sent with every request, for upstreams that authenticate with custom headers (Activation API). */
@@ -80,6 +80,8 @@ export interface HttpClient {
 }
 
 const BODY_EXCERPT_CHARS = 300;
+/** A 429 without Retry-After pauses its budget for one window of the upstreams' counting (1 s). */
+export const PAUSE_WITHOUT_RETRY_AFTER_MS = 1_000;
 /** Bodies longer than this are cut before they are scrubbed (only the excerpt is kept anyway). */
 const BODY_SCRUB_CHARS = 65_536;
 
@@ -254,6 +256,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           settleExtra?.();
         }
       } catch (error) {
+        // Aborted by its caller (a sibling request failed, the job was cancelled): the abort's
+        // reason may be another request's HttpError, which is not this request's to retry.
+        if (req.signal?.aborted === true) throw error instanceof AuthorizationFailed ? error.cause : error;
         if (error instanceof AuthorizationFailed) {
           // The token request has its own bounded retries: retrying it again from here would
           // nest one retry loop in the other (attempts multiplied, warnings and waits too).
@@ -271,7 +276,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         }
         if (error.status === 429) {
           stats.rateLimited += 1;
-          if (error.retryAfterMs !== undefined) options.rateLimiter?.pauseFor(error.retryAfterMs);
+          // With or without Retry-After: the upstream counts this identity as over budget now, so
+          // every caller of it (in every process, when the budget is shared) holds back.
+          options.rateLimiter?.pauseFor(error.retryAfterMs ?? PAUSE_WITHOUT_RETRY_AFTER_MS);
         }
         const decision = decideRetry({ error, attempt, idempotent, policy: options.retry, random });
         if (!decision.retry) {

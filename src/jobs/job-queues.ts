@@ -5,6 +5,7 @@ import { addJobOnce } from "./idempotency-keys.js";
 import { parseJobData, type JobInput, type JobName } from "./job-catalog.js";
 import { idempotencyWindowSeconds, jobOptionsFor, type JobRetention } from "./job-options.js";
 import { keyspaceOf } from "../redis/keyspace.js";
+import { spreadRepeatStrategy } from "./schedule-offset.js";
 
 export interface EnqueuedJob {
   readonly project: number;
@@ -42,11 +43,14 @@ export function createJobQueues(args: {
   readonly retention: JobRetention;
   /** Connection errors of the queues (without a listener BullMQ prints them with console.error). */
   readonly onError?: (error: Error) => void;
+  /** Scheduled syncs spread over this window (schedule-offset.ts); the worker's, which writes the schedules. */
+  readonly scheduleJitterMs?: number;
 }): JobQueues {
   const keyspace = keyspaceOf(args.connection, args.prefix);
   const queues = new Map<number, Queue>();
   for (const project of args.projects) {
-    const queue = new Queue(keyspace.projectQueue(project), { connection: args.connection, prefix: args.prefix });
+    const settings = args.scheduleJitterMs === undefined ? {} : { settings: { repeatStrategy: spreadRepeatStrategy(project, args.scheduleJitterMs) } };
+    const queue = new Queue(keyspace.projectQueue(project), { connection: args.connection, prefix: args.prefix, ...settings });
     // The commands waiting on Redis see the failure themselves; this only keeps it off the console.
     queue.on("error", (error) => args.onError?.(error));
     queues.set(project, queue);

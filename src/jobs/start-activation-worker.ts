@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import { ACTIVATION_JOB_TIMEOUT_MS } from "../activation/activation-assumptions.js";
 import { ACTIVATION_JOB_HANDLERS, type ActivationJobContext } from "../activation/activation-job-handlers.js";
 import { createActivationRuntime, type ActivationRuntime } from "../activation/activation-runtime.js";
+import type { UpstreamBudgets } from "../budgets/upstream-budgets.js";
 import { resolvePullConnections } from "../activation/resolve-pull-connections.js";
 import { sinkOf } from "../activation/sink-of.js";
 import type { ConcurrencyLimiter } from "../http/concurrency-limiter.js";
@@ -50,13 +51,15 @@ export function prepareActivation(args: {
   readonly connection: RedisClient;
   /** Errors of the queue (connection failures during a Redis outage). */
   readonly onError?: (source: string) => (error: Error) => void;
+  /** The process's upstream budgets (shared with its projects' clients). */
+  readonly budgets?: UpstreamBudgets;
 }): ActivationParts {
   const { settings } = args;
   const activation = settings.activation;
   const prefix = settings.redis?.prefix;
   if (!activation || prefix === undefined) throw new Error("the activation worker needs `activation` and `redis` in the config");
   const queue = createActivationQueue({ connection: args.connection, prefix, retention: settings.worker, ...(args.onError ? { onError: args.onError("activation queue") } : {}) });
-  const runtime = createActivationRuntime({ settings, logger: args.logger, redis: args.connection });
+  const runtime = createActivationRuntime({ settings, logger: args.logger, redis: args.connection, ...(args.budgets ? { budgets: args.budgets } : {}) });
   return {
     queue,
     runtime,

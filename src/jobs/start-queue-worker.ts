@@ -1,4 +1,4 @@
-import type { Processor } from "bullmq";
+import type { Processor, RepeatStrategy } from "bullmq";
 import type { RedisClient } from "../redis/redis-client.js";
 import type { Logger } from "pino";
 import type { ConcurrencyLimiter } from "../http/concurrency-limiter.js";
@@ -27,6 +27,8 @@ export function startQueueWorker(args: {
   readonly onError: (error: Error) => void;
   /** Told when a lock token has no next job (see project-lease-chain.ts). */
   readonly onRunEnded?: (token: string) => void;
+  /** The next time of a scheduled job, when the queue's schedules are spread (schedule-offset.ts). */
+  readonly repeatStrategy?: RepeatStrategy;
 }): SlotGatedWorker {
   const worker = new SlotGatedWorker(args.queue, args.processor, {
     slots: args.slots,
@@ -38,6 +40,7 @@ export function startQueueWorker(args: {
     stalledInterval: args.settings.stalled_interval_ms,
     maxStalledCount: args.settings.max_stalled_count,
     maxStartedAttempts: MAX_STARTED_ATTEMPTS,
+    ...(args.repeatStrategy ? { settings: { repeatStrategy: args.repeatStrategy } } : {}),
   });
   const log = args.logger.child({ queue: args.queue });
   // A run logs its own failure with the verdict; this logs only what failed outside a run.

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { RedisClient } from "../redis/redis-client.js";
 import type { Logger } from "pino";
 import { createConcurrencyLimiter } from "../http/concurrency-limiter.js";
-import { createProjectRuntime, type ProjectRuntime } from "../project-runtime.js";
+import { budgetsFor, createProjectRuntime, type ProjectRuntime } from "../project-runtime.js";
 import type { Settings } from "../settings/settings-schema.js";
 import { createProjectLock } from "../state/project-lock.js";
 import { createJobProcessor } from "./create-job-processor.js";
@@ -15,6 +15,7 @@ import { createJobQueues, type JobQueues } from "./job-queues.js";
 import { keyspaceOf } from "../redis/keyspace.js";
 import { keepQueueSafety, type QueueSafetyKeeper } from "./keep-queue-safety.js";
 import { upsertSchedules } from "./upsert-schedules.js";
+import { spreadRepeatStrategy } from "./schedule-offset.js";
 import { prepareActivation, startActivationWorker, type ActivationParts, type RunningActivationWorker } from "./start-activation-worker.js";
 import { projectLabelLocales } from "../add-options/project-label-locales.js";
 import { createAddOptionsIntentStore } from "../add-options/add-options-intent-store.js";
@@ -79,7 +80,8 @@ type StartArgs = Parameters<typeof startWorker>[0];
 /**
  * The long-lived worker: one BullMQ worker per project queue, each taking a job only when one of
  * the process' `worker.concurrency` slots is free, one set of HTTP clients per
- * project (so the upstream budgets are shared by all its jobs), schedules written last in its start.
+ * project whose upstream budgets are shared per upstream identity with every project and process
+ * on the same Redis (src/budgets/), schedules written last in its start.
  * Several such processes on several machines may share one Redis.
  */
 export async function startWorker(args: {
@@ -116,12 +118,21 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
     if (isRedisConnectionFailure(error)) logger.debug({ source, err: { message: error.message } }, "Redis call failed");
     else logger.error({ source, err: { message: error.message } }, `${source} error`);
   };
-  const queues = createJobQueues({ connection, prefix, projects: settings.projects.map((p) => p.id), retention: settings.worker, onError: logRedisError("queue") });
+  const queues = createJobQueues({
+    connection,
+    prefix,
+    projects: settings.projects.map((p) => p.id),
+    retention: settings.worker,
+    onError: logRedisError("queue"),
+    scheduleJitterMs: settings.worker.schedule_jitter_ms,
+  });
+  // One set of budgets for the process: its projects take turns at each (see src/budgets/).
+  const budgets = budgetsFor(settings, logger, connection);
   const runtimes = new Map<number, ProjectRuntime>(
-    settings.projects.map((project) => [project.id, createProjectRuntime({ settings, project, logger, redis: connection, ...(observer ? { onUpstreamResponse: (upstream, status) => observer.upstreamResponse(upstream, status) } : {}) })]),
+    settings.projects.map((project) => [project.id, createProjectRuntime({ settings, project, logger, redis: connection, budgets, ...(observer ? { onUpstreamResponse: (upstream, status) => observer.upstreamResponse(upstream, status) } : {}) })]),
   );
   const finalStatuses = createJobFinalStatusStore(connection, keyspaceOf(connection, prefix), idempotencyWindowSeconds(settings.worker));
-  const activationParts = settings.activation ? prepareActivation({ settings, logger, connection, onError: logRedisError }) : null;
+  const activationParts = settings.activation ? prepareActivation({ settings, logger, connection, budgets, onError: logRedisError }) : null;
   const projectLocales = async (project: number, recheck: boolean): Promise<readonly string[]> => {
     const runtime = runtimes.get(project);
     if (!runtime) throw new Error(`project ${project} is not configured`);
@@ -168,7 +179,18 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
       },
     });
     const workers = settings.projects.map((project) => {
-      const worker = startQueueWorker({ queue: keyspaceOf(connection, prefix).projectQueue(project.id), processor, slots, connection, prefix, settings: settings.worker, logger, onError: logRedisError("worker"), onRunEnded: (token) => leases.end(token) });
+      const worker = startQueueWorker({
+        queue: keyspaceOf(connection, prefix).projectQueue(project.id),
+        processor,
+        slots,
+        connection,
+        prefix,
+        settings: settings.worker,
+        logger,
+        onError: logRedisError("worker"),
+        onRunEnded: (token) => leases.end(token),
+        repeatStrategy: spreadRepeatStrategy(project.id, settings.worker.schedule_jitter_ms),
+      });
       recordFinalStatuses(worker, project.id, finalStatuses, logger);
       return worker;
     });

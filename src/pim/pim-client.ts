@@ -6,7 +6,8 @@ import { createHttpClient, type HttpClient } from "../http/http-client.js";
 import { HttpError } from "../http/http-error.js";
 import type { RequestStats } from "../http/request-stats.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../http/retry-policy.js";
-import { createSlidingWindowLimiter } from "../http/sliding-window-limiter.js";
+import { createSlidingWindowLimiter, type RateLimiter } from "../http/sliding-window-limiter.js";
+import type { CallSlots } from "../budgets/call-slots.js";
 import { chunksOf } from "./chunks-of.js";
 import { collectPages, followNextLinks, openPagedList, type OpenedList } from "./follow-next-links.js";
 import { toPimAttributeOption, toPimRecord } from "./map-pim-catalog.js";
@@ -42,6 +43,17 @@ export interface PimClientOptions {
   readonly random?: () => number;
   /** Every answer's status, token requests included (see HttpClientOptions). */
   readonly onResponse?: ((status: number | "error") => void) | undefined;
+  /**
+   * Budgets shared with other clients of the same instance and connection (src/budgets/); without
+   * them this client has its own, built from the numbers above.
+   */
+  readonly budgets?: PimBudgets;
+}
+
+export interface PimBudgets {
+  readonly requests: RateLimiter;
+  readonly optionWrites: RateLimiter;
+  readonly slots: CallSlots;
 }
 
 export interface PimClient {
@@ -78,8 +90,8 @@ export function createPimClient(options: PimClientOptions): PimClient {
   const timeoutMs = options.timeoutMs ?? DEFAULT_PIM_TIMEOUT_MS;
   const logger = options.logger.child({ component: "pim-client" });
   // Shared by every request of this process to this PIM, token calls included.
-  const rateLimiter = createSlidingWindowLimiter({ limit: options.requestsPerSecond ?? 100 });
-  const optionWriteLimiter = createSlidingWindowLimiter({ limit: options.optionWritesPerSecond ?? 3 });
+  const rateLimiter = options.budgets?.requests ?? createSlidingWindowLimiter({ limit: options.requestsPerSecond ?? 100 });
+  const optionWriteLimiter = options.budgets?.optionWrites ?? createSlidingWindowLimiter({ limit: options.optionWritesPerSecond ?? 3 });
   const auth = createPimAuth({
     baseUrl: options.baseUrl,
     credentials: options.credentials,
@@ -99,7 +111,7 @@ export function createPimClient(options: PimClientOptions): PimClient {
     retry,
     timeoutMs,
     rateLimiter,
-    concurrency: createConcurrencyLimiter(maxInFlight),
+    concurrency: options.budgets?.slots ?? createConcurrencyLimiter(maxInFlight),
     authorize: (signal) => auth.authorize(signal),
     onUnauthorized: (signal) => auth.onUnauthorized(signal),
     random: options.random,

@@ -16,6 +16,8 @@ import type { RedisClient } from "./redis-client.js";
  *   place of the bare id (`{prefix}:state:{project-67}:known`): whatever pim-sync does for one
  *   project stays in one slot, and different projects spread over the shards;
  * - the Activation queue and its keys share the tag `{activation}`;
+ * - the keys of one shared upstream budget (its window, pause and slots, used together in one
+ *   script) share the tag `{budget-<identity>}`: budgets spread over the shards, one per slot;
  * - global keys (the schedule locks) carry no tag: each is used alone, never with another key.
  * The prefix cannot hold a brace (the settings schema allows letters, digits, `.`, `_`, `-`), so
  * the tag is always the one placed here.
@@ -38,6 +40,8 @@ export interface Keyspace {
    * versions kept (dropped on the next put).
    */
   activationStateKey(connection: string, what: "orders" | "orders-listed" | "offer-hashes" | "offers-accepted" | "offers"): string;
+  /** A key of one shared upstream budget (src/budgets/): `budgetKey("service-3f…", "window")`. */
+  budgetKey(identity: string, what: "window" | "pause" | "slots"): string;
   /** A key used alone (never in a multi-key operation): `globalKey("lock", "schedules")`. */
   globalKey(...parts: readonly string[]): string;
 }
@@ -56,6 +60,7 @@ export function createKeyspace(prefix: string, options: { readonly cluster: bool
     activationKey: (kind, ...parts) => join(kind, activationTag, ...parts),
     // Older names put the connection right after `activation`; the tag goes before it.
     activationStateKey: (connection, what) => (cluster ? join(ACTIVATION_QUEUE, activationTag, connection, what) : join(ACTIVATION_QUEUE, connection, what)),
+    budgetKey: (identity, what) => join("budget", cluster ? `{budget-${identity}}` : identity, what),
     globalKey: (...parts) => join(...parts),
   };
 }

@@ -10,6 +10,8 @@ import { clusterNodeProblems } from "./cluster-node-problems.js";
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
 const nonEmpty = z.string().trim().min(1, "must not be empty");
 const code = z.string().regex(/^[A-Za-z0-9_]+$/, "must be a PIM code (letters, digits, underscore)");
+/** The name of a shared upstream budget (src/budgets/budget-identity.ts): it becomes part of Redis keys. */
+const budgetName = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "letters, digits, '.', '_' and '-' only (at most 64)");
 const localeCode = z.string().regex(/^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,4})*$/, "must be a locale code such as en_US");
 
 export const pimConnectionSchema = z.strictObject({
@@ -22,12 +24,18 @@ export const pimConnectionSchema = z.strictObject({
   max_in_flight: z.int().min(1).max(10).default(4),
   requests_per_second: z.number().positive().max(1000).default(100),
   option_writes_per_second: z.number().positive().max(100).default(3),
+  /** Names the instance's budget (100 req/s, 10 in flight, option writes) when URLs differ but the PIM counts them together. */
+  instance_budget: budgetName.optional(),
+  /** Names the connection's budget (in-flight calls) when credentials differ but the PIM counts them as one connection. */
+  connection_budget: budgetName.optional(),
 });
 
 const serviceWithToken = z.strictObject({
   url: httpUrl,
   token: nonEmpty,
   requests_per_second: z.number().positive().max(100).default(10),
+  /** Names the account's budget when credentials differ but the service counts them together. */
+  budget: budgetName.optional(),
 });
 
 const serviceWithLogin = z.strictObject({
@@ -36,6 +44,8 @@ const serviceWithLogin = z.strictObject({
   password: nonEmpty,
   token_name: nonEmpty.default("pim-sync"),
   requests_per_second: z.number().positive().max(100).default(10),
+  /** Names the account's budget when credentials differ but the service counts them together. */
+  budget: budgetName.optional(),
 });
 
 export const serviceConnectionSchema = z.union([serviceWithToken, serviceWithLogin], {
@@ -90,6 +100,12 @@ export const workerSchema = z.strictObject({
   stalled_interval_ms: z.int().min(1000).optional(),
   /** A job that stalls more often than this is failed, not retried forever. */
   max_stalled_count: z.int().min(0).default(1),
+  /**
+   * Scheduled syncs start at a stable per-project offset within this window after the cron's
+   * time (src/jobs/schedule-offset.ts), so projects sharing a cron do not all start in the same
+   * second; never more than the cron's shortest gap. 0 starts them on the cron's time.
+   */
+  schedule_jitter_ms: z.int().min(0).max(3_600_000).default(60_000),
   /** Upper bound on one sync job; it is aborted (and retried) after this. */
   sync_timeout_ms: z.int().min(1000).default(2 * 3600_000),
   add_options_timeout_ms: z.int().min(1000).default(10 * 60_000),
@@ -218,6 +234,13 @@ export const settingsSchema = z.strictObject({
       })
       .default({ timeout_ms: 30_000, max_attempts: 5, base_delay_ms: 250, max_delay_ms: 10_000, max_retry_after_ms: 60_000 }),
     worker: workerSchema.default(workerSchema.parse({})),
+    /** Upstream budgets shared through Redis by every process and project (src/budgets/). */
+    budgets: z
+      .strictObject({
+        /** A concurrency slot or an in-flight request a process holds is renewed every third of this; a killed process's expire after it. */
+        lease_ms: z.int().min(1_000).max(60_000).default(5_000),
+      })
+      .default({ lease_ms: 5_000 }),
     server: serverSchema.optional(),
     trigger: triggerSchema.optional(),
     add_options: addOptionsSchema.default(addOptionsSchema.parse({})),

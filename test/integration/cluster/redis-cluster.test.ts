@@ -28,6 +28,7 @@ import { ACTIVATION_ENV, activationConfig, writeActivationConfig } from "../acti
 import { startOwnRedisCluster, type OwnRedisCluster } from "../../support/own-redis-cluster.js";
 import { assertCliBuilt, killLeftoverProcesses, spawnCli, startWorkerCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { scanKeys } from "../../support/redis.js";
+import { createRedisBudgets } from "../../../src/budgets/upstream-budgets.js";
 import { FAST_ADD_OPTIONS, FAST_HTTP, FAST_WORKER, finishedJob, isDrained, jobInState, PROJECT, serviceOptions, startWorkerHarness, type WorkerHarness } from "../../support/worker-harness.js";
 import { waitFor } from "../../support/worker-wait.js";
 
@@ -106,6 +107,35 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
     expect(keys).toContain(`${prefix}:{project-67}:meta`);
     // Nothing under the single-server names.
     expect(keys.filter((key) => key.startsWith(`${prefix}:state:67:`) || key.startsWith(`${prefix}:project-67:`))).toEqual([]);
+  });
+
+  it("shared upstream budgets on the cluster: each identity's window, pause and slots under its own tag; two connections share the window and a pause", async () => {
+    const harness = await startHarness();
+    const cluster1 = harness.redis.redis;
+    const cluster2 = cluster1.duplicate();
+    try {
+      const budgetsOf = (redis: typeof cluster1) => createRedisBudgets({ redis, keyspace: keyspaceOf(redis, harness.redis.prefix), leaseMs: 2_000, logger: silentLogger() });
+      const [one, two] = [budgetsOf(cluster1), budgetsOf(cluster2)];
+      const identities = ["service-n-cluster-a", "service-n-cluster-b"];
+      const settles = await Promise.all(identities.flatMap((identity) => Array.from({ length: 5 }, () => one.rate(identity, { limit: 5 }, "67").acquire())));
+      for (const settle of settles) settle();
+      const ran = await one.slots([{ identity: "pim-connection-n-cluster", limit: 4 }], "67").run(async () => {
+        expect(await cluster1.zcard(`${harness.redis.prefix}:budget:{budget-pim-connection-n-cluster}:slots`)).toBe(1);
+        return "ran";
+      });
+      expect(ran).toBe("ran");
+      const keys = await harness.redis.keys();
+      for (const identity of identities) expect(keys).toContain(`${harness.redis.prefix}:budget:{budget-${identity}}:window`);
+      // The window of identity a is full (5 in the last second): the other connection waits for it, then for a pause.
+      two.rate(identities[0] ?? "", { limit: 5 }, "99").pauseFor(1_500);
+      const pauseKey = `${harness.redis.prefix}:budget:{budget-${identities[0] ?? ""}}:pause`;
+      await waitFor(async () => (await cluster1.pttl(pauseKey)) > 0, 5_000, "the pause to be set on the cluster");
+      const settle = await one.rate(identities[0] ?? "", { limit: 5 }, "67").acquire();
+      expect(await cluster1.pttl(pauseKey)).toBeLessThanOrEqual(0);
+      settle();
+    } finally {
+      cluster2.disconnect();
+    }
   });
 
   it("add-options with an Idempotency-Key: one job, the redelivery a duplicate, the option in the service and the PIM", async () => {

@@ -322,13 +322,13 @@ describe("createHttpClient: status errors and retries", () => {
     expect(limiter.acquired).toBe(2);
   });
 
-  it("retries 429 without Retry-After (backoff), and does not pause the limiter", async () => {
+  it("retries 429 without Retry-After (backoff), and pauses the limiter one window (the identity is over budget for everyone)", async () => {
     script({ status: 429 }, { status: 200, body: "{}" });
     const limiter = recordingLimiter();
     const http = client({ rateLimiter: limiter });
     await http.send({ method: "GET", url: "x", schema: z.object({}) });
     expect(seen).toHaveLength(2);
-    expect(limiter.pauses).toEqual([]);
+    expect(limiter.pauses).toEqual([1000]);
     expect(http.stats.rateLimited).toBe(1);
   });
 

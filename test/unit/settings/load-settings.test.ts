@@ -41,6 +41,7 @@ const EXPECTED_MINIMAL: Settings = {
     // Half the lock when not set: a killed worker's job is taken over within lock + this.
     stalled_interval_ms: 15_000,
     max_stalled_count: 1,
+    schedule_jitter_ms: 60_000,
     sync_timeout_ms: 7_200_000,
     add_options_timeout_ms: 600_000,
     keep_failed_days: 30,
@@ -48,6 +49,7 @@ const EXPECTED_MINIMAL: Settings = {
     safety_check_interval_ms: 60_000,
   },
   add_options: { visibility_attempts: 5, visibility_delay_ms: 1_000, recent_addition_grace_ms: 900_000, catalog_cache_ms: 60_000, locale_recheck_ms: 30_000 },
+  budgets: { lease_ms: 5_000 },
   projects: [
     {
       id: 67,

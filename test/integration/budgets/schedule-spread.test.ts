@@ -1,0 +1,60 @@
+import { pino } from "pino";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createJobQueues, type JobQueues } from "../../../src/jobs/job-queues.js";
+import { scheduleOffsetMs } from "../../../src/jobs/schedule-offset.js";
+import { upsertSchedules } from "../../../src/jobs/upsert-schedules.js";
+import { SYNC_SCHEDULER_ID } from "../../../src/jobs/queue-names.js";
+import { projectSchema } from "../../../src/settings/settings-schema.js";
+import { createTestRedis, type TestRedis } from "../../support/redis.js";
+
+const CRON = "*/15 * * * *";
+const PROJECTS = Array.from({ length: 50 }, (_, index) => 1000 + index);
+const RETENTION = { keep_completed_days: 1, keep_failed_days: 1 };
+
+function project(id: number) {
+  return projectSchema.parse({
+    id,
+    pim: { url: "http://127.0.0.1:1", client_id: "c", secret: "s", username: "u", password: "p" },
+    service: { url: "http://127.0.0.1:2", token: "t" },
+    schedule: { cron: CRON, timezone: "UTC" },
+  });
+}
+
+describe("scheduled syncs of 50 projects on one cron start spread over the jitter window (real Redis, BullMQ schedulers)", () => {
+  let redis: TestRedis;
+  let queues: JobQueues;
+
+  beforeEach(async () => {
+    redis = await createTestRedis();
+    queues = createJobQueues({ connection: redis.redis, prefix: redis.prefix, projects: PROJECTS, retention: RETENTION, scheduleJitterMs: 60_000 });
+  });
+
+  afterEach(async () => {
+    await queues.close();
+    await redis.cleanup();
+  });
+
+  it("each project's next run is the cron's time plus its own stable offset; they do not start in one second", async () => {
+    const result = await upsertSchedules({ redis: redis.redis, prefix: redis.prefix, queues, projects: PROJECTS.map(project), retention: RETENTION, logger: pino({ level: "silent" }) });
+    expect(result).toBe("upserted");
+    const nextRuns = await Promise.all(
+      PROJECTS.map(async (id) => {
+        const scheduler = await queues.queueFor(id).getJobScheduler(SYNC_SCHEDULER_ID);
+        if (scheduler?.next === undefined) throw new Error(`project ${id} has no next run`);
+        return { id, next: scheduler.next };
+      }),
+    );
+    // Every next run lies within a minute after one quarter-hour (the one after the upsert).
+    const quarter = 15 * 60_000;
+    const cronTime = Math.floor(Math.min(...nextRuns.map((run) => run.next)) / quarter) * quarter;
+    const startTimes = nextRuns.map((run) => ({ project: run.id, afterCronMs: run.next - cronTime }));
+    for (const start of startTimes) {
+      expect(start.afterCronMs).toBe(scheduleOffsetMs(start.project, { pattern: CRON, tz: "UTC" }, 60_000));
+      expect(start.afterCronMs).toBeLessThan(60_000);
+    }
+    const perSecond = new Map<number, number>();
+    for (const start of startTimes) perSecond.set(Math.floor(start.afterCronMs / 1000), (perSecond.get(Math.floor(start.afterCronMs / 1000)) ?? 0) + 1);
+    expect(perSecond.size).toBeGreaterThanOrEqual(25);
+    expect(Math.max(...perSecond.values())).toBeLessThanOrEqual(5);
+  });
+});
