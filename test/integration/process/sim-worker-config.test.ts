@@ -4,7 +4,6 @@ import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import { freePort } from "../../support/free-port.js";
 import { assertCliBuilt, killLeftoverProcesses, servingUrlOf, REPO_ROOT, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { openTestQueues, waitForJobState } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/process-poll.js";
@@ -42,30 +41,38 @@ describe("config/sim-worker.yaml: `pim-sync sim` + `pim-sync worker` as the READ
   }
 
   it("the shipped file, with its ports and key prefix moved aside, runs a sync asked for through the trigger", async () => {
-    const [pimPort, servicePort, triggerPort] = [await freePort(), await freePort(), await freePort()];
+    // Every port bound as 0 and read back, so the test runs beside anything else on this
+    // machine, a `pim-sync sim` on the default ports included.
+    const sim = spawnCli(["sim", "--pim-port", "0", "--service-port", "0", "--activation-port", "0"]);
+    await waitFor(() => sim.stdout().includes("Press Ctrl-C to stop."), { timeoutMs: 15_000, what: "the simulators" });
+    const urlAfter = (label: string): string => {
+      const found = new RegExp(`${label}\\s+(http://\\S+)`).exec(sim.stdout())?.[1];
+      if (found === undefined) throw new Error(`no '${label}' URL in the sim's output:\n${sim.stdout()}`);
+      return found;
+    };
+    const [pimUrl, serviceUrl] = [urlAfter("PIM simulator:"), urlAfter("Configuration-service simulator:")];
     const shipped = parseYaml(await readFile(join(REPO_ROOT, "config", "sim-worker.yaml"), "utf8")) as SimWorkerConfig;
     expect(shipped.trigger.token.length).toBeGreaterThanOrEqual(16);
-    // The same file, moved so the test runs beside anything else on this machine.
+    // The same file, moved aside: its simulator URLs, port and key prefix.
     const config: SimWorkerConfig = {
       ...shipped,
       redis: { ...shipped.redis, url: TEST_REDIS_URL, prefix: redis.prefix },
-      server: { ...shipped.server, port: triggerPort },
+      server: { ...shipped.server, port: 0 },
       projects: shipped.projects.map((project) => ({
         ...project,
-        pim: { ...project.pim, url: project.pim.url.replace(":8081", `:${pimPort}`) },
-        service: { ...project.service, url: project.service.url.replace(":8082", `:${servicePort}`) },
+        pim: { ...project.pim, url: project.pim.url.replace("http://127.0.0.1:8081", pimUrl) },
+        service: { ...project.service, url: project.service.url.replace("http://127.0.0.1:8082", serviceUrl) },
       })),
     };
+    expect(config.projects.map((project) => [project.pim.url, project.service.url])).toEqual(shipped.projects.map(() => [pimUrl, serviceUrl]));
     const configPath = join(dir, "sim-worker.yaml");
     await writeFile(configPath, stringifyYaml(config));
 
-    const sim = spawnCli(["sim", "--pim-port", String(pimPort), "--service-port", String(servicePort)]);
-    await waitFor(() => sim.stdout().includes("Press Ctrl-C to stop."), { timeoutMs: 15_000, what: "the simulators" });
     const worker = spawnCli(["worker", "--config", configPath]);
-    await servingUrlOf(worker);
+    const serverUrl = await servingUrlOf(worker);
 
     // The README's curl, with fetch.
-    const answer = await fetch(`http://127.0.0.1:${triggerPort}/v1/sync`, {
+    const answer = await fetch(`${serverUrl}/v1/sync`, {
       method: "POST",
       headers: { authorization: `Bearer ${shipped.trigger.token}`, "content-type": "application/json" },
       body: JSON.stringify({ project: 67 }),
