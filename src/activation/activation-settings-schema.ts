@@ -9,54 +9,48 @@ const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" })
 const nonEmpty = z.string().trim().min(1, "must not be empty");
 
 const fileSinkSchema = z.strictObject({
-  type: z.literal("file"),
-  /** One NDJSON file per connection per UTC day under this folder. */
-  dir: nonEmpty,
+  type: z.literal("file").describe("where pulled orders go: `file` (the default) or `webhook`"),
+  dir: nonEmpty.describe("with `type: file`: one NDJSON file per connection per UTC day under this folder (`./orders` by default)"),
 });
 
 const webhookSinkSchema = z.strictObject({
   type: z.literal("webhook"),
-  url: httpUrl,
-  /** Sent as `Authorization: Bearer <token>`. */
-  token: nonEmpty,
+  url: httpUrl.describe("with `type: webhook`: each order is POSTed here"),
+  token: nonEmpty.describe("with `type: webhook`: sent as `Authorization: Bearer <token>`"),
 });
 
 export const activationOrdersSchema = z.strictObject({
-  /** Cron of the worker's pulls; no schedule when left out. */
-  schedule: nonEmpty.optional(),
-  connections: z.union([z.literal("all"), z.array(nonEmpty).min(1, "must list at least one connection id, or be 'all'")]).default("all"),
+  schedule: nonEmpty.optional().describe("cron of the worker's order pulls (every connection); no scheduled pull when left out"),
+  connections: z.union([z.literal("all"), z.array(nonEmpty).min(1, "must list at least one connection id, or be 'all'")]).default("all").describe("`all`, or the list of channel-connection ids to pull"),
   sink: z.discriminatedUnion("type", [fileSinkSchema, webhookSinkSchema], { error: "must be { type: file, dir } or { type: webhook, url, token }" }).default({
     type: "file",
     dir: ACTIVATION_DEFAULTS.ordersDir,
   }),
-  /** An order no pull has listed for this many days is forgotten (listed again later, it is delivered again as new). */
-  retention_days: z.int().min(1).max(3650).default(ACTIVATION_DEFAULTS.ordersRetentionDays),
+  retention_days: z.int().min(1).max(3650).default(ACTIVATION_DEFAULTS.ordersRetentionDays).describe("an order no pull has listed for this many days is forgotten (listed again later, it is delivered again as new)"),
 });
 
 export const activationOffersSchema = z.strictObject({
-  batch_size: z.int().min(1).max(10_000).default(ACTIVATION_DEFAULTS.offersBatchSize),
-  /** null: the body is the JSON array itself; a name: `{<name>: [...]}`. */
-  envelope: nonEmpty.nullable().default(ACTIVATION_DEFAULTS.offersEnvelope),
-  /** The field that names an offer's product: an offer is compared with the last one accepted under the same value. */
+  batch_size: z.int().min(1).max(10_000).default(ACTIVATION_DEFAULTS.offersBatchSize).describe("offers per PUT request"),
+  envelope: nonEmpty.nullable().default(ACTIVATION_DEFAULTS.offersEnvelope).describe("null: the body is the JSON array of offers itself; a name: `{<name>: [...]}`"),
   key: z
     .string()
     .regex(/^[A-Za-z0-9_]+$/, "must be a field name (letters, digits, underscore)")
-    .default(ACTIVATION_DEFAULTS.offerKey),
-  /** An offer not accepted again for this many days is forgotten (its next put is sent, even unchanged). */
-  retention_days: z.int().min(1).max(3650).default(ACTIVATION_DEFAULTS.offersRetentionDays),
+    .default(ACTIVATION_DEFAULTS.offerKey)
+    .describe("the field that names an offer's product: an offer is compared with the last one accepted under the same value"),
+  retention_days: z.int().min(1).max(3650).default(ACTIVATION_DEFAULTS.offersRetentionDays).describe("an offer not accepted again for this many days is forgotten (its next put is sent, even unchanged)"),
 });
 
 export const activationSchema = z.strictObject({
-  /** Server root; pim-sync adds `/v1/...`. */
-  url: httpUrl,
-  pim_connection_id: nonEmpty,
-  access_token: nonEmpty,
-  auth: z.enum(["headers", "bearer"]).default(ACTIVATION_DEFAULTS.auth),
-  requests_per_second: z.number().positive().max(1000).default(ACTIVATION_DEFAULTS.requestsPerSecond),
+  url: httpUrl.describe("the Activation API's server root; pim-sync adds `/v1/...`"),
+  pim_connection_id: nonEmpty.describe("the PIM connection id Activation's token belongs to"),
+  access_token: nonEmpty.describe("the Activation access token (generated in Activation's settings)"),
+  auth: z.enum(["headers", "bearer"]).default(ACTIVATION_DEFAULTS.auth).describe("`headers`: `pim_connection_id` and `access_token` headers, as Akeneo's samples send them; `bearer`: `Authorization: Bearer <access_token>`"),
+  requests_per_second: z.number().positive().max(1000).default(ACTIVATION_DEFAULTS.requestsPerSecond).describe("requests per second to the Activation connection (shared by every process)"),
   cursor_param: z
     .string()
     .regex(/^[A-Za-z0-9_.[\]-]+$/, "must be a query parameter name")
-    .default(ACTIVATION_DEFAULTS.cursorParam),
+    .default(ACTIVATION_DEFAULTS.cursorParam)
+    .describe("the query parameter that carries the orders list's cursor"),
   offers: activationOffersSchema.default(activationOffersSchema.parse({})),
   orders: activationOrdersSchema.default(activationOrdersSchema.parse({})),
 });

@@ -1,0 +1,47 @@
+import { readFile } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { renderSettingsReference, settingsReference, withSettingsReference } from "../../../src/settings/settings-reference.js";
+
+const docPath = new URL("../../../docs/configuration.md", import.meta.url);
+
+describe("the configuration reference is generated from the settings schema", () => {
+  it("docs/configuration.md holds exactly the table the schema gives (run `npm run docs:config` after changing the schema)", async () => {
+    const document = await readFile(docPath, "utf8");
+    expect(document).toBe(withSettingsReference(document, renderSettingsReference(settingsReference())));
+  });
+
+  it("every key has a description, so none reaches the docs unexplained", () => {
+    const undescribed = settingsReference().filter((row) => row.description.trim() === "").map((row) => row.key);
+    expect(undescribed).toEqual([]);
+  });
+
+  it("lists nested keys with their defaults, list items with [], and required keys as required", () => {
+    const schema = z.strictObject({
+      a: z.int().default(3).describe("an int"),
+      section: z.strictObject({ name: z.string().describe("a name"), flag: z.boolean().optional().describe("a flag") }).optional(),
+      items: z.array(z.strictObject({ code: z.string().default("x").describe("a code") })).default([]),
+      codes: z.array(z.string()).default([]).describe("some codes"),
+      either: z.union([z.strictObject({ token: z.string().describe("a token") }), z.strictObject({ email: z.string().describe("an email") })]),
+    });
+    expect(settingsReference(schema)).toEqual([
+      { key: "a", defaultValue: "3", description: "an int" },
+      { key: "section.name", defaultValue: "required", description: "a name" },
+      { key: "section.flag", defaultValue: "none", description: "a flag" },
+      { key: "items[].code", defaultValue: "x", description: "a code" },
+      { key: "codes", defaultValue: "[]", description: "some codes" },
+      { key: "either.token", defaultValue: "required", description: "a token" },
+      { key: "either.email", defaultValue: "required", description: "an email" },
+    ]);
+  });
+
+  it("a table cell never breaks the Markdown table", () => {
+    expect(renderSettingsReference([{ key: "k", defaultValue: "a|b", description: "one\ntwo | three" }])).toBe(
+      "| key | default | meaning |\n|---|---|---|\n| `k` | a\\|b | one two \\| three |",
+    );
+  });
+
+  it("refuses a document without its markers instead of appending a table somewhere", () => {
+    expect(() => withSettingsReference("# no markers here\n", "| table |")).toThrow(/markers/);
+  });
+});
