@@ -4,7 +4,7 @@ import type { Agent } from "undici";
 import { createConfigServiceClient, type ConfigServiceClient } from "./config-service/config-service-client.js";
 import type { ServiceCredentials } from "./config-service/service-auth.js";
 import { createAgent } from "./http/create-agent.js";
-import type { RetryPolicy } from "./http/retry-policy.js";
+import { retryPolicyOf } from "./http/retry-policy-of.js";
 import { createPimClient, type PimClient } from "./pim/pim-client.js";
 import { namingTemplatesOf } from "./settings/naming-templates-of.js";
 import type { ProjectSettings, Settings } from "./settings/settings-schema.js";
@@ -30,15 +30,6 @@ export interface ProjectRuntime {
   /** Structure and collection list, reused between add-options jobs (see catalog-cache.ts). */
   readonly catalog: CatalogCache;
   close(): Promise<void>;
-}
-
-export function retryPolicyOf(settings: Settings): RetryPolicy {
-  return {
-    maxAttempts: settings.http.max_attempts,
-    baseDelayMs: settings.http.base_delay_ms,
-    maxDelayMs: settings.http.max_delay_ms,
-    maxRetryAfterMs: settings.http.max_retry_after_ms,
-  };
 }
 
 export function namingOf(project: ProjectSettings): NamingTemplates {

@@ -5,24 +5,8 @@
  * Known facts live in the client and are sourced in the README; only guesses live here.
  */
 
-/** Config defaults that are guesses, not published values. */
-export const ACTIVATION_DEFAULTS = {
-  /** Akeneo's samples send `pim_connection_id` and `access_token` headers (extension-sdk); bearer is an option. */
-  auth: "headers",
-  /** No published limit: conservative. */
-  requestsPerSecond: 5,
-  /** The name of the query parameter that sends `nextSearchAfter` back is not published. */
-  cursorParam: "search_after",
-  /** The offers body schema is not published: a bare JSON array unless an envelope is configured. */
-  offersEnvelope: null,
-  offersBatchSize: 100,
-  /** The samples and the help page identify an offer by its product's SKU. */
-  offerKey: "sku",
-  /** Not an API fact: how long pim-sync remembers what it delivered or sent (see README, Activation, State). */
-  ordersRetentionDays: 90,
-  offersRetentionDays: 30,
-  ordersDir: "./orders",
-} as const;
+/* The config defaults that are guesses (auth mode, rate, cursor parameter, offers body, retention) live with
+   the settings schema, the one home of defaults: src/settings/activation-settings-schema.ts. */
 
 /** Header names of the `headers` auth mode, as Akeneo's UI-extension samples send them. */
 export const AUTH_HEADER_NAMES = { connection: "pim_connection_id", token: "access_token" } as const;

@@ -9,7 +9,7 @@ import type { z } from "zod";
 import { authHeadersOf, cursorText, describeAuthHeaders, MAX_ORDER_PAGES, offersBody, PUTS_ARE_IDEMPOTENT } from "./activation-assumptions.js";
 import { ActivationProtocolError } from "./activation-errors.js";
 import { anyBodySchema, channelConnectionListSchema, channelConnectionSchema, ordersPageSchema, type ChannelConnection } from "./activation-schemas.js";
-import type { ActivationSettings } from "./activation-settings-schema.js";
+import type { ActivationSettings } from "../settings/activation-settings-schema.js";
 
 export interface ConnectionList {
   /** The API's array, unchanged (for `--json`). */

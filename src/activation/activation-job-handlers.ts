@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { ActivationJobName, JobData } from "../jobs/job-catalog.js";
+import type { ActivationJobDataByName } from "./activation-job-schemas.js";
 import type { ActivationRuntime } from "./activation-runtime.js";
 import type { OrderSink } from "./order-sink.js";
 import { pullOrders, type PullReport } from "./pull-orders.js";
@@ -15,7 +15,7 @@ export interface ActivationJobContext {
   log(line: string): Promise<void>;
 }
 
-export type ActivationJobHandlers = { readonly [N in ActivationJobName]: (data: JobData<N>, context: ActivationJobContext) => Promise<unknown> };
+export type ActivationJobHandlers = { readonly [N in keyof ActivationJobDataByName]: (data: ActivationJobDataByName[N], context: ActivationJobContext) => Promise<unknown> };
 
 /** Thin, like the sync's: call the core, log, turn a failure into an error for the classifier. */
 export const ACTIVATION_JOB_HANDLERS: ActivationJobHandlers = {

@@ -1,12 +1,12 @@
 import type { RedisClient } from "../redis/redis-client.js";
 import type { Logger } from "pino";
 import { createAgent } from "../http/create-agent.js";
-import { retryPolicyOf } from "../project-runtime.js";
+import { retryPolicyOf } from "../http/retry-policy-of.js";
 import type { Settings } from "../settings/settings-schema.js";
 import { activationRateBudget, createActivationClient, type ActivationClient } from "./activation-client.js";
 import { activationBudgetOf } from "../budgets/budget-identity.js";
 import type { UpstreamBudgets } from "../budgets/upstream-budgets.js";
-import type { ActivationSettings } from "./activation-settings-schema.js";
+import type { ActivationSettings } from "../settings/activation-settings-schema.js";
 import { DAY_MS, type ActivationStateStore } from "./activation-state-store.js";
 import { createFileActivationState } from "./file-activation-state.js";
 import { createRedisActivationState } from "./redis-activation-state.js";

@@ -1,5 +1,5 @@
 import type { ActivationClient } from "./activation-client.js";
-import type { ActivationSettings } from "./activation-settings-schema.js";
+import type { ActivationSettings } from "../settings/activation-settings-schema.js";
 
 /** The connections the worker pulls: the configured list, or every connection the API lists (`all`). */
 export async function resolvePullConnections(settings: ActivationSettings, client: ActivationClient, signal?: AbortSignal): Promise<string[]> {

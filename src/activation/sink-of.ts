@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
-import { retryPolicyOf } from "../project-runtime.js";
+import { retryPolicyOf } from "../http/retry-policy-of.js";
 import type { Settings } from "../settings/settings-schema.js";
-import type { ActivationSink } from "./activation-settings-schema.js";
+import type { ActivationSink } from "../settings/activation-settings-schema.js";
 import { dailyFileSink } from "./daily-file-sink.js";
 import type { OrderSink } from "./order-sink.js";
 import { webhookSink } from "./webhook-sink.js";

@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { AuthGate } from "../auth/auth-gate.js";
 import { JOB_STATES, JobNotFoundError, type JobAdmin } from "../jobs/job-admin.js";
 import type { JobQueues } from "../jobs/job-queues.js";
-import { ACTIVATION_QUEUE } from "../jobs/queue-names.js";
+import { ACTIVATION_QUEUE } from "../redis/queue-names.js";
 import { withRedisDeadline } from "../server/redis-deadline.js";
 import { DASHBOARD_HEADERS } from "../server/security-headers.js";
 import type { AdminUser } from "../settings/settings-schema.js";

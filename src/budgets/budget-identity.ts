@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { ActivationSettings } from "../activation/activation-settings-schema.js";
+import type { ActivationSettings } from "../settings/activation-settings-schema.js";
 import type { PimConnectionSettings, ServiceConnectionSettings } from "../settings/settings-schema.js";
 
 /**

@@ -6,7 +6,7 @@ import type { Keyspace } from "../redis/keyspace.js";
 import type { RedisClient } from "../redis/redis-client.js";
 import { isRedisConnectionFailure } from "../redis/redis-unavailable-error.js";
 import { pauseScript, renewLeaseScript, settleRequestScript, takeRequestScript, takeSlotScript } from "./budget-scripts.js";
-import type { SlotGate } from "./call-slots.js";
+import type { SlotGate } from "../http/call-slots.js";
 
 /** How often a caller asks again while its budget is held by calls in flight (their end is not announced). */
 const POLL_MS = 20;

@@ -1,6 +1,6 @@
 import { createConcurrencyLimiter } from "../http/concurrency-limiter.js";
 import { createSlidingWindowLimiter, type RateLimiter, type SettleRequest } from "../http/sliding-window-limiter.js";
-import { allSlotsOf, type CallSlots, type SlotGate } from "./call-slots.js";
+import { allSlotsOf, type CallSlots, type SlotGate } from "../http/call-slots.js";
 import { createFairTurns, type FairTurns } from "./fair-turns.js";
 import { redisRateLimiter, redisSlotGate, type RedisBudgetContext } from "./redis-budget-parts.js";
 

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "pino";
 import { request, type Dispatcher } from "undici";
 import type { z } from "zod";
-import type { CallSlots } from "../budgets/call-slots.js";
+import type { CallSlots } from "./call-slots.js";
 import { describeIssues, HttpError, isPermanentNetworkFailure, isTransientStatus } from "./http-error.js";
 import { parseRetryAfterMs } from "./parse-retry-after.js";
 import { createRequestStats, type RequestStats } from "./request-stats.js";

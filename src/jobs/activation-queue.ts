@@ -3,7 +3,7 @@ import type { RedisClient } from "../redis/redis-client.js";
 import { addJobOnce } from "./idempotency-keys.js";
 import { parseJobData, type ActivationJobName } from "./job-catalog.js";
 import { idempotencyWindowSeconds, jobOptionsFor, type JobRetention } from "./job-options.js";
-import { ACTIVATION_QUEUE } from "./queue-names.js";
+import { ACTIVATION_QUEUE } from "../redis/queue-names.js";
 import { keyspaceOf } from "../redis/keyspace.js";
 
 /**

@@ -3,7 +3,7 @@ import type { RedisClient } from "../redis/redis-client.js";
 import { z } from "zod";
 import type { Keyspace } from "../redis/keyspace.js";
 import { parseJobData, type JobData } from "./job-catalog.js";
-import { syncDeduplicationId } from "./queue-names.js";
+import { syncDeduplicationId } from "../redis/queue-names.js";
 import { withRedisLock } from "./redis-lock.js";
 
 /** States in which a job has not started yet: data written now is the data its run reads. */

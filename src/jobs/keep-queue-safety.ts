@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import type { ProjectSettings } from "../settings/settings-schema.js";
 import type { JobRetention } from "./job-options.js";
 import type { JobQueues } from "./job-queues.js";
-import { SYNC_SCHEDULER_ID } from "./queue-names.js";
+import { SYNC_SCHEDULER_ID } from "../redis/queue-names.js";
 import { upsertSchedules } from "./upsert-schedules.js";
 
 export interface QueueSafetyKeeper {

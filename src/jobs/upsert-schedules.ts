@@ -5,7 +5,7 @@ import type { ProjectSettings } from "../settings/settings-schema.js";
 import type { JobQueues } from "./job-queues.js";
 import { JOB_CATALOG } from "./job-catalog.js";
 import { jobOptionsFor, type JobRetention } from "./job-options.js";
-import { SYNC_SCHEDULER_ID } from "./queue-names.js";
+import { SYNC_SCHEDULER_ID } from "../redis/queue-names.js";
 
 const LOCK_TTL_MS = 30_000;
 

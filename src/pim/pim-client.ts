@@ -7,7 +7,7 @@ import { HttpError } from "../http/http-error.js";
 import type { RequestStats } from "../http/request-stats.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../http/retry-policy.js";
 import { createSlidingWindowLimiter, type RateLimiter } from "../http/sliding-window-limiter.js";
-import type { CallSlots } from "../budgets/call-slots.js";
+import type { CallSlots } from "../http/call-slots.js";
 import { chunksOf } from "./chunks-of.js";
 import { collectPages, followNextLinks, openPagedList, type OpenedList } from "./follow-next-links.js";
 import { toPimAttributeOption, toPimRecord } from "./map-pim-catalog.js";

@@ -1,4 +1,4 @@
-import { ACTIVATION_QUEUE, queueNameOf } from "../jobs/queue-names.js";
+import { ACTIVATION_QUEUE, queueNameOf } from "./queue-names.js";
 import type { RedisClient } from "./redis-client.js";
 
 /**

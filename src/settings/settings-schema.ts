@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { activationSchema } from "../activation/activation-settings-schema.js";
+import { activationSchema } from "./activation-settings-schema.js";
 import { clusterNodeProblems } from "./cluster-node-problems.js";
 
 /**

@@ -11,7 +11,7 @@ import type { Redis } from "ioredis";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createBullmqConnection } from "../../../src/jobs/create-bullmq-connection.js";
 import { createJobQueues, type JobQueues } from "../../../src/jobs/job-queues.js";
-import { SYNC_SCHEDULER_ID } from "../../../src/jobs/queue-names.js";
+import { SYNC_SCHEDULER_ID } from "../../../src/redis/queue-names.js";
 import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
 import { assertCliBuilt, killLeftoverProcesses, startWorkerCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createJobQueues, type JobQueues } from "../../../src/jobs/job-queues.js";
 import { scheduleOffsetMs } from "../../../src/jobs/schedule-offset.js";
 import { upsertSchedules } from "../../../src/jobs/upsert-schedules.js";
-import { SYNC_SCHEDULER_ID } from "../../../src/jobs/queue-names.js";
+import { SYNC_SCHEDULER_ID } from "../../../src/redis/queue-names.js";
 import { projectSchema } from "../../../src/settings/settings-schema.js";
 import { createTestRedis, type TestRedis } from "../../support/redis.js";
 

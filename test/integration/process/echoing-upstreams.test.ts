@@ -5,7 +5,7 @@ import { Queue } from "bullmq";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIVATION_QUEUE } from "../../../src/jobs/activation-queue.js";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import { queueNameOf } from "../../../src/jobs/queue-names.js";
+import { queueNameOf } from "../../../src/redis/queue-names.js";
 import { SIM_ACTIVATION_TOKEN, type ActivationSimulator } from "../../../src/sim/activation/activation-simulator.js";
 import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
 import { startEchoServer, type EchoServer } from "../../support/echo-server.js";

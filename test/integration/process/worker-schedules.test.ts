@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import { SYNC_SCHEDULER_ID } from "../../../src/jobs/queue-names.js";
+import { SYNC_SCHEDULER_ID } from "../../../src/redis/queue-names.js";
 import { assertCliBuilt, killLeftoverProcesses, spawnCli, startWorkerCli, waitForExit } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { openTestQueues } from "../../support/process-jobs.js";

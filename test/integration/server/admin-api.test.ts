@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import { queueNameOf } from "../../../src/jobs/queue-names.js";
+import { queueNameOf } from "../../../src/redis/queue-names.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
 import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
 import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";

@@ -4,7 +4,7 @@ import { adminRoutes } from "../../../src/admin/admin-routes.js";
 import { createAuthGate } from "../../../src/auth/auth-gate.js";
 import { createJobAdmin } from "../../../src/jobs/job-admin.js";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import { queueNameOf } from "../../../src/jobs/queue-names.js";
+import { queueNameOf } from "../../../src/redis/queue-names.js";
 import { createHttpApp } from "../../../src/server/create-http-app.js";
 import { serverSchema } from "../../../src/settings/settings-schema.js";
 import { openTestQueues } from "../../support/process-jobs.js";

@@ -8,7 +8,7 @@ import { Redis } from "ioredis";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { JobContext, JobHandlers } from "../../../src/jobs/job-handlers.js";
 import { jobOptionsFor } from "../../../src/jobs/job-options.js";
-import { queueNameOf } from "../../../src/jobs/queue-names.js";
+import { queueNameOf } from "../../../src/redis/queue-names.js";
 import { startWorker, type RunningWorker } from "../../../src/jobs/start-worker.js";
 import { createLogger } from "../../../src/log/create-logger.js";
 import { createProjectLock, ProjectBusy } from "../../../src/state/project-lock.js";

@@ -1,10 +1,28 @@
 import { z } from "zod";
-import { ACTIVATION_DEFAULTS } from "./activation-assumptions.js";
 
 /**
- * The optional `activation` section of the config, exactly as issue 8 gives it. Strict like the
- * rest: a typo is an error. The sync needs none of it.
+ * Config defaults that are guesses, not published values: with the other unpublished choices of
+ * src/activation/activation-assumptions.ts, the first thing to revisit the day the spec is read.
  */
+const ACTIVATION_DEFAULTS = {
+  /** Akeneo's samples send `pim_connection_id` and `access_token` headers (extension-sdk); bearer is an option. */
+  auth: "headers",
+  /** No published limit: conservative. */
+  requestsPerSecond: 5,
+  /** The name of the query parameter that sends `nextSearchAfter` back is not published. */
+  cursorParam: "search_after",
+  /** The offers body schema is not published: a bare JSON array unless an envelope is configured. */
+  offersEnvelope: null,
+  offersBatchSize: 100,
+  /** The samples and the help page identify an offer by its product's SKU. */
+  offerKey: "sku",
+  /** Not an API fact: how long pim-sync remembers what it delivered or sent (docs/activation.md, State and retention). */
+  ordersRetentionDays: 90,
+  offersRetentionDays: 30,
+  ordersDir: "./orders",
+} as const;
+
+/* The optional `activation` section of the config. Strict like the rest: a typo is an error. The sync needs none of it. */
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
 const nonEmpty = z.string().trim().min(1, "must not be empty");
 
