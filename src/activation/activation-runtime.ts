@@ -10,6 +10,7 @@ import type { ActivationSettings } from "../settings/activation-settings-schema.
 import { DAY_MS, type ActivationStateStore } from "./activation-state-store.js";
 import { createFileActivationState } from "./file-activation-state.js";
 import { createRedisActivationState } from "./redis-activation-state.js";
+import { PimSyncError } from "../errors/pim-sync-error.js";
 
 /** The Activation client and state, with one `close()`. */
 export interface ActivationRuntime {
@@ -22,9 +23,9 @@ export interface ActivationRuntime {
 }
 
 /** Thrown by commands and the worker when the config has no `activation` section. */
-export class ActivationNotConfigured extends Error {
+export class ActivationNotConfigured extends PimSyncError {
   constructor() {
-    super("the config has no `activation` section");
+    super("the config has no `activation` section", { code: "ACTIVATION_NOT_CONFIGURED", retryable: false });
     this.name = "ActivationNotConfigured";
   }
 }

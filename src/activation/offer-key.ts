@@ -1,11 +1,12 @@
+import { PimSyncError } from "../errors/pim-sync-error.js";
 /** Offers without a usable `offers.key` value, by position (from 1): nothing is sent. */
-export class OfferKeyError extends Error {
+export class OfferKeyError extends PimSyncError {
   constructor(
     readonly field: string,
     readonly positions: readonly number[],
   ) {
     const shown = positions.slice(0, 10).join(", ") + (positions.length > 10 ? ` and ${positions.length - 10} more` : "");
-    super(`offers.key '${field}': offer(s) ${shown} have no '${field}' (a non-empty string or a number); nothing was sent`);
+    super(`offers.key '${field}': offer(s) ${shown} have no '${field}' (a non-empty string or a number); nothing was sent`, { code: "OFFER_KEY_MISSING", retryable: false });
     this.name = "OfferKeyError";
   }
 }

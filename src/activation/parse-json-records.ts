@@ -1,10 +1,12 @@
+import { PimSyncError } from "../errors/pim-sync-error.js";
+import { messageOf } from "../errors/message-of.js";
 /** A problem in an input file, with the line (NDJSON) or element (array) it is on. */
-export class RecordFileError extends Error {
+export class RecordFileError extends PimSyncError {
   constructor(
     readonly source: string,
     readonly problems: readonly string[],
   ) {
-    super(`${source}: ${problems.join("; ")}`);
+    super(`${source}: ${problems.join("; ")}`, { code: "RECORD_FILE_INVALID", retryable: false });
     this.name = "RecordFileError";
   }
 }
@@ -30,7 +32,7 @@ function parseArray(text: string, source: string): Record<string, unknown>[] {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new RecordFileError(source, [`not valid JSON: ${(error as Error).message}`]);
+    throw new RecordFileError(source, [`not valid JSON: ${messageOf(error)}`]);
   }
   if (!Array.isArray(parsed)) throw new RecordFileError(source, ["expected a JSON array of objects"]);
   const problems: string[] = [];

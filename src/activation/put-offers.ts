@@ -2,6 +2,7 @@ import { HttpError } from "../http/http-error.js";
 import type { ActivationClient } from "./activation-client.js";
 import type { ActivationStateStore } from "./activation-state-store.js";
 import { keyOffers, planOfferBatches } from "./plan-offer-batches.js";
+import { messageOf } from "../errors/message-of.js";
 
 export interface OffersReport {
   readonly connection: string;
@@ -38,7 +39,7 @@ export async function putOffers(
       await deps.client.putOffers(connection, batch.offers, options.signal);
     } catch (error) {
       const refused = isRefusal(error) ? batch.offers.length : 0;
-      const report = { connection, sent, skipped: plan.skipped, refused, batches, plannedBatches: plan.batches.length, failure: (error as Error).message };
+      const report = { connection, sent, skipped: plan.skipped, refused, batches, plannedBatches: plan.batches.length, failure: messageOf(error) };
       return { report, error };
     }
     await deps.state.recordAcceptedOffers(connection, batch.accepted);

@@ -1,13 +1,18 @@
 import { HttpError } from "../http/http-error.js";
 import type { ActivationClient } from "./activation-client.js";
+import { PimSyncError } from "../errors/pim-sync-error.js";
 
 /** A connection id the Activation account does not have; `known` lists the ones it has. */
-export class UnknownConnection extends Error {
+export class UnknownConnection extends PimSyncError {
   constructor(
     readonly connection: string,
     readonly known: readonly string[],
   ) {
-    super(`connection '${connection}' is not a channel connection of this Activation account; known: ${known.length === 0 ? "(none)" : known.join(", ")}`);
+    super(`connection '${connection}' is not a channel connection of this Activation account; known: ${known.length === 0 ? "(none)" : known.join(", ")}`, {
+      code: "ACTIVATION_UNKNOWN_CONNECTION",
+      // The account's list is read again before a refusal; a job meeting it retries, as it always has.
+      retryable: true,
+    });
     this.name = "UnknownConnection";
   }
 }

@@ -1,5 +1,6 @@
 import { HttpError } from "../http/http-error.js";
 import type { ActivationClient } from "./activation-client.js";
+import { messageOf } from "../errors/message-of.js";
 
 export interface ShipmentsReport {
   readonly connection: string;
@@ -33,7 +34,7 @@ export async function updateShipments(
         refused.push({ index: index + 1, reason: error.message });
         continue;
       }
-      const report = { connection, accepted, refused, notSent: shipments.length - index, failure: (error as Error).message };
+      const report = { connection, accepted, refused, notSent: shipments.length - index, failure: messageOf(error) };
       return { report, error };
     }
   }

@@ -18,6 +18,7 @@ import { mergeCollectionAdditions, type Contribution } from "./merge-collection-
 import { MERGE_CAPS } from "./merge-caps.js";
 import { lookUpPimCodes, type PimOptionReader } from "./pim-option-lookup.js";
 import { resolveTargets, type AddOptionsProject, type Targets } from "./resolve-targets.js";
+import { PimSyncError } from "../errors/pim-sync-error.js";
 
 export interface AddOptionsDeps {
   readonly pim: PimOptionReader & Pick<PimClient, "readStructure" | "stats">;
@@ -44,17 +45,17 @@ export interface VisibilityCheck {
 export const DEFAULT_VISIBILITY_CHECK: VisibilityCheck = { attempts: 5, delayMs: 1_000 };
 
 /** The options reached the service but the PIM does not show them (yet): worth retrying. */
-export class AddedOptionsNotInPim extends Error {
+export class AddedOptionsNotInPim extends PimSyncError {
   constructor(readonly names: readonly string[], attribute: string) {
-    super(`the PIM does not show option(s) ${names.join(", ")} of '${attribute}' after they were added`);
+    super(`the PIM does not show option(s) ${names.join(", ")} of '${attribute}' after they were added`, { code: "ADDED_OPTIONS_NOT_VISIBLE", retryable: true });
     this.name = "AddedOptionsNotInPim";
   }
 }
 
 /** A request found an option "present" because another request of its batch added it, and the service refused that one. */
-export class ReliedOnRefusedRequest extends Error {
+export class ReliedOnRefusedRequest extends PimSyncError {
   constructor(readonly requests: readonly string[]) {
-    super(`an option this request needs was to come from request(s) ${requests.join(", ")} of the same batch, which the service refused; it runs again on its own`);
+    super(`an option this request needs was to come from request(s) ${requests.join(", ")} of the same batch, which the service refused; it runs again on its own`, { code: "RELIED_ON_REFUSED_REQUEST", retryable: true });
     this.name = "ReliedOnRefusedRequest";
   }
 }

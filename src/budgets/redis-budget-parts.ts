@@ -43,9 +43,8 @@ async function askUntilAnswered<T>(ctx: RedisBudgetContext, identity: string, as
       return answer;
     } catch (error) {
       if (!warned) {
-        const message = error instanceof Error ? error.message : String(error);
         const log = isRedisConnectionFailure(error) ? ctx.logger.warn.bind(ctx.logger) : ctx.logger.error.bind(ctx.logger);
-        log({ budget: identity, err: { message } }, "the shared upstream budget is not answering: requests wait (fail closed)");
+        log({ budget: identity, err: error }, "the shared upstream budget is not answering: requests wait (fail closed)");
         warned = true;
       }
       await sleep(REDIS_RETRY_MS, undefined, { signal });
@@ -90,7 +89,7 @@ function createWakeUp(): { readonly nap: (ms: number, signal?: AbortSignal) => P
 function keepLease(ctx: RedisBudgetContext, key: string, member: string, ttlMs: number): () => void {
   const timer = setInterval(() => {
     renewLeaseScript(ctx.redis, [key], [member, ctx.leaseMs, ttlMs]).catch((error: unknown) => {
-      ctx.logger.debug({ err: { message: error instanceof Error ? error.message : String(error) } }, "could not renew a budget lease");
+      ctx.logger.debug({ err: error }, "could not renew a budget lease");
     });
   }, Math.max(100, Math.floor(ctx.leaseMs / 3)));
   timer.unref();
@@ -98,7 +97,7 @@ function keepLease(ctx: RedisBudgetContext, key: string, member: string, ttlMs: 
 }
 
 function quietly(ctx: RedisBudgetContext, what: string, call: Promise<unknown>): void {
-  call.catch((error: unknown) => ctx.logger.debug({ err: { message: error instanceof Error ? error.message : String(error) } }, `${what} failed; the lease expires by itself`));
+  call.catch((error: unknown) => ctx.logger.debug({ err: error }, `${what} failed; the lease expires by itself`));
 }
 
 /** At most `limit` requests in any `windowMs`, counted in Redis for every process (see budget-scripts.ts). */

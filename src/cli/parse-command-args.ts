@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { UsageError } from "./usage-error.js";
+import { messageOf } from "../errors/message-of.js";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
@@ -8,7 +9,7 @@ export function parseCommandArgs<T extends Options>(argv: readonly string[], opt
   try {
     return parseArgs({ args: [...argv], options: { ...options, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError((error as Error).message, help);
+    throw new UsageError(messageOf(error), help);
   }
 }
 

@@ -11,6 +11,7 @@ import type { RateLimiter } from "./sliding-window-limiter.js";
 import { createRedactor, type Redactor } from "../secrets/redactor.js";
 import { credentialsInAuthorization } from "./credentials-in-authorization.js";
 import { redirectError } from "./redirect-error.js";
+import { messageOf } from "../errors/message-of.js";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
@@ -161,7 +162,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       throw redactor().redactError(
         new HttpError(
           { ...base, code: timedOut ? "HTTP_TIMEOUT" : "HTTP_NETWORK", transient: timedOut || !isPermanentNetworkFailure(cause), cause },
-          timedOut ? `no answer within ${options.timeoutMs} ms` : `network error: ${(cause as Error).message}`,
+          timedOut ? `no answer within ${options.timeoutMs} ms` : `network error: ${messageOf(cause)}`,
         ),
       );
     }
@@ -216,7 +217,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       throw redactor().redactError(
         new HttpError(
           { ...base, code: timedOut ? "HTTP_TIMEOUT" : "HTTP_RESPONSE_SHAPE", status: statusCode, transient: timedOut, cause },
-          timedOut ? `body not received within ${options.timeoutMs} ms` : `unreadable response body: ${(cause as Error).message}`,
+          timedOut ? `body not received within ${options.timeoutMs} ms` : `unreadable response body: ${messageOf(cause)}`,
         ),
       );
     }

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { PimSyncError } from "../errors/pim-sync-error.js";
 
 /** Stable codes to match on, never on message text. */
 export type HttpErrorCode =
@@ -27,26 +28,24 @@ export interface HttpErrorDetails {
  * `[pim GET] "http://host/api/rest/v1/attributes": 503 Service Unavailable <excerpt>`.
  * `transient` tells callers (and the job layer) whether trying again later can help.
  */
-export class HttpError extends Error {
-  readonly code: HttpErrorCode;
+export class HttpError extends PimSyncError {
+  declare readonly code: HttpErrorCode;
   readonly upstream: string;
   readonly method: string;
   readonly url: string;
   readonly status: number | undefined;
   readonly bodyExcerpt: string | undefined;
-  readonly retryAfterMs: number | undefined;
+  /** Whether trying again later can help: the same as `retryable`, under the name the HTTP layer uses. */
   readonly transient: boolean;
 
   constructor(details: HttpErrorDetails, what: string) {
-    super(`[${details.upstream} ${details.method}] "${details.url}": ${what}`, { cause: details.cause });
+    super(`[${details.upstream} ${details.method}] "${details.url}": ${what}`, { code: details.code, retryable: details.transient, retryAfterMs: details.retryAfterMs, cause: details.cause });
     this.name = "HttpError";
-    this.code = details.code;
     this.upstream = details.upstream;
     this.method = details.method;
     this.url = details.url;
     this.status = details.status;
     this.bodyExcerpt = details.bodyExcerpt;
-    this.retryAfterMs = details.retryAfterMs;
     this.transient = details.transient;
   }
 }

@@ -1,12 +1,5 @@
-import { AddOptionsRejected } from "../add-options/add-options-rejected.js";
-import { ActivationProtocolError } from "../activation/activation-errors.js";
-import { OfferKeyError } from "../activation/offer-key.js";
-import { ActivationNotConfigured } from "../activation/activation-runtime.js";
-import { HttpError } from "../http/http-error.js";
-import { ConfigError } from "../settings/config-error.js";
-import { ProjectScopeError } from "../sync/sync-project.js";
-import { JobDataError } from "./job-catalog.js";
-import { SyncIncomplete } from "./job-handlers.js";
+import { PimSyncError } from "../errors/pim-sync-error.js";
+import { messageOf } from "../errors/message-of.js";
 
 export type FailureVerdict =
   /** Will fail the same way again: fail now, whatever attempts are left. */
@@ -16,23 +9,16 @@ export type FailureVerdict =
   /** Worth another attempt after the catalog's backoff. */
   | { readonly kind: "retry"; readonly reason: string };
 
-/** One place that turns an error into a retry decision. */
+/**
+ * One place that turns an error into a retry decision, from the fields every pim-sync error
+ * carries (src/errors/pim-sync-error.ts): `retryable` and `retryAfterMs`. Anything else thrown
+ * (a bug, a library's error) is retried: a retry is bounded by the catalog's attempts, and
+ * failing a job for good on an error nobody classified would lose the request.
+ */
 export function classifyFailure(error: unknown): FailureVerdict {
-  const reason = error instanceof Error ? error.message : String(error);
-  if (error instanceof JobDataError || error instanceof AddOptionsRejected || error instanceof ConfigError || error instanceof ProjectScopeError) {
-    return { kind: "permanent", reason };
-  }
-  if (error instanceof ActivationProtocolError || error instanceof ActivationNotConfigured || error instanceof OfferKeyError) {
-    return { kind: "permanent", reason };
-  }
-  // Every failure of the sync would recur (a derivation problem, a 4xx): retrying re-reads the
-  // whole PIM for nothing.
-  if (error instanceof SyncIncomplete && error.permanent) return { kind: "permanent", reason };
-  if (error instanceof SyncIncomplete && error.retryAfterMs !== null) return { kind: "delay", delayMs: error.retryAfterMs, reason };
-  if (error instanceof HttpError) {
-    if (!error.transient) return { kind: "permanent", reason };
-    if (error.retryAfterMs !== undefined) return { kind: "delay", delayMs: error.retryAfterMs, reason };
-    return { kind: "retry", reason };
-  }
+  const reason = messageOf(error);
+  if (!(error instanceof PimSyncError)) return { kind: "retry", reason };
+  if (!error.retryable) return { kind: "permanent", reason };
+  if (error.retryAfterMs !== undefined) return { kind: "delay", delayMs: error.retryAfterMs, reason };
   return { kind: "retry", reason };
 }

@@ -11,6 +11,7 @@ import { JOB_HANDLERS, type AddOptionsBatching, type JobContext, type JobHandler
 import type { JobObserver } from "./job-observer.js";
 import type { ProjectLeaseChain } from "./project-lease-chain.js";
 import { runJobWithPolicy } from "./run-job-with-policy.js";
+import { messageOf } from "../errors/message-of.js";
 
 /**
  * The processor every project queue's worker runs: validates the data again (a job may come
@@ -52,7 +53,7 @@ export function createJobProcessor(args: {
     try {
       data = parseJobData(name, job.data);
     } catch (error) {
-      throw new UnrecoverableError((error as Error).message);
+      throw new UnrecoverableError(messageOf(error));
     }
     const runtime = args.runtimes.get(data.project);
     if (!runtime) throw new UnrecoverableError(`project ${data.project} is not configured in this worker`);
@@ -119,7 +120,7 @@ export function createJobProcessor(args: {
           // written before BullMQ's completion call on the same connection, and Redis runs one
           // connection's commands in order, so the job shows as finished only once its lock is
           // free, and this worker's next job asks for the lock after the release.
-          else void lease?.release().catch((error: unknown) => jobLog.write("warn", "could not release the project lock; it expires by itself", { err: { message: (error as Error).message } }));
+          else void lease?.release().catch((error: unknown) => jobLog.write("warn", "could not release the project lock; it expires by itself", { err: error }));
         }
       },
     });

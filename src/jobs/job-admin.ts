@@ -3,6 +3,8 @@ import { ACTIVATION_QUEUE } from "./activation-queue.js";
 import type { JobQueues } from "./job-queues.js";
 import { isJobName, parseJobData } from "./job-catalog.js";
 import { EMPTY_REDACTOR, type Redactor } from "../secrets/redactor.js";
+import { PimSyncError } from "../errors/pim-sync-error.js";
+import { messageOf } from "../errors/message-of.js";
 
 export const JOB_STATES = ["failed", "waiting", "active", "completed", "delayed", "prioritized", "waiting-children"] as const;
 export type JobState = (typeof JOB_STATES)[number];
@@ -41,8 +43,12 @@ export interface JobDetails extends JobSummary {
 }
 
 /** No such job: its id is unknown, or its project (or the Activation queue) is not configured. */
-export class JobNotFoundError extends Error {
+export class JobNotFoundError extends PimSyncError {
   override name = "JobNotFoundError";
+
+  constructor(message: string) {
+    super(message, { code: "JOB_NOT_FOUND", retryable: false });
+  }
 }
 
 /** The reference names a project (or the Activation queue) this config does not have. */
@@ -51,8 +57,12 @@ export class QueueNotConfiguredError extends JobNotFoundError {
 }
 
 /** A job reference that is not one (`abc/1`, `67/a b`): the caller's mistake, not a missing job. */
-export class JobRefError extends Error {
+export class JobRefError extends PimSyncError {
   override name = "JobRefError";
+
+  constructor(message: string) {
+    super(message, { code: "JOB_REF_INVALID", retryable: false });
+  }
 }
 
 /** BullMQ ids are counters as text: `10` is newer than `9`. */
@@ -217,7 +227,7 @@ export function createJobAdmin(queues: JobQueues, options: { readonly activation
         try {
           parseJobData(job.name, job.data);
         } catch (error) {
-          results.push({ ref: summaryRef, outcome: "skipped", reason: (error as Error).message });
+          results.push({ ref: summaryRef, outcome: "skipped", reason: messageOf(error) });
           continue;
         }
         await job.retry("failed", { resetAttemptsMade: true, resetAttemptsStarted: true });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { addOptionsRequestSchema } from "../add-options/add-options-request.js";
 import { activationJobSchemas } from "../activation/activation-job-schemas.js";
+import { PimSyncError } from "../errors/pim-sync-error.js";
 
 /**
  * Every job pim-sync runs: name → data schema and retry policy. The single source of truth:
@@ -74,12 +75,12 @@ export function isActivationJobName(name: string): name is ActivationJobName {
 }
 
 /** Thrown for job data that does not match its schema: never retried. */
-export class JobDataError extends Error {
+export class JobDataError extends PimSyncError {
   constructor(
     readonly jobName: string,
     readonly problems: readonly string[],
   ) {
-    super(`invalid ${jobName} job data: ${problems.join("; ")}`);
+    super(`invalid ${jobName} job data: ${problems.join("; ")}`, { code: "JOB_DATA_INVALID", retryable: false });
     this.name = "JobDataError";
   }
 }

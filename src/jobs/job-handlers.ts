@@ -11,6 +11,7 @@ import { syncProject } from "../sync/sync-project.js";
 import { exitCodeOf, EXIT_CODES } from "../sync/sync-report.js";
 import type { FullSyncProgress } from "./full-sync-progress.js";
 import type { JobData, ProjectJobName } from "./job-catalog.js";
+import { PimSyncError } from "../errors/pim-sync-error.js";
 
 export interface JobContext {
   readonly jobId: string;
@@ -56,18 +57,19 @@ export interface SyncJobResult {
  * A sync that could not finish everything: retried, and only what is left gets written; unless
  * every failure is one a retry would meet again (`permanent`), which fails the job at once.
  */
-export class SyncIncomplete extends Error {
+export class SyncIncomplete extends PimSyncError {
   readonly permanent: boolean;
 
   constructor(
     readonly failures: readonly string[],
     /** When an upstream said how long to wait (429/503 Retry-After). */
-    readonly retryAfterMs: number | null,
+    retryAfterMs: number | null,
     permanentFailures: readonly string[] = [],
   ) {
-    super(`sync incomplete: ${failures.join("; ")}`);
+    const permanent = failures.length > 0 && failures.every((failure) => permanentFailures.includes(failure));
+    super(`sync incomplete: ${failures.join("; ")}`, { code: "SYNC_INCOMPLETE", retryable: !permanent, retryAfterMs: retryAfterMs ?? undefined });
     this.name = "SyncIncomplete";
-    this.permanent = failures.length > 0 && failures.every((failure) => permanentFailures.includes(failure));
+    this.permanent = permanent;
   }
 }
 

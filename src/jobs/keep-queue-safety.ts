@@ -66,7 +66,7 @@ export function keepQueueSafety(args: {
   function check(): Promise<void> {
     // One check at a time: a reconnection during a timer's check does not start a second one.
     running ??= checkOnce()
-      .catch((error: unknown) => log.warn({ err: { message: (error as Error).message } }, "queue safety check failed; retried at the next one"))
+      .catch((error: unknown) => log.warn({ err: error }, "queue safety check failed; retried at the next one"))
       .finally(() => (running = undefined));
     return running;
   }

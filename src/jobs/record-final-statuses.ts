@@ -9,7 +9,7 @@ import type { JobFinalStatusStore } from "./job-final-status-store.js";
  */
 export function recordFinalStatuses(worker: Worker, project: number, store: JobFinalStatusStore, logger: Logger): void {
   const failedToRecord = (jobId: string | undefined) => (error: unknown): void => {
-    logger.warn({ project, job: jobId, err: { message: error instanceof Error ? error.message : String(error) } }, "could not record the job's final status");
+    logger.warn({ project, job: jobId, err: error }, "could not record the job's final status");
   };
   worker.on("completed", (job) => {
     store.record(project, job, "completed").catch(failedToRecord(job.id));

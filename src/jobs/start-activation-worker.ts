@@ -18,6 +18,7 @@ import { LazyChildLogger } from "../log/lazy-child-logger.js";
 import { redactorOfSettings } from "../secrets/redactor-of-settings.js";
 import { startQueueWorker } from "./start-queue-worker.js";
 import { ACTIVATION_SCHEDULER_PREFIX, upsertActivationSchedules } from "./upsert-activation-schedules.js";
+import { messageOf } from "../errors/message-of.js";
 
 /** What the Activation side needs before Redis answers: its queue, client and sink (nothing sent yet). */
 export interface ActivationParts {
@@ -104,7 +105,7 @@ export async function startActivationWorker(args: {
     try {
       data = parseJobData(name, job.data);
     } catch (error) {
-      throw new UnrecoverableError((error as Error).message);
+      throw new UnrecoverableError(messageOf(error));
     }
     const jobLog = new LazyChildLogger(args.logger, { job: job.id, jobName: name, connection: data.connection, attempt: job.attemptsMade + 1 });
     return runJobWithPolicy({
@@ -140,7 +141,7 @@ export async function startActivationWorker(args: {
     prefix,
     settings: settings.worker,
     logger: args.logger,
-    onError: args.onError ? args.onError("activation worker") : (error) => log.error({ err: { message: error.message } }, "worker error"),
+    onError: args.onError ? args.onError("activation worker") : (error) => log.error({ err: error }, "worker error"),
   });
 
   return {
@@ -153,7 +154,7 @@ export async function startActivationWorker(args: {
         scheduled = connections;
       } catch (error) {
         // The API may be down at start: keep the schedules as they are (the last worker's) and go on.
-        log.error({ err: { message: (error as Error).message } }, "could not resolve the connections to pull; activation schedules left as they were");
+        log.error({ err: error }, "could not resolve the connections to pull; activation schedules left as they were");
       }
     },
     closeWorker: () => worker.close(),

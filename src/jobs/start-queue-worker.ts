@@ -45,7 +45,7 @@ export function startQueueWorker(args: {
   const log = args.logger.child({ queue: args.queue });
   // A run logs its own failure with the verdict; this logs only what failed outside a run.
   worker.on("failed", (job, error) => {
-    if (!isFailureLogged(error)) log.warn({ job: job?.id, jobName: job?.name, attemptsMade: job?.attemptsMade, err: { message: error.message } }, "job failed");
+    if (!isFailureLogged(error)) log.warn({ job: job?.id, jobName: job?.name, attemptsMade: job?.attemptsMade, err: error }, "job failed");
   });
   worker.on("completed", (job) => log.info({ job: job.id, jobName: job.name }, "job completed"));
   worker.on("stalled", (jobId) => log.warn({ job: jobId }, "job stalled: its worker stopped renewing the lock"));

@@ -115,8 +115,8 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
   // During a Redis outage every BullMQ object reports each failed call; the connection already
   // logs one line per reconnect attempt, so these stay at debug (one JSON line each, no stack).
   const logRedisError = (source: string) => (error: Error): void => {
-    if (isRedisConnectionFailure(error)) logger.debug({ source, err: { message: error.message } }, "Redis call failed");
-    else logger.error({ source, err: { message: error.message } }, `${source} error`);
+    if (isRedisConnectionFailure(error)) logger.debug({ source, err: error }, "Redis call failed");
+    else logger.error({ source, err: error }, `${source} error`);
   };
   const queues = createJobQueues({
     connection,
@@ -162,7 +162,7 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
 
     const slots = createConcurrencyLimiter(settings.worker.concurrency);
     const outcomes = createAddOptionsOutcomeStore(connection, prefix);
-    const leases = new ProjectLeaseChain((error) => logger.warn({ err: { message: error.message } }, "could not release the project lock; it expires by itself"));
+    const leases = new ProjectLeaseChain((error) => logger.warn({ err: error }, "could not release the project lock; it expires by itself"));
     const processor = createJobProcessor({
       leases,
       runtimes,

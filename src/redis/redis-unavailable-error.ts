@@ -1,8 +1,9 @@
+import { PimSyncError } from "../errors/pim-sync-error.js";
 /** Redis did not answer (or went away) while a command needed it; the CLI prints one line, exit 1. */
-export class RedisUnavailableError extends Error {
+export class RedisUnavailableError extends PimSyncError {
   /** `target`: where Redis was looked for, already redacted (describeRedisTarget). */
   constructor(target: string, detail: string, options?: { readonly cause?: unknown }) {
-    super(`Redis at ${target} is not answering: ${detail}`, options);
+    super(`Redis at ${target} is not answering: ${detail}`, { code: "REDIS_UNAVAILABLE", retryable: true, cause: options?.cause });
     this.name = "RedisUnavailableError";
   }
 }

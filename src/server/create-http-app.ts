@@ -82,7 +82,7 @@ export function createHttpApp(args: {
     // A reused key with another body: the body would be silently dropped as a duplicate.
     if (error instanceof IdempotencyKeyConflict) return reply.code(422).send({ errors: [`Idempotency-Key: ${error.message}`] });
     if (error instanceof RedisDeadlineError) {
-      log.warn({ url: request.url, err: { message: error.message } }, "request answered 503: Redis is not answering");
+      log.warn({ url: request.url, err: error }, "request answered 503: Redis is not answering");
       return reply.code(503).header("retry-after", "5").send({ error: `${error.message}; try again` });
     }
     if (isFastifyError(error)) {
@@ -91,7 +91,7 @@ export function createHttpApp(args: {
       const status = error.statusCode ?? 500;
       if (status >= 400 && status < 500) return reply.code(status).send({ errors: [error.message] });
     }
-    log.error({ url: request.url, err: { message: error instanceof Error ? error.message : String(error) } }, "request failed");
+    log.error({ url: request.url, err: error }, "request failed");
     return reply.code(503).send({ error: "could not handle the request; try again" });
   });
   return app;

@@ -1,7 +1,8 @@
+import { PimSyncError } from "../errors/pim-sync-error.js";
 /** Redis did not answer within the server's bound: the route answers 503 rather than hang. */
-export class RedisDeadlineError extends Error {
+export class RedisDeadlineError extends PimSyncError {
   constructor(readonly ms: number) {
-    super(`Redis did not answer within ${ms} ms`);
+    super(`Redis did not answer within ${ms} ms`, { code: "REDIS_DEADLINE", retryable: true });
     this.name = "RedisDeadlineError";
   }
 }

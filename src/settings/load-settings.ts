@@ -9,6 +9,7 @@ import { isSecretPath } from "./is-secret-path.js";
 import { namingTemplatesOf } from "./naming-templates-of.js";
 import { activationScheduleProblem, scheduleProblems } from "./schedule-problems.js";
 import { namingSchema, projectSchema, settingsSchema, type Settings } from "./settings-schema.js";
+import { messageOf } from "../errors/message-of.js";
 
 export interface LoadOptions {
   /**
@@ -25,7 +26,7 @@ export async function loadSettings(path: string, env: Readonly<Record<string, st
   try {
     text = await readFile(path, "utf8");
   } catch (cause) {
-    throw new ConfigError(path, [`cannot read the file: ${(cause as Error).message}`]);
+    throw new ConfigError(path, [`cannot read the file: ${messageOf(cause)}`]);
   }
   return parseSettings(text, path, env, options);
 }

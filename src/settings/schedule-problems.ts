@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import type * as CronParser from "cron-parser";
 import { cronExpressionProblem } from "./cron-expression-problem.js";
+import { messageOf } from "../errors/message-of.js";
 
 // Required when a schedule is checked, not at start: most commands' configs have none, and
 // loading the parser costs about 30 ms of every command's start (cron-parser is CommonJS).
@@ -44,6 +45,6 @@ function cronProblem(cron: string, timezone: string | undefined): string | null 
     cronParser().CronExpressionParser.parse(cron, timezone !== undefined ? { tz: timezone } : {});
     return null;
   } catch (error) {
-    return `'${cron}' is not a valid cron expression (${(error as Error).message})`;
+    return `'${cron}' is not a valid cron expression (${messageOf(error)})`;
   }
 }

@@ -5,6 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { RedisClient } from "../redis/redis-client.js";
 import { z } from "zod";
 import { redisScript } from "../redis/redis-script.js";
+import { PimSyncError } from "../errors/pim-sync-error.js";
 
 /** Extends the lock only while it still holds our token (another holder may have it by now). */
 const renewScript = redisScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) else return 0 end`);
@@ -15,12 +16,12 @@ const releaseScript = redisScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then
 const POLL_MS = 200;
 
 /** The project's lock is held by someone else. */
-export class ProjectBusy extends Error {
+export class ProjectBusy extends PimSyncError {
   constructor(
     readonly project: number,
     readonly heldBy: string,
   ) {
-    super(`project ${project} is busy: ${heldBy} holds its lock; nothing was written, try again when it has finished`);
+    super(`project ${project} is busy: ${heldBy} holds its lock; nothing was written, try again when it has finished`, { code: "PROJECT_BUSY", retryable: true });
     this.name = "ProjectBusy";
   }
 }

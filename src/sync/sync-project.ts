@@ -15,6 +15,7 @@ import { openSourceOptions } from "./read-source-options.js";
 import { compareReadingOrder } from "./reading-order.js";
 import { runSourcePipeline } from "./run-source-pipeline.js";
 import type { CollectionOutcome, MissingCollection, SyncReport } from "./sync-report.js";
+import { PimSyncError } from "../errors/pim-sync-error.js";
 
 type DeletionCheck = ReturnType<typeof createDeletionCheck>;
 
@@ -95,9 +96,9 @@ export const DEFAULT_OPEN_AHEAD = 128;
 export const DEFAULT_RECENT_ADDITION_GRACE_MS = 15 * 60_000;
 
 /** Raised before any write when the project's filters do not match the PIM. */
-export class ProjectScopeError extends Error {
+export class ProjectScopeError extends PimSyncError {
   constructor(readonly problems: readonly string[]) {
-    super(`project filters do not match the PIM:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    super(`project filters do not match the PIM:\n${problems.map((p) => `  - ${p}`).join("\n")}`, { code: "PROJECT_SCOPE", retryable: false });
     this.name = "ProjectScopeError";
   }
 }
@@ -222,7 +223,7 @@ async function runSync(deps: SyncDeps, input: SyncInput, signal: AbortSignal): P
       if (plan.action === "replace") await deps.state.replace(input.project, spec.name, plan.upserts);
       if (plan.action === "replace" && input.full) {
         // Only saves work on a retry: if it cannot be recorded, the retry replaces again.
-        await input.onReplaced?.(spec.name).catch((error: unknown) => log.warn({ collection: spec.name, err: { message: (error as Error).message } }, "could not record the replace for a retry"));
+        await input.onReplaced?.(spec.name).catch((error: unknown) => log.warn({ collection: spec.name, err: error }, "could not record the replace for a retry"));
       }
       log.info({ collection: spec.name, action: plan.action, upserts: base.upserts, deletes: base.deletes }, "collection written");
       return { ...base, written: true };

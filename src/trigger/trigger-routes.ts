@@ -107,7 +107,7 @@ export async function triggerRoutes(app: FastifyInstance, options: TriggerRoutes
       const cached = labelLocaleProblems(request, await localesOf(projectId, false));
       return cached.length === 0 ? [] : labelLocaleProblems(request, await localesOf(projectId, true));
     } catch (error) {
-      log.warn({ project: projectId, err: { message: (error as Error).message } }, "could not read the project's locales; the job will check its labels");
+      log.warn({ project: projectId, err: error }, "could not read the project's locales; the job will check its labels");
       return [];
     }
   }

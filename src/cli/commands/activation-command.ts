@@ -18,6 +18,7 @@ import { explainingUnknownConnection, UnknownConnection } from "../../activation
 import { enqueueResend } from "./enqueue-activation-resend.js";
 import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
 import { loadCommandSettings } from "../load-command-settings.js";
+import { messageOf } from "../../errors/message-of.js";
 
 export const ACTIVATION_HELP = `Usage:
   pim-sync activation connections --config FILE [--json]
@@ -85,7 +86,7 @@ async function readRecords(path: string): Promise<Record<string, unknown>[]> {
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    throw new UsageError(`cannot read ${path}: ${(error as Error).message}`);
+    throw new UsageError(`cannot read ${path}: ${messageOf(error)}`);
   }
   try {
     return parseJsonRecords(text, path);

@@ -12,6 +12,7 @@ import { UsageError } from "../usage-error.js";
 import { withProjectLock } from "../with-project-lock.js";
 import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
 import { loadCommandSettings } from "../load-command-settings.js";
+import { messageOf } from "../../errors/message-of.js";
 
 export const ADD_OPTIONS_HELP = `Usage: pim-sync add-options --config FILE --project ID --attribute CODE --options JSON [options]
 
@@ -66,7 +67,7 @@ export async function runAddOptionsCommand(argv: readonly string[], io: CliIo): 
     options = JSON.parse(requireString(values.options, "--options", ADD_OPTIONS_HELP));
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`--options is not valid JSON: ${(error as Error).message}`, ADD_OPTIONS_HELP);
+    throw new UsageError(`--options is not valid JSON: ${messageOf(error)}`, ADD_OPTIONS_HELP);
   }
   let request;
   try {

@@ -8,6 +8,7 @@ import type { Settings } from "../../settings/settings-schema.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { UsageError } from "../usage-error.js";
 import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
+import { messageOf } from "../../errors/message-of.js";
 
 /**
  * The same check as the trigger's: the id must be one of the API's channel connections. When the
@@ -21,7 +22,7 @@ async function refuseUnknownConnection(settings: Settings, connection: string, i
     await requireKnownConnection(runtime.client, connection, io.signal);
   } catch (error) {
     if (error instanceof UnknownConnection) throw new UsageError(error.message, help);
-    writeLine(io.stderr, `connection ${connection} not checked: the Activation API's connection list could not be read (${(error as Error).message})`);
+    writeLine(io.stderr, `connection ${connection} not checked: the Activation API's connection list could not be read (${messageOf(error)})`);
   } finally {
     await runtime.close();
   }

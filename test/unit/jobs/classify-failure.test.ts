@@ -4,6 +4,7 @@ import { ActivationProtocolError } from "../../../src/activation/activation-erro
 import { ActivationNotConfigured } from "../../../src/activation/activation-runtime.js";
 import { HttpError } from "../../../src/http/http-error.js";
 import { classifyFailure } from "../../../src/jobs/classify-failure.js";
+import { PimSyncError } from "../../../src/errors/pim-sync-error.js";
 import { JobDataError } from "../../../src/jobs/job-catalog.js";
 import { SyncIncomplete } from "../../../src/jobs/job-handlers.js";
 import { ConfigError } from "../../../src/settings/config-error.js";
@@ -58,5 +59,22 @@ describe("classifyFailure", () => {
 
   it("keeps the reason", () => {
     expect(classifyFailure(new AddOptionsRejected(["attribute 'x' is not allowlisted"])).reason).toMatch(/attribute 'x' is not allowlisted/);
+  });
+});
+
+describe("classifyFailure reads the error's fields, not its class", () => {
+  class SomeNewFailure extends PimSyncError {
+    constructor(retryable: boolean, retryAfterMs?: number) {
+      super("a failure the classifier has never heard of", { code: "HTTP_STATUS", retryable, retryAfterMs });
+    }
+  }
+
+  it("fails a new kind of error at once when it says a retry cannot help, with no change to the classifier", () => {
+    expect(classifyFailure(new SomeNewFailure(false)).kind).toBe("permanent");
+  });
+
+  it("retries it, or delays it by the upstream's Retry-After, when it says a retry can help", () => {
+    expect(classifyFailure(new SomeNewFailure(true)).kind).toBe("retry");
+    expect(classifyFailure(new SomeNewFailure(true, 5_000))).toMatchObject({ kind: "delay", delayMs: 5_000 });
   });
 });
