@@ -196,6 +196,12 @@ export const addOptionsSchema = z.strictObject({
 
 const redisUrl = z.string().regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL");
 
+/** False for text that is no URL at all (the URL's own rules report that). */
+function hasUrlPassword(url: string | undefined): boolean {
+  if (url === undefined || !URL.canParse(url)) return false;
+  return new URL(url).password !== "";
+}
+
 /** `redis.cluster`: a Redis Cluster, reached through any of these startup nodes. */
 export const redisClusterSchema = z.strictObject({
   nodes: z.array(redisUrl).min(1, "at least one startup node is needed"),
@@ -210,6 +216,16 @@ export const redisSchema = z
   .strictObject({
     url: redisUrl.optional(),
     cluster: redisClusterSchema.optional(),
+    /**
+     * Kept out of the URL on purpose: a password from the environment written into
+     * `redis://:${REDIS_PASSWORD}@...` breaks the URL as soon as it holds `@`, `/`, `#`, `?` or
+     * `%`; here it is sent to AUTH as it is.
+     */
+    password: z
+      .string()
+      .min(1, "must not be empty")
+      .optional()
+      .describe("The Redis password (AUTH), sent as written: any character is fine. Give it here or in the URL, not both. Default: none (or the URL's)."),
     prefix: z.string().regex(/^[A-Za-z0-9_.-]+$/, "letters, digits, '.', '_' and '-' only").default("pim-sync"),
     /** How long a command waits for Redis before it gives up (exit 1); also each connect attempt's bound. */
     connect_timeout_ms: z.int().min(100).default(5_000),
@@ -218,6 +234,9 @@ export const redisSchema = z
     if (redis.url !== undefined && redis.cluster !== undefined) ctx.addIssue({ code: "custom", path: ["cluster"], message: "give either `redis.url` (one Redis) or `redis.cluster` (a Redis Cluster), not both" });
     if (redis.url === undefined && redis.cluster === undefined) ctx.addIssue({ code: "custom", path: ["url"], message: "needed (or `redis.cluster.nodes` for a Redis Cluster)" });
     if (redis.cluster) for (const problem of clusterNodeProblems(redis.cluster.nodes)) ctx.addIssue({ code: "custom", path: ["cluster", "nodes", problem.index], message: problem.message });
+    if (redis.password !== undefined && [redis.url, ...(redis.cluster?.nodes ?? [])].some(hasUrlPassword)) {
+      ctx.addIssue({ code: "custom", path: ["password"], message: "the Redis URL carries a password too: give it in one place only" });
+    }
   });
 
 export const settingsSchema = z.strictObject({
