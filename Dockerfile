@@ -1,10 +1,12 @@
-# pim-sync worker image: `docker build -t pim-sync .` (see README "Operating it").
+# pim-sync worker image: `docker build -t pim-sync .` (docs/docker.md). No configuration is baked
+# in: the worker reads /etc/pim-sync/compose.yaml, mounted read-only by docker-compose.yml.
 # Build stage: every dependency, compile TypeScript.
 FROM node:20-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# npm ci: exactly the lock file's versions (npm install may resolve newer ones).
 # --ignore-scripts: `prepare` would build before the sources are copied.
-RUN npm install --no-audit --no-fund --ignore-scripts
+RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY bench ./bench
@@ -15,15 +17,19 @@ FROM node:20-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm install --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force
+RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force
 COPY --from=build /app/dist ./dist
-COPY config ./config
+# The simulators' sample catalogue only (`pim-sync sim`, the compose `sim` profile).
+COPY config/sim-catalog.json ./config/sim-catalog.json
+# For `docker compose exec worker pim-sync jobs list` and the like.
 RUN ln -s /app/dist/src/cli/bin.js /usr/local/bin/pim-sync && chmod +x /app/dist/src/cli/bin.js
 USER node
+# The port of `server.port` in the mounted config, inside the container. The healthcheck below
+# uses it too, never the port compose publishes on the host (which may differ).
 EXPOSE 8090
-# /healthz answers while the process runs (the worker's `server` section must be configured).
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PIM_SYNC_HTTP_PORT || '8090') + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# exec form: the worker is PID 1's child under `init: true` (compose) and gets SIGTERM directly.
-ENTRYPOINT ["pim-sync"]
-CMD ["worker", "--config", "/app/config/compose.yaml"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:8090/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# Node runs the program itself (exec form, no package manager or shell in between), so SIGTERM
+# reaches it; compose's `init: true` reaps any child.
+ENTRYPOINT ["node", "/app/dist/src/cli/bin.js"]
+CMD ["worker", "--config", "/etc/pim-sync/compose.yaml"]

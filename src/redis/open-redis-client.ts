@@ -8,7 +8,7 @@ import { redisTargetOf } from "./redis-target.js";
 /**
  * A new (not yet connected, for `command`) connection to the configured Redis: an ioredis
  * `Redis` for `redis.url`, an ioredis `Cluster` for `redis.cluster`, with the options of its
- * role (redis-options.ts). For a cluster:
+ * role (redis-options.ts) and `redis.password` when given. For a cluster:
  * - the role's options become every node's `redisOptions` (with the credentials and TLS of the
  *   startup URLs), so `maxRetriesPerRequest: null` reaches BullMQ's blocking connections;
  * - `clusterRetryStrategy` gets the role's reconnect delays: it runs when no node answers (a
@@ -20,7 +20,9 @@ import { redisTargetOf } from "./redis-target.js";
  * `natMap` and `dnsLookup` are not set: nodes must be reachable at the addresses they announce.
  */
 export function openRedisClient(settings: RedisSettings, role: "command" | "worker", args: { readonly retryDelayMs: (attempt: number) => number | null }): RedisClient {
-  const options = redisOptionsFor(role, { connectTimeoutMs: settings.connect_timeout_ms, retryDelayMs: args.retryDelayMs });
+  const roleOptions = redisOptionsFor(role, { connectTimeoutMs: settings.connect_timeout_ms, retryDelayMs: args.retryDelayMs });
+  // As an option, so AUTH gets it as written: a URL would have to encode it (the schema refuses both).
+  const options = settings.password === undefined ? roleOptions : { ...roleOptions, password: settings.password };
   const target = redisTargetOf(settings);
   if (target.kind === "server") return new Redis(target.url, options);
   const startup = clusterStartupOf(target.nodes);

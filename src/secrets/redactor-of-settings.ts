@@ -9,13 +9,14 @@ const UNSET_PLACEHOLDER = /^<environment variable [A-Za-z_][A-Za-z0-9_]* is not 
  * Every secret the configuration holds, as one Redactor for the sinks (logger, job failures,
  * job views): the values at the paths isSecretPath names (PIM client id, secret, user name and
  * password; service token and password; Activation access token; webhook token; trigger,
- * metrics and admin credentials), the service login's email, and the password of every Redis
- * URL. Basic pairs: the PIM's client id/secret and each admin user's name/password.
+ * metrics and admin credentials), the service login's email, `redis.password` and the password
+ * of every Redis URL. Basic pairs: the PIM's client id/secret and each admin user's name/password.
  */
 export function redactorOfSettings(settings: Settings): Redactor {
   const secrets: string[] = [];
   collectAtSecretPaths(settings, [], secrets);
   for (const project of settings.projects) if ("email" in project.service) secrets.push(project.service.email);
+  if (settings.redis?.password !== undefined) secrets.push(settings.redis.password);
   const redisUrls = [settings.redis?.url, ...(settings.redis?.cluster?.nodes ?? [])];
   for (const url of redisUrls) {
     const password = url === undefined ? undefined : passwordOf(url);

@@ -1,12 +1,10 @@
-import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { once } from "node:events";
+import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { Redis } from "ioredis";
-import { freePort } from "./free-port.js";
-import { answersPing } from "./own-redis-server.js";
+import { startOwnRedisServer, type OwnRedisServer } from "./own-redis-server.js";
 import { waitFor } from "./worker-wait.js";
 
 const run = promisify(execFile);
@@ -22,39 +20,25 @@ export interface OwnRedisCluster {
 
 /**
  * A Redis Cluster of the test's own: `masters` redis-servers (cluster mode, no persistence, no
- * replicas) on free loopback ports, their node files in a temporary folder, slots assigned by
- * `redis-cli --cluster create`. Ready once every node reports `cluster_state:ok`. Needs the
- * `redis-server` and `redis-cli` binaries (.ci/run installs them).
+ * replicas) on loopback ports own-redis-server.ts chose, their node files in a temporary folder,
+ * slots assigned by `redis-cli --cluster create`. Ready once every node reports
+ * `cluster_state:ok`. Needs the `redis-server` and `redis-cli` binaries (.ci/run installs them).
  */
 export async function startOwnRedisCluster(masters = 3): Promise<OwnRedisCluster> {
   const dir = await mkdtemp(join(tmpdir(), "pim-sync-cluster-"));
-  const children: ChildProcess[] = [];
-  const ports: number[] = [];
+  const servers: OwnRedisServer[] = [];
 
   async function close(): Promise<void> {
-    await Promise.all(
-      children.map(async (child) => {
-        if (child.exitCode !== null || child.signalCode !== null) return;
-        const exited = once(child, "exit");
-        child.kill("SIGKILL");
-        await exited;
-      }),
-    );
+    await Promise.all(servers.map((server) => server.close()));
     await rm(dir, { recursive: true, force: true });
   }
 
+  const ports: number[] = [];
   try {
     for (let i = 0; i < masters; i += 1) {
-      // The bus port is chosen too (not port + 10000, which may be taken or out of range).
-      const [port, busPort] = [await freePort(), await freePort()];
-      ports.push(port);
-      const child = spawn(
-        "redis-server",
-        ["--port", String(port), "--cluster-port", String(busPort), "--bind", "127.0.0.1", "--cluster-enabled", "yes", "--cluster-config-file", join(dir, `nodes-${port}.conf`), "--save", "", "--appendonly", "no", "--dir", dir],
-        { stdio: "ignore" },
-      );
-      children.push(child);
-      await waitFor(() => answersPing(`redis://127.0.0.1:${port}`), 10_000, `cluster node on port ${port} to answer`);
+      const server = await startOwnRedisServer({ cluster: { dir } });
+      servers.push(server);
+      ports.push(server.port);
     }
     await run("redis-cli", ["--cluster", "create", ...ports.map((port) => `127.0.0.1:${port}`), "--cluster-replicas", "0", "--cluster-yes"]);
     for (const port of ports) await waitFor(() => clusterStateOk(port), 20_000, `cluster_state:ok on port ${port}`);

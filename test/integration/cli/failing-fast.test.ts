@@ -5,7 +5,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
 import { assertCliBuilt, killLeftoverProcesses, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
-import { freePort } from "../../support/free-port.js";
+import { REFUSED_PORT } from "../../support/refused-port.js";
 
 const RETRYING = "request failed; retrying";
 
@@ -55,8 +55,7 @@ describe("after a failure, stop the rest: no nested retries, no retries that can
   });
 
   it("an unreachable PIM: the token request retries on its own, the API request does not retry it again", async () => {
-    const port = await freePort();
-    const proc = await run(["plan", "--project", "67"], { pimUrl: `http://127.0.0.1:${port}` });
+    const proc = await run(["plan", "--project", "67"], { pimUrl: `http://127.0.0.1:${REFUSED_PORT}` });
 
     expect(proc.child.exitCode).toBe(1);
     expect(proc.stderr()).toContain("ECONNREFUSED");

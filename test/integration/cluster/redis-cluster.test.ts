@@ -19,7 +19,7 @@ import { createProjectLock, type ProjectLease } from "../../../src/state/project
 import { settingsSchema } from "../../../src/settings/settings-schema.js";
 import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
 import { silentLogger } from "../../support/silent-logger.js";
-import { freePort } from "../../support/free-port.js";
+import { REFUSED_PORT } from "../../support/refused-port.js";
 import { runCli } from "../../../src/cli/main.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
 import { startActivationSimulator } from "../../../src/sim/activation/activation-simulator.js";
@@ -312,12 +312,12 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
     const harness = await startHarness();
     dir = await mkdtemp(join(tmpdir(), "pim-sync-cluster-config-"));
     const configPath = join(dir, "config.json");
-    const nodes = [`redis://:cluster-pass-word@127.0.0.1:${await freePort()}`, `redis://:cluster-pass-word@127.0.0.1:${await freePort()}`];
+    const nodes = [`redis://:cluster-pass-word@127.0.0.1:${REFUSED_PORT}`, `redis://:cluster-pass-word@127.0.0.2:${REFUSED_PORT}`];
     await writeFile(configPath, JSON.stringify({ redis: { cluster: { nodes }, prefix: "unanswered", connect_timeout_ms: 500 }, projects: [harness.project(PROJECT)] }));
     const listed = await cli("jobs", "list", "--config", configPath);
     expect(listed.code).toBe(1);
     expect(listed.out).toBe("");
-    expect(listed.err).toMatch(/^pim-sync jobs: failed: Redis at the cluster of redis:\/\/:\*\*\*@127\.0\.0\.1:\d+, redis:\/\/:\*\*\*@127\.0\.0\.1:\d+ is not answering: .*\(gave up after 500 ms, redis\.connect_timeout_ms\)\n$/);
+    expect(listed.err).toMatch(/^pim-sync jobs: failed: Redis at the cluster of redis:\/\/:\*\*\*@127\.0\.0\.1:9, redis:\/\/:\*\*\*@127\.0\.0\.2:9 is not answering: .*\(gave up after 500 ms, redis\.connect_timeout_ms\)\n$/);
     expect(listed.err).not.toContain("cluster-pass-word");
   });
 

@@ -4,12 +4,11 @@ import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createJobQueues, type JobQueues } from "../../../src/jobs/job-queues.js";
 import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { freePort } from "../../support/free-port.js";
 import { assertCliBuilt, killLeftoverProcesses, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { waitForJobState } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/process-poll.js";
-import { redisServerOn } from "../../support/redis-server-process.js";
+import { startOwnRedisServer, type OwnRedisServer } from "../../support/own-redis-server.js";
 import { createTriggerClient, type TriggerAnswer } from "../../support/trigger-client.js";
 import { Redis } from "ioredis";
 
@@ -20,8 +19,7 @@ const PREFIX = "redis-away-at-start";
 describe("a worker started while its Redis is away: health answers, the rest waits", () => {
   let dir: string;
   let sims: RunningSimulators;
-  let redisPort: number;
-  let redisServer: ReturnType<typeof redisServerOn>;
+  let redisServer: OwnRedisServer;
   let serverUrl = "";
   const client = createTriggerClient(() => serverUrl);
 
@@ -31,14 +29,12 @@ describe("a worker started while its Redis is away: health answers, the rest wai
     sims = await startSimulators();
     // A redis-server of the test's own, started and stopped again: its port is where the
     // worker's Redis will be, and nothing listens there when the worker starts.
-    redisPort = await freePort();
-    redisServer = redisServerOn(redisPort);
-    await redisServer.start();
-    await redisServer.stop();
+    redisServer = await startOwnRedisServer();
+    await redisServer.kill();
   });
   afterEach(async () => {
     await killLeftoverProcesses();
-    await redisServer.stop();
+    await redisServer.close();
     await sims.close();
     await rm(dir, { recursive: true, force: true });
   });
@@ -50,7 +46,7 @@ describe("a worker started while its Redis is away: health answers, the rest wai
       path,
       JSON.stringify({
         ...config,
-        redis: { url: `redis://127.0.0.1:${redisPort}`, prefix: PREFIX },
+        redis: { url: redisServer.url, prefix: PREFIX },
         server: { host: "127.0.0.1", port: 0, redis_timeout_ms: 500, admin: { users: [ADMIN] } },
       }),
     );
@@ -87,7 +83,7 @@ describe("a worker started while its Redis is away: health answers, the rest wai
     const triggered = await client.call("/v1/sync", { token: TOKEN, body: { project: 67 } });
     expect(triggered.status).toBe(202);
     const jobId = String((triggered.json as { job_id: string }).job_id).split("/")[1] ?? "";
-    const connection = new Redis(`redis://127.0.0.1:${redisPort}`, { maxRetriesPerRequest: 1 });
+    const connection = new Redis(redisServer.url, { maxRetriesPerRequest: 1 });
     const queues: JobQueues = createJobQueues({ connection, prefix: PREFIX, projects: [67], retention: { keep_completed_days: 7, keep_failed_days: 30 } });
     try {
       const job = await waitForJobState(queues, 67, jobId, "completed", 60_000);

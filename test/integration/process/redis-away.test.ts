@@ -5,8 +5,9 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { assertCliBuilt, killLeftoverProcesses, spawnCli, startWorkerCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { waitFor } from "../../support/process-poll.js";
-import { freePort, startSilentServer } from "../../support/free-port.js";
-import { redisServerOn } from "../../support/redis-server-process.js";
+import { startOwnRedisServer } from "../../support/own-redis-server.js";
+import { REFUSED_PORT } from "../../support/refused-port.js";
+import { startSilentServer } from "../../support/silent-server.js";
 
 const REDIS_PASSWORD = "redis-pass-do-not-print";
 
@@ -64,8 +65,7 @@ describe("Redis away: commands end fast and clearly, the worker keeps trying", (
 
   for (const command of COMMANDS) {
     it(`${command.slice(0, 2).join(" ")}: nothing listens on Redis's port → one line naming Redis and its URL (password redacted), exit 1`, async () => {
-      const port = await freePort();
-      const configPath = await configFor(`redis://:${REDIS_PASSWORD}@127.0.0.1:${port}`);
+      const configPath = await configFor(`redis://:${REDIS_PASSWORD}@127.0.0.1:${REFUSED_PORT}`);
 
       const proc = spawnCli([...command, "--config", configPath]);
       // Generous: the bound under test is connect_timeout_ms (1 s); this only stops a hang.
@@ -74,7 +74,7 @@ describe("Redis away: commands end fast and clearly, the worker keeps trying", (
       expect(exit).toEqual({ code: 1, signal: null });
       const lines = proc.stderr().trimEnd().split("\n");
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(new RegExp(`^pim-sync ${command[0]}: .*Redis at redis://:\\*\\*\\*@127\\.0\\.0\\.1:${port} is not answering: .*ECONNREFUSED`));
+      expect(lines[0]).toMatch(new RegExp(`^pim-sync ${command[0]}: .*Redis at redis://:\\*\\*\\*@127\\.0\\.0\\.1:${REFUSED_PORT} is not answering: .*ECONNREFUSED`));
       expect(proc.stderr()).not.toContain(REDIS_PASSWORD);
       expect(proc.stderr()).not.toMatch(/^\s+at /m);
       expect(proc.stdout()).toBe("");
@@ -116,12 +116,11 @@ describe("Redis away: commands end fast and clearly, the worker keeps trying", (
   });
 
   it("a worker started while Redis is away logs one JSON line per reconnect attempt and stops at the first SIGTERM", async () => {
-    const port = await freePort();
-    const configPath = await configFor(`redis://:${REDIS_PASSWORD}@127.0.0.1:${port}`);
+    const configPath = await configFor(`redis://:${REDIS_PASSWORD}@127.0.0.1:${REFUSED_PORT}`);
     const worker = spawnCli(["worker", "--config", configPath]);
 
     const second = await worker.waitForLog((line) => line.msg === "Redis is not answering; reconnecting" && line.attempt === 2, 15_000, "a second reconnect attempt");
-    expect(second).toMatchObject({ redis: `redis://:***@127.0.0.1:${port}`, delayMs: expect.any(Number) });
+    expect(second).toMatchObject({ redis: `redis://:***@127.0.0.1:${REFUSED_PORT}`, delayMs: expect.any(Number) });
 
     worker.signal("SIGTERM");
     const exit = await waitForExit(worker, 15_000);
@@ -132,14 +131,12 @@ describe("Redis away: commands end fast and clearly, the worker keeps trying", (
   });
 
   it("a Redis outage while the worker runs: JSON lines only, reconnect attempts with backoff, back to work when Redis returns", async () => {
-    const port = await freePort();
-    const server = redisServerOn(port);
-    await server.start();
+    const server = await startOwnRedisServer();
     try {
-      const configPath = await configFor(`redis://127.0.0.1:${port}`, { worker: { shutdown_timeout_ms: 5_000 } });
+      const configPath = await configFor(server.url, { worker: { shutdown_timeout_ms: 5_000 } });
       const worker = await startWorkerCli(configPath);
 
-      await server.stop();
+      await server.kill();
       await worker.waitForLog((line) => line.msg === "Redis is not answering; reconnecting" && line.attempt === 3, 15_000, "a third reconnect attempt");
       const attempts = worker.logs().filter((line) => line.msg === "Redis is not answering; reconnecting");
       expect(attempts.every((line) => typeof line.delayMs === "number" && typeof line.attempt === "number")).toBe(true);
@@ -158,19 +155,17 @@ describe("Redis away: commands end fast and clearly, the worker keeps trying", (
       expect(nonJsonLines(worker)).toEqual([]);
       expect(worker.logs().some((line) => line.msg === "worker stopped")).toBe(true);
     } finally {
-      await server.stop();
+      await server.kill();
     }
   });
 
   it("SIGTERM during a Redis outage: the worker does not wait for Redis to come back", async () => {
-    const port = await freePort();
-    const server = redisServerOn(port);
-    await server.start();
+    const server = await startOwnRedisServer();
     try {
       // A shutdown deadline longer than the wait below: an idle worker must not need it.
-      const configPath = await configFor(`redis://127.0.0.1:${port}`, { worker: { shutdown_timeout_ms: 30_000 } });
+      const configPath = await configFor(server.url, { worker: { shutdown_timeout_ms: 30_000 } });
       const worker = await startWorkerCli(configPath);
-      await server.stop();
+      await server.kill();
       await worker.waitForLog((line) => line.msg === "Redis is not answering; reconnecting", 15_000, "a reconnect attempt");
 
       worker.signal("SIGTERM");
@@ -180,7 +175,7 @@ describe("Redis away: commands end fast and clearly, the worker keeps trying", (
       expect(worker.logs().some((line) => line.msg === "Redis is not answering: stopping without waiting for it")).toBe(true);
       expect(nonJsonLines(worker)).toEqual([]);
     } finally {
-      await server.stop();
+      await server.kill();
     }
   });
 });

@@ -4,7 +4,6 @@ import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
 import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { freePort } from "../../support/free-port.js";
 import { assertCliBuilt, killLeftoverProcesses, servingUrlOf, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { writeTestConfig } from "../../support/process-config.js";
 import { allJobs, openTestQueues } from "../../support/process-jobs.js";
@@ -29,18 +28,17 @@ describe("pim-sync worker as a process: the trigger checks input where it enters
     redis = await createConfigSafeTestRedis();
     queues = openTestQueues(redis);
     dir = await mkdtemp(join(tmpdir(), "pim-sync-trigger-process-"));
-    const port = await freePort();
-    triggerUrl = `http://127.0.0.1:${port}`;
     const configPath = await writeTestConfig(dir, {
       pimUrl: sims.pim.url,
       serviceUrl: sims.service.url,
       redisPrefix: redis.prefix,
       logLevel: "info",
-      trigger: { port, token: TOKEN },
+      // Bound as 0: the worker logs the address it got.
+      trigger: { port: 0, token: TOKEN },
       projectExtras: { allowed_options_for_pim_attribute_addition: ["color"], locales: ["en_US", "fr_FR"] },
     });
     worker = spawnCli(["worker", "--config", configPath]);
-    await servingUrlOf(worker);
+    triggerUrl = await servingUrlOf(worker);
   });
 
   afterEach(async () => {

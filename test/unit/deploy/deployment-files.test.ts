@@ -1,16 +1,18 @@
 /**
  * No Docker engine runs in CI: these checks read the deployment files as a reviewer would, so
- * the mistakes a new user met (Redis at 127.0.0.1 inside the container, `npm ci` at start on a
- * bind mount, no persistence, Redis published without a password, a grace period shorter than
- * the shutdown timeout, `sh -c` as PID 1) cannot come back unnoticed.
+ * the mistakes a team met cannot come back unnoticed: a config baked into the image, a compose
+ * file naming variables no .env.example lists, plain HTTP published on every interface,
+ * `npm install` instead of `npm ci`, a healthcheck on the host's port, Redis at 127.0.0.1 inside
+ * the container, no persistence, a grace period shorter than the shutdown timeout, a program
+ * started through npm or a shell.
  */
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { z } from "zod";
+import { DEMO_NEXT_STEPS } from "../../../src/cli/commands/demo-command.js";
 import { loadSettings } from "../../../src/settings/load-settings.js";
 import { settingsSchema } from "../../../src/settings/settings-schema.js";
-import { DEMO_NEXT_STEPS } from "../../../src/cli/commands/demo-command.js";
 
 const root = new URL("../../../", import.meta.url);
 const text = (path: string): Promise<string> => readFile(new URL(path, root), "utf8");
@@ -32,7 +34,7 @@ const service = z.looseObject({
   depends_on: z.record(z.string(), z.looseObject({ condition: z.string() })).optional(),
 });
 const composeSchema = z.strictObject({
-  services: z.strictObject({ redis: service, worker: service, simulators: service }),
+  services: z.strictObject({ redis: service, worker: service, proxy: service, simulators: service }),
   networks: z.record(z.string(), z.looseObject({ internal: z.boolean().optional() })),
   volumes: z.record(z.string(), z.unknown()),
 });
@@ -43,80 +45,210 @@ const seconds = (duration: string): number => {
   return Number(match[1]);
 };
 
-describe("docker-compose.yml", async () => {
-  const compose = composeSchema.parse(parse(await text("docker-compose.yml")));
-  const { redis, worker, simulators } = compose.services;
+/** The `${VAR}` (and `${VAR:-x}`, `${VAR:?x}`) compose interpolates in the file's values (not its comments); `$${` and `$$VAR` are escapes. */
+function composeVariables(value: unknown, into = new Set<string>()): Set<string> {
+  if (typeof value === "string") for (const match of value.matchAll(/(?<!\$)\$\{([A-Za-z_][A-Za-z0-9_]*)/g)) into.add(match[1] ?? "");
+  else if (Array.isArray(value)) for (const item of value) composeVariables(item, into);
+  else if (value !== null && typeof value === "object") for (const item of Object.values(value)) composeVariables(item, into);
+  return into;
+}
 
-  it("Redis keeps its data (AOF on a named volume), never evicts, needs a password and is not published", () => {
-    const command = (redis.command ?? []).join(" ");
-    expect(command).toMatch(/--appendonly yes/);
-    expect(command).toMatch(/--maxmemory-policy noeviction/);
-    expect(command).toMatch(/--requirepass/);
-    expect(command).toMatch(/^sh -c exec redis-server/);
-    expect(redis.volumes).toEqual(["redis-data:/data"]);
-    expect(Object.keys(compose.volumes)).toContain("redis-data");
-    expect(redis.ports).toBeUndefined();
-    expect(redis.networks).toEqual(["internal"]);
-    expect(compose.networks.internal?.internal).toBe(true);
-    expect(redis.healthcheck).toBeDefined();
-  });
+/** A short-syntax port or volume split on its colons, those inside `${...}` kept. */
+function fieldsOf(spec: string): string[] {
+  return spec.match(/(?:\$\{[^}]*\}|[^:])+/g) ?? [];
+}
 
-  it("the worker runs the built image (no npm at start, no bind mount) under an init, with a grace period longer than its shutdown timeout", () => {
-    expect(worker.build).toBe(".");
-    expect(worker.volumes).toBeUndefined();
-    expect(JSON.stringify(worker)).not.toMatch(/npm (ci|install)/);
-    expect(worker.init).toBe(true);
-    expect(worker.restart).toBe("unless-stopped");
-    const shutdownSeconds = settingsSchema.shape.worker.parse(undefined).shutdown_timeout_ms / 1000;
-    expect(seconds(worker.stop_grace_period ?? "0s")).toBeGreaterThan(shutdownSeconds + 5);
-    expect(worker.command).toEqual(["worker", "--config", "/app/config/compose.yaml"]);
-    expect(worker.ports).toEqual(["${PIM_SYNC_HTTP_PORT:-8090}:8090"]);
-    expect(worker.healthcheck?.test.join(" ")).toMatch(/\/healthz/);
-    expect(worker.depends_on?.redis?.condition).toBe("service_healthy");
-  });
+/** `KEY=value` lines of a dotenv file (comments and blank lines skipped, one level of quotes removed). */
+function dotenvEntries(source: string): Map<string, string> {
+  const entries = new Map<string, string>();
+  for (const line of source.split("\n")) {
+    const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(line);
+    if (match?.[1] === undefined || match[2] === undefined) continue;
+    entries.set(match[1], match[2].replace(/^'(.*)'$/, "$1"));
+  }
+  return entries;
+}
 
-  it("the simulators are a profile of their own, on the internal network", () => {
-    expect(simulators.profiles).toEqual(["sim"]);
-    expect(simulators.networks).toEqual(["internal"]);
-    expect(simulators.ports).toBeUndefined();
-  });
+/** `host:container` or `ip:host:container` of a compose short port syntax. */
+function publishedPort(spec: string): { readonly ip: string | undefined; readonly container: number } {
+  const parts = fieldsOf(spec.replace(/\/(tcp|udp)$/, ""));
+  const container = Number(parts.at(-1));
+  return { ip: parts.length === 3 ? parts[0] : undefined, container };
+}
 
-  it("config/compose.yaml reaches Redis and the simulators by their service names and listens on every interface", async () => {
-    const env = Object.fromEntries(Object.entries(worker.environment ?? {}).map(([key, value]) => [key, value.replace(/^\$\{[A-Z_]+:[-?](.*)\}$/, "$1").replace(/^set .*$/, `${key.toLowerCase()}-value-0123456789`)]));
-    const settings = await loadSettings(new URL("config/compose.yaml", root).pathname, env);
-    expect(new URL(settings.redis?.url ?? "").hostname).toBe("redis");
-    expect(settings.server).toMatchObject({ host: "0.0.0.0", port: 8090 });
-    expect(settings.server?.admin?.users.map((user) => user.role).sort()).toEqual(["admin", "viewer"]);
-    expect(new URL(settings.projects[0]?.pim.url ?? "").hostname).toBe("simulators");
-  });
-});
-
-describe("Dockerfile", async () => {
+describe("the deployment files", async () => {
+  const composeText = await text("docker-compose.yml");
+  const compose = composeSchema.parse(parse(composeText));
+  const { redis, worker, proxy, simulators } = compose.services;
   const dockerfile = await text("Dockerfile");
+  const finalStage = dockerfile.slice(dockerfile.lastIndexOf("\nFROM "));
+  const envExample = dotenvEntries(await text(".env.example"));
+  const caddyfile = await text("deploy/Caddyfile");
 
-  it("is multi-stage on node:20-slim, installs production dependencies only in the final stage, runs as a non-root user, checks /healthz and runs the worker", () => {
-    expect(dockerfile.match(/^FROM node:20-slim/gm)).toHaveLength(2);
-    const final = dockerfile.slice(dockerfile.lastIndexOf("\nFROM "));
-    expect(final).toMatch(/npm install --omit=dev/);
-    expect(final).toMatch(/^USER node$/m);
-    expect(final).toMatch(/^HEALTHCHECK .*\n?.*\/healthz/m);
-    expect(final).toMatch(/^ENTRYPOINT \["pim-sync"\]$/m);
-    expect(final).toMatch(/^CMD \["worker", "--config", "\/app\/config\/compose.yaml"\]$/m);
+  /** The config the worker reads: its mount's host folder (from .env.example) joined with the command's path. */
+  const configMount = (): { readonly hostDir: string; readonly containerDir: string } => {
+    const mounts = (worker.volumes ?? []).map(fieldsOf);
+    expect(mounts).toHaveLength(1);
+    const [source = "", target = "", mode] = mounts[0] ?? [];
+    expect(mode).toBe("ro");
+    const variable = /^\$\{([A-Z_]+):\?[^}]*\}$/.exec(source)?.[1];
+    expect(variable, `the mount's host folder '${source}' comes from a required variable`).toBeDefined();
+    return { hostDir: envExample.get(variable ?? "") ?? "", containerDir: target };
+  };
+
+  describe("docker-compose.yml", () => {
+    it("Redis keeps its data (AOF on a named volume), never evicts, needs a password and is not published", () => {
+      const command = (redis.command ?? []).join(" ");
+      expect(command).toMatch(/--appendonly yes/);
+      expect(command).toMatch(/--maxmemory-policy noeviction/);
+      expect(command).toMatch(/--requirepass "\$\$REDIS_PASSWORD"/);
+      expect(command).toMatch(/^sh -c exec redis-server/);
+      expect(redis.volumes).toEqual(["redis-data:/data"]);
+      expect(Object.keys(compose.volumes)).toContain("redis-data");
+      expect(redis.ports).toBeUndefined();
+      expect(redis.networks).toEqual(["internal"]);
+      expect(compose.networks.internal?.internal).toBe(true);
+      expect(redis.healthcheck).toBeDefined();
+    });
+
+    it("the worker runs the built image under an init, with its configuration mounted read-only and a grace period longer than its shutdown timeout", () => {
+      expect(worker.build).toBe(".");
+      expect(JSON.stringify(worker)).not.toMatch(/npm (ci|install)/);
+      expect(worker.init).toBe(true);
+      expect(worker.restart).toBe("unless-stopped");
+      const shutdownSeconds = settingsSchema.shape.worker.parse(undefined).shutdown_timeout_ms / 1000;
+      expect(seconds(worker.stop_grace_period ?? "0s")).toBeGreaterThan(shutdownSeconds + 5);
+      const { containerDir } = configMount();
+      expect(worker.command).toEqual(["worker", "--config", `${containerDir}/compose.yaml`]);
+      expect(worker.depends_on?.redis?.condition).toBe("service_healthy");
+    });
+
+    it("plain HTTP is published on the host's loopback only; the proxy alone listens on every interface, on 80 and 443", () => {
+      for (const [name, definition] of Object.entries(compose.services)) {
+        if (name === "proxy") continue;
+        for (const spec of definition.ports ?? []) expect(publishedPort(spec).ip, `${name} publishes ${spec}`).toBe("127.0.0.1");
+      }
+      expect(worker.ports).toHaveLength(1);
+      expect(proxy.profiles).toEqual(["proxy"]);
+      expect((proxy.ports ?? []).map((spec) => publishedPort(spec).container).sort()).toEqual([443, 80]);
+      expect(proxy.volumes).toContain("./deploy/Caddyfile:/etc/caddy/Caddyfile:ro");
+      expect(Object.keys(compose.volumes)).toEqual(expect.arrayContaining(["caddy-data", "caddy-config"]));
+    });
+
+    it("the simulators are a profile of their own, on the internal network, unpublished", () => {
+      expect(simulators.profiles).toEqual(["sim"]);
+      expect(simulators.networks).toEqual(["internal"]);
+      expect(simulators.ports).toBeUndefined();
+    });
+
+    it("every variable compose reads is listed in .env.example, and every entry there is read", () => {
+      const used = composeVariables(parse(composeText));
+      expect([...used].filter((name) => !envExample.has(name))).toEqual([]);
+      expect([...envExample.keys()].filter((name) => !used.has(name))).toEqual([]);
+    });
+
+    it("no secret has a default in compose: each is required and blank in .env.example", () => {
+      const secrets = ["REDIS_PASSWORD", "TRIGGER_TOKEN", "METRICS_TOKEN", "ADMIN_PASSWORD", "VIEWER_PASSWORD"];
+      for (const name of secrets) {
+        expect(composeText, name).not.toMatch(new RegExp(`\\$\\{${name}:-`));
+        expect(worker.environment?.[name], name).toMatch(new RegExp(`^\\$\\{${name}:\\?`));
+        expect(envExample.get(name), name).toBe("");
+      }
+    });
   });
 
-  it(".dockerignore keeps node_modules, dist and the tests out of the build context", async () => {
+  describe("the mounted configuration (config/compose.yaml)", () => {
+    /** .env.example's values, the blank secrets filled in; the Redis password holds every character a URL would break on. */
+    const REDIS_PASSWORD = "p@ss/w#rd?%40:x";
+    const environment = (): Record<string, string> => {
+      const env: Record<string, string> = {};
+      for (const [name, value] of envExample) env[name] = value === "" ? `${name.toLowerCase()}-value-0123456789` : value;
+      return { ...env, REDIS_PASSWORD };
+    };
+
+    it("is not in the image: the Dockerfile copies no configuration and runs the one under the worker's mount", () => {
+      const { containerDir } = configMount();
+      expect(dockerfile).not.toMatch(/^COPY\s+config(\/[^\s]*\.ya?ml)?\s/m);
+      expect(dockerfile).not.toMatch(/^COPY\s+config\/?\s/m);
+      expect(finalStage).toMatch(new RegExp(`^CMD \\["worker", "--config", "${containerDir}/compose\\.yaml"\\]$`, "m"));
+    });
+
+    it("loads with .env.example's values: Redis and the simulators by their service names, the password apart from the URL, every variable passed to the worker", async () => {
+      const { hostDir } = configMount();
+      const path = new URL(`${hostDir.replace(/^\.\//, "")}/compose.yaml`, root).pathname;
+      const configText = await readFile(path, "utf8");
+      const needed = [...configText.matchAll(/(?<!\$)\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((match) => match[1] ?? "");
+      expect(needed.filter((name) => worker.environment?.[name] === undefined)).toEqual([]);
+
+      const settings = await loadSettings(path, environment());
+      expect(settings.redis?.url).toBe("redis://redis:6379");
+      expect(settings.redis?.password).toBe(REDIS_PASSWORD);
+      expect(settings.server?.admin?.users.map((user) => user.role).sort()).toEqual(["admin", "viewer"]);
+      expect(new URL(settings.projects[0]?.pim.url ?? "").hostname).toBe("simulators");
+    });
+
+    it("listens on every interface of the container, on the port the image exposes and checks, which compose publishes", async () => {
+      const { hostDir } = configMount();
+      const settings = await loadSettings(new URL(`${hostDir.replace(/^\.\//, "")}/compose.yaml`, root).pathname, environment());
+      const port = settings.server?.port;
+      expect(settings.server?.host).toBe("0.0.0.0");
+      expect(finalStage).toMatch(new RegExp(`^EXPOSE ${port}$`, "m"));
+      expect(worker.ports?.map((spec) => publishedPort(spec).container)).toEqual([port]);
+      expect(caddyfile).toMatch(new RegExp(`^\\s*reverse_proxy worker:${port}$`, "m"));
+    });
+  });
+
+  describe("Dockerfile", () => {
+    it("installs exactly the lock file's versions (npm ci) in both stages, production ones only in the final one", () => {
+      expect(dockerfile.match(/^FROM node:20-slim/gm)).toHaveLength(2);
+      expect(dockerfile).not.toMatch(/^RUN .*npm install/m);
+      expect(dockerfile.match(/^RUN npm ci /gm)).toHaveLength(2);
+      expect(finalStage).toMatch(/^RUN npm ci --omit=dev /m);
+      expect(finalStage).toMatch(/^USER node$/m);
+    });
+
+    it("its healthcheck asks /healthz on the container's own port, never a variable compose sets to the host's", () => {
+      const healthcheck = /^HEALTHCHECK [^\n]*\\\n(.*)$/m.exec(finalStage)?.[1] ?? "";
+      expect(healthcheck).toMatch(/\/healthz/);
+      expect(healthcheck).not.toMatch(/process\.env|\$/);
+      const exposed = /^EXPOSE (\d+)$/m.exec(finalStage)?.[1];
+      expect(healthcheck).toContain(`http://127.0.0.1:${exposed}/healthz`);
+      // A compose healthcheck would replace the image's: none, or one on the same port.
+      if (worker.healthcheck) expect(worker.healthcheck.test.join(" ")).toContain(`127.0.0.1:${exposed}/`);
+    });
+
+    it("runs the program itself: node on the built entry, exec form, no npm, npx or shell in between", () => {
+      expect(finalStage).toMatch(/^ENTRYPOINT \["node", "\/app\/dist\/src\/cli\/bin\.js"\]$/m);
+      for (const definition of Object.values(compose.services)) expect(definition.entrypoint).toBeUndefined();
+    });
+  });
+
+  describe("the reverse proxy (deploy/Caddyfile)", () => {
+    it("serves a domain (HTTPS, never an http:// site) from the variable compose passes it", () => {
+      const sites = caddyfile.split("\n").filter((line) => /^\S.*\{$/.test(line));
+      expect(sites).toEqual(["{$PIM_SYNC_DOMAIN} {"]);
+      expect(proxy.environment?.PIM_SYNC_DOMAIN).toBeDefined();
+    });
+  });
+
+  it(".dockerignore keeps node_modules, dist, the tests and .env (secrets) out of the build context; git ignores .env", async () => {
     const ignored = (await text(".dockerignore")).split("\n");
-    for (const entry of ["node_modules", "dist", ".git", "test"]) expect(ignored).toContain(entry);
+    for (const entry of ["node_modules", "dist", ".git", "test", ".env"]) expect(ignored).toContain(entry);
+    expect((await text(".gitignore")).split("\n")).toContain(".env");
   });
 
   it("every documented start command runs the program itself, never through npx or npm (which do not pass SIGTERM on)", async () => {
     // `npx vitest` (the test commands) starts no worker.
     const throughNpm = /\bnpx\s+(?!vitest\b)\S|\bnpm\s+(?:exec|start)\s/;
-    const documents = {
+    const docs = (await readdir(new URL("../../../docs/", import.meta.url), { recursive: true })).filter((name) => name.endsWith(".md"));
+    expect(docs).toContain("docker.md");
+    const documents: Record<string, string> = {
       "README.md": await text("README.md"),
+      "CONTRIBUTING.md": await text("CONTRIBUTING.md"),
+      ...Object.fromEntries(await Promise.all(docs.map(async (name) => [`docs/${name}`, await text(`docs/${name}`)] as const))),
       "src/sim/README.md": await text("src/sim/README.md"),
-      Dockerfile: await text("Dockerfile"),
-      "docker-compose.yml": await text("docker-compose.yml"),
+      Dockerfile: dockerfile,
+      "docker-compose.yml": composeText,
       "pim-sync demo's next steps": DEMO_NEXT_STEPS,
     };
     for (const [name, content] of Object.entries(documents)) {

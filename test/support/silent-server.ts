@@ -1,15 +1,5 @@
 import { createServer, type Server, type Socket } from "node:net";
 
-/** A TCP port nothing listens on right now (the OS picks it; the listener is closed again). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
-}
-
 /**
  * A TCP server that accepts connections and never answers: a Redis that is "there" but hung.
  * `connections` counts the clients that reached it, so a test knows when a process got this far.
