@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { activationSchema } from "../activation/activation-settings-schema.js";
 import { clusterNodeProblems } from "./cluster-node-problems.js";
+import { pimEventsSchema } from "../events/pim-events-settings-schema.js";
 
 /**
  * The configuration file, as users write it. Key names are a promise to users: add, never
@@ -28,6 +29,8 @@ export const pimConnectionSchema = z.strictObject({
   instance_budget: budgetName.optional(),
   /** Names the connection's budget (in-flight calls) when credentials differ but the PIM counts them as one connection. */
   connection_budget: budgetName.optional(),
+  /** The Event Platform subscription that triggers targeted syncs (src/events/); without it, only the schedule. */
+  events: pimEventsSchema.optional(),
 });
 
 const serviceWithToken = z.strictObject({
