@@ -94,6 +94,9 @@ describe("PIM events through the worker process and the simulators", () => {
     expect(paths).not.toContain("/api/rest/v1/families");
     const head = await fetch(receiver, { method: "HEAD" });
     expect(head.status).toBe(200);
+    // Blind-spot metric: how long since the subscription last delivered.
+    const metrics = await (await fetch(new URL("/metrics", receiver))).text();
+    expect(metrics).toMatch(new RegExp(`^pim_sync_pim_event_age_seconds\\{project="${PROJECT}"\\} \\d`, "m"));
   });
 
   it("a bad or missing signature is refused 401 and changes nothing", async () => {
