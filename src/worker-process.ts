@@ -19,6 +19,7 @@ import { createAuthGate } from "./auth/auth-gate.js";
 import type { AuthSurface } from "./auth/auth-refusal.js";
 import { redactorOfSettings } from "./secrets/redactor-of-settings.js";
 import type { JsonKeyStyle } from "./json/json-key-style.js";
+import { pimEventRoutes } from "./events/pim-event-routes.js";
 
 export interface RunningWorkerProcess extends RunningWorker {
   /** The HTTP server's base URL, when `server` (or the deprecated `trigger` host/port) is configured. */
@@ -68,6 +69,8 @@ export async function openWorkerProcess(args: WorkerProcessArgs): Promise<OpenWo
   // The queues exist once the worker is prepared; the gauges are only read at scrape time.
   let queuesOf: JobQueues | null = null;
   let activationQueue: NonNullable<PreparedWorker["activation"]>["queue"]["queue"] | null = null;
+  let pimEvents: PreparedWorker["pimEvents"] | null = null;
+  const eventProjects = settings.projects.filter((project) => project.pim.events !== undefined).map((project) => project.id);
   const metrics = listen
     ? createWorkerMetrics({
         projects: settings.projects.map((project) => project.id),
@@ -81,11 +84,13 @@ export async function openWorkerProcess(args: WorkerProcessArgs): Promise<OpenWo
               return withRedisDeadline(listen.redis_timeout_ms, activationQueue.getJobCounts("waiting", "active", "delayed", "failed", "completed"));
             }
           : undefined,
+        lastPimEventAt: eventProjects.length === 0 ? undefined : { projects: eventProjects, read: (project) => (pimEvents ? withRedisDeadline(listen.redis_timeout_ms, pimEvents.lastEventAt(project)) : Promise.resolve(null)) },
       })
     : undefined;
   const prepared = prepareWorker({ settings, logger, ...(args.connection ? { connection: args.connection } : {}), ...(metrics ? { observer: metrics } : {}) });
   queuesOf = prepared.queues;
   activationQueue = prepared.activation?.queue.queue ?? null;
+  pimEvents = prepared.pimEvents;
   let running: RunningWorker | null = null;
   let server: HttpServer | null = null;
   if (listen) {
@@ -157,6 +162,18 @@ async function startServer(
     },
   });
   if (metrics) await app.register(metricsRoutes, { registry: metrics.registry, token: listen.metrics_token, gate: gate("metrics") });
+  if (settings.projects.some((project) => project.pim.events !== undefined)) {
+    // Outside the starting gate: recording an event needs Redis, not the started worker, and a
+    // 503 while the worker starts would count towards suspending the subscription.
+    await app.register(pimEventRoutes, {
+      projects: settings.projects,
+      store: prepared.pimEvents,
+      enqueue: (project, delayMs) => prepared.queues.enqueueEventSync(project, delayMs),
+      logger,
+      redisTimeoutMs: listen.redis_timeout_ms,
+      warnIntervalMs: listen.auth_throttle.log_interval_ms,
+    });
+  }
   const jobAdmin = createJobAdmin(prepared.queues, { redactor, ...(prepared.activation ? { activation: prepared.activation.queue.queue } : {}) });
   // The routes that need the started worker, in a scope of their own behind the starting gate.
   await app.register(async (scope) => {

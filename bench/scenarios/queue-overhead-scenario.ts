@@ -50,6 +50,7 @@ const MEASURE_TIMEOUT_MS = 120_000;
 
 export const NO_OP_HANDLERS: JobHandlers = {
   "sync.run": () => Promise.resolve(null),
+  "sync.events": () => Promise.resolve(null),
   "options.add": () => Promise.resolve(null),
 };
 

@@ -22,6 +22,7 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string }
   "add-options": { load: async () => (await import("./commands/add-options-command.js")).runAddOptionsCommand, summary: "add options to an allowlisted attribute (queued, or --once)" },
   enqueue: { load: async () => (await import("./commands/enqueue-command.js")).runEnqueueCommand, summary: "ask the worker for a sync (enqueue sync) or an Activation orders pull now" },
   activation: { load: async () => (await import("./commands/activation-command.js")).runActivationCommand, summary: "Activation API: connections, orders, offers put, shipments put" },
+  events: { load: async () => (await import("./commands/events-command.js")).runEventsCommand, summary: "print the Akeneo Event Platform subscription a project needs" },
   jobs: { load: async () => (await import("./commands/jobs-command.js")).runJobsCommand, summary: "list, show and replay jobs" },
   sim: { load: async () => (await import("./commands/sim-command.js")).runSimCommand, summary: "start the PIM and configuration-service simulators" },
   demo: { load: async () => (await import("./commands/demo-command.js")).runDemoCommand, summary: "simulators + two syncs, to see pim-sync work with nothing set up" },

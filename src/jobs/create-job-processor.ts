@@ -7,7 +7,7 @@ import type { Settings } from "../settings/settings-schema.js";
 import { describeHolder, type ProjectLease, type ProjectLock } from "../state/project-lock.js";
 import type { FullSyncProgress } from "./full-sync-progress.js";
 import { isProjectJobName, parseJobData, type ProjectJobName } from "./job-catalog.js";
-import { JOB_HANDLERS, type AddOptionsBatching, type JobContext, type JobHandlers } from "./job-handlers.js";
+import { JOB_HANDLERS, type PimEventBacklog, type AddOptionsBatching, type JobContext, type JobHandlers } from "./job-handlers.js";
 import type { JobObserver } from "./job-observer.js";
 import type { ProjectLeaseChain } from "./project-lease-chain.js";
 import { runJobWithPolicy } from "./run-job-with-policy.js";
@@ -37,12 +37,15 @@ export function createJobProcessor(args: {
   readonly observer?: JobObserver | undefined;
   /** Lets an add-options job carry out the add-options requests waiting behind it. */
   readonly addOptionsBatching?: AddOptionsBatching;
+  /** The targets a `sync.events` job reads (src/events/). */
+  readonly pimEvents?: PimEventBacklog;
 }): Processor {
   const handlers = args.handlers ?? JOB_HANDLERS;
   const { settings } = args;
   const redactor = redactorOfSettings(settings);
   const timeoutOf: Record<ProjectJobName, number> = {
     "sync.run": settings.worker.sync_timeout_ms,
+    "sync.events": settings.worker.sync_timeout_ms,
     "options.add": settings.worker.add_options_timeout_ms,
   };
 
@@ -99,6 +102,7 @@ export function createJobProcessor(args: {
             log: async (line: string) => void (await job.log(redactor.redact(line))),
             ...(args.fullSyncProgress && job.id !== undefined ? { fullSyncProgress: args.fullSyncProgress } : {}),
             ...(args.addOptionsBatching && job.id !== undefined ? { addOptionsBatching: args.addOptionsBatching } : {}),
+            ...(args.pimEvents ? { pimEvents: args.pimEvents } : {}),
           };
           // The catalog pairs each name with its data type; TypeScript cannot follow that pairing
           // through the union, so the handler is called through its widest signature.

@@ -86,6 +86,7 @@ export function summarizeJobData(name: string, data: unknown): string {
     const trigger = typeof record.trigger === "string" ? [`trigger ${record.trigger}`] : [];
     return [...flags, ...trigger].join(", ") || "sync";
   }
+  if (name === "sync.events") return "targeted sync of PIM events";
   if (name.startsWith("activation.")) {
     const connection = typeof record.connection === "string" ? record.connection : "?";
     const count = Array.isArray(record.offers) ? `: ${record.offers.length} offer(s)` : "";

@@ -22,6 +22,14 @@ export const JOB_CATALOG = {
     attempts: 5,
     backoff: { type: "exponential", delay: 30_000, jitter: 0.5 },
   },
+  // A targeted sync of what the project's PIM events named (src/events/): the targets are in
+  // Redis, not in the job, so every event of a window is carried by one job.
+  "sync.events": {
+    schema: z.strictObject({ project: z.int().positive() }),
+    // 5 attempts: 5 s doubling to 40 s; the scheduled sync takes over after that.
+    attempts: 5,
+    backoff: { type: "exponential", delay: 5_000, jitter: 0.5 },
+  },
   "options.add": {
     schema: addOptionsRequestSchema,
     // 8 attempts: 10 s doubling to about 21 min, about 40 minutes of outage covered.
@@ -63,11 +71,11 @@ export function isJobName(name: string): name is JobName {
 }
 
 /** Jobs of a project queue (they carry `project`); the others run on the activation queue. */
-export type ProjectJobName = "sync.run" | "options.add";
+export type ProjectJobName = "sync.run" | "sync.events" | "options.add";
 export type ActivationJobName = Exclude<JobName, ProjectJobName>;
 
 export function isProjectJobName(name: string): name is ProjectJobName {
-  return name === "sync.run" || name === "options.add";
+  return name === "sync.run" || name === "sync.events" || name === "options.add";
 }
 
 export function isActivationJobName(name: string): name is ActivationJobName {

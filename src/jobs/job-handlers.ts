@@ -8,7 +8,10 @@ import type { RequestStats } from "../http/request-stats.js";
 import { guardOf, namingOf, type ProjectRuntime } from "../project-runtime.js";
 import type { Settings } from "../settings/settings-schema.js";
 import { syncProject } from "../sync/sync-project.js";
-import { exitCodeOf, EXIT_CODES } from "../sync/sync-report.js";
+import { exitCodeOf, EXIT_CODES, type SyncReport } from "../sync/sync-report.js";
+import { isEmptyTargets } from "../domain/sync-targets.js";
+import type { PimEventStore } from "../events/pim-event-store.js";
+import { syncTargetsOf } from "../events/sync-targets-of.js";
 import type { FullSyncProgress } from "./full-sync-progress.js";
 import type { JobData, ProjectJobName } from "./job-catalog.js";
 import { PimSyncError } from "../errors/pim-sync-error.js";
@@ -25,7 +28,11 @@ export interface JobContext {
   readonly fullSyncProgress?: FullSyncProgress;
   /** Merging of waiting add-options requests into this job's run; without it each runs alone. */
   readonly addOptionsBatching?: AddOptionsBatching;
+  /** The targets PIM events left pending, for `sync.events` (src/events/). */
+  readonly pimEvents?: PimEventBacklog;
 }
+
+export type PimEventBacklog = Pick<PimEventStore, "pending" | "settle">;
 
 export interface AddOptionsBatching {
   /** The add-options requests waiting right behind this job (see peek-mergeable-add-options.ts). */
@@ -43,6 +50,8 @@ export type AddOptionsJobResult = AddOptionsOutcome & {
 
 export interface SyncJobResult {
   readonly outcome: "done" | "held_back";
+  /** For `sync.events`: the targets (attributes, reference entities) the run reconciled. */
+  readonly targets?: number;
   readonly written: number;
   /** Options upserted and deleted in the collections written. */
   readonly upserts: number;
@@ -73,6 +82,23 @@ export class SyncIncomplete extends PimSyncError {
   }
 }
 
+/** The job's result from the sync's report; SyncIncomplete when something is left to retry. */
+async function syncResultOf(report: SyncReport, context: JobContext): Promise<SyncJobResult> {
+  const written = report.collections.filter((c) => c.written).length;
+  await context.log(`synced: ${written} collection(s) written, ${report.missing.length} missing, ${report.failures.length} failure(s)`);
+  if (exitCodeOf(report) === EXIT_CODES.failure) throw new SyncIncomplete(report.failures, report.retryAfterMs, report.permanentFailures);
+  return {
+    outcome: exitCodeOf(report) === EXIT_CODES.heldBack ? "held_back" : "done",
+    written,
+    upserts: report.collections.reduce((sum, c) => sum + (c.written ? c.upserts : 0), 0),
+    deletes: report.collections.reduce((sum, c) => sum + (c.written ? c.deletes : 0), 0),
+    unchanged: report.collections.filter((c) => c.action === "none").length,
+    heldBack: report.collections.flatMap((c) => (c.heldBack ? [{ collection: c.collection, names: c.heldBack.names.length, reason: c.heldBack.reason }] : [])),
+    missing: report.missing.map((m) => m.collection),
+    durationMs: report.durationMs,
+  };
+}
+
 export type JobHandlers = { readonly [N in ProjectJobName]: (data: JobData<N>, context: JobContext) => Promise<unknown> };
 
 /** Thin: parse is done, so call the core, log, and turn the report into a result or an error. */
@@ -98,20 +124,41 @@ export const JOB_HANDLERS: JobHandlers = {
         ...(progress ? { onReplaced: (collection: string) => progress.record(data.project, context.jobId, collection) } : {}),
       },
     );
-    const written = report.collections.filter((c) => c.written).length;
-    await context.log(`synced: ${written} collection(s) written, ${report.missing.length} missing, ${report.failures.length} failure(s)`);
-    if (exitCodeOf(report) === EXIT_CODES.failure) throw new SyncIncomplete(report.failures, report.retryAfterMs, report.permanentFailures);
+    const result = await syncResultOf(report, context);
     await progress?.clear(data.project, context.jobId);
-    return {
-      outcome: exitCodeOf(report) === EXIT_CODES.heldBack ? "held_back" : "done",
-      written,
-      upserts: report.collections.reduce((sum, c) => sum + (c.written ? c.upserts : 0), 0),
-      deletes: report.collections.reduce((sum, c) => sum + (c.written ? c.deletes : 0), 0),
-      unchanged: report.collections.filter((c) => c.action === "none").length,
-      heldBack: report.collections.flatMap((c) => (c.heldBack ? [{ collection: c.collection, names: c.heldBack.names.length, reason: c.heldBack.reason }] : [])),
-      missing: report.missing.map((m) => m.collection),
-      durationMs: report.durationMs,
-    };
+    return result;
+  },
+
+  async "sync.events"(data, context): Promise<SyncJobResult> {
+    const { runtime, settings } = context;
+    if (!context.pimEvents) throw new Error("this worker keeps no PIM event backlog");
+    const taken = await context.pimEvents.pending(data.project);
+    const targets = syncTargetsOf(taken.keys());
+    if (isEmptyTargets(targets)) {
+      // A follow-up of a run that already took every target, or a redelivered event.
+      await context.pimEvents.settle(data.project, taken);
+      return { outcome: "done", targets: 0, written: 0, upserts: 0, deletes: 0, unchanged: 0, heldBack: [], missing: [], durationMs: 0 };
+    }
+    await context.log(`targeted sync of ${targets.attributes.length} attribute(s) and ${targets.referenceEntities.length} reference entit(ies)`);
+    const report = await syncProject(
+      { pim: runtime.pim, service: runtime.service, state: runtime.state, logger: context.logger },
+      {
+        project: data.project,
+        filters: { channels: runtime.project.channels, locales: runtime.project.locales },
+        naming: namingOf(runtime.project),
+        guard: guardOf(runtime.project),
+        full: false,
+        allowMassDelete: false,
+        dryRun: false,
+        recentAdditionGraceMs: settings.add_options.recent_addition_grace_ms,
+        signal: context.signal,
+        targets,
+      },
+    );
+    // Thrown before settling: a failed run leaves its targets pending for its retry.
+    const result = await syncResultOf(report, context);
+    await context.pimEvents.settle(data.project, taken);
+    return { ...result, targets: taken.size };
   },
 
   async "options.add"(data, context): Promise<AddOptionsJobResult> {

@@ -6,6 +6,7 @@ import { parseJobData, type JobInput, type JobName } from "./job-catalog.js";
 import { idempotencyWindowSeconds, jobOptionsFor, type JobRetention } from "./job-options.js";
 import { keyspaceOf } from "../redis/keyspace.js";
 import { spreadRepeatStrategy } from "./schedule-offset.js";
+import { eventSyncDeduplicationId } from "./queue-names.js";
 
 export interface EnqueuedJob {
   readonly project: number;
@@ -30,6 +31,12 @@ export interface JobQueues {
   /** Input is parsed against the job catalog (JobInput<"sync.run"> when typed); JobDataError if wrong. */
   enqueueSync(input: JobInput<"sync.run"> | Readonly<Record<string, unknown>>): Promise<EnqueuedJob>;
   enqueueAddOptions(input: JobInput<"options.add"> | Readonly<Record<string, unknown>>, options?: { readonly idempotencyKey?: string | undefined }): Promise<EnqueuedJob>;
+  /**
+   * A targeted sync of the project's pending PIM events, `delayMs` from now; while one is
+   * waiting, this joins it (its run reads every target pending when it starts); while one runs,
+   * one more follows it.
+   */
+  enqueueEventSync(project: number, delayMs: number): Promise<void>;
   /** One job at a time per project queue, across every worker (see queue-names.ts). */
   enforceOneJobPerProject(): Promise<void>;
   close(): Promise<void>;
@@ -95,6 +102,10 @@ export function createJobQueues(args: {
         refOf: (jobId) => `${data.project}/${jobId}`,
       });
       return { project: data.project, ...added };
+    },
+    async enqueueEventSync(project, delayMs) {
+      const data = parseJobData("sync.events", { project });
+      await queueFor(project).add("sync.events", data, { ...baseOptions("sync.events"), delay: delayMs, deduplication: { id: eventSyncDeduplicationId(project), keepLastIfActive: true } });
     },
     async enforceOneJobPerProject() {
       await Promise.all([...queues.values()].map((queue) => queue.setGlobalConcurrency(1)));

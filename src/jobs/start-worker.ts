@@ -27,6 +27,7 @@ import { isRedisConnectionFailure } from "../redis/redis-unavailable-error.js";
 import { createJobFinalStatusStore, type JobFinalStatusStore } from "./job-final-status-store.js";
 import { idempotencyWindowSeconds } from "./job-options.js";
 import { recordFinalStatuses } from "./record-final-statuses.js";
+import { createPimEventStore, type PimEventStore } from "../events/pim-event-store.js";
 
 /** How long aborted jobs get to hand themselves back before the worker gives up on them. */
 const ABORT_GRACE_MS = 5_000;
@@ -60,6 +61,8 @@ export interface PreparedWorker {
   readonly activation: ActivationParts | null;
   /** How each project job ended, kept for the idempotency window (after BullMQ removed the job). */
   readonly finalStatuses: JobFinalStatusStore;
+  /** The PIM events received and the targets they left pending (src/events/). */
+  readonly pimEvents: PimEventStore;
   /**
    * The locales labels may use in a project (service spelling), from the cached PIM structure;
    * `recheck` (before refusing a locale) re-reads it unless it was read within
@@ -132,6 +135,7 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
     settings.projects.map((project) => [project.id, createProjectRuntime({ settings, project, logger, redis: connection, budgets, ...(observer ? { onUpstreamResponse: (upstream, status) => observer.upstreamResponse(upstream, status) } : {}) })]),
   );
   const finalStatuses = createJobFinalStatusStore(connection, keyspaceOf(connection, prefix), idempotencyWindowSeconds(settings.worker));
+  const pimEvents = createPimEventStore(connection, keyspaceOf(connection, prefix));
   const activationParts = settings.activation ? prepareActivation({ settings, logger, connection, budgets, onError: logRedisError }) : null;
   const projectLocales = async (project: number, recheck: boolean): Promise<readonly string[]> => {
     const runtime = runtimes.get(project);
@@ -172,6 +176,7 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
       observer: args.observer,
       projectLock: createProjectLock(connection, prefix, { ttlMs: settings.worker.lock_duration_ms }),
       fullSyncProgress: createFullSyncProgress(connection, prefix),
+      pimEvents,
       addOptionsBatching: {
         outcomes,
         intents: createAddOptionsIntentStore(connection, prefix),
@@ -271,5 +276,5 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
     };
   }
 
-  return { queues, connection, activation: activationParts, finalStatuses, projectLocales, start, release };
+  return { queues, connection, activation: activationParts, finalStatuses, pimEvents, projectLocales, start, release };
 }

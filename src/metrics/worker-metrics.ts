@@ -39,6 +39,8 @@ export function createWorkerMetrics(args: {
   readonly jobCounts: (project: number) => Promise<JobCounts>;
   /** The Activation queue's counts, when `activation` is configured: reported as `project="activation"`, as its job refs are `activation/<id>`. */
   readonly activationJobCounts?: (() => Promise<JobCounts>) | undefined;
+  /** When each project with a PIM event subscription last received an event (ms), read at scrape time. */
+  readonly lastPimEventAt?: { readonly projects: readonly number[]; read(project: number): Promise<number | null> } | undefined;
 }): WorkerMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -93,6 +95,39 @@ export function createWorkerMetrics(args: {
     },
   });
 
+  const lastPimEventAt = args.lastPimEventAt;
+  if (lastPimEventAt) {
+    new Gauge({
+      name: "pim_sync_pim_event_age_seconds",
+      help: "Seconds since the project's PIM event subscription last delivered an event (any worker), read from Redis at scrape time; absent before the first event. A long silence means changes reach the service only at the next scheduled sync (docs/pim-events.md).",
+      labelNames: ["project"] as const,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        const now = Date.now();
+        for (const project of lastPimEventAt.projects) {
+          const at = await lastPimEventAt.read(project).catch(() => null);
+          if (at !== null) this.set({ project: String(project) }, Math.max(0, (now - at) / 1000));
+        }
+      },
+    });
+  }
+  const eventSyncRuns = new Counter({ name: "pim_sync_event_sync_runs_total", help: "Targeted syncs of PIM events (each attempt) by outcome: ok, failed, held_back.", labelNames: ["project", "outcome"] as const, registers: [registry] });
+
+  /** A targeted sync writes options like a sync, but is no proof the whole project is in step. */
+  function eventSyncEnded(end: JobRunEnd): void {
+    const project = String(end.project);
+    if (!end.ok) {
+      eventSyncRuns.inc({ project, outcome: "failed" });
+      return;
+    }
+    const result = end.result as SyncJobResult;
+    eventSyncRuns.inc({ project, outcome: result.outcome === "held_back" ? "held_back" : "ok" });
+    optionsWritten.inc({ project, kind: "upsert" }, result.upserts);
+    optionsWritten.inc({ project, kind: "delete" }, result.deletes);
+    heldBack.inc({ project }, result.heldBack.reduce((sum, held) => sum + held.names, 0));
+  }
+
   function syncEnded(end: JobRunEnd): void {
     const project = String(end.project);
     const seconds = end.durationMs / 1000;
@@ -129,6 +164,7 @@ export function createWorkerMetrics(args: {
     activationRunEnded: (end) => activation.activationRunEnded(end),
     runEnded(end) {
       if (end.name === "sync.run") syncEnded(end);
+      else if (end.name === "sync.events") eventSyncEnded(end);
       else addOptionsEnded(end);
     },
     authRefused(surface, reason) {

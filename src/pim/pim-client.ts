@@ -1,4 +1,6 @@
 import type { Logger } from "pino";
+import { readTargetStructure } from "./read-target-structure.js";
+import type { SyncTargets } from "../domain/sync-targets.js";
 import type { Dispatcher } from "undici";
 import type { PimAttributeOption, PimCatalogStructure, PimRecord } from "../domain/pim-catalog.js";
 import { createConcurrencyLimiter } from "../http/concurrency-limiter.js";
@@ -58,6 +60,8 @@ export interface PimBudgets {
 
 export interface PimClient {
   readStructure(signal?: AbortSignal): Promise<PimCatalogStructure>;
+  /** The structure a targeted sync needs: the named attributes and the scope's lists (read-target-structure.ts). */
+  readTargetStructure(targets: SyncTargets, signal?: AbortSignal): Promise<PimCatalogStructure>;
   /** Options of a simple/multi select attribute, one page (≤100) at a time; 404 if it has none. */
   attributeOptionPages(attribute: string, signal?: AbortSignal): AsyncIterable<PimAttributeOption[]>;
   /** The same list, its first page read: the count is known before the rest is read. */
@@ -181,6 +185,7 @@ export function createPimClient(options: PimClientOptions): PimClient {
 
   return {
     readStructure: (signal) => readPimStructure({ http, logger }, signal),
+    readTargetStructure: (targets, signal) => readTargetStructure({ http, logger }, targets, signal),
     attributeOptionPages,
     openAttributeOptions,
     referenceEntityRecordPages,

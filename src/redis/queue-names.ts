@@ -20,3 +20,8 @@ export function syncDeduplicationId(project: number): string {
 }
 
 export const SYNC_SCHEDULER_ID = "sync-schedule";
+
+/** Targeted syncs of a project's PIM events: one running, at most one more waiting. */
+export function eventSyncDeduplicationId(project: number): string {
+  return `pim-events-${project}`;
+}

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { activationSchema } from "./activation-settings-schema.js";
 import { clusterNodeProblems } from "./cluster-node-problems.js";
+import { pimEventsSchema } from "../events/pim-events-settings-schema.js";
 
 /**
  * The configuration file, as users write it. Key names are a promise to users: add, never
@@ -25,6 +26,7 @@ export const pimConnectionSchema = z.strictObject({
   option_writes_per_second: z.number().positive().max(100).default(3).describe("option writes per second (Akeneo's budget on option writes)"),
   instance_budget: budgetName.optional().describe("names the PIM instance's shared budget, for projects whose URLs differ but which the PIM counts together (letters, digits, `.`, `_`, `-`); derived from the URL when left out"),
   connection_budget: budgetName.optional().describe("names the API connection's shared budget, for projects whose credentials differ but which the PIM counts as one connection; derived from URL, client id and user name when left out"),
+  events: pimEventsSchema.optional().describe("the Event Platform subscription that triggers targeted syncs (docs/pim-events.md); without it, only the schedule"),
 });
 
 const serviceWithToken = z.strictObject({

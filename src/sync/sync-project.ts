@@ -11,6 +11,8 @@ import { splitPlanWrites } from "../reconcile/split-plan-writes.js";
 import type { StateStore } from "../state/state-store.js";
 import { createDeletionCheck } from "./confirm-deletions.js";
 import type { PimReader } from "./pim-reader.js";
+import type { PimCatalogStructure } from "../domain/pim-catalog.js";
+import { specIsTargeted, type SyncTargets } from "../domain/sync-targets.js";
 import { openSourceOptions } from "./read-source-options.js";
 import { compareReadingOrder } from "./reading-order.js";
 import { runSourcePipeline } from "./run-source-pipeline.js";
@@ -57,6 +59,11 @@ export interface SyncInput {
   /** Sees each derived collection with its plan (for dry-run output); not kept by the sync itself. */
   readonly onCollection?: (collection: DesiredCollection, plan: CollectionPlan) => void;
   readonly onFields?: (fields: readonly SelectField[]) => void;
+  /**
+   * A targeted sync (src/events/): only the structure these targets need is read, and only
+   * their collections are reconciled, with the same planning, deletion check and guard.
+   */
+  readonly targets?: SyncTargets;
 }
 
 /**
@@ -103,6 +110,12 @@ export class ProjectScopeError extends PimSyncError {
   }
 }
 
+function readStructureFor(pim: PimReader, targets: SyncTargets | undefined, signal: AbortSignal): Promise<PimCatalogStructure> {
+  if (!targets) return pim.readStructure(signal);
+  if (!pim.readTargetStructure) throw new Error("this PIM reader cannot read a targeted structure");
+  return pim.readTargetStructure(targets, signal);
+}
+
 /** A request the upstream refused for good (4xx but 408/425/429, a response of the wrong shape). */
 function isPermanent(error: unknown): boolean {
   return error instanceof HttpError && !error.transient;
@@ -134,7 +147,7 @@ async function runSync(deps: SyncDeps, input: SyncInput, signal: AbortSignal): P
   const serviceBefore = { ...deps.service.stats };
 
   // Both reads before anything else, side by side: they are the sync's sequential prefix.
-  const [structure, inService] = await Promise.all([deps.pim.readStructure(signal), deps.service.listCollections(input.project, signal)]);
+  const [structure, inService] = await Promise.all([readStructureFor(deps.pim, input.targets, signal), deps.service.listCollections(input.project, signal)]);
   const { scope, problems: scopeProblems } = resolveProjectScope(structure, input.filters);
   if (scopeProblems.length > 0) throw new ProjectScopeError(scopeProblems);
   const derived = deriveCollectionSpecs(structure, scope, input.naming);
@@ -162,7 +175,8 @@ async function runSync(deps: SyncDeps, input: SyncInput, signal: AbortSignal): P
 
   const missing: MissingCollection[] = [];
   const bySource = new Map<string, { source: OptionSource; specs: CollectionSpec[] }>();
-  for (const spec of derived.specs) {
+  const targets = input.targets;
+  for (const spec of targets ? derived.specs.filter((candidate) => specIsTargeted(candidate, targets)) : derived.specs) {
     if (!idByName.has(spec.name)) {
       missing.push({ collection: spec.name, field: spec.name, attribute: spec.attribute });
       continue;

@@ -3,6 +3,7 @@ import type { RouteParams, Router } from "../shared/router.js";
 import type { SimReply, SimRequest } from "../shared/sim-request.js";
 
 import type { PimState } from "./pim-state.js";
+import type { PimEventEmitter } from "./pim-event-emitter.js";
 
 export interface PimRoute {
   /** The token endpoint: needs no bearer token and does not count against a connection. */
@@ -19,6 +20,8 @@ export type PimRouter = Router<PimRoute>;
 export interface PimRouteContext {
   readonly state: PimState;
   readonly recordsPageSize: number;
+  /** Told of each change a write made (the Event Platform's events). */
+  readonly events: PimEventEmitter;
 }
 
 export const API_PREFIX = "/api/rest/v1";

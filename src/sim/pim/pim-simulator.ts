@@ -22,6 +22,7 @@ import { addRecordWriteRoutes } from "./routes/record-write-routes.js";
 import { addReferenceEntityRoutes } from "./routes/reference-entity-routes.js";
 import { addStructureRoutes } from "./routes/structure-routes.js";
 import { createTokenStore } from "./token-store.js";
+import { createPimEventEmitter, type PimEventEmitter } from "./pim-event-emitter.js";
 
 export interface PimSimulatorOptions {
   readonly catalog: SimCatalog["pim"];
@@ -43,6 +44,8 @@ export interface PimSimulator extends SimulatorControls {
   expireAllTokens(): void;
   /** Every access and refresh token issued so far is revoked ("invalid"); a new password login works. */
   revokeAllTokens(): void;
+  /** The signed CloudEvents posted after each change (off until `events.configure`). */
+  readonly events: PimEventEmitter;
 }
 
 /** Akeneo's documented limits (reference §3). */
@@ -59,7 +62,8 @@ export async function startPimSimulator(options: PimSimulatorOptions): Promise<P
 
   const router = createRouter<PimRoute>();
   router.add("POST", "/api/oauth/v1/token", { public: true, handle: (request) => handleTokenRequest(request, clients, tokens) });
-  const context: PimRouteContext = { state, recordsPageSize };
+  const events = createPimEventEmitter();
+  const context: PimRouteContext = { state, recordsPageSize, events };
   addAttributeRoutes(router, context);
   addAttributeOptionReadRoutes(router, context);
   addAttributeOptionWriteRoutes(router, context);
@@ -79,5 +83,5 @@ export async function startPimSimulator(options: PimSimulatorOptions): Promise<P
     }),
     defaultFaultBody: defaultAkeneoFaultBody,
   });
-  return { ...controls, state, expireAllTokens: () => tokens.expireAllAccess(), revokeAllTokens: () => tokens.revokeAll() };
+  return { ...controls, state, expireAllTokens: () => tokens.expireAllAccess(), revokeAllTokens: () => tokens.revokeAll(), events };
 }

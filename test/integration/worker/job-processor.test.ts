@@ -43,7 +43,7 @@ describe("worker: what every job keeps (log bindings, project lock, data checked
     const settings = h.settings();
     const logger = createLogger({ level, redactor: EMPTY_REDACTOR, destination: { write: (line: string) => void lines.push(line) } });
     const noop = () => Promise.resolve(null);
-    worker = await startWorker({ settings, logger, handlers: { "sync.run": noop, "options.add": noop, ...handlers } });
+    worker = await startWorker({ settings, logger, handlers: { "sync.run": noop, "sync.events": noop, "options.add": noop, ...handlers } });
     return { settings, running: worker };
   }
 

@@ -56,6 +56,7 @@ describe("worker: a job's slot handed to the queue's next job", () => {
         running -= 1;
       }
     },
+    "sync.events": () => Promise.resolve(null),
     "options.add": () => Promise.resolve(null),
   };
 

@@ -3,7 +3,7 @@ import { isActivationJobName, isJobName, isProjectJobName, JOB_CATALOG, JobDataE
 
 describe("the job catalog", () => {
   it("knows its job names and nothing else", () => {
-    expect(Object.keys(JOB_CATALOG).sort()).toEqual(["activation.offers.put", "activation.orders.pull", "activation.orders.resend", "activation.shipment.update", "options.add", "sync.run"]);
+    expect(Object.keys(JOB_CATALOG).sort()).toEqual(["activation.offers.put", "activation.orders.pull", "activation.orders.resend", "activation.shipment.update", "options.add", "sync.events", "sync.run"]);
     expect(isJobName("sync.run")).toBe(true);
     expect(isJobName("toString")).toBe(false);
     expect(isJobName("sync.all")).toBe(false);

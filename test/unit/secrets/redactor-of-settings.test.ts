@@ -10,7 +10,7 @@ const CONFIG = {
   projects: [
     {
       id: 1,
-      pim: { url: "http://pim.example", client_id: "client-id-1", secret: "pim-secret-1", username: "pim-user-1", password: "pim-pass-1" },
+      pim: { url: "http://pim.example", client_id: "client-id-1", secret: "pim-secret-1", username: "pim-user-1", password: "pim-pass-1", events: { secret: "event-secret-primary-1", secondary_secret: "event-secret-second-1" } },
       service: { url: "http://service.example", email: "ops@example.com", password: "svc-pass-1" },
     },
     { id: 2, pim: { url: "http://pim.example", client_id: "client-id-2", secret: "pim-secret-2", username: "pim-user-2", password: "${UNSET_PIM_PASSWORD}" }, service: { url: "http://service.example", token: "svc-token-2" } },
@@ -32,6 +32,8 @@ describe("redactorOfSettings", () => {
     "pim-secret-1",
     "pim-user-1",
     "pim-pass-1",
+    "event-secret-primary-1",
+    "event-secret-second-1",
     "ops@example.com",
     "svc-pass-1",
     "svc-token-2",

@@ -18,6 +18,7 @@ import type { PimRouteContext, PimRouter } from "../pim-route.js";
 import { findAttribute, supportsOptions } from "../pim-state.js";
 import type { PimState } from "../pim-state.js";
 import { optionHref } from "./attribute-option-read-routes.js";
+import { optionEventData } from "../pim-event-emitter.js";
 
 const COLLECTION_TYPE = "application/vnd.akeneo.collection+json";
 const MAX_LINES = 100;
@@ -43,19 +44,22 @@ function notSupportingOptions(attribute: PimCatalogAttribute) {
   };
 }
 
-export function addAttributeOptionWriteRoutes(router: PimRouter, { state }: PimRouteContext): void {
+export function addAttributeOptionWriteRoutes(router: PimRouter, { state, events }: PimRouteContext): void {
+  const changed: OptionChanged = (attribute, option, status) => events.emit(`attribute-option.${status === 201 ? "created" : "updated"}`, optionEventData(attribute, option));
   router.add("PATCH", `${API_PREFIX}/attributes/:code/options/:option`, {
     optionWrite: true,
-    handle: (request, params) => patchOne(state, request, paramOf(params, "code"), paramOf(params, "option")),
+    handle: (request, params) => patchOne(state, request, paramOf(params, "code"), paramOf(params, "option"), changed),
   });
   router.add("PATCH", `${API_PREFIX}/attributes/:code/options`, {
     optionWrite: true,
     alsoAccepts: [COLLECTION_TYPE],
-    handle: (request, params) => patchMany(state, request, paramOf(params, "code")),
+    handle: (request, params) => patchMany(state, request, paramOf(params, "code"), changed),
   });
 }
 
-function patchOne(state: PimState, request: SimRequest, attributeCode: string, optionCode: string): SimReply {
+type OptionChanged = (attribute: string, option: string, status: 201 | 204) => void;
+
+function patchOne(state: PimState, request: SimRequest, attributeCode: string, optionCode: string, changed: OptionChanged): SimReply {
   const contentType = contentTypeOf(request);
   if (contentType === undefined) {
     return akeneoError(415, "The 'Content-type' header is missing. 'application/json' has to specified as value.");
@@ -73,10 +77,11 @@ function patchOne(state: PimState, request: SimRequest, attributeCode: string, o
     const { ok: _ok, status, message, ...extra } = outcome;
     return akeneoError(status, message, extra);
   }
+  changed(attribute.code, outcome.code, outcome.status);
   return emptyReply(outcome.status, { location: optionHref(request.origin, attribute.code, outcome.code) });
 }
 
-function patchMany(state: PimState, request: SimRequest, attributeCode: string): SimReply {
+function patchMany(state: PimState, request: SimRequest, attributeCode: string, changed: OptionChanged): SimReply {
   const contentType = contentTypeOf(request);
   if (contentType === undefined) {
     return akeneoError(415, `The 'Content-type' header is missing. '${COLLECTION_TYPE}' has to specified as value.`);
@@ -102,7 +107,10 @@ function patchMany(state: PimState, request: SimRequest, attributeCode: string):
       return { line: number, code, status_code: 422, message: "Validation failed.", errors: [notSupportingOptions(attribute)] };
     }
     const outcome = upsertAttributeOption(state, attribute, code, body, COLLECTION_ANCHOR);
-    if (outcome.ok) return { line: number, code, status_code: outcome.status };
+    if (outcome.ok) {
+      changed(attribute.code, outcome.code, outcome.status);
+      return { line: number, code, status_code: outcome.status };
+    }
     const { ok: _ok, status, ...rest } = outcome;
     return { line: number, code, status_code: status, ...rest };
   });

@@ -14,6 +14,7 @@ import { API_PREFIX } from "../pim-route.js";
 import type { PimRouteContext, PimRouter } from "../pim-route.js";
 import type { PimState } from "../pim-state.js";
 import { upsertRecord } from "../record-upsert.js";
+import { recordEventData } from "../pim-event-emitter.js";
 
 const MAX_RECORDS = 100;
 const jsonObjectSchema = z.record(z.string(), z.unknown());
@@ -38,7 +39,8 @@ function unknownEntity(state: PimState, code: string): SimReply | undefined {
   return akeneoError(404, `Reference entity "${code}" does not exist.`);
 }
 
-export function addRecordWriteRoutes(router: PimRouter, { state }: PimRouteContext): void {
+export function addRecordWriteRoutes(router: PimRouter, { state, events }: PimRouteContext): void {
+  const changed = (entity: string, record: string, status: number): void => events.emit(`reference-entity-record.${status === 201 ? "created" : "updated"}`, recordEventData(entity, record));
   router.add("PATCH", `${API_PREFIX}/reference-entities/:code/records/:record`, {
     handle(request, params) {
       const entityCode = paramOf(params, "code");
@@ -53,6 +55,7 @@ export function addRecordWriteRoutes(router: PimRouter, { state }: PimRouteConte
         const { ok: _ok, status, message, ...extra } = outcome;
         return akeneoError(status, message, extra);
       }
+      changed(entityCode, outcome.code, outcome.status);
       const location = `${request.origin}${API_PREFIX}/reference-entities/${encodeURIComponent(entityCode)}/records/${encodeURIComponent(outcome.code)}`;
       return emptyReply(outcome.status, { location });
     },
@@ -75,7 +78,10 @@ export function addRecordWriteRoutes(router: PimRouter, { state }: PimRouteConte
         const code = body.data["code"];
         if (typeof code !== "string" || code.trim() === "") return { status_code: 422, message: "Code is missing." };
         const outcome = upsertRecord(state, entityCode, code, body.data);
-        if (outcome.ok) return { code, status_code: outcome.status };
+        if (outcome.ok) {
+          changed(entityCode, outcome.code, outcome.status);
+          return { code, status_code: outcome.status };
+        }
         const { ok: _ok, status, ...rest } = outcome;
         return { code, status_code: status, ...rest };
       });

@@ -1,0 +1,103 @@
+import { z } from "zod";
+import type { Keyspace } from "../redis/keyspace.js";
+import type { RedisClient } from "../redis/redis-client.js";
+import { redisScript } from "../redis/redis-script.js";
+
+/** A redelivery within this long of the first delivery is a duplicate (the platform retries for far less). */
+const SEEN_SECONDS = 7 * 86_400;
+/** Recent events kept for inspection, per project. */
+const LOG_LENGTH = 1_000;
+
+/**
+ * Records an event once per id, in one step: the id's mark, its target in the project's pending
+ * set (with a new sequence number, so a target that changes again while a sync reads it stays
+ * pending), the event in the project's log, and the time and subject last seen. A duplicate
+ * only refreshes the time: the platform is talking.
+ */
+const RECORD = redisScript(`
+redis.call('SET', KEYS[5], ARGV[4])
+if redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[1]) == false then return 0 end
+if ARGV[2] ~= '' then
+  redis.call('HSET', KEYS[2], ARGV[2], redis.call('INCR', KEYS[3]))
+end
+redis.call('LPUSH', KEYS[4], ARGV[3])
+redis.call('LTRIM', KEYS[4], 0, tonumber(ARGV[6]) - 1)
+if ARGV[5] ~= '' then redis.call('SET', KEYS[6], ARGV[5]) end
+return 1
+`);
+
+/** Removes the pending targets a sync covered, unless a later event bumped them meanwhile. */
+const SETTLE = redisScript(`
+local removed = 0
+for i = 1, #ARGV, 2 do
+  if redis.call('HGET', KEYS[1], ARGV[i]) == ARGV[i + 1] then
+    redis.call('HDEL', KEYS[1], ARGV[i])
+    removed = removed + 1
+  end
+end
+return removed
+`);
+
+export const recordedEventSchema = z.strictObject({
+  id: z.string(),
+  type: z.string(),
+  subject: z.string().nullable(),
+  correlationId: z.string().nullable(),
+  /** The pending-set field of its target, or null for an event that names none. */
+  target: z.string().nullable(),
+  /** Why it names no target. */
+  ignored: z.string().nullable(),
+  receivedAt: z.number(),
+});
+
+export type RecordedEvent = z.output<typeof recordedEventSchema>;
+
+/** Pending targets as read: field → sequence number, handed back to `settle`. */
+export type PendingTargets = ReadonlyMap<string, string>;
+
+export interface PimEventStore {
+  /** True for a new event, false for a duplicate (same id). */
+  record(project: number, event: RecordedEvent): Promise<boolean>;
+  pending(project: number): Promise<PendingTargets>;
+  /** Drops the targets read by `pending` whose sequence is unchanged. */
+  settle(project: number, taken: PendingTargets): Promise<void>;
+  /** When the project's last event (duplicates included) arrived, in ms, or null. */
+  lastEventAt(project: number): Promise<number | null>;
+  /** The most recent events, newest first. */
+  recent(project: number, count: number): Promise<RecordedEvent[]>;
+}
+
+export function createPimEventStore(redis: RedisClient, keyspace: Keyspace): PimEventStore {
+  const key = (project: number, ...parts: string[]): string => keyspace.projectKey(project, "pim-events", ...parts);
+  return {
+    async record(project, event) {
+      const keys = [key(project, "seen", event.id), key(project, "pending"), key(project, "seq"), key(project, "log"), key(project, "last"), key(project, "subject")];
+      const added = await RECORD(redis, keys, [SEEN_SECONDS, event.target ?? "", JSON.stringify(event), event.receivedAt, event.subject ?? "", LOG_LENGTH]);
+      return added === 1;
+    },
+    async pending(project) {
+      return new Map(Object.entries(await redis.hgetall(key(project, "pending"))));
+    },
+    async settle(project, taken) {
+      if (taken.size === 0) return;
+      await SETTLE(redis, [key(project, "pending")], [...taken].flat());
+    },
+    async lastEventAt(project) {
+      const raw = await redis.get(key(project, "last"));
+      const at = raw === null ? Number.NaN : Number(raw);
+      return Number.isFinite(at) ? at : null;
+    },
+    async recent(project, count) {
+      const lines = await redis.lrange(key(project, "log"), 0, count - 1);
+      // Lines written by another version may not parse: they are left out, not thrown on.
+      return lines.flatMap((line) => {
+        try {
+          const parsed = recordedEventSchema.safeParse(JSON.parse(line));
+          return parsed.success ? [parsed.data] : [];
+        } catch {
+          return [];
+        }
+      });
+    },
+  };
+}

@@ -1,0 +1,184 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { signBody } from "../../../src/events/event-signature.js";
+import type { JobQueues } from "../../../src/jobs/job-queues.js";
+import { createLogger } from "../../../src/log/create-logger.js";
+import { createAgent } from "../../../src/http/create-agent.js";
+import { createPimClient } from "../../../src/pim/pim-client.js";
+import { EMPTY_REDACTOR } from "../../../src/secrets/redactor.js";
+import { optionEventData } from "../../../src/sim/pim/pim-event-emitter.js";
+import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
+import { assertCliBuilt, killLeftoverProcesses, servingUrlOf, spawnCli, type CliProcess } from "../../support/process-cli.js";
+import { SIM_CREDENTIALS, writeTestConfig } from "../../support/process-config.js";
+import { allJobs, collectionsOf, openTestQueues, waitForJobState } from "../../support/process-jobs.js";
+import { waitFor } from "../../support/process-poll.js";
+import { createConfigSafeTestRedis } from "../../support/process-redis.js";
+import type { TestRedis } from "../../support/redis.js";
+
+const PROJECT = 67;
+const SECRET = "event-secret-0123456789abcdef";
+const WAIT_MS = 60_000;
+
+describe("PIM events through the worker process and the simulators", () => {
+  let sims: RunningSimulators;
+  let redis: TestRedis;
+  let queues: JobQueues;
+  let dir: string;
+  let worker: CliProcess;
+  let receiver: string;
+
+  beforeAll(() => assertCliBuilt());
+  beforeEach(async () => {
+    sims = await startSimulators({ pimPort: 0, servicePort: 0 });
+    redis = await createConfigSafeTestRedis();
+    queues = openTestQueues(redis, [PROJECT]);
+    dir = await mkdtemp(join(tmpdir(), "pim-sync-events-"));
+  });
+  afterEach(async () => {
+    await killLeftoverProcesses();
+    await queues.close();
+    await redis.cleanup();
+    await sims.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** A worker whose project 67 subscribes to events, after one full sync (the exact baseline). */
+  async function startWorker(projectExtras: Record<string, unknown> = {}): Promise<void> {
+    const config = await writeTestConfig(dir, {
+      pimUrl: sims.pim.url,
+      serviceUrl: sims.service.url,
+      redisPrefix: redis.prefix,
+      logLevel: "info",
+      server: { port: 0 },
+      projectExtras: {
+        pim: { url: sims.pim.url, ...SIM_CREDENTIALS.pim, events: { secret: "${PIM_EVENTS_SECRET}", window_ms: 300 } },
+        ...projectExtras,
+      },
+    });
+    worker = spawnCli(["worker", "--config", config], { env: { PIM_EVENTS_SECRET: SECRET } });
+    const url = await servingUrlOf(worker, WAIT_MS);
+    receiver = `${url}/v1/pim-events/${PROJECT}`;
+    const sync = await queues.enqueueSync({ project: PROJECT, trigger: "api" });
+    await waitForJobState(queues, PROJECT, sync.jobId, "completed", WAIT_MS);
+    sims.pim.events.configure({ url: receiver, secret: SECRET });
+  }
+
+  const pim = () =>
+    createPimClient({ baseUrl: sims.pim.url, dispatcher: createAgent({ connections: 4 }), credentials: { clientId: SIM_CREDENTIALS.pim.client_id, secret: SIM_CREDENTIALS.pim.secret, username: SIM_CREDENTIALS.pim.username, password: SIM_CREDENTIALS.pim.password }, logger: createLogger({ level: "silent", redactor: EMPTY_REDACTOR }) });
+
+  const optionsOf = (collection: string): string[] => (collectionsOf(sims.service, PROJECT)[collection] ?? []).map((option) => option.name);
+
+  async function eventSyncsDone(): Promise<number> {
+    await sims.pim.events.idle();
+    return waitFor(
+      async () => {
+        const jobs = (await allJobs(queues, PROJECT)).filter((job) => job.name === "sync.events");
+        const states = await Promise.all(jobs.map((job) => job.getState()));
+        return jobs.length > 0 && states.every((state) => state === "completed") && (await redis.redis.hlen(`${redis.prefix}:pim-events:${PROJECT}:pending`)) === 0 ? jobs.length : false;
+      },
+      { timeoutMs: WAIT_MS, what: "every targeted sync to complete" },
+    );
+  }
+
+  it("an option created in the PIM reaches the service through a signed event, read from that attribute only", async () => {
+    await startWorker();
+    sims.pim.clearRequests();
+    await pim().upsertAttributeOptions("color", [{ code: "teal", labels: { en_US: "Teal" } }]);
+    await waitFor(() => optionsOf("color").includes("teal"), { timeoutMs: WAIT_MS, what: "teal in the service's color collection" });
+    const paths = sims.pim.requests.filter((request) => request.method === "GET").map((request) => request.path);
+    expect(paths).toContain("/api/rest/v1/attributes/color/options");
+    // Targeted: no other attribute's options, no families.
+    expect(paths.filter((path) => path.includes("/options") && !path.includes("/color/"))).toEqual([]);
+    expect(paths).not.toContain("/api/rest/v1/families");
+    const head = await fetch(receiver, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    // Blind-spot metric: how long since the subscription last delivered.
+    const metrics = await (await fetch(new URL("/metrics", receiver))).text();
+    expect(metrics).toMatch(new RegExp(`^pim_sync_pim_event_age_seconds\\{project="${PROJECT}"\\} \\d`, "m"));
+  });
+
+  it("a bad or missing signature is refused 401 and changes nothing", async () => {
+    await startWorker();
+    const body = JSON.stringify({ specversion: "1.0", id: "evt-1", type: "com.akeneo.pim.v1.attribute-option.created", subject: "t", data: optionEventData("color", "teal") });
+    sims.pim.state.attribute_options["color"]?.push({ code: "teal", sort_order: 99, labels: { en_US: "Teal" } });
+    const missing = await fetch(receiver, { method: "POST", headers: { "content-type": "application/json" }, body });
+    const wrong = await fetch(receiver, { method: "POST", headers: { "content-type": "application/json", "x-akeneo-signature-primary": signBody(body, "another-secret-0123456789") }, body });
+    expect([missing.status, wrong.status]).toEqual([401, 401]);
+    expect(await redis.redis.exists(`${redis.prefix}:pim-events:${PROJECT}:pending`, `${redis.prefix}:pim-events:${PROJECT}:seen:evt-1`)).toBe(0);
+    expect((await allJobs(queues, PROJECT)).filter((job) => job.name === "sync.events")).toEqual([]);
+    // The same body, signed: accepted.
+    const signed = await fetch(receiver, { method: "POST", headers: { "content-type": "application/json", "x-akeneo-signature-primary": signBody(body, SECRET) }, body });
+    expect(signed.status).toBe(200);
+    await waitFor(() => optionsOf("color").includes("teal"), { timeoutMs: WAIT_MS, what: "teal after the signed event" });
+  });
+
+  it("duplicated and reordered events end in the exact state a full sync leaves", async () => {
+    await startWorker();
+    sims.pim.events.configure({ url: receiver, secret: SECRET, duplicates: 2, reorderBatch: 4 });
+    const client = pim();
+    await client.upsertAttributeOptions("color", [{ code: "teal", labels: { en_US: "Teal" } }]);
+    await client.upsertAttributeOptions("color", [{ code: "teal", labels: { en_US: "Teal blue" } }]);
+    await client.upsertAttributeOptions("season", [{ code: "monsoon", labels: { en_US: "Monsoon" } }]);
+    await client.upsertAttributeOptions("size_eu", [{ code: "xxl", labels: { en_US: "XXL", fr_FR: "XXL" } }]);
+    await eventSyncsDone();
+    expect(collectionsOf(sims.service, PROJECT)["color"]).toContainEqual({ name: "teal", label: { "en-US": "Teal blue" } });
+    // A full sync now finds nothing to write: the targeted syncs left the exact state.
+    const writesBefore = Object.values(sims.service.writes()).flat().length;
+    const full = await queues.enqueueSync({ project: PROJECT, trigger: "api" });
+    await waitForJobState(queues, PROJECT, full.jobId, "completed", WAIT_MS);
+    expect(Object.values(sims.service.writes()).flat().length).toBe(writesBefore);
+  });
+
+  it("a burst of events for one attribute is one read of its options", async () => {
+    await startWorker();
+    sims.pim.clearRequests();
+    const client = pim();
+    await client.upsertAttributeOptions(
+      "color",
+      Array.from({ length: 20 }, (_, index) => ({ code: `burst_${index}`, labels: { en_US: `Burst ${index}` } })),
+    );
+    await eventSyncsDone();
+    expect(optionsOf("color").filter((name) => name.startsWith("burst_"))).toHaveLength(20);
+    const reads = sims.pim.requests.filter((request) => request.method === "GET" && request.path === "/api/rest/v1/attributes/color/options");
+    expect(reads).toHaveLength(1);
+  });
+
+  it("a delete event deletes only once the PIM confirms the option is gone", async () => {
+    await startWorker();
+    const announce = (): void => sims.pim.events.emit("attribute-option.deleted", optionEventData("color", "red"));
+    expect(optionsOf("color")).toContain("red");
+    // Announced before the PIM has removed it: nothing is deleted.
+    announce();
+    await eventSyncsDone();
+    expect(optionsOf("color")).toContain("red");
+    const colors = sims.pim.state.attribute_options["color"] ?? [];
+    sims.pim.state.attribute_options["color"] = colors.filter((option) => option.code !== "red");
+    announce();
+    await waitFor(() => !optionsOf("color").includes("red"), { timeoutMs: WAIT_MS, what: "red deleted from the service" });
+  });
+
+  it("deletions the guard would hold from a full sync are held from an event the same way", async () => {
+    await startWorker({ deletion_guard: { max_fraction: 0.5, min_count: 2 } });
+    const before = optionsOf("color");
+    const colors = sims.pim.state.attribute_options["color"] ?? [];
+    sims.pim.state.attribute_options["color"] = colors.slice(0, 1);
+    sims.pim.events.emit("attribute-option.deleted", optionEventData("color", colors[1]?.code ?? "?"));
+    await eventSyncsDone();
+    const [job] = (await allJobs(queues, PROJECT)).filter((candidate) => candidate.name === "sync.events");
+    expect((job?.returnvalue as { outcome?: string } | undefined)?.outcome).toBe("held_back");
+    expect(optionsOf("color")).toEqual(before);
+  });
+
+  it("events the platform lost are repaired by the next scheduled sync", async () => {
+    await startWorker();
+    sims.pim.events.configure({ url: receiver, secret: SECRET, drop: true });
+    await pim().upsertAttributeOptions("color", [{ code: "teal", labels: { en_US: "Teal" } }]);
+    expect(sims.pim.events.stats().dropped).toBe(1);
+    expect(optionsOf("color")).not.toContain("teal");
+    const scheduled = await queues.enqueueSync({ project: PROJECT, trigger: "schedule" });
+    await waitForJobState(queues, PROJECT, scheduled.jobId, "completed", WAIT_MS);
+    expect(optionsOf("color")).toContain("teal");
+  });
+});
