@@ -17,7 +17,7 @@ const LAYERS = [
   ["budgets"], // upstream budgets shared through Redis
   ["state"],
   ["pim", "config-service"], // upstream clients
-  ["sync", "add-options", "activation"], // features: never import each other
+  ["sync", "add-options", "activation", "events"], // features: never import each other
   ["project-runtime"], // one project's clients and stores, for the jobs and the commands
   ["jobs"], // the only folder that imports bullmq
   ["auth", "server"], // credentials checks, the fastify app
@@ -25,7 +25,7 @@ const LAYERS = [
   ["worker-process", "cli"], // composition: the worker process, the commands
 ];
 
-const FEATURES = ["sync", "add-options", "activation"];
+const FEATURES = ["sync", "add-options", "activation", "events"];
 const pathOf = (folder) => (folder.endsWith("-process") || folder === "project-runtime" ? `^src/${folder}\\.ts$` : `^src/${folder}/`);
 
 const layerRules = LAYERS.flatMap((layer, index) => {

@@ -19,7 +19,7 @@ import { createAuthGate } from "./auth/auth-gate.js";
 import type { AuthSurface } from "./auth/auth-refusal.js";
 import { redactorOfSettings } from "./secrets/redactor-of-settings.js";
 import type { JsonKeyStyle } from "./json/json-key-style.js";
-import { pimEventRoutes } from "./events/pim-event-routes.js";
+import { pimEventRoutes } from "./trigger/pim-event-routes.js";
 
 export interface RunningWorkerProcess extends RunningWorker {
   /** The HTTP server's base URL, when `server` (or the deprecated `trigger` host/port) is configured. */

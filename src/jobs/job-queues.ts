@@ -6,7 +6,7 @@ import { parseJobData, type JobInput, type JobName } from "./job-catalog.js";
 import { idempotencyWindowSeconds, jobOptionsFor, type JobRetention } from "./job-options.js";
 import { keyspaceOf } from "../redis/keyspace.js";
 import { spreadRepeatStrategy } from "./schedule-offset.js";
-import { eventSyncDeduplicationId } from "./queue-names.js";
+import { eventSyncDeduplicationId } from "../redis/queue-names.js";
 
 export interface EnqueuedJob {
   readonly project: number;

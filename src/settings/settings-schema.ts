@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { activationSchema } from "./activation-settings-schema.js";
 import { clusterNodeProblems } from "./cluster-node-problems.js";
-import { pimEventsSchema } from "../events/pim-events-settings-schema.js";
+import { pimEventsSchema } from "./pim-events-settings-schema.js";
 
 /**
  * The configuration file, as users write it. Key names are a promise to users: add, never

@@ -3,10 +3,10 @@ import type { Logger } from "pino";
 import { createPerAddressWarnLog } from "../log/per-address-warn-log.js";
 import { withRedisDeadline } from "../server/redis-deadline.js";
 import type { ProjectSettings } from "../settings/settings-schema.js";
-import { SIGNATURE_HEADERS, signatureMatches } from "./event-signature.js";
-import { targetKey, targetOfEvent } from "./event-target.js";
-import { pimEventSchema } from "./pim-event.js";
-import type { PimEventStore } from "./pim-event-store.js";
+import { SIGNATURE_HEADERS, signatureMatches } from "../events/event-signature.js";
+import { targetKey, targetOfEvent } from "../events/event-target.js";
+import { pimEventSchema } from "../events/pim-event.js";
+import type { PimEventStore } from "../events/pim-event-store.js";
 
 export interface PimEventRoutesOptions {
   /** The configured projects; those with `pim.events` get a receiver. */
