@@ -199,6 +199,14 @@ const redisUrl = z.string().regex(/^rediss?:\/\//, "must be a redis:// or rediss
 /** `redis.cluster`: a Redis Cluster, reached through any of these startup nodes. */
 export const redisClusterSchema = z.strictObject({
   nodes: z.array(redisUrl).min(1, "at least one startup node is needed"),
+  failover_wait_ms: z
+    .int()
+    .min(1_000)
+    .max(600_000)
+    .default(30_000)
+    .describe(
+      "How long (at least) a worker's Redis command keeps retrying while a master of the cluster fails over to its replica, before it fails: more than the cluster's cluster-node-timeout plus a few seconds for the election (docs/redis-cluster.md). CLI commands do not wait for it.",
+    ),
 });
 
 /**
