@@ -1,3 +1,4 @@
+import { Cluster, type Redis } from "ioredis";
 import type { Logger } from "pino";
 import type { RedisSettings } from "../settings/settings-schema.js";
 import { openRedisClient } from "./open-redis-client.js";
@@ -27,6 +28,14 @@ export function createWorkerRedis(settings: RedisSettings, logger: Logger): Redi
     const delayMs = typeof delay === "number" ? delay : reconnectDelayMs(attempt);
     logger.warn({ redis: target, attempt, delayMs, err: lastError }, "Redis is not answering; reconnecting");
   });
+  // One node of a cluster gone (a master killed: its replica takes over) is no reconnect of the
+  // whole connection, so nothing above says it; commands for its slots wait for the failover.
+  if (redis instanceof Cluster) {
+    redis.on("-node", (node: Redis) => {
+      if (redis.status !== "ready") return; // closing: every node leaves
+      logger.warn({ redis: target, node: `${node.options.host}:${node.options.port}` }, "a Redis Cluster node is gone; its slots' commands wait for a replica to take over (redis.cluster.failover_wait_ms)");
+    });
+  }
   redis.on("ready", () => {
     if (attempt === 0) return;
     attempt = 0;

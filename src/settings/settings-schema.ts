@@ -162,6 +162,14 @@ function hasUrlPassword(url: string | undefined): boolean {
 /** `redis.cluster`: a Redis Cluster, reached through any of these startup nodes. */
 export const redisClusterSchema = z.strictObject({
   nodes: z.array(redisUrl).min(1, "at least one startup node is needed").describe("a Redis Cluster instead of one Redis (give `url` or `cluster`, not both): startup nodes as `redis://`/`rediss://` URLs, the others are discovered; every node with the same scheme and user/password, no database path; passwords shown as `***` everywhere"),
+  failover_wait_ms: z
+    .int()
+    .min(1_000)
+    .max(600_000)
+    .default(30_000)
+    .describe(
+      "how long (at least) a worker's Redis command keeps retrying while a master of the cluster fails over to its replica, before it fails: more than the cluster's cluster-node-timeout plus a few seconds for the election (docs/redis-cluster.md). CLI commands do not wait for it.",
+    ),
 });
 
 /**

@@ -4,53 +4,100 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { Redis } from "ioredis";
+import { isServingMaster, parseClusterNodes } from "./cluster-nodes.js";
 import { startOwnRedisServer, type OwnRedisServer } from "./own-redis-server.js";
 import { waitFor } from "./worker-wait.js";
 
 const run = promisify(execFile);
 
+export interface OwnRedisClusterOptions {
+  /** Replicas per master (0: masters only, no failover possible). */
+  readonly replicas?: number;
+  /**
+   * cluster-node-timeout: a master silent this long is flagged failing and its replica takes
+   * over about a second later. Redis' default (15 s) is too long for a test.
+   */
+  readonly nodeTimeoutMs?: number;
+}
+
 export interface OwnRedisCluster {
-  /** The masters' URLs (`redis://127.0.0.1:<port>`), usable as `redis.cluster.nodes`. */
+  /** The masters' URLs at the start (`redis://127.0.0.1:<port>`), usable as `redis.cluster.nodes`. */
   readonly nodes: readonly string[];
-  /** The URL of the master serving `key`'s slot now (CLUSTER KEYSLOT, then CLUSTER SLOTS). */
+  /** Every node's URL at the start, masters first, then replicas: startup nodes that survive a master's death. */
+  readonly allNodes: readonly string[];
+  /** The URL of the master serving `key`'s slot now (CLUSTER KEYSLOT, then CLUSTER SLOTS on a live node). */
   masterOf(key: string): Promise<string>;
+  /**
+   * SIGKILLs the node at `url` (nothing saved: what it had not replicated is gone). The signal
+   * is sent before this returns, so a test can kill at an exact point of a simulator's handler;
+   * the promise resolves once the process has exited.
+   */
+  kill(url: string): Promise<void>;
+  /**
+   * Waits until a replica `url` had at the start is a master serving slots in the view of every
+   * live node, and every live node says `cluster_state:ok`; returns the replica's URL.
+   */
+  waitForPromotion(url: string, timeoutMs?: number): Promise<string>;
   /** Kills every server and removes their files. */
   close(): Promise<void>;
 }
 
+const urlOf = (port: number): string => `redis://127.0.0.1:${port}`;
+const portOf = (url: string): number => Number(new URL(url).port);
+
 /**
- * A Redis Cluster of the test's own: `masters` redis-servers (cluster mode, no persistence, no
- * replicas) on loopback ports own-redis-server.ts chose, their node files in a temporary folder,
- * slots assigned by `redis-cli --cluster create`. Ready once every node reports
- * `cluster_state:ok`. Needs the `redis-server` and `redis-cli` binaries (.ci/run installs them).
+ * A Redis Cluster of the test's own: `masters` redis-servers in cluster mode (no persistence),
+ * each with `replicas` replicas, on loopback ports own-redis-server.ts chose, their node files in a temporary folder,
+ * slots and replicas assigned by `redis-cli --cluster create`. Ready once every node reports
+ * `cluster_state:ok`, every node knows every other, and every replica's link to its master is
+ * up (it holds the master's data, so it can be promoted). Needs the `redis-server` and
+ * `redis-cli` binaries (.ci/run installs them).
  */
-export async function startOwnRedisCluster(masters = 3): Promise<OwnRedisCluster> {
+export async function startOwnRedisCluster(masters = 3, options: OwnRedisClusterOptions = {}): Promise<OwnRedisCluster> {
+  const replicas = options.replicas ?? 0;
   const dir = await mkdtemp(join(tmpdir(), "pim-sync-cluster-"));
-  const servers: OwnRedisServer[] = [];
+  const servers = new Map<number, OwnRedisServer>();
+  const killed = new Set<number>();
+  const ports: number[] = [];
 
   async function close(): Promise<void> {
-    await Promise.all(servers.map((server) => server.close()));
+    await Promise.all([...servers.values()].map((server) => server.close()));
     await rm(dir, { recursive: true, force: true });
   }
 
-  const ports: number[] = [];
+  const livePorts = (): number[] => ports.filter((port) => servers.has(port) && !killed.has(port));
+
   try {
-    for (let i = 0; i < masters; i += 1) {
-      const server = await startOwnRedisServer({ cluster: { dir } });
-      servers.push(server);
+    for (let i = 0; i < masters * (1 + replicas); i += 1) {
+      const args: string[] = [];
+      if (options.nodeTimeoutMs !== undefined) args.push("--cluster-node-timeout", String(options.nodeTimeoutMs));
+      // A replica's first sync starts at once (Redis 7 waits 5 s for more replicas to share it).
+      if (replicas > 0) args.push("--repl-diskless-sync-delay", "0");
+      const server = await startOwnRedisServer({ cluster: { dir }, args });
+      servers.set(server.port, server);
       ports.push(server.port);
     }
-    await run("redis-cli", ["--cluster", "create", ...ports.map((port) => `127.0.0.1:${port}`), "--cluster-replicas", "0", "--cluster-yes"]);
+    await run("redis-cli", ["--cluster", "create", ...ports.map((port) => `127.0.0.1:${port}`), "--cluster-replicas", String(replicas), "--cluster-yes"]);
     for (const port of ports) await waitFor(() => clusterStateOk(port), 20_000, `cluster_state:ok on port ${port}`);
+    for (const port of ports) await waitFor(() => knowsEveryNode(port, ports.length), 20_000, `node ${port} to know all ${ports.length} nodes`);
+    for (const port of ports) await waitFor(() => replicaLinkUpOrMaster(port), 20_000, `node ${port}: a master, or a replica whose link is up`);
   } catch (error) {
     await close();
     throw error;
   }
 
+  // Masters first: the roles redis-cli gave, read back (it chooses them, not the order of the ports).
+  const view = await withNode(ports[0] ?? 0, async (node) => parseClusterNodes(String(await node.call("CLUSTER", "NODES"))));
+  const masterPorts = view.filter(isServingMaster).map((node) => node.port);
+  const replicaPorts = view.filter((node) => node.masterId !== null).map((node) => node.port);
+  /** Each master's replicas at the start, by the master's port: the candidates for its promotion. */
+  const replicasOf = new Map(masterPorts.map((port) => [port, view.filter((node) => node.masterId === view.find((master) => master.port === port)?.id).map((node) => node.id)]));
+
   return {
-    nodes: ports.map((port) => `redis://127.0.0.1:${port}`),
+    nodes: masterPorts.map(urlOf),
+    allNodes: [...masterPorts, ...replicaPorts].map(urlOf),
     async masterOf(key) {
-      return withNode(ports[0] ?? 0, async (node) => {
+      return withNode(livePorts()[0] ?? 0, async (node) => {
         const slot = Number(await node.call("CLUSTER", "KEYSLOT", key));
         const ranges = (await node.call("CLUSTER", "SLOTS")) as [number, number, [string, number, ...unknown[]], ...unknown[]][];
         const range = ranges.find(([from, to]) => slot >= from && slot <= to);
@@ -58,12 +105,50 @@ export async function startOwnRedisCluster(masters = 3): Promise<OwnRedisCluster
         return `redis://${range[2][0]}:${range[2][1]}`;
       });
     },
+    kill(url) {
+      const port = portOf(url);
+      const server = servers.get(port);
+      if (!server) return Promise.reject(new Error(`${url} is no node of this cluster`));
+      killed.add(port);
+      return server.kill();
+    },
+    async waitForPromotion(url, timeoutMs = 30_000) {
+      const candidates = replicasOf.get(portOf(url));
+      if (!candidates || candidates.length === 0) throw new Error(`${url} was no master with a replica at the start`);
+      const promoted = await waitFor(
+        async () => {
+          let found: number | undefined;
+          for (const port of livePorts()) {
+            if (!(await clusterStateOk(port))) return undefined;
+            const nodes = await withNode(port, async (node) => parseClusterNodes(String(await node.call("CLUSTER", "NODES"))));
+            const replica = nodes.find((node) => candidates.includes(node.id) && isServingMaster(node));
+            if (!replica || (found !== undefined && found !== replica.port)) return undefined;
+            found = replica.port;
+          }
+          return found;
+        },
+        timeoutMs,
+        `a replica of ${url} to be promoted in every live node's view, cluster_state:ok everywhere`,
+      );
+      return urlOf(promoted);
+    },
     close,
   };
 }
 
 async function clusterStateOk(port: number): Promise<boolean> {
   return withNode(port, async (node) => /cluster_state:ok/.test(String(await node.call("CLUSTER", "INFO")))).catch(() => false);
+}
+
+/** Every node in its view, none still in handshake: a failing master's replicas can be voted for. */
+async function knowsEveryNode(port: number, count: number): Promise<boolean> {
+  const nodes = await withNode(port, async (node) => parseClusterNodes(String(await node.call("CLUSTER", "NODES"))));
+  return nodes.length === count && nodes.every((node) => !node.flags.includes("handshake") && !node.flags.includes("noaddr"));
+}
+
+async function replicaLinkUpOrMaster(port: number): Promise<boolean> {
+  const info = await withNode(port, async (node) => String(await node.call("INFO", "replication")));
+  return /role:master/.test(info) || /master_link_status:up/.test(info);
 }
 
 async function withNode<T>(port: number, work: (node: Redis) => Promise<T>): Promise<T> {

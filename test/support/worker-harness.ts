@@ -158,7 +158,7 @@ export async function startWorkerHarness(
   const { clusterNodes } = options;
   const redis: TestRedis<RedisClient> = clusterNodes ? await createClusterTestRedis(clusterNodes) : await createTestRedis();
   const producerConnection = clusterNodes ? createBullmqClusterConnection(clusterNodes, "producer") : createBullmqConnection(TEST_REDIS_URL, "producer");
-  const redisSettings = clusterNodes ? { cluster: { nodes: [...clusterNodes] } } : { url: TEST_REDIS_URL };
+  const redisSettings = clusterNodes ? { cluster: { nodes: [...clusterNodes], failover_wait_ms: 30_000 } } : { url: TEST_REDIS_URL };
   const projectIds = [PROJECT, OTHER_PROJECT];
   const queues = createJobQueues({ connection: producerConnection, prefix: redis.prefix, projects: projectIds, retention: { keep_completed_days: 1, keep_failed_days: 1 } });
   const admin = createJobAdmin(queues);

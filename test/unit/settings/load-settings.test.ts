@@ -404,7 +404,13 @@ projects:
     const nodes = ["redis://:pw@10.0.0.1:6379", "redis://:pw@10.0.0.2:6379", "redis://:pw@10.0.0.3"];
 
     it("accepts startup nodes instead of redis.url", () => {
-      expect(parse({ redis: { cluster: { nodes }, prefix: "tenant-a" }, projects: [project()] }).redis).toEqual({ cluster: { nodes }, prefix: "tenant-a", connect_timeout_ms: 5_000 });
+      expect(parse({ redis: { cluster: { nodes }, prefix: "tenant-a" }, projects: [project()] }).redis).toEqual({ cluster: { nodes, failover_wait_ms: 30_000 }, prefix: "tenant-a", connect_timeout_ms: 5_000 });
+    });
+
+    it("redis.cluster.failover_wait_ms: how long a worker's command waits for a failover, bounded, the field named", () => {
+      expect(parse({ redis: { cluster: { nodes, failover_wait_ms: 60_000 } }, projects: [project()] }).redis?.cluster?.failover_wait_ms).toBe(60_000);
+      expect(problemsOf(() => parse({ redis: { cluster: { nodes, failover_wait_ms: 500 } }, projects: [project()] }))[0]).toMatch(/^redis\.cluster\.failover_wait_ms: /);
+      expect(problemsOf(() => parse({ redis: { cluster: { nodes, failover_wait_ms: "30s" } }, projects: [project()] }))[0]).toMatch(/^redis\.cluster\.failover_wait_ms: /);
     });
 
     it("needs exactly one of url and cluster, naming the field", () => {
