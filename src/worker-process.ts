@@ -19,6 +19,8 @@ import { createAuthGate } from "./auth/auth-gate.js";
 import type { AuthSurface } from "./auth/auth-refusal.js";
 import { redactorOfSettings } from "./secrets/redactor-of-settings.js";
 import type { JsonKeyStyle } from "./json/json-key-style.js";
+import { packageVersion } from "./cli/package-version.js";
+import { openApiRoutes } from "./openapi/openapi-routes.js";
 
 export interface RunningWorkerProcess extends RunningWorker {
   /** The HTTP server's base URL, when `server` (or the deprecated `trigger` host/port) is configured. */
@@ -144,7 +146,7 @@ async function startServer(
   jsonKeys: JsonKeyStyle,
 ): Promise<HttpServer> {
   const redactor = redactorOfSettings(settings);
-  const app = createHttpApp({ limits: listen, logger, redactor, badRequestLogIntervalMs: listen.auth_throttle.log_interval_ms });
+  const app = createHttpApp({ limits: listen, logger, redactor, badRequestLogIntervalMs: listen.auth_throttle.log_interval_ms, version: packageVersion() });
   // On the root instance before any route is registered, so every scope's routes inherit it.
   if (metrics) app.addHook("onResponse", async (request, reply) => metrics.httpRequestAnswered(request.method, request.is404 ? UNMATCHED_ROUTE : request.routeOptions.url ?? UNMATCHED_ROUTE, reply.statusCode));
   const gate = (surface: AuthSurface) => createAuthGate({ surface, limits: listen.auth_throttle, logger, observer: metrics });
@@ -156,6 +158,7 @@ async function startServer(
       return [...(redis === null ? [] : [redis]), ...workers];
     },
   });
+  await app.register(openApiRoutes);
   if (metrics) await app.register(metricsRoutes, { registry: metrics.registry, token: listen.metrics_token, gate: gate("metrics") });
   const jobAdmin = createJobAdmin(prepared.queues, { redactor, ...(prepared.activation ? { activation: prepared.activation.queue.queue } : {}) });
   // The routes that need the started worker, in a scope of their own behind the starting gate.
