@@ -148,7 +148,8 @@ async function adminScope(app: FastifyInstance, options: AdminRoutesOptions): Pr
   });
   await app.register(async (boardScope) => {
     // bull-board's pages and API serve its UI, change with its versions and are decided by the
-    // route table: left out of the API description.
+    // route table: left out of the API description (bull-board 9 marks them hidden itself; this
+    // keeps them out whatever a later version does).
     boardScope.addHook("onRoute", (route) => {
       route.schema = { ...route.schema, ...HIDDEN_ROUTE };
     });

@@ -23,8 +23,8 @@ function isFastifyError(error: unknown): error is FastifyError {
 /**
  * The worker's fastify instance, before routes are added: timeouts and the connection cap from
  * `server`, JSON bodies only (bounded), every error answered as `{errors: [...]}` JSON, security
- * headers on every answer, and the OpenAPI description of every route added later at
- * `/openapi.json` (a route must describe its answers: see src/openapi/).
+ * headers on every answer, and the OpenAPI description of every route added later
+ * (`app.swagger()`, served by src/openapi/openapi-routes.ts; a route must describe its answers).
  */
 export function createHttpApp(args: {
   readonly limits: Pick<ListenSettings, "request_timeout_ms" | "headers_timeout_ms" | "max_connections">;
