@@ -20,7 +20,7 @@ const LAYERS = [
   ["sync", "add-options", "activation", "events"], // features: never import each other
   ["project-runtime"], // one project's clients and stores, for the jobs and the commands
   ["jobs"], // the only folder that imports bullmq
-  ["auth", "server"], // credentials checks, the fastify app
+  ["auth", "server", "openapi"], // credentials checks, the fastify app, the API description of its routes
   ["metrics", "trigger", "admin"], // what the HTTP server serves
   ["worker-process", "cli"], // composition: the worker process, the commands
 ];

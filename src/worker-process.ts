@@ -20,6 +20,8 @@ import type { AuthSurface } from "./auth/auth-refusal.js";
 import { redactorOfSettings } from "./secrets/redactor-of-settings.js";
 import type { JsonKeyStyle } from "./json/json-key-style.js";
 import { pimEventRoutes } from "./trigger/pim-event-routes.js";
+import { packageVersion } from "./cli/package-version.js";
+import { openApiRoutes } from "./openapi/openapi-routes.js";
 
 export interface RunningWorkerProcess extends RunningWorker {
   /** The HTTP server's base URL, when `server` (or the deprecated `trigger` host/port) is configured. */
@@ -149,7 +151,7 @@ async function startServer(
   jsonKeys: JsonKeyStyle,
 ): Promise<HttpServer> {
   const redactor = redactorOfSettings(settings);
-  const app = createHttpApp({ limits: listen, logger, redactor, badRequestLogIntervalMs: listen.auth_throttle.log_interval_ms });
+  const app = createHttpApp({ limits: listen, logger, redactor, badRequestLogIntervalMs: listen.auth_throttle.log_interval_ms, version: packageVersion() });
   // On the root instance before any route is registered, so every scope's routes inherit it.
   if (metrics) app.addHook("onResponse", async (request, reply) => metrics.httpRequestAnswered(request.method, request.is404 ? UNMATCHED_ROUTE : request.routeOptions.url ?? UNMATCHED_ROUTE, reply.statusCode));
   const gate = (surface: AuthSurface) => createAuthGate({ surface, limits: listen.auth_throttle, logger, observer: metrics });
@@ -161,6 +163,7 @@ async function startServer(
       return [...(redis === null ? [] : [redis]), ...workers];
     },
   });
+  await app.register(openApiRoutes);
   if (metrics) await app.register(metricsRoutes, { registry: metrics.registry, token: listen.metrics_token, gate: gate("metrics") });
   if (settings.projects.some((project) => project.pim.events !== undefined)) {
     // Outside the starting gate: recording an event needs Redis, not the started worker, and a

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { RefusedOrder } from "./activation-state-store.js";
 
-const refusedOrderSchema = z.strictObject({
+/** A set-aside order as stored, and as the admin API lists it. */
+export const refusedOrderSchema = z.strictObject({
   connection: z.string(),
   order_id: z.string(),
   delivery_id: z.string(),

@@ -5,6 +5,7 @@ import { JobNotFoundError, JobRefError } from "../jobs/job-admin.js";
 import { JobDataError } from "../jobs/job-catalog.js";
 import { BodyError } from "./body-error.js";
 import { logBadRequests } from "./bad-request-log.js";
+import { describeHttpApi } from "../openapi/describe-http-api.js";
 import type { ListenSettings } from "./listen-settings.js";
 import { RedisDeadlineError } from "./redis-deadline.js";
 import { securityHeaders } from "./security-headers.js";
@@ -22,7 +23,8 @@ function isFastifyError(error: unknown): error is FastifyError {
 /**
  * The worker's fastify instance, before routes are added: timeouts and the connection cap from
  * `server`, JSON bodies only (bounded), every error answered as `{errors: [...]}` JSON, security
- * headers on every answer.
+ * headers on every answer, and the OpenAPI description of every route added later
+ * (`app.swagger()`, served by src/openapi/openapi-routes.ts; a route must describe its answers).
  */
 export function createHttpApp(args: {
   readonly limits: Pick<ListenSettings, "request_timeout_ms" | "headers_timeout_ms" | "max_connections">;
@@ -31,6 +33,8 @@ export function createHttpApp(args: {
   readonly redactor?: Redactor;
   /** At most one `bad request refused` warning per client address this often (60 s when left out). */
   readonly badRequestLogIntervalMs?: number;
+  /** The API description's version (pim-sync's); `unknown` when left out. */
+  readonly version?: string;
 }): FastifyInstance {
   const log = args.logger.child({ component: "http" });
   const app = Fastify({
@@ -44,6 +48,12 @@ export function createHttpApp(args: {
   });
   app.server.maxConnections = args.limits.max_connections;
   securityHeaders(app);
+  describeHttpApi(app, { version: args.version ?? "unknown" });
+  // The routes' request schemas are for the description: each handler parses with the zod schema
+  // they are generated from, whose messages (every problem at once, each naming its field) are
+  // the API's. Fastify's own validator would refuse first with other words, and strip unknown
+  // fields a strict schema must refuse.
+  app.setValidatorCompiler(() => () => true);
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {

@@ -7,6 +7,7 @@ import { SIGNATURE_HEADERS, signatureMatches } from "../events/event-signature.j
 import { targetKey, targetOfEvent } from "../events/event-target.js";
 import { pimEventSchema } from "../events/pim-event.js";
 import type { PimEventStore } from "../events/pim-event-store.js";
+import { pimEventProbeRouteSchema, pimEventRouteSchema } from "./pim-event-route-schemas.js";
 
 export interface PimEventRoutesOptions {
   /** The configured projects; those with `pim.events` get a receiver. */
@@ -53,12 +54,12 @@ export async function pimEventRoutes(app: FastifyInstance, options: PimEventRout
 
   const subscriptionOf = (request: FastifyRequest<{ Params: { project: string } }>) => byId.get(request.params.project);
 
-  app.head<{ Params: { project: string } }>(PIM_EVENTS_ROUTE, async (request, reply) => {
+  app.head<{ Params: { project: string } }>(PIM_EVENTS_ROUTE, { schema: pimEventProbeRouteSchema }, async (request, reply) => {
     if (!subscriptionOf(request)) return reply.code(404).send();
     return reply.code(200).send();
   });
 
-  app.post<{ Params: { project: string } }>(PIM_EVENTS_ROUTE, async (request, reply: FastifyReply) => {
+  app.post<{ Params: { project: string } }>(PIM_EVENTS_ROUTE, { schema: pimEventRouteSchema }, async (request, reply: FastifyReply) => {
     const subscription = subscriptionOf(request);
     if (!subscription) return reply.code(404).send({ error: `project ${request.params.project} has no PIM event subscription` });
     const { project, events } = subscription;

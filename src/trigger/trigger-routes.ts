@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from "fastify";
 import type { Logger } from "pino";
 import type { AuthGate } from "../auth/auth-gate.js";
 import { bearerTokenMatches } from "../auth/bearer-token-matches.js";
@@ -11,7 +11,17 @@ import { BodyError } from "../server/body-error.js";
 import { withRedisDeadline } from "../server/redis-deadline.js";
 import type { ProjectSettings } from "../settings/settings-schema.js";
 import { inKeyStyle, type JsonKeyStyle } from "../json/json-key-style.js";
-import { ACTIVATION_ROUTES, createActivationRoutes, type ActivationTrigger } from "./activation-routes.js";
+import { HIDDEN_ROUTE } from "../openapi/route-schema.js";
+import { ACTIVATION_ROUTES, createActivationRoutes, type ActivationRoutePath, type ActivationTrigger } from "./activation-routes.js";
+import { activationOffersRouteSchema, activationShipmentsRouteSchema, addOptionsRouteSchema, jobStatusRouteSchema, syncRouteSchema, type jobStatusAnswer } from "./trigger-route-schemas.js";
+import type { z } from "zod";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** The route needs the trigger's bearer token (checked by triggerRoutes' onRequest hook). */
+    bearer?: boolean;
+  }
+}
 
 export interface TriggerRoutesOptions {
   readonly token: string;
@@ -39,6 +49,11 @@ export interface TriggerRoutesOptions {
 
 /** Routes that need the bearer token carry this in their config; 405 answers do not. */
 const BEARER = { bearer: true } as const;
+
+const ACTIVATION_ROUTE_SCHEMAS: Readonly<Record<ActivationRoutePath, FastifySchema>> = {
+  "/v1/activation/offers": activationOffersRouteSchema,
+  "/v1/activation/shipments": activationShipmentsRouteSchema,
+};
 
 function parseAddOptions(body: unknown): { request?: JobData<"options.add">; problems: string[] } {
   try {
@@ -83,7 +98,7 @@ export async function triggerRoutes(app: FastifyInstance, options: TriggerRoutes
   const inTime = <T>(work: Promise<T>): Promise<T> => withRedisDeadline(options.redisTimeoutMs, work);
 
   app.addHook("onRequest", async (request, reply) => {
-    if ((request.routeOptions.config as { bearer?: boolean }).bearer !== true) return;
+    if (request.routeOptions.config.bearer !== true) return;
     const header = request.headers.authorization;
     const admitted = await options.gate.admit(request, reply, {
       present: header !== undefined,
@@ -112,16 +127,17 @@ export async function triggerRoutes(app: FastifyInstance, options: TriggerRoutes
     }
   }
 
-  const postOnly = (path: string, handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>): void => {
-    app.post(path, { config: BEARER }, handler);
+  const postOnly = (path: string, schema: FastifySchema, handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>): void => {
+    app.post(path, { config: BEARER, schema }, handler);
     app.route({
       method: ["GET", "HEAD", "PUT", "DELETE", "PATCH", "OPTIONS"],
       url: path,
+      schema: HIDDEN_ROUTE,
       handler: async (_request, reply) => reply.code(405).header("allow", "POST").send({ error: "use POST" }),
     });
   };
 
-  postOnly("/v1/sync", async (request, reply) => {
+  postOnly("/v1/sync", syncRouteSchema, async (request, reply) => {
     const body = objectBody(request);
     const projectId = body.project;
     if (typeof projectId !== "number" || !projectById.has(projectId)) return reply.code(400).send({ errors: [projectProblem(projectId)] });
@@ -129,7 +145,7 @@ export async function triggerRoutes(app: FastifyInstance, options: TriggerRoutes
     return reply.code(202).send({ job_id: `${job.project}/${job.jobId}`, status: job.status });
   });
 
-  postOnly("/v1/add-options", async (request, reply) => {
+  postOnly("/v1/add-options", addOptionsRouteSchema, async (request, reply) => {
     const body = objectBody(request);
     const projectId = body.project;
     const project = typeof projectId === "number" ? projectById.get(projectId) : undefined;
@@ -151,7 +167,7 @@ export async function triggerRoutes(app: FastifyInstance, options: TriggerRoutes
   const jobDetails = options.jobDetails;
   if (jobDetails) {
     // What a PIM-side caller needs to follow the job its 202 named: no stack traces, no logs.
-    app.get<{ Params: { project: string; id: string } }>("/v1/jobs/:project/:id", { config: BEARER }, async (request, reply) => {
+    app.get<{ Params: { project: string; id: string } }>("/v1/jobs/:project/:id", { config: BEARER, schema: jobStatusRouteSchema }, async (request, reply) => {
       const ref = `${request.params.project}/${request.params.id}`;
       let job: JobDetails | JobFinalStatus;
       try {
@@ -174,13 +190,13 @@ export async function triggerRoutes(app: FastifyInstance, options: TriggerRoutes
         result: job.state === "completed" ? inKeyStyle(job.result, options.jsonKeys ?? "snake") : null,
         failed_reason: job.failedReason,
         retrying_after: "pendingRetryReason" in job ? job.pendingRetryReason : null,
-      };
+      } satisfies z.input<typeof jobStatusAnswer>;
     });
   }
 
   if (activationRoutes) {
     for (const path of Object.keys(ACTIVATION_ROUTES) as (keyof typeof ACTIVATION_ROUTES)[]) {
-      postOnly(path, async (request, reply) => {
+      postOnly(path, ACTIVATION_ROUTE_SCHEMAS[path], async (request, reply) => {
         const answer = await activationRoutes.handle(path, objectBody(request), idempotencyKeyOf(request), inTime);
         return reply.code(answer.status).send(answer.body);
       });

@@ -1,0 +1,100 @@
+import { z } from "zod";
+import { refusedOrderSchema } from "../activation/refused-order-schema.js";
+import { JOB_STATES } from "../jobs/job-admin.js";
+import type { JsonKeyStyle } from "../json/json-key-style.js";
+import { answer, queuedAnswer, refusals } from "../openapi/answer-schemas.js";
+import { routeSchema, type RouteDescription } from "../openapi/route-schema.js";
+import { ADMIN_SECURITY } from "../openapi/security-schemes.js";
+
+export const listQuery = z.strictObject({
+  state: z.enum(JOB_STATES).optional(),
+  project: z.coerce.number().int().optional(),
+});
+export const syncBody = z.strictObject({ full: z.boolean().default(false) });
+export const refusedQuery = z.strictObject({ connection: z.string().min(1).optional() });
+export const resendBody = z.strictObject({ order_ids: z.array(z.string().min(1)).min(1).optional() });
+
+const jobParams = z.object({ project: z.string().describe("a project id, or `activation`"), id: z.string() });
+
+/** A job as the admin API lists it (job-admin.ts' JobSummary, snake_case). */
+const jobSummary = z.object({
+  ref: z.string().describe("`<project>/<id>`, or `activation/<id>`"),
+  project: z.int().nullable().describe("null for Activation jobs"),
+  id: z.string(),
+  name: z.string(),
+  state: z.string().describe(`BullMQ's state of the job: ${JOB_STATES.join(", ")}`),
+  attempts_made: z.int().nonnegative(),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+  failed_reason: z.string().nullable().describe("set only while the job is failed"),
+  summary: z.string().describe("what the job does, from its data"),
+});
+const jobListAnswer = z.object({ jobs: z.array(jobSummary.extend({ description: z.string().describe("name and summary") })) });
+const jobDetailsAnswer = jobSummary.extend({
+  data: z.unknown(),
+  result: z.unknown(),
+  stacktrace: z.array(z.string()).describe("the failure of the attempt that failed the job: only while failed"),
+  earlier_stacktraces: z.array(z.string()),
+  pending_retry_reason: z.string().nullable(),
+  logs: z.array(z.string()),
+  attempts_started: z.int().nonnegative(),
+});
+/** `--json-keys camel` keeps the earlier camelCase shapes for one release: described as any object. */
+const camelAnswer = z.record(z.string(), z.unknown()).describe("the earlier camelCase shape (worker --json-keys camel)");
+export const retryResult = z.object({ ref: z.string(), outcome: z.enum(["retried", "skipped"]), reason: z.string().optional() });
+
+/** Every admin route passes the same gate: credentials, the route table, the starting worker. */
+const GATE_REFUSALS = refusals(401, 403, 429, 503);
+const POST_REFUSALS = refusals(400, 401, 403, 413, 415, 429, 503);
+
+const adminRoute = (route: Omit<RouteDescription, "tags" | "security">) => routeSchema({ ...route, tags: ["admin"], security: ADMIN_SECURITY });
+
+export const adminRouteSchemas = (keyStyle: JsonKeyStyle) => ({
+  jobs: adminRoute({
+    summary: "The newest jobs (at most 100), of every project and the Activation queue, or filtered",
+    description: "Viewers and admins.",
+    querystring: listQuery,
+    answers: { 200: answer("the jobs, newest first", keyStyle === "camel" ? camelAnswer : jobListAnswer), ...refusals(400), ...GATE_REFUSALS },
+  }),
+  job: adminRoute({
+    summary: "One job: its data, result, failures and logs",
+    description: "Viewers and admins.",
+    params: jobParams,
+    answers: { 200: answer("the job", keyStyle === "camel" ? camelAnswer : jobDetailsAnswer), ...refusals(400, 404), ...GATE_REFUSALS },
+  }),
+  retryJob: adminRoute({
+    summary: "Retry a failed job with a fresh attempt budget",
+    description: "Admins. A job that is not failed, or whose data no longer parses, is skipped (the answer says why).",
+    params: jobParams,
+    answers: { 200: answer("what was done", retryResult), ...refusals(404), ...POST_REFUSALS },
+  }),
+  retryFailed: adminRoute({
+    summary: "Retry every failed job (of one project)",
+    description: "Admins.",
+    querystring: listQuery.pick({ project: true }),
+    answers: { 200: answer("what was done, per job", z.object({ results: z.array(retryResult) })), ...POST_REFUSALS },
+  }),
+  syncProject: adminRoute({
+    summary: "Queue a sync of a project",
+    description: "Admins. The body may be left out (an incremental sync).",
+    params: z.object({ id: z.string().describe("a configured project id") }),
+    body: syncBody,
+    bodyOptional: true,
+    answers: { 202: answer("the job is stored (or an equal one was)", queuedAnswer), ...refusals(404), ...POST_REFUSALS },
+  }),
+  refusedOrders: adminRoute({
+    summary: "Activation orders set aside after the sink refused them",
+    description: "Viewers and admins. Served when `activation` is configured.",
+    querystring: refusedQuery,
+    answers: { 200: answer("the set-aside orders", z.object({ refused: z.array(refusedOrderSchema) })), ...refusals(400), ...GATE_REFUSALS },
+  }),
+  resendRefused: adminRoute({
+    summary: "Queue the re-send of a connection's set-aside orders (those named, or all)",
+    description: "Admins. The body may be left out (every set-aside order of the connection). Served when `activation` is configured.",
+    params: z.object({ connection: z.string() }),
+    body: resendBody,
+    bodyOptional: true,
+    answers: { 202: answer("the re-send job is stored", queuedAnswer), ...POST_REFUSALS },
+  }),
+});
+export type AdminRouteSchemas = ReturnType<typeof adminRouteSchemas>;

@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { pimEventSchema } from "../events/pim-event.js";
+import { answer, refusals } from "../openapi/answer-schemas.js";
+import { routeSchema } from "../openapi/route-schema.js";
+
+const projectParams = z.object({ project: z.string().describe("the project id the subscription's URL names") });
+
+const signatureHeaders = z.object({
+  "x-akeneo-signature-primary": z.string().optional().describe("hex HMAC-SHA256 of the raw body with the subscription's secret"),
+  "x-akeneo-signature-secondary": z.string().optional().describe("the same with the second secret, during a rotation"),
+  "x-correlation-id": z.string().optional().describe("recorded with the event"),
+});
+
+export const pimEventRouteSchema = routeSchema({
+  summary: "Receive a PIM event from the Akeneo Event Platform",
+  description:
+    "Authenticated by the body's HMAC signature, not a bearer token. An accepted event is recorded (deduplicated by its id) and answered at once; the targeted sync runs later in the project's queue.",
+  tags: ["events"],
+  params: projectParams,
+  headers: signatureHeaders,
+  body: pimEventSchema,
+  answers: {
+    200: answer(
+      "recorded, a duplicate of an event already recorded, or recorded and ignored (a type pim-sync does not sync on)",
+      z.object({ status: z.enum(["recorded", "duplicate", "ignored"]) }),
+    ),
+    ...refusals(400, 401, 403, 404, 503),
+  },
+});
+
+export const pimEventProbeRouteSchema = routeSchema({
+  summary: "Answer the Event Platform's check of the subscription URL",
+  tags: ["events"],
+  params: projectParams,
+  answers: {
+    200: { description: "the project has a subscription: events are received here", schema: z.null(), mediaType: "text/plain" },
+    404: { description: "the project has no PIM event subscription", schema: z.null(), mediaType: "text/plain" },
+  },
+});
