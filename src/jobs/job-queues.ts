@@ -6,6 +6,7 @@ import { parseJobData, type JobInput, type JobName } from "./job-catalog.js";
 import { idempotencyWindowSeconds, jobOptionsFor, type JobRetention } from "./job-options.js";
 import { keyspaceOf } from "../redis/keyspace.js";
 import { spreadRepeatStrategy } from "./schedule-offset.js";
+import { queueTelemetryOption } from "./queue-telemetry.js";
 
 export interface EnqueuedJob {
   readonly project: number;
@@ -50,7 +51,7 @@ export function createJobQueues(args: {
   const queues = new Map<number, Queue>();
   for (const project of args.projects) {
     const settings = args.scheduleJitterMs === undefined ? {} : { settings: { repeatStrategy: spreadRepeatStrategy(project, args.scheduleJitterMs) } };
-    const queue = new Queue(keyspace.projectQueue(project), { connection: args.connection, prefix: args.prefix, ...settings });
+    const queue = new Queue(keyspace.projectQueue(project), { connection: args.connection, prefix: args.prefix, ...settings, ...queueTelemetryOption() });
     // The commands waiting on Redis see the failure themselves; this only keeps it off the console.
     queue.on("error", (error) => args.onError?.(error));
     queues.set(project, queue);

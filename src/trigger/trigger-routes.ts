@@ -4,7 +4,7 @@ import type { AuthGate } from "../auth/auth-gate.js";
 import { bearerTokenMatches } from "../auth/bearer-token-matches.js";
 import { labelLocaleProblems } from "../add-options/label-locale-problems.js";
 import { JobDataError, parseJobData, type JobData } from "../jobs/job-catalog.js";
-import type { JobQueues } from "../jobs/job-queues.js";
+import type { EnqueuedJob, JobQueues } from "../jobs/job-queues.js";
 import { JobNotFoundError, QueueNotConfiguredError, type JobDetails } from "../jobs/job-admin.js";
 import type { JobFinalStatus } from "../jobs/job-final-status-store.js";
 import { BodyError } from "../server/body-error.js";
@@ -12,6 +12,8 @@ import { withRedisDeadline } from "../server/redis-deadline.js";
 import type { ProjectSettings } from "../settings/settings-schema.js";
 import { inKeyStyle, type JsonKeyStyle } from "../json/json-key-style.js";
 import { ACTIVATION_ROUTES, createActivationRoutes, type ActivationTrigger } from "./activation-routes.js";
+import { tracingHooks } from "../telemetry/tracing-hooks.js";
+import { SPAN_ATTRIBUTES } from "../telemetry/span-attribute-names.js";
 
 export interface TriggerRoutesOptions {
   readonly token: string;
@@ -37,8 +39,20 @@ export interface TriggerRoutesOptions {
   readonly jsonKeys?: JsonKeyStyle | undefined;
 }
 
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** Routes that need the bearer token carry it; 405 answers do not. */
+    bearer?: boolean;
+  }
+}
+
 /** Routes that need the bearer token carry this in their config; 405 answers do not. */
 const BEARER = { bearer: true } as const;
+
+/** On the request's handler span, when tracing is on: which job carries the request out. */
+function annotateEnqueued(job: EnqueuedJob): void {
+  tracingHooks().annotate({ [SPAN_ATTRIBUTES.project]: job.project, [SPAN_ATTRIBUTES.jobId]: job.jobId, [SPAN_ATTRIBUTES.enqueueStatus]: job.status });
+}
 
 function parseAddOptions(body: unknown): { request?: JobData<"options.add">; problems: string[] } {
   try {
@@ -83,7 +97,7 @@ export async function triggerRoutes(app: FastifyInstance, options: TriggerRoutes
   const inTime = <T>(work: Promise<T>): Promise<T> => withRedisDeadline(options.redisTimeoutMs, work);
 
   app.addHook("onRequest", async (request, reply) => {
-    if ((request.routeOptions.config as { bearer?: boolean }).bearer !== true) return;
+    if (request.routeOptions.config.bearer !== true) return;
     const header = request.headers.authorization;
     const admitted = await options.gate.admit(request, reply, {
       present: header !== undefined,
@@ -126,6 +140,7 @@ export async function triggerRoutes(app: FastifyInstance, options: TriggerRoutes
     const projectId = body.project;
     if (typeof projectId !== "number" || !projectById.has(projectId)) return reply.code(400).send({ errors: [projectProblem(projectId)] });
     const job = await inTime(options.queues.enqueueSync({ ...body, trigger: "api" }));
+    annotateEnqueued(job);
     return reply.code(202).send({ job_id: `${job.project}/${job.jobId}`, status: job.status });
   });
 
@@ -144,6 +159,7 @@ export async function triggerRoutes(app: FastifyInstance, options: TriggerRoutes
     if (problems.length > 0) return reply.code(400).send({ errors: problems });
     const key = idempotencyKeyOf(request);
     const job = await inTime(options.queues.enqueueAddOptions(body, { idempotencyKey: key === undefined ? undefined : `${project.id}:${key}` }));
+    annotateEnqueued(job);
     log.info({ project: job.project, job: job.jobId, status: job.status }, "add-options request queued");
     return reply.code(202).send({ job_id: `${job.project}/${job.jobId}`, status: job.status });
   });
