@@ -20,6 +20,8 @@ const untraced = (url: string | undefined): boolean => UNTRACED_PATHS.has((url ?
 export interface RunningTracing {
   /** The secrets of the config a command loaded (see RedactingSpanProcessor). */
   useRedactor(redactor: Redactor): void;
+  /** Exports the spans batched so far. */
+  forceFlush(): Promise<void>;
   /** Exports the spans still batched, then stops; the hooks are no-ops again. */
   shutdown(): Promise<void>;
 }
@@ -41,9 +43,10 @@ export interface RunningTracing {
 export function startTracing(config: TracingConfig, options: { readonly exporter?: SpanExporter } = {}): RunningTracing {
   let redactor: Redactor = EMPTY_REDACTOR;
   const exporter = options.exporter ?? (config.protocol === "http/json" ? new OtlpJsonExporter({ url: config.tracesUrl }) : new OtlpProtobufExporter({ url: config.tracesUrl }));
+  const processor = new QueueHousekeepingFilter(new RedactingSpanProcessor(new BatchSpanProcessor({ exporter, ...config.batch }), () => redactor));
   const sdk = new NodeSDK({
     serviceName: config.serviceName,
-    spanProcessors: [new QueueHousekeepingFilter(new RedactingSpanProcessor(new BatchSpanProcessor({ exporter, ...config.batch }), () => redactor))],
+    spanProcessors: [processor],
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [
@@ -58,14 +61,12 @@ export function startTracing(config: TracingConfig, options: { readonly exporter
     annotate(attributes) {
       trace.getActiveSpan()?.setAttributes(attributes);
     },
-    useRedactor(next) {
-      redactor = next;
-    },
   });
   return {
     useRedactor(next) {
       redactor = next;
     },
+    forceFlush: () => processor.forceFlush(),
     async shutdown() {
       uninstall();
       await sdk.shutdown();

@@ -1,5 +1,4 @@
 import type { BullMQOtel } from "bullmq-otel";
-import type { Redactor } from "../secrets/redactor.js";
 import type { SpanAttributeValues } from "./span-attribute-names.js";
 
 /**
@@ -12,14 +11,11 @@ export interface TracingHooks {
   readonly queueTelemetry: BullMQOtel | undefined;
   /** Adds attributes to the span active in the caller's context (a request's, a job's). */
   annotate(attributes: SpanAttributeValues): void;
-  /** The secrets of the config a command loaded: from then on no exported span holds one. */
-  useRedactor(redactor: Redactor): void;
 }
 
 const OFF: TracingHooks = {
   queueTelemetry: undefined,
   annotate: () => undefined,
-  useRedactor: () => undefined,
 };
 
 let current: TracingHooks = OFF;

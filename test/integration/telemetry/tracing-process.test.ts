@@ -89,6 +89,8 @@ describe.each([
     // Instrumentations record request paths: one that carries a configured secret.
     const lookup = await client.call(`/v1/jobs/${PROJECT}/${addId}?note=${encodeURIComponent(TOKEN)}`, { token: TOKEN });
     expect(lookup.status).toBe(200);
+    // Probes are not traced: an orchestrator polls them every few seconds.
+    expect((await client.call("/healthz")).status).toBe(200);
 
     expect(receiver.exports()).toEqual([]);
     worker.signal("SIGTERM");
@@ -132,6 +134,8 @@ describe.each([
 
     // BullMQ's housekeeping (stalled checks every second here) is not a trace of its own.
     expect(spans.filter((s) => s.scope === "bullmq" && s.parentSpanId === "").map((s) => s.name).sort()).toEqual([]);
+
+    expect(spans.filter((s) => String(s.attributes["url.path"]).startsWith("/healthz"))).toEqual([]);
 
     // The secret in the looked-up path reached the spans only as [redacted].
     const lookupSpans = spans.filter((s) => String(s.attributes["url.path"] ?? "").startsWith(`/v1/jobs/${PROJECT}/${addId}?`));
