@@ -7,8 +7,13 @@ import { packageVersion } from "./package-version.js";
 import { jsonErrorText, type FailureKind } from "./json-error.js";
 import { RedisUnavailableError } from "../redis/redis-unavailable-error.js";
 import { redactingIo } from "./redacting-io.js";
+import { openTracing } from "../telemetry/open-tracing.js";
+import type { RunningTracing } from "../telemetry/start-tracing.js";
 
 type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
+
+/** How long a command's end waits for its last spans to be exported (a collector may be away). */
+const TRACING_FLUSH_BOUND_MS = 5_000;
 
 /**
  * Each command is loaded when it runs: `sync --once` should not pay at start for BullMQ, the
@@ -61,9 +66,13 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
     if (json) writeLine(io.stdout, jsonErrorText({ kind, message, exitCode, problems }));
     return exitCode;
   };
+  let tracing: RunningTracing | null = null;
   try {
+    // Before the command's modules load, so that the HTTP instrumentation is in place before
+    // fastify takes `http`. Off (no OTEL_* endpoint), nothing of OpenTelemetry is loaded.
+    tracing = await openTracing(io.env);
     const run = await command.load();
-    return await run(rest, io);
+    return await run(rest, tracing ? tracedIo(io, tracing) : io);
   } catch (error) {
     if (error instanceof UsageError) {
       writeLine(io.stderr, `pim-sync ${name}: ${error.message}${error.help && !json ? `\n\n${error.help}` : ""}`);
@@ -77,5 +86,33 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
     writeLine(io.stderr, `pim-sync ${name}: failed: ${message}`);
     const kind = error instanceof RedisUnavailableError ? "redis_unavailable" : io.signal?.aborted ? "interrupted" : "failure";
     return fail(kind, message, EXIT_CODES.failure);
+  } finally {
+    // After the command has stopped (a worker: after SIGTERM's orderly stop), so its last spans,
+    // the jobs it finished, are in the batch that is flushed here.
+    if (tracing) await flushTracing(tracing);
+  }
+}
+
+/** The config's secrets go to the span redaction too (see RedactingSpanProcessor). */
+function tracedIo(io: CliIo, tracing: RunningTracing): CliIo {
+  return {
+    ...io,
+    useRedactor(redactor) {
+      io.useRedactor?.(redactor);
+      tracing.useRedactor(redactor);
+    },
+  };
+}
+
+async function flushTracing(tracing: RunningTracing): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, TRACING_FLUSH_BOUND_MS);
+  });
+  try {
+    // An export that fails is the SDK's to report (OTEL_LOG_LEVEL); the command's outcome stands.
+    await Promise.race([tracing.shutdown().catch(() => undefined), bound]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -5,6 +5,7 @@ import { parseJobData, type ActivationJobName } from "./job-catalog.js";
 import { idempotencyWindowSeconds, jobOptionsFor, type JobRetention } from "./job-options.js";
 import { ACTIVATION_QUEUE } from "../redis/queue-names.js";
 import { keyspaceOf } from "../redis/keyspace.js";
+import { queueTelemetryOption } from "./queue-telemetry.js";
 
 /**
  * Every Activation job runs on one queue, `activation`, with a global concurrency of 1 across
@@ -50,7 +51,7 @@ export function createActivationQueue(args: {
   readonly onError?: (error: Error) => void;
 }): ActivationQueue {
   const keyspace = keyspaceOf(args.connection, args.prefix);
-  const queue = new Queue(keyspace.activationQueue, { connection: args.connection, prefix: args.prefix });
+  const queue = new Queue(keyspace.activationQueue, { connection: args.connection, prefix: args.prefix, ...queueTelemetryOption() });
   queue.on("error", (error) => args.onError?.(error));
 
   const baseOptions = (name: ActivationJobName): JobsOptions => jobOptionsFor(name, args.retention);

@@ -12,6 +12,8 @@ import type { JobObserver } from "./job-observer.js";
 import type { ProjectLeaseChain } from "./project-lease-chain.js";
 import { runJobWithPolicy } from "./run-job-with-policy.js";
 import { messageOf } from "../errors/message-of.js";
+import { tracingHooks } from "../telemetry/tracing-hooks.js";
+import { SPAN_ATTRIBUTES } from "../telemetry/span-attribute-names.js";
 
 /**
  * The processor every project queue's worker runs: validates the data again (a job may come
@@ -60,6 +62,7 @@ export function createJobProcessor(args: {
     }
     const runtime = args.runtimes.get(data.project);
     if (!runtime) throw new UnrecoverableError(`project ${data.project} is not configured in this worker`);
+    tracingHooks().annotate({ [SPAN_ATTRIBUTES.project]: data.project });
     // Every line of a job carries these, so all of one job's lines can be found together.
     const jobLog = new LazyChildLogger(args.logger, { job: job.id, jobName: name, project: data.project, queue: job.queueName, attempt: job.attemptsMade + 1 });
 

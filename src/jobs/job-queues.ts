@@ -7,6 +7,7 @@ import { idempotencyWindowSeconds, jobOptionsFor, type JobRetention } from "./jo
 import { keyspaceOf } from "../redis/keyspace.js";
 import { spreadRepeatStrategy } from "./schedule-offset.js";
 import { eventSyncDeduplicationId } from "../redis/queue-names.js";
+import { queueTelemetryOption } from "./queue-telemetry.js";
 
 export interface EnqueuedJob {
   readonly project: number;
@@ -57,7 +58,7 @@ export function createJobQueues(args: {
   const queues = new Map<number, Queue>();
   for (const project of args.projects) {
     const settings = args.scheduleJitterMs === undefined ? {} : { settings: { repeatStrategy: spreadRepeatStrategy(project, args.scheduleJitterMs) } };
-    const queue = new Queue(keyspace.projectQueue(project), { connection: args.connection, prefix: args.prefix, ...settings });
+    const queue = new Queue(keyspace.projectQueue(project), { connection: args.connection, prefix: args.prefix, ...settings, ...queueTelemetryOption() });
     // The commands waiting on Redis see the failure themselves; this only keeps it off the console.
     queue.on("error", (error) => args.onError?.(error));
     queues.set(project, queue);

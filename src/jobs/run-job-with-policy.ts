@@ -3,6 +3,8 @@ import type { LazyChildLogger } from "../log/lazy-child-logger.js";
 import type { Redactor } from "../secrets/redactor.js";
 import { classifyFailure } from "./classify-failure.js";
 import { markFailureLogged } from "./logged-failures.js";
+import { tracingHooks } from "../telemetry/tracing-hooks.js";
+import { SPAN_ATTRIBUTES } from "../telemetry/span-attribute-names.js";
 
 /**
  * What every job run shares, whichever queue it comes from: one AbortController aborted by the
@@ -25,6 +27,10 @@ export async function runJobWithPolicy(args: {
   run(signal: AbortSignal, abort: (reason: Error) => void): Promise<unknown>;
 }): Promise<unknown> {
   const { job, token, workerSignal, logger, redactor } = args;
+  // On the job's span (BullMQ's `process`, active here when tracing is on); no-ops otherwise.
+  const { annotate } = tracingHooks();
+  const outcome = (value: "completed" | "failed" | "retry" | "delayed" | "handed_back"): void => annotate({ [SPAN_ATTRIBUTES.jobOutcome]: value });
+  annotate({ [SPAN_ATTRIBUTES.jobId]: job.id ?? "", [SPAN_ATTRIBUTES.jobName]: job.name });
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error(`${job.name} ran longer than ${args.timeoutMs} ms`)), args.timeoutMs);
   timer.unref();
@@ -35,6 +41,7 @@ export async function runJobWithPolicy(args: {
     // `run` logs "job started" itself: a project job first waits for its project's lock.
     const result = await args.run(controller.signal, (reason) => controller.abort(reason));
     logger.write("info", "job done");
+    outcome("completed");
     return redactor.redactValue(result);
   } catch (caught) {
     const error = redactor.redactError(caught);
@@ -43,16 +50,23 @@ export async function runJobWithPolicy(args: {
       // using an attempt, for another worker (its writes so far are in the state).
       logger.write("warn", "job interrupted by shutdown; handing it back to the queue");
       await job.moveToDelayed(Date.now(), token);
+      outcome("handed_back");
       throw new DelayedError();
     }
     const verdict = classifyFailure(error);
     logger.write("warn", "job failed", { verdict: verdict.kind, reason: verdict.reason });
-    if (verdict.kind === "permanent") throw logged(new UnrecoverableError(verdict.reason));
+    if (verdict.kind === "permanent") {
+      outcome("failed");
+      throw logged(new UnrecoverableError(verdict.reason));
+    }
     if (verdict.kind === "delay" && token !== undefined) {
       await job.log(`delayed ${verdict.delayMs} ms by the upstream: ${verdict.reason}`);
       await job.moveToDelayed(Date.now() + verdict.delayMs, token);
+      outcome("delayed");
       throw new DelayedError();
     }
+    // BullMQ runs it again after the backoff while attempts remain, and fails it after the last.
+    outcome("retry");
     throw logged(error instanceof Error ? error : new Error(String(error)));
   } finally {
     clearTimeout(timer);

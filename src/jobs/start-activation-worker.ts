@@ -13,6 +13,8 @@ import { ACTIVATION_QUEUE, createActivationQueue, type ActivationQueue } from ".
 import { keyspaceOf } from "../redis/keyspace.js";
 import { isActivationJobName, parseJobData } from "./job-catalog.js";
 import { runJobWithPolicy } from "./run-job-with-policy.js";
+import { tracingHooks } from "../telemetry/tracing-hooks.js";
+import { SPAN_ATTRIBUTES } from "../telemetry/span-attribute-names.js";
 import type { ActivationObserver } from "./job-observer.js";
 import { LazyChildLogger } from "../log/lazy-child-logger.js";
 import { redactorOfSettings } from "../secrets/redactor-of-settings.js";
@@ -107,6 +109,7 @@ export async function startActivationWorker(args: {
     } catch (error) {
       throw new UnrecoverableError(messageOf(error));
     }
+    tracingHooks().annotate({ [SPAN_ATTRIBUTES.activationConnection]: data.connection });
     const jobLog = new LazyChildLogger(args.logger, { job: job.id, jobName: name, connection: data.connection, attempt: job.attemptsMade + 1 });
     return runJobWithPolicy({
       job,

@@ -6,6 +6,7 @@ import type { WorkerSettings } from "../settings/settings-schema.js";
 import { JOB_CATALOG } from "./job-catalog.js";
 import { isFailureLogged } from "./logged-failures.js";
 import { SlotGatedWorker } from "./slot-gated-worker.js";
+import { queueTelemetryOption } from "./queue-telemetry.js";
 
 /** Delays for Retry-After do not use attempts; this bounds them (and stall loops) anyway. */
 const MAX_STARTED_ATTEMPTS = Math.max(...Object.values(JOB_CATALOG).map((entry) => entry.attempts)) * 3;
@@ -41,6 +42,7 @@ export function startQueueWorker(args: {
     maxStalledCount: args.settings.max_stalled_count,
     maxStartedAttempts: MAX_STARTED_ATTEMPTS,
     ...(args.repeatStrategy ? { settings: { repeatStrategy: args.repeatStrategy } } : {}),
+    ...queueTelemetryOption(),
   });
   const log = args.logger.child({ queue: args.queue });
   // A run logs its own failure with the verdict; this logs only what failed outside a run.

@@ -4,7 +4,7 @@ import type { AuthGate } from "../auth/auth-gate.js";
 import { bearerTokenMatches } from "../auth/bearer-token-matches.js";
 import { labelLocaleProblems } from "../add-options/label-locale-problems.js";
 import { JobDataError, parseJobData, type JobData } from "../jobs/job-catalog.js";
-import type { JobQueues } from "../jobs/job-queues.js";
+import type { EnqueuedJob, JobQueues } from "../jobs/job-queues.js";
 import { JobNotFoundError, QueueNotConfiguredError, type JobDetails } from "../jobs/job-admin.js";
 import type { JobFinalStatus } from "../jobs/job-final-status-store.js";
 import { BodyError } from "../server/body-error.js";
@@ -22,6 +22,8 @@ declare module "fastify" {
     bearer?: boolean;
   }
 }
+import { tracingHooks } from "../telemetry/tracing-hooks.js";
+import { SPAN_ATTRIBUTES } from "../telemetry/span-attribute-names.js";
 
 export interface TriggerRoutesOptions {
   readonly token: string;
@@ -54,6 +56,10 @@ const ACTIVATION_ROUTE_SCHEMAS: Readonly<Record<ActivationRoutePath, FastifySche
   "/v1/activation/offers": activationOffersRouteSchema,
   "/v1/activation/shipments": activationShipmentsRouteSchema,
 };
+/** On the request's handler span, when tracing is on: which job carries the request out. */
+function annotateEnqueued(job: EnqueuedJob): void {
+  tracingHooks().annotate({ [SPAN_ATTRIBUTES.project]: job.project, [SPAN_ATTRIBUTES.jobId]: job.jobId, [SPAN_ATTRIBUTES.enqueueStatus]: job.status });
+}
 
 function parseAddOptions(body: unknown): { request?: JobData<"options.add">; problems: string[] } {
   try {
@@ -142,6 +148,7 @@ export async function triggerRoutes(app: FastifyInstance, options: TriggerRoutes
     const projectId = body.project;
     if (typeof projectId !== "number" || !projectById.has(projectId)) return reply.code(400).send({ errors: [projectProblem(projectId)] });
     const job = await inTime(options.queues.enqueueSync({ ...body, trigger: "api" }));
+    annotateEnqueued(job);
     return reply.code(202).send({ job_id: `${job.project}/${job.jobId}`, status: job.status });
   });
 
@@ -160,6 +167,7 @@ export async function triggerRoutes(app: FastifyInstance, options: TriggerRoutes
     if (problems.length > 0) return reply.code(400).send({ errors: problems });
     const key = idempotencyKeyOf(request);
     const job = await inTime(options.queues.enqueueAddOptions(body, { idempotencyKey: key === undefined ? undefined : `${project.id}:${key}` }));
+    annotateEnqueued(job);
     log.info({ project: job.project, job: job.jobId, status: job.status }, "add-options request queued");
     return reply.code(202).send({ job_id: `${job.project}/${job.jobId}`, status: job.status });
   });
