@@ -19,6 +19,10 @@ import { createAuthGate } from "./auth/auth-gate.js";
 import type { AuthSurface } from "./auth/auth-refusal.js";
 import { redactorOfSettings } from "./secrets/redactor-of-settings.js";
 import type { JsonKeyStyle } from "./json/json-key-style.js";
+import { reviewStoresOf } from "./project-runtime.js";
+import type { HeldStore } from "./held/held-store.js";
+import { heldOptionCount } from "./held/held-plan.js";
+import type { ReviewAdmin } from "./admin/review-admin-routes.js";
 
 export interface RunningWorkerProcess extends RunningWorker {
   /** The HTTP server's base URL, when `server` (or the deprecated `trigger` host/port) is configured. */
@@ -68,6 +72,7 @@ export async function openWorkerProcess(args: WorkerProcessArgs): Promise<OpenWo
   // The queues exist once the worker is prepared; the gauges are only read at scrape time.
   let queuesOf: JobQueues | null = null;
   let activationQueue: NonNullable<PreparedWorker["activation"]>["queue"]["queue"] | null = null;
+  let held: HeldStore | null = null;
   const metrics = listen
     ? createWorkerMetrics({
         projects: settings.projects.map((project) => project.id),
@@ -81,17 +86,24 @@ export async function openWorkerProcess(args: WorkerProcessArgs): Promise<OpenWo
               return withRedisDeadline(listen.redis_timeout_ms, activationQueue.getJobCounts("waiting", "active", "delayed", "failed", "completed"));
             }
           : undefined,
+        heldDeletions: async (project) => {
+          if (!held) return null;
+          const plans = await withRedisDeadline(listen.redis_timeout_ms, held.list(project));
+          return plans.filter((plan) => plan.approved === null).reduce((sum, plan) => sum + heldOptionCount(plan), 0);
+        },
       })
     : undefined;
   const prepared = prepareWorker({ settings, logger, ...(args.connection ? { connection: args.connection } : {}), ...(metrics ? { observer: metrics } : {}) });
   queuesOf = prepared.queues;
   activationQueue = prepared.activation?.queue.queue ?? null;
+  const review = reviewStoresOf(settings, prepared.connection);
+  held = review.held;
   let running: RunningWorker | null = null;
   let server: HttpServer | null = null;
   if (listen) {
     for (const deprecation of listen.deprecations) logger.warn({ config: deprecation }, "deprecated config key");
     try {
-      server = await startServer(prepared, () => running, settings, listen, logger, metrics, args.jsonKeys ?? "snake");
+      server = await startServer(prepared, () => running, settings, listen, logger, metrics, args.jsonKeys ?? "snake", review);
     } catch (error) {
       await prepared.release();
       throw error;
@@ -142,6 +154,7 @@ async function startServer(
   logger: Logger,
   metrics: WorkerMetrics | undefined,
   jsonKeys: JsonKeyStyle,
+  review: ReviewAdmin,
 ): Promise<HttpServer> {
   const redactor = redactorOfSettings(settings);
   const app = createHttpApp({ limits: listen, logger, redactor, badRequestLogIntervalMs: listen.auth_throttle.log_interval_ms });
@@ -163,7 +176,7 @@ async function startServer(
     scope.addHook("onRequest", refuseWhileStarting(() => running() !== null));
     if (listen.admin) {
       const activation = prepared.activation ? { queue: prepared.activation.queue, state: prepared.activation.runtime.state } : undefined;
-      await scope.register(adminRoutes, { users: listen.admin.users, admin: jobAdmin, queues: prepared.queues, logger, redisTimeoutMs: listen.redis_timeout_ms, activation, gate: gate("admin"), jsonKeys });
+      await scope.register(adminRoutes, { users: listen.admin.users, admin: jobAdmin, queues: prepared.queues, review, logger, redisTimeoutMs: listen.redis_timeout_ms, activation, gate: gate("admin"), jsonKeys });
     }
     if (settings.trigger) {
       await scope.register(triggerRoutes, {

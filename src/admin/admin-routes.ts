@@ -17,6 +17,7 @@ import { authenticateAdmin, basicUserName, type AdminIdentity } from "./authenti
 import { crossSiteProblem } from "./cross-site-problem.js";
 import { decideAdminRequest } from "./decide-admin-request.js";
 import { inKeyStyle, type JsonKeyStyle } from "../json/json-key-style.js";
+import { reviewAdminRoutes, type ReviewAdmin } from "./review-admin-routes.js";
 
 export interface AdminRoutesOptions {
   readonly users: readonly AdminUser[];
@@ -26,6 +27,8 @@ export interface AdminRoutesOptions {
   readonly redisTimeoutMs: number;
   /** The Activation queue (on the dashboard) and its set-aside orders, when `activation` is configured. */
   readonly activation?: ActivationAdmin | undefined;
+  /** The change history and the held deletions of the projects. */
+  readonly review: ReviewAdmin;
   /** Checks the credentials (throttled per client address and user name). */
   readonly gate: AuthGate;
   /** The jobs' keys: snake_case, as `jobs list --json`; `camel` for one more release (`worker --json-keys camel`). */
@@ -151,6 +154,7 @@ async function adminScope(app: FastifyInstance, options: AdminRoutesOptions): Pr
   await app.register(board.registerPlugin());
 
   if (options.activation) activationAdminRoutes(app, options.activation, inTime);
+  reviewAdminRoutes(app, { review: options.review, projects, keyStyle, userOf: (request) => identities.get(request)?.name ?? "admin" }, inTime);
 
   app.get("/api/jobs", async (request, reply) => {
     const query = listQuery.safeParse(request.query);
@@ -197,7 +201,7 @@ async function adminScope(app: FastifyInstance, options: AdminRoutesOptions): Pr
     if (!project.success || !projects.has(project.data)) return reply.code(404).send({ error: `project ${request.params.id} is not configured` });
     const body = syncBody.safeParse(request.body ?? {});
     if (!body.success) return reply.code(400).send({ errors: problemsOf(body.error) });
-    const job = await inTime(options.queues.enqueueSync({ project: project.data, full: body.data.full, trigger: "api" }));
+    const job = await inTime(options.queues.enqueueSync({ project: project.data, full: body.data.full, trigger: "admin", requested_by: identities.get(request)?.name ?? "admin" }));
     return reply.code(202).send({ job_id: `${job.project}/${job.jobId}`, status: job.status });
   });
 }
