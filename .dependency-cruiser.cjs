@@ -15,9 +15,10 @@ const LAYERS = [
   ["http"], // undici, errors, retries, in-process limiters
   ["redis"], // connections and the keyspace (every key and queue name)
   ["budgets"], // upstream budgets shared through Redis
-  ["state"],
+  ["state", "history"], // what pim-sync last wrote, and the record of every write
   ["pim", "config-service"], // upstream clients
   ["sync", "add-options", "activation", "events"], // features: never import each other
+  ["held"], // held deletions reviewed: the plans the guard held back, their approval
   ["project-runtime"], // one project's clients and stores, for the jobs and the commands
   ["jobs"], // the only folder that imports bullmq
   ["auth", "server", "openapi"], // credentials checks, the fastify app, the API description of its routes

@@ -11,6 +11,8 @@ export const syncChildJobSchema = z.strictObject({
   /** File state store folder: kept between the first sync and the re-sync of one size. */
   stateDir: z.string().min(1),
   logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("warn"),
+  /** Record the change history (in a file under stateDir, as `sync --once` without Redis does): the history overhead bench. */
+  history: z.boolean().default(false),
 });
 
 export type SyncChildJob = z.input<typeof syncChildJobSchema>;

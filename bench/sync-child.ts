@@ -83,7 +83,7 @@ async function main(): Promise<void> {
   const startedAt = performance.now();
   try {
     report = await syncProject(
-      { pim: runtime.pim, service: runtime.service, state: runtime.state, logger },
+      { pim: runtime.pim, service: runtime.service, state: runtime.state, logger, ...(job.history ? { history: runtime.history } : {}) },
       {
         project: project.id,
         filters: { channels: project.channels, locales: project.locales },

@@ -22,6 +22,10 @@ import type { JsonKeyStyle } from "./json/json-key-style.js";
 import { pimEventRoutes } from "./trigger/pim-event-routes.js";
 import { packageVersion } from "./cli/package-version.js";
 import { openApiRoutes } from "./openapi/openapi-routes.js";
+import { reviewStoresOf } from "./project-runtime.js";
+import type { HeldStore } from "./held/held-store.js";
+import { heldOptionCount } from "./held/held-plan.js";
+import type { ReviewAdmin } from "./admin/review-admin-routes.js";
 
 export interface RunningWorkerProcess extends RunningWorker {
   /** The HTTP server's base URL, when `server` (or the deprecated `trigger` host/port) is configured. */
@@ -73,6 +77,7 @@ export async function openWorkerProcess(args: WorkerProcessArgs): Promise<OpenWo
   let activationQueue: NonNullable<PreparedWorker["activation"]>["queue"]["queue"] | null = null;
   let pimEvents: PreparedWorker["pimEvents"] | null = null;
   const eventProjects = settings.projects.filter((project) => project.pim.events !== undefined).map((project) => project.id);
+  let held: HeldStore | null = null;
   const metrics = listen
     ? createWorkerMetrics({
         projects: settings.projects.map((project) => project.id),
@@ -87,18 +92,25 @@ export async function openWorkerProcess(args: WorkerProcessArgs): Promise<OpenWo
             }
           : undefined,
         lastPimEventAt: eventProjects.length === 0 ? undefined : { projects: eventProjects, read: (project) => (pimEvents ? withRedisDeadline(listen.redis_timeout_ms, pimEvents.lastEventAt(project)) : Promise.resolve(null)) },
+        heldDeletions: async (project) => {
+          if (!held) return null;
+          const plans = await withRedisDeadline(listen.redis_timeout_ms, held.list(project));
+          return plans.filter((plan) => plan.approved === null).reduce((sum, plan) => sum + heldOptionCount(plan), 0);
+        },
       })
     : undefined;
   const prepared = prepareWorker({ settings, logger, ...(args.connection ? { connection: args.connection } : {}), ...(metrics ? { observer: metrics } : {}) });
   queuesOf = prepared.queues;
   activationQueue = prepared.activation?.queue.queue ?? null;
   pimEvents = prepared.pimEvents;
+  const review = reviewStoresOf(settings, prepared.connection);
+  held = review.held;
   let running: RunningWorker | null = null;
   let server: HttpServer | null = null;
   if (listen) {
     for (const deprecation of listen.deprecations) logger.warn({ config: deprecation }, "deprecated config key");
     try {
-      server = await startServer(prepared, () => running, settings, listen, logger, metrics, args.jsonKeys ?? "snake");
+      server = await startServer(prepared, () => running, settings, listen, logger, metrics, args.jsonKeys ?? "snake", review);
     } catch (error) {
       await prepared.release();
       throw error;
@@ -149,6 +161,7 @@ async function startServer(
   logger: Logger,
   metrics: WorkerMetrics | undefined,
   jsonKeys: JsonKeyStyle,
+  review: ReviewAdmin,
 ): Promise<HttpServer> {
   const redactor = redactorOfSettings(settings);
   const app = createHttpApp({ limits: listen, logger, redactor, badRequestLogIntervalMs: listen.auth_throttle.log_interval_ms, version: packageVersion() });
@@ -183,7 +196,7 @@ async function startServer(
     scope.addHook("onRequest", refuseWhileStarting(() => running() !== null));
     if (listen.admin) {
       const activation = prepared.activation ? { queue: prepared.activation.queue, state: prepared.activation.runtime.state } : undefined;
-      await scope.register(adminRoutes, { users: listen.admin.users, admin: jobAdmin, queues: prepared.queues, logger, redisTimeoutMs: listen.redis_timeout_ms, activation, gate: gate("admin"), jsonKeys });
+      await scope.register(adminRoutes, { users: listen.admin.users, admin: jobAdmin, queues: prepared.queues, review, logger, redisTimeoutMs: listen.redis_timeout_ms, activation, gate: gate("admin"), jsonKeys });
     }
     if (settings.trigger) {
       await scope.register(triggerRoutes, {

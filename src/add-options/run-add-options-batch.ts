@@ -7,6 +7,8 @@ import { HttpError } from "../http/http-error.js";
 import { statsSince, type RequestStats } from "../http/request-stats.js";
 import type { PimClient } from "../pim/pim-client.js";
 import type { StateStore } from "../state/state-store.js";
+import type { HistoryStore } from "../history/history-store.js";
+import { cliOrigin, type RunOrigin } from "../history/run-origin.js";
 import type { AddOptionsIntentStore, IntentsByRequest } from "./add-options-intent-store.js";
 import type { AddOptionsOutcome, CollectionOutcome } from "./add-options-outcome.js";
 import { assembleOutcomes } from "./assemble-outcomes.js";
@@ -34,6 +36,10 @@ export interface AddOptionsDeps {
    * lists only what its own run added.
    */
   readonly intents?: AddOptionsIntentStore;
+  /** Where each accepted write is recorded, as `added` (src/history/); none: not recorded. */
+  readonly history?: HistoryStore;
+  /** The job and trigger of a request of the batch, by its id (the worker's job refs); a CLI run's own by default. */
+  readonly originOf?: (requestId: string) => RunOrigin;
 }
 
 /** The PIM's lists and reads are eventually consistent: how long to wait for the options to show. */
@@ -124,6 +130,8 @@ export async function runAddOptionsBatch(
 ): Promise<BatchReport> {
   const { signal } = options;
   const now = deps.now ?? Date.now;
+  const cliRun = cliOrigin("add-options", new Date(now()));
+  const originOf = deps.originOf ?? (() => cliRun);
   const pimBefore = { ...deps.pim.stats };
   const serviceBefore = { ...deps.service.stats };
   const rejected = new Map<string, string[]>();
@@ -220,6 +228,7 @@ export async function runAddOptionsBatch(
         isRejected: (id) => rejected.has(id),
         now,
         signal,
+        origin: originOf,
       });
       serviceCalls += written.calls;
       for (const refusal of written.refused) {
@@ -291,6 +300,7 @@ async function writeMergedCollection(args: {
   readonly isRejected: (request: string) => boolean;
   readonly now: () => number;
   readonly signal?: AbortSignal | undefined;
+  readonly origin: (request: string) => RunOrigin;
 }): Promise<{ readonly calls: number; readonly refused: readonly Refusal[] }> {
   const { deps, projectId, collection, collectionId, signal } = args;
   const writes: { readonly call: Refusal["call"]; readonly options: (c: Contribution) => readonly ServiceOption[] }[] = [
@@ -320,6 +330,7 @@ async function writeMergedCollection(args: {
           }
           if (args.hasState) await deps.state.update(projectId, collection, sent, []);
           await deps.state.recordAdded(projectId, collection, sent, args.now());
+          await recordAdded(deps, projectId, collection, part.map((c) => ({ request: c.request, options: write.options(c) })), write.call, args.origin);
         },
         refusalOf,
       );
@@ -334,6 +345,44 @@ async function writeMergedCollection(args: {
     }
   }
   return { calls, refused };
+}
+
+/**
+ * The history entries of one accepted add-options or update-options call: each option `added`,
+ * under the request that asked for it. A history that cannot be written is logged, not thrown:
+ * the write is made and in the state.
+ */
+async function recordAdded(
+  deps: AddOptionsDeps,
+  project: number,
+  collection: string,
+  parts: readonly { readonly request: string; readonly options: readonly ServiceOption[] }[],
+  call: Refusal["call"],
+  originOf: (request: string) => RunOrigin,
+): Promise<void> {
+  if (!deps.history) return;
+  const at = new Date((deps.now ?? Date.now)()).toISOString();
+  const entries = parts.flatMap(({ request, options }) => {
+    const origin = originOf(request);
+    const reason = call === "add-options" ? "asked for through add-options (created in the PIM too)" : "asked for through add-options (the PIM already had it)";
+    return options.map((option) => ({
+      collection,
+      option: option.name,
+      kind: "added" as const,
+      labelsBefore: null,
+      labelsAfter: { ...option.label },
+      reason,
+      job: origin.job,
+      trigger: origin.trigger,
+      ...(origin.requestedBy === undefined ? {} : { requestedBy: origin.requestedBy }),
+      at,
+    }));
+  });
+  try {
+    await deps.history.append(project, entries);
+  } catch (error) {
+    deps.logger.error({ collection, err: { message: (error as Error).message } }, "could not record added options in the change history");
+  }
 }
 
 function targetOf(group: AttributeGroup): Parameters<typeof lookUpPimCodes>[1] {

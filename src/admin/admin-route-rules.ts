@@ -90,6 +90,10 @@ export function adminRouteRules(queueNames: readonly string[], options: { readon
     { method: "POST", url: "/admin/api/jobs/:project/:id/retry", role: "admin" },
     { method: "POST", url: "/admin/api/jobs/retry-failed", role: "admin" },
     { method: "POST", url: "/admin/api/projects/:id/sync", role: "admin" },
+    // The change history and the held deletions: everyone reads, admins approve.
+    everyone("GET", "/admin/api/projects/:id/history"),
+    everyone("GET", "/admin/api/projects/:id/held"),
+    { method: "POST", url: "/admin/api/projects/:id/held/:heldId/approve", role: "admin" },
     // Set-aside Activation orders (registered only when `activation` is configured).
     ...(options.activation === true
       ? [everyone("GET", "/admin/api/activation/refused"), { method: "POST", url: "/admin/api/activation/refused/:connection/resend", role: "admin" } satisfies AdminRouteRule]

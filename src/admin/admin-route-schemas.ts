@@ -5,6 +5,7 @@ import type { JsonKeyStyle } from "../json/json-key-style.js";
 import { answer, queuedAnswer, refusals } from "../openapi/answer-schemas.js";
 import { routeSchema, type RouteDescription } from "../openapi/route-schema.js";
 import { ADMIN_SECURITY } from "../openapi/security-schemes.js";
+import { HISTORY_KINDS, HISTORY_TRIGGERS } from "../history/history-entry.js";
 
 export const listQuery = z.strictObject({
   state: z.enum(JOB_STATES).optional(),
@@ -97,4 +98,62 @@ export const adminRouteSchemas = (keyStyle: JsonKeyStyle) => ({
     answers: { 202: answer("the re-send job is stored", queuedAnswer), ...POST_REFUSALS },
   }),
 });
+
+const projectParams = z.object({ id: z.string().describe("a configured project id") });
+const labels = z.record(z.string(), z.string()).nullable();
+/** A history entry as answered (snake_case; history-entry.ts holds it camelCase). */
+const historyEntryAnswer = z.object({
+  collection: z.string(),
+  option: z.string(),
+  kind: z.enum(HISTORY_KINDS),
+  labels_before: labels.describe("null where nothing was known (a first sync, an addition)"),
+  labels_after: labels,
+  renamed_from: z.array(z.string()).optional().describe("a rename's earlier spellings"),
+  reason: z.string().describe("for a deletion: the PIM no longer has it, confirmed by the read at that time (and the approval, if held)"),
+  job: z.string().describe("the job's ref (`67/12`), or the run's own id outside the worker (`cli/…`)"),
+  trigger: z.enum(HISTORY_TRIGGERS),
+  requested_by: z.string().optional(),
+  at: z.string().describe("when the service confirmed the write (ISO 8601)"),
+});
+/** A held plan as answered (snake_case; held-plan.ts holds it camelCase). */
+const heldPlanAnswer = z.object({
+  id: z.string(),
+  project: z.int(),
+  collections: z.array(z.object({ collection: z.string(), options: z.array(z.string()), reason: z.string() })),
+  held_at: z.string(),
+  last_held_at: z.string(),
+  run: z.object({ job: z.string(), trigger: z.enum(HISTORY_TRIGGERS), requested_by: z.string().optional() }),
+  expires_at: z.string(),
+  approved: z.object({ by: z.string(), at: z.string() }).nullable(),
+});
+
+/** The change history and the held plans (review-admin-routes.ts). */
+export const reviewRouteSchemas = (keyStyle: JsonKeyStyle) => ({
+  history: adminRoute({
+    summary: "A project's change history, newest first, paged",
+    description: "Viewers and admins. `next_cursor` asks for the next page.",
+    params: projectParams,
+    querystring: z.strictObject({
+      collection: z.string().optional(),
+      option: z.string().optional(),
+      since: z.string().optional().describe("a duration back from now (`7d`, `12h`) or an ISO time"),
+      cursor: z.string().optional(),
+      limit: z.string().optional().describe("entries per page, 1 to 1000 (100)"),
+    }),
+    answers: { 200: answer("the entries", keyStyle === "camel" ? camelAnswer : z.object({ entries: z.array(historyEntryAnswer), next_cursor: z.string().nullable() })), ...refusals(400, 404), ...GATE_REFUSALS },
+  }),
+  held: adminRoute({
+    summary: "A project's held deletions awaiting review (and approved ones not yet applied)",
+    description: "Viewers and admins.",
+    params: projectParams,
+    answers: { 200: answer("the held plans", keyStyle === "camel" ? camelAnswer : z.object({ held: z.array(heldPlanAnswer) })), ...refusals(404), ...GATE_REFUSALS },
+  }),
+  approveHeld: adminRoute({
+    summary: "Approve a held plan: the next sync deletes exactly its options the PIM still lacks",
+    description: "Admins only; a viewer is refused 403.",
+    params: projectParams.extend({ heldId: z.string() }),
+    answers: { 200: answer("the approved plan", keyStyle === "camel" ? camelAnswer : z.object({ approved: heldPlanAnswer })), ...refusals(404), ...POST_REFUSALS },
+  }),
+});
+
 export type AdminRouteSchemas = ReturnType<typeof adminRouteSchemas>;

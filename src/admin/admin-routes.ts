@@ -19,6 +19,7 @@ import { decideAdminRequest } from "./decide-admin-request.js";
 import { inKeyStyle, type JsonKeyStyle } from "../json/json-key-style.js";
 import { HIDDEN_ROUTE } from "../openapi/route-schema.js";
 import { adminRouteSchemas, listQuery, syncBody } from "./admin-route-schemas.js";
+import { reviewAdminRoutes, type ReviewAdmin } from "./review-admin-routes.js";
 
 export interface AdminRoutesOptions {
   readonly users: readonly AdminUser[];
@@ -28,6 +29,8 @@ export interface AdminRoutesOptions {
   readonly redisTimeoutMs: number;
   /** The Activation queue (on the dashboard) and its set-aside orders, when `activation` is configured. */
   readonly activation?: ActivationAdmin | undefined;
+  /** The change history and the held deletions of the projects. */
+  readonly review: ReviewAdmin;
   /** Checks the credentials (throttled per client address and user name). */
   readonly gate: AuthGate;
   /** The jobs' keys: snake_case, as `jobs list --json`; `camel` for one more release (`worker --json-keys camel`). */
@@ -157,6 +160,7 @@ async function adminScope(app: FastifyInstance, options: AdminRoutesOptions): Pr
   });
 
   if (options.activation) activationAdminRoutes(app, options.activation, inTime, schemas);
+  reviewAdminRoutes(app, { review: options.review, projects, keyStyle, userOf: (request) => identities.get(request)?.name ?? "admin" }, inTime);
 
   app.get("/api/jobs", { schema: schemas.jobs }, async (request, reply) => {
     const query = listQuery.safeParse(request.query);
@@ -203,7 +207,7 @@ async function adminScope(app: FastifyInstance, options: AdminRoutesOptions): Pr
     if (!project.success || !projects.has(project.data)) return reply.code(404).send({ error: `project ${request.params.id} is not configured` });
     const body = syncBody.safeParse(request.body ?? {});
     if (!body.success) return reply.code(400).send({ errors: problemsOf(body.error) });
-    const job = await inTime(options.queues.enqueueSync({ project: project.data, full: body.data.full, trigger: "api" }));
+    const job = await inTime(options.queues.enqueueSync({ project: project.data, full: body.data.full, trigger: "admin", requested_by: identities.get(request)?.name ?? "admin" }));
     return reply.code(202).send({ job_id: `${job.project}/${job.jobId}`, status: job.status });
   });
 }

@@ -16,7 +16,7 @@ export function renderSyncReport(report: SyncReport): string {
   }
   const held = report.collections.filter((c) => c.heldBack !== null);
   if (held.length > 0) {
-    lines.push(`Deletions held back (re-run with --allow-mass-delete to apply):`);
+    lines.push(`Deletions held back (review them with 'pim-sync held', approve with 'pim-sync held approve', or re-run with --allow-mass-delete):`);
     for (const c of held) {
       const names = c.heldBack?.names ?? [];
       lines.push(`  ${c.collection}: ${names.length} option(s): ${c.heldBack?.reason ?? ""}`);

@@ -9,6 +9,8 @@ import { UsageError } from "./usage-error.js";
 import { withProjectLock, type LockedRun } from "./with-project-lock.js";
 import { redactorOfSettings } from "../secrets/redactor-of-settings.js";
 import { loadCommandSettings } from "./load-command-settings.js";
+import { syncWithHeldReview } from "../held/sync-with-held-review.js";
+import { cliOrigin } from "../history/run-origin.js";
 
 /** Shared by `sync --once` and `plan`: settings → runtime → one syncProject call. */
 export async function runProjectSync(args: {
@@ -30,22 +32,28 @@ export async function runProjectSync(args: {
   const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) });
   const syncWith = async (runtime: ProjectRuntime, signal: AbortSignal | undefined): Promise<SyncReport> => {
     const progress = createProgressLine(args.io.stderr);
+    const origin = cliOrigin(args.dryRun ? "plan" : "sync");
     try {
-      return await syncProject(
-        { pim: runtime.pim, service: runtime.service, state: runtime.state, logger },
-        {
-          project: project.id,
-          filters: { channels: project.channels, locales: project.locales },
-          naming: namingOf(project),
-          guard: guardOf(project),
-          full: args.full,
-          allowMassDelete: args.allowMassDelete,
-          dryRun: args.dryRun,
-          signal,
-          recentAdditionGraceMs: settings.add_options.recent_addition_grace_ms,
-          onProgress: ({ done, total, collection }) => progress.update(`[${done}/${total}] ${collection}`),
-          ...args.hooks,
-        },
+      const review = { held: runtime.held, project: project.id, origin, expiryMs: settings.held_deletions.expiry_ms, dryRun: args.dryRun, logger };
+      return await syncWithHeldReview(review, (approvedDeletions) =>
+        syncProject(
+          { pim: runtime.pim, service: runtime.service, state: runtime.state, history: runtime.history, logger },
+          {
+            project: project.id,
+            filters: { channels: project.channels, locales: project.locales },
+            naming: namingOf(project),
+            guard: guardOf(project),
+            full: args.full,
+            allowMassDelete: args.allowMassDelete,
+            dryRun: args.dryRun,
+            signal,
+            recentAdditionGraceMs: settings.add_options.recent_addition_grace_ms,
+            onProgress: ({ done, total, collection }) => progress.update(`[${done}/${total}] ${collection}`),
+            origin,
+            approvedDeletions,
+            ...args.hooks,
+          },
+        ),
       );
     } finally {
       progress.done();

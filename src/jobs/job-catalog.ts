@@ -15,7 +15,8 @@ export const JOB_CATALOG = {
       project: z.int().positive(),
       full: z.boolean().default(false),
       allow_mass_delete: z.boolean().default(false),
-      trigger: z.enum(["schedule", "cli", "api", "replay"]).default("cli"),
+      // `admin`: POST /admin/api/projects/:id/sync (added for the change history; `api` is the trigger endpoint).
+      trigger: z.enum(["schedule", "cli", "api", "admin", "replay"]).default("cli"),
       requested_by: z.string().trim().min(1).max(200).optional(),
     }),
     // 5 attempts: 30 s, 1 min, 2 min, 4 min apart (± jitter), about 8 minutes of outage covered.

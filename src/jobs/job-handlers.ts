@@ -13,6 +13,8 @@ import { isEmptyTargets } from "../domain/sync-targets.js";
 import type { PimEventStore } from "../events/pim-event-store.js";
 import { syncTargetsOf } from "../events/sync-targets-of.js";
 import type { FullSyncProgress } from "./full-sync-progress.js";
+import { syncWithHeldReview } from "../held/sync-with-held-review.js";
+import { jobOrigin } from "../history/run-origin.js";
 import type { JobData, ProjectJobName } from "./job-catalog.js";
 import { PimSyncError } from "../errors/pim-sync-error.js";
 
@@ -108,21 +110,27 @@ export const JOB_HANDLERS: JobHandlers = {
     const progress = data.full ? context.fullSyncProgress : undefined;
     const alreadyReplaced = (await progress?.replaced(data.project, context.jobId)) ?? new Set<string>();
     if (alreadyReplaced.size > 0) await context.log(`resuming a full sync: ${alreadyReplaced.size} collection(s) were replaced by an earlier attempt and get the difference only`);
-    const report = await syncProject(
-      { pim: runtime.pim, service: runtime.service, state: runtime.state, logger: context.logger },
-      {
-        project: data.project,
-        filters: { channels: runtime.project.channels, locales: runtime.project.locales },
-        naming: namingOf(runtime.project),
-        guard: guardOf(runtime.project),
-        full: data.full,
-        allowMassDelete: data.allow_mass_delete,
-        dryRun: false,
-        recentAdditionGraceMs: settings.add_options.recent_addition_grace_ms,
-        signal: context.signal,
-        alreadyReplaced,
-        ...(progress ? { onReplaced: (collection: string) => progress.record(data.project, context.jobId, collection) } : {}),
-      },
+    const origin = jobOrigin(data.project, context.jobId, data.trigger, data.requested_by);
+    const review = { held: runtime.held, project: data.project, origin, expiryMs: settings.held_deletions.expiry_ms, dryRun: false, logger: context.logger };
+    const report = await syncWithHeldReview(review, (approvedDeletions) =>
+      syncProject(
+        { pim: runtime.pim, service: runtime.service, state: runtime.state, history: runtime.history, logger: context.logger },
+        {
+          project: data.project,
+          filters: { channels: runtime.project.channels, locales: runtime.project.locales },
+          naming: namingOf(runtime.project),
+          guard: guardOf(runtime.project),
+          full: data.full,
+          allowMassDelete: data.allow_mass_delete,
+          dryRun: false,
+          recentAdditionGraceMs: settings.add_options.recent_addition_grace_ms,
+          signal: context.signal,
+          alreadyReplaced,
+          ...(progress ? { onReplaced: (collection: string) => progress.record(data.project, context.jobId, collection) } : {}),
+          origin,
+          approvedDeletions,
+        },
+      ),
     );
     const result = await syncResultOf(report, context);
     await progress?.clear(data.project, context.jobId);
@@ -173,8 +181,19 @@ export const JOB_HANDLERS: JobHandlers = {
       return recorded;
     }
     const peeked = batching ? await batching.peek(data.project, context.jobId) : [];
+    const requestedBy = new Map([{ id: context.jobId, request: data }, ...peeked].map(({ id, request }) => [id, request.requested_by] as const));
     const report = await runAddOptionsBatch(
-      { pim: runtime.pim, service: runtime.service, state: runtime.state, logger: context.logger, catalog: runtime.catalog, ...(batching?.intents ? { intents: batching.intents } : {}) },
+      {
+        pim: runtime.pim,
+        service: runtime.service,
+        state: runtime.state,
+        logger: context.logger,
+        catalog: runtime.catalog,
+        ...(batching?.intents ? { intents: batching.intents } : {}),
+        history: runtime.history,
+        // Queued add-options requests come from the trigger endpoint or `pim-sync add-options` (queued): the job data does not tell which.
+        originOf: (id) => jobOrigin(data.project, id, "api", requestedBy.get(id)),
+      },
       {
         allowedAttributes: runtime.project.allowed_options_for_pim_attribute_addition,
         filters: { channels: runtime.project.channels, locales: runtime.project.locales },

@@ -41,6 +41,8 @@ export function createWorkerMetrics(args: {
   readonly activationJobCounts?: (() => Promise<JobCounts>) | undefined;
   /** When each project with a PIM event subscription last received an event (ms), read at scrape time. */
   readonly lastPimEventAt?: { readonly projects: readonly number[]; read(project: number): Promise<number | null> } | undefined;
+  /** Options in a project's held plans awaiting review (src/held/), read at scrape time; null when unknown (Redis away). */
+  readonly heldDeletions?: ((project: number) => Promise<number | null>) | undefined;
 }): WorkerMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -94,6 +96,21 @@ export function createWorkerMetrics(args: {
       }
     },
   });
+
+  const heldDeletions = args.heldDeletions;
+  if (heldDeletions) {
+    new Gauge({
+      name: "pim_sync_held_deletions",
+      help: "Option deletions held back by the deletion guard and awaiting review (pending held plans, not approved, not expired), per project, read at scrape time.",
+      labelNames: ["project"] as const,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        const counts = await Promise.all(args.projects.map(async (project) => ({ project, count: await heldDeletions(project).catch(() => null) })));
+        for (const { project, count } of counts) if (count !== null) this.set({ project: String(project) }, count);
+      },
+    });
+  }
 
   const lastPimEventAt = args.lastPimEventAt;
   if (lastPimEventAt) {

@@ -3,6 +3,7 @@ import { codeKey } from "../derive/code-key.js";
 import { serviceLabelsEqual } from "../derive/labels.js";
 import type { CollectionPlan, DeletionGuard, LastWritten, Rename } from "./collection-plan.js";
 import { checkDeletionGuard } from "./deletion-guard.js";
+import { splitApprovedDeletions } from "./split-approved-deletions.js";
 
 export interface PlanCollectionInput {
   readonly collection: string;
@@ -17,6 +18,11 @@ export interface PlanCollectionInput {
    * and a replace writes them along with the PIM's options.
    */
   readonly recentlyAdded?: ReadonlyMap<string, ServiceLabels>;
+  /**
+   * Deletions of this collection an admin approved after a guard held them (src/held/): they
+   * go ahead though the guard trips; other deletions it holds stay held.
+   */
+  readonly approvedDeletions?: ReadonlySet<string>;
 }
 
 /**
@@ -82,8 +88,9 @@ export function planCollection(input: PlanCollectionInput): CollectionPlan {
     const before = lastWritten.get(option.name);
     if (input.full || before === undefined || !serviceLabelsEqual(before, option.label)) upserts.push(option);
   }
-  const deletes = verdict === null ? removed : [];
-  const heldBack = verdict === null ? null : { names: removed, reason: verdict };
+  const approved = verdict === null ? { deletes: removed, held: [] } : splitApprovedDeletions(removed, input.approvedDeletions ?? new Set());
+  const deletes = approved.deletes;
+  const heldBack = verdict === null || approved.held.length === 0 ? null : { names: approved.held, reason: verdict };
   if (upserts.length === 0 && deletes.length === 0 && renames.length === 0) {
     return { collection, action: "none", reason: "unchanged", upserts: [], deletes: [], heldBack, kept };
   }

@@ -2,6 +2,8 @@ import { z } from "zod";
 import { activationSchema } from "./activation-settings-schema.js";
 import { clusterNodeProblems } from "./cluster-node-problems.js";
 import { pimEventsSchema } from "./pim-events-settings-schema.js";
+import { DEFAULT_HISTORY_SETTINGS, historySettingsSchema } from "./history-settings-schema.js";
+import { DEFAULT_HELD_SETTINGS, heldSettingsSchema } from "./held-settings-schema.js";
 
 /**
  * The configuration file, as users write it. Key names are a promise to users: add, never
@@ -227,6 +229,8 @@ export const settingsSchema = z.strictObject({
     server: serverSchema.optional(),
     trigger: triggerSchema.optional(),
     add_options: addOptionsSchema.default(addOptionsSchema.parse({})),
+    history: historySettingsSchema.default(DEFAULT_HISTORY_SETTINGS),
+    held_deletions: heldSettingsSchema.default(DEFAULT_HELD_SETTINGS),
     /** May be empty in an Activation-only deployment (then `activation` is needed). */
     projects: z.array(projectSchema).default([]),
     /** The Activation API (issue 8): optional, the sync needs none of it. */

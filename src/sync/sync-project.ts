@@ -9,6 +9,9 @@ import type { CollectionPlan, DeletionGuard } from "../reconcile/collection-plan
 import { planCollection } from "../reconcile/plan-collection.js";
 import { splitPlanWrites } from "../reconcile/split-plan-writes.js";
 import type { StateStore } from "../state/state-store.js";
+import { entriesOfWrite } from "../history/entries-of-write.js";
+import type { HistoryStore } from "../history/history-store.js";
+import { cliOrigin, type RunOrigin } from "../history/run-origin.js";
 import { createDeletionCheck } from "./confirm-deletions.js";
 import type { PimReader } from "./pim-reader.js";
 import type { PimCatalogStructure } from "../domain/pim-catalog.js";
@@ -27,6 +30,8 @@ export interface SyncDeps {
   readonly state: StateStore;
   readonly logger: Logger;
   readonly now?: () => Date;
+  /** Where each accepted write is recorded (src/history/); none: not recorded. */
+  readonly history?: HistoryStore;
 }
 
 export interface SyncInput {
@@ -47,6 +52,13 @@ export interface SyncInput {
   readonly maxOptionsPerWrite?: number;
   /** Options added through add-options this recently are never deleted (the PIM may lag). */
   readonly recentAdditionGraceMs?: number;
+  /** The run's job and trigger, as the history records them (a CLI run of its own by default). */
+  readonly origin?: RunOrigin;
+  /**
+   * Held deletions an admin approved (src/held/): collection → option → held plan id. They go
+   * ahead though the guard trips; any other deletion it would hold stays held.
+   */
+  readonly approvedDeletions?: ReadonlyMap<string, ReadonlyMap<string, string>>;
   /**
    * With `full`: collections an earlier attempt of this same sync already replaced. Their state
    * is exactly what that replace wrote, so they get the difference, not a second replace.
@@ -142,6 +154,17 @@ async function runSync(deps: SyncDeps, input: SyncInput, signal: AbortSignal): P
   const now = deps.now ?? (() => new Date());
   const startedAt = now();
   const log = deps.logger.child({ project: input.project });
+  const origin = input.origin ?? cliOrigin("sync", startedAt);
+  // Recorded after the service accepted the write, never before; a history that cannot be
+  // written does not undo or fail the write (the state has it), it is logged.
+  const record = async (write: Parameters<typeof entriesOfWrite>[0], context: Omit<Parameters<typeof entriesOfWrite>[1], "origin" | "at">): Promise<void> => {
+    if (!deps.history) return;
+    try {
+      await deps.history.append(input.project, entriesOfWrite(write, { ...context, origin, at: now().toISOString() }));
+    } catch (error) {
+      log.error({ collection: context.plan.collection, err: { message: (error as Error).message } }, "could not record a write in the change history");
+    }
+  };
   // The clients may be shared with other jobs of the worker: report this run's requests only.
   const pimBefore = { ...deps.pim.stats };
   const serviceBefore = { ...deps.service.stats };
@@ -196,6 +219,7 @@ async function runSync(deps: SyncDeps, input: SyncInput, signal: AbortSignal): P
     const lastWritten = await deps.state.read(input.project, spec.name);
     const graceMs = input.recentAdditionGraceMs ?? DEFAULT_RECENT_ADDITION_GRACE_MS;
     const recentlyAdded = await deps.state.recentlyAdded(input.project, spec.name, now().getTime() - graceMs);
+    const approvedHere = input.approvedDeletions?.get(spec.name);
     const plan = planCollection({
       collection: spec.name,
       desired,
@@ -204,6 +228,7 @@ async function runSync(deps: SyncDeps, input: SyncInput, signal: AbortSignal): P
       allowMassDelete: input.allowMassDelete,
       guard: input.guard,
       recentlyAdded,
+      ...(approvedHere ? { approvedDeletions: new Set(approvedHere.keys()) } : {}),
     });
     input.onCollection?.({ spec, options: desired }, plan);
     const base = {
@@ -228,11 +253,13 @@ async function runSync(deps: SyncDeps, input: SyncInput, signal: AbortSignal): P
         const shown = stillInPim.slice(0, 10).join(", ") + (stillInPim.length > 10 ? ` and ${stillInPim.length - 10} more` : "");
         throw new Error(`the PIM still has ${shown}, missing from the list read: the list was incomplete, nothing written`);
       }
+      const deletionsConfirmedAt = plan.deletes.length === 0 ? null : now().toISOString();
       // A replace that fails half-way must be replaced again next time, whatever was known.
       if (plan.action === "replace") await deps.state.forget(input.project, spec.name);
       for (const write of splitPlanWrites(plan, input.maxOptionsPerWrite ?? 5000)) {
         await deps.service.updateOptions(id, write, signal);
         if (plan.action === "update") await deps.state.update(input.project, spec.name, write.upsert_options, write.delete_options);
+        await record(write, { plan, lastWritten, deletionsConfirmedAt, approvedIn: approvedHere });
       }
       if (plan.action === "replace") await deps.state.replace(input.project, spec.name, plan.upserts);
       if (plan.action === "replace" && input.full) {

@@ -14,7 +14,7 @@ const signatureHeaders = z.object({
 export const pimEventRouteSchema = routeSchema({
   summary: "Receive a PIM event from the Akeneo Event Platform",
   description:
-    "Authenticated by the body's HMAC signature, not a bearer token. An accepted event is recorded (deduplicated by its id) and answered at once; the targeted sync runs later in the project's queue.",
+    "Authenticated by the body's HMAC signature, not a bearer token. An accepted event is recorded (deduplicated by its id) and answered at once; the targeted sync runs later in the project's queue. The same path answers HEAD (200 for a project with a subscription, 404 otherwise), as the platform checks a URL before it accepts it; HEAD routes are left out of this description.",
   tags: ["events"],
   params: projectParams,
   headers: signatureHeaders,
@@ -25,15 +25,5 @@ export const pimEventRouteSchema = routeSchema({
       z.object({ status: z.enum(["recorded", "duplicate", "ignored"]) }),
     ),
     ...refusals(400, 401, 403, 404, 503),
-  },
-});
-
-export const pimEventProbeRouteSchema = routeSchema({
-  summary: "Answer the Event Platform's check of the subscription URL",
-  tags: ["events"],
-  params: projectParams,
-  answers: {
-    200: { description: "the project has a subscription: events are received here", schema: z.null(), mediaType: "text/plain" },
-    404: { description: "the project has no PIM event subscription", schema: z.null(), mediaType: "text/plain" },
   },
 });

@@ -7,7 +7,8 @@ import { SIGNATURE_HEADERS, signatureMatches } from "../events/event-signature.j
 import { targetKey, targetOfEvent } from "../events/event-target.js";
 import { pimEventSchema } from "../events/pim-event.js";
 import type { PimEventStore } from "../events/pim-event-store.js";
-import { pimEventProbeRouteSchema, pimEventRouteSchema } from "./pim-event-route-schemas.js";
+import { HIDDEN_ROUTE } from "../openapi/route-schema.js";
+import { pimEventRouteSchema } from "./pim-event-route-schemas.js";
 
 export interface PimEventRoutesOptions {
   /** The configured projects; those with `pim.events` get a receiver. */
@@ -54,7 +55,7 @@ export async function pimEventRoutes(app: FastifyInstance, options: PimEventRout
 
   const subscriptionOf = (request: FastifyRequest<{ Params: { project: string } }>) => byId.get(request.params.project);
 
-  app.head<{ Params: { project: string } }>(PIM_EVENTS_ROUTE, { schema: pimEventProbeRouteSchema }, async (request, reply) => {
+  app.head<{ Params: { project: string } }>(PIM_EVENTS_ROUTE, { schema: HIDDEN_ROUTE }, async (request, reply) => {
     if (!subscriptionOf(request)) return reply.code(404).send();
     return reply.code(200).send();
   });

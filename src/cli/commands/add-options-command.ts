@@ -111,7 +111,7 @@ export async function runAddOptionsCommand(argv: readonly string[], io: CliIo): 
     const runtime = createProjectRuntime({ settings, project, logger, ...(locked.redis ? { redis: locked.redis } : {}) });
     try {
       const report = await runAddOptions(
-        { pim: runtime.pim, service: runtime.service, state: runtime.state, logger },
+        { pim: runtime.pim, service: runtime.service, state: runtime.state, history: runtime.history, logger },
         { allowedAttributes: project.allowed_options_for_pim_attribute_addition, filters: { channels: project.channels, locales: project.locales }, naming: namingOf(project) },
         request,
         { signal: locked.signal, visibility: { attempts: settings.add_options.visibility_attempts, delayMs: settings.add_options.visibility_delay_ms } },

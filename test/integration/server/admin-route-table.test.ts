@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { adminRouteRules } from "../../../src/admin/admin-route-rules.js";
 import { adminRoutes } from "../../../src/admin/admin-routes.js";
 import { createAuthGate } from "../../../src/auth/auth-gate.js";
+import { createRedisHeldStore } from "../../../src/held/redis-held-store.js";
+import { createRedisHistoryStore } from "../../../src/history/redis-history-store.js";
 import { createJobAdmin } from "../../../src/jobs/job-admin.js";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
 import { queueNameOf } from "../../../src/redis/queue-names.js";
@@ -33,6 +35,7 @@ describe("the admin route table decides every route the admin surface registers"
       users: [{ name: "ada", password: "ada-password-0123", role: "admin" }],
       admin: createJobAdmin(queues),
       queues,
+      review: { history: createRedisHistoryStore(redis.redis, redis.prefix, { retentionMs: 60_000 }), held: createRedisHeldStore(redis.redis, redis.prefix) },
       logger: silentLogger(),
       redisTimeoutMs: 5_000,
       gate: createAuthGate({ surface: "admin", limits: limits.auth_throttle, logger: silentLogger() }),

@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -5,6 +6,8 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
+import { createRedisHeldStore } from "../../../src/held/redis-held-store.js";
+import { pimEventsSchema } from "../../../src/settings/pim-events-settings-schema.js";
 import { SIM_ACTIVATION_CONNECTION_ID, SIM_ACTIVATION_TOKEN } from "../../../src/sim/activation/activation-simulator.js";
 import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
 import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
@@ -22,6 +25,8 @@ const METRICS_TOKEN = "openapi-metrics-token-0123456789";
 const ADMIN = { name: "ada", password: "ada-password-0123", role: "admin", token: "ada-openapi-token-0123456789" } as const;
 const VIEWER = { name: "vic", password: "vic-password-0123", role: "viewer", token: "vic-openapi-token-0123456789" } as const;
 const CONNECTION = "amazon-fr";
+const EVENTS_SECRET = "openapi-events-secret-0123456789";
+const HELD_ID = "held-openapi-1";
 
 /** One real request, and the operation of the description it must match (`METHOD /path/{param}`). */
 interface Exercise {
@@ -58,7 +63,8 @@ describe("the OpenAPI description at /openapi.json (a real worker with every sur
       server: { host: "127.0.0.1", port: 0, metrics_token: METRICS_TOKEN, admin: { users: [ADMIN, VIEWER] } },
     });
     const activation = { url: sims.activation.url, pim_connection_id: SIM_ACTIVATION_CONNECTION_ID, access_token: SIM_ACTIVATION_TOKEN, orders: { sink: { type: "file", dir: join(stateDir, "orders") } } };
-    const settings = parseSettings(JSON.stringify({ ...config, activation }), "openapi-test-config", {});
+    const parsed = parseSettings(JSON.stringify({ ...config, activation }), "openapi-test-config", {});
+    const settings = { ...parsed, projects: parsed.projects.map((project) => ({ ...project, pim: { ...project.pim, events: pimEventsSchema.parse({ secret: EVENTS_SECRET }) } })) };
     worker = await startWorkerProcess({ settings, logger: silentLogger() });
 
     const sync = await client.call("/v1/sync", { token: TRIGGER_TOKEN, body: { project: PROJECT } });
@@ -68,6 +74,19 @@ describe("the OpenAPI description at /openapi.json (a real worker with every sur
     const failed = await queues.enqueueAddOptions({ project: PROJECT, attribute: "material", options: [{ name: "wool" }] });
     await waitForJobState(queues, PROJECT, failed.jobId, "failed", 60_000);
     Object.assign(jobs, { completed: `${PROJECT}/${syncId}`, failed: `${PROJECT}/${failed.jobId}` });
+    // A held plan to review and approve (a guard holding deletions back writes the same), put after
+    // the sync above, which would have found it superseded.
+    const now = Date.now();
+    await createRedisHeldStore(redis.redis, redis.prefix).put({
+      id: HELD_ID,
+      project: PROJECT,
+      collections: [{ collection: "color", options: ["red", "blue"], reason: "would delete 2 of 3 options" }],
+      heldAt: new Date(now).toISOString(),
+      lastHeldAt: new Date(now).toISOString(),
+      run: { job: `${PROJECT}/1`, trigger: "schedule" },
+      expiresAt: new Date(now + 3_600_000).toISOString(),
+      approved: null,
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -113,7 +132,21 @@ describe("the OpenAPI description at /openapi.json (a real worker with every sur
     const basic = `Basic ${Buffer.from(`${ADMIN.name}:${ADMIN.password}`).toString("base64")}`;
     const addOptions = { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { en_US: "Teal" } }] };
 
+    const event = JSON.stringify({ specversion: "1.0", id: "openapi-event-1", type: "com.akeneo.pim.v1.attribute-option.created", source: "pim", data: { attribute_code: "color", code: "teal" } });
+    const signed = (body: string): TriggerCall => ({ body, headers: { "x-akeneo-signature-primary": createHmac("sha256", EVENTS_SECRET).update(body).digest("hex") } });
+
     const exercises: readonly Exercise[] = [
+      { operation: "POST /v1/pim-events/{project}", path: `/v1/pim-events/${PROJECT}`, call: signed(event) },
+      { operation: "POST /v1/pim-events/{project}", path: `/v1/pim-events/${PROJECT}`, call: { body: event } },
+      { operation: "POST /v1/pim-events/{project}", path: `/v1/pim-events/${PROJECT}`, call: signed("{}") },
+      { operation: "POST /v1/pim-events/{project}", path: "/v1/pim-events/5", call: signed(event) },
+      { operation: "GET /admin/api/projects/{id}/history", path: `/admin/api/projects/${PROJECT}/history`, call: admin() },
+      { operation: "GET /admin/api/projects/{id}/history", path: `/admin/api/projects/${PROJECT}/history?since=yesterday`, call: { token: VIEWER.token } },
+      { operation: "GET /admin/api/projects/{id}/history", path: "/admin/api/projects/5/history", call: admin() },
+      { operation: "GET /admin/api/projects/{id}/held", path: `/admin/api/projects/${PROJECT}/held`, call: { token: VIEWER.token } },
+      { operation: "POST /admin/api/projects/{id}/held/{heldId}/approve", path: `/admin/api/projects/${PROJECT}/held/${HELD_ID}/approve`, call: { token: VIEWER.token, method: "POST" } },
+      { operation: "POST /admin/api/projects/{id}/held/{heldId}/approve", path: `/admin/api/projects/${PROJECT}/held/${HELD_ID}/approve`, call: admin({ method: "POST" }) },
+      { operation: "POST /admin/api/projects/{id}/held/{heldId}/approve", path: `/admin/api/projects/${PROJECT}/held/no-such-plan/approve`, call: admin({ method: "POST" }) },
       { operation: "GET /healthz", path: "/healthz" },
       { operation: "GET /health", path: "/health" },
       { operation: "GET /readyz", path: "/readyz" },

@@ -50,6 +50,8 @@ const EXPECTED_MINIMAL: Settings = {
   },
   add_options: { visibility_attempts: 5, visibility_delay_ms: 1_000, recent_addition_grace_ms: 900_000, catalog_cache_ms: 60_000, locale_recheck_ms: 30_000 },
   budgets: { lease_ms: 5_000 },
+  history: { enabled: true, retention_ms: 90 * 86_400_000 },
+  held_deletions: { expiry_ms: 7 * 86_400_000 },
   projects: [
     {
       id: 67,

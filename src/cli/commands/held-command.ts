@@ -1,0 +1,86 @@
+import { userInfo } from "node:os";
+import { approveHeldPlan } from "../../held/approve-held-plan.js";
+import { heldOptionCount, type HeldPlan } from "../../held/held-plan.js";
+import { findProject } from "../../project-runtime.js";
+import { writeLine, type CliIo } from "../cli-io.js";
+import { JSON_KEYS_OPTION, jsonText, parseJsonKeyStyle } from "../json-output.js";
+import { loadCommandSettings } from "../load-command-settings.js";
+import { openReviewStores } from "../open-review-stores.js";
+import { parseCommandArgs, parseProjectId, requireString } from "../parse-command-args.js";
+import { UsageError } from "../usage-error.js";
+
+export const HELD_HELP = `Usage: pim-sync held --config FILE --project ID [--json]
+       pim-sync held approve --config FILE --project ID --id ID [--json]
+
+Deletions the deletion guard held back, kept for review. 'held' lists the project's held plans
+(each with an id, its collections and options, why and when they were held, by which run, when
+it expires, and whether it is approved). 'held approve' approves one: the next sync deletes
+exactly the approved options the PIM still lacks, and holds again any other deletion the guard
+stops. A plan expires after held_deletions.expiry_ms (default 7 days). Calls no upstream.
+
+Options:
+  --config FILE      configuration file (YAML or JSON)
+  --project ID       configuration-service project id
+  --id ID            the held plan to approve (from 'pim-sync held')
+  --json             JSON on stdout: the array of held plans, or the approved plan
+  --json-keys camel  the camelCase keys of earlier versions (kept for one release)
+  -h, --help         show this help
+
+Exit codes: 0 done, 1 failure (no such held plan), 2 usage or config error.`;
+
+function planLines(plan: HeldPlan): string[] {
+  const status = plan.approved === null ? "pending" : `approved by ${plan.approved.by} at ${plan.approved.at}`;
+  const lines = [`${plan.id}: ${heldOptionCount(plan)} option(s), held at ${plan.lastHeldAt} by job ${plan.run.job} (${plan.run.trigger}), expires ${plan.expiresAt}, ${status}`];
+  for (const collection of plan.collections) lines.push(`  ${collection.collection}: ${collection.reason}`, `    ${collection.options.join(", ")}`);
+  return lines;
+}
+
+/** Who approves from the CLI: the operating-system user, so the plan says who it was. */
+function cliApprover(): string {
+  try {
+    return `cli:${userInfo().username}`;
+  } catch {
+    return "cli";
+  }
+}
+
+export async function runHeldCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    { config: { type: "string" }, project: { type: "string" }, id: { type: "string" }, json: { type: "boolean" }, ...JSON_KEYS_OPTION },
+    HELD_HELP,
+  );
+  if (values.help) {
+    writeLine(io.stdout, HELD_HELP);
+    return 0;
+  }
+  const [action, ...extra] = positionals;
+  if (extra.length > 0 || (action !== undefined && action !== "approve")) throw new UsageError(`unknown arguments: ${positionals.join(" ")} (only 'approve' follows 'held')`, HELD_HELP);
+  const keyStyle = parseJsonKeyStyle(values["json-keys"], HELD_HELP);
+  const configPath = requireString(values.config, "--config", HELD_HELP);
+  const projectId = parseProjectId(values.project, HELD_HELP);
+  const id = action === "approve" ? requireString(values.id, "--id", HELD_HELP) : undefined;
+  if (action === undefined && values.id !== undefined) throw new UsageError("--id goes with 'held approve'", HELD_HELP);
+  const settings = await loadCommandSettings(configPath, io);
+  if (!findProject(settings, projectId)) throw new UsageError(`project ${projectId} is not in ${configPath} (configured: ${settings.projects.map((p) => p.id).join(", ")})`, HELD_HELP);
+  const stores = await openReviewStores(settings, io.signal);
+  try {
+    if (id === undefined) {
+      const plans = await stores.held.list(projectId);
+      if (values.json) writeLine(io.stdout, jsonText(plans, keyStyle));
+      else writeLine(io.stdout, plans.length === 0 ? `No held deletions in project ${projectId}.` : plans.flatMap(planLines).join("\n"));
+      return 0;
+    }
+    const result = await approveHeldPlan(stores.held, projectId, id, cliApprover());
+    if ("notFound" in result) {
+      writeLine(io.stderr, `pim-sync held approve: ${result.notFound}`);
+      if (values.json) writeLine(io.stdout, jsonText({ error: { kind: "not_found", message: result.notFound } }));
+      return 1;
+    }
+    if (values.json) writeLine(io.stdout, jsonText(result.approved, keyStyle));
+    else writeLine(io.stdout, [`Approved: the next sync of project ${projectId} deletes these options (those the PIM still lacks).`, ...planLines(result.approved)].join("\n"));
+    return 0;
+  } finally {
+    await stores.close();
+  }
+}

@@ -1,0 +1,59 @@
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { z } from "zod";
+import { heldPlanSchema, type HeldPlan } from "./held-plan.js";
+import { isExpired, oldestFirst, type HeldStore } from "./held-store.js";
+
+const fileSchema = z.array(heldPlanSchema);
+
+/** For `--once` without Redis: `{stateDir}/project-{id}/held.json`, written whole and renamed into place. */
+export function createFileHeldStore(stateDir: string, options: { readonly now?: () => number } = {}): HeldStore {
+  const now = options.now ?? Date.now;
+  const fileOf = (project: number): string => join(stateDir, `project-${project}`, "held.json");
+
+  async function read(project: number): Promise<HeldPlan[]> {
+    const path = fileOf(project);
+    let text: string;
+    try {
+      text = await readFile(path, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+      throw error;
+    }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      throw new Error(`corrupt held plans file ${path}: not JSON`);
+    }
+    const parsed = fileSchema.safeParse(raw);
+    if (!parsed.success) throw new Error(`corrupt held plans file ${path}: ${parsed.error.issues[0]?.message ?? "bad plans"}`);
+    return parsed.data;
+  }
+
+  async function write(project: number, plans: readonly HeldPlan[]): Promise<void> {
+    const path = fileOf(project);
+    await mkdir(join(path, ".."), { recursive: true });
+    const temporary = `${path}.${process.pid}.tmp`;
+    await writeFile(temporary, JSON.stringify(plans));
+    await rename(temporary, path);
+  }
+
+  return {
+    async list(project) {
+      const plans = await read(project);
+      const live = plans.filter((plan) => !isExpired(plan, now()));
+      if (live.length < plans.length) await write(project, live);
+      return live.sort(oldestFirst);
+    },
+    async put(plan) {
+      const plans = (await read(plan.project)).filter((other) => other.id !== plan.id);
+      await write(plan.project, [...plans, plan]);
+    },
+    async remove(project, ids) {
+      const plans = await read(project);
+      const kept = plans.filter((plan) => !ids.includes(plan.id));
+      if (kept.length < plans.length) await write(project, kept);
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import type { HistoryEntry } from "./history-entry.js";
+
+/**
+ * A batch of entries written together (one written chunk): its id orders it among the others
+ * (`<ms>-<seq>`, a Redis stream id's shape, increasing), its time is when it was appended.
+ */
+export interface HistoryRecord {
+  readonly id: string;
+  readonly atMs: number;
+  readonly entries: readonly HistoryEntry[];
+}
+
+/** Where the change history is kept: a Redis stream per project, or a file in `--once` mode. */
+export interface HistoryStore {
+  /** Appends one batch (nothing for an empty one) and trims what is older than the retention. */
+  append(project: number, entries: readonly HistoryEntry[]): Promise<void>;
+  /**
+   * Batches newest first, appended at or after `sinceMs` (never older than the retention) and,
+   * with `startId`, from that batch on (it included).
+   */
+  newestFirst(project: number, options: { readonly sinceMs: number; readonly startId?: string | undefined }): AsyncIterable<HistoryRecord>;
+}
+
+/** `history.enabled: false`: nothing recorded, nothing to list. */
+export const DISABLED_HISTORY: HistoryStore = {
+  async append() {},
+  async *newestFirst() {},
+};
+
+/** Orders two record ids (`<ms>-<seq>`): negative when `a` is older. */
+export function compareRecordIds(a: string, b: string): number {
+  const [aMs = 0, aSeq = 0] = a.split("-").map(Number);
+  const [bMs = 0, bSeq = 0] = b.split("-").map(Number);
+  return aMs !== bMs ? aMs - bMs : aSeq - bSeq;
+}

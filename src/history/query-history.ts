@@ -1,0 +1,68 @@
+import type { HistoryEntry } from "./history-entry.js";
+import type { HistoryStore } from "./history-store.js";
+
+export interface HistoryQuery {
+  readonly collection?: string | undefined;
+  /** The option's name, or one of a rename's earlier spellings. */
+  readonly option?: string | undefined;
+  readonly sinceMs: number;
+  /** Entries per page. */
+  readonly limit: number;
+  /** Where the previous page ended (its `next`). */
+  readonly cursor?: string | undefined;
+}
+
+export interface HistoryPage {
+  /** Newest first. */
+  readonly entries: readonly HistoryEntry[];
+  /** Pass as `cursor` for the next (older) page; null on the last one. */
+  readonly next: string | null;
+}
+
+/** A cursor: the batch the next page starts in, and how many of its entries were already shown. */
+const CURSOR = /^(\d+-\d+)\.(\d+)$/;
+
+export class BadHistoryCursor extends Error {
+  constructor(cursor: string) {
+    super(`cursor: '${cursor}' is not a cursor this API returned`);
+    this.name = "BadHistoryCursor";
+  }
+}
+
+function matches(entry: HistoryEntry, query: HistoryQuery): boolean {
+  if (query.collection !== undefined && entry.collection !== query.collection) return false;
+  if (query.option !== undefined && entry.option !== query.option && entry.renamedFrom?.includes(query.option) !== true) return false;
+  return true;
+}
+
+/** One page of a project's history, newest first, filtered. */
+export async function queryHistory(store: HistoryStore, project: number, query: HistoryQuery): Promise<HistoryPage> {
+  let startId: string | undefined;
+  let skip = 0;
+  if (query.cursor !== undefined) {
+    const parsed = CURSOR.exec(query.cursor);
+    if (!parsed?.[1] || parsed[2] === undefined) throw new BadHistoryCursor(query.cursor);
+    startId = parsed[1];
+    skip = Number(parsed[2]);
+  }
+  const entries: HistoryEntry[] = [];
+  for await (const record of store.newestFirst(project, { sinceMs: query.sinceMs, startId })) {
+    const from = record.id === startId ? skip : 0;
+    for (let index = from; index < record.entries.length; index += 1) {
+      const entry = record.entries[index];
+      if (entry === undefined || !matches(entry, query)) continue;
+      if (entries.length === query.limit) return { entries, next: `${record.id}.${index}` };
+      entries.push(entry);
+    }
+  }
+  return { entries, next: null };
+}
+
+/** Every matching entry, newest first (the CLI's `history`, bounded by the retention). */
+export async function allHistory(store: HistoryStore, project: number, query: Omit<HistoryQuery, "limit" | "cursor">): Promise<HistoryEntry[]> {
+  const entries: HistoryEntry[] = [];
+  for await (const record of store.newestFirst(project, { sinceMs: query.sinceMs })) {
+    for (const entry of record.entries) if (matches(entry, { ...query, limit: 0 })) entries.push(entry);
+  }
+  return entries;
+}
