@@ -20,7 +20,8 @@ export class PimSyncError extends Error {
   readonly retryAfterMs: number | undefined;
 
   constructor(message: string, options: PimSyncErrorOptions) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    // A cause given (even undefined) is an own property, as Error itself does it.
+    super(message, "cause" in options ? { cause: options.cause } : undefined);
     this.name = new.target.name;
     this.code = options.code;
     this.retryable = options.retryable;

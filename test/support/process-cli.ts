@@ -110,6 +110,11 @@ export function spawnCli(args: readonly string[], options: { readonly env?: Read
 
 const running = new Set<CliProcess>();
 
+/** How many processes spawnCli started are still running (the fixtures' leak check reads it). */
+export function runningCliProcesses(): number {
+  return running.size;
+}
+
 /** SIGKILLs every process spawnCli started that is still running (by pid), and waits for them. */
 export async function killLeftoverProcesses(): Promise<void> {
   const leftovers = [...running];

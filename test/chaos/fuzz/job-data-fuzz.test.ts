@@ -104,7 +104,7 @@ describe(`chaos: fuzzing job data (seed ${SEED})`, () => {
       const what = `${job.name} ${JSON.stringify(job.data)?.slice(0, 200)} → ${reason}`;
       // Failed at once: an UnrecoverableError uses one attempt of the three allowed.
       expect(stored?.attemptsMade, what).toBe(1);
-      expect(reason, what).toMatch(/^(invalid (sync\.run|options\.add) job data: \S[^\n]*?: \S|unknown job name )/);
+      expect(reason, what).toMatch(/^(invalid (sync\.run|sync\.events|options\.add) job data: \S[^\n]*?: \S|unknown job name )/);
       expect(reason, what).not.toMatch(/\n\s+at /);
     }
     const writes = [...started.service.requests, ...started.pim.requests].filter((request) => request.method !== "GET");

@@ -111,7 +111,7 @@ describe("admin API and dashboard (/admin), and GET /v1/jobs", () => {
     expect(same.status).toBe(202);
     const jobId = (same.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length);
     const job = await queues?.queueFor(PROJECT).getJob(jobId);
-    expect(job?.data).toMatchObject({ project: PROJECT, full: true, trigger: "api" });
+    expect(job?.data).toMatchObject({ project: PROJECT, full: true, trigger: "admin", requested_by: ADMIN.name });
     expect((await as(ADMIN, `/admin/api/projects/${PROJECT}/sync`, { method: "POST", body: { full: "yes" } })).status).toBe(400);
     expect((await as(ADMIN, "/admin/api/projects/5/sync", { method: "POST" })).status).toBe(404);
   });
