@@ -50,6 +50,7 @@ const EXPECTED_MINIMAL: Settings = {
   },
   add_options: { visibility_attempts: 5, visibility_delay_ms: 1_000, recent_addition_grace_ms: 900_000, catalog_cache_ms: 60_000, locale_recheck_ms: 30_000 },
   budgets: { lease_ms: 5_000 },
+  memory: { heap_growing_percent: 100 },
   projects: [
     {
       id: 67,
@@ -393,6 +394,12 @@ projects:
     expect(problemsOf(() => parse({ projects: [project({ id: 0 })] }))[0]).toMatch(/^projects\[0\]\.id: /);
     expect(problemsOf(() => parse({ projects: [project({ id: 1.5 })] }))[0]).toMatch(/^projects\[0\]\.id: /);
     expect(problemsOf(() => parse({ projects: [project({ id: "67" })] }))[0]).toMatch(/^projects\[0\]\.id: /);
+  });
+
+  it("takes memory.heap_growing_percent, 0 for V8's own growth, and rejects a negative or fractional one naming the key", () => {
+    expect(parse({ memory: { heap_growing_percent: 0 }, projects: [project()] }).memory).toEqual({ heap_growing_percent: 0 });
+    expect(problemsOf(() => parse({ memory: { heap_growing_percent: -1 }, projects: [project()] }))[0]).toMatch(/^memory\.heap_growing_percent: /);
+    expect(problemsOf(() => parse({ memory: { heap_growing_percent: 12.5 }, projects: [project()] }))[0]).toMatch(/^memory\.heap_growing_percent: /);
   });
 
   it("rejects a redis URL that is not redis:// or rediss://, and a bad prefix", () => {
