@@ -11,6 +11,7 @@ import { JOB_HANDLERS, type AddOptionsBatching, type JobContext, type JobHandler
 import type { JobObserver } from "./job-observer.js";
 import type { ProjectLeaseChain } from "./project-lease-chain.js";
 import { runJobWithPolicy } from "./run-job-with-policy.js";
+import type { JobCancellation } from "./job-cancellation.js";
 
 /**
  * The processor every project queue's worker runs: validates the data again (a job may come
@@ -36,6 +37,8 @@ export function createJobProcessor(args: {
   readonly observer?: JobObserver | undefined;
   /** Lets an add-options job carry out the add-options requests waiting behind it. */
   readonly addOptionsBatching?: AddOptionsBatching;
+  /** Where the worker's shutdown aborts the running jobs. */
+  readonly cancellation: JobCancellation;
 }): Processor {
   const handlers = args.handlers ?? JOB_HANDLERS;
   const { settings } = args;
@@ -45,7 +48,8 @@ export function createJobProcessor(args: {
     "options.add": settings.worker.add_options_timeout_ms,
   };
 
-  return async (job: Job, token?: string, workerSignal?: AbortSignal): Promise<unknown> => {
+  // Two parameters: BullMQ makes a per-job AbortController only for a processor that takes a third.
+  return async (job: Job, token?: string): Promise<unknown> => {
     const name = job.name;
     if (!isProjectJobName(name)) throw new UnrecoverableError(`unknown job name '${name}'`);
     let data;
@@ -63,7 +67,7 @@ export function createJobProcessor(args: {
     return runJobWithPolicy({
       job,
       token,
-      workerSignal,
+      cancellation: args.cancellation,
       logger: jobLog,
       timeoutMs: timeoutOf[name],
       redactor,
