@@ -134,6 +134,9 @@ export async function measureFleet(options: FleetOptions): Promise<ScenarioResul
         floor_bound_by: figures.floor.boundBy,
         pim_requests: figures.pimRequests,
         service_requests: figures.serviceRequests,
+        first_service_request_s: fleet.firstServiceS,
+        service_rate_while_busy: fleet.serviceRateWhileBusy,
+        after_last_service_answer_s: fleet.afterLastServiceS,
         pim_429: fleet.pim429,
         service_429: fleet.service429,
         jobs_per_process: fleet.jobsPerProcess.join(" / "),
@@ -158,6 +161,10 @@ interface FleetPhase {
   readonly wallMs: number;
   readonly pim429: number;
   readonly service429: number;
+  /** Where the time above the floor went: before the first service request, the service's rate from its first arrival to its last, after its last answer. */
+  readonly firstServiceS: number | null;
+  readonly serviceRateWhileBusy: number | null;
+  readonly afterLastServiceS: number | null;
   readonly jobsPerProcess: readonly number[];
   readonly cpuSeconds: readonly (number | null)[];
   readonly loadAverage: number;
@@ -197,9 +204,17 @@ async function runFleetPhase(args: {
     `fleet: ${round(wallMs / 1000, 2)} s against a floor of ${round(figures.floor.seconds, 2)} s (${figures.floor.boundBy}), ratio ${round(figures.fleet_ratio, 3)}; ` +
       `429s ${figures.fleet_429s}, peak service ${figures.fleet_peak_service_rps}/s, peak PIM in flight ${figures.fleet_peak_pim_in_flight}`,
   );
+  const arrivals = service.requests.map((request) => request.startedAt);
+  const firstArrival = Math.min(...arrivals);
+  const lastArrival = Math.max(...arrivals);
+  const lastAnswer = Math.max(...service.requests.map((request) => request.endedAt));
+  const busy = arrivals.length > 1 && lastArrival > firstArrival;
   return {
     figures,
     wallMs,
+    firstServiceS: busy ? round((firstArrival - enqueuedAt) / 1000, 3) : null,
+    serviceRateWhileBusy: busy ? round(((arrivals.length - 1) * 1000) / (lastArrival - firstArrival), 2) : null,
+    afterLastServiceS: busy ? round((lastDone - lastAnswer) / 1000, 3) : null,
     pim429: pim.requests.filter((request) => request.status === 429).length,
     service429: service.requests.filter((request) => request.status === 429).length,
     jobsPerProcess: workers.map((worker) => worker.runs().length),
