@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { CATALOG_SIZE_NAMES, isCatalogSizeName, type CatalogSizeName } from "./catalog/catalog-sizes.js";
 import { DEFAULT_SEED } from "./catalog/generate-catalog.js";
 import { DEFAULT_BENCH_REDIS_URL } from "./worker/bench-redis.js";
+import { FLEET_PROJECTS } from "./fleet/fleet-shape.js";
 
 export const DEFAULT_LATENCY_MS = 20;
 /** add-options costs 100 s of service budget at any size: it runs under one size only. */
@@ -40,6 +41,13 @@ Options:
                     run only the queue overhead (no-op jobs through pim-sync's worker
                     and bare BullMQ workers, about a minute): queue_overhead_ratio and
                     its measurements; --redis-url and --json apply
+  --scenario fleet  run only issue 18's fleet (4 worker processes of concurrency 2, 16
+                    projects sharing one service account and one PIM connection, the
+                    real budgets), the shared limiter's cost and a small job's wait
+                    during a large sync, about 1.5 minutes; --latency-ms,
+                    --redis-url, --seed and --json apply
+  --fleet-projects N
+                    projects of the fleet (default ${FLEET_PROJECTS}; fewer to try a change)
   -h, --help        show this help`;
 
 export class BenchUsageError extends Error {
@@ -51,6 +59,7 @@ export type BenchArgs =
   | { readonly kind: "report"; readonly file: string; readonly json: boolean; readonly markdown: boolean }
   | { readonly kind: "scale"; readonly latencyMs: number; readonly redisUrl: string; readonly json: boolean }
   | { readonly kind: "queue-overhead"; readonly redisUrl: string; readonly json: boolean }
+  | { readonly kind: "fleet"; readonly latencyMs: number; readonly redisUrl: string; readonly seed: number; readonly projects: number; readonly json: boolean }
   | {
       readonly kind: "run";
       readonly sizes: readonly CatalogSizeName[];
@@ -81,6 +90,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
         "no-results": { type: "boolean" },
         report: { type: "string" },
         scenario: { type: "string" },
+        "fleet-projects": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -94,7 +104,17 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
   if (values.report !== undefined) return { kind: "report", file: values.report, json, markdown };
   if (values.scenario !== undefined) {
     if (values.scenario === "queue-overhead") return { kind: "queue-overhead", redisUrl: redisUrlOf(values["redis-url"]), json };
-    if (values.scenario !== "scale") throw new BenchUsageError(`unknown --scenario '${values.scenario}' (scenarios: scale, queue-overhead)`);
+    if (values.scenario === "fleet") {
+      return {
+        kind: "fleet",
+        latencyMs: nonNegativeNumber(values["latency-ms"], "--latency-ms", DEFAULT_LATENCY_MS),
+        redisUrl: redisUrlOf(values["redis-url"]),
+        seed: seedOf(values.seed),
+        projects: fleetProjectsOf(values["fleet-projects"]),
+        json,
+      };
+    }
+    if (values.scenario !== "scale") throw new BenchUsageError(`unknown --scenario '${values.scenario}' (scenarios: scale, queue-overhead, fleet)`);
     return { kind: "scale", latencyMs: nonNegativeNumber(values["latency-ms"], "--latency-ms", DEFAULT_LATENCY_MS), redisUrl: redisUrlOf(values["redis-url"]), json };
   }
 
@@ -134,6 +154,13 @@ function redisUrlOf(raw: string | undefined): string {
   if (raw === undefined) return DEFAULT_BENCH_REDIS_URL;
   if (!/^rediss?:\/\/\S+$/.test(raw)) throw new BenchUsageError(`--redis-url must be a redis:// or rediss:// URL, got '${raw}'`);
   return raw;
+}
+
+function fleetProjectsOf(raw: string | undefined): number {
+  if (raw === undefined) return FLEET_PROJECTS;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < 1 || value > 64) throw new BenchUsageError(`--fleet-projects must be an integer in [1, 64], got '${raw}'`);
+  return value;
 }
 
 function addOptionsSizeOf(raw: string | undefined): CatalogSizeName {

@@ -14,6 +14,7 @@ import { collectGarbage } from "./collect-garbage.js";
 import { runSize } from "./run-size.js";
 import { runScaleScenario, type ScaleResult } from "./scale/scale-scenario.js";
 import { measureQueueOverhead } from "./scenarios/queue-overhead-scenario.js";
+import { measureFleet } from "./scenarios/fleet-scenario.js";
 import type { ScenarioResult } from "./scenarios/scenario.js";
 import { FIGURES } from "./report/figures.js";
 import { startSimulators } from "../src/sim/start-simulators.js";
@@ -37,7 +38,7 @@ async function run(args: Extract<BenchArgs, { kind: "run" }>): Promise<void> {
       latencyMs: args.latencyMs,
       progress,
       // The queue overhead does not depend on the catalogue: once per run, under its first size.
-      worker: { redisUrl: args.redisUrl, addOptionsSize: args.addOptionsSize, measureQueueOverhead: index === 0 },
+      worker: { redisUrl: args.redisUrl, addOptionsSize: args.addOptionsSize, measureQueueOverhead: index === 0, measureFleet: index === 0 },
     });
     collectGarbage();
   }
@@ -100,6 +101,22 @@ async function runQueueOverhead(args: Extract<BenchArgs, { kind: "queue-overhead
   process.stdout.write(`${lines.join("\n")}\n`);
 }
 
+async function runFleet(args: Extract<BenchArgs, { kind: "fleet" }>): Promise<void> {
+  const result = await measureFleet({ redisUrl: args.redisUrl, latencyMs: args.latencyMs, projects: args.projects, seed: args.seed, progress });
+  const report = { generated_at: new Date().toISOString(), machine: machineInfo(), latency_ms: args.latencyMs, ...result };
+  if (args.json) {
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    return;
+  }
+  const figures = Object.entries(result.figures).map(([key, value]) => {
+    const spec = FIGURES[key as keyof typeof FIGURES];
+    const verdict = value === null || value === undefined || spec.met === null ? "" : spec.met(value) ? " met" : " MISSED";
+    return `${key} ${value ?? "not measured"}${spec.target === null ? "" : ` (target ${spec.target})${verdict}`}`;
+  });
+  const measured = Object.entries(result.measurements).flatMap(([group, values]) => Object.entries(values).map(([key, value]) => `${group}.${key} ${value ?? "-"}`));
+  process.stdout.write(`${[...figures, ...measured].join("\n")}\n`);
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   let args: BenchArgs;
   try {
@@ -126,6 +143,9 @@ async function main(argv: readonly string[]): Promise<number> {
       return 0;
     case "queue-overhead":
       await runQueueOverhead(args);
+      return 0;
+    case "fleet":
+      await runFleet(args);
       return 0;
   }
 }

@@ -23,11 +23,12 @@ import { runAddOptionsLatencyOver20Scenario, runAddOptionsLatencyScenario } from
 import { runFullSyncScenario } from "./scenarios/full-sync-scenario.js";
 import { runNoopResyncScenario } from "./scenarios/noop-resync-scenario.js";
 import { runQueueOverheadScenario } from "./scenarios/queue-overhead-scenario.js";
+import { runFleetScenario } from "./scenarios/fleet-scenario.js";
 import { createSyncRunner } from "./scenarios/create-sync-runner.js";
 import type { Scenario, ScenarioContext, ScenarioResult, WorkerScenarioOptions } from "./scenarios/scenario.js";
 
 /** In this order: the re-sync relies on the state the first sync leaves. */
-export const SCENARIOS: readonly Scenario[] = [runFullSyncScenario, runNoopResyncScenario, runAddOptionsScenario, runAddOptionsLatencyScenario, runAddOptionsLatencyOver20Scenario, runQueueOverheadScenario];
+export const SCENARIOS: readonly Scenario[] = [runFullSyncScenario, runNoopResyncScenario, runAddOptionsScenario, runAddOptionsLatencyScenario, runAddOptionsLatencyOver20Scenario, runQueueOverheadScenario, runFleetScenario];
 
 export interface RunSizeOptions {
   readonly size: CatalogSizeName;

@@ -12,6 +12,7 @@ import { syncProject } from "../src/sync/sync-project.js";
 import type { SyncReport } from "../src/sync/sync-report.js";
 import { syncChildJobSchema, type SyncChildResult } from "./sync-child-protocol.js";
 import { redactorOfSettings } from "../src/secrets/redactor-of-settings.js";
+import { boundHeapGrowth } from "../src/memory/bound-heap-growth.js";
 
 async function readJob(): Promise<unknown> {
   const fromArgv = process.argv[2];
@@ -76,6 +77,8 @@ async function main(): Promise<void> {
   });
   const project = settings.projects[0];
   if (project === undefined) throw new Error("settings have no project");
+  // As loadCommandSettings does for `pim-sync sync --once`.
+  boundHeapGrowth(settings.memory.heap_growing_percent);
   const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) });
   const runtime = createProjectRuntime({ settings, project, logger });
   let report: SyncReport;

@@ -7,7 +7,8 @@ import { z } from "zod";
 import { CATALOG_SIZE_NAMES } from "../catalog/catalog-sizes.js";
 import { FIGURE_KEYS } from "./figures.js";
 
-const figureValue = z.number().nullable();
+// Figures added since a results file was written read back as not measured.
+const figureValue = z.number().nullable().default(null);
 const figuresShape = Object.fromEntries(FIGURE_KEYS.map((key) => [key, figureValue])) as Record<(typeof FIGURE_KEYS)[number], typeof figureValue>;
 export const figuresSchema = z.object(figuresShape);
 

@@ -14,6 +14,13 @@ export const FIGURE_KEYS = [
   "add_options_service_calls",
   "add_options_latency_p95_ms",
   "queue_overhead_ratio",
+  "fleet_429s",
+  "fleet_peak_service_rps",
+  "fleet_peak_pim_in_flight",
+  "fleet_ratio",
+  "limiter_overhead_us_p50",
+  "limiter_overhead_us_p99",
+  "fair_small_job_wait_ms",
 ] as const;
 
 export type FigureKey = (typeof FIGURE_KEYS)[number];
@@ -41,6 +48,13 @@ export const FIGURES: Readonly<Record<FigureKey, FigureSpec>> = {
   add_options_service_calls: { label: "add-options calls for those 1,000 additions (20 collections)", target: null, met: null, worse: "higher", decimals: 0 },
   add_options_latency_p95_ms: { label: "add-options one every 50 ms: enqueue to completed, p95 (ms)", target: "< 2000", met: (v) => v < 2000, worse: "higher", decimals: 0 },
   queue_overhead_ratio: { label: "no-op jobs/s, pim-sync worker / bare BullMQ worker (concurrency 1)", target: ">= 0.90", met: (v) => v >= 0.9, worse: "lower", decimals: 3 },
+  fleet_429s: { label: "fleet (4 processes x 2, 16 projects, one account and connection): 429 answers", target: "= 0", met: (v) => v === 0, worse: "higher", decimals: 0 },
+  fleet_peak_service_rps: { label: "fleet: most service requests in any 1,000 ms", target: "<= 10", met: (v) => v <= 10, worse: "higher", decimals: 0 },
+  fleet_peak_pim_in_flight: { label: "fleet: most PIM calls in flight for the connection", target: "<= 4", met: (v) => v <= 4, worse: "higher", decimals: 0 },
+  fleet_ratio: { label: "fleet: wall / floor of the shared budgets for the requests made", target: "<= 1.15", met: (v) => v <= 1.15, worse: "higher", decimals: 3 },
+  limiter_overhead_us_p50: { label: "shared limiter, one PIM call's budgets through Redis, p50 (us)", target: null, met: null, worse: "higher", decimals: 0 },
+  limiter_overhead_us_p99: { label: "shared limiter, one PIM call's budgets through Redis, p99 (us)", target: null, met: null, worse: "higher", decimals: 0 },
+  fair_small_job_wait_ms: { label: "small add-options job during a large sync: worst latency - median alone (ms)", target: null, met: null, worse: "higher", decimals: 0 },
 };
 
 export function emptyFigures(): Record<FigureKey, number | null> {

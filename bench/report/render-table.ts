@@ -102,6 +102,19 @@ const DETAIL_ROWS: readonly (readonly [string, (size: SizeResult) => string])[] 
   ["queue overhead: ms per job pim-sync / bare c1", inGroup("queue_overhead", (s) => `${m(s, "queue_overhead", "pimsync_ms_per_job")} / ${m(s, "queue_overhead", "bare_c1_ms_per_job")}`)],
   ["queue overhead: CPU ms per job pim-sync / bare c1", inGroup("queue_overhead", (s) => `${m(s, "queue_overhead", "pimsync_cpu_ms_per_job")} / ${m(s, "queue_overhead", "bare_c1_cpu_ms_per_job")}`)],
   ["queue overhead: ratio per round", inGroup("queue_overhead", (s) => m(s, "queue_overhead", "ratio_rounds"))],
+  ["fleet: processes x concurrency / projects", inGroup("fleet", (s) => `${m(s, "fleet", "processes")} x ${m(s, "fleet", "concurrency")} / ${m(s, "fleet", "projects")}`)],
+  ["fleet: wall s / floor s (bound by)", inGroup("fleet", (s) => `${m(s, "fleet", "wall_s")} / ${m(s, "fleet", "floor_s")} (${m(s, "fleet", "floor_bound_by")})`)],
+  [
+    "fleet: first service request s / service req/s while busy / after its last answer s",
+    inGroup("fleet", (s) => `${m(s, "fleet", "first_service_request_s")} / ${m(s, "fleet", "service_rate_while_busy")} / ${m(s, "fleet", "after_last_service_answer_s")}`),
+  ],
+  ["fleet: requests PIM / service; 429s PIM / service", inGroup("fleet", (s) => `${m(s, "fleet", "pim_requests")} / ${m(s, "fleet", "service_requests")}; ${m(s, "fleet", "pim_429")} / ${m(s, "fleet", "service_429")}`)],
+  ["fleet: jobs per process; CPU s per process (load 1m)", inGroup("fleet", (s) => `${m(s, "fleet", "jobs_per_process")}; ${m(s, "fleet", "cpu_s_per_process")} (${m(s, "fleet", "load_average_1m")})`)],
+  ["shared limiter per PIM call p50 / p99 us: Redis / in process", inGroup("limiter_overhead", (s) => `${m(s, "limiter_overhead", "redis_p50_us")} / ${m(s, "limiter_overhead", "redis_p99_us")}; ${m(s, "limiter_overhead", "process_p50_us")} / ${m(s, "limiter_overhead", "process_p99_us")}`)],
+  [
+    "small job during a large sync: alone p50 / during p50 / during max ms (jobs)",
+    inGroup("fair_small_job", (s) => `${m(s, "fair_small_job", "alone_p50_ms")} / ${m(s, "fair_small_job", "during_p50_ms")} / ${m(s, "fair_small_job", "during_max_ms")} (${m(s, "fair_small_job", "during_jobs")})`),
+  ],
 ];
 
 function detailRows(results: BenchResults, sizes: readonly CatalogSizeName[]): string[][] {

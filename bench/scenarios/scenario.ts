@@ -48,6 +48,8 @@ export interface WorkerScenarioOptions {
   readonly addOptionsSize: CatalogSizeName;
   /** The queue overhead does not depend on the catalogue: measured under one size of a run only. */
   readonly measureQueueOverhead: boolean;
+  /** Nor does the fleet (its own simulators and catalogue): once per run, under the same size. */
+  readonly measureFleet: boolean;
 }
 
 export interface ScenarioContext {

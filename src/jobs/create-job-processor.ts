@@ -14,6 +14,7 @@ import { runJobWithPolicy } from "./run-job-with-policy.js";
 import { messageOf } from "../errors/message-of.js";
 import { tracingHooks } from "../telemetry/tracing-hooks.js";
 import { SPAN_ATTRIBUTES } from "../telemetry/span-attribute-names.js";
+import type { JobCancellation } from "./job-cancellation.js";
 
 /**
  * The processor every project queue's worker runs: validates the data again (a job may come
@@ -41,6 +42,8 @@ export function createJobProcessor(args: {
   readonly addOptionsBatching?: AddOptionsBatching;
   /** The targets a `sync.events` job reads (src/events/). */
   readonly pimEvents?: PimEventBacklog;
+  /** Where the worker's shutdown aborts the running jobs. */
+  readonly cancellation: JobCancellation;
 }): Processor {
   const handlers = args.handlers ?? JOB_HANDLERS;
   const { settings } = args;
@@ -51,7 +54,8 @@ export function createJobProcessor(args: {
     "options.add": settings.worker.add_options_timeout_ms,
   };
 
-  return async (job: Job, token?: string, workerSignal?: AbortSignal): Promise<unknown> => {
+  // Two parameters: BullMQ makes a per-job AbortController only for a processor that takes a third.
+  return async (job: Job, token?: string): Promise<unknown> => {
     const name = job.name;
     if (!isProjectJobName(name)) throw new UnrecoverableError(`unknown job name '${name}'`);
     let data;
@@ -70,7 +74,7 @@ export function createJobProcessor(args: {
     return runJobWithPolicy({
       job,
       token,
-      workerSignal,
+      cancellation: args.cancellation,
       logger: jobLog,
       timeoutMs: timeoutOf[name],
       redactor,

@@ -5,10 +5,12 @@ import { classifyFailure } from "./classify-failure.js";
 import { markFailureLogged } from "./logged-failures.js";
 import { tracingHooks } from "../telemetry/tracing-hooks.js";
 import { SPAN_ATTRIBUTES } from "../telemetry/span-attribute-names.js";
+import { JobsShutDown, type JobCancellation } from "./job-cancellation.js";
 
 /**
- * What every job run shares, whichever queue it comes from: one AbortController aborted by the
- * job's time limit or the worker's cancellation (both released when the job ends), and failures
+ * What every job run shares, whichever queue it comes from: one AbortController per job, aborted
+ * by the job's time limit or the worker's shutdown (job-cancellation.ts; the only controller a
+ * job has: its processor takes no BullMQ signal), and failures
  * turned into BullMQ's three outcomes through the one classifier (fail now, delay without using
  * an attempt, retry with the catalog's backoff). A job interrupted by shutdown is handed back.
  * What BullMQ stores of a run (its result, its failed reason and stack) is scrubbed of every
@@ -17,7 +19,8 @@ import { SPAN_ATTRIBUTES } from "../telemetry/span-attribute-names.js";
 export async function runJobWithPolicy(args: {
   readonly job: Job;
   readonly token: string | undefined;
-  readonly workerSignal: AbortSignal | undefined;
+  /** Where a shutdown past its deadline aborts the job. */
+  readonly cancellation: JobCancellation;
   /** The job's logger, made only if a line is logged at a level the logger lets through. */
   readonly logger: LazyChildLogger;
   readonly timeoutMs: number;
@@ -26,7 +29,7 @@ export async function runJobWithPolicy(args: {
   /** `abort` ends the run as the time limit would, with `reason` (e.g. a lock the job lost). */
   run(signal: AbortSignal, abort: (reason: Error) => void): Promise<unknown>;
 }): Promise<unknown> {
-  const { job, token, workerSignal, logger, redactor } = args;
+  const { job, token, logger, redactor } = args;
   // On the job's span (BullMQ's `process`, active here when tracing is on); no-ops otherwise.
   const { annotate } = tracingHooks();
   const outcome = (value: "completed" | "failed" | "retry" | "delayed" | "handed_back"): void => annotate({ [SPAN_ATTRIBUTES.jobOutcome]: value });
@@ -34,9 +37,7 @@ export async function runJobWithPolicy(args: {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error(`${job.name} ran longer than ${args.timeoutMs} ms`)), args.timeoutMs);
   timer.unref();
-  const onWorkerAbort = (): void => controller.abort(workerSignal?.reason);
-  if (workerSignal?.aborted) onWorkerAbort();
-  else workerSignal?.addEventListener("abort", onWorkerAbort, { once: true });
+  const untrack = args.cancellation.track(controller);
   try {
     // `run` logs "job started" itself: a project job first waits for its project's lock.
     const result = await args.run(controller.signal, (reason) => controller.abort(reason));
@@ -45,7 +46,7 @@ export async function runJobWithPolicy(args: {
     return redactor.redactValue(result);
   } catch (caught) {
     const error = redactor.redactError(caught);
-    if (workerSignal?.aborted && token !== undefined) {
+    if (controller.signal.reason instanceof JobsShutDown && token !== undefined) {
       // The worker is shutting down past its deadline: hand the job back at once, without
       // using an attempt, for another worker (its writes so far are in the state).
       logger.write("warn", "job interrupted by shutdown; handing it back to the queue");
@@ -70,7 +71,7 @@ export async function runJobWithPolicy(args: {
     throw logged(error instanceof Error ? error : new Error(String(error)));
   } finally {
     clearTimeout(timer);
-    workerSignal?.removeEventListener("abort", onWorkerAbort);
+    untrack();
   }
 }
 

@@ -15,6 +15,7 @@ import { isActivationJobName, parseJobData } from "./job-catalog.js";
 import { runJobWithPolicy } from "./run-job-with-policy.js";
 import { tracingHooks } from "../telemetry/tracing-hooks.js";
 import { SPAN_ATTRIBUTES } from "../telemetry/span-attribute-names.js";
+import { createJobCancellation } from "./job-cancellation.js";
 import type { ActivationObserver } from "./job-observer.js";
 import { LazyChildLogger } from "../log/lazy-child-logger.js";
 import { redactorOfSettings } from "../secrets/redactor-of-settings.js";
@@ -100,7 +101,9 @@ export async function startActivationWorker(args: {
   await queue.enforceOneAtATime();
   let scheduled: readonly string[] = [];
 
-  const processor = async (job: Job, token?: string, workerSignal?: AbortSignal): Promise<unknown> => {
+  // Its own jobs' controllers (see job-cancellation.ts): the processor takes no BullMQ signal.
+  const cancellation = createJobCancellation();
+  const processor = async (job: Job, token?: string): Promise<unknown> => {
     const name = job.name;
     if (!isActivationJobName(name)) throw new UnrecoverableError(`unknown job name '${name}' on the activation queue`);
     let data;
@@ -114,7 +117,7 @@ export async function startActivationWorker(args: {
     return runJobWithPolicy({
       job,
       token,
-      workerSignal,
+      cancellation,
       logger: jobLog,
       redactor,
       timeoutMs: ACTIVATION_JOB_TIMEOUT_MS,
@@ -161,7 +164,7 @@ export async function startActivationWorker(args: {
       }
     },
     closeWorker: () => worker.close(),
-    cancelAll: (reason) => worker.cancelAllJobs(reason),
+    cancelAll: (reason) => cancellation.cancelAll(reason),
     async release() {
       await args.parts.release();
       await sink.close().catch(() => undefined);

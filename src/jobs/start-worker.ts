@@ -6,6 +6,7 @@ import { budgetsFor, createProjectRuntime, type ProjectRuntime } from "../projec
 import type { Settings } from "../settings/settings-schema.js";
 import { createProjectLock } from "../state/project-lock.js";
 import { createJobProcessor } from "./create-job-processor.js";
+import { createJobCancellation, type JobCancellation } from "./job-cancellation.js";
 import { ProjectLeaseChain } from "./project-lease-chain.js";
 import { startQueueWorker } from "./start-queue-worker.js";
 import { createFullSyncProgress } from "./full-sync-progress.js";
@@ -167,7 +168,9 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
     const slots = createConcurrencyLimiter(settings.worker.concurrency);
     const outcomes = createAddOptionsOutcomeStore(connection, prefix);
     const leases = new ProjectLeaseChain((error) => logger.warn({ err: error }, "could not release the project lock; it expires by itself"));
+    const cancellation = createJobCancellation();
     const processor = createJobProcessor({
+      cancellation,
       leases,
       runtimes,
       settings,
@@ -225,11 +228,16 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
       alsoCheck: activation ? [(warn) => activation.restoreSafety(warn)] : [],
     });
     logger.info({ projects: settings.projects.map((p) => p.id), concurrency: settings.worker.concurrency }, "worker started");
-    return running({ workers, activation, safety });
+    return running({ workers, activation, safety, cancellation });
   }
 
-  function running(parts: { readonly workers: readonly ReturnType<typeof startQueueWorker>[]; readonly activation: RunningActivationWorker | null; readonly safety: QueueSafetyKeeper }): RunningWorker {
-    const { workers, activation, safety } = parts;
+  function running(parts: {
+    readonly workers: readonly ReturnType<typeof startQueueWorker>[];
+    readonly activation: RunningActivationWorker | null;
+    readonly safety: QueueSafetyKeeper;
+    readonly cancellation: JobCancellation;
+  }): RunningWorker {
+    const { workers, activation, safety, cancellation } = parts;
     return {
       queues,
       connection,
@@ -257,7 +265,7 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
           // Abort what still runs: each job hands itself back to the queue (see the processor),
           // so another worker takes it over at once instead of waiting for its lock to expire.
           logger.warn({ deadlineMs: settings.worker.shutdown_timeout_ms }, "active jobs did not finish in time; handing them back");
-          for (const worker of workers) worker.cancelAllJobs("worker shutting down");
+          cancellation.cancelAll("worker shutting down");
           activation?.cancelAll("worker shutting down");
           const grace = sleep(ABORT_GRACE_MS, "stuck" as const, { ref: false });
           if ((await Promise.race([closing.then(() => "closed" as const), grace])) === "stuck") {

@@ -14,6 +14,8 @@ const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" })
 const nonEmpty = z.string().trim().min(1, "must not be empty");
 const code = z.string().regex(/^[A-Za-z0-9_]+$/, "must be a PIM code (letters, digits, underscore)");
 /** The name of a shared upstream budget (src/budgets/budget-identity.ts): it becomes part of Redis keys. */
+/** Measured on the option-heavy catalogue: BENCHMARKS.md, peak RSS. */
+const DEFAULT_HEAP_GROWING_PERCENT = 100;
 const budgetName = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "letters, digits, '.', '_' and '-' only (at most 64)");
 const localeCode = z.string().regex(/^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,4})*$/, "must be a locale code such as en_US");
 
@@ -205,6 +207,19 @@ export const redisSchema = z
     }
   });
 
+/** The process's memory (src/memory/bound-heap-growth.ts), applied when a command loads its config. */
+export const memorySchema = z.strictObject({
+  heap_growing_percent: z
+    .int()
+    .min(0)
+    .max(400)
+    .default(DEFAULT_HEAP_GROWING_PERCENT)
+    .describe(
+      "How far the JavaScript heap may grow past the data the last full garbage collection kept alive, in percent, before the next one. " +
+        "Lower keeps the process's memory (RSS) closer to its live data for more GC time; 0 leaves V8's default, which lets the heap grow to about 4 times its live data on a machine with several GB.",
+    ),
+});
+
 export const settingsSchema = z.strictObject({
     redis: redisSchema.optional(),
     state_dir: nonEmpty.default("./.pim-sync").describe("state folder for `--once` without Redis (relative to the working directory)"),
@@ -226,6 +241,7 @@ export const settingsSchema = z.strictObject({
         lease_ms: z.int().min(1_000).max(60_000).default(5_000).describe("a concurrency slot or an in-flight request a process holds in a shared upstream budget is renewed every third of this; a killed process's expire after it"),
       })
       .prefault({}),
+    memory: memorySchema.prefault({}),
     server: serverSchema.optional(),
     trigger: triggerSchema.optional(),
     add_options: addOptionsSchema.default(addOptionsSchema.parse({})),

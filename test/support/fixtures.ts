@@ -1,3 +1,4 @@
+/* eslint-disable no-empty-pattern -- vitest reads which fixtures a fixture needs from its first parameter's destructuring: `{}` says none. */
 import { test as base } from "vitest";
 import { startSimulators, type RunningSimulators } from "../../src/sim/start-simulators.js";
 import { killLeftoverProcesses, runningCliProcesses, spawnCli, startWorkerCli, type CliProcess } from "./process-cli.js";

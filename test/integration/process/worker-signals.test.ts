@@ -130,6 +130,8 @@ describe("pim-sync worker as a process: signals", () => {
     // ...so A aborted the sync and handed the job back instead of finishing it.
     const completedByA = workerA.logs().some((line) => line.job === jobId && line.msg === "job completed");
     expect(completedByA, "worker A completed the job after its shutdown deadline").toBe(false);
+    // Handed back at once (not left to stall until its lock runs out).
+    expect(workerA.logs().some((line) => line.job === jobId && line.msg === "job interrupted by shutdown; handing it back to the queue")).toBe(true);
 
     const workerB = await startWorkerProcess();
     const done = await waitForJobState(queues, PROJECT, jobId, "completed", 35_000);

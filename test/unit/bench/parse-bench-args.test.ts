@@ -54,4 +54,11 @@ describe("parseBenchArgs", () => {
     expect(parseBenchArgs(["--scenario", "queue-overhead", "--json"])).toEqual({ kind: "queue-overhead", redisUrl: "redis://127.0.0.1:6379", json: true });
     expect(parseBenchArgs(["--scenario", "queue-overhead", "--redis-url", "redis://10.0.0.2:6380"])).toEqual({ kind: "queue-overhead", redisUrl: "redis://10.0.0.2:6380", json: false });
   });
+
+  it("runs the fleet alone with --scenario fleet, 16 projects unless --fleet-projects says fewer", () => {
+    expect(parseBenchArgs(["--scenario", "fleet", "--json"])).toEqual({ kind: "fleet", latencyMs: DEFAULT_LATENCY_MS, redisUrl: "redis://127.0.0.1:6379", seed: DEFAULT_SEED, projects: 16, json: true });
+    expect(parseBenchArgs(["--scenario", "fleet", "--fleet-projects", "4", "--latency-ms", "5"])).toMatchObject({ kind: "fleet", latencyMs: 5, projects: 4 });
+    expect(() => parseBenchArgs(["--scenario", "fleet", "--fleet-projects", "0"])).toThrow(/--fleet-projects/);
+    expect(() => parseBenchArgs(["--scenario", "fleet", "--fleet-projects", "2.5"])).toThrow(/--fleet-projects/);
+  });
 });

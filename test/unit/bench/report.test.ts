@@ -70,6 +70,33 @@ describe("results", () => {
     expect(benchResultsSchema.parse(JSON.parse(JSON.stringify(results)) as unknown)).toEqual(results);
   });
 
+  it("reads a results file written before the fleet figures existed, those figures as not measured", () => {
+    const results = assembleResults({ ...base, sizes: { small: sizeResult("small", { full_sync_ratio: 1.05 }) } });
+    const older = JSON.parse(JSON.stringify(results)) as Record<string, unknown> & { sizes: { small: { figures: Record<string, unknown> } } };
+    for (const key of ["fleet_ratio", "fleet_429s", "fair_small_job_wait_ms"]) {
+      delete older[key];
+      delete older.sizes.small.figures[key];
+    }
+    const read = benchResultsSchema.parse(older);
+    expect(read.fleet_ratio).toBeNull();
+    expect(read.sizes.small?.figures.fair_small_job_wait_ms).toBeNull();
+    expect(read.full_sync_ratio).toBe(1.05);
+  });
+
+  it("renders the fleet's figures against their targets and its measurements", () => {
+    const small = {
+      ...sizeResult("small", { fleet_429s: 0, fleet_peak_service_rps: 11, fleet_peak_pim_in_flight: 4, fleet_ratio: 1.1, limiter_overhead_us_p50: 400 }),
+      measurements: { fleet: { processes: 4, concurrency: 2, projects: 16, wall_s: 24.6, floor_s: 22.4, floor_bound_by: "service" } },
+    };
+    const text = renderResults(assembleResults({ ...base, sizes: { small } }));
+    expect(text).toMatch(/fleet_429s\s+= 0\s+0\s+0\s+met/);
+    expect(text).toMatch(/fleet_peak_service_rps\s+<= 10\s+11\s+11\s+MISSED/);
+    expect(text).toMatch(/fleet_peak_pim_in_flight\s+<= 4\s+4\s+4\s+met/);
+    expect(text).toMatch(/fleet_ratio\s+<= 1\.15\s+1\.100\s+1\.100\s+met/);
+    expect(text).toMatch(/limiter_overhead_us_p50\s+-\s+400\s+400\s+no target/);
+    expect(text).toMatch(/fleet: wall s \/ floor s \(bound by\)\s+24\.6 \/ 22\.4 \(service\)/);
+  });
+
   it("merges the same day's runs of other sizes, and only comparable ones", () => {
     const earlier = assembleResults({ ...base, sizes: { small: sizeResult("small", { full_sync_ratio: 1.3 }) } });
     const now = assembleResults({ ...base, sizes: { large: sizeResult("large", { full_sync_ratio: 1.05 }) } });

@@ -52,6 +52,7 @@ const EXPECTED_MINIMAL: Settings = {
   budgets: { lease_ms: 5_000 },
   history: { enabled: true, retention_ms: 90 * 86_400_000 },
   held_deletions: { expiry_ms: 7 * 86_400_000 },
+  memory: { heap_growing_percent: 100 },
   projects: [
     {
       id: 67,
@@ -395,6 +396,12 @@ projects:
     expect(problemsOf(() => parse({ projects: [project({ id: 0 })] }))[0]).toMatch(/^projects\[0\]\.id: /);
     expect(problemsOf(() => parse({ projects: [project({ id: 1.5 })] }))[0]).toMatch(/^projects\[0\]\.id: /);
     expect(problemsOf(() => parse({ projects: [project({ id: "67" })] }))[0]).toMatch(/^projects\[0\]\.id: /);
+  });
+
+  it("takes memory.heap_growing_percent, 0 for V8's own growth, and rejects a negative or fractional one naming the key", () => {
+    expect(parse({ memory: { heap_growing_percent: 0 }, projects: [project()] }).memory).toEqual({ heap_growing_percent: 0 });
+    expect(problemsOf(() => parse({ memory: { heap_growing_percent: -1 }, projects: [project()] }))[0]).toMatch(/^memory\.heap_growing_percent: /);
+    expect(problemsOf(() => parse({ memory: { heap_growing_percent: 12.5 }, projects: [project()] }))[0]).toMatch(/^memory\.heap_growing_percent: /);
   });
 
   it("rejects a redis URL that is not redis:// or rediss://, and a bad prefix", () => {
