@@ -11,7 +11,7 @@ const LAYERS = [
   ["reconcile"], // PURE: desired + last written -> plan, guard
   ["settings"], // the config file's schema (the one home of defaults) and its loading
   ["secrets"], // the one redactor, built from the settings
-  ["log", "telemetry"], // logs and traces: how the rest reports what it does
+  ["log", "telemetry", "memory"], // logs and traces: how the rest reports what it does; the heap bound
   ["http"], // undici, errors, retries, in-process limiters
   ["redis"], // connections and the keyspace (every key and queue name)
   ["budgets"], // upstream budgets shared through Redis
