@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SEED } from "../../../bench/catalog/generate-catalog.js";
-import { BenchUsageError, DEFAULT_ADD_OPTIONS_SIZE, DEFAULT_LATENCY_MS, parseBenchArgs } from "../../../bench/parse-bench-args.js";
+import { BenchUsageError, DEFAULT_ADD_OPTIONS_SIZE, DEFAULT_EVENTS_SIZE, DEFAULT_LATENCY_MS, parseBenchArgs } from "../../../bench/parse-bench-args.js";
 import { DEFAULT_BENCH_REDIS_URL } from "../../../bench/worker/bench-redis.js";
 
 describe("parseBenchArgs", () => {
@@ -53,5 +53,13 @@ describe("parseBenchArgs", () => {
   it("runs the queue overhead alone with --scenario queue-overhead", () => {
     expect(parseBenchArgs(["--scenario", "queue-overhead", "--json"])).toEqual({ kind: "queue-overhead", redisUrl: "redis://127.0.0.1:6379", json: true });
     expect(parseBenchArgs(["--scenario", "queue-overhead", "--redis-url", "redis://10.0.0.2:6380"])).toEqual({ kind: "queue-overhead", redisUrl: "redis://10.0.0.2:6380", json: false });
+  });
+
+  it("runs the PIM events scenario alone with --scenario events, on one size (option-heavy unless --size)", () => {
+    expect(parseBenchArgs(["--scenario", "events"])).toEqual({ kind: "events", size: DEFAULT_EVENTS_SIZE, latencyMs: DEFAULT_LATENCY_MS, seed: DEFAULT_SEED, redisUrl: DEFAULT_BENCH_REDIS_URL, json: false, markdown: false });
+    expect(DEFAULT_EVENTS_SIZE).toBe("option-heavy");
+    expect(parseBenchArgs(["--scenario", "events", "--size", "medium", "--markdown", "--seed", "3"])).toMatchObject({ kind: "events", size: "medium", seed: 3, markdown: true });
+    expect(() => parseBenchArgs(["--scenario", "events", "--size", "small,large"])).toThrow("runs one --size");
+    expect(() => parseBenchArgs(["--scenario", "events", "--size", "giant"])).toThrow(BenchUsageError);
   });
 });
