@@ -8,6 +8,8 @@ import { FLEET_PROJECTS } from "./fleet/fleet-shape.js";
 export const DEFAULT_LATENCY_MS = 20;
 /** add-options costs 100 s of service budget at any size: it runs under one size only. */
 export const DEFAULT_ADD_OPTIONS_SIZE: CatalogSizeName = "small";
+/** The issue's catalogue for the events scenario; --size picks a quicker one. */
+export const DEFAULT_EVENTS_SIZE: CatalogSizeName = "option-heavy";
 
 export const BENCH_HELP = `Usage: npm run build && npm run bench -- [options]
 
@@ -48,6 +50,12 @@ Options:
                     --redis-url, --seed and --json apply
   --fleet-projects N
                     projects of the fleet (default ${FLEET_PROJECTS}; fewer to try a change)
+  --scenario events run only issue 21's PIM events scenario: a worker process subscribed
+                    to events, 1,000 option changes over 50 attributes in 10 bursts;
+                    event_to_service_p50_ms/_p95_ms, requests_per_event, end_state_exact.
+                    Two full syncs around it: about 5 minutes on the option-heavy catalogue
+                    (the default); --size NAME (one) for a quicker one; --latency-ms,
+                    --seed, --redis-url, --json and --markdown apply
   -h, --help        show this help`;
 
 export class BenchUsageError extends Error {
@@ -60,6 +68,15 @@ export type BenchArgs =
   | { readonly kind: "scale"; readonly latencyMs: number; readonly redisUrl: string; readonly json: boolean }
   | { readonly kind: "queue-overhead"; readonly redisUrl: string; readonly json: boolean }
   | { readonly kind: "fleet"; readonly latencyMs: number; readonly redisUrl: string; readonly seed: number; readonly projects: number; readonly json: boolean }
+  | {
+      readonly kind: "events";
+      readonly size: CatalogSizeName;
+      readonly latencyMs: number;
+      readonly seed: number;
+      readonly redisUrl: string;
+      readonly json: boolean;
+      readonly markdown: boolean;
+    }
   | {
       readonly kind: "run";
       readonly sizes: readonly CatalogSizeName[];
@@ -114,7 +131,18 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
         json,
       };
     }
-    if (values.scenario !== "scale") throw new BenchUsageError(`unknown --scenario '${values.scenario}' (scenarios: scale, queue-overhead, fleet)`);
+    if (values.scenario === "events") {
+      return {
+        kind: "events",
+        size: eventsSizeOf(values.size ?? []),
+        latencyMs: nonNegativeNumber(values["latency-ms"], "--latency-ms", DEFAULT_LATENCY_MS),
+        seed: seedOf(values.seed),
+        redisUrl: redisUrlOf(values["redis-url"]),
+        json,
+        markdown,
+      };
+    }
+    if (values.scenario !== "scale") throw new BenchUsageError(`unknown --scenario '${values.scenario}' (scenarios: scale, queue-overhead, fleet, events)`);
     return { kind: "scale", latencyMs: nonNegativeNumber(values["latency-ms"], "--latency-ms", DEFAULT_LATENCY_MS), redisUrl: redisUrlOf(values["redis-url"]), json };
   }
 
@@ -161,6 +189,15 @@ function fleetProjectsOf(raw: string | undefined): number {
   const value = Number(raw);
   if (!/^\d+$/.test(raw) || value < 1 || value > 64) throw new BenchUsageError(`--fleet-projects must be an integer in [1, 64], got '${raw}'`);
   return value;
+}
+
+function eventsSizeOf(raw: readonly string[]): CatalogSizeName {
+  const names = raw.flatMap((value) => value.split(",")).map((value) => value.trim()).filter((value) => value !== "");
+  if (names.length === 0) return DEFAULT_EVENTS_SIZE;
+  const [name] = names;
+  if (names.length > 1 || name === undefined) throw new BenchUsageError(`--scenario events runs one --size, got ${names.map((each) => `'${each}'`).join(", ")}`);
+  if (!isCatalogSizeName(name)) throw new BenchUsageError(`unknown size '${name}' (sizes: ${CATALOG_SIZE_NAMES.join(", ")})`);
+  return name;
 }
 
 function addOptionsSizeOf(raw: string | undefined): CatalogSizeName {

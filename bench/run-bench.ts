@@ -15,6 +15,8 @@ import { runSize } from "./run-size.js";
 import { runScaleScenario, type ScaleResult } from "./scale/scale-scenario.js";
 import { measureQueueOverhead } from "./scenarios/queue-overhead-scenario.js";
 import { measureFleet } from "./scenarios/fleet-scenario.js";
+import { runEventsScenario } from "./scenarios/events-scenario.js";
+import { renderEventsResult } from "./report/render-events-table.js";
 import type { ScenarioResult } from "./scenarios/scenario.js";
 import { FIGURES } from "./report/figures.js";
 import { startSimulators } from "../src/sim/start-simulators.js";
@@ -60,7 +62,7 @@ async function run(args: Extract<BenchArgs, { kind: "run" }>): Promise<void> {
   output(results, args);
 }
 
-/** The built CLI next to this file (dist/bench/ → dist/src/cli/bin.js): the scale scenario spawns workers. */
+/** The built CLI next to this file (dist/bench/ → dist/src/cli/bin.js): the scale and events scenarios spawn workers. */
 const CLI_PATH = fileURLToPath(new URL("../src/cli/bin.js", import.meta.url));
 
 async function runScale(args: Extract<BenchArgs, { kind: "scale" }>): Promise<void> {
@@ -117,6 +119,14 @@ async function runFleet(args: Extract<BenchArgs, { kind: "fleet" }>): Promise<vo
   process.stdout.write(`${[...figures, ...measured].join("\n")}\n`);
 }
 
+async function runEvents(args: Extract<BenchArgs, { kind: "events" }>): Promise<void> {
+  const startedAt = Date.now();
+  const result = await runEventsScenario({ size: args.size, seed: args.seed, latencyMs: args.latencyMs, redisUrl: args.redisUrl, cliPath: CLI_PATH, progress });
+  progress(`done in ${Math.round((Date.now() - startedAt) / 1000)} s`);
+  const report = { generated_at: new Date().toISOString(), machine: machineInfo(), events: result };
+  process.stdout.write(args.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderEventsResult(result, args.markdown ? "markdown" : "text")}\n`);
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   let args: BenchArgs;
   try {
@@ -146,6 +156,9 @@ async function main(argv: readonly string[]): Promise<number> {
       return 0;
     case "fleet":
       await runFleet(args);
+      return 0;
+    case "events":
+      await runEvents(args);
       return 0;
   }
 }

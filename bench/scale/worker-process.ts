@@ -14,6 +14,8 @@ export interface WorkerProcess {
   readonly pid: number;
   /** Resolves once the worker logged 'worker started'. */
   readonly started: Promise<void>;
+  /** Resolves with the URL of its HTTP server once it logged 'HTTP server listening' (a config with `server`). */
+  readonly listening: Promise<string>;
   /** 'job started' to 'job done' of every job this process finished. */
   runs(): JobRunSpan[];
   /** User + system CPU seconds so far; null where /proc is not there. */
@@ -22,8 +24,9 @@ export interface WorkerProcess {
   stop(): Promise<void>;
 }
 
-export function startWorkerProcess(cliPath: string, configPath: string): WorkerProcess {
-  const child: ChildProcess = spawn(process.execPath, [cliPath, "worker", "--config", configPath], { stdio: ["ignore", "ignore", "pipe"] });
+/** `env` is added to the benchmark's environment (the secrets a config names as `${VAR}`). */
+export function startWorkerProcess(cliPath: string, configPath: string, env: Readonly<Record<string, string>> = {}): WorkerProcess {
+  const child: ChildProcess = spawn(process.execPath, [cliPath, "worker", "--config", configPath], { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...env } });
   if (child.pid === undefined) throw new Error(`could not spawn ${cliPath}`);
   const pid = child.pid;
   const starts = new Map<string, number>();
@@ -35,8 +38,19 @@ export function startWorkerProcess(cliPath: string, configPath: string): WorkerP
     onStarted = resolve;
     onFailed = reject;
   });
+  let onListening: (url: string) => void = () => undefined;
+  let onNotListening: (error: Error) => void = () => undefined;
+  const listening = new Promise<string>((resolve, reject) => {
+    onListening = resolve;
+    onNotListening = reject;
+  });
+  // Awaited only by scenarios that serve HTTP: no unhandled rejection for the others.
+  listening.catch(() => undefined);
   const exited = once(child, "close");
-  void exited.then(() => onFailed(new Error(`worker process ${pid} exited before it started`)));
+  void exited.then(() => {
+    onFailed(new Error(`worker process ${pid} exited before it started`));
+    onNotListening(new Error(`worker process ${pid} exited before its HTTP server listened`));
+  });
 
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
     buffered += chunk;
@@ -44,13 +58,14 @@ export function startWorkerProcess(cliPath: string, configPath: string): WorkerP
     buffered = lines.pop() ?? "";
     for (const line of lines) {
       if (!line.startsWith("{")) continue;
-      let entry: { msg?: unknown; job?: unknown; project?: unknown; time?: unknown };
+      let entry: { msg?: unknown; job?: unknown; project?: unknown; time?: unknown; url?: unknown };
       try {
         entry = JSON.parse(line) as typeof entry;
       } catch {
         continue;
       }
       if (entry.msg === "worker started") onStarted();
+      if (entry.msg === "HTTP server listening" && typeof entry.url === "string") onListening(entry.url);
       if (typeof entry.job !== "string" || typeof entry.time !== "number") continue;
       // Job ids are numbered per queue: the project tells two projects' job "1" apart.
       const key = `${String(entry.project)}/${entry.job}`;
@@ -66,6 +81,7 @@ export function startWorkerProcess(cliPath: string, configPath: string): WorkerP
   return {
     pid,
     started,
+    listening,
     runs: () => [...spans],
     async cpuSeconds() {
       try {

@@ -24,6 +24,8 @@ export interface PimEventDelivery {
   readonly delayMs?: number;
   /** Events are counted as sent and never posted: the platform's lost events. */
   readonly drop?: boolean;
+  /** Called as each post is answered, with the body sent: when each event was delivered (the benchmark's clock). */
+  readonly onAnswered?: (answer: { readonly body: string; readonly status: number; readonly at: number }) => void;
 }
 
 export interface PimEventEmitter {
@@ -71,6 +73,7 @@ export function createPimEventEmitter(): PimEventEmitter {
         const response = await fetch(to.url, { method: "POST", headers, body: event.body, signal: AbortSignal.timeout(3_000) });
         await response.arrayBuffer();
         answered[response.status] = (answered[response.status] ?? 0) + 1;
+        to.onAnswered?.({ body: event.body, status: response.status, at: Date.now() });
       } catch {
         failed += 1;
       }

@@ -45,7 +45,7 @@ describe("PIM events through the worker process and the simulators", () => {
   });
 
   /** A worker whose project 67 subscribes to events, after one full sync (the exact baseline). */
-  async function startWorker(projectExtras: Record<string, unknown> = {}): Promise<void> {
+  async function startWorker(projectExtras: Record<string, unknown> = {}, windowMs = 300): Promise<void> {
     const config = await writeTestConfig(dir, {
       pimUrl: sims.pim.url,
       serviceUrl: sims.service.url,
@@ -53,7 +53,7 @@ describe("PIM events through the worker process and the simulators", () => {
       logLevel: "info",
       server: { port: 0 },
       projectExtras: {
-        pim: { url: sims.pim.url, ...SIM_CREDENTIALS.pim, events: { secret: "${PIM_EVENTS_SECRET}", window_ms: 300 } },
+        pim: { url: sims.pim.url, ...SIM_CREDENTIALS.pim, events: { secret: "${PIM_EVENTS_SECRET}", window_ms: windowMs } },
         ...projectExtras,
       },
     });
@@ -131,16 +131,30 @@ describe("PIM events through the worker process and the simulators", () => {
     expect(Object.values(sims.service.writes()).flat().length).toBe(writesBefore);
   });
 
-  it("a burst of events for one attribute is one read of its options", async () => {
-    await startWorker();
+  it("events spread over less than the merge window are one targeted sync job and one read of the attribute's options", async () => {
+    // Long enough for the events below on a busy machine: they take a few requests each.
+    await startWorker({}, 5_000);
     sims.pim.clearRequests();
-    const client = pim();
-    await client.upsertAttributeOptions(
-      "color",
-      Array.from({ length: 20 }, (_, index) => ({ code: `burst_${index}`, labels: { en_US: `Burst ${index}` } })),
-    );
+    const eventSyncJobs = async () => (await allJobs(queues, PROJECT)).filter((job) => job.name === "sync.events");
+    const changes = 5;
+    for (let index = 0; index < changes; index += 1) {
+      // A change made in the PIM (not through its API), then the platform's event for it.
+      sims.pim.state.attribute_options["color"]?.push({ code: `spread_${index}`, sort_order: 100 + index, labels: { en_US: `Spread ${index}` } });
+      sims.pim.events.emit("attribute-option.created", optionEventData("color", `spread_${index}`));
+      await sims.pim.events.idle();
+      // Each next event only once the receiver's job is scheduled for later (the window) or
+      // done: without a window every event would then be synced on its own.
+      await waitFor(
+        async () => {
+          const states = await Promise.all((await eventSyncJobs()).map((job) => job.getState()));
+          return states.length > 0 && states.every((state) => state === "delayed" || state === "completed");
+        },
+        { timeoutMs: WAIT_MS, what: `the targeted sync of event ${index} to be scheduled or done` },
+      );
+    }
     await eventSyncsDone();
-    expect(optionsOf("color").filter((name) => name.startsWith("burst_"))).toHaveLength(20);
+    expect(optionsOf("color").filter((name) => name.startsWith("spread_"))).toHaveLength(changes);
+    expect(await eventSyncJobs()).toHaveLength(1);
     const reads = sims.pim.requests.filter((request) => request.method === "GET" && request.path === "/api/rest/v1/attributes/color/options");
     expect(reads).toHaveLength(1);
   });

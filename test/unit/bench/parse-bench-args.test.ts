@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SEED } from "../../../bench/catalog/generate-catalog.js";
-import { BenchUsageError, DEFAULT_ADD_OPTIONS_SIZE, DEFAULT_LATENCY_MS, parseBenchArgs } from "../../../bench/parse-bench-args.js";
+import { BenchUsageError, DEFAULT_ADD_OPTIONS_SIZE, DEFAULT_EVENTS_SIZE, DEFAULT_LATENCY_MS, parseBenchArgs } from "../../../bench/parse-bench-args.js";
 import { DEFAULT_BENCH_REDIS_URL } from "../../../bench/worker/bench-redis.js";
 
 describe("parseBenchArgs", () => {
@@ -60,5 +60,13 @@ describe("parseBenchArgs", () => {
     expect(parseBenchArgs(["--scenario", "fleet", "--fleet-projects", "4", "--latency-ms", "5"])).toMatchObject({ kind: "fleet", latencyMs: 5, projects: 4 });
     expect(() => parseBenchArgs(["--scenario", "fleet", "--fleet-projects", "0"])).toThrow(/--fleet-projects/);
     expect(() => parseBenchArgs(["--scenario", "fleet", "--fleet-projects", "2.5"])).toThrow(/--fleet-projects/);
+  });
+
+  it("runs the PIM events scenario alone with --scenario events, on one size (option-heavy unless --size)", () => {
+    expect(parseBenchArgs(["--scenario", "events"])).toEqual({ kind: "events", size: DEFAULT_EVENTS_SIZE, latencyMs: DEFAULT_LATENCY_MS, seed: DEFAULT_SEED, redisUrl: DEFAULT_BENCH_REDIS_URL, json: false, markdown: false });
+    expect(DEFAULT_EVENTS_SIZE).toBe("option-heavy");
+    expect(parseBenchArgs(["--scenario", "events", "--size", "medium", "--markdown", "--seed", "3"])).toMatchObject({ kind: "events", size: "medium", seed: 3, markdown: true });
+    expect(() => parseBenchArgs(["--scenario", "events", "--size", "small,large"])).toThrow("runs one --size");
+    expect(() => parseBenchArgs(["--scenario", "events", "--size", "giant"])).toThrow(BenchUsageError);
   });
 });
