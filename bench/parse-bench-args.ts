@@ -19,7 +19,7 @@ on seeded generated catalogues, each sync in a child process, and compares each 
 floor those budgets allow. Prints a table (or JSON) on stdout, progress on stderr, and writes
 bench/results/<date>.json (runs of single sizes on one day are merged). The worker scenarios
 (add-options, queue overhead) need Redis; their keys live under a prefix of their own, deleted
-afterwards. See BENCHMARKS.md.
+afterwards. See docs/benchmarks.md.
 
 Options:
   --size NAME       only this size: ${CATALOG_SIZE_NAMES.join(", ")} (repeat or
@@ -33,7 +33,7 @@ Options:
                     once, under the first size of the run
   --json            print the figures as one JSON object on stdout, nothing else
                     (npm prints its own banner on stdout: use \`npm run -s bench -- --json\`)
-  --markdown        print the tables as Markdown (for BENCHMARKS.md)
+  --markdown        print the tables as Markdown (for docs/benchmarks.md)
   --no-results      do not write bench/results/<date>.json
   --report FILE     run nothing: print the tables of a saved results file
   --scenario scale  run only issue 12's scale scenario (4 worker processes, 16 projects,

@@ -1,6 +1,6 @@
 /**
  * The benchmark catalogues, modelled on Akeneo's representative catalogues (small, medium, large)
- * plus an option-heavy one. Every number here is documented in BENCHMARKS.md; change both together.
+ * plus an option-heavy one. Every number here is documented in docs/benchmarks.md; change both together.
  */
 
 export const CATALOG_SIZE_NAMES = ["small", "medium", "large", "option-heavy"] as const;

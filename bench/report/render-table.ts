@@ -1,7 +1,7 @@
 /**
  * The results as two tables: the headline figures against their targets (one column per size,
  * the summary, the verdict), then the measurements behind them. Plain text for a terminal,
- * or Markdown for BENCHMARKS.md.
+ * or Markdown for docs/benchmarks.md.
  */
 import { CATALOG_SIZE_NAMES, type CatalogSizeName } from "../catalog/catalog-sizes.js";
 import type { BenchResults, SizeResult } from "./bench-results.js";

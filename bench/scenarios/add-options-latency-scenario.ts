@@ -8,7 +8,7 @@
  * gives the figure, and over the 20 collections of figure 5, reported as a measurement. Over 20,
  * each collection receives an addition a second while the service takes 10 calls a second, so a
  * collection can be written once every 2 s at most and the p95 cannot go below about 1.9 s
- * whatever the design (BENCHMARKS.md); over 5, the budget leaves room and the figure measures
+ * whatever the design (docs/benchmarks.md); over 5, the budget leaves room and the figure measures
  * what merging itself adds.
  */
 import { setTimeout as sleep } from "node:timers/promises";

@@ -1,8 +1,8 @@
 /**
  * Every choice pim-sync makes where the Activation API description is not published (its
- * OpenAPI was not in any source; reference §5). One module, mirrored by one README section
+ * OpenAPI was not in any source; reference §5). One module, mirrored by one section of docs/activation.md
  * ("Activation API: assumptions"), so that the day the spec is read, this is the file to change.
- * Known facts live in the client and are sourced in the README; only guesses live here.
+ * Known facts live in the client and are sourced in docs/activation.md; only guesses live here.
  */
 
 /* The config defaults that are guesses (auth mode, rate, cursor parameter, offers body, retention) live with

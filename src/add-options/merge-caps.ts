@@ -1,5 +1,5 @@
 /**
- * The limits of merged add-options (README "Merged add-options"), in one place.
+ * The limits of merged add-options (docs/worker.md, "Merged add-options"), in one place.
  */
 export const MERGE_CAPS = {
   /**

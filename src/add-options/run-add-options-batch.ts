@@ -194,7 +194,7 @@ export async function runAddOptionsBatch(
   );
 
   // What earlier runs of these requests were adding: an option they added that this run finds
-  // present is still theirs (README "Add-options jobs").
+  // present is still theirs (docs/worker.md, "Add-options jobs").
   const earlier: IntentsByRequest = deps.intents ? await deps.intents.read(projectId, [...groups.values()].flatMap((group) => group.requests.map(({ id }) => id))) : new Map();
 
   const collectionsOf = new Map<string, CollectionOutcome[]>();

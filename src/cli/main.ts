@@ -18,7 +18,7 @@ const TRACING_FLUSH_BOUND_MS = 5_000;
 /**
  * Each command is loaded when it runs: `sync --once` should not pay at start for BullMQ, the
  * worker, the simulators or the Activation client it never uses (process start dominates the
- * short syncs' time, see BENCHMARKS.md).
+ * short syncs' time, see docs/benchmarks.md).
  */
 const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string }> = {
   sync: { load: async () => (await import("./commands/sync-command.js")).runSyncCommand, summary: "run one sync of a project (--once)" },

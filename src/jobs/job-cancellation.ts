@@ -6,7 +6,7 @@
  * aborted by `worker.cancelAllJobs`): the job's time limit and a lost project lock need a
  * controller the processor can abort with its own Error, and BullMQ's takes a string reason
  * through the worker alone. Two controllers per job (BullMQ's and ours, joined by a listener)
- * were a measured part of a no-op job's cost (BENCHMARKS.md, queue overhead); the processors
+ * were a measured part of a no-op job's cost (docs/benchmarks.md, queue overhead); the processors
  * take two parameters, so BullMQ makes none, and this registry stands in for `cancelAllJobs`.
  */
 export class JobsShutDown extends Error {

@@ -20,7 +20,7 @@ export interface QueueSafetyKeeper {
  * ready again and every `intervalMs`, and restored when missing. A scheduler whose pattern or
  * time zone differs from this worker's config (another worker's config, or a hand edit) is
  * replaced by the config's, at warn: the rule for two config versions running at once is in
- * the README (The worker, Schedules).
+ * docs/worker.md (Schedules).
  */
 export function keepQueueSafety(args: {
   readonly connection: RedisClient;

@@ -5,7 +5,7 @@ import type { ProjectLease } from "../state/project-lock.js";
  * back. When BullMQ hands a Worker the queue's next job in the call that completes the previous
  * one (see slot-gated-worker.ts), that job runs under the same lock token; the lease the
  * previous job held is kept for it instead of being released and taken again (two Redis calls
- * per job, a fifth of a no-op job's CPU: BENCHMARKS.md, queue overhead). A `--once` command
+ * per job, a fifth of a no-op job's CPU: docs/benchmarks.md, queue overhead). A `--once` command
  * still never runs beside a job: the lock is held without a gap from the first job of the run to
  * the end of the last, and released as soon as the Worker has no next job (`end`), one Redis
  * round trip after that job shows as completed. While held this way the lock still names the

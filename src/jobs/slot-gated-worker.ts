@@ -32,7 +32,7 @@ import type { ConcurrencyLimiter } from "../http/concurrency-limiter.js";
  * Worker of this process waits for a slot, and the next job then inherits the ending job's slot
  * (BullMQ runs it under the same lock token). When one waits, the slot goes to it (first come,
  * first served), so a busy project never keeps a slot from the others. Measured on no-op jobs:
- * BENCHMARKS.md, queue overhead. test/integration/process/worker-slots.test.ts and
+ * docs/benchmarks.md, queue overhead. test/integration/process/worker-slots.test.ts and
  * test/integration/worker/slot-handover.test.ts pin this when BullMQ is upgraded (protected
  * members may change between its versions).
  */

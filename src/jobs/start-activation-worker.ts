@@ -183,7 +183,7 @@ export async function startActivationWorker(args: {
         return pattern !== undefined && pattern !== cron;
       });
       if (missing.length === 0 && changed.length === 0) return;
-      // The config wins over whatever another worker (or a person) wrote: see the README, Schedules.
+      // The config wins over whatever another worker (or a person) wrote: see docs/worker.md, Schedules.
       if (changed.length > 0) warn("an activation pull schedule in Redis differs from the config; replacing it", { connections: changed, found: changed.map((c) => present.get(`${ACTIVATION_SCHEDULER_PREFIX}${c}`)), wanted: cron });
       else warn("an activation pull schedule was missing from Redis; upserting them again", { connections: missing });
       await upsertActivationSchedules({ redis: args.connection, prefix, queue, cron, connections: scheduled, logger: log });

@@ -3,7 +3,7 @@ import type { Bindings, Level, Logger } from "pino";
 /**
  * A child logger made on first use. pino redacts a child's bindings with every redact path of
  * its parent as it is made (createLogger has 18), even when its level logs nothing: made for
- * every job, that was the largest CPU cost of a no-op job (BENCHMARKS.md, queue overhead).
+ * every job, that was the largest CPU cost of a no-op job (docs/benchmarks.md, queue overhead).
  * Lines written through `write` make it only when the parent's level lets them through; whoever
  * reads `logger` gets it made, with the same bindings, so every line it logs carries them.
  */

@@ -17,7 +17,7 @@ export async function connectCommandRedis(settings: RedisSettings, signal?: Abor
   const started = Date.now();
   let lastError: Error | undefined;
   // Loaded here, not at the top: `sync --once` with its state in files never needs ioredis, and
-  // loading it costs about 0.1 s of a command's start (BENCHMARKS.md, change 5).
+  // loading it costs about 0.1 s of a command's start (docs/benchmarks.md, change 5).
   const { openRedisClient } = await import("./open-redis-client.js");
   const redis = openRedisClient(settings, "command", {
     retryDelayMs: () => (Date.now() - started + RETRY_DELAY_MS < timeoutMs ? RETRY_DELAY_MS : null),

@@ -6,7 +6,7 @@ export type RedisScript = (redis: RedisClient, keys: readonly string[], args: re
 /**
  * A Lua script called by its SHA1 (EVALSHA). EVAL would send the whole script and have Redis
  * hash it on every call: for the project lock, taken and released around every job, that was a
- * tenth of a no-op job's CPU (BENCHMARKS.md, queue overhead). The script is sent whole only when
+ * tenth of a no-op job's CPU (docs/benchmarks.md, queue overhead). The script is sent whole only when
  * Redis does not know it (a restarted Redis, or SCRIPT FLUSH), and then cached again.
  */
 export function redisScript(source: string): RedisScript {

@@ -7,7 +7,7 @@ const MAX_DEPTH = 20;
 
 /**
  * The one implementation that takes secrets out of text: error messages, stacks, log lines,
- * job data and API answers all go through a Redactor (see README, Safety). Upstreams may echo
+ * job data and API answers all go through a Redactor (see docs/how-a-sync-works.md, Safety). Upstreams may echo
  * what they were sent (many proxies and frameworks do on 400/500), so every spelling of every
  * secret is removed (see secret-forms.ts).
  */

@@ -6,7 +6,7 @@
  * month weekday) or 6 with seconds first; in each field a list of `*`, a value or a range `a-b`,
  * each optionally followed by a step `/n`. Months and weekdays may be named (JAN, MON; any case);
  * weekday 7 is Sunday, as 0. cron-parser's extensions (`?`, `L`, `W`, `#`, `H`, `@daily`) are
- * refused: the README documents plain cron only, and an extension mistyped reads as another one.
+ * refused: docs/configuration.md documents plain cron only, and an extension mistyped reads as another one.
  */
 export function cronExpressionProblem(expression: string): string | null {
   const fields = expression.trim().split(/\s+/);

@@ -1,5 +1,5 @@
 /**
- * The figures RELIABILITY.md quotes, counted by the tests themselves: each test file adds to its
+ * The figures docs/reliability.md quotes, counted by the tests themselves: each test file adds to its
  * own counters and writes them to the run's results folder (from the global setup); the global
  * teardown adds the files up into one summary.
  */

@@ -1,7 +1,7 @@
 /**
  * Global setup of the `chaos` project: a fresh folder for the test files' counters, and at the
  * end one summary of them, printed and written to `PIM_SYNC_CHAOS_RESULTS` (default:
- * `reliability-results.json` in the system's temp folder). RELIABILITY.md quotes a full run's.
+ * `reliability-results.json` in the system's temp folder). docs/reliability.md quotes a full run's.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
