@@ -49,12 +49,14 @@ export function prepareActivation(args: {
   readonly onError?: (source: string) => (error: Error) => void;
   /** The process's upstream budgets (shared with its projects' clients). */
   readonly budgets?: UpstreamBudgets;
+  /** The catalog's list, or in a test the list with an entry of its own. */
+  readonly catalog?: JobCatalog;
 }): ActivationParts {
   const { settings } = args;
   const activation = settings.activation;
   const prefix = settings.redis?.prefix;
   if (!activation || prefix === undefined) throw new Error("the activation worker needs `activation` and `redis` in the config");
-  const queue = createActivationQueue({ connection: args.connection, prefix, retention: settings.worker, ...(args.onError ? { onError: args.onError("activation queue") } : {}) });
+  const queue = createActivationQueue({ connection: args.connection, prefix, retention: settings.worker, ...(args.onError ? { onError: args.onError("activation queue") } : {}), ...(args.catalog ? { catalog: args.catalog } : {}) });
   const runtime = createActivationRuntime({ settings, logger: args.logger, redis: args.connection, ...(args.budgets ? { budgets: args.budgets } : {}) });
   return {
     queue,

@@ -132,6 +132,7 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
     retention: settings.worker,
     onError: logRedisError("queue"),
     scheduleJitterMs: settings.worker.schedule_jitter_ms,
+    ...(args.catalog ? { catalog: args.catalog } : {}),
   });
   // One set of budgets for the process: its projects take turns at each (see src/budgets/).
   const budgets = budgetsFor(settings, logger, connection);
@@ -140,7 +141,7 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
   );
   const finalStatuses = createJobFinalStatusStore(connection, keyspaceOf(connection, prefix), idempotencyWindowSeconds(settings.worker));
   const pimEvents = createPimEventStore(connection, keyspaceOf(connection, prefix));
-  const activationParts = settings.activation ? prepareActivation({ settings, logger, connection, budgets, onError: logRedisError }) : null;
+  const activationParts = settings.activation ? prepareActivation({ settings, logger, connection, budgets, onError: logRedisError, ...(args.catalog ? { catalog: args.catalog } : {}) }) : null;
   const projectLocales = async (project: number, recheck: boolean): Promise<readonly string[]> => {
     const runtime = runtimes.get(project);
     if (!runtime) throw new Error(`project ${project} is not configured`);
