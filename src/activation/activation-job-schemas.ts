@@ -30,11 +30,3 @@ export const activationJobSchemas = {
     requested_by: z.string().trim().min(1).max(200).optional(),
   }),
 } as const;
-
-/** The Activation jobs by name, as the job catalog (src/jobs/job-catalog.ts) registers them. */
-export interface ActivationJobDataByName {
-  readonly "activation.orders.pull": z.output<typeof activationJobSchemas.ordersPull>;
-  readonly "activation.offers.put": z.output<typeof activationJobSchemas.offersPut>;
-  readonly "activation.orders.resend": z.output<typeof activationJobSchemas.ordersResend>;
-  readonly "activation.shipment.update": z.output<typeof activationJobSchemas.shipmentUpdate>;
-}

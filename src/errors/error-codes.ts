@@ -8,6 +8,7 @@ export const ERROR_CODES = {
   CONFIG_INVALID: "the config file is missing, unreadable or invalid",
   USAGE: "a command line the command does not accept",
   JOB_DATA_INVALID: "a job's data does not match its schema",
+  JOB_NAME_UNKNOWN: "a job name the job catalog does not have (or of another queue)",
   JOB_NOT_FOUND: "no job has this reference",
   JOB_REF_INVALID: "not a job reference",
   IDEMPOTENCY_KEY_CONFLICT: "an Idempotency-Key already used for another request body",

@@ -1,8 +1,9 @@
 import { Queue, type JobsOptions } from "bullmq";
 import type { RedisClient } from "../redis/redis-client.js";
-import { addJobOnce } from "./idempotency-keys.js";
-import { parseJobData, type ActivationJobName } from "./job-catalog.js";
-import { idempotencyWindowSeconds, jobOptionsFor, type JobRetention } from "./job-options.js";
+import { DEFAULT_JOB_CATALOG, parseDataOf, type ActivationJobName } from "./job-catalog.js";
+import { idempotencyWindowSeconds, jobOptionsOf, type JobRetention } from "./job-options.js";
+import type { JobCatalog } from "./catalog/job-catalog-of.js";
+import { enqueueJob, type EnqueueRequest, type EnqueueStatus } from "./enqueue-job.js";
 import { ACTIVATION_QUEUE } from "../redis/queue-names.js";
 import { keyspaceOf } from "../redis/keyspace.js";
 import { queueTelemetryOption } from "./queue-telemetry.js";
@@ -24,13 +25,17 @@ export interface ActivationEnqueued {
   readonly ref: string;
   readonly jobId: string;
   /** As for syncs and add-options: queued, merged, follows-running (pulls), duplicate (Idempotency-Key). */
-  readonly status: "queued" | "merged" | "follows-running" | "duplicate";
+  readonly status: EnqueueStatus;
 }
-
-export const pullDeduplicationId = (connection: string): string => `activation-pull-${connection}`;
 
 export interface ActivationQueue {
   readonly queue: Queue;
+  /**
+   * Any Activation job, by its catalog name: the input is parsed against its entry (JobDataError
+   * naming every wrong field; UnknownJobName for a name the catalog does not have, or a project
+   * job), then queued as the entry's enqueue policy says.
+   */
+  enqueue(name: string, input: Readonly<Record<string, unknown>>, request?: EnqueueRequest): Promise<ActivationEnqueued>;
   /** A pull of one connection: one running and at most one waiting per connection. */
   enqueuePull(input: Readonly<Record<string, unknown>>): Promise<ActivationEnqueued>;
   enqueueOffers(input: Readonly<Record<string, unknown>>, options?: { readonly idempotencyKey?: string | undefined }): Promise<ActivationEnqueued>;
@@ -49,54 +54,37 @@ export function createActivationQueue(args: {
   readonly retention: JobRetention;
   /** Connection errors of the queue (without a listener BullMQ prints them with console.error). */
   readonly onError?: (error: Error) => void;
+  /** The catalog's list, or in a test the list with an entry of its own. */
+  readonly catalog?: JobCatalog;
 }): ActivationQueue {
+  const catalog = args.catalog ?? DEFAULT_JOB_CATALOG;
   const keyspace = keyspaceOf(args.connection, args.prefix);
   const queue = new Queue(keyspace.activationQueue, { connection: args.connection, prefix: args.prefix, ...queueTelemetryOption() });
   queue.on("error", (error) => args.onError?.(error));
 
-  const baseOptions = (name: ActivationJobName): JobsOptions => jobOptionsFor(name, args.retention);
-  const idempotencyKeySeconds = idempotencyWindowSeconds(args.retention);
+  const target = {
+    queue,
+    redis: args.connection,
+    keyspace,
+    idempotencyKeyOf: (jobName: string, digest: string) => keyspace.activationKey("idempotency", jobName, digest),
+    refOf: (jobId: string) => `${ACTIVATION_QUEUE}/${jobId}`,
+    idempotencyTtlSeconds: idempotencyWindowSeconds(args.retention),
+  };
 
-  const result = (jobId: string, status: ActivationEnqueued["status"]): ActivationEnqueued => ({ jobId, status, ref: `${ACTIVATION_QUEUE}/${jobId}` });
-
-  /** Repeated deliveries with one Idempotency-Key become one job (see idempotency-keys.ts). */
-  async function addOnce(name: ActivationJobName, data: unknown, idempotencyKey: string | undefined): Promise<ActivationEnqueued> {
-    if (idempotencyKey === undefined) {
-      const job = await queue.add(name, data, baseOptions(name));
-      return result(job.id ?? "", "queued");
-    }
-    const added = await addJobOnce({
-      redis: args.connection,
-      keyOf: (digest) => keyspace.activationKey("idempotency", name, digest),
-      idempotencyKey,
-      queue,
-      name,
-      data,
-      options: baseOptions(name),
-      jobIdPrefix: "act-",
-      ttlSeconds: idempotencyKeySeconds,
-      refOf: (jobId) => `${ACTIVATION_QUEUE}/${jobId}`,
-    });
-    return result(added.jobId, added.status);
+  async function enqueue(name: string, input: unknown, request: EnqueueRequest = {}): Promise<ActivationEnqueued> {
+    const entry = catalog.entry(name, "activation");
+    const queued = await enqueueJob(entry, parseDataOf(name, entry.schema, input), target, jobOptionsOf(entry, args.retention), request);
+    return { ...queued, ref: target.refOf(queued.jobId) };
   }
 
   return {
     queue,
-    async enqueuePull(input) {
-      const data = parseJobData("activation.orders.pull", input);
-      const dedupId = pullDeduplicationId(data.connection);
-      const existingId = await queue.getDeduplicationJobId(dedupId);
-      const existing = existingId ? await queue.getJob(existingId) : undefined;
-      const state = existing ? await existing.getState() : undefined;
-      if (existing && (state === "waiting" || state === "delayed" || state === "prioritized")) return result(existing.id ?? "", "merged");
-      const job = await queue.add("activation.orders.pull", data, { ...baseOptions("activation.orders.pull"), deduplication: { id: dedupId, keepLastIfActive: true } });
-      if (existing && state === "active") return result(existing.id ?? "", "follows-running");
-      return result(job.id ?? "", "queued");
-    },
-    enqueueOffers: (input, options = {}) => addOnce("activation.offers.put", parseJobData("activation.offers.put", input), options.idempotencyKey),
-    enqueueShipment: (input, options = {}) => addOnce("activation.shipment.update", parseJobData("activation.shipment.update", input), options.idempotencyKey),
-    enqueueResend: (input) => addOnce("activation.orders.resend", parseJobData("activation.orders.resend", input), undefined),
-    jobOptions: baseOptions,
+    enqueue,
+    enqueuePull: (input) => enqueue("activation.orders.pull", input),
+    enqueueOffers: (input, options = {}) => enqueue("activation.offers.put", input, { idempotencyKey: options.idempotencyKey }),
+    enqueueShipment: (input, options = {}) => enqueue("activation.shipment.update", input, { idempotencyKey: options.idempotencyKey }),
+    enqueueResend: (input) => enqueue("activation.orders.resend", input),
+    jobOptions: (name: ActivationJobName) => jobOptionsOf(catalog.entry(name, "activation"), args.retention),
     async enforceOneAtATime() {
       await queue.setGlobalConcurrency(1);
     },

@@ -1,7 +1,9 @@
 import type { Job, JobType, Queue } from "bullmq";
 import { ACTIVATION_QUEUE } from "./activation-queue.js";
 import type { JobQueues } from "./job-queues.js";
-import { isJobName, parseJobData } from "./job-catalog.js";
+import { DEFAULT_JOB_CATALOG, parseDataOf } from "./job-catalog.js";
+import type { JobCatalog } from "./catalog/job-catalog-of.js";
+import type { StoredJobData } from "./catalog/define-job.js";
 import { EMPTY_REDACTOR, type Redactor } from "../secrets/redactor.js";
 import { PimSyncError } from "../errors/pim-sync-error.js";
 import { messageOf } from "../errors/message-of.js";
@@ -72,27 +74,10 @@ function compareIds(a: string | undefined, b: string | undefined): number {
   return (a ?? "").localeCompare(b ?? "");
 }
 
-/** A short description of a job's data for listings; data of an unknown shape is summarised as "?". */
-export function summarizeJobData(name: string, data: unknown): string {
-  if (data === null || typeof data !== "object") return "?";
-  const record = data as Readonly<Record<string, unknown>>;
-  if (name === "options.add") {
-    const names = Array.isArray(record.options) ? record.options.map((option: unknown) => (option !== null && typeof option === "object" && "name" in option ? String(option.name) : "?")) : [];
-    const shown = names.slice(0, 5).join(", ") + (names.length > 5 ? ` and ${names.length - 5} more` : "");
-    return `${typeof record.attribute === "string" ? record.attribute : "?"}: ${shown}`;
-  }
-  if (name === "sync.run") {
-    const flags = ["full", "allow_mass_delete"].filter((flag) => record[flag] === true);
-    const trigger = typeof record.trigger === "string" ? [`trigger ${record.trigger}`] : [];
-    return [...flags, ...trigger].join(", ") || "sync";
-  }
-  if (name === "sync.events") return "targeted sync of PIM events";
-  if (name.startsWith("activation.")) {
-    const connection = typeof record.connection === "string" ? record.connection : "?";
-    const count = Array.isArray(record.offers) ? `: ${record.offers.length} offer(s)` : "";
-    return `connection ${connection}${count}`;
-  }
-  return "?";
+/** A short description of a job's data for listings, by its catalog entry; a name or data of an unknown shape is "?". */
+export function summarizeJobData(name: string, data: unknown, catalog: JobCatalog = DEFAULT_JOB_CATALOG): string {
+  if (data === null || typeof data !== "object" || !catalog.has(name)) return "?";
+  return catalog.entry(name).summary(data as StoredJobData);
 }
 
 /** Parses `67/12` (or `12` when only one project is configured). */
@@ -112,7 +97,7 @@ interface AdminQueue {
 
 const refOf = (project: number | null, id: string | undefined): string => `${project === null ? ACTIVATION_QUEUE : project}/${id ?? ""}`;
 
-async function summarize(project: number | null, job: Job): Promise<JobSummary> {
+async function summarize(project: number | null, job: Job, catalog: JobCatalog): Promise<JobSummary> {
   const state = await job.getState();
   return {
     ref: refOf(project, job.id),
@@ -124,7 +109,7 @@ async function summarize(project: number | null, job: Job): Promise<JobSummary> 
     createdAt: new Date(job.timestamp).toISOString(),
     finishedAt: job.finishedOn ? new Date(job.finishedOn).toISOString() : null,
     failedReason: state === "failed" ? job.failedReason || null : null,
-    summary: summarizeJobData(job.name, job.data),
+    summary: summarizeJobData(job.name, job.data, catalog),
   };
 }
 
@@ -134,8 +119,9 @@ async function summarize(project: number | null, job: Job): Promise<JobSummary> 
  * result, failed reasons, stacks, logs) goes through `redactor` (the configured secrets): jobs
  * written by an older version, or by a worker with other settings, may hold them.
  */
-export function createJobAdmin(queues: JobQueues, options: { readonly activation?: Queue; readonly redactor?: Redactor } = {}) {
+export function createJobAdmin(queues: JobQueues, options: { readonly activation?: Queue; readonly redactor?: Redactor; /** The catalog's list, or in a test the list with an entry of its own. */ readonly catalog?: JobCatalog } = {}) {
   const redactor = options.redactor ?? EMPTY_REDACTOR;
+  const catalog = options.catalog ?? DEFAULT_JOB_CATALOG;
   /** Every queue to look at: the project's, or all projects' plus the Activation queue when configured. */
   function targetsOf(project?: number): AdminQueue[] {
     if (project !== undefined) {
@@ -177,13 +163,13 @@ export function createJobAdmin(queues: JobQueues, options: { readonly activation
         }
       }
       const newest = found.sort((a, b) => b.job.timestamp - a.job.timestamp || compareIds(b.job.id, a.job.id)).slice(0, limit);
-      return redactor.redactValue(await Promise.all(newest.map(({ project, job }) => summarize(project, job))));
+      return redactor.redactValue(await Promise.all(newest.map(({ project, job }) => summarize(project, job, catalog))));
     },
 
     async show(ref: string): Promise<JobDetails> {
       const { project, job, queue } = await getJob(ref);
       const logs = await queue.getJobLogs(job.id ?? "");
-      const summary = await summarize(project, job);
+      const summary = await summarize(project, job, catalog);
       const stacks = job.stacktrace ?? [];
       const failedNow = summary.state === "failed";
       return redactor.redactValue({
@@ -221,12 +207,9 @@ export function createJobAdmin(queues: JobQueues, options: { readonly activation
           results.push({ ref: summaryRef, outcome: "skipped", reason: `it is ${state}, not failed` });
           continue;
         }
-        if (!isJobName(job.name)) {
-          results.push({ ref: summaryRef, outcome: "skipped", reason: `unknown job name '${job.name}'` });
-          continue;
-        }
         try {
-          parseJobData(job.name, job.data);
+          const entry = catalog.entry(job.name);
+          parseDataOf(job.name, entry.schema, job.data);
         } catch (error) {
           results.push({ ref: summaryRef, outcome: "skipped", reason: messageOf(error) });
           continue;

@@ -1,21 +1,17 @@
-import type { ActivationJobName, ProjectJobName } from "./job-catalog.js";
+import type { JobQueueKind } from "./catalog/define-job.js";
 
-/** What a project job's run ended with, told to whoever watches the worker (its metrics). */
-export type JobRunEnd =
-  | { readonly name: ProjectJobName; readonly project: number; readonly durationMs: number; readonly ok: true; readonly result: unknown; readonly data: unknown }
-  | { readonly name: ProjectJobName; readonly project: number; readonly durationMs: number; readonly ok: false; readonly error: unknown; readonly data: unknown };
+/** What a job's run (each attempt) ended with, told to whoever watches the worker (its metrics). */
+export type JobRunEnd = {
+  /** The catalog entry's name. */
+  readonly name: string;
+  readonly queue: JobQueueKind;
+  /** What the job works for: the project id on a project queue, the channel connection on the Activation queue. */
+  readonly subject: string;
+  readonly durationMs: number;
+  readonly data: unknown;
+} & ({ readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly error: unknown });
 
-/** Told of every project job run (each attempt) this process ends. */
+/** Told of every job run (each attempt) this process ends, on every queue. */
 export interface JobObserver {
   runEnded(end: JobRunEnd): void;
-}
-
-/** What an Activation job's run ended with (each attempt). */
-export type ActivationRunEnd =
-  | { readonly name: ActivationJobName; readonly connection: string; readonly ok: true; readonly result: unknown; readonly data: unknown }
-  | { readonly name: ActivationJobName; readonly connection: string; readonly ok: false; readonly error: unknown; readonly data: unknown };
-
-/** Told of every Activation job run this process ends. */
-export interface ActivationObserver {
-  activationRunEnded(end: ActivationRunEnd): void;
 }

@@ -1,5 +1,6 @@
 import type { JobsOptions } from "bullmq";
 import type { WorkerSettings } from "../settings/settings-schema.js";
+import type { AnyJobDefinition } from "./catalog/define-job.js";
 import { JOB_CATALOG, type JobName } from "./job-catalog.js";
 
 const DAY_SECONDS = 86_400;
@@ -14,7 +15,11 @@ export type JobRetention = Pick<WorkerSettings, "keep_completed_days" | "keep_fa
  * catalog's retry policy and a bounded retention, so no path can leave jobs in Redis forever.
  */
 export function jobOptionsFor(name: JobName, retention: JobRetention): Pick<JobsOptions, "attempts" | "backoff" | "removeOnComplete" | "removeOnFail"> {
-  const entry = JOB_CATALOG[name];
+  return jobOptionsOf(JOB_CATALOG[name], retention);
+}
+
+/** `jobOptionsFor`, of an entry (one a test added to the catalog's list, too). */
+export function jobOptionsOf(entry: Pick<AnyJobDefinition, "attempts" | "backoff">, retention: JobRetention): Pick<JobsOptions, "attempts" | "backoff" | "removeOnComplete" | "removeOnFail"> {
   return {
     attempts: entry.attempts,
     backoff: { ...entry.backoff },

@@ -1,12 +1,11 @@
-import { Queue, type JobsOptions } from "bullmq";
+import { Queue } from "bullmq";
 import type { RedisClient } from "../redis/redis-client.js";
-import { enqueueSync } from "./enqueue-sync.js";
-import { addJobOnce } from "./idempotency-keys.js";
-import { parseJobData, type JobInput, type JobName } from "./job-catalog.js";
-import { idempotencyWindowSeconds, jobOptionsFor, type JobRetention } from "./job-options.js";
+import { DEFAULT_JOB_CATALOG, parseDataOf, type JobInput } from "./job-catalog.js";
+import { idempotencyWindowSeconds, jobOptionsOf, type JobRetention } from "./job-options.js";
+import type { JobCatalog } from "./catalog/job-catalog-of.js";
+import { enqueueJob, type EnqueueRequest, type EnqueueStatus, type EnqueueTarget } from "./enqueue-job.js";
 import { keyspaceOf } from "../redis/keyspace.js";
 import { spreadRepeatStrategy } from "./schedule-offset.js";
-import { eventSyncDeduplicationId } from "../redis/queue-names.js";
 import { queueTelemetryOption } from "./queue-telemetry.js";
 
 export interface EnqueuedJob {
@@ -14,21 +13,22 @@ export interface EnqueuedJob {
   /** The job that carries out the request; for `follows-running`, the running job it follows. */
   readonly jobId: string;
   /**
-   * - `queued`: a new job.
-   * - `merged`: a sync was already waiting; this request joined it (its `full` and
-   *   `allow_mass_delete` were written into that job before it started).
-   * - `follows-running`: a sync is running; BullMQ starts one more when it ends, with the data
-   *   of the latest such request and the `full`/`allow_mass_delete` of every one of them.
-   * - `duplicate`: the same Idempotency-Key with the same body was seen before; nothing new was
-   *   queued (even if that job has been removed since). The same key with another body throws
-   *   IdempotencyKeyConflict.
+   * How the request was carried out (see enqueue-job.ts). For a sync, `merged` means its `full`
+   * and `allow_mass_delete` were written into the waiting job before it started, and
+   * `follows-running` that the follow-up carries the `full`/`allow_mass_delete` of every such request.
    */
-  readonly status: "queued" | "merged" | "follows-running" | "duplicate";
+  readonly status: EnqueueStatus;
 }
 
 export interface JobQueues {
   queueFor(project: number): Queue;
   readonly projects: readonly number[];
+  /**
+   * Any job of a project queue, by its catalog name: the input is parsed against its entry
+   * (JobDataError naming every wrong field; UnknownJobName for a name the catalog does not have,
+   * or an Activation job), then queued as the entry's enqueue policy says.
+   */
+  enqueue(name: string, input: Readonly<Record<string, unknown>>, request?: EnqueueRequest): Promise<EnqueuedJob>;
   /** Input is parsed against the job catalog (JobInput<"sync.run"> when typed); JobDataError if wrong. */
   enqueueSync(input: JobInput<"sync.run"> | Readonly<Record<string, unknown>>): Promise<EnqueuedJob>;
   enqueueAddOptions(input: JobInput<"options.add"> | Readonly<Record<string, unknown>>, options?: { readonly idempotencyKey?: string | undefined }): Promise<EnqueuedJob>;
@@ -53,7 +53,10 @@ export function createJobQueues(args: {
   readonly onError?: (error: Error) => void;
   /** Scheduled syncs spread over this window (schedule-offset.ts); the worker's, which writes the schedules. */
   readonly scheduleJitterMs?: number;
+  /** The catalog's list, or in a test the list with an entry of its own. */
+  readonly catalog?: JobCatalog;
 }): JobQueues {
+  const catalog = args.catalog ?? DEFAULT_JOB_CATALOG;
   const keyspace = keyspaceOf(args.connection, args.prefix);
   const queues = new Map<number, Queue>();
   for (const project of args.projects) {
@@ -70,43 +73,33 @@ export function createJobQueues(args: {
     return queue;
   }
 
-  const baseOptions = (name: JobName): JobsOptions => jobOptionsFor(name, args.retention);
   // A key outlives its job's retention: a redelivery after the job was removed is still a duplicate.
-  const idempotencyKeySeconds = idempotencyWindowSeconds(args.retention);
+  const idempotencyTtlSeconds = idempotencyWindowSeconds(args.retention);
+
+  async function enqueue(name: string, input: unknown, request: EnqueueRequest = {}): Promise<EnqueuedJob> {
+    const entry = catalog.entry(name, "project");
+    const data = parseDataOf(name, entry.schema, input) as { readonly project: number };
+    const target: EnqueueTarget = {
+      queue: queueFor(data.project),
+      redis: args.connection,
+      keyspace,
+      // Keys of a project's jobs share the project's space: the trigger route prefixes them with the project.
+      idempotencyKeyOf: (_jobName, digest) => keyspace.projectKey(data.project, "idempotency", digest),
+      refOf: (jobId) => `${data.project}/${jobId}`,
+      idempotencyTtlSeconds,
+    };
+    const queued = await enqueueJob(entry, data, target, jobOptionsOf(entry, args.retention), request);
+    return { project: data.project, ...queued };
+  }
 
   return {
     queueFor,
     projects: args.projects,
-    async enqueueSync(input) {
-      const data = parseJobData("sync.run", input);
-      const queued = await enqueueSync({ queue: queueFor(data.project), redis: args.connection, keyspace, data, options: baseOptions("sync.run") });
-      return { project: data.project, ...queued };
-    },
-    async enqueueAddOptions(input, options = {}) {
-      const data = parseJobData("options.add", input);
-      const queue = queueFor(data.project);
-      if (options.idempotencyKey === undefined) {
-        const job = await queue.add("options.add", data, baseOptions("options.add"));
-        return { project: data.project, jobId: job.id ?? "", status: "queued" };
-      }
-      // One Idempotency-Key, one job (see idempotency-keys.ts).
-      const added = await addJobOnce({
-        redis: args.connection,
-        keyOf: (digest) => keyspace.projectKey(data.project, "idempotency", digest),
-        idempotencyKey: options.idempotencyKey,
-        queue,
-        name: "options.add",
-        data,
-        options: baseOptions("options.add"),
-        jobIdPrefix: "add-",
-        ttlSeconds: idempotencyKeySeconds,
-        refOf: (jobId) => `${data.project}/${jobId}`,
-      });
-      return { project: data.project, ...added };
-    },
+    enqueue,
+    enqueueSync: (input) => enqueue("sync.run", input),
+    enqueueAddOptions: (input, options = {}) => enqueue("options.add", input, { idempotencyKey: options.idempotencyKey }),
     async enqueueEventSync(project, delayMs) {
-      const data = parseJobData("sync.events", { project });
-      await queueFor(project).add("sync.events", data, { ...baseOptions("sync.events"), delay: delayMs, deduplication: { id: eventSyncDeduplicationId(project), keepLastIfActive: true } });
+      await enqueue("sync.events", { project }, { delayMs });
     },
     async enforceOneJobPerProject() {
       await Promise.all([...queues.values()].map((queue) => queue.setGlobalConcurrency(1)));

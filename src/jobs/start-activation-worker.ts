@@ -1,8 +1,5 @@
-import { UnrecoverableError, type Job } from "bullmq";
 import type { RedisClient } from "../redis/redis-client.js";
 import type { Logger } from "pino";
-import { ACTIVATION_JOB_TIMEOUT_MS } from "../activation/activation-assumptions.js";
-import { ACTIVATION_JOB_HANDLERS, type ActivationJobContext } from "../activation/activation-job-handlers.js";
 import { createActivationRuntime, type ActivationRuntime } from "../activation/activation-runtime.js";
 import type { UpstreamBudgets } from "../budgets/upstream-budgets.js";
 import { resolvePullConnections } from "../activation/resolve-pull-connections.js";
@@ -11,17 +8,13 @@ import type { ConcurrencyLimiter } from "../http/concurrency-limiter.js";
 import type { Settings } from "../settings/settings-schema.js";
 import { ACTIVATION_QUEUE, createActivationQueue, type ActivationQueue } from "./activation-queue.js";
 import { keyspaceOf } from "../redis/keyspace.js";
-import { isActivationJobName, parseJobData } from "./job-catalog.js";
-import { runJobWithPolicy } from "./run-job-with-policy.js";
-import { tracingHooks } from "../telemetry/tracing-hooks.js";
-import { SPAN_ATTRIBUTES } from "../telemetry/span-attribute-names.js";
 import { createJobCancellation } from "./job-cancellation.js";
-import type { ActivationObserver } from "./job-observer.js";
-import { LazyChildLogger } from "../log/lazy-child-logger.js";
-import { redactorOfSettings } from "../secrets/redactor-of-settings.js";
+import type { JobObserver } from "./job-observer.js";
+import { createJobProcessor } from "./create-job-processor.js";
+import { activationQueueBinding } from "./activation-queue-binding.js";
+import type { JobCatalog } from "./catalog/job-catalog-of.js";
 import { startQueueWorker } from "./start-queue-worker.js";
 import { ACTIVATION_SCHEDULER_PREFIX, upsertActivationSchedules } from "./upsert-activation-schedules.js";
-import { messageOf } from "../errors/message-of.js";
 
 /** What the Activation side needs before Redis answers: its queue, client and sink (nothing sent yet). */
 export interface ActivationParts {
@@ -57,12 +50,14 @@ export function prepareActivation(args: {
   readonly onError?: (source: string) => (error: Error) => void;
   /** The process's upstream budgets (shared with its projects' clients). */
   readonly budgets?: UpstreamBudgets;
+  /** The catalog's list, or in a test the list with an entry of its own. */
+  readonly catalog?: JobCatalog;
 }): ActivationParts {
   const { settings } = args;
   const activation = settings.activation;
   const prefix = settings.redis?.prefix;
   if (!activation || prefix === undefined) throw new Error("the activation worker needs `activation` and `redis` in the config");
-  const queue = createActivationQueue({ connection: args.connection, prefix, retention: settings.worker, ...(args.onError ? { onError: args.onError("activation queue") } : {}) });
+  const queue = createActivationQueue({ connection: args.connection, prefix, retention: settings.worker, ...(args.onError ? { onError: args.onError("activation queue") } : {}), ...(args.catalog ? { catalog: args.catalog } : {}) });
   const runtime = createActivationRuntime({ settings, logger: args.logger, redis: args.connection, ...(args.budgets ? { budgets: args.budgets } : {}) });
   return {
     queue,
@@ -88,14 +83,15 @@ export async function startActivationWorker(args: {
   /** Errors of the worker (connection failures during a Redis outage). */
   readonly onError?: (source: string) => (error: Error) => void;
   /** Told how each run ended (the worker's metrics). */
-  readonly observer?: ActivationObserver | undefined;
+  readonly observer?: JobObserver | undefined;
+  /** The catalog's list, or in a test the list with an entry of its own. */
+  readonly catalog?: JobCatalog;
 }): Promise<RunningActivationWorker> {
   const { settings } = args;
   const activation = settings.activation;
   const prefix = settings.redis?.prefix;
   if (!activation || prefix === undefined) throw new Error("the activation worker needs `activation` and `redis` in the config");
   const log = args.logger.child({ queue: ACTIVATION_QUEUE });
-  const redactor = redactorOfSettings(settings);
   const { queue, runtime } = args.parts;
   const sink = sinkOf(activation.orders.sink, settings, args.logger);
   await queue.enforceOneAtATime();
@@ -103,41 +99,14 @@ export async function startActivationWorker(args: {
 
   // Its own jobs' controllers (see job-cancellation.ts): the processor takes no BullMQ signal.
   const cancellation = createJobCancellation();
-  const processor = async (job: Job, token?: string): Promise<unknown> => {
-    const name = job.name;
-    if (!isActivationJobName(name)) throw new UnrecoverableError(`unknown job name '${name}' on the activation queue`);
-    let data;
-    try {
-      data = parseJobData(name, job.data);
-    } catch (error) {
-      throw new UnrecoverableError(messageOf(error));
-    }
-    tracingHooks().annotate({ [SPAN_ATTRIBUTES.activationConnection]: data.connection });
-    const jobLog = new LazyChildLogger(args.logger, { job: job.id, jobName: name, connection: data.connection, attempt: job.attemptsMade + 1 });
-    return runJobWithPolicy({
-      job,
-      token,
-      cancellation,
-      logger: jobLog,
-      redactor,
-      timeoutMs: ACTIVATION_JOB_TIMEOUT_MS,
-      run(signal) {
-        jobLog.write("info", "job started");
-        const context: ActivationJobContext = { runtime, sink, logger: jobLog.logger, signal, log: async (line: string) => void (await job.log(redactor.redact(line))) };
-        const handler = ACTIVATION_JOB_HANDLERS[name] as (data: unknown, context: ActivationJobContext) => Promise<unknown>;
-        return handler(data, context).then(
-          (result) => {
-            args.observer?.activationRunEnded({ name, connection: data.connection, ok: true, result, data });
-            return result;
-          },
-          (error: unknown) => {
-            args.observer?.activationRunEnded({ name, connection: data.connection, ok: false, error, data });
-            throw error;
-          },
-        );
-      },
-    });
-  };
+  const processor = createJobProcessor({
+    binding: activationQueueBinding({ runtime, sink }),
+    settings,
+    logger: args.logger,
+    observer: args.observer,
+    cancellation,
+    ...(args.catalog ? { catalog: args.catalog } : {}),
+  });
 
   const worker = startQueueWorker({
     queue: keyspaceOf(args.connection, prefix).activationQueue,

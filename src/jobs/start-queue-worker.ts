@@ -3,13 +3,13 @@ import type { RedisClient } from "../redis/redis-client.js";
 import type { Logger } from "pino";
 import type { ConcurrencyLimiter } from "../http/concurrency-limiter.js";
 import type { WorkerSettings } from "../settings/settings-schema.js";
-import { JOB_CATALOG } from "./job-catalog.js";
+import { JOB_DEFINITIONS } from "./job-catalog.js";
 import { isFailureLogged } from "./logged-failures.js";
 import { SlotGatedWorker } from "./slot-gated-worker.js";
 import { queueTelemetryOption } from "./queue-telemetry.js";
 
 /** Delays for Retry-After do not use attempts; this bounds them (and stall loops) anyway. */
-const MAX_STARTED_ATTEMPTS = Math.max(...Object.values(JOB_CATALOG).map((entry) => entry.attempts)) * 3;
+const MAX_STARTED_ATTEMPTS = Math.max(...JOB_DEFINITIONS.map((entry) => entry.attempts)) * 3;
 
 /**
  * The BullMQ worker of one queue, as every queue pim-sync runs has it: one job at a time (the

@@ -11,7 +11,9 @@ import { ProjectLeaseChain } from "./project-lease-chain.js";
 import { startQueueWorker } from "./start-queue-worker.js";
 import { createFullSyncProgress } from "./full-sync-progress.js";
 import type { JobHandlers } from "./job-handlers.js";
-import type { ActivationObserver, JobObserver } from "./job-observer.js";
+import type { JobObserver } from "./job-observer.js";
+import { projectQueueBinding } from "./project-queue-binding.js";
+import type { JobCatalog } from "./catalog/job-catalog-of.js";
 import { createJobQueues, type JobQueues } from "./job-queues.js";
 import { keyspaceOf } from "../redis/keyspace.js";
 import { keepQueueSafety, type QueueSafetyKeeper } from "./keep-queue-safety.js";
@@ -94,8 +96,10 @@ export async function startWorker(args: {
   readonly connection?: RedisClient;
   /** Replaced only to measure the queue's own cost (bench/). */
   readonly handlers?: JobHandlers;
+  /** The catalog's list, or in a test the list with an entry of its own. */
+  readonly catalog?: JobCatalog;
   /** Told how each job run ended, and of every upstream answer (the worker's metrics). */
-  readonly observer?: JobObserver & ActivationObserver & { upstreamResponse(upstream: "pim" | "service", status: number | "error"): void };
+  readonly observer?: JobObserver & { upstreamResponse(upstream: "pim" | "service", status: number | "error"): void };
 }): Promise<RunningWorker> {
   const prepared = prepareWorker(args);
   try {
@@ -129,6 +133,7 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
     retention: settings.worker,
     onError: logRedisError("queue"),
     scheduleJitterMs: settings.worker.schedule_jitter_ms,
+    ...(args.catalog ? { catalog: args.catalog } : {}),
   });
   // One set of budgets for the process: its projects take turns at each (see src/budgets/).
   const budgets = budgetsFor(settings, logger, connection);
@@ -137,7 +142,7 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
   );
   const finalStatuses = createJobFinalStatusStore(connection, keyspaceOf(connection, prefix), idempotencyWindowSeconds(settings.worker));
   const pimEvents = createPimEventStore(connection, keyspaceOf(connection, prefix));
-  const activationParts = settings.activation ? prepareActivation({ settings, logger, connection, budgets, onError: logRedisError }) : null;
+  const activationParts = settings.activation ? prepareActivation({ settings, logger, connection, budgets, onError: logRedisError, ...(args.catalog ? { catalog: args.catalog } : {}) }) : null;
   const projectLocales = async (project: number, recheck: boolean): Promise<readonly string[]> => {
     const runtime = runtimes.get(project);
     if (!runtime) throw new Error(`project ${project} is not configured`);
@@ -171,20 +176,24 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
     const cancellation = createJobCancellation();
     const processor = createJobProcessor({
       cancellation,
-      leases,
-      runtimes,
+      binding: projectQueueBinding({
+        leases,
+        runtimes,
+        settings,
+        projectLock: createProjectLock(connection, prefix, { ttlMs: settings.worker.lock_duration_ms }),
+        fullSyncProgress: createFullSyncProgress(connection, prefix),
+        pimEvents,
+        addOptionsBatching: {
+          outcomes,
+          intents: createAddOptionsIntentStore(connection, prefix),
+          peek: (project, leaderId) => peekMergeableAddOptions({ queue: queues.queueFor(project), project, leaderId, outcomes }),
+        },
+      }),
       settings,
       logger,
       handlers: args.handlers,
       observer: args.observer,
-      projectLock: createProjectLock(connection, prefix, { ttlMs: settings.worker.lock_duration_ms }),
-      fullSyncProgress: createFullSyncProgress(connection, prefix),
-      pimEvents,
-      addOptionsBatching: {
-        outcomes,
-        intents: createAddOptionsIntentStore(connection, prefix),
-        peek: (project, leaderId) => peekMergeableAddOptions({ queue: queues.queueFor(project), project, leaderId, outcomes }),
-      },
+      ...(args.catalog ? { catalog: args.catalog } : {}),
     });
     const workers = settings.projects.map((project) => {
       const worker = startQueueWorker({
@@ -204,7 +213,7 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
     });
     let activation: RunningActivationWorker | null = null;
     try {
-      activation = activationParts ? await startActivationWorker({ settings, logger, connection, parts: activationParts, slots, onError: logRedisError, observer }) : null;
+      activation = activationParts ? await startActivationWorker({ settings, logger, connection, parts: activationParts, slots, onError: logRedisError, observer, ...(args.catalog ? { catalog: args.catalog } : {}) }) : null;
       abandoned();
       // Last: a worker that could not start (its HTTP port taken, Redis refusing it) must not
       // have replaced the schedules the running fleet uses.

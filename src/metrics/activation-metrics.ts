@@ -3,7 +3,8 @@ import type { PullReport } from "../activation/pull-orders.js";
 import type { OffersReport } from "../activation/put-offers.js";
 import type { ResendReport } from "../activation/resend-refused.js";
 import { classifyFailure } from "../jobs/classify-failure.js";
-import type { ActivationObserver, ActivationRunEnd } from "../jobs/job-observer.js";
+import type { JobObserver, JobRunEnd } from "../jobs/job-observer.js";
+import type { ActivationJobName } from "../jobs/job-catalog.js";
 
 function offerCount(data: unknown): number {
   const offers = typeof data === "object" && data !== null ? (data as { offers?: unknown }).offers : undefined;
@@ -15,7 +16,7 @@ function offerCount(data: unknown): number {
  * (a run against an id the account does not have fails before any count), so its values are
  * bounded by the account's connections; runs are counted by job name only.
  */
-export function createActivationMetrics(registry: Registry): ActivationObserver {
+export function createActivationMetrics(registry: Registry): JobObserver {
   const runs = new Counter({
     name: "pim_sync_activation_runs_total",
     help: "Activation job runs (each attempt) by job name and outcome: ok, failed (will be retried), failed_permanently.",
@@ -41,41 +42,46 @@ export function createActivationMetrics(registry: Registry): ActivationObserver 
     registers: [registry],
   });
 
-  function succeeded(end: Extract<ActivationRunEnd, { ok: true }>): void {
-    const connection = end.connection;
-    if (end.name === "activation.orders.pull") {
+  type Ended<OK extends boolean> = Extract<JobRunEnd, { ok: OK }>;
+  /** What each job counts besides its runs; a job left out counts its runs only. */
+  const succeeded: { readonly [N in ActivationJobName]?: (end: Ended<true>) => void } = {
+    "activation.orders.pull"(end) {
       const report = end.result as PullReport;
-      orders.inc({ connection, outcome: "pulled" }, report.listed);
-      orders.inc({ connection, outcome: "delivered" }, report.emitted);
-      orders.inc({ connection, outcome: "refused" }, report.refused.length);
-    } else if (end.name === "activation.orders.resend") {
+      orders.inc({ connection: end.subject, outcome: "pulled" }, report.listed);
+      orders.inc({ connection: end.subject, outcome: "delivered" }, report.emitted);
+      orders.inc({ connection: end.subject, outcome: "refused" }, report.refused.length);
+    },
+    "activation.orders.resend"(end) {
       const report = end.result as ResendReport;
-      orders.inc({ connection, outcome: "resent" }, report.delivered.length);
-      orders.inc({ connection, outcome: "refused" }, report.refusedAgain.length);
-    } else if (end.name === "activation.offers.put") {
+      orders.inc({ connection: end.subject, outcome: "resent" }, report.delivered.length);
+      orders.inc({ connection: end.subject, outcome: "refused" }, report.refusedAgain.length);
+    },
+    "activation.offers.put"(end) {
       const report = end.result as OffersReport;
-      offers.inc({ connection, outcome: "sent" }, report.sent);
-      offers.inc({ connection, outcome: "skipped" }, report.skipped);
-    } else {
-      shipments.inc({ connection, outcome: "accepted" });
-    }
-  }
-
-  function failed(end: Extract<ActivationRunEnd, { ok: false }>): void {
-    const permanent = classifyFailure(end.error).kind === "permanent";
-    runs.inc({ job: end.name, outcome: permanent ? "failed_permanently" : "failed" });
-    // A refusal of the API is a count of what it refused; an outage counts nothing.
-    if (!permanent) return;
-    if (end.name === "activation.shipment.update") shipments.inc({ connection: end.connection, outcome: "refused" });
-    if (end.name === "activation.offers.put") offers.inc({ connection: end.connection, outcome: "refused" }, offerCount(end.data));
-  }
+      offers.inc({ connection: end.subject, outcome: "sent" }, report.sent);
+      offers.inc({ connection: end.subject, outcome: "skipped" }, report.skipped);
+    },
+    "activation.shipment.update"(end) {
+      shipments.inc({ connection: end.subject, outcome: "accepted" });
+    },
+  };
+  // A refusal of the API is a count of what it refused; an outage counts nothing.
+  const failedPermanently: { readonly [N in ActivationJobName]?: (end: Ended<false>) => void } = {
+    "activation.shipment.update": (end) => shipments.inc({ connection: end.subject, outcome: "refused" }),
+    "activation.offers.put": (end) => offers.inc({ connection: end.subject, outcome: "refused" }, offerCount(end.data)),
+  };
+  const of = <T>(table: { readonly [N in ActivationJobName]?: T }, name: string): T | undefined => (Object.hasOwn(table, name) ? table[name as ActivationJobName] : undefined);
 
   return {
-    activationRunEnded(end) {
+    runEnded(end) {
       if (end.ok) {
         runs.inc({ job: end.name, outcome: "ok" });
-        succeeded(end);
-      } else failed(end);
+        of(succeeded, end.name)?.(end);
+        return;
+      }
+      const permanent = classifyFailure(end.error).kind === "permanent";
+      runs.inc({ job: end.name, outcome: permanent ? "failed_permanently" : "failed" });
+      if (permanent) of(failedPermanently, end.name)?.(end);
     },
   };
 }

@@ -2,15 +2,18 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom
 import { AddOptionsRejected } from "../add-options/add-options-rejected.js";
 import type { AddOptionsReport } from "../add-options/run-add-options.js";
 import { AUTH_REFUSAL_REASONS, AUTH_SURFACES, type AuthRefusalObserver } from "../auth/auth-refusal.js";
-import type { SyncJobResult } from "../jobs/job-handlers.js";
-import type { ActivationObserver, JobObserver, JobRunEnd } from "../jobs/job-observer.js";
+import type { SyncJobResult } from "../jobs/handlers/sync-job-result.js";
+import type { JobObserver, JobRunEnd } from "../jobs/job-observer.js";
+import type { JobCatalog } from "../jobs/catalog/job-catalog-of.js";
+import { DEFAULT_JOB_CATALOG, type ProjectJobName } from "../jobs/job-catalog.js";
+import { classifyFailure } from "../jobs/classify-failure.js";
 import { createActivationMetrics } from "./activation-metrics.js";
 
 /** The BullMQ states `pim_sync_jobs` reports. */
 export const JOB_GAUGE_STATES = ["waiting", "active", "delayed", "failed", "completed"] as const;
 export type JobCounts = Readonly<Partial<Record<(typeof JOB_GAUGE_STATES)[number], number>>>;
 
-export interface WorkerMetrics extends JobObserver, ActivationObserver, AuthRefusalObserver {
+export interface WorkerMetrics extends JobObserver, AuthRefusalObserver {
   readonly registry: Registry;
   upstreamResponse(upstream: "pim" | "service", status: number | "error"): void;
   /** One answered HTTP request: `route` is the pattern the router matched (`/v1/jobs/:project/:id`), never the path. */
@@ -43,7 +46,10 @@ export function createWorkerMetrics(args: {
   readonly lastPimEventAt?: { readonly projects: readonly number[]; read(project: number): Promise<number | null> } | undefined;
   /** Options in a project's held plans awaiting review (src/held/), read at scrape time; null when unknown (Redis away). */
   readonly heldDeletions?: ((project: number) => Promise<number | null>) | undefined;
+  /** Whose entries label `pim_sync_job_runs_total`: the catalog's list, or in a test the list with an entry of its own. */
+  readonly catalog?: JobCatalog | undefined;
 }): WorkerMetrics {
+  const catalog = args.catalog ?? DEFAULT_JOB_CATALOG;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   for (const name of NON_COUNTERS_NAMED_TOTAL) registry.removeSingleMetric(name);
@@ -63,6 +69,13 @@ export function createWorkerMetrics(args: {
     name: "pim_sync_add_options_options_total",
     help: "Options of add-options jobs by outcome: added and already_present count options per collection; rejected (refused, not retried) and failed (the run failed) count the options the job asked for.",
     labelNames: ["project", "outcome"] as const,
+    registers: [registry],
+  });
+  // Every job of the catalog, whatever its queue: the entry names the outcome of a run that ended well.
+  const jobRuns = new Counter({
+    name: "pim_sync_job_runs_total",
+    help: "Job runs (each attempt) of every job, by queue (project, activation), job name and outcome: ok or the job's own (held_back for syncs), failed (will be retried), failed_permanently.",
+    labelNames: ["queue", "job", "outcome"] as const,
     registers: [registry],
   });
   const upstreamRequests = new Counter({ name: "pim_sync_upstream_requests_total", help: "Upstream HTTP requests by upstream (pim, service) and status code (or error).", labelNames: ["upstream", "status"] as const, registers: [registry] });
@@ -133,7 +146,7 @@ export function createWorkerMetrics(args: {
 
   /** A targeted sync writes options like a sync, but is no proof the whole project is in step. */
   function eventSyncEnded(end: JobRunEnd): void {
-    const project = String(end.project);
+    const project = end.subject;
     if (!end.ok) {
       eventSyncRuns.inc({ project, outcome: "failed" });
       return;
@@ -146,7 +159,7 @@ export function createWorkerMetrics(args: {
   }
 
   function syncEnded(end: JobRunEnd): void {
-    const project = String(end.project);
+    const project = end.subject;
     const seconds = end.durationMs / 1000;
     if (!end.ok) {
       syncRuns.inc({ project, outcome: "failed" });
@@ -164,7 +177,7 @@ export function createWorkerMetrics(args: {
   }
 
   function addOptionsEnded(end: JobRunEnd): void {
-    const project = String(end.project);
+    const project = end.subject;
     if (!end.ok) {
       addOptions.inc({ project, outcome: end.error instanceof AddOptionsRejected ? "rejected" : "failed" }, optionCount(end.data));
       return;
@@ -174,15 +187,26 @@ export function createWorkerMetrics(args: {
     addOptions.inc({ project, outcome: "already_present" }, report.collections.reduce((sum, c) => sum + c.skipped.length, 0));
   }
 
+  /** The project jobs' own metrics; a job left out is counted by `pim_sync_job_runs_total` only. */
+  const projectJobEnded: { readonly [N in ProjectJobName]?: (end: JobRunEnd) => void } = {
+    "sync.run": syncEnded,
+    "sync.events": eventSyncEnded,
+    "options.add": addOptionsEnded,
+  };
   const activation = createActivationMetrics(registry);
+
+  function outcomeOf(end: JobRunEnd): string {
+    if (!end.ok) return classifyFailure(end.error).kind === "permanent" ? "failed_permanently" : "failed";
+    const entry = catalog.has(end.name) ? catalog.entry(end.name) : undefined;
+    return entry?.metricOutcome?.(end.result) ?? "ok";
+  }
 
   return {
     registry,
-    activationRunEnded: (end) => activation.activationRunEnded(end),
     runEnded(end) {
-      if (end.name === "sync.run") syncEnded(end);
-      else if (end.name === "sync.events") eventSyncEnded(end);
-      else addOptionsEnded(end);
+      jobRuns.inc({ queue: end.queue, job: end.name, outcome: outcomeOf(end) });
+      if (end.queue === "activation") activation.runEnded(end);
+      else if (Object.hasOwn(projectJobEnded, end.name)) projectJobEnded[end.name as ProjectJobName]?.(end);
     },
     authRefused(surface, reason) {
       authRefused.inc({ surface, reason });

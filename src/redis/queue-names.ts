@@ -25,3 +25,8 @@ export const SYNC_SCHEDULER_ID = "sync-schedule";
 export function eventSyncDeduplicationId(project: number): string {
   return `pim-events-${project}`;
 }
+
+/** Pulls of one channel connection: one running, at most one more waiting. */
+export function pullDeduplicationId(connection: string): string {
+  return `activation-pull-${connection}`;
+}

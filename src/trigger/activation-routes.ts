@@ -3,6 +3,7 @@ import { OfferKeyError } from "../activation/offer-key.js";
 import { keyOffers } from "../activation/plan-offer-batches.js";
 import { CONNECTION_LIST_CACHE_MS } from "../activation/activation-assumptions.js";
 import { JobDataError, parseJobData } from "../jobs/job-catalog.js";
+import { ACTIVATION_ROUTE_JOBS, type ActivationRoutePath } from "./trigger-route-jobs.js";
 import type { ActivationQueue } from "../jobs/activation-queue.js";
 import { IdempotencyKeyConflict } from "../jobs/idempotency-key-conflict.js";
 
@@ -13,8 +14,20 @@ export interface ActivationTrigger {
   readonly offerKey?: string | undefined;
 }
 
-export const ACTIVATION_ROUTES = { "/v1/activation/offers": "activation.offers.put", "/v1/activation/shipments": "activation.shipment.update" } as const;
-export type ActivationRoutePath = keyof typeof ACTIVATION_ROUTES;
+/** Checks of a route beyond its job's schema, with every reason found; a route left out has none. */
+type ExtraChecks = (body: Readonly<Record<string, unknown>>, trigger: ActivationTrigger) => string[];
+const EXTRA_CHECKS: { readonly [P in ActivationRoutePath]?: ExtraChecks } = {
+  "/v1/activation/offers"(body, trigger) {
+    if (trigger.offerKey === undefined || !Array.isArray(body.offers)) return [];
+    try {
+      keyOffers(body.offers, trigger.offerKey);
+      return [];
+    } catch (error) {
+      if (!(error instanceof OfferKeyError)) throw error;
+      return [`offers: ${error.message.replace(/; nothing was sent$/, "")}`];
+    }
+  },
+};
 
 /**
  * `POST /v1/activation/offers` `{connection, offers:[...]}` and `POST /v1/activation/shipments`
@@ -48,7 +61,7 @@ export function createActivationRoutes(trigger: ActivationTrigger) {
       /** Bounds the wait on Redis (the route then answers 503). */
       inTime: <T>(work: Promise<T>) => Promise<T>,
     ): Promise<{ status: number; body: unknown }> {
-      const name = ACTIVATION_ROUTES[path];
+      const name = ACTIVATION_ROUTE_JOBS[path].job;
       const problems: string[] = [];
       try {
         parseJobData(name, body);
@@ -56,20 +69,13 @@ export function createActivationRoutes(trigger: ActivationTrigger) {
         if (!(error instanceof JobDataError)) throw error;
         problems.push(...error.problems);
       }
-      if (name === "activation.offers.put" && trigger.offerKey !== undefined && Array.isArray(body.offers)) {
-        try {
-          keyOffers(body.offers, trigger.offerKey);
-        } catch (error) {
-          if (!(error instanceof OfferKeyError)) throw error;
-          problems.push(`offers: ${error.message.replace(/; nothing was sent$/, "")}`);
-        }
-      }
+      problems.push(...(EXTRA_CHECKS[path]?.(body, trigger) ?? []));
       const unknown = await unknownConnection(body.connection);
       if (unknown !== null) problems.push(unknown);
       if (problems.length > 0) return { status: 400, body: { errors: problems } };
       let job;
       try {
-        job = await inTime(name === "activation.offers.put" ? trigger.queue.enqueueOffers(body, { idempotencyKey }) : trigger.queue.enqueueShipment(body, { idempotencyKey }));
+        job = await inTime(trigger.queue.enqueue(name, body, { idempotencyKey }));
       } catch (error) {
         if (error instanceof IdempotencyKeyConflict) return { status: 422, body: { errors: [`Idempotency-Key: ${error.message}`] } };
         throw error;

@@ -12,8 +12,9 @@ import { withRedisDeadline } from "../server/redis-deadline.js";
 import type { ProjectSettings } from "../settings/settings-schema.js";
 import { inKeyStyle, type JsonKeyStyle } from "../json/json-key-style.js";
 import { HIDDEN_ROUTE } from "../openapi/route-schema.js";
-import { ACTIVATION_ROUTES, createActivationRoutes, type ActivationRoutePath, type ActivationTrigger } from "./activation-routes.js";
-import { activationOffersRouteSchema, activationShipmentsRouteSchema, addOptionsRouteSchema, jobStatusRouteSchema, syncRouteSchema, type jobStatusAnswer } from "./trigger-route-schemas.js";
+import { createActivationRoutes, type ActivationTrigger } from "./activation-routes.js";
+import { jobStatusRouteSchema, type jobStatusAnswer } from "./trigger-route-schemas.js";
+import { ACTIVATION_ROUTE_JOBS, TRIGGER_ROUTE_JOBS, type ActivationRoutePath } from "./trigger-route-jobs.js";
 import type { z } from "zod";
 
 declare module "fastify" {
@@ -52,10 +53,6 @@ export interface TriggerRoutesOptions {
 /** Routes that need the bearer token carry this in their config; 405 answers do not. */
 const BEARER = { bearer: true } as const;
 
-const ACTIVATION_ROUTE_SCHEMAS: Readonly<Record<ActivationRoutePath, FastifySchema>> = {
-  "/v1/activation/offers": activationOffersRouteSchema,
-  "/v1/activation/shipments": activationShipmentsRouteSchema,
-};
 /** On the request's handler span, when tracing is on: which job carries the request out. */
 function annotateEnqueued(job: EnqueuedJob): void {
   tracingHooks().annotate({ [SPAN_ATTRIBUTES.project]: job.project, [SPAN_ATTRIBUTES.jobId]: job.jobId, [SPAN_ATTRIBUTES.enqueueStatus]: job.status });
@@ -143,16 +140,18 @@ export async function triggerRoutes(app: FastifyInstance, options: TriggerRoutes
     });
   };
 
-  postOnly("/v1/sync", syncRouteSchema, async (request, reply) => {
+  const sync = TRIGGER_ROUTE_JOBS["/v1/sync"];
+  postOnly("/v1/sync", sync.schema, async (request, reply) => {
     const body = objectBody(request);
     const projectId = body.project;
     if (typeof projectId !== "number" || !projectById.has(projectId)) return reply.code(400).send({ errors: [projectProblem(projectId)] });
-    const job = await inTime(options.queues.enqueueSync({ ...body, trigger: "api" }));
+    const job = await inTime(options.queues.enqueue(sync.job, { ...body, trigger: "api" }));
     annotateEnqueued(job);
     return reply.code(202).send({ job_id: `${job.project}/${job.jobId}`, status: job.status });
   });
 
-  postOnly("/v1/add-options", addOptionsRouteSchema, async (request, reply) => {
+  const addOptions = TRIGGER_ROUTE_JOBS["/v1/add-options"];
+  postOnly("/v1/add-options", addOptions.schema, async (request, reply) => {
     const body = objectBody(request);
     const projectId = body.project;
     const project = typeof projectId === "number" ? projectById.get(projectId) : undefined;
@@ -166,7 +165,7 @@ export async function triggerRoutes(app: FastifyInstance, options: TriggerRoutes
     if (parsed) problems.push(...(await labelLocaleCheck(project.id, parsed)));
     if (problems.length > 0) return reply.code(400).send({ errors: problems });
     const key = idempotencyKeyOf(request);
-    const job = await inTime(options.queues.enqueueAddOptions(body, { idempotencyKey: key === undefined ? undefined : `${project.id}:${key}` }));
+    const job = await inTime(options.queues.enqueue(addOptions.job, body, { idempotencyKey: key === undefined ? undefined : `${project.id}:${key}` }));
     annotateEnqueued(job);
     log.info({ project: job.project, job: job.jobId, status: job.status }, "add-options request queued");
     return reply.code(202).send({ job_id: `${job.project}/${job.jobId}`, status: job.status });
@@ -203,8 +202,8 @@ export async function triggerRoutes(app: FastifyInstance, options: TriggerRoutes
   }
 
   if (activationRoutes) {
-    for (const path of Object.keys(ACTIVATION_ROUTES) as (keyof typeof ACTIVATION_ROUTES)[]) {
-      postOnly(path, ACTIVATION_ROUTE_SCHEMAS[path], async (request, reply) => {
+    for (const path of Object.keys(ACTIVATION_ROUTE_JOBS) as ActivationRoutePath[]) {
+      postOnly(path, ACTIVATION_ROUTE_JOBS[path].schema, async (request, reply) => {
         const answer = await activationRoutes.handle(path, objectBody(request), idempotencyKeyOf(request), inTime);
         return reply.code(answer.status).send(answer.body);
       });

@@ -96,8 +96,8 @@ async function readRecords(path: string): Promise<Record<string, unknown>[]> {
   }
 }
 
-export async function runActivationCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs(
+function parseActivationArgs(argv: readonly string[]) {
+  return parseCommandArgs(
     argv,
     {
       config: { type: "string" },
@@ -111,19 +111,25 @@ export async function runActivationCommand(argv: readonly string[], io: CliIo): 
     },
     ACTIVATION_HELP,
   );
-  if (values.help) {
-    writeLine(io.stdout, ACTIVATION_HELP);
-    return EXIT_CODES.ok;
-  }
-  const what = positionals.join(" ");
-  const known = ["connections", "orders", "offers put", "shipments put", "refused", "resend"];
-  if (!known.includes(what)) throw new UsageError(what === "" ? "which activation command: connections, orders, offers put, shipments put, refused or resend" : `unknown activation command '${what}'`, ACTIVATION_HELP);
-  const configPath = requireString(values.config, "--config", ACTIVATION_HELP);
-  const connection = what === "connections" || what === "refused" ? "" : requireString(values.connection, "--connection", ACTIVATION_HELP);
-  const file = what.endsWith(" put") ? requireString(values.file, "--file", ACTIVATION_HELP) : "";
-  const settings = await loadActivationSettings(configPath, io);
+}
 
-  if (what === "refused") {
+/** One `pim-sync activation …` command line, its settings loaded. */
+interface ActivationInvocation {
+  readonly settings: Settings;
+  readonly io: CliIo;
+  readonly values: ReturnType<typeof parseActivationArgs>["values"];
+  /** `--connection` ("" for the commands that take none). */
+  readonly connection: string;
+  /** `--file` of the `… put` commands ("" for the others). */
+  readonly file: string;
+}
+
+/**
+ * Every subcommand and what runs it: a new one is a line here (and in the help), never a branch
+ * another one falls through to.
+ */
+const SUBCOMMANDS: Readonly<Record<string, (call: ActivationInvocation) => Promise<number>>> = {
+  refused({ settings, io, values }) {
     const only = typeof values.connection === "string" && values.connection !== "" ? values.connection : undefined;
     return withRuntime(settings, io, async (runtime) => {
       const refused = await runtime.state.refusedOrders(only);
@@ -132,13 +138,11 @@ export async function runActivationCommand(argv: readonly string[], io: CliIo): 
       else for (const entry of refused) writeLine(io.stdout, `${entry.connection}\t${entry.order_id}\t${entry.delivery_id}\t${entry.refused_at}\t${entry.reason}`);
       return EXIT_CODES.ok;
     });
-  }
+  },
 
-  if (what === "resend") {
-    return enqueueResend(settings, connection, values.order, io, { json: values.json === true, help: ACTIVATION_HELP });
-  }
+  resend: ({ settings, io, values, connection }) => enqueueResend(settings, connection, values.order, io, { json: values.json === true, help: ACTIVATION_HELP }),
 
-  if (what === "connections") {
+  connections({ settings, io, values }) {
     return withRuntime(settings, io, async (runtime) => {
       const list = await runtime.client.listConnections(io.signal);
       if (values.json) writeLine(io.stdout, JSON.stringify(list.raw));
@@ -146,9 +150,9 @@ export async function runActivationCommand(argv: readonly string[], io: CliIo): 
       else for (const c of list.connections) writeLine(io.stdout, `${c.id}\t${c.syndicationChannelCode ?? ""}\t${c.label ?? ""}`);
       return EXIT_CODES.ok;
     });
-  }
+  },
 
-  if (what === "orders") {
+  orders({ settings, io, values, connection }) {
     const sink = typeof values.out === "string" && values.out !== "" ? fileAppendSink(values.out) : streamSink(io.stdout);
     return withRuntime(settings, io, async (runtime) => {
       const report = await explainingUnknownConnection(runtime.client, connection, () => pullOrders({ client: runtime.client, state: runtime.state, sink }, connection, { all: values.all === true, signal: io.signal }), io.signal);
@@ -156,10 +160,10 @@ export async function runActivationCommand(argv: readonly string[], io: CliIo): 
       writeLine(io.stderr, `connection ${connection}: ${report.emitted} order(s) written, ${report.unchanged} unchanged, ${report.withoutId.length} without id, ${report.pages} page(s)${values.all ? " (--all: state left as it was)" : ""}`);
       return EXIT_CODES.ok;
     });
-  }
+  },
 
-  const records = await readRecords(file);
-  if (what === "offers put") {
+  async "offers put"({ settings, io, values, connection, file }) {
+    const records = await readRecords(file);
     return withRuntime(settings, io, async (runtime) => {
       const { report } = await explainingUnknownConnection(
         runtime.client,
@@ -180,13 +184,32 @@ export async function runActivationCommand(argv: readonly string[], io: CliIo): 
       }
       return EXIT_CODES.ok;
     });
-  }
+  },
 
-  return withRuntime(settings, io, async (runtime) => {
-    const { report } = await updateShipments({ client: runtime.client }, connection, records, { signal: io.signal });
-    writeLine(io.stdout, `shipments: ${report.accepted} accepted, ${report.refused.length} refused${report.notSent > 0 ? `, ${report.notSent} not sent` : ""}`);
-    for (const refusal of report.refused) writeLine(io.stderr, `shipment ${refusal.index} refused: ${refusal.reason}`);
-    if (report.failure) writeLine(io.stderr, `stopped: ${report.failure}`);
-    return report.failure || report.refused.length > 0 ? EXIT_CODES.failure : EXIT_CODES.ok;
-  });
+  async "shipments put"({ settings, io, connection, file }) {
+    const records = await readRecords(file);
+    return withRuntime(settings, io, async (runtime) => {
+      const { report } = await updateShipments({ client: runtime.client }, connection, records, { signal: io.signal });
+      writeLine(io.stdout, `shipments: ${report.accepted} accepted, ${report.refused.length} refused${report.notSent > 0 ? `, ${report.notSent} not sent` : ""}`);
+      for (const refusal of report.refused) writeLine(io.stderr, `shipment ${refusal.index} refused: ${refusal.reason}`);
+      if (report.failure) writeLine(io.stderr, `stopped: ${report.failure}`);
+      return report.failure || report.refused.length > 0 ? EXIT_CODES.failure : EXIT_CODES.ok;
+    });
+  },
+};
+
+export async function runActivationCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseActivationArgs(argv);
+  if (values.help) {
+    writeLine(io.stdout, ACTIVATION_HELP);
+    return EXIT_CODES.ok;
+  }
+  const what = positionals.join(" ");
+  const run = Object.hasOwn(SUBCOMMANDS, what) ? SUBCOMMANDS[what] : undefined;
+  if (run === undefined) throw new UsageError(what === "" ? "which activation command: connections, orders, offers put, shipments put, refused or resend" : `unknown activation command '${what}'`, ACTIVATION_HELP);
+  const configPath = requireString(values.config, "--config", ACTIVATION_HELP);
+  const connection = what === "connections" || what === "refused" ? "" : requireString(values.connection, "--connection", ACTIVATION_HELP);
+  const file = what.endsWith(" put") ? requireString(values.file, "--file", ACTIVATION_HELP) : "";
+  const settings = await loadActivationSettings(configPath, io);
+  return run({ settings, io, values, connection, file });
 }

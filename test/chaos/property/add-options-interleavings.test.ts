@@ -5,14 +5,14 @@
  *   - every option the PIM has is in every collection derived from its attribute, under the
  *     PIM's own code, and no collection holds two names that differ only in case;
  *   - no write ever removed an option the PIM had at that moment.
- * Runs go through the job handlers the worker runs (JOB_HANDLERS, one at a time per project as
+ * Runs go through the job handlers the worker runs (the catalog's handlers, one at a time per project as
  * the queue's global concurrency makes them), with a real Redis state and both simulators.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { classifyFailure } from "../../../src/jobs/classify-failure.js";
-import { parseJobData } from "../../../src/jobs/job-catalog.js";
-import { JOB_HANDLERS, type JobContext } from "../../../src/jobs/job-handlers.js";
+import { JOB_CATALOG, parseJobData } from "../../../src/jobs/job-catalog.js";
+import type { JobContext } from "../../../src/jobs/job-context.js";
 import { createProjectRuntime } from "../../../src/project-runtime.js";
 import type { PimState } from "../../../src/sim/pim/pim-state.js";
 import { silentLogger } from "../../support/silent-logger.js";
@@ -107,8 +107,8 @@ async function runScenario(harness: WorkerHarness, graceMs: number, commands: re
   const runJob = async (name: "sync.run" | "options.add", data: unknown): Promise<void> => {
     for (let run = 1; run <= MAX_JOB_RUNS; run += 1) {
       try {
-        if (name === "sync.run") await JOB_HANDLERS["sync.run"](parseJobData("sync.run", data), context);
-        else await JOB_HANDLERS["options.add"](parseJobData("options.add", data), context);
+        if (name === "sync.run") await JOB_CATALOG["sync.run"].handler(parseJobData("sync.run", data), context);
+        else await JOB_CATALOG["options.add"].handler(parseJobData("options.add", data), context);
         return;
       } catch (error) {
         // A rejected request is an answer, not a fault; anything else is retried as BullMQ would.
@@ -139,7 +139,7 @@ async function runScenario(harness: WorkerHarness, graceMs: number, commands: re
       }
     }
     watch.phase("final sync");
-    await JOB_HANDLERS["sync.run"](parseJobData("sync.run", { project: PROJECT, trigger: "schedule" }), context);
+    await JOB_CATALOG["sync.run"].handler(parseJobData("sync.run", { project: PROJECT, trigger: "schedule" }), context);
 
     problems.push(...watch.lost);
     for (const [attributeCode, collections] of Object.entries(ATTRIBUTES)) {

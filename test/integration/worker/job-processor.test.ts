@@ -6,7 +6,8 @@
  */
 import { Redis } from "ioredis";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { JobContext, JobHandlers } from "../../../src/jobs/job-handlers.js";
+import type { JobContext } from "../../../src/jobs/job-context.js";
+import type { JobHandlers } from "../../../src/jobs/job-handlers.js";
 import { jobOptionsFor } from "../../../src/jobs/job-options.js";
 import { queueNameOf } from "../../../src/redis/queue-names.js";
 import { startWorker, type RunningWorker } from "../../../src/jobs/start-worker.js";

@@ -10,7 +10,7 @@ import { createConcurrencyLimiter } from "../../../src/http/concurrency-limiter.
 import { createBullmqConnection } from "../../../src/jobs/create-bullmq-connection.js";
 import { SlotGatedWorker } from "../../../src/jobs/slot-gated-worker.js";
 import type { JobHandlers } from "../../../src/jobs/job-handlers.js";
-import { SyncIncomplete } from "../../../src/jobs/job-handlers.js";
+import { SyncIncomplete } from "../../../src/jobs/handlers/sync-incomplete.js";
 import { jobOptionsFor } from "../../../src/jobs/job-options.js";
 import { startWorker, type RunningWorker } from "../../../src/jobs/start-worker.js";
 import type { Settings } from "../../../src/settings/settings-schema.js";

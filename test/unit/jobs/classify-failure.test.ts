@@ -6,7 +6,7 @@ import { HttpError } from "../../../src/http/http-error.js";
 import { classifyFailure } from "../../../src/jobs/classify-failure.js";
 import { PimSyncError } from "../../../src/errors/pim-sync-error.js";
 import { JobDataError } from "../../../src/jobs/job-catalog.js";
-import { SyncIncomplete } from "../../../src/jobs/job-handlers.js";
+import { SyncIncomplete } from "../../../src/jobs/handlers/sync-incomplete.js";
 import { ConfigError } from "../../../src/settings/config-error.js";
 import { ProjectScopeError } from "../../../src/sync/sync-project.js";
 

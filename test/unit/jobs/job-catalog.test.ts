@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { isActivationJobName, isJobName, isProjectJobName, JOB_CATALOG, JobDataError, parseJobData } from "../../../src/jobs/job-catalog.js";
+import { jobCatalogOf } from "../../../src/jobs/catalog/job-catalog-of.js";
+import { DEFAULT_JOB_CATALOG, isActivationJobName, isJobName, isProjectJobName, JOB_CATALOG, JOB_DEFINITIONS, JobDataError, parseJobData } from "../../../src/jobs/job-catalog.js";
+import { UnknownJobName } from "../../../src/jobs/unknown-job-name.js";
 
 describe("the job catalog", () => {
   it("knows its job names and nothing else", () => {
@@ -53,5 +55,26 @@ describe("the job catalog", () => {
     expect(() => parseJobData("activation.offers.put", { connection: "a", offers: [1] })).toThrow(/offers\.0/);
     expect(() => parseJobData("activation.shipment.update", { connection: "", shipment: [] })).toThrow(/connection: .*shipment: /s);
     expect(() => parseJobData("activation.orders.pull", { connection: "a", token: "x" })).toThrow(/Unrecognized key/);
+  });
+
+  it("derives each job's queue from its entry, and finds entries by the names Redis holds", () => {
+    expect(JOB_DEFINITIONS.filter((entry) => entry.queue === "project").map((entry) => entry.name)).toEqual(["sync.run", "sync.events", "options.add"]);
+    expect(DEFAULT_JOB_CATALOG.entry("options.add", "project")).toBe(JOB_CATALOG["options.add"]);
+    expect(DEFAULT_JOB_CATALOG.entry("activation.orders.pull")).toBe(JOB_CATALOG["activation.orders.pull"]);
+  });
+
+  it("an unknown name, or one of another queue, fails clearly with its code; a name listed twice is refused", () => {
+    expect(() => DEFAULT_JOB_CATALOG.entry("sync.all")).toThrow(UnknownJobName);
+    expect(() => DEFAULT_JOB_CATALOG.entry("sync.all")).toThrow("unknown job name 'sync.all'");
+    expect(() => DEFAULT_JOB_CATALOG.entry("sync.run", "activation")).toThrow(expect.objectContaining({ code: "JOB_NAME_UNKNOWN", retryable: false, message: "unknown job name 'sync.run' on the activation queue" }));
+    expect(() => jobCatalogOf([...JOB_DEFINITIONS, JOB_CATALOG["sync.run"]])).toThrow(/lists 'sync.run' twice/);
+  });
+
+  it("every entry has a time limit, a listing line and a handler", () => {
+    for (const entry of JOB_DEFINITIONS) {
+      expect(entry.timeoutMs({ worker: { sync_timeout_ms: 1, add_options_timeout_ms: 2 } } as never), entry.name).toBeGreaterThan(0);
+      expect(entry.summary({ project: 67, connection: "c" }), entry.name).not.toBe("");
+      expect(typeof entry.handler, entry.name).toBe("function");
+    }
   });
 });

@@ -1,0 +1,18 @@
+import { ACTIVATION_JOB_TIMEOUT_MS } from "../../activation/activation-assumptions.js";
+import { updateShipmentJob } from "../../activation/activation-job-handlers.js";
+import { activationJobSchemas } from "../../activation/activation-job-schemas.js";
+import { connectionSummary } from "./connection-summary.js";
+import { defineJob } from "./define-job.js";
+
+/** A shipment of one channel connection's order (POST /v1/activation/shipments). */
+export const activationShipmentUpdateJob = defineJob({
+  name: "activation.shipment.update",
+  queue: "activation",
+  schema: activationJobSchemas.shipmentUpdate,
+  attempts: 8,
+  backoff: { type: "exponential", delay: 10_000, jitter: 0.5 },
+  timeoutMs: () => ACTIVATION_JOB_TIMEOUT_MS,
+  summary: connectionSummary,
+  handler: updateShipmentJob,
+  enqueue: { kind: "each", idempotentJobIdPrefix: "act-" },
+});

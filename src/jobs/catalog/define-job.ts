@@ -1,0 +1,80 @@
+import type { z } from "zod";
+import type { ActivationJobContext } from "../../activation/activation-job-context.js";
+import type { Settings } from "../../settings/settings-schema.js";
+import type { JobContext } from "../job-context.js";
+
+/** The two kinds of queue: one per project (one job at a time each), and the one Activation queue. */
+export type JobQueueKind = "project" | "activation";
+
+/** What a job's data must name on its queue: the project whose queue it runs on, or the channel connection. */
+export interface JobQueueSubjects {
+  readonly project: { readonly project: number };
+  readonly activation: { readonly connection: string };
+}
+
+/** What a handler is given on each kind of queue. */
+export interface JobQueueContexts {
+  readonly project: JobContext;
+  readonly activation: ActivationJobContext;
+}
+
+/** A job's data as Redis holds it: possibly written by an older version, so read defensively. */
+export type StoredJobData = Readonly<Record<string, unknown>>;
+
+export interface JobBackoff {
+  readonly type: "exponential";
+  readonly delay: number;
+  readonly jitter: number;
+}
+
+/**
+ * How a request becomes a job (see enqueue-job.ts):
+ * - `each`: a new job per request; with an Idempotency-Key, repeated deliveries make one job;
+ * - `one-waiting`: at most one job waiting per deduplication id (a request finding one joins it)
+ *   and, while one runs, one more follows it;
+ * - `merge-sync`: `sync.run`'s own, which also merges `full`/`allow_mass_delete` (enqueue-sync.ts).
+ */
+export type EnqueuePolicy<D> =
+  | { readonly kind: "each"; /** Job ids made from an Idempotency-Key start with it. */ readonly idempotentJobIdPrefix?: string }
+  | { readonly kind: "one-waiting"; deduplicationId(data: D): string }
+  | { readonly kind: "merge-sync" };
+
+/**
+ * One job pim-sync runs: everything the queues, the processor, the admin listing and the metrics
+ * need to know of it. Adding a job is adding one of these to the list in job-catalog.ts, and its
+ * handler (docs/adding-a-job.md). Handlers are declared as methods so that entries of different
+ * data types fit one list; the processor only ever calls an entry with data its schema parsed.
+ */
+export interface JobDefinition<N extends string = string, Q extends JobQueueKind = JobQueueKind, S extends z.ZodType<JobQueueSubjects[Q]> = z.ZodType<JobQueueSubjects[Q]>, R = unknown> {
+  readonly name: N;
+  readonly queue: Q;
+  /**
+   * Validated when enqueued and again when processed (a job may have been queued by an older
+   * version). Change it additively only: new fields optional. No secrets in job data: credentials
+   * come from the config of the worker that runs the job.
+   */
+  readonly schema: S;
+  readonly attempts: number;
+  readonly backoff: JobBackoff;
+  /** The bound on one run: its signal aborts after this. */
+  timeoutMs(settings: Settings): number;
+  /** One line for `jobs list` and the admin listing. */
+  summary(data: StoredJobData): string;
+  /** Thin: the data is parsed; call the core, log, and turn its report into a result or an error. */
+  handler(data: z.output<S>, context: JobQueueContexts[Q]): Promise<R>;
+  /**
+   * The `outcome` label of `pim_sync_job_runs_total` for a run that ended without error (`ok`
+   * when left out); failed runs are `failed` or `failed_permanently`. Keep the values few.
+   */
+  metricOutcome?(result: R): string;
+  /** `each` when left out. */
+  readonly enqueue?: EnqueuePolicy<z.output<S>>;
+}
+
+/** Any entry of the catalog, whatever its data. */
+export type AnyJobDefinition = JobDefinition<string, JobQueueKind, z.ZodType<JobQueueSubjects[JobQueueKind]>, unknown>;
+
+/** Keeps an entry's literal name and its types, so the catalog's names and data types derive from it. */
+export function defineJob<const N extends string, Q extends JobQueueKind, S extends z.ZodType<JobQueueSubjects[Q]>, R>(definition: JobDefinition<N, Q, S, R>): JobDefinition<N, Q, S, R> {
+  return definition;
+}

@@ -1,0 +1,23 @@
+import { z } from "zod";
+import { eventSyncDeduplicationId } from "../../redis/queue-names.js";
+import { runEventSyncJob } from "../handlers/run-event-sync-job.js";
+import type { SyncJobResult } from "../handlers/sync-job-result.js";
+import { defineJob } from "./define-job.js";
+
+/**
+ * A targeted sync of what the project's PIM events named (src/events/): the targets are in
+ * Redis, not in the job, so every event of a window is carried by one job.
+ */
+export const syncEventsJob = defineJob({
+  name: "sync.events",
+  queue: "project",
+  schema: z.strictObject({ project: z.int().positive() }),
+  // 5 attempts: 5 s doubling to 40 s; the scheduled sync takes over after that.
+  attempts: 5,
+  backoff: { type: "exponential", delay: 5_000, jitter: 0.5 },
+  timeoutMs: (settings) => settings.worker.sync_timeout_ms,
+  summary: () => "targeted sync of PIM events",
+  handler: runEventSyncJob,
+  metricOutcome: (result: SyncJobResult) => (result.outcome === "held_back" ? "held_back" : "ok"),
+  enqueue: { kind: "one-waiting", deduplicationId: (data) => eventSyncDeduplicationId(data.project) },
+});

@@ -1,0 +1,34 @@
+import { exitCodeOf, EXIT_CODES, type SyncReport } from "../../sync/sync-report.js";
+import type { JobContext } from "../job-context.js";
+import { SyncIncomplete } from "./sync-incomplete.js";
+
+export interface SyncJobResult {
+  readonly outcome: "done" | "held_back";
+  /** For `sync.events`: the targets (attributes, reference entities) the run reconciled. */
+  readonly targets?: number;
+  readonly written: number;
+  /** Options upserted and deleted in the collections written. */
+  readonly upserts: number;
+  readonly deletes: number;
+  readonly unchanged: number;
+  readonly heldBack: readonly { readonly collection: string; readonly names: number; readonly reason: string }[];
+  readonly missing: readonly string[];
+  readonly durationMs: number;
+}
+
+/** The job's result from the sync's report; SyncIncomplete when something is left to retry. */
+export async function syncResultOf(report: SyncReport, context: JobContext): Promise<SyncJobResult> {
+  const written = report.collections.filter((c) => c.written).length;
+  await context.log(`synced: ${written} collection(s) written, ${report.missing.length} missing, ${report.failures.length} failure(s)`);
+  if (exitCodeOf(report) === EXIT_CODES.failure) throw new SyncIncomplete(report.failures, report.retryAfterMs, report.permanentFailures);
+  return {
+    outcome: exitCodeOf(report) === EXIT_CODES.heldBack ? "held_back" : "done",
+    written,
+    upserts: report.collections.reduce((sum, c) => sum + (c.written ? c.upserts : 0), 0),
+    deletes: report.collections.reduce((sum, c) => sum + (c.written ? c.deletes : 0), 0),
+    unchanged: report.collections.filter((c) => c.action === "none").length,
+    heldBack: report.collections.flatMap((c) => (c.heldBack ? [{ collection: c.collection, names: c.heldBack.names.length, reason: c.heldBack.reason }] : [])),
+    missing: report.missing.map((m) => m.collection),
+    durationMs: report.durationMs,
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * The job catalog drives the jobs (issue 17): a job added to the catalog's list (here, a test
+ * entry of its own, added to the list the worker runs and nowhere else) is queued through the one
+ * enqueue, run by the one processor, summarised in the admin listing and counted in
+ * `pim_sync_job_runs_total`; a name the catalog does not have fails clearly. Real Redis, the
+ * real worker and queues.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineJob } from "../../../src/jobs/catalog/define-job.js";
+import { jobCatalogOf } from "../../../src/jobs/catalog/job-catalog-of.js";
+import { createJobAdmin } from "../../../src/jobs/job-admin.js";
+import { JOB_DEFINITIONS, JobDataError } from "../../../src/jobs/job-catalog.js";
+import { jobOptionsFor } from "../../../src/jobs/job-options.js";
+import { startWorker, type RunningWorker } from "../../../src/jobs/start-worker.js";
+import { UnknownJobName } from "../../../src/jobs/unknown-job-name.js";
+import { createWorkerMetrics } from "../../../src/metrics/worker-metrics.js";
+import { silentLogger } from "../../support/silent-logger.js";
+import { finishedJob, PROJECT, startWorkerHarness, type WorkerHarness } from "../../support/worker-harness.js";
+
+const echoJob = defineJob({
+  name: "test.echo",
+  queue: "project",
+  schema: z.strictObject({ project: z.int().positive(), word: z.string().min(1, "must be a word") }),
+  attempts: 2,
+  backoff: { type: "exponential", delay: 1_000, jitter: 0.5 },
+  timeoutMs: () => 10_000,
+  summary: (data) => `echo ${typeof data.word === "string" ? data.word : "?"}`,
+  async handler(data, context) {
+    await context.log(`echoing ${data.word}`);
+    return { echoed: data.word, project: context.runtime.project.id };
+  },
+  metricOutcome: (result) => (result.echoed === "quiet" ? "quiet" : "echoed"),
+});
+
+describe("a job added to the catalog's list only", () => {
+  let h: WorkerHarness;
+  let worker: RunningWorker | undefined;
+
+  beforeEach(async () => {
+    h = await startWorkerHarness();
+  });
+  afterEach(async () => {
+    await worker?.stop();
+    worker = undefined;
+    await h.close();
+  });
+
+  async function start() {
+    const catalog = jobCatalogOf([...JOB_DEFINITIONS, echoJob]);
+    const settings = h.settings();
+    const metrics = createWorkerMetrics({ projects: [PROJECT], jobCounts: () => Promise.resolve({}), catalog });
+    worker = await startWorker({ settings, logger: silentLogger(), catalog, observer: metrics });
+    return { running: worker, metrics, admin: createJobAdmin(worker.queues, { catalog }), settings };
+  }
+
+  it("is queued, processed, summarised and counted through the generic paths", async () => {
+    const { running, metrics, admin } = await start();
+    const enqueued = await running.queues.enqueue("test.echo", { project: PROJECT, word: "hello" });
+    expect(enqueued).toMatchObject({ project: PROJECT, status: "queued" });
+
+    const { job, state } = await finishedJob(h.queue(), enqueued.jobId);
+    expect(state).toBe("completed");
+    expect(job.returnvalue).toEqual({ echoed: "hello", project: PROJECT });
+    expect((await h.queue().getJobLogs(enqueued.jobId)).logs).toContain("echoing hello");
+    // The entry's attempts and backoff, with the retention every job gets.
+    expect(job.opts).toMatchObject({ attempts: 2, backoff: { type: "exponential", delay: 1_000 } });
+
+    const [listed] = await admin.list({ project: PROJECT });
+    expect(listed).toMatchObject({ name: "test.echo", state: "completed", summary: "echo hello" });
+
+    const runs = await metrics.registry.getSingleMetricAsString("pim_sync_job_runs_total");
+    expect(runs).toContain(`pim_sync_job_runs_total{queue="project",job="test.echo",outcome="echoed"} 1`);
+  });
+
+  it("bad data is refused when queued, naming the field, and nothing is queued", async () => {
+    const { running } = await start();
+    const attempt = running.queues.enqueue("test.echo", { project: PROJECT, word: "" });
+    await expect(attempt).rejects.toThrow(JobDataError);
+    await expect(attempt).rejects.toThrow(/word: must be a word/);
+    expect(await h.queue().getJobCountByTypes("waiting", "active", "completed", "failed", "delayed")).toBe(0);
+  });
+
+  it("a name the catalog does not have, or of another queue, fails clearly: refused when queued, failed at once when found on a queue", async () => {
+    const { running, settings } = await start();
+    await expect(running.queues.enqueue("test.nope", { project: PROJECT })).rejects.toThrow(UnknownJobName);
+    await expect(running.queues.enqueue("activation.orders.pull", { connection: "x" })).rejects.toThrow("unknown job name 'activation.orders.pull' on the project queue");
+
+    const options = { ...jobOptionsFor("sync.run", settings.worker), attempts: 3 };
+    const unknown = await h.queue().add("test.nope", { project: PROJECT }, options);
+    const { job, state } = await finishedJob(h.queue(), unknown.id ?? "");
+    expect(state).toBe("failed");
+    expect(job.failedReason).toBe("unknown job name 'test.nope' on the project queue");
+    // Not retried: a name nobody knows will not be known on the next attempt.
+    expect(job.attemptsMade).toBe(1);
+  });
+});
