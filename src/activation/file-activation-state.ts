@@ -1,7 +1,8 @@
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { ActivationRetention, ActivationStateStore, LastDelivered, RefusedOrder } from "./activation-state-store.js";
 import { parseRefusedOrder } from "./refused-order-schema.js";
+import { readTextIfExists } from "../state/read-text-if-exists.js";
 
 interface OrderEntry extends LastDelivered {
   /** When a pull last listed the order (or it was delivered), ms. */
@@ -27,13 +28,8 @@ export function createFileActivationState(stateDir: string, options: { readonly 
   const refusedFile = join(stateDir, "activation", "refused.json");
 
   async function readJson(path: string): Promise<unknown[]> {
-    let text: string;
-    try {
-      text = await readFile(path, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-      throw error;
-    }
+    const text = await readTextIfExists(path);
+    if (text === null) return [];
     let raw: unknown;
     try {
       raw = JSON.parse(text);

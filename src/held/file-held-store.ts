@@ -1,8 +1,9 @@
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { heldPlanSchema, type HeldPlan } from "./held-plan.js";
 import { isExpired, oldestFirst, type HeldStore } from "./held-store.js";
+import { readTextIfExists } from "../state/read-text-if-exists.js";
 
 const fileSchema = z.array(heldPlanSchema);
 
@@ -13,13 +14,8 @@ export function createFileHeldStore(stateDir: string, options: { readonly now?: 
 
   async function read(project: number): Promise<HeldPlan[]> {
     const path = fileOf(project);
-    let text: string;
-    try {
-      text = await readFile(path, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-      throw error;
-    }
+    const text = await readTextIfExists(path);
+    if (text === null) return [];
     let raw: unknown;
     try {
       raw = JSON.parse(text);
