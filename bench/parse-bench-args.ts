@@ -7,6 +7,10 @@ import { DEFAULT_BENCH_REDIS_URL } from "./worker/bench-redis.js";
 export const DEFAULT_LATENCY_MS = 20;
 /** add-options costs 100 s of service budget at any size: it runs under one size only. */
 export const DEFAULT_ADD_OPTIONS_SIZE: CatalogSizeName = "small";
+/** The size issue 22 names: a million options, where the history's cost shows. */
+export const DEFAULT_HISTORY_SIZE: CatalogSizeName = "option-heavy";
+/** Odd, so that one order (without first, or with first) does not get the last word. */
+export const DEFAULT_HISTORY_PAIRS = 3;
 
 export const BENCH_HELP = `Usage: npm run build && npm run bench -- [options]
 
@@ -40,6 +44,14 @@ Options:
                     run only the queue overhead (no-op jobs through pim-sync's worker
                     and bare BullMQ workers, about a minute): queue_overhead_ratio and
                     its measurements; --redis-url and --json apply
+  --scenario history
+                    run only issue 22's change history overhead: first syncs of one
+                    size (default ${DEFAULT_HISTORY_SIZE}, about 4 minutes a pair on a quiet
+                    machine) without and with the history, in --pairs N pairs (default
+                    ${DEFAULT_HISTORY_PAIRS}) of alternating order; medians of wall, CPU and
+                    peak RSS, history_overhead_ratio; writes
+                    bench/results/history-overhead-<date>.json; --size (one), --latency-ms,
+                    --seed, --json and --no-results apply
   -h, --help        show this help`;
 
 export class BenchUsageError extends Error {
@@ -51,6 +63,7 @@ export type BenchArgs =
   | { readonly kind: "report"; readonly file: string; readonly json: boolean; readonly markdown: boolean }
   | { readonly kind: "scale"; readonly latencyMs: number; readonly redisUrl: string; readonly json: boolean }
   | { readonly kind: "queue-overhead"; readonly redisUrl: string; readonly json: boolean }
+  | { readonly kind: "history"; readonly size: CatalogSizeName; readonly pairs: number; readonly latencyMs: number; readonly seed: number; readonly json: boolean; readonly writeResults: boolean }
   | {
       readonly kind: "run";
       readonly sizes: readonly CatalogSizeName[];
@@ -81,6 +94,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
         "no-results": { type: "boolean" },
         report: { type: "string" },
         scenario: { type: "string" },
+        pairs: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -94,7 +108,18 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
   if (values.report !== undefined) return { kind: "report", file: values.report, json, markdown };
   if (values.scenario !== undefined) {
     if (values.scenario === "queue-overhead") return { kind: "queue-overhead", redisUrl: redisUrlOf(values["redis-url"]), json };
-    if (values.scenario !== "scale") throw new BenchUsageError(`unknown --scenario '${values.scenario}' (scenarios: scale, queue-overhead)`);
+    if (values.scenario === "history") {
+      return {
+        kind: "history",
+        size: historySizeOf(values.size ?? []),
+        pairs: pairsOf(values.pairs),
+        latencyMs: nonNegativeNumber(values["latency-ms"], "--latency-ms", DEFAULT_LATENCY_MS),
+        seed: seedOf(values.seed),
+        json,
+        writeResults: values["no-results"] !== true,
+      };
+    }
+    if (values.scenario !== "scale") throw new BenchUsageError(`unknown --scenario '${values.scenario}' (scenarios: scale, queue-overhead, history)`);
     return { kind: "scale", latencyMs: nonNegativeNumber(values["latency-ms"], "--latency-ms", DEFAULT_LATENCY_MS), redisUrl: redisUrlOf(values["redis-url"]), json };
   }
 
@@ -120,6 +145,21 @@ function nonNegativeNumber(raw: string | undefined, flag: string, fallback: numb
   if (raw === undefined) return fallback;
   const value = Number(raw);
   if (raw.trim() === "" || !Number.isFinite(value) || value < 0) throw new BenchUsageError(`${flag} must be a number >= 0, got '${raw}'`);
+  return value;
+}
+
+function historySizeOf(raw: readonly string[]): CatalogSizeName {
+  const names = raw.flatMap((value) => value.split(",")).map((value) => value.trim()).filter((value) => value !== "");
+  if (names.length === 0) return DEFAULT_HISTORY_SIZE;
+  const [name] = names;
+  if (names.length > 1 || name === undefined || !isCatalogSizeName(name)) throw new BenchUsageError(`--scenario history takes one --size of ${CATALOG_SIZE_NAMES.join(", ")}, got '${names.join(",")}'`);
+  return name;
+}
+
+function pairsOf(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_HISTORY_PAIRS;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < 1 || value > 50) throw new BenchUsageError(`--pairs must be an integer in [1, 50], got '${raw}'`);
   return value;
 }
 
