@@ -50,7 +50,7 @@ Options:
                     machine) without and with the history, in --pairs N pairs (default
                     ${DEFAULT_HISTORY_PAIRS}) of alternating order; medians of wall, CPU and
                     peak RSS, history_overhead_ratio; writes
-                    bench/results/history-overhead-<date>.json; --size (one), --latency-ms,
+                    bench/results/history-overhead-<date>T<hh-mm>.json; --size (one), --latency-ms,
                     --seed, --json and --no-results apply
   -h, --help        show this help`;
 

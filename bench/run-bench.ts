@@ -109,7 +109,8 @@ async function runHistoryOverhead(args: Extract<BenchArgs, { kind: "history" }>)
   if (args.writeResults) {
     const directory = resultsDirectory();
     await mkdir(directory, { recursive: true });
-    const path = join(directory, `history-overhead-${generatedAt.slice(0, 10)}.json`);
+    // Date and minute: a day's earlier measurement (another commit's, say) is kept.
+    const path = join(directory, `history-overhead-${generatedAt.slice(0, 16).replace(":", "-")}.json`);
     await writeFile(path, `${JSON.stringify(report, null, 2)}\n`);
     progress(`results written to ${path}`);
   }

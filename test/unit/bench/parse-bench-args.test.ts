@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SEED } from "../../../bench/catalog/generate-catalog.js";
-import { BenchUsageError, DEFAULT_ADD_OPTIONS_SIZE, DEFAULT_LATENCY_MS, parseBenchArgs } from "../../../bench/parse-bench-args.js";
+import { BenchUsageError, DEFAULT_ADD_OPTIONS_SIZE, DEFAULT_HISTORY_PAIRS, DEFAULT_HISTORY_SIZE, DEFAULT_LATENCY_MS, parseBenchArgs } from "../../../bench/parse-bench-args.js";
 import { DEFAULT_BENCH_REDIS_URL } from "../../../bench/worker/bench-redis.js";
 
 describe("parseBenchArgs", () => {
@@ -53,5 +53,13 @@ describe("parseBenchArgs", () => {
   it("runs the queue overhead alone with --scenario queue-overhead", () => {
     expect(parseBenchArgs(["--scenario", "queue-overhead", "--json"])).toEqual({ kind: "queue-overhead", redisUrl: "redis://127.0.0.1:6379", json: true });
     expect(parseBenchArgs(["--scenario", "queue-overhead", "--redis-url", "redis://10.0.0.2:6380"])).toEqual({ kind: "queue-overhead", redisUrl: "redis://10.0.0.2:6380", json: false });
+  });
+
+  it("runs the history overhead alone with --scenario history: one size, some pairs", () => {
+    expect(parseBenchArgs(["--scenario", "history"])).toEqual({ kind: "history", size: DEFAULT_HISTORY_SIZE, pairs: DEFAULT_HISTORY_PAIRS, latencyMs: DEFAULT_LATENCY_MS, seed: DEFAULT_SEED, json: false, writeResults: true });
+    expect(DEFAULT_HISTORY_SIZE).toBe("option-heavy");
+    expect(parseBenchArgs(["--scenario", "history", "--size", "small", "--pairs", "5", "--json", "--no-results"])).toMatchObject({ kind: "history", size: "small", pairs: 5, json: true, writeResults: false });
+    expect(() => parseBenchArgs(["--scenario", "history", "--size", "small,medium"])).toThrow(/one --size/);
+    expect(() => parseBenchArgs(["--scenario", "history", "--pairs", "0"])).toThrow(/--pairs/);
   });
 });
