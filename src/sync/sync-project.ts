@@ -167,8 +167,8 @@ async function runSync(deps: SyncDeps, input: SyncInput, signal: AbortSignal, hi
   const origin = input.origin ?? cliOrigin("sync", startedAt);
   // Recorded after the service accepted the write, never before, and stored while the next
   // chunk is written.
-  const record = (write: Parameters<typeof batchOfWrite>[0], context: Omit<WriteContext, "origin" | "at">): void => {
-    history?.record(batchOfWrite(write, { ...context, origin, at: now().toISOString() }));
+  const record = async (write: Parameters<typeof batchOfWrite>[0], context: Omit<WriteContext, "origin" | "at">): Promise<void> => {
+    await history?.record(batchOfWrite(write, { ...context, origin, at: now().toISOString() }));
   };
   // The clients may be shared with other jobs of the worker: report this run's requests only.
   const pimBefore = { ...deps.pim.stats };
@@ -264,7 +264,7 @@ async function runSync(deps: SyncDeps, input: SyncInput, signal: AbortSignal, hi
       for (const write of splitPlanWrites(plan, input.maxOptionsPerWrite ?? 5000)) {
         await deps.service.updateOptions(id, write, signal);
         if (plan.action === "update") await deps.state.update(input.project, spec.name, write.upsert_options, write.delete_options);
-        record(write, { plan, lastWritten, deletionsConfirmedAt, approvedIn: approvedHere });
+        await record(write, { plan, lastWritten, deletionsConfirmedAt, approvedIn: approvedHere });
       }
       if (plan.action === "replace") await deps.state.replace(input.project, spec.name, plan.upserts);
       if (plan.action === "replace" && input.full) {
