@@ -77,8 +77,8 @@ export function createFileHistoryStore(stateDir: string, options: { readonly ret
   return {
     async append(project, batch) {
       if (optionsIn(batch) === 0) return;
-      await mkdir(join(stateDir, `project-${project}`), { recursive: true });
       if (!trimmed.has(project)) {
+        await mkdir(join(stateDir, `project-${project}`), { recursive: true });
         const last = await trim(project);
         trimmed.add(project);
         if (last !== undefined) lastId.set(project, last);
