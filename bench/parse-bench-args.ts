@@ -8,8 +8,12 @@ import { FLEET_PROJECTS } from "./fleet/fleet-shape.js";
 export const DEFAULT_LATENCY_MS = 20;
 /** add-options costs 100 s of service budget at any size: it runs under one size only. */
 export const DEFAULT_ADD_OPTIONS_SIZE: CatalogSizeName = "small";
-/** The issue's catalogue for the events scenario; --size picks a quicker one. */
+/** The events target's catalogue; --size picks a quicker one. */
 export const DEFAULT_EVENTS_SIZE: CatalogSizeName = "option-heavy";
+/** The size the history's target names: a million options, where the history's cost shows. */
+export const DEFAULT_HISTORY_SIZE: CatalogSizeName = "option-heavy";
+/** Odd, so that one order (without first, or with first) does not get the last word. */
+export const DEFAULT_HISTORY_PAIRS = 3;
 
 export const BENCH_HELP = `Usage: npm run build && npm run bench -- [options]
 
@@ -36,26 +40,34 @@ Options:
   --markdown        print the tables as Markdown (for docs/benchmarks.md)
   --no-results      do not write bench/results/<date>.json
   --report FILE     run nothing: print the tables of a saved results file
-  --scenario scale  run only issue 12's scale scenario (4 worker processes, 16 projects,
+  --scenario scale  run only the scale scenario (4 worker processes, 16 projects,
                     about a minute): scale_efficiency and slot_utilisation, each
                     process's CPU; --latency-ms, --redis-url and --json apply
   --scenario queue-overhead
                     run only the queue overhead (no-op jobs through pim-sync's worker
                     and bare BullMQ workers, about a minute): queue_overhead_ratio and
                     its measurements; --redis-url and --json apply
-  --scenario fleet  run only issue 18's fleet (4 worker processes of concurrency 2, 16
+  --scenario fleet  run only the fleet (4 worker processes of concurrency 2, 16
                     projects sharing one service account and one PIM connection, the
                     real budgets), the shared limiter's cost and a small job's wait
                     during a large sync, about 1.5 minutes; --latency-ms,
                     --redis-url, --seed and --json apply
   --fleet-projects N
                     projects of the fleet (default ${FLEET_PROJECTS}; fewer to try a change)
-  --scenario events run only issue 21's PIM events scenario: a worker process subscribed
+  --scenario events run only the PIM events scenario: a worker process subscribed
                     to events, 1,000 option changes over 50 attributes in 10 bursts;
                     event_to_service_p50_ms/_p95_ms, requests_per_event, end_state_exact.
                     Two full syncs around it: about 5 minutes on the option-heavy catalogue
                     (the default); --size NAME (one) for a quicker one; --latency-ms,
                     --seed, --redis-url, --json and --markdown apply
+  --scenario history
+                    run only the change history overhead: first syncs of one
+                    size (default ${DEFAULT_HISTORY_SIZE}, about 4 minutes a pair on a quiet
+                    machine) without and with the history, in --pairs N pairs (default
+                    ${DEFAULT_HISTORY_PAIRS}) of alternating order; medians of wall, CPU and
+                    peak RSS, history_overhead_ratio; writes
+                    bench/results/history-overhead-<date>T<hh-mm>.json; --size (one), --latency-ms,
+                    --seed, --json and --no-results apply
   -h, --help        show this help`;
 
 export class BenchUsageError extends Error {
@@ -77,6 +89,7 @@ export type BenchArgs =
       readonly json: boolean;
       readonly markdown: boolean;
     }
+  | { readonly kind: "history"; readonly size: CatalogSizeName; readonly pairs: number; readonly latencyMs: number; readonly seed: number; readonly json: boolean; readonly writeResults: boolean }
   | {
       readonly kind: "run";
       readonly sizes: readonly CatalogSizeName[];
@@ -108,6 +121,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
         report: { type: "string" },
         scenario: { type: "string" },
         "fleet-projects": { type: "string" },
+        pairs: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -142,7 +156,18 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
         markdown,
       };
     }
-    if (values.scenario !== "scale") throw new BenchUsageError(`unknown --scenario '${values.scenario}' (scenarios: scale, queue-overhead, fleet, events)`);
+    if (values.scenario === "history") {
+      return {
+        kind: "history",
+        size: historySizeOf(values.size ?? []),
+        pairs: pairsOf(values.pairs),
+        latencyMs: nonNegativeNumber(values["latency-ms"], "--latency-ms", DEFAULT_LATENCY_MS),
+        seed: seedOf(values.seed),
+        json,
+        writeResults: values["no-results"] !== true,
+      };
+    }
+    if (values.scenario !== "scale") throw new BenchUsageError(`unknown --scenario '${values.scenario}' (scenarios: scale, queue-overhead, fleet, events, history)`);
     return { kind: "scale", latencyMs: nonNegativeNumber(values["latency-ms"], "--latency-ms", DEFAULT_LATENCY_MS), redisUrl: redisUrlOf(values["redis-url"]), json };
   }
 
@@ -168,6 +193,21 @@ function nonNegativeNumber(raw: string | undefined, flag: string, fallback: numb
   if (raw === undefined) return fallback;
   const value = Number(raw);
   if (raw.trim() === "" || !Number.isFinite(value) || value < 0) throw new BenchUsageError(`${flag} must be a number >= 0, got '${raw}'`);
+  return value;
+}
+
+function historySizeOf(raw: readonly string[]): CatalogSizeName {
+  const names = raw.flatMap((value) => value.split(",")).map((value) => value.trim()).filter((value) => value !== "");
+  if (names.length === 0) return DEFAULT_HISTORY_SIZE;
+  const [name] = names;
+  if (names.length > 1 || name === undefined || !isCatalogSizeName(name)) throw new BenchUsageError(`--scenario history takes one --size of ${CATALOG_SIZE_NAMES.join(", ")}, got '${names.join(",")}'`);
+  return name;
+}
+
+function pairsOf(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_HISTORY_PAIRS;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < 1 || value > 50) throw new BenchUsageError(`--pairs must be an integer in [1, 50], got '${raw}'`);
   return value;
 }
 

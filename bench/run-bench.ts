@@ -2,14 +2,15 @@
  * `npm run bench`: every requested size in turn (see run-size.ts), then the table or the JSON on
  * stdout and the results file. Progress goes to stderr so that `--json` output stays one object.
  */
-import { readFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BENCH_HELP, BenchUsageError, parseBenchArgs, type BenchArgs } from "./parse-bench-args.js";
 import { assembleResults } from "./report/assemble-results.js";
 import { benchResultsSchema, type BenchResults, type SizeResult } from "./report/bench-results.js";
 import { machineInfo } from "./report/machine-info.js";
 import { renderResults } from "./report/render-table.js";
-import { writeResults } from "./report/write-results.js";
+import { resultsDirectory, writeResults } from "./report/write-results.js";
 import { collectGarbage } from "./collect-garbage.js";
 import { runSize } from "./run-size.js";
 import { runScaleScenario, type ScaleResult } from "./scale/scale-scenario.js";
@@ -17,6 +18,7 @@ import { measureQueueOverhead } from "./scenarios/queue-overhead-scenario.js";
 import { measureFleet } from "./scenarios/fleet-scenario.js";
 import { runEventsScenario } from "./scenarios/events-scenario.js";
 import { renderEventsResult } from "./report/render-events-table.js";
+import { measureHistoryOverhead } from "./scenarios/history-overhead-scenario.js";
 import type { ScenarioResult } from "./scenarios/scenario.js";
 import { FIGURES } from "./report/figures.js";
 import { startSimulators } from "../src/sim/start-simulators.js";
@@ -127,6 +129,34 @@ async function runEvents(args: Extract<BenchArgs, { kind: "events" }>): Promise<
   process.stdout.write(args.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderEventsResult(result, args.markdown ? "markdown" : "text")}\n`);
 }
 
+async function runHistoryOverhead(args: Extract<BenchArgs, { kind: "history" }>): Promise<void> {
+  const result = await measureHistoryOverhead({ size: args.size, pairs: args.pairs, latencyMs: args.latencyMs, seed: args.seed, progress });
+  const generatedAt = new Date().toISOString();
+  const report = { generated_at: generatedAt, machine: machineInfo(), seed: args.seed, ...result };
+  if (args.writeResults) {
+    const directory = resultsDirectory();
+    await mkdir(directory, { recursive: true });
+    // Date and minute: a day's earlier measurement (another commit's, say) is kept.
+    const path = join(directory, `history-overhead-${generatedAt.slice(0, 16).replace(":", "-")}.json`);
+    await writeFile(path, `${JSON.stringify(report, null, 2)}\n`);
+    progress(`results written to ${path}`);
+  }
+  if (args.json) {
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    return;
+  }
+  const { medians } = result;
+  const lines = [
+    `history_overhead_ratio ${result.figures.history_overhead_ratio} (target ${result.target}; median of ${result.pairs} pairs, ${result.size})`,
+    `wall s without / with: ${medians.wall_s.without} / ${medians.wall_s.with}`,
+    `sync-only s without / with: ${medians.sync_only_s.without} / ${medians.sync_only_s.with} (ratio ${medians.sync_only_s.ratio})`,
+    `CPU s without / with: ${medians.cpu_s.without} / ${medians.cpu_s.with} (ratio ${medians.cpu_s.ratio})`,
+    `peak RSS MB without / with: ${medians.peak_rss_mb.without} / ${medians.peak_rss_mb.with}`,
+    `history written: ${medians.history_mb} MB; 1-minute load average (median): ${medians.load_1m}`,
+  ];
+  process.stdout.write(`${lines.join("\n")}\n`);
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   let args: BenchArgs;
   try {
@@ -159,6 +189,9 @@ async function main(argv: readonly string[]): Promise<number> {
       return 0;
     case "events":
       await runEvents(args);
+      return 0;
+    case "history":
+      await runHistoryOverhead(args);
       return 0;
   }
 }

@@ -7,6 +7,7 @@ import { HttpError } from "../http/http-error.js";
 import { statsSince, type RequestStats } from "../http/request-stats.js";
 import type { PimClient } from "../pim/pim-client.js";
 import type { StateStore } from "../state/state-store.js";
+import type { HistoryGroup, OptionChange } from "../history/history-batch.js";
 import type { HistoryStore } from "../history/history-store.js";
 import { cliOrigin, type RunOrigin } from "../history/run-origin.js";
 import type { AddOptionsIntentStore, IntentsByRequest } from "./add-options-intent-store.js";
@@ -348,9 +349,9 @@ async function writeMergedCollection(args: {
 }
 
 /**
- * The history entries of one accepted add-options or update-options call: each option `added`,
- * under the request that asked for it. A history that cannot be written is logged, not thrown:
- * the write is made and in the state.
+ * What one accepted add-options or update-options call adds to the history: each option `added`,
+ * under the request that asked for it (one group per request). A history that cannot be written
+ * is logged, not thrown: the write is made and in the state.
  */
 async function recordAdded(
   deps: AddOptionsDeps,
@@ -362,24 +363,22 @@ async function recordAdded(
 ): Promise<void> {
   if (!deps.history) return;
   const at = new Date((deps.now ?? Date.now)()).toISOString();
-  const entries = parts.flatMap(({ request, options }) => {
+  const reason = call === "add-options" ? "asked for through add-options (created in the PIM too)" : "asked for through add-options (the PIM already had it)";
+  const batch: HistoryGroup[] = parts.map(({ request, options }) => {
     const origin = originOf(request);
-    const reason = call === "add-options" ? "asked for through add-options (created in the PIM too)" : "asked for through add-options (the PIM already had it)";
-    return options.map((option) => ({
+    return {
       collection,
-      option: option.name,
-      kind: "added" as const,
-      labelsBefore: null,
-      labelsAfter: { ...option.label },
+      kind: "added",
       reason,
       job: origin.job,
       trigger: origin.trigger,
       ...(origin.requestedBy === undefined ? {} : { requestedBy: origin.requestedBy }),
       at,
-    }));
+      options: options.map((option): OptionChange => [option.name, null, option.label]),
+    };
   });
   try {
-    await deps.history.append(project, entries);
+    await deps.history.append(project, batch);
   } catch (error) {
     deps.logger.error({ collection, err: { message: (error as Error).message } }, "could not record added options in the change history");
   }

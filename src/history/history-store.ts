@@ -1,8 +1,10 @@
+import type { HistoryBatch } from "./history-batch.js";
 import type { HistoryEntry } from "./history-entry.js";
 
 /**
- * A batch of entries written together (one written chunk): its id orders it among the others
- * (`<ms>-<seq>`, a Redis stream id's shape, increasing), its time is when it was appended.
+ * A batch written together (one written chunk), read back as its entries: its id orders it among
+ * the others (`<ms>-<seq>`, a Redis stream id's shape, increasing), its time is when it was
+ * appended.
  */
 export interface HistoryRecord {
   readonly id: string;
@@ -13,7 +15,7 @@ export interface HistoryRecord {
 /** Where the change history is kept: a Redis stream per project, or a file in `--once` mode. */
 export interface HistoryStore {
   /** Appends one batch (nothing for an empty one) and trims what is older than the retention. */
-  append(project: number, entries: readonly HistoryEntry[]): Promise<void>;
+  append(project: number, batch: HistoryBatch): Promise<void>;
   /**
    * Batches newest first, appended at or after `sinceMs` (never older than the retention) and,
    * with `startId`, from that batch on (it included).

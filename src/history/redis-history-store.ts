@@ -1,17 +1,18 @@
-import { z } from "zod";
 import type { RedisClient } from "../redis/redis-client.js";
 import { keyspaceOf } from "../redis/keyspace.js";
-import { historyEntrySchema } from "./history-entry.js";
+import { entriesOfBatch, historyBatchSchema, optionsIn } from "./history-batch.js";
 import type { HistoryRecord, HistoryStore } from "./history-store.js";
 
 /** Stream entries read per round trip when listing. */
 const READ_PAGE = 200;
-const entriesSchema = z.array(historyEntrySchema);
+/** The stream entry's one field: the chunk's batch as JSON. */
+const BATCH_FIELD = "b";
 
 /**
  * One Redis stream per project (`{prefix}:history:{project}`, the project's hash tag on a
- * cluster), one stream entry per written chunk: a sync of a million options adds a few hundred
- * stream entries, one XADD each, not a million. Stream ids are Redis' clock in ms, so `MINID`
+ * cluster), one stream entry per written chunk holding its batch (what the chunk's options share stored
+ * once, then their codes): a sync of a million options adds a few hundred stream entries, one
+ * XADD each, not a million. Stream ids are Redis' clock in ms, so `MINID`
  * on every XADD trims by age (exactly, so a quiet project's old entries go on its next write);
  * reads skip what is older than the retention even before it is trimmed.
  */
@@ -20,10 +21,10 @@ export function createRedisHistoryStore(redis: RedisClient, prefix: string, opti
   const keyOf = (project: number): string => keyspace.projectKey(project, "history");
   const now = options.now ?? Date.now;
   return {
-    async append(project, entries) {
-      if (entries.length === 0) return;
+    async append(project, batch) {
+      if (optionsIn(batch) === 0) return;
       const oldest = Math.max(0, now() - options.retentionMs);
-      await redis.xadd(keyOf(project), "MINID", String(oldest), "*", "e", JSON.stringify(entries));
+      await redis.xadd(keyOf(project), "MINID", String(oldest), "*", BATCH_FIELD, JSON.stringify(batch));
     },
     async *newestFirst(project, query) {
       const key = keyOf(project);
@@ -41,16 +42,16 @@ export function createRedisHistoryStore(redis: RedisClient, prefix: string, opti
 }
 
 function recordOf(key: string, id: string, fields: readonly string[]): HistoryRecord {
-  const index = fields.indexOf("e");
+  const index = fields.indexOf(BATCH_FIELD);
   const text = index >= 0 ? fields[index + 1] : undefined;
-  if (text === undefined) throw new Error(`corrupt history at ${key} ${id}: no entries`);
+  if (text === undefined) throw new Error(`corrupt history at ${key} ${id}: no batch`);
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
     throw new Error(`corrupt history at ${key} ${id}: not JSON`);
   }
-  const parsed = entriesSchema.safeParse(raw);
-  if (!parsed.success) throw new Error(`corrupt history at ${key} ${id}: ${parsed.error.issues[0]?.message ?? "bad entries"}`);
-  return { id, atMs: Number(id.split("-")[0]), entries: parsed.data };
+  const parsed = historyBatchSchema.safeParse(raw);
+  if (!parsed.success) throw new Error(`corrupt history at ${key} ${id}: ${parsed.error.issues[0]?.message ?? "bad batch"}`);
+  return { id, atMs: Number(id.split("-")[0]), entries: entriesOfBatch(parsed.data) };
 }

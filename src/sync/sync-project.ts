@@ -9,8 +9,9 @@ import type { CollectionPlan, DeletionGuard } from "../reconcile/collection-plan
 import { planCollection } from "../reconcile/plan-collection.js";
 import { splitPlanWrites } from "../reconcile/split-plan-writes.js";
 import type { StateStore } from "../state/state-store.js";
-import { entriesOfWrite } from "../history/entries-of-write.js";
+import { batchOfWrite, type WriteContext } from "../history/batch-of-write.js";
 import type { HistoryStore } from "../history/history-store.js";
+import { createHistoryRecorder, type HistoryRecorder } from "../history/history-recorder.js";
 import { cliOrigin, type RunOrigin } from "../history/run-origin.js";
 import { createDeletionCheck } from "./confirm-deletions.js";
 import type { PimReader } from "./pim-reader.js";
@@ -142,28 +143,32 @@ export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<Syn
   // A failure that ends the run cancels the requests still in flight (reads of the other side,
   // other sources), rather than leaving them to retry against clients that are being closed.
   const run = new AbortController();
+  // A history that cannot be written does not undo or fail the write (the state has it): logged.
+  const history = deps.history
+    ? createHistoryRecorder(deps.history, input.project, (error, batch) =>
+        deps.logger.error({ project: input.project, collection: batch[0]?.collection, err: { message: (error as Error).message } }, "could not record a write in the change history"),
+      )
+    : undefined;
   try {
-    return await runSync(deps, input, input.signal ? AbortSignal.any([input.signal, run.signal]) : run.signal);
+    return await runSync(deps, input, input.signal ? AbortSignal.any([input.signal, run.signal]) : run.signal, history);
   } catch (error) {
     run.abort(error);
     throw error;
+  } finally {
+    // Batches still being stored are waited for, even after a failure: the caller closes the store next.
+    await history?.settled();
   }
 }
 
-async function runSync(deps: SyncDeps, input: SyncInput, signal: AbortSignal): Promise<SyncReport> {
+async function runSync(deps: SyncDeps, input: SyncInput, signal: AbortSignal, history: HistoryRecorder | undefined): Promise<SyncReport> {
   const now = deps.now ?? (() => new Date());
   const startedAt = now();
   const log = deps.logger.child({ project: input.project });
   const origin = input.origin ?? cliOrigin("sync", startedAt);
-  // Recorded after the service accepted the write, never before; a history that cannot be
-  // written does not undo or fail the write (the state has it), it is logged.
-  const record = async (write: Parameters<typeof entriesOfWrite>[0], context: Omit<Parameters<typeof entriesOfWrite>[1], "origin" | "at">): Promise<void> => {
-    if (!deps.history) return;
-    try {
-      await deps.history.append(input.project, entriesOfWrite(write, { ...context, origin, at: now().toISOString() }));
-    } catch (error) {
-      log.error({ collection: context.plan.collection, err: { message: (error as Error).message } }, "could not record a write in the change history");
-    }
+  // Recorded after the service accepted the write, never before, and stored while the next
+  // chunk is written.
+  const record = async (write: Parameters<typeof batchOfWrite>[0], context: Omit<WriteContext, "origin" | "at">): Promise<void> => {
+    await history?.record(batchOfWrite(write, { ...context, origin, at: now().toISOString() }));
   };
   // The clients may be shared with other jobs of the worker: report this run's requests only.
   const pimBefore = { ...deps.pim.stats };

@@ -35,7 +35,14 @@ function labelsText(labels: HistoryEntry["labelsBefore"]): string {
 }
 
 function entryLine(entry: HistoryEntry): string {
-  const labels = entry.kind === "deleted" ? labelsText(entry.labelsBefore) : entry.labelsBefore === null ? labelsText(entry.labelsAfter) : `${labelsText(entry.labelsBefore)} -> ${labelsText(entry.labelsAfter)}`;
+  const labels =
+    entry.kind === "deleted"
+      ? labelsText(entry.labelsBefore)
+      : entry.labelsBefore === null && entry.labelsAfter === null
+        ? "(labels not recorded: unchanged, or a first sync's)"
+        : entry.labelsBefore === null
+          ? labelsText(entry.labelsAfter)
+          : `${labelsText(entry.labelsBefore)} -> ${labelsText(entry.labelsAfter)}`;
   const by = entry.requestedBy === undefined ? "" : ` by ${entry.requestedBy}`;
   return `${entry.at}  ${entry.kind.padEnd(10)} ${entry.collection} / ${entry.option}  ${labels}\n    ${entry.reason} (job ${entry.job}, ${entry.trigger}${by})`;
 }

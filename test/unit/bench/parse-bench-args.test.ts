@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SEED } from "../../../bench/catalog/generate-catalog.js";
-import { BenchUsageError, DEFAULT_ADD_OPTIONS_SIZE, DEFAULT_EVENTS_SIZE, DEFAULT_LATENCY_MS, parseBenchArgs } from "../../../bench/parse-bench-args.js";
+import { BenchUsageError, DEFAULT_ADD_OPTIONS_SIZE, DEFAULT_EVENTS_SIZE, DEFAULT_HISTORY_PAIRS, DEFAULT_HISTORY_SIZE, DEFAULT_LATENCY_MS, parseBenchArgs } from "../../../bench/parse-bench-args.js";
 import { DEFAULT_BENCH_REDIS_URL } from "../../../bench/worker/bench-redis.js";
 
 describe("parseBenchArgs", () => {
@@ -68,5 +68,13 @@ describe("parseBenchArgs", () => {
     expect(parseBenchArgs(["--scenario", "events", "--size", "medium", "--markdown", "--seed", "3"])).toMatchObject({ kind: "events", size: "medium", seed: 3, markdown: true });
     expect(() => parseBenchArgs(["--scenario", "events", "--size", "small,large"])).toThrow("runs one --size");
     expect(() => parseBenchArgs(["--scenario", "events", "--size", "giant"])).toThrow(BenchUsageError);
+  });
+
+  it("runs the history overhead alone with --scenario history: one size, some pairs", () => {
+    expect(parseBenchArgs(["--scenario", "history"])).toEqual({ kind: "history", size: DEFAULT_HISTORY_SIZE, pairs: DEFAULT_HISTORY_PAIRS, latencyMs: DEFAULT_LATENCY_MS, seed: DEFAULT_SEED, json: false, writeResults: true });
+    expect(DEFAULT_HISTORY_SIZE).toBe("option-heavy");
+    expect(parseBenchArgs(["--scenario", "history", "--size", "small", "--pairs", "5", "--json", "--no-results"])).toMatchObject({ kind: "history", size: "small", pairs: 5, json: true, writeResults: false });
+    expect(() => parseBenchArgs(["--scenario", "history", "--size", "small,medium"])).toThrow(/one --size/);
+    expect(() => parseBenchArgs(["--scenario", "history", "--pairs", "0"])).toThrow(/--pairs/);
   });
 });
