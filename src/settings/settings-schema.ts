@@ -13,9 +13,9 @@ import { DEFAULT_HELD_SETTINGS, heldSettingsSchema } from "./held-settings-schem
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
 const nonEmpty = z.string().trim().min(1, "must not be empty");
 const code = z.string().regex(/^[A-Za-z0-9_]+$/, "must be a PIM code (letters, digits, underscore)");
-/** The name of a shared upstream budget (src/budgets/budget-identity.ts): it becomes part of Redis keys. */
 /** Measured on the option-heavy catalogue: docs/benchmarks.md, peak RSS. */
 const DEFAULT_HEAP_GROWING_PERCENT = 100;
+/** The name of a shared upstream budget (src/budgets/budget-identity.ts): it becomes part of Redis keys. */
 const budgetName = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "letters, digits, '.', '_' and '-' only (at most 64)");
 const localeCode = z.string().regex(/^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,4})*$/, "must be a locale code such as en_US");
 

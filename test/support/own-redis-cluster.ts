@@ -92,6 +92,8 @@ export async function startOwnRedisCluster(masters = 3, options: OwnRedisCluster
   const replicaPorts = view.filter((node) => node.masterId !== null).map((node) => node.port);
   /** Each master's replicas at the start, by the master's port: the candidates for its promotion. */
   const replicasOf = new Map(masterPorts.map((port) => [port, view.filter((node) => node.masterId === view.find((master) => master.port === port)?.id).map((node) => node.id)]));
+  /** A killed master's replicas as they were when it was killed. */
+  const replicasAtKill = new Map<number, string[]>();
 
   return {
     nodes: masterPorts.map(urlOf),
@@ -105,16 +107,23 @@ export async function startOwnRedisCluster(masters = 3, options: OwnRedisCluster
         return `redis://${range[2][0]}:${range[2][1]}`;
       });
     },
-    kill(url) {
+    async kill(url) {
       const port = portOf(url);
       const server = servers.get(port);
-      if (!server) return Promise.reject(new Error(`${url} is no node of this cluster`));
+      if (!server) throw new Error(`${url} is no node of this cluster`);
+      // Its replicas as the cluster sees them now: on a loaded machine a failover may have
+      // happened since the start (a node missing its pings for cluster-node-timeout), so the
+      // roles of the start may be stale.
+      const current = await withNode(port, async (node) => parseClusterNodes(String(await node.call("CLUSTER", "NODES")))).catch(() => []);
+      const self = current.find((node) => node.port === port);
+      const replicas = self === undefined ? [] : current.filter((node) => node.masterId === self.id).map((node) => node.id);
+      if (replicas.length > 0) replicasAtKill.set(port, replicas);
       killed.add(port);
-      return server.kill();
+      await server.kill();
     },
     async waitForPromotion(url, timeoutMs = 30_000) {
-      const candidates = replicasOf.get(portOf(url));
-      if (!candidates || candidates.length === 0) throw new Error(`${url} was no master with a replica at the start`);
+      const candidates = replicasAtKill.get(portOf(url)) ?? replicasOf.get(portOf(url));
+      if (!candidates || candidates.length === 0) throw new Error(`${url} was no master with a replica when it was killed`);
       const promoted = await waitFor(
         async () => {
           let found: number | undefined;

@@ -58,8 +58,9 @@ describe("Redis Cluster failover: a master is killed mid-job, its replica takes 
   });
 
   beforeEach(async () => {
-    // A cluster per test: after a failover the promoted master has no replica left.
-    cluster = await startOwnRedisCluster(3, { replicas: 1, nodeTimeoutMs: 1_000 });
+    // A cluster per test: after a failover the promoted master has no replica left. A node timeout
+    // of 2 s: 1 s let a loaded machine fail a master over before the test killed anything.
+    cluster = await startOwnRedisCluster(3, { replicas: 1, nodeTimeoutMs: 2_000 });
     sims = await startSimulators();
     dir = await mkdtemp(join(tmpdir(), "pim-sync-cluster-failover-"));
   });
