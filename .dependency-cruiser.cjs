@@ -16,7 +16,7 @@ const LAYERS = [
   ["redis"], // connections and the keyspace (every key and queue name)
   ["budgets"], // upstream budgets shared through Redis
   ["state", "history"], // what pim-sync last wrote, and the record of every write
-  ["pim", "config-service"], // upstream clients
+  ["pim", "config-service", "event-platform"], // upstream clients
   ["sync", "add-options", "activation", "events"], // features: never import each other
   ["held"], // held deletions reviewed: the plans the guard held back, their approval
   ["project-runtime"], // one project's clients and stores, for the jobs and the commands

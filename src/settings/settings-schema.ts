@@ -4,6 +4,7 @@ import { clusterNodeProblems } from "./cluster-node-problems.js";
 import { pimEventsSchema } from "./pim-events-settings-schema.js";
 import { DEFAULT_HISTORY_SETTINGS, historySettingsSchema } from "./history-settings-schema.js";
 import { DEFAULT_HELD_SETTINGS, heldSettingsSchema } from "./held-settings-schema.js";
+import { DEFAULT_EVENT_PLATFORM_SETTINGS, eventPlatformSettingsSchema } from "./event-platform-settings-schema.js";
 
 /**
  * The configuration file, as users write it. Key names are a promise to users: add, never
@@ -251,6 +252,8 @@ export const settingsSchema = z.strictObject({
     projects: z.array(projectSchema).default([]),
     /** The Activation API (issue 8): optional, the sync needs none of it. */
     activation: activationSchema.optional(),
+    /** The Event Platform's API, for `pim-sync events --create` only (issue 21). */
+    event_platform: eventPlatformSettingsSchema.default(DEFAULT_EVENT_PLATFORM_SETTINGS),
   })
   .superRefine((settings, ctx) => {
     if (settings.projects.length === 0 && settings.activation === undefined) {

@@ -52,6 +52,7 @@ const EXPECTED_MINIMAL: Settings = {
   budgets: { lease_ms: 5_000 },
   history: { enabled: true, retention_ms: 90 * 86_400_000 },
   held_deletions: { expiry_ms: 7 * 86_400_000 },
+  event_platform: { url: "https://event.prd.sdk.akeneo.cloud/api/v1" },
   memory: { heap_growing_percent: 100 },
   projects: [
     {
