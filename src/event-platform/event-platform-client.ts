@@ -92,18 +92,23 @@ export function createEventPlatformClient(options: EventPlatformClientOptions): 
 /**
  * Names what failed and what to do, keeping the HTTP layer's status and (redacted) excerpt. A
  * refused credential names the headers, never their values; a 5xx or a timeout of a creating
- * POST is not retried (event-platform-assumptions.ts), so the operator is told to look first.
+ * POST is not retried (event-platform-assumptions.ts), so the operator is told to look first;
+ * a 429 was retried and made nothing.
  */
 function explained(error: unknown, what: string): unknown {
   if (!(error instanceof HttpError)) return error;
   const prefix = `[${error.upstream} ${error.method}] "${error.url}": `;
   const said = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
-  const details = { code: error.code, upstream: error.upstream, method: error.method, url: error.url, status: error.status, bodyExcerpt: error.bodyExcerpt, transient: error.transient };
+  const details = { code: error.code, upstream: error.upstream, method: error.method, url: error.url, status: error.status, bodyExcerpt: error.bodyExcerpt, retryAfterMs: error.retryAfterMs, transient: error.transient };
   if (error.status === 401 || error.status === 403) {
     return new HttpError(
       { ...details, transient: false },
       `${said} (creating ${what}: the platform refused the PIM connection's credentials, sent in ${PLATFORM_HEADER_NAMES.pimToken} and ${PLATFORM_HEADER_NAMES.clientId} for ${PLATFORM_HEADER_NAMES.pimUrl}; their values are not shown)`,
     );
+  }
+  if (error.status === 429) {
+    // Refused before it was processed, and already tried again within http.max_attempts: nothing was made.
+    return new HttpError(details, `${said} (creating ${what}: the platform's rate limit; nothing was created, try again later)`);
   }
   if (error.transient) {
     return new HttpError(details, `${said} (creating ${what}: not tried again, since the platform may have made it anyway; check the platform before running the command again)`);

@@ -150,6 +150,15 @@ describe("event platform client", () => {
     expect(error.message).toContain("not tried again");
   });
 
+  it("after its tries, a 429 says nothing was created", async () => {
+    replies = [0, 1, 2].map(() => ({ status: 429, body: "{}", headers: { "retry-after": "0" } }));
+    const error = await failure(client().createSubscriber({ name: "n", technicalEmail: "ops@example.com" }));
+    expect(seen).toHaveLength(3);
+    expect(error.status).toBe(429);
+    expect(error.message).toContain("nothing was created");
+    expect(error.message).not.toContain("not tried again");
+  });
+
   it("keeps the token, the client id and the secrets out of an error that echoes the request", async () => {
     const echo = JSON.stringify({ message: "bad", headers: { "x-pim-token": TOKEN, "x-pim-client-id": CLIENT_ID }, config: { secret: { primary: PRIMARY, secondary: SECONDARY } } });
     replies = [{ status: 400, body: echo }];
