@@ -43,13 +43,14 @@ export interface AddOptionsDeps {
   readonly originOf?: (requestId: string) => RunOrigin;
 }
 
-/** The PIM's lists and reads are eventually consistent: how long to wait for the options to show. */
+/**
+ * The PIM's lists and reads are eventually consistent: how long to wait for the options to show
+ * (`add_options.visibility_attempts` and `visibility_delay_ms`).
+ */
 export interface VisibilityCheck {
   readonly attempts: number;
   readonly delayMs: number;
 }
-
-export const DEFAULT_VISIBILITY_CHECK: VisibilityCheck = { attempts: 5, delayMs: 1_000 };
 
 /** The options reached the service but the PIM does not show them (yet): worth retrying. */
 export class AddedOptionsNotInPim extends PimSyncError {
@@ -127,7 +128,7 @@ export async function runAddOptionsBatch(
   deps: AddOptionsDeps,
   project: AddOptionsProject,
   requests: readonly BatchRequest[],
-  options: { readonly signal?: AbortSignal | undefined; readonly visibility?: VisibilityCheck | undefined } = {},
+  options: { readonly signal?: AbortSignal | undefined; readonly visibility: VisibilityCheck },
 ): Promise<BatchReport> {
   const { signal } = options;
   const now = deps.now ?? Date.now;
@@ -253,7 +254,7 @@ export async function runAddOptionsBatch(
       const pimCodes = codesOf.get(group.attribute.code) ?? new Map<string, string>();
       const spelled = (name: string): string => pimCodes.get(name.toLowerCase()) ?? name;
       const checked = group.requests.filter(({ id }) => !rejected.has(id) && !undecided.has(id));
-      const notShown = await namesPimDoesNotShow(deps.pim, targetOf(group), checked.flatMap(({ request }) => request.options.map((o) => spelled(o.name))), options.visibility ?? DEFAULT_VISIBILITY_CHECK, signal);
+      const notShown = await namesPimDoesNotShow(deps.pim, targetOf(group), checked.flatMap(({ request }) => request.options.map((o) => spelled(o.name))), options.visibility, signal);
       if (notShown.size === 0) return;
       for (const { id, request } of checked) {
         const names = request.options.map((o) => spelled(o.name)).filter((name) => notShown.has(name.toLowerCase()));
