@@ -4,7 +4,8 @@ import type { AddOptionsRequest } from "./add-options-request.js";
 import { runAddOptionsBatch, type AddOptionsDeps, type VisibilityCheck } from "./run-add-options-batch.js";
 import type { AddOptionsProject } from "./resolve-targets.js";
 
-export { AddedOptionsNotInPim, type AddOptionsDeps, type VisibilityCheck } from "./run-add-options-batch.js";
+export { AddedOptionsNotInPim } from "./added-options-not-in-pim.js";
+export type { AddOptionsDeps, VisibilityCheck } from "./run-add-options-batch.js";
 export type { AddOptionsProject } from "./resolve-targets.js";
 
 export interface AddOptionsReport {
