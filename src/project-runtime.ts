@@ -109,7 +109,7 @@ export function createProjectRuntime(args: {
   const retry = retryPolicyOf(settings);
   const agents: Agent[] = [];
   const pimAgent = createAgent({ connections: project.pim.max_in_flight });
-  const serviceAgent = createAgent({ connections: 8 });
+  const serviceAgent = createAgent({ connections: project.service.max_in_flight });
   agents.push(pimAgent, serviceAgent);
 
   const pim = createPimClient({
@@ -149,6 +149,7 @@ export function createProjectRuntime(args: {
     retry,
     timeoutMs: settings.http.timeout_ms,
     requestsPerSecond: project.service.requests_per_second,
+    maxInFlight: project.service.max_in_flight,
     rateLimiter: budgets.rate(serviceBudgetOf(project.service), { limit: project.service.requests_per_second }, turn),
     onResponse: observe && ((status) => observe("service", status)),
   });

@@ -164,7 +164,7 @@ async function startServer(
   review: ReviewAdmin,
 ): Promise<HttpServer> {
   const redactor = redactorOfSettings(settings);
-  const app = createHttpApp({ limits: listen, logger, redactor, badRequestLogIntervalMs: listen.auth_throttle.log_interval_ms, version: packageVersion() });
+  const app = createHttpApp({ limits: listen, logger, redactor, version: packageVersion() });
   // On the root instance before any route is registered, so every scope's routes inherit it.
   if (metrics) app.addHook("onResponse", async (request, reply) => metrics.httpRequestAnswered(request.method, request.is404 ? UNMATCHED_ROUTE : request.routeOptions.url ?? UNMATCHED_ROUTE, reply.statusCode));
   const gate = (surface: AuthSurface) => createAuthGate({ surface, limits: listen.auth_throttle, logger, observer: metrics });
