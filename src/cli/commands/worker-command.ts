@@ -49,7 +49,8 @@ export async function runWorkerCommand(argv: readonly string[], io: CliIo): Prom
   await app.start();
   const proc = app.worker();
   const started = await Promise.race([proc.started.then(() => "started" as const), stopRequested]).catch(async (error: unknown) => {
-    await app.stop();
+    // Why the start failed is the error to report; a release failing as well is logged by stop.
+    await app.stop().catch(() => undefined);
     throw error;
   });
   if (started === "stop") {
