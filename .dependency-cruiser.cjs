@@ -23,7 +23,7 @@ const LAYERS = [
   ["jobs"], // the only folder that imports bullmq
   ["auth", "server", "openapi"], // credentials checks, the fastify app, the API description of its routes
   ["metrics", "trigger", "admin"], // what the HTTP server serves
-  ["worker-process", "cli"], // composition: the worker process, the commands
+  ["worker-process", "app", "cli"], // composition: the worker process, the composition root (createApp), the commands
 ];
 
 const FEATURES = ["sync", "add-options", "activation", "events"];

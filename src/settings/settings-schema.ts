@@ -188,6 +188,9 @@ export const redisClusterSchema = z.strictObject({
     ),
 });
 
+/** The prefix of every Redis key; its default is read by redisPrefixOf too (a Redis given without `redis` settings). */
+export const redisPrefixSchema = z.string().regex(/^[A-Za-z0-9_.-]+$/, "letters, digits, '.', '_' and '-' only").default("pim-sync").describe("prefix of every Redis key (letters, digits, `.`, `_`, `-`)");
+
 /**
  * One Redis (`url`) or a Redis Cluster (`cluster.nodes`), exactly one of the two. The nodes of
  * a cluster share one scheme and one user/password: ioredis connects to the nodes it discovers
@@ -207,7 +210,7 @@ export const redisSchema = z
       .min(1, "must not be empty")
       .optional()
       .describe("the Redis password (AUTH), sent as written: any character is fine (`@`, `/`, `#` would break a URL); give it here or in the URL, not both"),
-    prefix: z.string().regex(/^[A-Za-z0-9_.-]+$/, "letters, digits, '.', '_' and '-' only").default("pim-sync").describe("prefix of every Redis key (letters, digits, `.`, `_`, `-`)"),
+    prefix: redisPrefixSchema,
     connect_timeout_ms: z.int().min(100).default(5_000).describe("a command that needs Redis gives up after this long without an answer (exit 1); each connection attempt's bound; the worker keeps trying"),
   })
   .superRefine((redis, ctx) => {
