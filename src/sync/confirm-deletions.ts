@@ -7,6 +7,11 @@ export interface PimItemReader {
   getRecord(entity: string, code: string, signal?: AbortSignal): Promise<PimRecord | null>;
 }
 
+export interface DeletionCheck {
+  /** The names the PIM still has among these (an empty answer: every one is confirmed gone). */
+  namesStillInPim(names: readonly string[]): Promise<string[]>;
+}
+
 /**
  * Asks the PIM, one item at a time, whether options planned for deletion are really gone. A list
  * can end early without any sign a client could see (a search_after list has no count), and
@@ -15,7 +20,7 @@ export interface PimItemReader {
  * are cached per source, since sibling collections plan the same deletions. Units and currencies
  * come from lists read whole with the structure, so they are not asked about.
  */
-export function createDeletionCheck(pim: PimItemReader, source: OptionSource, signal?: AbortSignal) {
+export function createDeletionCheck(pim: PimItemReader, source: OptionSource, signal?: AbortSignal): DeletionCheck {
   const known = new Map<string, Promise<boolean>>();
   const stillInPim = (name: string): Promise<boolean> => {
     let answer = known.get(name);
