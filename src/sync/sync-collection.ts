@@ -1,9 +1,12 @@
 import type { Logger } from "pino";
 import type { CollectionSpec, ServiceOption } from "../domain/option-collection.js";
+import type { LastWritten } from "../reconcile/collection-plan.js";
 import type { batchOfWrite, WriteContext } from "../history/batch-of-write.js";
 import { planCollection } from "../reconcile/plan-collection.js";
 import { splitPlanWrites } from "../reconcile/split-plan-writes.js";
 import type { DeletionCheck } from "./confirm-deletions.js";
+import { desiredWithNamedOptions } from "./named-options.js";
+import type { DesiredOptions } from "./open-desired-options.js";
 import type { SyncFailures } from "./sync-failures.js";
 import type { SyncDeps, SyncInput } from "./sync-input.js";
 import { DEFAULT_MAX_OPTIONS_PER_WRITE } from "./sync-limits.js";
@@ -24,16 +27,25 @@ export interface CollectionRun {
   readonly signal: AbortSignal;
 }
 
+function desiredOf(source: DesiredOptions, lastWritten: LastWritten, collection: string): readonly ServiceOption[] {
+  if (source.kind === "list") return source.options;
+  // Named options are planned only against a state: openDesiredOptions reads the list otherwise.
+  if (lastWritten === null) throw new Error(`collection '${collection}' has no last-written state to plan its named options against`);
+  return desiredWithNamedOptions(lastWritten, source.named);
+}
+
 /**
- * One collection: plans it against its last-written state (the deletion guard, recent
+ * One collection: plans it against its last-written state (the options of a list read whole, or
+ * the last-written ones with the named options read alone; then the deletion guard, recent
  * add-options, approved held deletions), then, unless nothing changed or it is a dry run,
  * confirms every deletion with the PIM, writes the plan in chunks, updates the state after each
  * chunk and records each chunk in the history. A write that fails is a failure of this
  * collection only; an aborted run throws.
  */
-export async function syncCollection(run: CollectionRun, spec: CollectionSpec, desired: readonly ServiceOption[], deletionCheck: DeletionCheck): Promise<CollectionOutcome> {
+export async function syncCollection(run: CollectionRun, spec: CollectionSpec, source: DesiredOptions, deletionCheck: DeletionCheck): Promise<CollectionOutcome> {
   const { deps, input, log, now, signal } = run;
-  const lastWritten = await deps.state.read(input.project, spec.name);
+  const lastWritten = source.kind === "named" ? (source.lastWritten.get(spec.name) ?? null) : await deps.state.read(input.project, spec.name);
+  const desired = desiredOf(source, lastWritten, spec.name);
   const recentlyAdded = await deps.state.recentlyAdded(input.project, spec.name, now().getTime() - input.recentAdditionGraceMs);
   const approvedHere = input.approvedDeletions?.get(spec.name);
   const plan = planCollection({

@@ -11,7 +11,7 @@ import { createDeletionCheck } from "./confirm-deletions.js";
 import { groupSpecsBySource, type SourceGroup } from "./group-specs-by-source.js";
 import { longSourceWeight } from "./long-source-weight.js";
 import { ProjectScopeError } from "./project-scope-error.js";
-import { openSourceOptions } from "./read-source-options.js";
+import { openDesiredOptions, type DesiredOptions } from "./open-desired-options.js";
 import { compareReadingOrder } from "./reading-order.js";
 import { runSourcePipeline } from "./run-source-pipeline.js";
 import { serviceCollectionIds } from "./service-collection-ids.js";
@@ -54,6 +54,12 @@ function readStructureFor(pim: PimReader, targets: SyncTargets | undefined, sign
   if (!targets) return pim.readStructure(signal);
   if (!pim.readTargetStructure) throw new Error("this PIM reader cannot read a targeted structure");
   return pim.readTargetStructure(targets, signal);
+}
+
+/** The options a read source holds in memory: its list, or its collections' states and named options. */
+function optionsHeld(desired: DesiredOptions): number {
+  if (desired.kind === "list") return desired.options.length;
+  return [...desired.lastWritten.values()].reduce((sum, state) => sum + state.size, desired.named.present.length);
 }
 
 async function runSync(deps: SyncDeps, input: SyncInput, signal: AbortSignal, history: HistoryRecorder | undefined): Promise<SyncReport> {
@@ -100,7 +106,7 @@ async function runSync(deps: SyncDeps, input: SyncInput, signal: AbortSignal, hi
     sources: groups,
     open: async (group) => {
       try {
-        return { group, opened: await openSourceOptions({ source: group.source, structure, scope, pim: deps.pim, signal }) };
+        return { group, opened: await openDesiredOptions({ group, structure, scope, pim: deps.pim, state: deps.state, project: input.project, targets, signal }) };
       } catch (error) {
         return { group, opened: readFailed(group, error) };
       }
@@ -116,14 +122,14 @@ async function runSync(deps: SyncDeps, input: SyncInput, signal: AbortSignal, hi
       }
     },
     write: async ({ group, desired }) => {
-      const deletionCheck = createDeletionCheck(deps.pim, group.source, signal);
+      const deletionCheck = createDeletionCheck(deps.pim, group.source, signal, desired.kind === "named" ? desired.named.gone : []);
       for (const spec of group.specs) {
         outcomes.push(await syncCollection(collectionRun, spec, desired, deletionCheck));
         done += 1;
         input.onProgress?.({ done, total, collection: spec.name });
       }
     },
-    weightOf: ({ desired }) => longSourceWeight(desired.length, input.writingOptions ?? DEFAULT_WRITING_OPTIONS),
+    weightOf: ({ desired }) => longSourceWeight(optionsHeld(desired), input.writingOptions ?? DEFAULT_WRITING_OPTIONS),
     readers: input.sourceConcurrency ?? DEFAULT_SOURCE_CONCURRENCY,
     writers: input.writingSources ?? DEFAULT_WRITING_SOURCES,
     writeBudget: input.writingOptions ?? DEFAULT_WRITING_OPTIONS,
