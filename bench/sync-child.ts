@@ -97,6 +97,7 @@ async function main(): Promise<void> {
         full: false,
         allowMassDelete: false,
         dryRun: false,
+        recentAdditionGraceMs: settings.add_options.recent_addition_grace_ms,
       },
     );
   } finally {

@@ -4,10 +4,15 @@ import { PIM_EVENT_TYPE_PREFIX, type PimEvent } from "./pim-event.js";
 /**
  * What one event asks pim-sync to look at again:
  * - `attribute`: the attribute's definition and all its options (every collection it derives),
- *   for attribute and attribute-option events;
+ *   for attribute events;
+ * - `option`: one option of an attribute (and the attribute's definition), for attribute-option
+ *   events; read alone unless its attribute is read whole anyway (see syncTargetsOf);
  * - `reference-entity`: the entity's records, for every attribute that links to it.
  */
-export type EventTarget = { readonly kind: "attribute"; readonly code: string } | { readonly kind: "reference-entity"; readonly code: string };
+export type EventTarget =
+  | { readonly kind: "attribute"; readonly code: string }
+  | { readonly kind: "option"; readonly attribute: string; readonly code: string }
+  | { readonly kind: "reference-entity"; readonly code: string };
 
 /** Why an event names no target (recorded, and otherwise ignored). */
 export type IgnoredEvent = { readonly ignored: string };
@@ -32,7 +37,9 @@ export function targetOfEvent(event: PimEvent): EventTarget | IgnoredEvent {
     }
     case "attribute-option": {
       const data = optionData.safeParse(event.data);
-      return data.success ? { kind: "attribute", code: data.data.attribute_option.attribute.code } : { ignored: "data.attribute_option.attribute.code missing" };
+      if (!data.success) return { ignored: "data.attribute_option.code or data.attribute_option.attribute.code missing" };
+      const option = data.data.attribute_option;
+      return { kind: "option", attribute: option.attribute.code, code: option.code };
     }
     case "reference-entity-record": {
       const data = recordData.safeParse(event.data);
@@ -46,15 +53,36 @@ export function targetOfEvent(event: PimEvent): EventTarget | IgnoredEvent {
   }
 }
 
-/** The target as a field of the project's pending set. Codes are case-insensitive in the PIM. */
+/**
+ * The target as a field of the project's pending set. Codes are case-insensitive in the PIM, so
+ * keys are lower case. In an option's key the attribute is percent-encoded, so the first `:`
+ * after it ends it whatever characters either code holds.
+ */
 export function targetKey(target: EventTarget): string {
-  return `${target.kind === "attribute" ? "a" : "e"}:${target.code.toLowerCase()}`;
+  switch (target.kind) {
+    case "attribute":
+      return `a:${target.code.toLowerCase()}`;
+    case "option":
+      return `o:${encodeURIComponent(target.attribute.toLowerCase())}:${target.code.toLowerCase()}`;
+    case "reference-entity":
+      return `e:${target.code.toLowerCase()}`;
+  }
 }
 
 export function targetOfKey(key: string): EventTarget | null {
-  const code = key.slice(2);
-  if (code === "") return null;
-  if (key.startsWith("a:")) return { kind: "attribute", code };
-  if (key.startsWith("e:")) return { kind: "reference-entity", code };
+  const rest = key.slice(2);
+  if (rest === "") return null;
+  if (key.startsWith("a:")) return { kind: "attribute", code: rest };
+  if (key.startsWith("e:")) return { kind: "reference-entity", code: rest };
+  if (key.startsWith("o:")) {
+    const end = rest.indexOf(":");
+    if (end <= 0 || end === rest.length - 1) return null;
+    try {
+      return { kind: "option", attribute: decodeURIComponent(rest.slice(0, end)), code: rest.slice(end + 1) };
+    } catch {
+      // Not written by targetKey: left out like any field it does not know.
+      return null;
+    }
+  }
   return null;
 }

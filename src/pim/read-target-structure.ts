@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import { SELECT_ATTRIBUTE_TYPES, type PimAttribute, type PimCatalogStructure } from "../domain/pim-catalog.js";
 import type { HttpClient } from "../http/http-client.js";
-import type { SyncTargets } from "../domain/sync-targets.js";
+import { targetedAttributes, type SyncTargets } from "../domain/sync-targets.js";
 import { chunksOf } from "./chunks-of.js";
 import { collectPages } from "./follow-next-links.js";
 import { toPimAttribute, toPimChannel, toPimCurrency, toPimLocale, toPimMeasurementFamily } from "./map-pim-catalog.js";
@@ -16,8 +16,8 @@ const currencyPage = pageSchema(currencySchema);
 const REFERENCE_ENTITY_TYPES: readonly string[] = [SELECT_ATTRIBUTE_TYPES.referenceEntity, SELECT_ATTRIBUTE_TYPES.referenceEntityCollection];
 
 /**
- * The part of the catalogue structure a targeted sync needs: the named attributes (a `code IN`
- * search, a page per 100 codes), the attributes linking to a named reference entity (only when
+ * The part of the catalogue structure a targeted sync needs: the named attributes and those of
+ * named options (a `code IN` search, a page per 100 codes), the attributes linking to a named reference entity (only when
  * one is named), and the small lists the project's scope is made of (channels, locales,
  * currencies, measurement families). Not the families: they only group select fields, which a
  * sync does not write. An attribute the PIM no longer has is simply absent, as in a full read.
@@ -32,7 +32,7 @@ export async function readTargetStructure(
   const searchAttributes = (search: object): Promise<PimAttribute[]> =>
     collectPages({ ...list, first: { url: "attributes", query: { search: JSON.stringify(search), limit: PAGE_LIMIT } }, schema: attributePage, map: toPimAttribute });
   const [named, linking, channels, locales, currencies, measurementFamilies] = await Promise.all([
-    Promise.all(chunksOf(targets.attributes, PAGE_LIMIT).map((codes) => searchAttributes({ code: [{ operator: "IN", value: codes }] }))).then((pages) => pages.flat()),
+    Promise.all(chunksOf(targetedAttributes(targets), PAGE_LIMIT).map((codes) => searchAttributes({ code: [{ operator: "IN", value: codes }] }))).then((pages) => pages.flat()),
     targets.referenceEntities.length === 0 ? Promise.resolve([]) : searchAttributes({ type: [{ operator: "IN", value: REFERENCE_ENTITY_TYPES }] }),
     collectPages({ ...list, first: { url: "channels", query: { limit: PAGE_LIMIT } }, schema: channelPage, map: toPimChannel }),
     collectPages({ ...list, first: { url: "locales", query: { limit: PAGE_LIMIT } }, schema: localePage, map: toPimLocale }),

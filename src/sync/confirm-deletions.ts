@@ -1,3 +1,4 @@
+import { codeKey } from "../derive/code-key.js";
 import type { OptionSource } from "../domain/option-collection.js";
 import type { PimAttributeOption, PimRecord } from "../domain/pim-catalog.js";
 
@@ -5,6 +6,11 @@ import type { PimAttributeOption, PimRecord } from "../domain/pim-catalog.js";
 export interface PimItemReader {
   getAttributeOption(attribute: string, code: string, signal?: AbortSignal): Promise<PimAttributeOption | null>;
   getRecord(entity: string, code: string, signal?: AbortSignal): Promise<PimRecord | null>;
+}
+
+export interface DeletionCheck {
+  /** The names the PIM still has among these (an empty answer: every one is confirmed gone). */
+  namesStillInPim(names: readonly string[]): Promise<string[]>;
 }
 
 /**
@@ -15,10 +21,13 @@ export interface PimItemReader {
  * are cached per source, since sibling collections plan the same deletions. Units and currencies
  * come from lists read whole with the structure, so they are not asked about.
  */
-export function createDeletionCheck(pim: PimItemReader, source: OptionSource, signal?: AbortSignal) {
-  const known = new Map<string, Promise<boolean>>();
+export function createDeletionCheck(pim: PimItemReader, source: OptionSource, signal?: AbortSignal, confirmedGone: readonly string[] = []): DeletionCheck {
+  // Options the PIM just answered 404 for, one by one (an option-level targeted sync): that
+  // answer is the confirmation, not asked twice.
+  const known = new Map<string, Promise<boolean>>(confirmedGone.map((name) => [codeKey(name), Promise.resolve(false)]));
   const stillInPim = (name: string): Promise<boolean> => {
-    let answer = known.get(name);
+    // The PIM compares codes case-insensitively: one answer per code, whatever its spelling.
+    let answer = known.get(codeKey(name));
     if (answer === undefined) {
       answer =
         source.kind === "attribute-options"
@@ -26,7 +35,7 @@ export function createDeletionCheck(pim: PimItemReader, source: OptionSource, si
           : source.kind === "reference-entity-records"
             ? pim.getRecord(source.referenceEntity, name, signal).then((item) => item !== null)
             : Promise.resolve(false);
-      known.set(name, answer);
+      known.set(codeKey(name), answer);
     }
     return answer;
   };

@@ -13,6 +13,7 @@ import {
 import { startPimSimulator, type PimSimulator, type PimSimulatorOptions } from "../../src/sim/pim/pim-simulator.js";
 import { defaultCatalogPath } from "../../src/sim/start-simulators.js";
 import { createRedisStateStore } from "../../src/state/redis-state-store.js";
+import { addOptionsSchema } from "../../src/settings/settings-schema.js";
 import type { StateStore } from "../../src/state/state-store.js";
 import type { PimReader } from "../../src/sync/pim-reader.js";
 import { syncProject, type SyncInput } from "../../src/sync/sync-project.js";
@@ -97,6 +98,7 @@ export async function startSyncHarness(
             full: false,
             allowMassDelete: false,
             dryRun: false,
+            recentAdditionGraceMs: addOptionsSchema.parse({}).recent_addition_grace_ms,
             ...input,
           },
         );

@@ -70,6 +70,7 @@ export async function runDemoCommand(argv: readonly string[], io: CliIo): Promis
             full: false,
             allowMassDelete: false,
             dryRun: false,
+            recentAdditionGraceMs: settings.add_options.recent_addition_grace_ms,
             signal: io.signal,
           },
         );

@@ -10,13 +10,15 @@ export async function runEventSyncJob(data: { readonly project: number }, contex
   const { runtime, settings } = context;
   if (!context.pimEvents) throw new Error("this worker keeps no PIM event backlog");
   const taken = await context.pimEvents.pending(data.project);
-  const targets = syncTargetsOf(taken.keys());
+  // A project no longer subscribed (its pending targets left from before) reads whole lists.
+  const targets = syncTargetsOf(taken.keys(), runtime.project.pim.events?.option_read_limit ?? 0);
   if (isEmptyTargets(targets)) {
     // A follow-up of a run that already took every target, or a redelivered event.
     await context.pimEvents.settle(data.project, taken);
     return { outcome: "done", targets: 0, written: 0, upserts: 0, deletes: 0, unchanged: 0, heldBack: [], missing: [], durationMs: 0 };
   }
-  await context.log(`targeted sync of ${targets.attributes.length} attribute(s) and ${targets.referenceEntities.length} reference entit(ies)`);
+  const options = targets.options.reduce((sum, target) => sum + target.codes.length, 0);
+  await context.log(`targeted sync of ${targets.attributes.length} whole attribute(s), ${options} option(s) of ${targets.options.length} other attribute(s) and ${targets.referenceEntities.length} reference entit(ies)`);
   const report = await syncProject(
     { pim: runtime.pim, service: runtime.service, state: runtime.state, logger: context.logger },
     {

@@ -46,7 +46,7 @@ describe("PIM events through the worker process and the simulators", () => {
   });
 
   /** A worker whose project 67 subscribes to events, after one full sync (the exact baseline). */
-  async function startWorker(projectExtras: Record<string, unknown> = {}, windowMs = 300): Promise<void> {
+  async function startWorker(projectExtras: Record<string, unknown> = {}, windowMs = 300, eventsExtras: Record<string, unknown> = {}): Promise<void> {
     const config = await writeTestConfig(dir, {
       pimUrl: sims.pim.url,
       serviceUrl: sims.service.url,
@@ -54,7 +54,7 @@ describe("PIM events through the worker process and the simulators", () => {
       logLevel: "info",
       server: { port: 0 },
       projectExtras: {
-        pim: { url: sims.pim.url, ...SIM_CREDENTIALS.pim, events: { secret: "${PIM_EVENTS_SECRET}", window_ms: windowMs } },
+        pim: { url: sims.pim.url, ...SIM_CREDENTIALS.pim, events: { secret: "${PIM_EVENTS_SECRET}", window_ms: windowMs, ...eventsExtras } },
         ...projectExtras,
       },
     });
@@ -83,15 +83,14 @@ describe("PIM events through the worker process and the simulators", () => {
     );
   }
 
-  it("an option created in the PIM reaches the service through a signed event, read from that attribute only", async () => {
+  it("an option created in the PIM reaches the service through a signed event, read with one GET of that option", async () => {
     await startWorker();
     sims.pim.clearRequests();
     await pim().upsertAttributeOptions("color", [{ code: "teal", labels: { en_US: "Teal" } }]);
     await waitFor(() => optionsOf("color").includes("teal"), { timeoutMs: WAIT_MS, what: "teal in the service's color collection" });
     const paths = sims.pim.requests.filter((request) => request.method === "GET").map((request) => request.path);
-    expect(paths).toContain("/api/rest/v1/attributes/color/options");
-    // Targeted: no other attribute's options, no families.
-    expect(paths.filter((path) => path.includes("/options") && !path.includes("/color/"))).toEqual([]);
+    // Option-level: the option alone, no page of the attribute's list.
+    expect(paths.filter((path) => path.includes("/options"))).toEqual(["/api/rest/v1/attributes/color/options/teal"]);
     expect(paths).not.toContain("/api/rest/v1/families");
     const head = await fetch(receiver, { method: "HEAD" });
     expect(head.status).toBe(200);
@@ -132,7 +131,7 @@ describe("PIM events through the worker process and the simulators", () => {
     expect(Object.values(sims.service.writes()).flat().length).toBe(writesBefore);
   });
 
-  it("events spread over less than the merge window are one targeted sync job and one read of the attribute's options", async () => {
+  it("events spread over less than the merge window are one targeted sync job and one read of each option", async () => {
     // Long enough for the events below on a busy machine: they take a few requests each.
     await startWorker({}, 5_000);
     sims.pim.clearRequests();
@@ -156,8 +155,8 @@ describe("PIM events through the worker process and the simulators", () => {
     await eventSyncsDone();
     expect(optionsOf("color").filter((name) => name.startsWith("spread_"))).toHaveLength(changes);
     expect(await eventSyncJobs()).toHaveLength(1);
-    const reads = sims.pim.requests.filter((request) => request.method === "GET" && request.path === "/api/rest/v1/attributes/color/options");
-    expect(reads).toHaveLength(1);
+    const reads = sims.pim.requests.filter((request) => request.method === "GET" && request.path.startsWith("/api/rest/v1/attributes/color/options")).map((request) => request.path);
+    expect(reads.sort()).toEqual(Array.from({ length: changes }, (_, index) => `/api/rest/v1/attributes/color/options/spread_${index}`));
   });
 
   it("a delete event deletes only once the PIM confirms the option is gone", async () => {
@@ -170,20 +169,54 @@ describe("PIM events through the worker process and the simulators", () => {
     expect(optionsOf("color")).toContain("red");
     const colors = sims.pim.state.attribute_options["color"] ?? [];
     sims.pim.state.attribute_options["color"] = colors.filter((option) => option.code !== "red");
+    sims.pim.clearRequests();
     announce();
     await waitFor(() => !optionsOf("color").includes("red"), { timeoutMs: WAIT_MS, what: "red deleted from the service" });
+    // The PIM's 404 for the option alone confirmed it: no list read, no second question.
+    const reads = sims.pim.requests.filter((request) => request.method === "GET" && request.path.startsWith("/api/rest/v1/attributes/color/options")).map((request) => request.path);
+    expect(reads).toEqual(["/api/rest/v1/attributes/color/options/red"]);
+    expect(optionsOf("color").sort()).toEqual(colors.filter((option) => option.code !== "red").map((option) => option.code).sort());
   });
 
-  it("deletions the guard would hold from a full sync are held from an event the same way", async () => {
-    await startWorker({ deletion_guard: { max_fraction: 0.5, min_count: 2 } });
+  it("deletions the guard would hold from a full sync are held from option events the same way", async () => {
+    await startWorker({ deletion_guard: { max_fraction: 0.5, min_count: 2 } }, 5_000);
     const before = optionsOf("color");
     const colors = sims.pim.state.attribute_options["color"] ?? [];
     sims.pim.state.attribute_options["color"] = colors.slice(0, 1);
-    sims.pim.events.emit("attribute-option.deleted", optionEventData("color", colors[1]?.code ?? "?"));
+    sims.pim.clearRequests();
+    // One event per deleted option, all in one targeted sync (the window is long enough).
+    for (const option of colors.slice(1)) sims.pim.events.emit("attribute-option.deleted", optionEventData("color", option.code));
     await eventSyncsDone();
+    // Read option by option (each 404), not as the list.
+    expect(sims.pim.requests.filter((request) => request.path === "/api/rest/v1/attributes/color/options")).toEqual([]);
     const [job] = (await allJobs(queues, PROJECT)).filter((candidate) => candidate.name === "sync.events");
     expect((job?.returnvalue as { outcome?: string } | undefined)?.outcome).toBe("held_back");
     expect(optionsOf("color")).toEqual(before);
+  });
+
+  it("a relabelled option reaches the service from its event, read alone", async () => {
+    await startWorker();
+    sims.pim.clearRequests();
+    await pim().upsertAttributeOptions("color", [{ code: "red", labels: { en_US: "Crimson" } }]);
+    await eventSyncsDone();
+    // The PIM merges the new label into the option's others.
+    expect(collectionsOf(sims.service, PROJECT)["color"]?.find((option) => option.name === "red")?.label["en-US"]).toBe("Crimson");
+    const reads = sims.pim.requests.filter((request) => request.method === "GET" && request.path.startsWith("/api/rest/v1/attributes/color/options")).map((request) => request.path);
+    expect(reads).toEqual(["/api/rest/v1/attributes/color/options/red"]);
+  });
+
+  it("more pending options of one attribute than option_read_limit read its list once, not each option", async () => {
+    await startWorker({}, 5_000, { option_read_limit: 2 });
+    sims.pim.clearRequests();
+    const codes = ["burst_a", "burst_b", "burst_c"];
+    for (const [index, code] of codes.entries()) {
+      sims.pim.state.attribute_options["color"]?.push({ code, sort_order: 200 + index, labels: { en_US: code } });
+      sims.pim.events.emit("attribute-option.created", optionEventData("color", code));
+    }
+    expect(await eventSyncsDone()).toBe(1);
+    expect(optionsOf("color")).toEqual(expect.arrayContaining(codes));
+    const reads = sims.pim.requests.filter((request) => request.method === "GET" && request.path.startsWith("/api/rest/v1/attributes/color/options")).map((request) => request.path);
+    expect(reads).toEqual(["/api/rest/v1/attributes/color/options"]);
   });
 
   it("events the platform lost are repaired by the next scheduled sync", async () => {

@@ -1,0 +1,68 @@
+import type { ServiceLabels, ServiceOption } from "../domain/option-collection.js";
+import type { PimCatalogStructure } from "../domain/pim-catalog.js";
+import { optionTargetsOf, type SyncTargets } from "../domain/sync-targets.js";
+import type { ProjectScope } from "../derive/index.js";
+import type { StateStore } from "../state/state-store.js";
+import type { SourceGroup } from "./group-specs-by-source.js";
+import type { NamedOptions } from "./named-options.js";
+import type { PimReader } from "./pim-reader.js";
+import { openSourceOptions } from "./read-source-options.js";
+import { readNamedOptions } from "./read-named-options.js";
+import type { SourceSize } from "./reading-order.js";
+
+/**
+ * What a source's collections are planned from:
+ * - `list`: every option of the source, read whole;
+ * - `named`: options read one by one, with each collection's last-written state (read when the
+ *   source was opened) that they are planned against.
+ */
+export type DesiredOptions =
+  | { readonly kind: "list"; readonly options: readonly ServiceOption[] }
+  | { readonly kind: "named"; readonly named: NamedOptions; readonly lastWritten: ReadonlyMap<string, ReadonlyMap<string, ServiceLabels>> };
+
+/** A source ready to be read: what is known of its length, and the read itself (call once). */
+export interface OpenedDesired {
+  readonly size: SourceSize;
+  read(): Promise<DesiredOptions>;
+}
+
+/**
+ * Opens one source of a sync. An attribute whose options a targeted sync names alone is read
+ * option by option, provided every collection of it has a last-written state to plan them
+ * against; a collection without one (never synced, or its state lost) can only be replaced from
+ * the whole list, so the attribute is then read whole, like every other source.
+ */
+export async function openDesiredOptions(args: {
+  readonly group: SourceGroup;
+  readonly structure: PimCatalogStructure;
+  readonly scope: ProjectScope;
+  readonly pim: PimReader;
+  readonly state: Pick<StateStore, "read">;
+  readonly project: number;
+  readonly targets: SyncTargets | undefined;
+  readonly signal: AbortSignal;
+}): Promise<OpenedDesired> {
+  const { group, pim, signal } = args;
+  const source = group.source;
+  const codes = source.kind === "attribute-options" && args.targets ? optionTargetsOf(args.targets, source.attribute) : undefined;
+  if (source.kind === "attribute-options" && codes !== undefined) {
+    const lastWritten = new Map<string, ReadonlyMap<string, ServiceLabels>>();
+    for (const spec of group.specs) {
+      const state = await args.state.read(args.project, spec.name);
+      if (state === null) break;
+      lastWritten.set(spec.name, state);
+    }
+    if (lastWritten.size === group.specs.length) {
+      return {
+        size: { kind: "counted", items: codes.length },
+        read: async () => ({
+          kind: "named",
+          named: await readNamedOptions({ pim, attribute: source.attribute, codes, locales: new Set(args.scope.locales), signal }),
+          lastWritten,
+        }),
+      };
+    }
+  }
+  const opened = await openSourceOptions({ source, structure: args.structure, scope: args.scope, pim, signal });
+  return { size: opened.size, read: async () => ({ kind: "list", options: await opened.read() }) };
+}

@@ -1,0 +1,105 @@
+import type { Logger } from "pino";
+import type { CollectionSpec, ServiceOption } from "../domain/option-collection.js";
+import type { LastWritten } from "../reconcile/collection-plan.js";
+import type { batchOfWrite, WriteContext } from "../history/batch-of-write.js";
+import { planCollection } from "../reconcile/plan-collection.js";
+import { splitPlanWrites } from "../reconcile/split-plan-writes.js";
+import type { DeletionCheck } from "./confirm-deletions.js";
+import { desiredWithNamedOptions } from "./named-options.js";
+import type { DesiredOptions } from "./open-desired-options.js";
+import type { SyncFailures } from "./sync-failures.js";
+import type { SyncDeps, SyncInput } from "./sync-input.js";
+import { DEFAULT_MAX_OPTIONS_PER_WRITE } from "./sync-limits.js";
+import type { CollectionOutcome } from "./sync-report.js";
+
+/** Records one write the service accepted in the change history (the run's origin and time added). */
+export type RecordWrite = (write: Parameters<typeof batchOfWrite>[0], context: Omit<WriteContext, "origin" | "at">) => Promise<void>;
+
+/** What every collection of one sync run shares. */
+export interface CollectionRun {
+  readonly deps: Pick<SyncDeps, "state" | "service">;
+  readonly input: SyncInput;
+  readonly log: Logger;
+  readonly now: () => Date;
+  readonly idByName: ReadonlyMap<string, number>;
+  readonly failures: SyncFailures;
+  readonly record: RecordWrite;
+  readonly signal: AbortSignal;
+}
+
+function desiredOf(source: DesiredOptions, lastWritten: LastWritten, collection: string): readonly ServiceOption[] {
+  if (source.kind === "list") return source.options;
+  // Named options are planned only against a state: openDesiredOptions reads the list otherwise.
+  if (lastWritten === null) throw new Error(`collection '${collection}' has no last-written state to plan its named options against`);
+  return desiredWithNamedOptions(lastWritten, source.named);
+}
+
+/**
+ * One collection: plans it against its last-written state (the options of a list read whole, or
+ * the last-written ones with the named options read alone; then the deletion guard, recent
+ * add-options, approved held deletions), then, unless nothing changed or it is a dry run,
+ * confirms every deletion with the PIM, writes the plan in chunks, updates the state after each
+ * chunk and records each chunk in the history. A write that fails is a failure of this
+ * collection only; an aborted run throws.
+ */
+export async function syncCollection(run: CollectionRun, spec: CollectionSpec, source: DesiredOptions, deletionCheck: DeletionCheck): Promise<CollectionOutcome> {
+  const { deps, input, log, now, signal } = run;
+  const lastWritten = source.kind === "named" ? (source.lastWritten.get(spec.name) ?? null) : await deps.state.read(input.project, spec.name);
+  const desired = desiredOf(source, lastWritten, spec.name);
+  const recentlyAdded = await deps.state.recentlyAdded(input.project, spec.name, now().getTime() - input.recentAdditionGraceMs);
+  const approvedHere = input.approvedDeletions?.get(spec.name);
+  const plan = planCollection({
+    collection: spec.name,
+    desired,
+    lastWritten,
+    full: input.full && input.alreadyReplaced?.has(spec.name) !== true,
+    allowMassDelete: input.allowMassDelete,
+    guard: input.guard,
+    recentlyAdded,
+    ...(approvedHere ? { approvedDeletions: new Set(approvedHere.keys()) } : {}),
+  });
+  input.onCollection?.({ spec, options: desired }, plan);
+  const base = {
+    collection: spec.name,
+    attribute: spec.attribute,
+    action: plan.action,
+    reason: plan.reason,
+    // A rename (a code the PIM now spells differently) counts as the upsert it is, not a deletion.
+    upserts: plan.upserts.length + (plan.renames?.length ?? 0),
+    deletes: plan.deletes.length,
+    heldBack: plan.heldBack,
+  };
+  if (plan.heldBack) log.warn({ collection: spec.name, heldBack: plan.heldBack.names.length, reason: plan.heldBack.reason }, "deletions held back");
+  if (input.dryRun || plan.action === "none") return { ...base, written: false };
+
+  const id = run.idByName.get(spec.name);
+  if (id === undefined) throw new Error(`collection '${spec.name}' has no id`); // grouped only when the service has it
+  try {
+    // Nothing is deleted that the PIM still serves: such a name proves the list was cut short.
+    const stillInPim = plan.deletes.length === 0 ? [] : await deletionCheck.namesStillInPim(plan.deletes);
+    if (stillInPim.length > 0) {
+      const shown = stillInPim.slice(0, 10).join(", ") + (stillInPim.length > 10 ? ` and ${stillInPim.length - 10} more` : "");
+      throw new Error(`the PIM still has ${shown}, missing from the list read: the list was incomplete, nothing written`);
+    }
+    const deletionsConfirmedAt = plan.deletes.length === 0 ? null : now().toISOString();
+    // A replace that fails half-way must be replaced again next time, whatever was known.
+    if (plan.action === "replace") await deps.state.forget(input.project, spec.name);
+    for (const write of splitPlanWrites(plan, input.maxOptionsPerWrite ?? DEFAULT_MAX_OPTIONS_PER_WRITE)) {
+      await deps.service.updateOptions(id, write, signal);
+      if (plan.action === "update") await deps.state.update(input.project, spec.name, write.upsert_options, write.delete_options);
+      await run.record(write, { plan, lastWritten, deletionsConfirmedAt, approvedIn: approvedHere });
+    }
+    if (plan.action === "replace") await deps.state.replace(input.project, spec.name, plan.upserts);
+    if (plan.action === "replace" && input.full) {
+      // Only saves work on a retry: if it cannot be recorded, the retry replaces again.
+      await input.onReplaced?.(spec.name).catch((error: unknown) => log.warn({ collection: spec.name, err: error }, "could not record the replace for a retry"));
+    }
+    log.info({ collection: spec.name, action: plan.action, upserts: base.upserts, deletes: base.deletes }, "collection written");
+    return { ...base, written: true };
+  } catch (error) {
+    if (signal.aborted) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    run.failures.failRequest(`write to '${spec.name}' failed: ${message}`, error);
+    return { ...base, written: false, error: message };
+  }
+}

@@ -1,0 +1,35 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { SyncTargets } from "../../../src/domain/sync-targets.js";
+import { PROJECT, startSyncHarness, type SyncHarness } from "../../support/sync-harness.js";
+
+const colorOnly = (codes: string[]): SyncTargets => ({ attributes: [], referenceEntities: [], options: [{ attribute: "color", codes }] });
+const colorReads = (h: SyncHarness): string[] => h.pim.requests.filter((request) => request.method === "GET" && request.path.startsWith("/api/rest/v1/attributes/color/options")).map((request) => request.path);
+
+describe("a targeted sync of named options", () => {
+  let h: SyncHarness;
+  afterEach(async () => {
+    await h.close();
+  });
+
+  it("reads each named option alone and writes only its difference", async () => {
+    h = await startSyncHarness();
+    await h.sync();
+    h.pim.state.attribute_options["color"]?.push({ code: "teal", sort_order: 50, labels: { en_US: "Teal" } });
+    h.pim.clearRequests();
+    const report = await h.sync({ targets: colorOnly(["teal", "red"]) });
+    expect(report.failures).toEqual([]);
+    expect(colorReads(h).sort()).toEqual(["/api/rest/v1/attributes/color/options/red", "/api/rest/v1/attributes/color/options/teal"]);
+    expect(report.collections).toMatchObject([{ collection: "color", action: "update", upserts: 1, deletes: 0 }]);
+    expect(h.optionsOf("color").map((option) => option.name)).toContain("teal");
+  });
+
+  it("reads the whole list when a collection of the attribute has no last-written state", async () => {
+    h = await startSyncHarness();
+    await h.sync();
+    await h.state.forget(PROJECT, "color");
+    h.pim.clearRequests();
+    const report = await h.sync({ targets: colorOnly(["red"]) });
+    expect(colorReads(h)).toEqual(["/api/rest/v1/attributes/color/options"]);
+    expect(report.collections).toMatchObject([{ collection: "color", action: "replace", reason: "no-state" }]);
+  });
+});
