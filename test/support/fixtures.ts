@@ -6,6 +6,7 @@ import { startOwnRedisServer, type OwnRedisServer, type OwnRedisServerOptions } 
 import { killLeftoverProcesses, runningCliProcesses, spawnCli, startWorkerCli, type CliProcess } from "./process-cli.js";
 import { openTestQueues } from "./process-jobs.js";
 import { createConfigSafeTestRedis } from "./process-redis.js";
+import { PROJECT } from "./sync-harness.js";
 import type { TestRedis } from "./redis.js";
 import { makeTempDir, removeTempDir, tempDirsLeft } from "./temp-dirs.js";
 import { startWorkerHarness, type WorkerHarness } from "./worker-harness.js";
@@ -35,6 +36,8 @@ export interface HarnessFixture {
 export interface OwnRedisFixture {
   /** A redis-server of the test's own (own-redis-server.ts), killed after the test. */
   start(options?: OwnRedisServerOptions): Promise<OwnRedisServer>;
+  /** Hands a client of such a server back, to be disconnected after the test, before the servers are killed. */
+  keep<C extends { disconnect(): void }>(client: C): C;
 }
 
 export interface PimSyncFixtures {
@@ -44,7 +47,9 @@ export interface PimSyncFixtures {
   sims: RunningSimulators;
   /** A fresh folder under the system's temp folder; removed with what it holds after the test. */
   tempDir: string;
-  /** The project queues (project 67) under `redis`'s prefix, on its connection; closed after the test. */
+  /** The projects `queues` opens: 67, unless a describe says `test.override("queueProjects", [...])`. */
+  queueProjects: readonly number[];
+  /** The project queues (of `queueProjects`) under `redis`'s prefix, on its connection; closed after the test. */
   queues: JobQueues;
   /** In-process workers the test started; stopped after the test. */
   workers: WorkersFixture;
@@ -119,8 +124,9 @@ export async function leaksSince(before: ResourceCounts, graceMs = 2_000): Promi
  * `sims`, `tempDir`, `queues`, `workers`, `harness`, `ownRedis` or `cli` in a test's arguments
  * (or in a `test.beforeEach`'s) and it is set up before the test and torn down after it, whether
  * the test passed or not; no hand-written afterEach. Vitest sets them up in the order they are
- * declared here and tears them down in reverse: `cli` comes last, so a process is killed before
- * the Redis keys and simulators it uses go; `queues` after `redis`, whose connection it uses.
+ * declared here and tears them down in reverse: `workers` and `cli` come last, so a worker is
+ * stopped and a process killed before the queues, harnesses, redis-servers, Redis keys and
+ * simulators it uses go; a harness's workers stop before an own redis-server they may use.
  * Every test that uses this `test` also gets the leak check.
  */
 export const test = base.extend<PimSyncFixtures>({
@@ -157,8 +163,46 @@ export const test = base.extend<PimSyncFixtures>({
       await removeTempDir(dir);
     }
   },
-  queues: async ({ redis }, use) => {
-    const queues = openTestQueues(redis);
+  ownRedis: async ({}, use) => {
+    const started: OwnRedisServer[] = [];
+    const clients: { disconnect(): void }[] = [];
+    try {
+      await use({
+        async start(options) {
+          const server = await startOwnRedisServer(options);
+          started.push(server);
+          return server;
+        },
+        keep(client) {
+          clients.push(client);
+          return client;
+        },
+      });
+    } finally {
+      // A client left connected to a killed server would try to reconnect for ever.
+      for (const client of clients) client.disconnect();
+      await releaseAll(started, (server) => server.close());
+    }
+  },
+  harness: async ({}, use) => {
+    const started: WorkerHarness[] = [];
+    try {
+      await use({
+        async start(options) {
+          const harness = await startWorkerHarness(options);
+          started.push(harness);
+          return harness;
+        },
+      });
+    } finally {
+      await releaseAll(started, (harness) => harness.close());
+    }
+  },
+  queueProjects: async ({}, use) => {
+    await use([PROJECT]);
+  },
+  queues: async ({ redis, queueProjects }, use) => {
+    const queues = openTestQueues(redis, queueProjects);
     try {
       await use(queues);
     } finally {
@@ -180,34 +224,6 @@ export const test = base.extend<PimSyncFixtures>({
         await worker.stop();
         runningWorkers.delete(worker);
       });
-    }
-  },
-  harness: async ({}, use) => {
-    const started: WorkerHarness[] = [];
-    try {
-      await use({
-        async start(options) {
-          const harness = await startWorkerHarness(options);
-          started.push(harness);
-          return harness;
-        },
-      });
-    } finally {
-      await releaseAll(started, (harness) => harness.close());
-    }
-  },
-  ownRedis: async ({}, use) => {
-    const started: OwnRedisServer[] = [];
-    try {
-      await use({
-        async start(options) {
-          const server = await startOwnRedisServer(options);
-          started.push(server);
-          return server;
-        },
-      });
-    } finally {
-      await releaseAll(started, (server) => server.close());
     }
   },
   cli: async ({}, use) => {

@@ -3,6 +3,7 @@ import { writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { once } from "node:events";
 import { join } from "node:path";
+import { Redis } from "ioredis";
 import { describe, expect } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
 import { leaksSince, resourceCounts, test } from "../../support/fixtures.js";
@@ -59,9 +60,9 @@ describe("the test fixtures", () => {
  * handle, the second (run after it: the tests of a file run in order) looks at it.
  */
 describe("the test fixtures release what they set up, after the test", () => {
-  const kept: { dir?: string; stopped?: boolean; pimUrl?: string; ownRedisUrl?: string; queues?: JobQueues } = {};
+  const kept: { dir?: string; stopped?: boolean; pimUrl?: string; ownRedisUrl?: string; ownClient?: Redis; queues?: JobQueues } = {};
 
-  test("tempDir, workers, harness, ownRedis and queues set up", async ({ tempDir, workers, harness, ownRedis, queues }) => {
+  test("tempDir, workers, harness, ownRedis (a server and a client) and queues set up", async ({ tempDir, workers, harness, ownRedis, queues }) => {
     kept.dir = tempDir;
     await writeFile(join(tempDir, "file.txt"), "content");
     kept.stopped = false;
@@ -77,15 +78,18 @@ describe("the test fixtures release what they set up, after the test", () => {
     const server = await ownRedis.start();
     kept.ownRedisUrl = server.url;
     expect(await answersPing(server.url)).toBe(true);
+    kept.ownClient = ownRedis.keep(new Redis(server.url));
+    expect(await kept.ownClient.ping()).toBe("PONG");
     kept.queues = queues;
     expect(queues.queueFor(67).closing).toBeUndefined();
   });
 
-  test("... and released after it: the folder removed, the worker stopped, the servers gone, the queues closed", async () => {
+  test("... and released after it: the folder removed, the worker stopped, the servers gone, the client disconnected, the queues closed", async () => {
     expect(kept.dir && existsSync(kept.dir)).toBe(false);
     expect(kept.stopped).toBe(true);
     await expect(fetch(`${kept.pimUrl ?? "http://unset"}/api/rest/v1/channels`)).rejects.toThrow();
     expect(await answersPing(kept.ownRedisUrl ?? "redis://unset")).toBe(false);
+    expect(kept.ownClient?.status).toBe("end");
     expect(kept.queues?.queueFor(67).closing).toBeDefined();
   });
 });
