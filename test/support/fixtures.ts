@@ -23,6 +23,11 @@ export interface StoppableWorker {
   stop(): Promise<unknown>;
 }
 
+/** Anything closed by a `close()` that settles when it is closed. */
+export interface Closable {
+  close(): Promise<unknown>;
+}
+
 export interface WorkersFixture {
   /** Hands the worker back, to be stopped after the test (again if the test stopped it: stop is idempotent). */
   keep<W extends StoppableWorker>(worker: W): W;
@@ -51,6 +56,11 @@ export interface PimSyncFixtures {
   queueProjects: readonly number[];
   /** The project queues (of `queueProjects`) under `redis`'s prefix, on its connection; closed after the test. */
   queues: JobQueues;
+  /**
+   * Hands back what the test started that closes with `close()` (an echo or scripted HTTP server,
+   * an OTLP receiver, a BullMQ queue of its own), to be closed after the test, newest first.
+   */
+  closeAfter: <T extends Closable>(thing: T) => T;
   /** In-process workers the test started; stopped after the test. */
   workers: WorkersFixture;
   /** Worker harnesses (worker-harness.ts) the test started; closed after the test. */
@@ -207,6 +217,17 @@ export const test = base.extend<PimSyncFixtures>({
       await use(queues);
     } finally {
       await queues.close();
+    }
+  },
+  closeAfter: async ({}, use) => {
+    const kept: Closable[] = [];
+    try {
+      await use((thing) => {
+        kept.push(thing);
+        return thing;
+      });
+    } finally {
+      await releaseAll(kept, (thing) => thing.close());
     }
   },
   workers: async ({}, use) => {

@@ -60,9 +60,11 @@ describe("the test fixtures", () => {
  * handle, the second (run after it: the tests of a file run in order) looks at it.
  */
 describe("the test fixtures release what they set up, after the test", () => {
-  const kept: { dir?: string; stopped?: boolean; pimUrl?: string; ownRedisUrl?: string; ownClient?: Redis; queues?: JobQueues } = {};
+  const kept: { dir?: string; stopped?: boolean; pimUrl?: string; ownRedisUrl?: string; ownClient?: Redis; queues?: JobQueues; closed?: string[] } = {};
 
-  test("tempDir, workers, harness, ownRedis (a server and a client) and queues set up", async ({ tempDir, workers, harness, ownRedis, queues }) => {
+  test("tempDir, workers, harness, ownRedis (a server and a client), queues and closeAfter set up", async ({ tempDir, workers, harness, ownRedis, queues, closeAfter }) => {
+    kept.closed = [];
+    for (const name of ["first", "second"]) closeAfter({ close: async () => kept.closed?.push(name) });
     kept.dir = tempDir;
     await writeFile(join(tempDir, "file.txt"), "content");
     kept.stopped = false;
@@ -84,7 +86,8 @@ describe("the test fixtures release what they set up, after the test", () => {
     expect(queues.queueFor(67).closing).toBeUndefined();
   });
 
-  test("... and released after it: the folder removed, the worker stopped, the servers gone, the client disconnected, the queues closed", async () => {
+  test("... and released after it: the folder removed, the worker stopped, the servers gone, the client disconnected, the queues closed, what closeAfter kept closed newest first", async () => {
+    expect(kept.closed).toEqual(["second", "first"]);
     expect(kept.dir && existsSync(kept.dir)).toBe(false);
     expect(kept.stopped).toBe(true);
     await expect(fetch(`${kept.pimUrl ?? "http://unset"}/api/rest/v1/channels`)).rejects.toThrow();
