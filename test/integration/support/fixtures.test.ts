@@ -65,6 +65,13 @@ describe("the test fixtures release what they set up, after the test", () => {
   test("tempDir, workers, harness, ownRedis (a server and a client), queues and closeAfter set up", async ({ tempDir, workers, harness, ownRedis, queues, closeAfter }) => {
     kept.closed = [];
     for (const name of ["first", "second"]) closeAfter({ close: async () => kept.closed?.push(name) });
+    // A server the test closed itself: closing it again after the test is no failure.
+    const closedByTest = createServer();
+    closedByTest.listen(0, "127.0.0.1");
+    await once(closedByTest, "listening");
+    closeAfter({ close: () => new Promise<void>((resolve, reject) => closedByTest.close((error) => (error ? reject(error) : resolve()))) });
+    closedByTest.close();
+    await once(closedByTest, "close");
     kept.dir = tempDir;
     await writeFile(join(tempDir, "file.txt"), "content");
     kept.stopped = false;
