@@ -3,7 +3,10 @@ import type { SyncTargets } from "../../../src/domain/sync-targets.js";
 import { PROJECT, startSyncHarness, type SyncHarness } from "../../support/sync-harness.js";
 
 const colorOnly = (codes: string[]): SyncTargets => ({ attributes: [], referenceEntities: [], options: [{ attribute: "color", codes }] });
-const colorReads = (h: SyncHarness): string[] => h.pim.requests.filter((request) => request.method === "GET" && request.path.startsWith("/api/rest/v1/attributes/color/options")).map((request) => request.path);
+const colorReads = (h: SyncHarness): string[] =>
+  h.pim.requests
+    .filter((request) => request.method === "GET" && request.path.startsWith("/api/rest/v1/attributes/color/options"))
+    .map((request) => request.path);
 
 describe("a targeted sync of named options", () => {
   let h: SyncHarness;

@@ -7,7 +7,11 @@ const option = (attribute: string, code: string): string => targetKey({ kind: "o
 describe("syncTargetsOf", () => {
   it("reads options alone up to the limit, the whole list above it", () => {
     const keys = [option("color", "red"), option("color", "teal"), option("size", "s"), option("size", "m"), option("size", "l")];
-    expect(syncTargetsOf(keys, 2)).toEqual({ attributes: ["size"], referenceEntities: [], options: [{ attribute: "color", codes: ["red", "teal"] }] });
+    expect(syncTargetsOf(keys, 2)).toEqual({
+      attributes: ["size"],
+      referenceEntities: [],
+      options: [{ attribute: "color", codes: ["red", "teal"] }],
+    });
     expect(syncTargetsOf(keys, 3).options).toEqual([
       { attribute: "color", codes: ["red", "teal"] },
       { attribute: "size", codes: ["l", "m", "s"] },
@@ -15,7 +19,11 @@ describe("syncTargetsOf", () => {
   });
 
   it("an attribute event makes its options part of the whole list", () => {
-    const keys = [option("color", "red"), targetKey({ kind: "attribute", code: "color" }), targetKey({ kind: "reference-entity", code: "brand" })];
+    const keys = [
+      option("color", "red"),
+      targetKey({ kind: "attribute", code: "color" }),
+      targetKey({ kind: "reference-entity", code: "brand" }),
+    ];
     expect(syncTargetsOf(keys, 20)).toEqual({ attributes: ["color"], referenceEntities: ["brand"], options: [] });
   });
 
