@@ -7,16 +7,19 @@ import { assertCliBuilt, REPO_ROOT } from "../../support/process-cli.js";
 const run = promisify(execFile);
 
 /**
- * Loads the built CLI in a fresh process, has it load the worker command (its whole import graph:
- * fastify, BullMQ, the clients) and prints which modules of the tracing stack were loaded.
+ * Loads the built CLI in a fresh process, has it load the worker command and the modules a worker's
+ * start loads (its whole import graph: fastify, BullMQ, the clients) and prints which modules of the tracing stack were loaded.
  * `@opentelemetry/api` is not counted: prom-client loads that no-op facade whatever we do.
  */
 const PROBE = `
 import { createRequire } from "node:module";
 import { Writable } from "node:stream";
+import { pathToFileURL } from "node:url";
 const { runCli } = await import(process.argv[1]);
 const sink = new Writable({ write(_chunk, _encoding, done) { done(); } });
 const code = await runCli(["worker", "--help"], { stdout: sink, stderr: sink, env: JSON.parse(process.argv[2]) });
+// The app loads the worker's modules when it starts one (src/app/create-app.ts): load them as a start would.
+await import(new URL("../worker-process.js", pathToFileURL(process.argv[1])).href);
 const loaded = Object.keys(createRequire(import.meta.url).cache);
 const tracing = loaded.filter((path) => /node_modules[\\\\/](@opentelemetry[\\\\/](?!api[\\\\/])|bullmq-otel[\\\\/]|@fastify[\\\\/]otel[\\\\/])/.test(path));
 console.log(JSON.stringify({ code, tracing: tracing.length, fastify: loaded.some((path) => /node_modules[\\\\/]fastify[\\\\/]/.test(path)) }));
