@@ -19,14 +19,6 @@ export const pimEventsSchema = z
       .max(60_000)
       .default(1_000)
       .describe("Events of the project arriving within this long of the first are merged into one targeted sync (default 1000 ms)."),
-    option_read_limit: z
-      .int()
-      .min(0)
-      .max(1_000)
-      .default(20)
-      .describe(
-        "An attribute with at most this many options changed (attribute-option events pending for one targeted sync) has each read alone (one request per option); above it, or after an attribute event, its whole option list is read (a page per 100 options). 0 always reads whole lists. Default 20: as many requests as a 2,000-option list's pages.",
-      ),
     subject: z
       .string()
       .trim()

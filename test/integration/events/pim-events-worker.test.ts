@@ -68,6 +68,15 @@ describe("PIM events through the worker process and the simulators", () => {
   const pim = () =>
     createPimClient({ baseUrl: sims.pim.url, dispatcher: createAgent({ connections: 4 }), credentials: { clientId: SIM_CREDENTIALS.pim.client_id, secret: SIM_CREDENTIALS.pim.secret, username: SIM_CREDENTIALS.pim.username, password: SIM_CREDENTIALS.pim.password }, logger: createLogger({ level: "silent", redactor: EMPTY_REDACTOR }) });
 
+  /**
+   * Makes the PIM's color list `count` options longer (its sample list is one page). Before the
+   * worker's first sync, so the state it plans against has them: an option is read alone only
+   * when that costs fewer requests than the list's pages (e.g. 150 options: 2 pages).
+   */
+  const lengthenColor = (count: number): void => {
+    for (let index = 0; index < count; index += 1) sims.pim.state.attribute_options["color"]?.push({ code: `filler_${index}`, sort_order: 1_000 + index, labels: { en_US: `Filler ${index}` } });
+  };
+
   const optionsOf = (collection: string): string[] => (collectionsOf(sims.service, PROJECT)[collection] ?? []).map((option) => option.name);
 
   async function eventSyncsDone(): Promise<number> {
@@ -83,6 +92,7 @@ describe("PIM events through the worker process and the simulators", () => {
   }
 
   it("an option created in the PIM reaches the service through a signed event, read with one GET of that option", async () => {
+    lengthenColor(150);
     await startWorker();
     sims.pim.clearRequests();
     await pim().upsertAttributeOptions("color", [{ code: "teal", labels: { en_US: "Teal" } }]);
@@ -131,6 +141,8 @@ describe("PIM events through the worker process and the simulators", () => {
   });
 
   it("events spread over less than the merge window are one targeted sync job and one read of each option", async () => {
+    // 5 single reads must cost less than the list: 6 pages.
+    lengthenColor(600);
     // Long enough for the events below on a busy machine: they take a few requests each.
     await startWorker({}, 5_000);
     sims.pim.clearRequests();
@@ -159,6 +171,7 @@ describe("PIM events through the worker process and the simulators", () => {
   });
 
   it("a delete event deletes only once the PIM confirms the option is gone", async () => {
+    lengthenColor(150);
     await startWorker();
     const announce = (): void => sims.pim.events.emit("attribute-option.deleted", optionEventData("color", "red"));
     expect(optionsOf("color")).toContain("red");
@@ -178,13 +191,16 @@ describe("PIM events through the worker process and the simulators", () => {
   });
 
   it("deletions the guard would hold from a full sync are held from option events the same way", async () => {
-    await startWorker({ deletion_guard: { max_fraction: 0.5, min_count: 2 } }, 5_000);
+    // 4 deletions of 455 options (5 pages: read alone), more than the guard's 0.5 %.
+    lengthenColor(450);
+    await startWorker({ deletion_guard: { max_fraction: 0.005, min_count: 2 } }, 5_000);
     const before = optionsOf("color");
     const colors = sims.pim.state.attribute_options["color"] ?? [];
-    sims.pim.state.attribute_options["color"] = colors.slice(0, 1);
+    const deleted = colors.slice(1, 5);
+    sims.pim.state.attribute_options["color"] = colors.filter((option) => !deleted.includes(option));
     sims.pim.clearRequests();
     // One event per deleted option, all in one targeted sync (the window is long enough).
-    for (const option of colors.slice(1)) sims.pim.events.emit("attribute-option.deleted", optionEventData("color", option.code));
+    for (const option of deleted) sims.pim.events.emit("attribute-option.deleted", optionEventData("color", option.code));
     await eventSyncsDone();
     // Read option by option (each 404), not as the list.
     expect(sims.pim.requests.filter((request) => request.path === "/api/rest/v1/attributes/color/options")).toEqual([]);
@@ -194,6 +210,7 @@ describe("PIM events through the worker process and the simulators", () => {
   });
 
   it("a relabelled option reaches the service from its event, read alone", async () => {
+    lengthenColor(150);
     await startWorker();
     sims.pim.clearRequests();
     await pim().upsertAttributeOptions("color", [{ code: "red", labels: { en_US: "Crimson" } }]);
@@ -204,8 +221,10 @@ describe("PIM events through the worker process and the simulators", () => {
     expect(reads).toEqual(["/api/rest/v1/attributes/color/options/red"]);
   });
 
-  it("more pending options of one attribute than option_read_limit read its list once, not each option", async () => {
-    await startWorker({}, 5_000, { option_read_limit: 2 });
+  it("more pending options of one attribute than its list has pages read the list once, not each option", async () => {
+    // 155 options: 2 pages, against 3 single reads.
+    lengthenColor(150);
+    await startWorker({}, 5_000);
     sims.pim.clearRequests();
     const codes = ["burst_a", "burst_b", "burst_c"];
     for (const [index, code] of codes.entries()) {
@@ -215,7 +234,8 @@ describe("PIM events through the worker process and the simulators", () => {
     expect(await eventSyncsDone()).toBe(1);
     expect(optionsOf("color")).toEqual(expect.arrayContaining(codes));
     const reads = sims.pim.requests.filter((request) => request.method === "GET" && request.path.startsWith("/api/rest/v1/attributes/color/options")).map((request) => request.path);
-    expect(reads).toEqual(["/api/rest/v1/attributes/color/options"]);
+    // The list's two pages, no single option.
+    expect(reads).toEqual(["/api/rest/v1/attributes/color/options", "/api/rest/v1/attributes/color/options"]);
   });
 
   it("events the platform lost are repaired by the next scheduled sync", async () => {
