@@ -18,7 +18,17 @@ export const pimEventsSchema = z
       .min(0)
       .max(60_000)
       .default(1_000)
-      .describe("Events of the project arriving within this long of the first are merged into one targeted sync (default 1000 ms)."),
+      .describe(
+        "The longest merge window: events of the project arriving within this long of the first are merged into one targeted sync, which starts at the latest this long after the first (default 1000 ms).",
+      ),
+    quiet_ms: z
+      .int()
+      .min(0)
+      .max(60_000)
+      .default(200)
+      .describe(
+        "The merge window closes early once no event of the project has arrived for this long (the burst is over): the targeted sync starts then, at most `window_ms` after the first event (default 200 ms).",
+      ),
     subject: z
       .string()
       .trim()

@@ -144,7 +144,8 @@ describe("PIM events through the worker process and the simulators", () => {
     // 5 single reads must cost less than the list: 6 pages.
     lengthenColor(600);
     // Long enough for the events below on a busy machine: they take a few requests each.
-    await startWorker({}, 5_000);
+    // A quiet gap as long as the window: the events below come slower than the default gap.
+    await startWorker({}, 5_000, { quiet_ms: 5_000 });
     sims.pim.clearRequests();
     const eventSyncJobs = async () => (await allJobs(queues, PROJECT)).filter((job) => job.name === "sync.events");
     const changes = 5;
@@ -170,6 +171,24 @@ describe("PIM events through the worker process and the simulators", () => {
     expect(reads.sort()).toEqual(Array.from({ length: changes }, (_, index) => `/api/rest/v1/attributes/color/options/spread_${index}`));
   });
 
+  it("a burst followed by silence is synced once no event came for quiet_ms, long before window_ms", async () => {
+    // The longest window the settings allow: a sync before it ends can only come from the quiet gap.
+    const windowMs = 60_000;
+    await startWorker({}, windowMs, { quiet_ms: 100 });
+    const codes = ["quiet_a", "quiet_b", "quiet_c"];
+    for (const [index, code] of codes.entries()) {
+      sims.pim.state.attribute_options["color"]?.push({ code, sort_order: 300 + index, labels: { en_US: code } });
+      sims.pim.events.emit("attribute-option.created", optionEventData("color", code));
+    }
+    await waitFor(() => codes.every((code) => optionsOf("color").includes(code)), { timeoutMs: WAIT_MS, what: "the burst's options in the service" });
+    const jobs = (await allJobs(queues, PROJECT)).filter((job) => job.name === "sync.events");
+    const lastEventAt = Number(await redis.redis.get(`${redis.prefix}:pim-events:${PROJECT}:last`));
+    expect(jobs.length).toBeGreaterThan(0);
+    for (const job of jobs) expect(job.processedOn ?? Number.POSITIVE_INFINITY).toBeLessThan(job.timestamp + windowMs);
+    // The last job started after the burst's last event arrived: the gap closed the window.
+    expect(Math.max(...jobs.map((job) => job.processedOn ?? 0))).toBeGreaterThanOrEqual(lastEventAt);
+  });
+
   it("a delete event deletes only once the PIM confirms the option is gone", async () => {
     lengthenColor(150);
     await startWorker();
@@ -193,7 +212,7 @@ describe("PIM events through the worker process and the simulators", () => {
   it("deletions the guard would hold from a full sync are held from option events the same way", async () => {
     // 4 deletions of 455 options (5 pages: read alone), more than the guard's 0.5 %.
     lengthenColor(450);
-    await startWorker({ deletion_guard: { max_fraction: 0.005, min_count: 2 } }, 5_000);
+    await startWorker({ deletion_guard: { max_fraction: 0.005, min_count: 2 } }, 5_000, { quiet_ms: 5_000 });
     const before = optionsOf("color");
     const colors = sims.pim.state.attribute_options["color"] ?? [];
     const deleted = colors.slice(1, 5);
@@ -224,7 +243,7 @@ describe("PIM events through the worker process and the simulators", () => {
   it("more pending options of one attribute than its list has pages read the list once, not each option", async () => {
     // 155 options: 2 pages, against 3 single reads.
     lengthenColor(150);
-    await startWorker({}, 5_000);
+    await startWorker({}, 5_000, { quiet_ms: 5_000 });
     sims.pim.clearRequests();
     const codes = ["burst_a", "burst_b", "burst_c"];
     for (const [index, code] of codes.entries()) {
