@@ -16,14 +16,14 @@ const LAYERS = [
   ["redis"], // connections and the keyspace (every key and queue name)
   ["budgets"], // upstream budgets shared through Redis
   ["state", "history"], // what pim-sync last wrote, and the record of every write
-  ["pim", "config-service"], // upstream clients
+  ["pim", "config-service", "event-platform"], // upstream clients
   ["sync", "add-options", "activation", "events"], // features: never import each other
   ["held"], // held deletions reviewed: the plans the guard held back, their approval
   ["project-runtime"], // one project's clients and stores, for the jobs and the commands
   ["jobs"], // the only folder that imports bullmq
   ["auth", "server", "openapi"], // credentials checks, the fastify app, the API description of its routes
   ["metrics", "trigger", "admin"], // what the HTTP server serves
-  ["worker-process", "cli"], // composition: the worker process, the commands
+  ["worker-process", "app", "cli"], // composition: the worker process, the composition root (createApp), the commands
 ];
 
 const FEATURES = ["sync", "add-options", "activation", "events"];

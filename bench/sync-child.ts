@@ -1,12 +1,13 @@
 /**
  * One sync in its own process, so that its peak RSS is the sync's alone (the simulators, which
  * hold the whole catalogue, live in the parent). Wired exactly like `pim-sync sync --once`
- * without Redis: createProjectRuntime with parsed settings, state in a file store under the
+ * without Redis: createApp with parsed settings, state in a file store under the
  * job's folder, then one syncProject. Prints one JSON result on stdout; logs go to stderr.
  */
 import { performance } from "node:perf_hooks";
 import { createLogger } from "../src/log/create-logger.js";
-import { createProjectRuntime, guardOf, namingOf } from "../src/project-runtime.js";
+import { guardOf, namingOf } from "../src/project-runtime.js";
+import { createApp } from "../src/app/create-app.js";
 import { settingsSchema } from "../src/settings/settings-schema.js";
 import { syncProject } from "../src/sync/sync-project.js";
 import type { SyncReport } from "../src/sync/sync-report.js";
@@ -80,7 +81,8 @@ async function main(): Promise<void> {
   // As loadCommandSettings does for `pim-sync sync --once`.
   boundHeapGrowth(settings.memory.heap_growing_percent);
   const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) });
-  const runtime = createProjectRuntime({ settings, project, logger });
+  const app = createApp(settings, { logger });
+  const runtime = await app.project(project.id);
   let report: SyncReport;
   const memory = sampleMemory();
   const startedAt = performance.now();
@@ -99,7 +101,7 @@ async function main(): Promise<void> {
       },
     );
   } finally {
-    await runtime.close();
+    await app.stop();
   }
   const durationMs = performance.now() - startedAt;
   const memoryPeaks = memory.stop();

@@ -7,6 +7,7 @@ import { createAgent } from "./http/create-agent.js";
 import { retryPolicyOf } from "./http/retry-policy-of.js";
 import { createPimClient, type PimClient } from "./pim/pim-client.js";
 import { namingTemplatesOf } from "./settings/naming-templates-of.js";
+import { redisPrefixOf } from "./settings/redis-prefix-of.js";
 import type { ProjectSettings, Settings } from "./settings/settings-schema.js";
 import { createFileStateStore } from "./state/file-state-store.js";
 import { createRedisStateStore } from "./state/redis-state-store.js";
@@ -61,7 +62,7 @@ export function serviceCredentialsOf(project: ProjectSettings): ServiceCredentia
  */
 export function budgetsFor(settings: Settings, logger: Logger, redis: RedisClient | undefined): UpstreamBudgets {
   if (!redis) return createProcessBudgets();
-  return createRedisBudgets({ redis, keyspace: keyspaceOf(redis, settings.redis?.prefix ?? "pim-sync"), leaseMs: settings.budgets.lease_ms, logger });
+  return createRedisBudgets({ redis, keyspace: keyspaceOf(redis, redisPrefixOf(settings)), leaseMs: settings.budgets.lease_ms, logger });
 }
 
 /**
@@ -71,7 +72,7 @@ export function budgetsFor(settings: Settings, logger: Logger, redis: RedisClien
 export function reviewStoresOf(settings: Settings, redis: RedisClient | undefined): { readonly history: HistoryStore; readonly held: HeldStore } {
   const retentionMs = settings.history.retention_ms;
   if (redis) {
-    const prefix = settings.redis?.prefix ?? "pim-sync";
+    const prefix = redisPrefixOf(settings);
     return { history: settings.history.enabled ? createRedisHistoryStore(redis, prefix, { retentionMs }) : DISABLED_HISTORY, held: createRedisHeldStore(redis, prefix) };
   }
   if (settings.redis) throw new Error("the config names a Redis: connect it first and pass it as `redis`");
@@ -109,7 +110,7 @@ export function createProjectRuntime(args: {
   const retry = retryPolicyOf(settings);
   const agents: Agent[] = [];
   const pimAgent = createAgent({ connections: project.pim.max_in_flight });
-  const serviceAgent = createAgent({ connections: 8 });
+  const serviceAgent = createAgent({ connections: project.service.max_in_flight });
   agents.push(pimAgent, serviceAgent);
 
   const pim = createPimClient({
@@ -149,6 +150,7 @@ export function createProjectRuntime(args: {
     retry,
     timeoutMs: settings.http.timeout_ms,
     requestsPerSecond: project.service.requests_per_second,
+    maxInFlight: project.service.max_in_flight,
     rateLimiter: budgets.rate(serviceBudgetOf(project.service), { limit: project.service.requests_per_second }, turn),
     onResponse: observe && ((status) => observe("service", status)),
   });
@@ -156,7 +158,7 @@ export function createProjectRuntime(args: {
   let state: StateStore;
   const ownsState = args.stateStore === undefined;
   if (args.stateStore) state = args.stateStore;
-  else if (args.redis) state = createRedisStateStore(args.redis, settings.redis?.prefix ?? "pim-sync");
+  else if (args.redis) state = createRedisStateStore(args.redis, redisPrefixOf(settings));
   else if (settings.redis) throw new Error("the config names a Redis: connect it first and pass it as `redis`");
   else state = createFileStateStore(settings.state_dir);
 

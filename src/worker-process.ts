@@ -12,6 +12,8 @@ import { triggerRoutes } from "./trigger/trigger-routes.js";
 import { adminRoutes } from "./admin/admin-routes.js";
 import { createJobAdmin } from "./jobs/job-admin.js";
 import type { JobQueues } from "./jobs/job-queues.js";
+import type { JobHandlers } from "./jobs/job-handlers.js";
+import type { JobCatalog } from "./jobs/catalog/job-catalog-of.js";
 import { metricsRoutes } from "./metrics/metrics-routes.js";
 import { createWorkerMetrics, type WorkerMetrics } from "./metrics/worker-metrics.js";
 import { withRedisDeadline } from "./server/redis-deadline.js";
@@ -67,6 +69,10 @@ export interface WorkerProcessArgs {
   readonly connection?: RedisClient;
   /** The keys of the admin API's and `GET /v1/jobs`' answers: snake_case unless `camel` (kept for one release). */
   readonly jsonKeys?: JsonKeyStyle;
+  /** Replaced only to measure the queue's own cost (bench/). */
+  readonly handlers?: JobHandlers;
+  /** The catalog's list, or in a test the list with an entry of its own. */
+  readonly catalog?: JobCatalog;
 }
 
 export async function openWorkerProcess(args: WorkerProcessArgs): Promise<OpenWorkerProcess> {
@@ -99,7 +105,14 @@ export async function openWorkerProcess(args: WorkerProcessArgs): Promise<OpenWo
         },
       })
     : undefined;
-  const prepared = prepareWorker({ settings, logger, ...(args.connection ? { connection: args.connection } : {}), ...(metrics ? { observer: metrics } : {}) });
+  const prepared = prepareWorker({
+    settings,
+    logger,
+    ...(args.connection ? { connection: args.connection } : {}),
+    ...(metrics ? { observer: metrics } : {}),
+    ...(args.handlers ? { handlers: args.handlers } : {}),
+    ...(args.catalog ? { catalog: args.catalog } : {}),
+  });
   queuesOf = prepared.queues;
   activationQueue = prepared.activation?.queue.queue ?? null;
   pimEvents = prepared.pimEvents;
@@ -164,7 +177,7 @@ async function startServer(
   review: ReviewAdmin,
 ): Promise<HttpServer> {
   const redactor = redactorOfSettings(settings);
-  const app = createHttpApp({ limits: listen, logger, redactor, badRequestLogIntervalMs: listen.auth_throttle.log_interval_ms, version: packageVersion() });
+  const app = createHttpApp({ limits: listen, logger, redactor, version: packageVersion() });
   // On the root instance before any route is registered, so every scope's routes inherit it.
   if (metrics) app.addHook("onResponse", async (request, reply) => metrics.httpRequestAnswered(request.method, request.is404 ? UNMATCHED_ROUTE : request.routeOptions.url ?? UNMATCHED_ROUTE, reply.statusCode));
   const gate = (surface: AuthSurface) => createAuthGate({ surface, limits: listen.auth_throttle, logger, observer: metrics });

@@ -13,7 +13,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { contentHash } from "../../src/activation/canonical-json.js";
-import { createActivationRuntime } from "../../src/activation/activation-runtime.js";
+import { createApp } from "../../src/app/create-app.js";
 import { dailyFileSink } from "../../src/activation/daily-file-sink.js";
 import { pullOrders } from "../../src/activation/pull-orders.js";
 import { putOffers } from "../../src/activation/put-offers.js";
@@ -56,7 +56,9 @@ async function main(): Promise<void> {
     redis: { url: bench.url, prefix: bench.prefix },
     activation: { url: sim.url, pim_connection_id: SIM_ACTIVATION_CONNECTION_ID, access_token: SIM_ACTIVATION_TOKEN, requests_per_second: 1000, offers: { batch_size: 100 } },
   });
-  const runtime = createActivationRuntime({ settings, logger: createLogger({ level: "silent", redactor: EMPTY_REDACTOR }), redis: bench.redis });
+  // The bench's Redis is given: the app uses it and leaves it to bench.cleanup().
+  const app = createApp(settings, { logger: createLogger({ level: "silent", redactor: EMPTY_REDACTOR }), redis: bench.redis });
+  const runtime = await app.activation();
   const sink = dailyFileSink(join(dir, "orders"));
   const deps = { client: runtime.client, state: runtime.state, sink };
   try {
@@ -83,7 +85,7 @@ async function main(): Promise<void> {
     console.log(`put of ${putCount} offers against ${knownOffers} known: ${put.ms.toFixed(0)} ms (${put.result.report.sent} sent in ${put.result.report.batches} PUTs, ${put.result.report.skipped} skipped)`);
     console.log(`offers state after it: ${(await stateBytes(bench, ["offer-hashes", "offers-accepted"])) / 1024 / 1024} MiB`);
   } finally {
-    await runtime.close();
+    await app.stop();
     await sim.close();
     await bench.cleanup();
     await rm(dir, { recursive: true, force: true });

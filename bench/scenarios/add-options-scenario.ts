@@ -1,7 +1,7 @@
 /**
  * Figure 5: 1,000 add-options jobs (one new option each) spread over 20 collections, enqueued as
  * fast as the producer takes them (`enqueueAddOptions`, the call behind the trigger route), through
- * an in-process worker (`startWorker`) on the running simulators and Redis, timed from the first
+ * an in-process worker (built by `createApp`) on the running simulators and Redis, timed from the first
  * job added to the last completed, against the one-call-per-addition floor (add-options-plan.ts):
  * the worker merges waiting requests, so the ratio shows how far below that floor it gets.
  *

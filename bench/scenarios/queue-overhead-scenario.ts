@@ -26,7 +26,7 @@ import { createBullmqConnection } from "../../src/jobs/create-bullmq-connection.
 import type { JobInput } from "../../src/jobs/job-catalog.js";
 import { jobOptionsFor, type JobRetention } from "../../src/jobs/job-options.js";
 import type { JobHandlers } from "../../src/jobs/job-handlers.js";
-import { startWorker, type RunningWorker } from "../../src/jobs/start-worker.js";
+import { createApp, type App } from "../../src/app/create-app.js";
 import { createLogger } from "../../src/log/create-logger.js";
 import { BENCH_PROJECT } from "../catalog/generate-catalog.js";
 import { round } from "../report/round.js";
@@ -94,14 +94,16 @@ export async function measureQueueOverhead(context: {
   const settings = benchWorkerSettings({ redisUrl, prefix: bench.prefix, project: BENCH_PROJECT, pimUrl: context.pimUrl, serviceUrl: context.serviceUrl });
   const data: JobInput<"sync.run"> = { project: BENCH_PROJECT, full: false, allow_mass_delete: false, trigger: "cli" };
   const options = syncJobOptions(settings.worker);
-  let worker: RunningWorker | null = null;
+  let app: App | null = null;
   // Like startWorker: one connection for the queue and the worker (BullMQ adds its blocking one).
   const bareConnection: Redis = createBullmqConnection(redisUrl, "worker");
   const bareQueues: Queue[] = [];
   const bareWorkers: Worker[] = [];
   try {
     context.progress(`queue overhead: ${QUEUE_OVERHEAD_ROUNDS} rounds of ${QUEUE_OVERHEAD_JOBS} no-op jobs, pim-sync worker and bare BullMQ workers…`);
-    worker = await startWorker({ settings, logger: createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) }), handlers: NO_OP_HANDLERS });
+    app = createApp(settings, { logger: createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) }), role: "worker", worker: { handlers: NO_OP_HANDLERS } });
+    await app.start();
+    const worker = await app.worker().started;
     const bare = async (name: string, concurrency: number, globalConcurrency: boolean): Promise<Queue> => {
       const queue = new Queue(name, { connection: bareConnection, prefix: bench.prefix });
       bareQueues.push(queue);
@@ -186,7 +188,7 @@ export async function measureQueueOverhead(context: {
     await Promise.allSettled(bareWorkers.map((bareWorker) => bareWorker.close()));
     await Promise.allSettled(bareQueues.map((queue) => queue.close()));
     await bareConnection.quit().catch(() => bareConnection.disconnect());
-    await worker?.stop().catch(() => undefined);
+    await app?.stop().catch(() => undefined);
     await bench.cleanup();
   }
 }

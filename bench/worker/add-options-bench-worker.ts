@@ -1,14 +1,14 @@
 /**
  * What both add-options scenarios run on: the benchmark's Redis prefix, a producer connection
  * with the project's queues (the calls behind the trigger route), and an in-process worker
- * (`startWorker`) allowed to add options to the scenario's attributes, started when the scenario
+ * (built by `createApp`) allowed to add options to the scenario's attributes, started when the scenario
  * is ready to time it.
  */
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createBullmqConnection } from "../../src/jobs/create-bullmq-connection.js";
 import { createJobQueues, type JobQueues } from "../../src/jobs/job-queues.js";
-import { startWorker, type RunningWorker } from "../../src/jobs/start-worker.js";
+import { createApp, type App } from "../../src/app/create-app.js";
 import { createLogger } from "../../src/log/create-logger.js";
 import type { Settings } from "../../src/settings/settings-schema.js";
 import { BENCH_PROJECT } from "../catalog/generate-catalog.js";
@@ -47,7 +47,7 @@ export async function openAddOptionsBenchWorker(context: ScenarioContext, allowe
     addOptions: { visibility_delay_ms: VISIBILITY_DELAY_MS },
   });
   const queues = createJobQueues({ connection: producer, prefix: bench.prefix, projects: [BENCH_PROJECT], retention: settings.worker });
-  let worker: RunningWorker | null = null;
+  let app: App | null = null;
   await sleep(SETTLE_MS);
   return {
     bench,
@@ -55,12 +55,14 @@ export async function openAddOptionsBenchWorker(context: ScenarioContext, allowe
     queues,
     async startWorker() {
       const startedAt = performance.now();
-      worker = await startWorker({ settings, logger: createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) }) });
+      app = createApp(settings, { logger: createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) }), role: "worker" });
+      await app.start();
+      await app.worker().started;
       return performance.now() - startedAt;
     },
     async close() {
       await queues.close().catch(() => undefined);
-      await worker?.stop().catch(() => undefined);
+      await app?.stop().catch(() => undefined);
       await producer.quit().catch(() => producer.disconnect());
       await bench.cleanup();
     },

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { createAgent } from "../http/create-agent.js";
 import { retryPolicyOf } from "../http/retry-policy-of.js";
 import type { Settings } from "../settings/settings-schema.js";
+import { redisPrefixOf } from "../settings/redis-prefix-of.js";
 import { activationRateBudget, createActivationClient, type ActivationClient } from "./activation-client.js";
 import { activationBudgetOf } from "../budgets/budget-identity.js";
 import type { UpstreamBudgets } from "../budgets/upstream-budgets.js";
@@ -49,7 +50,7 @@ export function createActivationRuntime(args: { readonly settings: Settings; rea
   });
   let state: ActivationStateStore;
   const retention = { ordersMs: activation.orders.retention_days * DAY_MS, offersMs: activation.offers.retention_days * DAY_MS };
-  if (args.redis) state = createRedisActivationState(args.redis, settings.redis?.prefix ?? "pim-sync", { retention });
+  if (args.redis) state = createRedisActivationState(args.redis, redisPrefixOf(settings), { retention });
   else if (settings.redis) throw new Error("the config names a Redis: connect it first (see src/redis/) and pass it as `redis`");
   else state = createFileActivationState(settings.state_dir, { retention });
   return {

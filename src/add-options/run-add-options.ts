@@ -4,7 +4,8 @@ import type { AddOptionsRequest } from "./add-options-request.js";
 import { runAddOptionsBatch, type AddOptionsDeps, type VisibilityCheck } from "./run-add-options-batch.js";
 import type { AddOptionsProject } from "./resolve-targets.js";
 
-export { AddedOptionsNotInPim, DEFAULT_VISIBILITY_CHECK, type AddOptionsDeps, type VisibilityCheck } from "./run-add-options-batch.js";
+export { AddedOptionsNotInPim } from "./added-options-not-in-pim.js";
+export type { AddOptionsDeps, VisibilityCheck } from "./run-add-options-batch.js";
 export type { AddOptionsProject } from "./resolve-targets.js";
 
 export interface AddOptionsReport {
@@ -28,7 +29,7 @@ export async function runAddOptions(
   deps: AddOptionsDeps,
   project: AddOptionsProject,
   request: AddOptionsRequest,
-  options: { readonly signal?: AbortSignal; readonly visibility?: VisibilityCheck } = {},
+  options: { readonly signal?: AbortSignal; readonly visibility: VisibilityCheck },
 ): Promise<AddOptionsReport> {
   const id = "request";
   const report = await runAddOptionsBatch(deps, project, [{ id, request }], options);

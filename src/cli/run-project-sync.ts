@@ -1,18 +1,17 @@
 import { createLogger } from "../log/create-logger.js";
-import { createProjectRuntime, findProject, guardOf, namingOf, type ProjectRuntime } from "../project-runtime.js";
+import { findProject, guardOf, namingOf } from "../project-runtime.js";
 import { syncProject, type SyncInput } from "../sync/sync-project.js";
 import type { SyncReport } from "../sync/sync-report.js";
 import type { CliIo } from "./cli-io.js";
-import { openProjectRuntime } from "./open-project-runtime.js";
 import { createProgressLine } from "./progress-line.js";
 import { UsageError } from "./usage-error.js";
-import { withProjectLock, type LockedRun } from "./with-project-lock.js";
 import { redactorOfSettings } from "../secrets/redactor-of-settings.js";
 import { loadCommandSettings } from "./load-command-settings.js";
 import { syncWithHeldReview } from "../held/sync-with-held-review.js";
 import { cliOrigin } from "../history/run-origin.js";
+import { withApp } from "../app/with-app.js";
 
-/** Shared by `sync --once` and `plan`: settings → runtime → one syncProject call. */
+/** Shared by `sync --once` and `plan`: settings → the app's project runtime (under the project's lock unless a dry run) → one syncProject call. */
 export async function runProjectSync(args: {
   readonly io: CliIo;
   readonly configPath: string;
@@ -30,7 +29,10 @@ export async function runProjectSync(args: {
     throw new UsageError(`project ${args.projectId} is not in ${args.configPath} (configured: ${known})`, args.help);
   }
   const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) });
-  const syncWith = async (runtime: ProjectRuntime, signal: AbortSignal | undefined): Promise<SyncReport> => {
+  // A dry run writes nothing, so it needs no lock and may run beside a job.
+  return withApp(settings, { logger, signal: args.io.signal }, async (app) => {
+    const signal = args.dryRun ? args.io.signal : await app.lockProject(project.id, `sync --once of project ${project.id}`);
+    const runtime = await app.project(project.id);
     const progress = createProgressLine(args.io.stderr);
     const origin = cliOrigin(args.dryRun ? "plan" : "sync");
     try {
@@ -57,13 +59,6 @@ export async function runProjectSync(args: {
       );
     } finally {
       progress.done();
-      await runtime.close();
-      logger.flush();
     }
-  };
-  // A dry run writes nothing, so it needs no lock and may run beside a job.
-  if (args.dryRun) return syncWith(await openProjectRuntime({ settings, project, logger, signal: args.io.signal }), args.io.signal);
-  return withProjectLock(settings, project.id, `sync --once of project ${project.id}`, args.io.signal, (locked: LockedRun) =>
-    syncWith(createProjectRuntime({ settings, project, logger, ...(locked.redis ? { redis: locked.redis } : {}) }), locked.signal),
-  );
+  });
 }

@@ -6,7 +6,7 @@ import { createHttpClient, requestUrl, type HttpClient } from "../http/http-clie
 import { createPagingGuard } from "../http/paging-guard.js";
 import { HttpError } from "../http/http-error.js";
 import { createRequestStats, type RequestStats } from "../http/request-stats.js";
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../http/retry-policy.js";
+import type { RetryPolicy } from "../http/retry-policy.js";
 import { createSlidingWindowLimiter, type RateLimiter } from "../http/sliding-window-limiter.js";
 import { createServiceAuth, type ServiceCredentials } from "./service-auth.js";
 import { COLLECTIONS_PAGE_SIZE, SERVICE_PATHS } from "./service-paths.js";
@@ -31,10 +31,14 @@ export interface ConfigServiceClientOptions {
   readonly credentials: ServiceCredentials;
   readonly dispatcher: Dispatcher;
   readonly logger: Logger;
-  readonly retry?: RetryPolicy;
-  readonly timeoutMs?: number;
-  /** The service allows 10 requests per second. */
-  readonly requestsPerSecond?: number;
+  /** The `http` settings (retryPolicyOf). */
+  readonly retry: RetryPolicy;
+  /** `http.timeout_ms`. */
+  readonly timeoutMs: number;
+  /** `service.requests_per_second`: the service allows 10 requests per second. */
+  readonly requestsPerSecond: number;
+  /** `service.max_in_flight`: calls in flight at once (the connection pool's sockets). */
+  readonly maxInFlight: number;
   readonly random?: () => number;
   /** Every answer's status, token requests included (see HttpClientOptions). */
   readonly onResponse?: ((status: number | "error") => void) | undefined;
@@ -43,17 +47,16 @@ export interface ConfigServiceClientOptions {
 }
 
 export function createConfigServiceClient(options: ConfigServiceClientOptions): ConfigServiceClient {
-  const rateLimiter = options.rateLimiter ?? createSlidingWindowLimiter({ limit: options.requestsPerSecond ?? 10 });
+  const rateLimiter = options.rateLimiter ?? createSlidingWindowLimiter({ limit: options.requestsPerSecond });
   const common = {
     upstream: "service",
     baseUrl: options.baseUrl,
     dispatcher: options.dispatcher,
     logger: options.logger,
-    retry: options.retry ?? DEFAULT_RETRY_POLICY,
-    timeoutMs: options.timeoutMs ?? 30_000,
+    retry: options.retry,
+    timeoutMs: options.timeoutMs,
     rateLimiter,
-    // A handful of sockets is plenty at 10 req/s and keeps latency from serialising writes.
-    concurrency: createConcurrencyLimiter(8),
+    concurrency: createConcurrencyLimiter(options.maxInFlight),
     random: options.random,
     stats: createRequestStats(),
     onResponse: options.onResponse,

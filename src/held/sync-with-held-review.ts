@@ -38,7 +38,7 @@ export async function syncWithHeldReview(
     for (const plan of changes.put) await args.held.put(plan);
     await args.held.remove(args.project, changes.remove);
   } catch (error) {
-    args.logger.error({ project: args.project, err: { message: (error as Error).message } }, "could not keep the held deletions for review");
+    args.logger.error({ project: args.project, err: error }, "could not keep the held deletions for review");
   }
   return report;
 }

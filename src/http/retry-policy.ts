@@ -2,7 +2,8 @@ import type { HttpError } from "./http-error.js";
 
 /**
  * HTTP-level retries are short and bounded; longer outages are the job queue's business
- * (BullMQ attempts with backoff). Never both unbounded.
+ * (BullMQ attempts with backoff). Never both unbounded. Its numbers are the `http` settings
+ * (retryPolicyOf): no client has defaults of its own.
  */
 export interface RetryPolicy {
   /** Attempts in total, the first included. */
@@ -12,13 +13,6 @@ export interface RetryPolicy {
   /** A Retry-After longer than this is not waited for in-process: the error goes up instead. */
   readonly maxRetryAfterMs: number;
 }
-
-export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-  maxAttempts: 5,
-  baseDelayMs: 250,
-  maxDelayMs: 10_000,
-  maxRetryAfterMs: 60_000,
-};
 
 export type RetryDecision = { readonly retry: true; readonly delayMs: number } | { readonly retry: false };
 

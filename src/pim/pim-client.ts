@@ -7,7 +7,7 @@ import { createConcurrencyLimiter } from "../http/concurrency-limiter.js";
 import { createHttpClient, type HttpClient } from "../http/http-client.js";
 import { HttpError } from "../http/http-error.js";
 import type { RequestStats } from "../http/request-stats.js";
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../http/retry-policy.js";
+import type { RetryPolicy } from "../http/retry-policy.js";
 import { createSlidingWindowLimiter, type RateLimiter } from "../http/sliding-window-limiter.js";
 import type { CallSlots } from "../http/call-slots.js";
 import { chunksOf } from "./chunks-of.js";
@@ -34,14 +34,16 @@ export interface PimClientOptions {
   readonly credentials: PimCredentials;
   readonly dispatcher: Dispatcher;
   readonly logger: Logger;
-  readonly retry?: RetryPolicy;
-  readonly timeoutMs?: number;
-  /** Akeneo allows 4 requests in flight per connection. */
-  readonly maxInFlight?: number;
-  /** Akeneo allows 100 requests per second per instance. */
-  readonly requestsPerSecond?: number;
-  /** Attribute option writes have their own limit of 3 per second per instance (since Jan 2024). */
-  readonly optionWritesPerSecond?: number;
+  /** The `http` settings (retryPolicyOf). */
+  readonly retry: RetryPolicy;
+  /** `http.timeout_ms`. */
+  readonly timeoutMs: number;
+  /** `pim.max_in_flight`: Akeneo allows 4 requests in flight per connection. */
+  readonly maxInFlight: number;
+  /** `pim.requests_per_second`: Akeneo allows 100 requests per second per instance. */
+  readonly requestsPerSecond: number;
+  /** `pim.option_writes_per_second`: option writes have their own limit of 3 per second per instance (since Jan 2024). */
+  readonly optionWritesPerSecond: number;
   readonly random?: () => number;
   /** Every answer's status, token requests included (see HttpClientOptions). */
   readonly onResponse?: ((status: number | "error") => void) | undefined;
@@ -79,7 +81,6 @@ export interface PimClient {
   readonly stats: RequestStats;
 }
 
-export const DEFAULT_PIM_TIMEOUT_MS = 30_000;
 /** Both batch endpoints refuse more than 100 items with a 413 for the whole request. */
 const BATCH_SIZE = 100;
 const COLLECTION_CONTENT_TYPE = "application/vnd.akeneo.collection+json";
@@ -89,13 +90,11 @@ const referenceEntityPage = searchAfterPageSchema(referenceEntitySchema);
 const recordPage = searchAfterPageSchema(recordSchema);
 
 export function createPimClient(options: PimClientOptions): PimClient {
-  const retry = options.retry ?? DEFAULT_RETRY_POLICY;
-  const maxInFlight = options.maxInFlight ?? 4;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_PIM_TIMEOUT_MS;
+  const { retry, maxInFlight, timeoutMs } = options;
   const logger = options.logger.child({ component: "pim-client" });
   // Shared by every request of this process to this PIM, token calls included.
-  const rateLimiter = options.budgets?.requests ?? createSlidingWindowLimiter({ limit: options.requestsPerSecond ?? 100 });
-  const optionWriteLimiter = options.budgets?.optionWrites ?? createSlidingWindowLimiter({ limit: options.optionWritesPerSecond ?? 3 });
+  const rateLimiter = options.budgets?.requests ?? createSlidingWindowLimiter({ limit: options.requestsPerSecond });
+  const optionWriteLimiter = options.budgets?.optionWrites ?? createSlidingWindowLimiter({ limit: options.optionWritesPerSecond });
   const auth = createPimAuth({
     baseUrl: options.baseUrl,
     credentials: options.credentials,

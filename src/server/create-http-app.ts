@@ -27,12 +27,11 @@ function isFastifyError(error: unknown): error is FastifyError {
  * (`app.swagger()`, served by src/openapi/openapi-routes.ts; a route must describe its answers).
  */
 export function createHttpApp(args: {
-  readonly limits: Pick<ListenSettings, "request_timeout_ms" | "headers_timeout_ms" | "max_connections">;
+  /** `auth_throttle.log_interval_ms`: at most one `bad request refused` warning per client address this often. */
+  readonly limits: Pick<ListenSettings, "request_timeout_ms" | "headers_timeout_ms" | "max_connections" | "auth_throttle">;
   readonly logger: Logger;
   /** Every answer's body is scrubbed of the configured secrets (job data, failed reasons, the dashboard's API). */
   readonly redactor?: Redactor;
-  /** At most one `bad request refused` warning per client address this often (60 s when left out). */
-  readonly badRequestLogIntervalMs?: number;
   /** The API description's version (pim-sync's); `unknown` when left out. */
   readonly version?: string;
 }): FastifyInstance {
@@ -78,7 +77,7 @@ export function createHttpApp(args: {
     app.addHook("onSend", async (_request, _reply, payload) => (typeof payload === "string" ? redactor.redact(payload) : payload));
   }
 
-  logBadRequests(app, log, args.badRequestLogIntervalMs ?? 60_000);
+  logBadRequests(app, log, args.limits.auth_throttle.log_interval_ms);
 
   app.setNotFoundHandler(async (_request, reply) => reply.code(404).send({ error: "not found" }));
 

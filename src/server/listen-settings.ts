@@ -1,7 +1,4 @@
-import { serverSchema, type ServerSettings, type Settings } from "../settings/settings-schema.js";
-
-export const DEFAULT_SERVER_HOST = "127.0.0.1";
-export const DEFAULT_SERVER_PORT = 8090;
+import { SERVER_LISTEN_DEFAULTS, serverSchema, type ServerSettings, type Settings } from "../settings/settings-schema.js";
 
 export interface ListenSettings extends Omit<ServerSettings, "host" | "port"> {
   readonly host: string;
@@ -27,8 +24,8 @@ export function listenSettingsOf(settings: Settings): ListenSettings | null {
   aliased("port");
   return {
     ...(server ?? serverSchema.parse({})),
-    host: server?.host ?? trigger?.host ?? DEFAULT_SERVER_HOST,
-    port: server?.port ?? trigger?.port ?? DEFAULT_SERVER_PORT,
+    host: server?.host ?? trigger?.host ?? SERVER_LISTEN_DEFAULTS.host,
+    port: server?.port ?? trigger?.port ?? SERVER_LISTEN_DEFAULTS.port,
     deprecations,
   };
 }

@@ -4,6 +4,7 @@ import { clusterNodeProblems } from "./cluster-node-problems.js";
 import { pimEventsSchema } from "./pim-events-settings-schema.js";
 import { DEFAULT_HISTORY_SETTINGS, historySettingsSchema } from "./history-settings-schema.js";
 import { DEFAULT_HELD_SETTINGS, heldSettingsSchema } from "./held-settings-schema.js";
+import { DEFAULT_EVENT_PLATFORM_SETTINGS, eventPlatformSettingsSchema } from "./event-platform-settings-schema.js";
 
 /**
  * The configuration file, as users write it. Key names are a promise to users: add, never
@@ -33,10 +34,14 @@ export const pimConnectionSchema = z.strictObject({
   events: pimEventsSchema.optional().describe("the Event Platform subscription that triggers targeted syncs (docs/pim-events.md); without it, only the schedule"),
 });
 
+/** The service's connection pool: a handful of sockets is plenty at 10 req/s and keeps latency from serialising writes. */
+const serviceMaxInFlight = z.int().min(1).max(64).default(8);
+
 const serviceWithToken = z.strictObject({
   url: httpUrl.describe("the configuration service's base URL"),
   token: nonEmpty.describe("the service's API token (give either `token`, or `email` + `password` to obtain one)"),
   requests_per_second: z.number().positive().max(100).default(10).describe("requests per second to the service (its fair-usage limit)"),
+  max_in_flight: serviceMaxInFlight.describe("calls in flight at once to the service, per project (the sockets of its connection pool)"),
   budget: budgetName.optional().describe("names the service account's shared budget, for projects whose credentials differ but which the service counts as one account; derived from URL and token or email when left out"),
 });
 
@@ -46,6 +51,7 @@ const serviceWithLogin = z.strictObject({
   password: nonEmpty.describe("the service login's password (with `email`)"),
   token_name: nonEmpty.default("pim-sync").describe("the name of the token the login obtains"),
   requests_per_second: z.number().positive().max(100).default(10),
+  max_in_flight: serviceMaxInFlight,
   /** Names the account's budget when credentials differ but the service counts them together. */
   budget: budgetName.optional(),
 });
@@ -126,10 +132,16 @@ export const authThrottleSchema = z.strictObject({
   log_interval_ms: z.int().min(0).default(60_000).describe("at most one `authentication refused` warning, and one `bad request refused` warning, per client address this often; the next line counts the ones left out (0: every refusal)"),
 });
 
+/**
+ * Where the listener binds when neither `server` nor its deprecated alias `trigger` names it. Not
+ * a `.default()`: the alias is only read when `server` leaves the key out (src/server/listen-settings.ts).
+ */
+export const SERVER_LISTEN_DEFAULTS = { host: "127.0.0.1", port: 8090 } as const;
+
 /** The worker's one HTTP listener: trigger routes, health checks, metrics, admin. */
 export const serverSchema = z.strictObject({
-  host: nonEmpty.optional().describe("the address of the worker's one HTTP listener (health checks, metrics, trigger routes, admin); 127.0.0.1 when left out; served when `server` or `trigger` is configured"),
-  port: z.int().min(0).max(65535).optional().describe("its port (0 picks a free one, logged); 8090 when left out"),
+  host: nonEmpty.optional().describe(`the address of the worker's one HTTP listener (health checks, metrics, trigger routes, admin); ${SERVER_LISTEN_DEFAULTS.host} when left out; served when \`server\` or \`trigger\` is configured`),
+  port: z.int().min(0).max(65535).optional().describe(`its port (0 picks a free one, logged); ${SERVER_LISTEN_DEFAULTS.port} when left out`),
   request_timeout_ms: z.int().min(100).default(30_000).describe("a request (headers and body) that has not fully arrived in this time is answered 408 and its connection closed"),
   headers_timeout_ms: z.int().min(100).default(10_000).describe("the request headers must arrive within this"),
   max_connections: z.int().min(1).default(256).describe("connections beyond this are closed at once"),
@@ -176,6 +188,9 @@ export const redisClusterSchema = z.strictObject({
     ),
 });
 
+/** The prefix of every Redis key; its default is read by redisPrefixOf too (a Redis given without `redis` settings). */
+export const redisPrefixSchema = z.string().regex(/^[A-Za-z0-9_.-]+$/, "letters, digits, '.', '_' and '-' only").default("pim-sync").describe("prefix of every Redis key (letters, digits, `.`, `_`, `-`)");
+
 /**
  * One Redis (`url`) or a Redis Cluster (`cluster.nodes`), exactly one of the two. The nodes of
  * a cluster share one scheme and one user/password: ioredis connects to the nodes it discovers
@@ -195,7 +210,7 @@ export const redisSchema = z
       .min(1, "must not be empty")
       .optional()
       .describe("the Redis password (AUTH), sent as written: any character is fine (`@`, `/`, `#` would break a URL); give it here or in the URL, not both"),
-    prefix: z.string().regex(/^[A-Za-z0-9_.-]+$/, "letters, digits, '.', '_' and '-' only").default("pim-sync").describe("prefix of every Redis key (letters, digits, `.`, `_`, `-`)"),
+    prefix: redisPrefixSchema,
     connect_timeout_ms: z.int().min(100).default(5_000).describe("a command that needs Redis gives up after this long without an answer (exit 1); each connection attempt's bound; the worker keeps trying"),
   })
   .superRefine((redis, ctx) => {
@@ -251,6 +266,8 @@ export const settingsSchema = z.strictObject({
     projects: z.array(projectSchema).default([]),
     /** The Activation API (issue 8): optional, the sync needs none of it. */
     activation: activationSchema.optional(),
+    /** The Event Platform's API, for `pim-sync events --create` only (issue 21). */
+    event_platform: eventPlatformSettingsSchema.default(DEFAULT_EVENT_PLATFORM_SETTINGS),
   })
   .superRefine((settings, ctx) => {
     if (settings.projects.length === 0 && settings.activation === undefined) {

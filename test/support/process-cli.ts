@@ -40,7 +40,7 @@ export interface CliProcess {
 
 /**
  * Spawns `node dist/src/cli/bin.js ...args` and keeps its output. Every process started here is
- * remembered until it exits, so `killLeftoverProcesses()` in afterEach can end the ones a failed
+ * remembered until it exits, so `killLeftoverProcesses()` (the `cli` fixture's teardown) can end the ones a failed
  * test left behind.
  */
 export function spawnCli(args: readonly string[], options: { readonly env?: Readonly<Record<string, string>>; readonly cwd?: string } = {}): CliProcess {

@@ -20,6 +20,7 @@ import { syncProject, type SyncInput } from "../../src/sync/sync-project.js";
 import type { SyncReport } from "../../src/sync/sync-report.js";
 import { createTestRedis, type TestRedis } from "./redis.js";
 import { silentLogger } from "./silent-logger.js";
+import { DEFAULT_PIM_CLIENT_LIMITS, DEFAULT_SERVICE_CLIENT_LIMITS } from "./default-settings.js";
 
 /** Fast, deterministic retries for tests: the policy's shape is what is under test, not its timing. */
 export const TEST_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 5, maxDelayMs: 40, maxRetryAfterMs: 5_000 };
@@ -74,15 +75,17 @@ export async function startSyncHarness(
       const dispatcher = new Agent({ keepAliveTimeout: 10, keepAliveMaxTimeout: 10 });
       const common = { dispatcher, logger, retry: clientOptions.retry ?? TEST_RETRY, timeoutMs: clientOptions.timeoutMs ?? 5_000, random: () => 0.5 };
       const pimClient = createPimClient({
+        ...DEFAULT_PIM_CLIENT_LIMITS,
         ...common,
         baseUrl: pim.url,
         credentials: { clientId: "sim-client", secret: "sim-secret", username: "sim-user", password: "sim-password" },
       });
       const serviceClient = createConfigServiceClient({
+        ...DEFAULT_SERVICE_CLIENT_LIMITS,
         ...common,
         baseUrl: service.url,
         credentials: { token: "sim-service-token" },
-        requestsPerSecond: clientOptions.serviceRequestsPerSecond,
+        requestsPerSecond: clientOptions.serviceRequestsPerSecond ?? DEFAULT_SERVICE_CLIENT_LIMITS.requestsPerSecond,
       });
       try {
         return await syncProject(

@@ -1,7 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { closeRedis } from "../../redis/close-redis.js";
-import { connectCommandRedis } from "../../redis/connect-command-redis.js";
-import { createActivationRuntime, type ActivationRuntime } from "../../activation/activation-runtime.js";
+import type { ActivationRuntime } from "../../activation/activation-runtime.js";
+import { withApp } from "../../app/with-app.js";
 import { RecordFileError, parseJsonRecords } from "../../activation/parse-json-records.js";
 import { pullOrders } from "../../activation/pull-orders.js";
 import { putOffers } from "../../activation/put-offers.js";
@@ -64,21 +63,18 @@ async function loadActivationSettings(configPath: string, io: CliIo): Promise<Se
 
 async function withRuntime<T>(settings: Settings, io: CliIo, run: (runtime: ActivationRuntime) => Promise<T>): Promise<T> {
   const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) });
-  // The pull state's Redis, connected first and bounded by redis.connect_timeout_ms: a Redis
+  // The pull state's Redis is connected first, bounded by redis.connect_timeout_ms: a Redis
   // that is away ends the command with one line before the API is called.
-  const redis = settings.redis ? await connectCommandRedis(settings.redis, io.signal) : undefined;
-  const runtime = createActivationRuntime({ settings, logger, ...(redis ? { redis } : {}) });
-  try {
-    return await run(runtime);
-  } catch (error) {
-    // Bad input or a connection the account does not have: exit 2, like any usage error.
-    if (error instanceof UnknownConnection || error instanceof OfferKeyError) throw new UsageError(error.message);
-    throw error;
-  } finally {
-    await runtime.close();
-    if (redis) await closeRedis(redis);
-    logger.flush();
-  }
+  return withApp(settings, { logger, signal: io.signal }, async (app) => {
+    const runtime = await app.activation();
+    try {
+      return await run(runtime);
+    } catch (error) {
+      // Bad input or a connection the account does not have: exit 2, like any usage error.
+      if (error instanceof UnknownConnection || error instanceof OfferKeyError) throw new UsageError(error.message);
+      throw error;
+    }
+  });
 }
 
 async function readRecords(path: string): Promise<Record<string, unknown>[]> {

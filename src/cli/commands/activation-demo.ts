@@ -1,4 +1,4 @@
-import { createActivationRuntime } from "../../activation/activation-runtime.js";
+import { createApp } from "../../app/create-app.js";
 import { pullOrders } from "../../activation/pull-orders.js";
 import { putOffers } from "../../activation/put-offers.js";
 import { deliveryRecord, type OrderSink } from "../../activation/order-sink.js";
@@ -19,7 +19,7 @@ export async function runActivationDemo(args: { readonly activationUrl: string; 
     activation: { url: args.activationUrl, pim_connection_id: SIM_ACTIVATION_CONNECTION_ID, access_token: SIM_ACTIVATION_TOKEN, offers: { batch_size: 2 } },
   });
   const logger = createLogger({ level: "warn", redactor: redactorOfSettings(settings) });
-  const runtime = createActivationRuntime({ settings, logger });
+  const app = createApp(settings, { logger });
   const lines: string[] = [];
   const sink: OrderSink = {
     async deliver(connection, orders, options) {
@@ -28,6 +28,7 @@ export async function runActivationDemo(args: { readonly activationUrl: string; 
     },
   };
   try {
+    const runtime = await app.activation();
     writeLine(io.stdout, `\n=== Activation API simulator at ${args.activationUrl} ===`);
     const connections = await runtime.client.listConnections(io.signal);
     writeLine(io.stdout, `Channel connections: ${connections.connections.map((c) => c.id).join(", ")}`);
@@ -48,7 +49,7 @@ export async function runActivationDemo(args: { readonly activationUrl: string; 
     const again = await putOffers({ client: runtime.client, state: runtime.state }, CONNECTION, offers, { batchSize: 2, force: false, keyField: "sku", signal: io.signal });
     writeLine(io.stdout, `Same offers again: ${again.report.sent} sent, ${again.report.skipped} skipped (unchanged since last accepted)`);
   } finally {
-    await runtime.close();
+    await app.stop();
     logger.flush();
   }
 }

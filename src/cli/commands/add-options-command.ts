@@ -3,13 +3,13 @@ import { runAddOptions } from "../../add-options/run-add-options.js";
 import { IdempotencyKeyConflict } from "../../jobs/idempotency-key-conflict.js";
 import { JobDataError, parseJobData } from "../../jobs/job-catalog.js";
 import { createLogger } from "../../log/create-logger.js";
-import { createProjectRuntime, findProject, namingOf } from "../../project-runtime.js";
+import { findProject, namingOf } from "../../project-runtime.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { openJobQueues } from "../open-job-queues.js";
 import { JSON_KEYS_OPTION, jsonText, parseJsonKeyStyle } from "../json-output.js";
 import { parseCommandArgs, parseProjectId, requireString } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
-import { withProjectLock } from "../with-project-lock.js";
+import { withApp } from "../../app/with-app.js";
 import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
 import { loadCommandSettings } from "../load-command-settings.js";
 import { messageOf } from "../../errors/message-of.js";
@@ -90,9 +90,10 @@ export async function runAddOptionsCommand(argv: readonly string[], io: CliIo): 
     throw new UsageError(`attribute '${request.attribute}' is not in allowed_options_for_pim_attribute_addition of project ${projectId}`, ADD_OPTIONS_HELP);
   }
 
-  if (!values.once) {
-    const opened = await openJobQueues(settings, ADD_OPTIONS_HELP, io.signal);
-    try {
+  const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) });
+  return withApp(settings, { logger, signal: io.signal }, async (app) => {
+    if (!values.once) {
+      const opened = await openJobQueues(app, ADD_OPTIONS_HELP);
       const key = values["idempotency-key"] ? `${projectId}:${values["idempotency-key"]}` : undefined;
       const job = await opened.use((queues) => queues.enqueueAddOptions(request, { idempotencyKey: key })).catch((error: unknown) => {
         if (error instanceof IdempotencyKeyConflict) throw new UsageError(`--idempotency-key: ${error.message}`, ADD_OPTIONS_HELP);
@@ -101,20 +102,16 @@ export async function runAddOptionsCommand(argv: readonly string[], io: CliIo): 
       const ref = `${job.project}/${job.jobId}`;
       writeLine(io.stdout, values.json ? JSON.stringify({ job_id: ref, status: job.status }) : `add-options ${job.status === "duplicate" ? "already queued" : "queued"}: job ${ref}`);
       return 0;
-    } finally {
-      await opened.close();
     }
-  }
 
-  return withProjectLock(settings, projectId, `add-options --once of project ${projectId}`, io.signal, async (locked) => {
-    const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) });
-    const runtime = createProjectRuntime({ settings, project, logger, ...(locked.redis ? { redis: locked.redis } : {}) });
+    const signal = await app.lockProject(projectId, `add-options --once of project ${projectId}`);
+    const runtime = await app.project(projectId);
     try {
       const report = await runAddOptions(
         { pim: runtime.pim, service: runtime.service, state: runtime.state, history: runtime.history, logger },
         { allowedAttributes: project.allowed_options_for_pim_attribute_addition, filters: { channels: project.channels, locales: project.locales }, naming: namingOf(project) },
         request,
-        { signal: locked.signal, visibility: { attempts: settings.add_options.visibility_attempts, delayMs: settings.add_options.visibility_delay_ms } },
+        { signal, visibility: { attempts: settings.add_options.visibility_attempts, delayMs: settings.add_options.visibility_delay_ms } },
       );
       if (values.json) writeLine(io.stdout, jsonText(report, parseJsonKeyStyle(values["json-keys"], ADD_OPTIONS_HELP)));
       else {
@@ -127,9 +124,6 @@ export async function runAddOptionsCommand(argv: readonly string[], io: CliIo): 
     } catch (error) {
       if (error instanceof AddOptionsRejected) throw new UsageError(error.reasons.join("\n  "));
       throw error;
-    } finally {
-      await runtime.close();
-      logger.flush();
     }
   });
 }

@@ -2,7 +2,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLogger } from "../../log/create-logger.js";
-import { createProjectRuntime, guardOf, namingOf } from "../../project-runtime.js";
+import { guardOf, namingOf } from "../../project-runtime.js";
+import { createApp } from "../../app/create-app.js";
 import { settingsSchema } from "../../settings/settings-schema.js";
 import { startSimulators } from "../../sim/start-simulators.js";
 import { syncProject } from "../../sync/sync-project.js";
@@ -55,8 +56,10 @@ export async function runDemoCommand(argv: readonly string[], io: CliIo): Promis
     const runLogger = createLogger({ level: "warn", redactor: redactorOfSettings(settings) });
     logger = runLogger;
     const runOnce = async (title: string): Promise<SyncReport> => {
-      const runtime = createProjectRuntime({ settings, project, logger: runLogger });
+      // Each run its own app: the second sync starts from the state files the first one closed.
+      const app = createApp(settings, { logger: runLogger });
       try {
+        const runtime = await app.project(project.id);
         const report = await syncProject(
           { pim: runtime.pim, service: runtime.service, state: runtime.state, logger: runLogger },
           {
@@ -75,7 +78,7 @@ export async function runDemoCommand(argv: readonly string[], io: CliIo): Promis
         writeLine(io.stdout, renderSyncReport(report));
         return report;
       } finally {
-        await runtime.close();
+        await app.stop();
       }
     };
 

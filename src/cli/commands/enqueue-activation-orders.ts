@@ -1,9 +1,7 @@
-import { createActivationRuntime } from "../../activation/activation-runtime.js";
+import { withApp } from "../../app/with-app.js";
+import { activationQueueOf } from "./activation-queue-of.js";
 import { requireKnownConnection, UnknownConnection } from "../../activation/unknown-connection.js";
 import { createLogger } from "../../log/create-logger.js";
-import { createActivationQueue } from "../../jobs/activation-queue.js";
-import { closeRedis } from "../../redis/close-redis.js";
-import { connectCommandRedis } from "../../redis/connect-command-redis.js";
 import type { Settings } from "../../settings/settings-schema.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { UsageError } from "../usage-error.js";
@@ -17,15 +15,15 @@ import { messageOf } from "../../errors/message-of.js";
  */
 async function refuseUnknownConnection(settings: Settings, connection: string, io: CliIo, help: string): Promise<void> {
   const logger = createLogger({ level: "silent", redactor: redactorOfSettings(settings) });
-  const runtime = createActivationRuntime({ settings: { ...settings, redis: undefined }, logger });
-  try {
-    await requireKnownConnection(runtime.client, connection, io.signal);
-  } catch (error) {
-    if (error instanceof UnknownConnection) throw new UsageError(error.message, help);
-    writeLine(io.stderr, `connection ${connection} not checked: the Activation API's connection list could not be read (${messageOf(error)})`);
-  } finally {
-    await runtime.close();
-  }
+  // Only the client is used: without `redis` the app connects none for the check.
+  await withApp({ ...settings, redis: undefined }, { logger, signal: io.signal }, async (app) => {
+    try {
+      await requireKnownConnection((await app.activation()).client, connection, io.signal);
+    } catch (error) {
+      if (error instanceof UnknownConnection) throw new UsageError(error.message, help);
+      writeLine(io.stderr, `connection ${connection} not checked: the Activation API's connection list could not be read (${messageOf(error)})`);
+    }
+  });
 }
 
 /** `pim-sync enqueue activation-orders --connection ID`: a pull of that connection now, by the worker. */
@@ -33,9 +31,9 @@ export async function enqueueActivationOrders(settings: Settings, connection: st
   if (!settings.activation) throw new UsageError("the config has no `activation` section", options.help);
   if (!settings.redis) throw new UsageError("this command needs `redis` in the config (jobs live in Redis)", options.help);
   await refuseUnknownConnection(settings, connection, io, options.help);
-  const redis = await connectCommandRedis(settings.redis, io.signal);
-  const queue = createActivationQueue({ connection: redis, prefix: settings.redis.prefix, retention: settings.worker });
-  try {
+  const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) });
+  return withApp(settings, { logger, signal: io.signal }, async (app) => {
+    const queue = await activationQueueOf(app);
     const job = await queue.enqueuePull({ connection, trigger: "cli" });
     const text = {
       queued: `pull of connection ${connection} queued: job ${job.ref}`,
@@ -45,8 +43,5 @@ export async function enqueueActivationOrders(settings: Settings, connection: st
     }[job.status];
     writeLine(io.stdout, options.json ? JSON.stringify({ job_id: job.ref, status: job.status }) : text);
     return 0;
-  } finally {
-    await queue.close();
-    await closeRedis(redis);
-  }
+  });
 }

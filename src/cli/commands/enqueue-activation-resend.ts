@@ -1,6 +1,7 @@
-import { createActivationQueue } from "../../jobs/activation-queue.js";
-import { closeRedis } from "../../redis/close-redis.js";
-import { connectCommandRedis } from "../../redis/connect-command-redis.js";
+import { withApp } from "../../app/with-app.js";
+import { createLogger } from "../../log/create-logger.js";
+import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
+import { activationQueueOf } from "./activation-queue-of.js";
 import type { Settings } from "../../settings/settings-schema.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { UsageError } from "../usage-error.js";
@@ -18,15 +19,12 @@ export async function enqueueResend(
 ): Promise<number> {
   if (!settings.redis) throw new UsageError("`activation resend` needs `redis` in the config: set-aside orders are the worker's, and it re-sends them", options.help);
   const orderIds = (orders ?? []).filter((order): order is string => typeof order === "string");
-  const redis = await connectCommandRedis(settings.redis, io.signal);
-  const queue = createActivationQueue({ connection: redis, prefix: settings.redis.prefix, retention: settings.worker });
-  try {
+  const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) });
+  return withApp(settings, { logger, signal: io.signal }, async (app) => {
+    const queue = await activationQueueOf(app);
     const job = await queue.enqueueResend({ connection, ...(orderIds.length > 0 ? { order_ids: orderIds } : {}), requested_by: "cli" });
     const what = orderIds.length > 0 ? `order(s) ${orderIds.join(", ")}` : "every set-aside order";
     writeLine(io.stdout, options.json ? JSON.stringify({ job_id: job.ref, status: job.status }) : `re-send of ${what} of connection ${connection} queued: job ${job.ref}`);
     return 0;
-  } finally {
-    await queue.close();
-    await closeRedis(redis);
-  }
+  });
 }

@@ -4,6 +4,9 @@ import { parseCommandArgs, parseProjectId, requireString } from "../parse-comman
 import { UsageError } from "../usage-error.js";
 import { enqueueActivationOrders } from "./enqueue-activation-orders.js";
 import { loadCommandSettings } from "../load-command-settings.js";
+import { withApp } from "../../app/with-app.js";
+import { createLogger } from "../../log/create-logger.js";
+import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
 
 export const ENQUEUE_HELP = `Usage: pim-sync enqueue sync --config FILE --project ID [--full] [--allow-mass-delete]
        pim-sync enqueue activation-orders --config FILE --connection ID
@@ -39,8 +42,9 @@ export async function runEnqueueCommand(argv: readonly string[], io: CliIo): Pro
   }
   const project = parseProjectId(values.project, ENQUEUE_HELP);
   if (!settings.projects.some((p) => p.id === project)) throw new UsageError(`project ${project} is not configured`, ENQUEUE_HELP);
-  const opened = await openJobQueues(settings, ENQUEUE_HELP, io.signal);
-  try {
+  const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) });
+  return withApp(settings, { logger, signal: io.signal }, async (app) => {
+    const opened = await openJobQueues(app, ENQUEUE_HELP);
     const job = await opened.use((queues) => queues.enqueueSync({ project, full: values.full === true, allow_mass_delete: values["allow-mass-delete"] === true, trigger: "cli" }));
     const ref = `${job.project}/${job.jobId}`;
     const text = {
@@ -51,7 +55,5 @@ export async function runEnqueueCommand(argv: readonly string[], io: CliIo): Pro
     }[job.status];
     writeLine(io.stdout, values.json ? JSON.stringify({ job_id: ref, status: job.status }) : text);
     return 0;
-  } finally {
-    await opened.close();
-  }
+  });
 }

@@ -5,7 +5,9 @@ import { findProject } from "../../project-runtime.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { JSON_KEYS_OPTION, jsonText, parseJsonKeyStyle } from "../json-output.js";
 import { loadCommandSettings } from "../load-command-settings.js";
-import { openReviewStores } from "../open-review-stores.js";
+import { withApp } from "../../app/with-app.js";
+import { createLogger } from "../../log/create-logger.js";
+import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
 import { parseCommandArgs, parseProjectId, requireString } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
 
@@ -63,8 +65,9 @@ export async function runHeldCommand(argv: readonly string[], io: CliIo): Promis
   if (action === undefined && values.id !== undefined) throw new UsageError("--id goes with 'held approve'", HELD_HELP);
   const settings = await loadCommandSettings(configPath, io);
   if (!findProject(settings, projectId)) throw new UsageError(`project ${projectId} is not in ${configPath} (configured: ${settings.projects.map((p) => p.id).join(", ")})`, HELD_HELP);
-  const stores = await openReviewStores(settings, io.signal);
-  try {
+  const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) });
+  return withApp(settings, { logger, signal: io.signal }, async (app) => {
+    const stores = await app.reviewStores();
     if (id === undefined) {
       const plans = await stores.held.list(projectId);
       if (values.json) writeLine(io.stdout, jsonText(plans, keyStyle));
@@ -80,7 +83,5 @@ export async function runHeldCommand(argv: readonly string[], io: CliIo): Promis
     if (values.json) writeLine(io.stdout, jsonText(result.approved, keyStyle));
     else writeLine(io.stdout, [`Approved: the next sync of project ${projectId} deletes these options (those the PIM still lacks).`, ...planLines(result.approved)].join("\n"));
     return 0;
-  } finally {
-    await stores.close();
-  }
+  });
 }

@@ -5,7 +5,9 @@ import { parseSince } from "../../history/parse-since.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { JSON_KEYS_OPTION, jsonText, parseJsonKeyStyle } from "../json-output.js";
 import { loadCommandSettings } from "../load-command-settings.js";
-import { openReviewStores } from "../open-review-stores.js";
+import { withApp } from "../../app/with-app.js";
+import { createLogger } from "../../log/create-logger.js";
+import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
 import { parseCommandArgs, parseProjectId, requireString } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
 
@@ -68,13 +70,10 @@ export async function runHistoryCommand(argv: readonly string[], io: CliIo): Pro
   }
   const settings = await loadCommandSettings(configPath, io);
   if (!findProject(settings, projectId)) throw new UsageError(`project ${projectId} is not in ${configPath} (configured: ${settings.projects.map((p) => p.id).join(", ")})`, HISTORY_HELP);
-  const stores = await openReviewStores(settings, io.signal);
-  let entries: HistoryEntry[];
-  try {
-    entries = await allHistory(stores.history, projectId, { collection: values.collection, option: values.option, sinceMs });
-  } finally {
-    await stores.close();
-  }
+  const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) });
+  const entries = await withApp(settings, { logger, signal: io.signal }, async (app) =>
+    allHistory((await app.reviewStores()).history, projectId, { collection: values.collection, option: values.option, sinceMs }),
+  );
   if (values.json) writeLine(io.stdout, jsonText(entries, keyStyle));
   else if (entries.length === 0) writeLine(io.stdout, `No write recorded for project ${projectId}${values.since === undefined ? "" : ` since ${values.since}`}.`);
   else for (const entry of entries) writeLine(io.stdout, entryLine(entry));

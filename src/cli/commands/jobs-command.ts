@@ -7,6 +7,8 @@ import { UsageError } from "../usage-error.js";
 import { JSON_KEYS_OPTION, jsonText, parseJsonKeyStyle } from "../json-output.js";
 import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
 import { loadCommandSettings } from "../load-command-settings.js";
+import { withApp } from "../../app/with-app.js";
+import { createLogger } from "../../log/create-logger.js";
 
 export const JOBS_HELP = `Usage: pim-sync jobs <list|show|retry> --config FILE [options]
 
@@ -78,11 +80,14 @@ export async function runJobsCommand(argv: readonly string[], io: CliIo): Promis
   if (state !== undefined && !(JOB_STATES as readonly string[]).includes(state)) throw new UsageError(`--state must be one of ${JOB_STATES.join(", ")}`, JOBS_HELP);
   const project = values.project === undefined ? undefined : parseProjectId(values.project, JOBS_HELP);
   const settings = await loadCommandSettings(requireString(values.config, "--config", JOBS_HELP), io, { secrets: "optional" });
-  const opened = await openJobQueues(settings, JOBS_HELP, io.signal);
   // The secrets set in this environment (the `jobs` commands run without the unset ones).
-  const admin = createJobAdmin(opened.queues, { redactor: redactorOfSettings(settings), ...(opened.activation ? { activation: opened.activation.queue } : {}) });
+  const redactor = redactorOfSettings(settings);
+  const logger = createLogger({ level: settings.log_level, redactor });
   try {
-    return await opened.use(async () => {
+    return await withApp(settings, { logger, signal: io.signal }, async (app) => {
+    const opened = await openJobQueues(app, JOBS_HELP);
+    const admin = createJobAdmin(opened.queues, { redactor, ...(opened.activation ? { activation: opened.activation.queue } : {}) });
+    return opened.use(async () => {
     if (action === "list") {
       const limit = values.limit === undefined ? 100 : Number(values.limit);
       if (!Number.isInteger(limit) || limit < 1) throw new UsageError("--limit must be a positive whole number", JOBS_HELP);
@@ -108,13 +113,12 @@ export async function runJobsCommand(argv: readonly string[], io: CliIo): Promis
     else for (const result of results) writeLine(io.stdout, `${result.ref}: ${result.outcome}${result.reason ? ` (${result.reason})` : ""}`);
     return results.some((result) => result.outcome === "skipped") ? 1 : 0;
     });
+    });
   } catch (error) {
     if (error instanceof UsageError) throw error;
     // A wrong reference is not a wrong command line: one line, without the usage.
     if (error instanceof JobNotFoundError) throw new UsageError(error.message);
     if (error instanceof JobRefError) throw new UsageError(error.message);
     throw error;
-  } finally {
-    await opened.close();
   }
 }

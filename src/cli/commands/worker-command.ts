@@ -1,7 +1,5 @@
-import { closeRedis } from "../../redis/close-redis.js";
-import { createWorkerRedis } from "../../redis/create-worker-redis.js";
 import { createLogger } from "../../log/create-logger.js";
-import { openWorkerProcess } from "../../worker-process.js";
+import { createApp } from "../../app/create-app.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { parseCommandArgs, requireString } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
@@ -39,7 +37,6 @@ export async function runWorkerCommand(argv: readonly string[], io: CliIo): Prom
   if (!settings.redis) throw new UsageError("the worker needs `redis` in the config", WORKER_HELP);
   // From here on every line the worker prints is one JSON log record (stderr).
   const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings), destination: io.stderr });
-  const connection = createWorkerRedis(settings.redis, logger);
   const stopRequested = new Promise<"stop">((resolve) => {
     if (io.signal?.aborted) return resolve("stop");
     io.signal?.addEventListener("abort", () => resolve("stop"), { once: true });
@@ -47,30 +44,24 @@ export async function runWorkerCommand(argv: readonly string[], io: CliIo): Prom
   // The HTTP listener opens first (a port already taken ends the command here, before anything
   // is written to Redis); a worker started while Redis is away then waits for it (logging each
   // reconnect attempt) while /healthz answers, and a signal in the meantime ends it at once.
-  let proc;
-  try {
-    if (jsonKeys === "camel") logger.warn({ option: "--json-keys camel" }, "deprecated: the admin API and GET /v1/jobs answer camelCase keys for this release only; move to snake_case");
-    proc = await openWorkerProcess({ settings, logger, connection, jsonKeys });
-  } catch (error) {
-    await closeRedis(connection);
-    throw error;
-  }
+  if (jsonKeys === "camel") logger.warn({ option: "--json-keys camel" }, "deprecated: the admin API and GET /v1/jobs answer camelCase keys for this release only; move to snake_case");
+  const app = createApp(settings, { logger, role: "worker", worker: { jsonKeys } });
+  await app.start();
+  const proc = app.worker();
   const started = await Promise.race([proc.started.then(() => "started" as const), stopRequested]).catch(async (error: unknown) => {
-    await closeRedis(connection);
+    // Why the start failed is the error to report; a release failing as well is logged by stop.
+    await app.stop().catch(() => undefined);
     throw error;
   });
   if (started === "stop") {
     logger.info("stopping before the worker started (Redis has not answered yet)");
-    await proc.stop();
-    await closeRedis(connection);
-    logger.flush();
-    return 0;
+  } else {
+    logger.info({ projects: settings.projects.map((p) => p.id), server: proc.serverUrl }, "worker running; SIGTERM or SIGINT to stop");
+    await stopRequested;
+    logger.info({ shutdownTimeoutMs: settings.worker.shutdown_timeout_ms }, "stopping: waiting for active jobs");
   }
-  logger.info({ projects: settings.projects.map((p) => p.id), server: proc.serverUrl }, "worker running; SIGTERM or SIGINT to stop");
-  await stopRequested;
-  logger.info({ shutdownTimeoutMs: settings.worker.shutdown_timeout_ms }, "stopping: waiting for active jobs");
-  await proc.stop();
-  await closeRedis(connection);
+  // The worker (listener first, then its jobs and queues), then the Redis connection.
+  await app.stop();
   logger.flush();
   return 0;
 }

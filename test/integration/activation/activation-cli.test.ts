@@ -1,14 +1,14 @@
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { runCli } from "../../../src/cli/main.js";
 import { SAMPLE_CONNECTIONS, sampleOrder } from "../../../src/sim/activation/activation-sample.js";
 import { SIM_ACTIVATION_TOKEN, startActivationSimulator, type ActivationSimulator, type ActivationSimulatorOptions } from "../../../src/sim/activation/activation-simulator.js";
 import { captureIo } from "../../support/capture-io.js";
 import { createConfigSafeTestRedis } from "../../support/process-redis.js";
 import { ACTIVATION_ENV, activationConfig, writeActivationConfig } from "./activation-test-config.js";
+import { test, type PimSyncFixtures } from "../../support/fixtures.js";
 
 const ORDERS_PATH = /^\/v1\/channel-connections\/amazon-fr\/orders$/;
 
@@ -21,12 +21,13 @@ interface DeliveryLine {
 }
 
 describe("pim-sync activation (CLI against the Activation simulator)", () => {
+  let closeAfter: PimSyncFixtures["closeAfter"];
   let sim: ActivationSimulator;
   let dir: string;
   let configPath: string;
 
   async function start(options: ActivationSimulatorOptions = {}, activation: Record<string, unknown> = {}): Promise<void> {
-    sim = await startActivationSimulator(options);
+    sim = closeAfter(await startActivationSimulator(options));
     configPath = await writeActivationConfig(dir, activationConfig({ activationUrl: sim.url, stateDir: join(dir, "state"), activation }));
   }
 
@@ -43,16 +44,13 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
     return { code: result.code, lines: records.map((record) => record.order), records, err: result.err };
   }
 
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), "pim-sync-activation-"));
-  });
-  afterEach(async () => {
-    await sim.close();
-    await rm(dir, { recursive: true, force: true });
+  test.beforeEach(async ({ tempDir, closeAfter: closeAfterFixture }) => {
+    closeAfter = closeAfterFixture;
+    dir = tempDir;
   });
 
   describe("connections", () => {
-    it("lists the channel connections; --json prints the API's array unchanged", async () => {
+    test("lists the channel connections; --json prints the API's array unchanged", async () => {
       await start();
       const text = await cli("connections");
       expect(text.code).toBe(0);
@@ -63,14 +61,14 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
       expect(sim.requests.every((request) => request.authScheme === null)).toBe(true);
     });
 
-    it("says so when the API lists no connection", async () => {
+    test("says so when the API lists no connection", async () => {
       await start({ connections: [] });
       const result = await cli("connections");
       expect(result).toMatchObject({ code: 0, out: "no channel connections\n" });
       expect(JSON.parse((await cli("connections", "--json")).out)).toEqual([]);
     });
 
-    it("bad token: exit 1, the message names the header that was sent, never its value", async () => {
+    test("bad token: exit 1, the message names the header that was sent, never its value", async () => {
       await start({ accessToken: "the-real-token" });
       const result = await cli("connections");
       expect(result.code).toBe(1);
@@ -79,7 +77,7 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
       expect(result.err).not.toContain("the-real-token");
     });
 
-    it("bad token in bearer mode names the Authorization header", async () => {
+    test("bad token in bearer mode names the Authorization header", async () => {
       await start({ accessToken: "the-real-token" }, { auth: "bearer" });
       const result = await cli("connections");
       expect(result.code).toBe(1);
@@ -87,7 +85,7 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
       expect(result.err).not.toContain(SIM_ACTIVATION_TOKEN);
     });
 
-    it("bearer mode sends Authorization: Bearer", async () => {
+    test("bearer mode sends Authorization: Bearer", async () => {
       await start({}, { auth: "bearer" });
       expect((await cli("connections")).code).toBe(0);
       expect(sim.requests.map((request) => request.authScheme)).toEqual(["Bearer"]);
@@ -95,7 +93,7 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
   });
 
   describe("orders", () => {
-    it("follows every page, sending nextSearchAfter back as cursor_param, and writes one NDJSON line per order", async () => {
+    test("follows every page, sending nextSearchAfter back as cursor_param, and writes one NDJSON line per order", async () => {
       await start({ cursorParam: "after" }, { cursor_param: "after" });
       const { code, lines, err } = await pullLines();
       expect(code).toBe(0);
@@ -107,7 +105,7 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
       expect(err).toContain("7 order(s) written, 0 unchanged, 0 without id, 3 page(s)");
     });
 
-    it("repeated pulls emit only new and changed orders; --all emits everything and leaves the state", async () => {
+    test("repeated pulls emit only new and changed orders; --all emits everything and leaves the state", async () => {
       await start();
       expect((await pullLines()).lines).toHaveLength(7);
       expect((await pullLines()).lines).toEqual([]);
@@ -128,7 +126,7 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
       expect((await pullLines()).lines).toEqual([]);
     });
 
-    it("--out FILE appends, and a second pull of the same connection appends only what is new", async () => {
+    test("--out FILE appends, and a second pull of the same connection appends only what is new", async () => {
       await start();
       const out = join(dir, "orders.ndjson");
       await writeFile(out, '{"kept":"line"}\n');
@@ -142,7 +140,7 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
       expect(JSON.parse(lines[8] ?? "")).toMatchObject({ connection: "amazon-fr", order_id: "amazon-fr-order-9", version: 1, order: sampleOrder("amazon-fr", 9) });
     });
 
-    it("a failed read emits nothing and advances nothing (exit 1); the next pull emits every order", async () => {
+    test("a failed read emits nothing and advances nothing (exit 1); the next pull emits every order", async () => {
       await start();
       // Page 1 is answered, then page 2 fails through every retry: nothing of page 1 may come out.
       const page1 = sim.waitForRequest((request) => ORDERS_PATH.test(request.path), 5_000);
@@ -156,7 +154,7 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
       expect((await pullLines()).lines).toHaveLength(7);
     });
 
-    it("rides out 429 storms (with and without Retry-After) and 5xx storms within the bounded retries", async () => {
+    test("rides out 429 storms (with and without Retry-After) and 5xx storms within the bounded retries", async () => {
       await start();
       sim.faults.failNext({ path: ORDERS_PATH }, { status: 429, times: 2 });
       const first = await pullLines();
@@ -174,7 +172,7 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
       expect(faulted).toEqual([429, 429, 429, 503]);
     });
 
-    it("a storm longer than the retries fails the pull with exit 1 and emits nothing", async () => {
+    test("a storm longer than the retries fails the pull with exit 1 and emits nothing", async () => {
       await start();
       sim.faults.failNext({ path: ORDERS_PATH }, { status: 503, times: 3 });
       const result = await pullLines();
@@ -183,7 +181,7 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
       expect(sim.requests.filter((request) => ORDERS_PATH.test(request.path))).toHaveLength(3);
     });
 
-    it("a cursor that repeats stops the pull with an error instead of looping; nothing is emitted", async () => {
+    test("a cursor that repeats stops the pull with an error instead of looping; nothing is emitted", async () => {
       await start();
       sim.repeatCursorOnce("amazon-fr");
       const result = await pullLines();
@@ -194,7 +192,7 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
       expect((await pullLines()).lines).toHaveLength(7);
     });
 
-    it("an order without id is reported and skipped, and never emitted by later pulls", async () => {
+    test("an order without id is reported and skipped, and never emitted by later pulls", async () => {
       const withoutId = { data: { originalId: "MP-X" }, items: [] };
       await start({ orders: { "amazon-fr": [sampleOrder("amazon-fr", 1), withoutId, sampleOrder("amazon-fr", 2)] } });
       const first = await pullLines();
@@ -207,7 +205,7 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
       expect((await pullLines(["--all"])).lines).toHaveLength(2);
     });
 
-    it("keeps the pull state in Redis when the config names one", async () => {
+    test("keeps the pull state in Redis when the config names one", async () => {
       await start();
       const redis = await createConfigSafeTestRedis();
       try {
@@ -221,7 +219,7 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
       }
     });
 
-    it("a connection without orders writes nothing", async () => {
+    test("a connection without orders writes nothing", async () => {
       await start();
       const result = await cli("orders", "--connection", "ebay-uk");
       expect(result).toMatchObject({ code: 0, out: "" });
@@ -232,7 +230,7 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
     const offer = (i: number): Record<string, unknown> => ({ sku: `SKU-${i}`, price: { amount: 10 + i, currency: "EUR" }, stock: i });
     const ndjson = (items: readonly unknown[]): string => items.map((item) => JSON.stringify(item)).join("\n");
 
-    it("sends offers unchanged in batches of batch_size, then skips them when unchanged unless --force", async () => {
+    test("sends offers unchanged in batches of batch_size, then skips them when unchanged unless --force", async () => {
       await start({}, { offers: { batch_size: 2 } });
       const file = join(dir, "offers.ndjson");
       await writeFile(file, ndjson([1, 2, 3, 4, 5].map(offer)));
@@ -252,7 +250,7 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
       expect(forced.out).toContain("offers: 6 sent, 0 skipped (unchanged since last accepted), 3 batch(es)");
     });
 
-    it("reads a JSON array and wraps the batch in the configured envelope", async () => {
+    test("reads a JSON array and wraps the batch in the configured envelope", async () => {
       await start({ offersEnvelope: "offers" }, { offers: { envelope: "offers" } });
       const file = join(dir, "offers.json");
       await writeFile(file, JSON.stringify([offer(1), offer(2)]));
@@ -260,7 +258,7 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
       expect(sim.offerBatches("mirakl-de")).toEqual([[offer(1), offer(2)]]);
     });
 
-    it("a 4xx stops with the API's message and exit 1; the batches before it stay recorded", async () => {
+    test("a 4xx stops with the API's message and exit 1; the batches before it stay recorded", async () => {
       await start({}, { offers: { batch_size: 2 } });
       const file = join(dir, "offers.ndjson");
       // A key pim-sync accepts (a number) that the simulator refuses (it wants a string sku).
@@ -277,7 +275,7 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
       expect(retried.out).toContain("offers: 3 sent, 2 skipped (unchanged since last accepted), 2 batch(es)");
     });
 
-    it("retries a batch through 5xx and 429 (PUT is idempotent) and records it once accepted", async () => {
+    test("retries a batch through 5xx and 429 (PUT is idempotent) and records it once accepted", async () => {
       await start();
       const file = join(dir, "offers.ndjson");
       await writeFile(file, ndjson([offer(1)]));
@@ -288,7 +286,7 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
       expect((await cli("offers", "put", "--connection", "amazon-fr", "--file", file)).out).toContain("0 sent, 1 skipped");
     });
 
-    it("a PUT answered 308 is not accepted: exit 1, nothing recorded, and the next put sends the offers", async () => {
+    test("a PUT answered 308 is not accepted: exit 1, nothing recorded, and the next put sends the offers", async () => {
       await start();
       const file = join(dir, "offers.ndjson");
       await writeFile(file, ndjson([offer(1), offer(2)]));
@@ -309,7 +307,7 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
       expect(sim.offerBatches("amazon-fr")).toEqual([[offer(1), offer(2)]]);
     });
 
-    it("a bad file is a usage error naming the line, and nothing is sent", async () => {
+    test("a bad file is a usage error naming the line, and nothing is sent", async () => {
       await start();
       const file = join(dir, "offers.ndjson");
       await writeFile(file, `${JSON.stringify(offer(1))}\n{broken\n`);
@@ -321,7 +319,7 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
   });
 
   describe("shipments put", () => {
-    it("sends each shipment in its own PUT, unchanged, and sums up accepted and refused ones", async () => {
+    test("sends each shipment in its own PUT, unchanged, and sums up accepted and refused ones", async () => {
       await start();
       const file = join(dir, "shipments.json");
       const shipments = [
@@ -339,7 +337,7 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
       expect(sim.requests.filter((request) => request.method === "PUT")).toHaveLength(3);
     });
 
-    it("exit 0 when every shipment is accepted (NDJSON input)", async () => {
+    test("exit 0 when every shipment is accepted (NDJSON input)", async () => {
       await start();
       const file = join(dir, "shipments.ndjson");
       await writeFile(file, `{"orderId":"mirakl-de-order-1","carrier":"GLS"}\n`);
@@ -350,7 +348,7 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
   });
 
   describe("usage", () => {
-    it("a config without an activation section is a usage error (exit 2), before any request", async () => {
+    test("a config without an activation section is a usage error (exit 2), before any request", async () => {
       await start();
       const config = activationConfig({ activationUrl: sim.url, stateDir: join(dir, "state") });
       delete config.activation;
@@ -361,7 +359,7 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
       expect(sim.requests).toEqual([]);
     });
 
-    it("missing --connection, unknown subcommand: exit 2", async () => {
+    test("missing --connection, unknown subcommand: exit 2", async () => {
       await start();
       expect((await cli("orders")).code).toBe(2);
       expect((await cli("offers", "delete")).code).toBe(2);

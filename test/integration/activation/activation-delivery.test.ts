@@ -1,8 +1,7 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Job } from "bullmq";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect } from "vitest";
 import type { RefusedOrder } from "../../../src/activation/activation-state-store.js";
 import { runCli } from "../../../src/cli/main.js";
 import { ACTIVATION_QUEUE, createActivationQueue, type ActivationQueue } from "../../../src/jobs/activation-queue.js";
@@ -12,11 +11,11 @@ import { SIM_ACTIVATION_TOKEN, SIM_WEBHOOK_TOKEN, startActivationSimulator, type
 import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
 import { captureIo } from "../../support/capture-io.js";
 import { waitFor } from "../../support/process-poll.js";
-import { createConfigSafeTestRedis } from "../../support/process-redis.js";
 import type { TestRedis } from "../../support/redis.js";
 import { silentLogger } from "../../support/silent-logger.js";
 import { createTriggerClient } from "../../support/trigger-client.js";
 import { ACTIVATION_ENV, activationConfig, writeActivationConfig } from "./activation-test-config.js";
+import { test, type WorkersFixture } from "../../support/fixtures.js";
 
 const TRIGGER_TOKEN = "delivery-test-trigger-token-0123";
 const METRICS_TOKEN = "delivery-test-metrics-token-0123";
@@ -36,6 +35,7 @@ interface WebhookBody {
 }
 
 describe("Activation delivery guarantees (in-process worker, real Redis, Activation simulator)", () => {
+  let workers: WorkersFixture;
   let sim: ActivationSimulator;
   let redis: TestRedis;
   let dir: string;
@@ -53,7 +53,7 @@ describe("Activation delivery guarantees (in-process worker, real Redis, Activat
     if (options.withoutProject) delete config.projects;
     configPath = await writeActivationConfig(dir, config);
     const settings = parseSettings(JSON.stringify(config), "activation-delivery-test", ACTIVATION_ENV);
-    worker = await startWorkerProcess({ settings, logger: silentLogger() });
+    worker = workers.keep(await startWorkerProcess({ settings, logger: silentLogger() }));
   }
 
   async function finished(id: string, timeoutMs = 30_000): Promise<{ job: Job; state: string }> {
@@ -88,24 +88,18 @@ describe("Activation delivery guarantees (in-process worker, real Redis, Activat
     return answer.text;
   }
 
-  beforeEach(async () => {
-    sim = await startActivationSimulator();
-    redis = await createConfigSafeTestRedis();
-    dir = await mkdtemp(join(tmpdir(), "pim-sync-activation-delivery-"));
-    queue = createActivationQueue({ connection: redis.redis, prefix: redis.prefix, retention: { keep_completed_days: 1, keep_failed_days: 1 } });
+  test.beforeEach(async ({ redis: testRedis, tempDir, closeAfter, workers: workersFixture }) => {
+    workers = workersFixture;
+    sim = closeAfter(await startActivationSimulator());
+    redis = testRedis;
+    dir = tempDir;
+    queue = closeAfter(createActivationQueue({ connection: redis.redis, prefix: redis.prefix, retention: { keep_completed_days: 1, keep_failed_days: 1 } }));
   });
 
-  afterEach(async () => {
+  afterEach(() => {
     for (const answer of http.answers.splice(0)) expect(answer.text).not.toContain(SIM_ACTIVATION_TOKEN);
-    await worker?.stop();
-    worker = undefined;
-    await queue.close();
-    await sim.close();
-    await redis.cleanup();
-    await rm(dir, { recursive: true, force: true });
   });
-
-  it("a refused order is set aside with its reason and the pull goes on in order; it is listed (CLI, admin API), counted, not sent again by later pulls, and re-sent on request under its delivery id", async () => {
+  test("a refused order is set aside with its reason and the pull goes on in order; it is listed (CLI, admin API), counted, not sent again by later pulls, and re-sent on request under its delivery id", async () => {
     await startWith({ orders: { connections: ["amazon-fr"], sink: { type: "webhook", url: `${sim.url}${WEBHOOK_PATH}`, token: SIM_WEBHOOK_TOKEN } } });
     sim.refuseWebhookOrder("amazon-fr-order-3");
 
@@ -161,7 +155,7 @@ describe("Activation delivery guarantees (in-process worker, real Redis, Activat
     expect((await http.call("/admin/api/activation/refused/amazon-fr/resend", { token: ADMIN.token })).status).toBe(405);
   });
 
-  it("the Activation queue is on the dashboard and in pim_sync_jobs; offers, shipments and failed Activation jobs are counted", async () => {
+  test("the Activation queue is on the dashboard and in pim_sync_jobs; offers, shipments and failed Activation jobs are counted", async () => {
     await startWith({ offers: { batch_size: 1 } });
     const offers = [{ sku: "SKU-1", stock: 3 }, { sku: "SKU-2", stock: 0 }];
     const enqueue = async (path: string, body: unknown): Promise<{ job: Job; state: string }> => {
@@ -191,7 +185,7 @@ describe("Activation delivery guarantees (in-process worker, real Redis, Activat
     expect(sample(metrics, 'pim_sync_jobs{project="67",queue_state="completed"}')).toBe(0);
   });
 
-  it("an Activation-only deployment (no project in the config) runs the worker and pulls", async () => {
+  test("an Activation-only deployment (no project in the config) runs the worker and pulls", async () => {
     const ordersDir = join(dir, "orders");
     await startWith({ orders: { connections: ["mirakl-de"], sink: { type: "file", dir: ordersDir } } }, { withoutProject: true });
     expect(worker?.queues.projects).toEqual([]);

@@ -1,8 +1,7 @@
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Job } from "bullmq";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect } from "vitest";
 import { contentHash } from "../../../src/activation/canonical-json.js";
 import { deliveryIdOf } from "../../../src/activation/delivery-id.js";
 import { runCli } from "../../../src/cli/main.js";
@@ -13,17 +12,18 @@ import { sampleOrder } from "../../../src/sim/activation/activation-sample.js";
 import { SIM_ACTIVATION_TOKEN, SIM_WEBHOOK_TOKEN, startActivationSimulator, type ActivationSimulator } from "../../../src/sim/activation/activation-simulator.js";
 import { captureIo } from "../../support/capture-io.js";
 import { waitFor } from "../../support/process-poll.js";
-import { createConfigSafeTestRedis } from "../../support/process-redis.js";
 import type { TestRedis } from "../../support/redis.js";
 import { silentLogger } from "../../support/silent-logger.js";
 import { createTriggerClient } from "../../support/trigger-client.js";
 import { overlapsInEvents, type QueueEvent } from "../../support/worker-harness.js";
 import { ACTIVATION_ENV, activationConfig, writeActivationConfig } from "./activation-test-config.js";
+import { test, type WorkersFixture } from "../../support/fixtures.js";
 
 const TRIGGER_TOKEN = "trigger-token-0123456789abcdef";
 const WEBHOOK_PATH = "/webhook/orders";
 
 describe("Activation jobs (in-process worker, real Redis, Activation simulator)", () => {
+  let workers: WorkersFixture;
   let sim: ActivationSimulator;
   let redis: TestRedis;
   let dir: string;
@@ -45,7 +45,7 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
     });
     configPath = await writeActivationConfig(dir, config);
     const settings = parseSettings(JSON.stringify(config), "activation-jobs-test", { ACTIVATION_TOKEN: options.token ?? SIM_ACTIVATION_TOKEN });
-    worker = await startWorkerProcess({ settings, logger: silentLogger() });
+    worker = workers.keep(await startWorkerProcess({ settings, logger: silentLogger() }));
   }
 
   async function finished(id: string, timeoutMs = 20_000): Promise<{ job: Job; state: string }> {
@@ -69,24 +69,18 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
     });
   }
 
-  beforeEach(async () => {
-    sim = await startActivationSimulator();
-    redis = await createConfigSafeTestRedis();
-    dir = await mkdtemp(join(tmpdir(), "pim-sync-activation-jobs-"));
-    queue = createActivationQueue({ connection: redis.redis, prefix: redis.prefix, retention: { keep_completed_days: 1, keep_failed_days: 1 } });
+  test.beforeEach(async ({ redis: testRedis, tempDir, closeAfter, workers: workersFixture }) => {
+    workers = workersFixture;
+    sim = closeAfter(await startActivationSimulator());
+    redis = testRedis;
+    dir = tempDir;
+    queue = closeAfter(createActivationQueue({ connection: redis.redis, prefix: redis.prefix, retention: { keep_completed_days: 1, keep_failed_days: 1 } }));
   });
 
-  afterEach(async () => {
+  afterEach(() => {
     for (const answer of trigger.answers.splice(0)) expect(answer.text).not.toContain(SIM_ACTIVATION_TOKEN);
-    await worker?.stop();
-    worker = undefined;
-    await queue.close();
-    await sim.close();
-    await redis.cleanup();
-    await rm(dir, { recursive: true, force: true });
   });
-
-  it("pulls each configured connection on the schedule into one NDJSON file per connection and UTC day, never two pulls at once", async () => {
+  test("pulls each configured connection on the schedule into one NDJSON file per connection and UTC day, never two pulls at once", async () => {
     const ordersDir = join(dir, "orders");
     await startWith({ orders: { schedule: "* * * * * *", connections: ["amazon-fr", "mirakl-de"], sink: { type: "file", dir: ordersDir } } });
     const day = new Date().toISOString().slice(0, 10);
@@ -115,7 +109,7 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
     expect(overlapsInEvents(await events())).toEqual([]);
   });
 
-  it("restores the queue's global concurrency and the pull schedules when Redis lost them", async () => {
+  test("restores the queue's global concurrency and the pull schedules when Redis lost them", async () => {
     await startWith({ orders: { schedule: "0 0 1 1 *", connections: ["amazon-fr"], sink: { type: "file", dir: join(dir, "orders") } } });
     // What a Redis restart without persistence loses (a shared Redis here: only these keys go).
     await redis.redis.hdel(`${redis.prefix}:${ACTIVATION_QUEUE}:meta`, "concurrency");
@@ -128,13 +122,13 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
     );
   });
 
-  it("connections: all schedules every connection the API lists", async () => {
+  test("connections: all schedules every connection the API lists", async () => {
     await startWith({ orders: { schedule: "0 0 1 1 *", connections: "all", sink: { type: "file", dir: join(dir, "orders") } } });
     const schedulers = await queue.queue.getJobSchedulers(0, -1);
     expect(schedulers.map((s) => s.key).sort()).toEqual(["activation-pull:amazon-fr", "activation-pull:ebay-uk", "activation-pull:mirakl-de"]);
   });
 
-  it("`pim-sync enqueue activation-orders` runs a pull now; a webhook sink that fails fails the attempt, and the retry delivers only what was not delivered", async () => {
+  test("`pim-sync enqueue activation-orders` runs a pull now; a webhook sink that fails fails the attempt, and the retry delivers only what was not delivered", async () => {
     await startWith({ orders: { connections: ["amazon-fr"], sink: { type: "webhook", url: `${sim.url}${WEBHOOK_PATH}`, token: SIM_WEBHOOK_TOKEN } } });
     // Two orders get through, then the webhook fails through every in-process retry.
     void sim
@@ -170,7 +164,7 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
     expect(sim.webhookDeliveries()).toHaveLength(deliveries.length);
   });
 
-  it("a webhook answering 308 fails the pull at once (not followed); nothing counts as delivered, and the next pull delivers every order", async () => {
+  test("a webhook answering 308 fails the pull at once (not followed); nothing counts as delivered, and the next pull delivers every order", async () => {
     await startWith({ orders: { connections: ["amazon-fr"], sink: { type: "webhook", url: `${sim.url}${WEBHOOK_PATH}`, token: SIM_WEBHOOK_TOKEN } } });
     sim.faults.failNext({ method: "POST", path: WEBHOOK_PATH }, { status: 308, body: {}, times: 50, headers: { location: "https://hooks.example/orders" } });
 
@@ -193,7 +187,7 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
     expect(sim.webhookDeliveries().map((d) => (d.body as { order: unknown }).order)).toEqual(Array.from({ length: 7 }, (_, i) => sampleOrder("amazon-fr", i + 1)));
   });
 
-  it("a pull with a refused token fails at once, naming the header, never the token", async () => {
+  test("a pull with a refused token fails at once, naming the header, never the token", async () => {
     await startWith({ orders: { connections: ["amazon-fr"] } }, { token: "wrong-token-value" });
     const enqueued = await queue.enqueuePull({ connection: "amazon-fr" });
     const { job, state } = await finished(enqueued.jobId);
@@ -204,7 +198,7 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
     expect(JSON.stringify(job.data)).not.toContain("wrong-token-value");
   });
 
-  it("a repeated cursor fails the pull at once (no loop, no retry)", async () => {
+  test("a repeated cursor fails the pull at once (no loop, no retry)", async () => {
     await startWith({ orders: { connections: ["amazon-fr"], sink: { type: "file", dir: join(dir, "orders") } } });
     sim.repeatCursorOnce("amazon-fr");
     const enqueued = await queue.enqueuePull({ connection: "amazon-fr" });
@@ -218,7 +212,7 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
   describe("trigger routes", () => {
     const offers = [{ sku: "SKU-1", stock: 3 }, { sku: "SKU-2", stock: 0 }];
 
-    it("POST /v1/activation/offers queues an activation.offers.put job that sends the offers; an Idempotency-Key makes repeats one job", async () => {
+    test("POST /v1/activation/offers queues an activation.offers.put job that sends the offers; an Idempotency-Key makes repeats one job", async () => {
       await startWith({ offers: { batch_size: 1 } }, { trigger: true });
       const headers = { "idempotency-key": "offers-42" };
       const answer = await trigger.call("/v1/activation/offers", { token: TRIGGER_TOKEN, body: { connection: "amazon-fr", offers }, headers });
@@ -238,7 +232,7 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
       expect(sim.offerBatches("amazon-fr")).toEqual([[offers[0]], [offers[1]]]);
     });
 
-    it("POST /v1/activation/shipments queues an activation.shipment.update job; a refused shipment fails it at once", async () => {
+    test("POST /v1/activation/shipments queues an activation.shipment.update job; a refused shipment fails it at once", async () => {
       await startWith({}, { trigger: true });
       const shipment = { orderId: "amazon-fr-order-1", carrier: "UPS", trackingNumber: "1Z" };
       const ok = await trigger.call("/v1/activation/shipments", { token: TRIGGER_TOKEN, body: { connection: "amazon-fr", shipment } });
@@ -265,7 +259,7 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
       expect(sim.shipments("amazon-fr")).toEqual([shipment, { orderId: "amazon-fr-order-99" }]);
     });
 
-    it("400 lists every reason (shape and unknown connection, checked against the API's list); 401 without the token", async () => {
+    test("400 lists every reason (shape and unknown connection, checked against the API's list); 401 without the token", async () => {
       await startWith({}, { trigger: true });
       const bad = await trigger.call("/v1/activation/offers", { token: TRIGGER_TOKEN, body: { connection: "nowhere", offers: "many", extra: 1 } });
       expect(bad.status).toBe(400);

@@ -1,30 +1,27 @@
-import { mkdtemp, readFile, rm, writeFile, mkdir } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { DAY_MS, type RefusedOrder } from "../../../src/activation/activation-state-store.js";
 import { createFileActivationState } from "../../../src/activation/file-activation-state.js";
+import { test } from "../../support/fixtures.js";
 
 describe("the file Activation state (no Redis): versions, retention, set-aside orders", () => {
   let dir: string;
   let clock: number;
   const store = () => createFileActivationState(dir, { retention: { ordersMs: 90 * DAY_MS, offersMs: 30 * DAY_MS }, now: () => clock });
 
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), "pim-sync-file-activation-state-"));
+  test.beforeEach(async ({ tempDir }) => {
+    dir = tempDir;
     clock = Date.parse("2026-01-01T00:00:00Z");
   });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
 
-  it("reads entries written before versions existed as version 1", async () => {
+  test("reads entries written before versions existed as version 1", async () => {
     await mkdir(join(dir, "activation", "shop"), { recursive: true });
     await writeFile(join(dir, "activation", "shop", "orders.json"), JSON.stringify([["o1", "h1"]]));
     expect(await store().lastDelivered("shop", ["o1", "o2"])).toEqual(new Map([["o1", { hash: "h1", version: 1 }]]));
   });
 
-  it("forgets orders not listed for the retention, keeps those listed again; offers likewise, one entry per key", async () => {
+  test("forgets orders not listed for the retention, keeps those listed again; offers likewise, one entry per key", async () => {
     const state = store();
     await state.recordDelivered("shop", [
       { id: "o1", hash: "h1", version: 1 },
@@ -45,7 +42,7 @@ describe("the file Activation state (no Redis): versions, retention, set-aside o
     expect(JSON.parse(await readFile(join(dir, "activation", "shop", "offer-hashes.json"), "utf8"))).toHaveLength(1);
   });
 
-  it("keeps one set-aside entry per order, drops it when cleared or older than the orders' retention", async () => {
+  test("keeps one set-aside entry per order, drops it when cleared or older than the orders' retention", async () => {
     const state = store();
     const refused = (id: string, reason: string): RefusedOrder => ({
       connection: "shop",

@@ -11,9 +11,10 @@ import { z } from "zod";
 import { createTestRedis, TEST_REDIS_URL, type TestRedis } from "../../support/redis.js";
 import { waitFor } from "../../support/worker-wait.js";
 import { peakInWindow } from "../../support/peak-window.js";
-import { startOwnRedisServer, type OwnRedisServer } from "../../support/own-redis-server.js";
+import type { OwnRedisServer } from "../../support/own-redis-server.js";
 import { Redis } from "ioredis";
 import { spawn } from "node:child_process";
+import { test } from "../../support/fixtures.js";
 
 const IDENTITY = "service-n-test-account";
 const silent = pino({ level: "silent" });
@@ -171,18 +172,13 @@ describe("shared upstream budgets when Redis does not answer", () => {
   let server: OwnRedisServer;
   let client: Redis;
 
-  beforeEach(async () => {
-    server = await startOwnRedisServer();
-    client = new Redis(server.url, { maxRetriesPerRequest: 1, retryStrategy: () => 100 });
+  test.beforeEach(async ({ ownRedis }) => {
+    server = await ownRedis.start();
+    client = ownRedis.keep(new Redis(server.url, { maxRetriesPerRequest: 1, retryStrategy: () => 100 }));
     client.on("error", () => undefined);
   });
 
-  afterEach(async () => {
-    client.disconnect();
-    await server.close();
-  });
-
-  it("fails closed: a request waits while Redis is away and goes once it answers again", async () => {
+  test("fails closed: a request waits while Redis is away and goes once it answers again", async () => {
     const budgets = createRedisBudgets({ redis: client, keyspace: keyspaceOf(client, "pim-sync-test"), leaseMs: 2_000, logger: silent });
     const view = budgets.rate(IDENTITY, { limit: 10 }, "1");
     await server.kill();

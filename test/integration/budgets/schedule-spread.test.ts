@@ -1,11 +1,12 @@
 import { pino } from "pino";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { createJobQueues, type JobQueues } from "../../../src/jobs/job-queues.js";
 import { scheduleOffsetMs } from "../../../src/jobs/schedule-offset.js";
 import { upsertSchedules } from "../../../src/jobs/upsert-schedules.js";
 import { SYNC_SCHEDULER_ID } from "../../../src/redis/queue-names.js";
 import { projectSchema } from "../../../src/settings/settings-schema.js";
-import { createTestRedis, type TestRedis } from "../../support/redis.js";
+import type { TestRedis } from "../../support/redis.js";
+import { test } from "../../support/fixtures.js";
 
 const CRON = "*/15 * * * *";
 const PROJECTS = Array.from({ length: 50 }, (_, index) => 1000 + index);
@@ -24,17 +25,12 @@ describe("scheduled syncs of 50 projects on one cron start spread over the jitte
   let redis: TestRedis;
   let queues: JobQueues;
 
-  beforeEach(async () => {
-    redis = await createTestRedis();
-    queues = createJobQueues({ connection: redis.redis, prefix: redis.prefix, projects: PROJECTS, retention: RETENTION, scheduleJitterMs: 60_000 });
+  test.beforeEach(({ redis: testRedis, closeAfter }) => {
+    redis = testRedis;
+    queues = closeAfter(createJobQueues({ connection: redis.redis, prefix: redis.prefix, projects: PROJECTS, retention: RETENTION, scheduleJitterMs: 60_000 }));
   });
 
-  afterEach(async () => {
-    await queues.close();
-    await redis.cleanup();
-  });
-
-  it("each project's next run is the cron's time plus its own stable offset; they do not start in one second", async () => {
+  test("each project's next run is the cron's time plus its own stable offset; they do not start in one second", async () => {
     const result = await upsertSchedules({ redis: redis.redis, prefix: redis.prefix, queues, projects: PROJECTS.map(project), retention: RETENTION, logger: pino({ level: "silent" }) });
     expect(result).toBe("upserted");
     const nextRuns = await Promise.all(

@@ -1,25 +1,26 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import { assertCliBuilt, killLeftoverProcesses, spawnCli, waitForExit } from "../../support/process-cli.js";
+import { assertCliBuilt, waitForExit } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
-import { allJobs, openTestQueues } from "../../support/process-jobs.js";
-import { createConfigSafeTestRedis } from "../../support/process-redis.js";
+import { allJobs } from "../../support/process-jobs.js";
 import type { TestRedis } from "../../support/redis.js";
+import { test, type CliFixture } from "../../support/fixtures.js";
 
 describe("admin commands with a config whose upstream secrets are not set", () => {
+  let cli: CliFixture;
   let redis: TestRedis;
   let queues: JobQueues;
   let dir: string;
   let configPath: string;
 
   beforeAll(() => assertCliBuilt());
-  beforeEach(async () => {
-    redis = await createConfigSafeTestRedis();
-    queues = openTestQueues(redis);
-    dir = await mkdtemp(join(tmpdir(), "pim-sync-admin-"));
+  test.beforeEach(async ({ redis: testRedis, tempDir, queues: projectQueues, cli: processes }) => {
+    cli = processes;
+    redis = testRedis;
+    queues = projectQueues;
+    dir = tempDir;
     const config = testConfigObject({ pimUrl: "http://127.0.0.1:9", serviceUrl: "http://127.0.0.1:9", redisPrefix: redis.prefix, projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] } });
     // What an operator's config looks like: every credential comes from the environment.
     const project = {
@@ -31,20 +32,14 @@ describe("admin commands with a config whose upstream secrets are not set", () =
     configPath = join(dir, "operator.json");
     await writeFile(configPath, JSON.stringify({ ...config, trigger: { token: "${TRIGGER_TOKEN}" }, projects: [project] }));
   });
-  afterEach(async () => {
-    await killLeftoverProcesses();
-    await queues.close();
-    await redis.cleanup();
-    await rm(dir, { recursive: true, force: true });
-  });
 
   async function run(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-    const proc = spawnCli([...args, "--config", configPath]);
+    const proc = cli.spawn([...args, "--config", configPath]);
     const exit = await waitForExit(proc, 30_000);
     return { code: exit.code, out: proc.stdout(), err: proc.stderr() };
   }
 
-  it("enqueue, jobs list/show/retry and a queued add-options work; sync --once names the missing variables", async () => {
+  test("enqueue, jobs list/show/retry and a queued add-options work; sync --once names the missing variables", async () => {
     const enqueued = await run("enqueue", "sync", "--project", "67", "--json");
     expect(enqueued).toMatchObject({ code: 0, err: "" });
     const ref = (JSON.parse(enqueued.out) as { job_id: string }).job_id;

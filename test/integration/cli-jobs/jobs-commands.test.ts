@@ -1,21 +1,19 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { UnrecoverableError, Worker } from "bullmq";
 import { Redis } from "ioredis";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { runCli } from "../../../src/cli/main.js";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
 import { startWorker, type RunningWorker } from "../../../src/jobs/start-worker.js";
 import { loadSettings } from "../../../src/settings/load-settings.js";
-import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
 import { captureIo } from "../../support/capture-io.js";
 import { SIM_SECRETS, writeTestConfig } from "../../support/process-config.js";
-import { allJobs, openTestQueues, waitForJobState } from "../../support/process-jobs.js";
+import { allJobs, waitForJobState } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/process-poll.js";
-import { createConfigSafeTestRedis } from "../../support/process-redis.js";
 import { TEST_REDIS_URL, type TestRedis } from "../../support/redis.js";
 import { silentLogger } from "../../support/silent-logger.js";
+import { test, type WorkersFixture } from "../../support/fixtures.js";
 
 const PROJECT = 67;
 const ADD_OPTIONS_PATH = /\/add-options\/$/;
@@ -34,12 +32,14 @@ describe("pim-sync enqueue, add-options and jobs", () => {
   let configPath: string;
   let noRedisConfigPath: string;
   let worker: RunningWorker | undefined;
+  let workers: WorkersFixture;
 
-  beforeEach(async () => {
-    sims = await startSimulators();
-    redis = await createConfigSafeTestRedis();
-    queues = openTestQueues(redis);
-    dir = await mkdtemp(join(tmpdir(), "pim-sync-cli-jobs-"));
+  test.beforeEach(async ({ sims: simulators, redis: testRedis, tempDir, queues: projectQueues, workers: keeper }) => {
+    workers = keeper;
+    sims = simulators;
+    redis = testRedis;
+    queues = projectQueues;
+    dir = tempDir;
     const common = {
       pimUrl: sims.pim.url,
       serviceUrl: sims.service.url,
@@ -48,15 +48,6 @@ describe("pim-sync enqueue, add-options and jobs", () => {
     };
     configPath = await writeTestConfig(dir, { ...common, redisPrefix: redis.prefix });
     noRedisConfigPath = await writeTestConfig(dir, { ...common, redisPrefix: null }, "no-redis.json");
-  });
-
-  afterEach(async () => {
-    await worker?.stop();
-    worker = undefined;
-    await queues.close();
-    await sims.close();
-    await redis.cleanup();
-    await rm(dir, { recursive: true, force: true });
   });
 
   async function cli(...argv: string[]): Promise<CliResult> {
@@ -69,7 +60,7 @@ describe("pim-sync enqueue, add-options and jobs", () => {
 
   /** A worker in this process, on the same config file the commands use. */
   async function startInProcessWorker(): Promise<RunningWorker> {
-    worker = await startWorker({ settings: await loadSettings(configPath, {}), logger: silentLogger() });
+    worker = workers.keep(await startWorker({ settings: await loadSettings(configPath, {}), logger: silentLogger() }));
     return worker;
   }
 
@@ -86,7 +77,7 @@ describe("pim-sync enqueue, add-options and jobs", () => {
   }
 
   describe("enqueue sync", () => {
-    it("prints the job reference; a second request while one waits is merged into it", async () => {
+    test("prints the job reference; a second request while one waits is merged into it", async () => {
       const first = await cli("enqueue", "sync", "--config", configPath, "--project", "67");
       expect(first.code).toBe(0);
       expect(first.out).toMatch(/^sync of project 67 queued: job 67\/\S+\n$/);
@@ -103,7 +94,7 @@ describe("pim-sync enqueue, add-options and jobs", () => {
       expect(await jobs[0]?.getState()).toBe("waiting");
     });
 
-    it("enqueue sync --full merged into a waiting plain sync keeps --full", async () => {
+    test("enqueue sync --full merged into a waiting plain sync keeps --full", async () => {
       const plain = refIn((await cli("enqueue", "sync", "--config", configPath, "--project", "67")).out);
       const full = await cli("enqueue", "sync", "--config", configPath, "--project", "67", "--full", "--json");
       expect(full.code).toBe(0);
@@ -115,7 +106,7 @@ describe("pim-sync enqueue, add-options and jobs", () => {
       expect(await jobs[0]?.getState()).toBe("waiting");
     });
 
-    it("exits 2 for an unknown project, a missing or wrong positional", async () => {
+    test("exits 2 for an unknown project, a missing or wrong positional", async () => {
       const unknown = await cli("enqueue", "sync", "--config", configPath, "--project", "5");
       expect(unknown.code).toBe(2);
       expect(unknown.err).toMatch(/project 5 is not configured/);
@@ -127,7 +118,7 @@ describe("pim-sync enqueue, add-options and jobs", () => {
       expect(await allJobs(queues)).toEqual([]);
     });
 
-    it("enqueue sync while a sync is running (none waiting) says a follow-up will run, and one does", async () => {
+    test("enqueue sync while a sync is running (none waiting) says a follow-up will run, and one does", async () => {
       // Slow writes (the service answers after 300 ms) keep the first sync running.
       sims.service.setLatencyMs(300);
       await startInProcessWorker();
@@ -155,7 +146,7 @@ describe("pim-sync enqueue, add-options and jobs", () => {
   });
 
   describe("add-options", () => {
-    it("queues a job by default and prints its reference; --idempotency-key makes repeats one job", async () => {
+    test("queues a job by default and prints its reference; --idempotency-key makes repeats one job", async () => {
       const queued = await cli("add-options", "--config", configPath, "--project", "67", "--attribute", "color", "--options", '[{"name":"teal","label":{"en_US":"Teal"}}]', "--requested-by", "ops");
       expect(queued.code).toBe(0);
       expect(queued.out).toMatch(/^add-options queued: job 67\/\S+\n$/);
@@ -178,7 +169,7 @@ describe("pim-sync enqueue, add-options and jobs", () => {
       expect(sims.pim.requests).toEqual([]);
     });
 
-    it("--idempotency-key reused with other options: exit 2 with the reason, nothing queued", async () => {
+    test("--idempotency-key reused with other options: exit 2 with the reason, nothing queued", async () => {
       const base = ["add-options", "--config", configPath, "--project", "67", "--attribute", "color", "--idempotency-key", "k-2", "--json"];
       const first = JSON.parse((await cli(...base, "--options", '[{"name":"mint"}]')).out) as { job_id: string; status: string };
       expect(first.status).toBe("queued");
@@ -191,7 +182,7 @@ describe("pim-sync enqueue, add-options and jobs", () => {
       expect((await allJobs(queues)).map((job) => job.data)).toEqual([{ project: 67, attribute: "color", options: [{ name: "mint", label: {} }] }]);
     });
 
-    it("--once adds in this process and prints per collection what was added and what was already there", async () => {
+    test("--once adds in this process and prints per collection what was added and what was already there", async () => {
       const args = ["add-options", "--config", configPath, "--project", "67", "--attribute", "material", "--options", '[{"name":"linen","label":{"en-US":"Linen","fr_FR":"Lin"}}]', "--once"];
       const first = await cli(...args);
 
@@ -218,7 +209,7 @@ describe("pim-sync enqueue, add-options and jobs", () => {
       expect(await allJobs(queues)).toEqual([]);
     });
 
-    it.each([
+    test.each([
       { what: "options that are not JSON", args: ["--attribute", "color", "--options", "[{"], problem: /--options is not valid JSON/ },
       { what: "an option name outside the PIM code rule", args: ["--attribute", "color", "--options", '[{"name":"te al"}]'], problem: /options\.0\.name: option names may contain only letters, digits and underscores/ },
       { what: "an empty option list", args: ["--attribute", "color", "--options", "[]"], problem: /options: at least one option is needed/ },
@@ -239,7 +230,7 @@ describe("pim-sync enqueue, add-options and jobs", () => {
       expect(writesTo()).toEqual([]);
     });
 
-    it.each([
+    test.each([
       { what: "an attribute the PIM does not have", attribute: "ghost", options: '[{"name":"x"}]', problem: /attribute 'ghost' does not exist in the PIM/ },
       { what: "a metric attribute (units cannot be added)", attribute: "weight", options: '[{"name":"TON"}]', problem: /attribute 'weight' \(pim_catalog_metric\) is not a select or reference-entity attribute/ },
       { what: "a label in a locale the project does not have", attribute: "color", options: '[{"name":"teal","label":{"es-ES":"Verde azulado"}}]', problem: /label locale\(s\) es-ES are not among the project's locales/ },
@@ -252,7 +243,7 @@ describe("pim-sync enqueue, add-options and jobs", () => {
   });
 
   describe("jobs list and show", () => {
-    it("lists jobs newest first, filtered by --state and --project, or as --json", async () => {
+    test("lists jobs newest first, filtered by --state and --project, or as --json", async () => {
       const sync = refIn((await cli("enqueue", "sync", "--config", configPath, "--project", "67")).out);
       const add = refIn((await cli("add-options", "--config", configPath, "--project", "67", "--attribute", "color", "--options", '[{"name":"teal"}]')).out);
 
@@ -283,7 +274,7 @@ describe("pim-sync enqueue, add-options and jobs", () => {
       expect(badProject.err).toMatch(/project 5 is not configured/);
     });
 
-    it("shows a merged add-options request's own outcome and the run that carried it out", async () => {
+    test("shows a merged add-options request's own outcome and the run that carried it out", async () => {
       const first = refIn((await cli("add-options", "--config", configPath, "--project", "67", "--attribute", "color", "--options", '[{"name":"teal"}]')).out);
       const second = refIn((await cli("add-options", "--config", configPath, "--project", "67", "--attribute", "color", "--options", '[{"name":"navy"},{"name":"teal"}]')).out);
       await startInProcessWorker();
@@ -295,7 +286,7 @@ describe("pim-sync enqueue, add-options and jobs", () => {
       expect(shown.out).toMatch(new RegExp(`^result: .*"merged_into":"${idOf(first)}"`, "m"));
     });
 
-    it("shows a job's data, attempts, logs and result once it ran; unknown or malformed references exit 2", async () => {
+    test("shows a job's data, attempts, logs and result once it ran; unknown or malformed references exit 2", async () => {
       await startInProcessWorker();
       const ref = refIn((await cli("add-options", "--config", configPath, "--project", "67", "--attribute", "color", "--options", '[{"name":"teal","label":{"en-US":"Teal"}}]')).out);
       await waitForJobState(queues, PROJECT, idOf(ref), "completed", 20_000);
@@ -327,7 +318,7 @@ describe("pim-sync enqueue, add-options and jobs", () => {
     });
   });
 
-  it("jobs list shows a long failure reason whole, the status code at its end included", async () => {
+  test("jobs list shows a long failure reason whole, the status code at its end included", async () => {
     // A real service URL with long collection ids: the status comes well past 120 characters.
     const reason = `the service refused add-options of teal for 'color': [service PATCH] "https://sdm.customer.example/api/v1/options_collections/${"0f3c9a".repeat(20)}/add-options/": 503 Service Unavailable`;
     const enqueued = await queues.enqueueAddOptions({ project: PROJECT, attribute: "color", options: [{ name: "teal" }] });
@@ -355,7 +346,7 @@ describe("pim-sync enqueue, add-options and jobs", () => {
       return ref;
     }
 
-    it("replays a job that failed permanently (404 from the service): it completes once the fault is gone", async () => {
+    test("replays a job that failed permanently (404 from the service): it completes once the fault is gone", async () => {
       sims.service.faults.failNext({ method: "PATCH", path: ADD_OPTIONS_PATH }, { status: 404, times: 50 });
       await startInProcessWorker();
       const ref = await failedAddOptions("color", "teal");
@@ -393,7 +384,7 @@ describe("pim-sync enqueue, add-options and jobs", () => {
       expect(again.out).toBe(`${ref}: skipped (it is completed, not failed)\n`);
     });
 
-    it("--all-failed replays every failed job; with none failed it says so", async () => {
+    test("--all-failed replays every failed job; with none failed it says so", async () => {
       sims.service.faults.failNext({ method: "PATCH", path: ADD_OPTIONS_PATH }, { status: 404, times: 50 });
       await startInProcessWorker();
       const color = await failedAddOptions("color", "teal");
@@ -418,7 +409,7 @@ describe("pim-sync enqueue, add-options and jobs", () => {
     });
   });
 
-  it("--help of worker, enqueue, add-options and jobs prints the usage and exits 0", async () => {
+  test("--help of worker, enqueue, add-options and jobs prints the usage and exits 0", async () => {
     for (const command of ["worker", "enqueue", "add-options", "jobs"]) {
       const help = await cli(command, "--help");
       expect(help.code).toBe(0);
@@ -429,7 +420,7 @@ describe("pim-sync enqueue, add-options and jobs", () => {
     expect(short.out).toMatch(/^Usage: pim-sync jobs/);
   });
 
-  it("without `redis` in the config, the queue commands exit 2 with a clear message", async () => {
+  test("without `redis` in the config, the queue commands exit 2 with a clear message", async () => {
     const commands = [
       ["enqueue", "sync", "--config", noRedisConfigPath, "--project", "67"],
       ["add-options", "--config", noRedisConfigPath, "--project", "67", "--attribute", "color", "--options", '[{"name":"teal"}]'],
@@ -449,7 +440,7 @@ describe("pim-sync enqueue, add-options and jobs", () => {
     expect(once).toEqual({ code: 0, out: "color: added teal\n", err: "" });
   });
 
-  it("the worker command runs queued jobs until it is aborted, then exits 0", async () => {
+  test("the worker command runs queued jobs until it is aborted, then exits 0", async () => {
     const ref = refIn((await cli("enqueue", "sync", "--config", configPath, "--project", "67")).out);
     const controller = new AbortController();
     const io = { ...captureIo(), signal: controller.signal };

@@ -1,45 +1,37 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino, type Logger } from "pino";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import { startWorker, type RunningWorker } from "../../../src/jobs/start-worker.js";
+import { startWorker } from "../../../src/jobs/start-worker.js";
 import { loadSettings } from "../../../src/settings/load-settings.js";
-import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { killLeftoverProcesses, spawnCli, waitForExit, type LogLine } from "../../support/process-cli.js";
+import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import { waitForExit, type LogLine } from "../../support/process-cli.js";
 import { SIM_SECRETS, writeTestConfig } from "../../support/process-config.js";
-import { openTestQueues, waitForJobState } from "../../support/process-jobs.js";
+import { waitForJobState } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/process-poll.js";
-import { createConfigSafeTestRedis } from "../../support/process-redis.js";
 import type { TestRedis } from "../../support/redis.js";
+import { test, type CliFixture, type WorkersFixture } from "../../support/fixtures.js";
 
 const PROJECT = 67;
 const TOKEN = "/api/oauth/v1/token";
 
 describe("--once commands and the worker on one project", () => {
+  let cli: CliFixture;
   let sims: RunningSimulators;
   let redis: TestRedis;
   let queues: JobQueues;
   let dir: string;
-  let worker: RunningWorker | undefined;
+  let workers: WorkersFixture;
   let workerLogs: LogLine[];
 
-  beforeEach(async () => {
-    sims = await startSimulators();
-    redis = await createConfigSafeTestRedis();
-    queues = openTestQueues(redis);
-    dir = await mkdtemp(join(tmpdir(), "pim-sync-once-lock-"));
+  test.beforeEach(async ({ sims: simulators, redis: testRedis, tempDir, queues: projectQueues, workers: keeper, cli: processes }) => {
+    workers = keeper;
+    cli = processes;
+    sims = simulators;
+    redis = testRedis;
+    queues = projectQueues;
+    dir = tempDir;
     workerLogs = [];
-  });
-  afterEach(async () => {
-    await killLeftoverProcesses();
-    await worker?.stop();
-    worker = undefined;
-    await queues.close();
-    await sims.close();
-    await redis.cleanup();
-    await rm(dir, { recursive: true, force: true });
   });
 
   function config(extra: { logLevel?: string; addOptions?: Record<string, unknown>; redis?: boolean } = {}, name = "config.json"): Promise<string> {
@@ -63,10 +55,10 @@ describe("--once commands and the worker on one project", () => {
   }
 
   async function startInProcessWorker(configPath: string): Promise<void> {
-    worker = await startWorker({ settings: await loadSettings(configPath, {}), logger: captureLogger() });
+    workers.keep(await startWorker({ settings: await loadSettings(configPath, {}), logger: captureLogger() }));
   }
 
-  it("while a worker job of the project runs, sync --once and add-options --once are refused (exit 1, nothing done)", async () => {
+  test("while a worker job of the project runs, sync --once and add-options --once are refused (exit 1, nothing done)", async () => {
     const configPath = await config();
     await startInProcessWorker(configPath);
     // Every PIM answer takes 4 s (under the 5 s timeout): the job holds the lock until the
@@ -77,8 +69,8 @@ describe("--once commands and the worker on one project", () => {
     await waitFor(() => workerLogs.find((line) => line.msg === "job started"), { timeoutMs: 15_000, what: "the job to start" });
     const tokensBefore = sims.pim.requests.filter((r) => r.path === TOKEN).length;
 
-    const sync = spawnCli(["sync", "--config", configPath, "--project", "67", "--once"]);
-    const add = spawnCli(["add-options", "--config", configPath, "--project", "67", "--attribute", "color", "--options", '[{"name": "teal"}]', "--once"]);
+    const sync = cli.spawn(["sync", "--config", configPath, "--project", "67", "--once"]);
+    const add = cli.spawn(["add-options", "--config", configPath, "--project", "67", "--attribute", "color", "--options", '[{"name": "teal"}]', "--once"]);
     const [syncExit, addExit] = await Promise.all([waitForExit(sync, 30_000), waitForExit(add, 30_000)]);
 
     for (const proc of [sync, add]) {
@@ -95,10 +87,10 @@ describe("--once commands and the worker on one project", () => {
     expect(sims.service.collections().find((c) => c.name === "color" && c.project === PROJECT)?.options.map((o) => o.name)).not.toContain("teal");
   });
 
-  it("a worker job waits while sync --once holds the project's lock, then runs after it", async () => {
+  test("a worker job waits while sync --once holds the project's lock, then runs after it", async () => {
     const configPath = await config({ logLevel: "info" });
     await startInProcessWorker(configPath);
-    const once = spawnCli(["sync", "--config", configPath, "--project", "67", "--once"]);
+    const once = cli.spawn(["sync", "--config", configPath, "--project", "67", "--once"]);
     await once.waitForLog((line) => line.msg === "PIM structure read", 15_000, "the structure read");
     // The command now holds the lock; slow its PIM answers so it keeps it until lifted below.
     sims.pim.setLatencyMs(4_000);
@@ -120,11 +112,11 @@ describe("--once commands and the worker on one project", () => {
     expect(done.returnvalue).toMatchObject({ outcome: "done", written: 0 });
   });
 
-  it("sync --once honours add_options.recent_addition_grace_ms; the option removed can be added again", async () => {
+  test("sync --once honours add_options.recent_addition_grace_ms; the option removed can be added again", async () => {
     // No grace at all: an addition the PIM does not show is deleted by the next sync.
     const configPath = await config({ redis: false, addOptions: { recent_addition_grace_ms: 0 } });
-    expect((await waitForExit(spawnCli(["sync", "--config", configPath, "--project", "67", "--once"]), 30_000)).code).toBe(0);
-    const add = spawnCli(["add-options", "--config", configPath, "--project", "67", "--attribute", "color", "--options", '[{"name": "teal", "label": {"en-US": "Teal"}}]', "--once"]);
+    expect((await waitForExit(cli.spawn(["sync", "--config", configPath, "--project", "67", "--once"]), 30_000)).code).toBe(0);
+    const add = cli.spawn(["add-options", "--config", configPath, "--project", "67", "--attribute", "color", "--options", '[{"name": "teal", "label": {"en-US": "Teal"}}]', "--once"]);
     expect((await waitForExit(add, 30_000)).code).toBe(0);
     const colorInService = (): string[] => sims.service.collections().find((c) => c.name === "color" && c.project === PROJECT)?.options.map((o) => o.name) ?? [];
     expect(colorInService()).toContain("teal");
@@ -132,7 +124,7 @@ describe("--once commands and the worker on one project", () => {
     const pimColor = sims.pim.state.attribute_options.color ?? [];
     sims.pim.state.attribute_options.color = pimColor.filter((option) => option.code !== "teal");
 
-    const sync = spawnCli(["sync", "--config", configPath, "--project", "67", "--once", "--json"]);
+    const sync = cli.spawn(["sync", "--config", configPath, "--project", "67", "--once", "--json"]);
     expect((await waitForExit(sync, 30_000)).code).toBe(0);
 
     expect(colorInService()).not.toContain("teal");
@@ -140,7 +132,7 @@ describe("--once commands and the worker on one project", () => {
     expect(report.collections.find((c) => c.collection === "color")).toMatchObject({ deletes: 1 });
 
     // Removed by the PIM and a sync, it can be added again: the expired record is gone (file state).
-    const again = spawnCli(["add-options", "--config", configPath, "--project", "67", "--attribute", "color", "--options", '[{"name": "teal", "label": {"en-US": "Teal"}}]', "--once", "--json"]);
+    const again = cli.spawn(["add-options", "--config", configPath, "--project", "67", "--attribute", "color", "--options", '[{"name": "teal", "label": {"en-US": "Teal"}}]', "--once", "--json"]);
     expect((await waitForExit(again, 30_000)).code).toBe(0);
     expect(JSON.parse(again.stdout())).toMatchObject({ collections: [{ collection: "color", added: ["teal"], skipped: [] }] });
     expect(colorInService()).toContain("teal");

@@ -1,27 +1,24 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { assertCliBuilt, killLeftoverProcesses, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
+import { beforeAll, describe, expect } from "vitest";
+import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import { assertCliBuilt, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { REFUSED_PORT } from "../../support/refused-port.js";
+import { test, type CliFixture } from "../../support/fixtures.js";
 
 const RETRYING = "request failed; retrying";
 
 describe("after a failure, stop the rest: no nested retries, no retries that cannot help", () => {
+  let cli: CliFixture;
   let sims: RunningSimulators;
   let dir: string;
 
   beforeAll(() => assertCliBuilt());
-  beforeEach(async () => {
-    sims = await startSimulators();
-    dir = await mkdtemp(join(tmpdir(), "pim-sync-fail-fast-"));
-  });
-  afterEach(async () => {
-    await killLeftoverProcesses();
-    await sims.close();
-    await rm(dir, { recursive: true, force: true });
+  test.beforeEach(async ({ sims: simulators, tempDir, cli: processes }) => {
+    cli = processes;
+    sims = simulators;
+    dir = tempDir;
   });
 
   async function run(args: readonly string[], config: { pimUrl?: string; serviceToken?: string }): Promise<CliProcess> {
@@ -37,14 +34,14 @@ describe("after a failure, stop the rest: no nested retries, no retries that can
     });
     const path = join(dir, "config.json");
     await writeFile(path, JSON.stringify(object));
-    const proc = spawnCli([...args, "--config", path]);
+    const proc = cli.spawn([...args, "--config", path]);
     await waitForExit(proc, 60_000);
     return proc;
   }
 
   const retries = (proc: CliProcess, upstream?: string) => proc.logs().filter((line) => line.msg === RETRYING && (upstream === undefined || line.upstream === upstream));
 
-  it("the service refuses the token (401): the sync ends and its PIM reads are cancelled, not retried", async () => {
+  test("the service refuses the token (401): the sync ends and its PIM reads are cancelled, not retried", async () => {
     // A slow PIM, so its structure reads are still in flight when the service answers 401.
     sims.pim.setLatencyMs(300);
     const proc = await run(["sync", "--project", "67", "--once"], { serviceToken: "not-the-service-token" });
@@ -54,7 +51,7 @@ describe("after a failure, stop the rest: no nested retries, no retries that can
     expect(retries(proc)).toEqual([]);
   });
 
-  it("an unreachable PIM: the token request retries on its own, the API request does not retry it again", async () => {
+  test("an unreachable PIM: the token request retries on its own, the API request does not retry it again", async () => {
     const proc = await run(["plan", "--project", "67"], { pimUrl: `http://127.0.0.1:${REFUSED_PORT}` });
 
     expect(proc.child.exitCode).toBe(1);
@@ -68,7 +65,7 @@ describe("after a failure, stop the rest: no nested retries, no retries that can
     expect(loginRetries).toBeLessThanOrEqual(4);
   });
 
-  it("a PIM host name that does not resolve (ENOTFOUND) is not retried at all", async () => {
+  test("a PIM host name that does not resolve (ENOTFOUND) is not retried at all", async () => {
     const proc = await run(["plan", "--project", "67"], { pimUrl: "http://pim-sync-test.invalid:8081" });
 
     expect(proc.child.exitCode).toBe(1);

@@ -1,21 +1,19 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertCliBuilt, killLeftoverProcesses, spawnCli, waitForExit } from "../../support/process-cli.js";
+import { beforeAll, describe, expect } from "vitest";
+import { assertCliBuilt, waitForExit } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { TEST_REDIS_URL } from "../../support/redis.js";
+import { test, type CliFixture } from "../../support/fixtures.js";
 
 describe("schedule.cron and schedule.timezone are checked when the config loads", () => {
+  let cli: CliFixture;
   let dir: string;
 
   beforeAll(() => assertCliBuilt());
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), "pim-sync-schedule-"));
-  });
-  afterEach(async () => {
-    await killLeftoverProcesses();
-    await rm(dir, { recursive: true, force: true });
+  test.beforeEach(async ({ tempDir, cli: processes }) => {
+    cli = processes;
+    dir = tempDir;
   });
 
   async function configWith(schedule: Record<string, string>, extras: Record<string, unknown> = {}): Promise<string> {
@@ -38,9 +36,9 @@ describe("schedule.cron and schedule.timezone are checked when the config loads"
   const ACTIVATION = { url: "http://127.0.0.1:9", pim_connection_id: "pim-1", access_token: "activation-token" };
 
   for (const command of EVERY_COMMAND) {
-    it(`${command.slice(0, 2).join(" ")}: a 4-field cron and a 1-field activation schedule → exit 2 naming both keys`, async () => {
+    test(`${command.slice(0, 2).join(" ")}: a 4-field cron and a 1-field activation schedule → exit 2 naming both keys`, async () => {
       const configPath = await configWith({ cron: "*/15 * * *" }, { activation: { ...ACTIVATION, orders: { schedule: "*/15" } } });
-      const proc = spawnCli([...command, "--config", configPath]);
+      const proc = cli.spawn([...command, "--config", configPath]);
       const exit = await waitForExit(proc, 20_000);
 
       expect(exit).toEqual({ code: 2, signal: null });
@@ -51,9 +49,9 @@ describe("schedule.cron and schedule.timezone are checked when the config loads"
   }
 
   for (const command of [["plan", "--project", "67"], ["worker"]]) {
-    it(`${command[0]}: a minute of 61 and a misspelt time zone → exit 2 naming the project and both keys`, async () => {
+    test(`${command[0]}: a minute of 61 and a misspelt time zone → exit 2 naming the project and both keys`, async () => {
       const configPath = await configWith({ cron: "61 * * * *", timezone: "Europe/Pariss" });
-      const proc = spawnCli([...command, "--config", configPath]);
+      const proc = cli.spawn([...command, "--config", configPath]);
       const exit = await waitForExit(proc, 20_000);
 
       expect(exit).toEqual({ code: 2, signal: null });
@@ -63,9 +61,9 @@ describe("schedule.cron and schedule.timezone are checked when the config loads"
     });
   }
 
-  it("a valid schedule with a seconds field and a time zone loads", async () => {
+  test("a valid schedule with a seconds field and a time zone loads", async () => {
     const configPath = await configWith({ cron: "0 */5 * * * *", timezone: "Europe/Paris" });
-    const proc = spawnCli(["plan", "--project", "67", "--config", configPath]);
+    const proc = cli.spawn(["plan", "--project", "67", "--config", configPath]);
     await waitForExit(proc, 30_000);
     expect(proc.stderr()).not.toContain("schedule");
   });

@@ -1,10 +1,10 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { killLeftoverProcesses, spawnCli, waitForExit } from "../../support/process-cli.js";
+import { describe, expect } from "vitest";
+import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import { waitForExit } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
+import { test, type CliFixture } from "../../support/fixtures.js";
 
 /** What an operator wrote in the config; it must never come back in any output. */
 const PASSWORD = "Pa55-Very-Secret-9f3k";
@@ -12,17 +12,14 @@ const EMAIL = "ops@example.com";
 const TOKEN_PATH = "/api/v1/auth/token/";
 
 describe("secrets in login errors and config syntax errors", () => {
+  let cli: CliFixture;
   let sims: RunningSimulators;
   let dir: string;
 
-  beforeEach(async () => {
-    sims = await startSimulators();
-    dir = await mkdtemp(join(tmpdir(), "pim-sync-redaction-"));
-  });
-  afterEach(async () => {
-    await killLeftoverProcesses();
-    await sims.close();
-    await rm(dir, { recursive: true, force: true });
+  test.beforeEach(async ({ sims: simulators, tempDir, cli: processes }) => {
+    cli = processes;
+    sims = simulators;
+    dir = tempDir;
   });
 
   /** `sync --once` with service email/password, every log line on stderr; returns all output. */
@@ -33,12 +30,12 @@ describe("secrets in login errors and config syntax errors", () => {
     project.service = { url: sims.service.url, email: EMAIL, password: PASSWORD, token_name: "pim-sync" };
     const path = join(dir, "login.json");
     await writeFile(path, JSON.stringify(config));
-    const proc = spawnCli(["sync", "--config", path, "--project", "67", "--once"]);
+    const proc = cli.spawn(["sync", "--config", path, "--project", "67", "--once"]);
     const { code } = await waitForExit(proc, 30_000);
     return { code, output: proc.stdout() + proc.stderr() };
   }
 
-  it("a refused login says the status and DRF's reason, not the rest of an answer echoing the password", async () => {
+  test("a refused login says the status and DRF's reason, not the rest of an answer echoing the password", async () => {
     sims.service.faults.failNext(
       { path: TOKEN_PATH },
       { status: 400, body: { non_field_errors: ["Unable to log in with provided credentials."], password: [`'${PASSWORD}' is not the password`], email: [EMAIL] } },
@@ -52,7 +49,7 @@ describe("secrets in login errors and config syntax errors", () => {
     expect(sims.service.requests.filter((r) => r.path === TOKEN_PATH)).toHaveLength(1);
   });
 
-  it("a reason that repeats the password is dropped: status only", async () => {
+  test("a reason that repeats the password is dropped: status only", async () => {
     sims.service.faults.failNext({ path: TOKEN_PATH }, { status: 400, body: { non_field_errors: [`password ${PASSWORD.toUpperCase()} is wrong`] } });
 
     const { code, output } = await syncWithLogin();
@@ -62,7 +59,7 @@ describe("secrets in login errors and config syntax errors", () => {
     expect(output).toMatch(/service login refused: 400(?! \()/);
   });
 
-  it("a login failing with 5xx pages that echo the request is retried and reported without them", async () => {
+  test("a login failing with 5xx pages that echo the request is retried and reported without them", async () => {
     sims.service.faults.failNext({ path: TOKEN_PATH }, { status: 502, times: 10, body: { error: "bad gateway", request: { email: EMAIL, password: PASSWORD } } });
 
     const { code, output } = await syncWithLogin();
@@ -75,7 +72,7 @@ describe("secrets in login errors and config syntax errors", () => {
     expect(output).toMatch(/request failed; retrying/);
   });
 
-  it("a YAML syntax error on a line holding a secret reports line and column, not the line", async () => {
+  test("a YAML syntax error on a line holding a secret reports line and column, not the line", async () => {
     const path = join(dir, "broken.yaml");
     await writeFile(
       path,
@@ -88,7 +85,7 @@ describe("secrets in login errors and config syntax errors", () => {
         "",
       ].join("\n"),
     );
-    const proc = spawnCli(["sync", "--config", path, "--project", "67", "--once"]);
+    const proc = cli.spawn(["sync", "--config", path, "--project", "67", "--once"]);
     const { code } = await waitForExit(proc, 30_000);
     const output = proc.stdout() + proc.stderr();
 

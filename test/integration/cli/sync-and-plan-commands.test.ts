@@ -1,19 +1,19 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { runCli } from "../../../src/cli/main.js";
 import { captureIo } from "../../support/capture-io.js";
 import { startSyncHarness, type SyncHarness } from "../../support/sync-harness.js";
+import { test } from "../../support/fixtures.js";
 
 describe("pim-sync sync and plan", () => {
   let h: SyncHarness;
   let dir: string;
   let configPath: string;
 
-  beforeEach(async () => {
-    h = await startSyncHarness();
-    dir = await mkdtemp(join(tmpdir(), "pim-sync-cli-"));
+  test.beforeEach(async ({ tempDir, closeAfter }) => {
+    h = closeAfter(await startSyncHarness());
+    dir = tempDir;
     configPath = join(dir, "config.yaml");
     await writeFile(
       configPath,
@@ -27,12 +27,8 @@ describe("pim-sync sync and plan", () => {
       ].join("\n"),
     );
   });
-  afterEach(async () => {
-    await h.close();
-    await rm(dir, { recursive: true, force: true });
-  });
 
-  it("plan --json lists collections, fields and operations, and writes nothing", async () => {
+  test("plan --json lists collections, fields and operations, and writes nothing", async () => {
     const io = captureIo({ PIM_SECRET: "sim-secret" });
 
     const code = await runCli(["plan", "--config", configPath, "--project", "67", "--json"], io);
@@ -53,7 +49,7 @@ describe("pim-sync sync and plan", () => {
     expect(h.service.requests.filter((r) => r.method !== "GET")).toEqual([]);
   });
 
-  it("sync --once writes, then a second run reports nothing to change; --json is machine-readable", async () => {
+  test("sync --once writes, then a second run reports nothing to change; --json is machine-readable", async () => {
     const first = captureIo({ PIM_SECRET: "sim-secret" });
     expect(await runCli(["sync", "--config", configPath, "--project", "67", "--once"], first)).toBe(0);
     expect(first.out()).toMatch(/13 collection\(s\) derived, 13 to change/);
@@ -75,7 +71,7 @@ describe("pim-sync sync and plan", () => {
     expect(JSON.parse(legacy.out())).toMatchObject({ dryRun: false, durationMs: expect.any(Number) });
   });
 
-  it("exits 2 naming every problem of a bad config, before any request", async () => {
+  test("exits 2 naming every problem of a bad config, before any request", async () => {
     await writeFile(configPath, ["projects:", "  - id: 67", "    pim: { url: not-a-url, client_id: x }", "    colour: red"].join("\n"));
     const io = captureIo();
 
@@ -89,7 +85,7 @@ describe("pim-sync sync and plan", () => {
     expect(h.pim.requests).toEqual([]);
   });
 
-  it("exits 2 for an unset environment variable, an unknown project or a missing --once", async () => {
+  test("exits 2 for an unset environment variable, an unknown project or a missing --once", async () => {
     const unset = captureIo();
     expect(await runCli(["sync", "--config", configPath, "--project", "67", "--once"], unset)).toBe(2);
     expect(unset.err()).toMatch(/PIM_SECRET is not set/);
@@ -103,7 +99,7 @@ describe("pim-sync sync and plan", () => {
     expect(noOnce.err()).toMatch(/--once/);
   });
 
-  it("applies the project's deletion_guard thresholds, not the defaults", async () => {
+  test("applies the project's deletion_guard thresholds, not the defaults", async () => {
     // Stricter than the default (half, at least 10): one deletion out of five is held back.
     await writeFile(configPath, `${await readFile(configPath, "utf8")}\n    deletion_guard: { max_fraction: 0.1, min_count: 1 }\n`);
     expect(await runCli(["sync", "--config", configPath, "--project", "67", "--once"], captureIo({ PIM_SECRET: "sim-secret" }))).toBe(0);
@@ -119,7 +115,7 @@ describe("pim-sync sync and plan", () => {
     expect(h.optionsOf("color").map((o) => o.name)).toContain("red");
   });
 
-  it("prints help for the program and each command", async () => {
+  test("prints help for the program and each command", async () => {
     const io = captureIo();
     expect(await runCli(["--help"], io)).toBe(0);
     expect(io.out()).toMatch(/Commands:/);
@@ -132,7 +128,7 @@ describe("pim-sync sync and plan", () => {
     expect(await runCli(["frobnicate"], bad)).toBe(2);
   });
 
-  it("never prints secrets, even when the PIM rejects them", async () => {
+  test("never prints secrets, even when the PIM rejects them", async () => {
     const io = captureIo({ PIM_SECRET: "wrong-secret-value" });
 
     const code = await runCli(["sync", "--config", configPath, "--project", "67", "--once"], io);

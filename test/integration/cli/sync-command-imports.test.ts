@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { assertCliBuilt, CLI_BIN } from "../../support/process-cli.js";
+import { test } from "../../support/fixtures.js";
 
 /** Every module URL the built CLI resolves, recorded by a loader hook on stderr. */
 async function modulesLoadedBy(args: readonly string[], dir: string): Promise<string[]> {
@@ -33,15 +33,12 @@ async function modulesLoadedBy(args: readonly string[], dir: string): Promise<st
 
 describe("pim-sync sync: what the command loads", () => {
   let dir: string;
-  beforeEach(async () => {
+  test.beforeEach(async ({ tempDir }) => {
     assertCliBuilt();
-    dir = await mkdtemp(join(tmpdir(), "pim-sync-imports-"));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
+    dir = tempDir;
   });
 
-  it("loads neither Redis, BullMQ, the HTTP server nor the simulators (a file-state --once needs none)", async () => {
+  test("loads neither Redis, BullMQ, the HTTP server nor the simulators (a file-state --once needs none)", async () => {
     const loaded = await modulesLoadedBy(["sync", "--help"], dir);
 
     expect(loaded.some((url) => url.includes("/dist/src/cli/commands/sync-command.js"))).toBe(true);

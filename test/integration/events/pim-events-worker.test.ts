@@ -15,6 +15,7 @@ import { SIM_CREDENTIALS, writeTestConfig } from "../../support/process-config.j
 import { allJobs, collectionsOf, openTestQueues, waitForJobState } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/process-poll.js";
 import { createConfigSafeTestRedis } from "../../support/process-redis.js";
+import { DEFAULT_PIM_CLIENT_LIMITS } from "../../support/default-settings.js";
 import type { TestRedis } from "../../support/redis.js";
 
 const PROJECT = 67;
@@ -66,7 +67,7 @@ describe("PIM events through the worker process and the simulators", () => {
   }
 
   const pim = () =>
-    createPimClient({ baseUrl: sims.pim.url, dispatcher: createAgent({ connections: 4 }), credentials: { clientId: SIM_CREDENTIALS.pim.client_id, secret: SIM_CREDENTIALS.pim.secret, username: SIM_CREDENTIALS.pim.username, password: SIM_CREDENTIALS.pim.password }, logger: createLogger({ level: "silent", redactor: EMPTY_REDACTOR }) });
+    createPimClient({ ...DEFAULT_PIM_CLIENT_LIMITS, baseUrl: sims.pim.url, dispatcher: createAgent({ connections: 4 }), credentials: { clientId: SIM_CREDENTIALS.pim.client_id, secret: SIM_CREDENTIALS.pim.secret, username: SIM_CREDENTIALS.pim.username, password: SIM_CREDENTIALS.pim.password }, logger: createLogger({ level: "silent", redactor: EMPTY_REDACTOR }) });
 
   /**
    * Makes the PIM's color list `count` options longer (its sample list is one page). Before the

@@ -1,10 +1,10 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { createFileHistoryStore } from "../../../src/history/file-history-store.js";
 import type { HistoryBatch } from "../../../src/history/history-batch.js";
 import { queryHistory } from "../../../src/history/query-history.js";
+import { test } from "../../support/fixtures.js";
 
 const added = (...options: string[]): HistoryBatch => [
   { collection: "color", kind: "added", reason: "new in the PIM", job: "cli/x", trigger: "cli", at: "2026-01-01T00:00:00.000Z", options: options.map((option) => [option, null, { "en-US": option }]) },
@@ -12,14 +12,11 @@ const added = (...options: string[]): HistoryBatch => [
 
 describe("the file history store (--once without Redis)", () => {
   let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), "pim-sync-file-history-"));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
+  test.beforeEach(async ({ tempDir }) => {
+    dir = tempDir;
   });
 
-  it("trims what is older than the retention on a later run's first write, and pages newest first", async () => {
+  test("trims what is older than the retention on a later run's first write, and pages newest first", async () => {
     let now = 1_000_000;
     const first = createFileHistoryStore(dir, { retentionMs: 10_000, now: () => now });
     await first.append(67, added("red", "blue"));

@@ -1,14 +1,13 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { entriesOfBatch, historyBatchSchema } from "../../../src/history/history-batch.js";
-import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { assertCliBuilt, killLeftoverProcesses, spawnCli, waitForExit } from "../../support/process-cli.js";
+import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import { assertCliBuilt, waitForExit } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { waitFor } from "../../support/process-poll.js";
-import { createConfigSafeTestRedis } from "../../support/process-redis.js";
 import type { TestRedis } from "../../support/redis.js";
+import { test, type CliFixture } from "../../support/fixtures.js";
 
 const PROJECT = 67;
 /** 2 of color's 5 options (40 %) trip it; 1 does not. */
@@ -33,6 +32,7 @@ interface Held {
 }
 
 describe("pim-sync history and held, over the real CLI", () => {
+  let processes: CliFixture;
   let sims: RunningSimulators;
   let redis: TestRedis;
   let dir: string;
@@ -44,7 +44,7 @@ describe("pim-sync history and held, over the real CLI", () => {
   }
 
   async function cli(args: readonly string[]): Promise<{ code: number | null; out: string; err: string }> {
-    const proc = spawnCli([...args, "--config", configPath, "--project", String(PROJECT)]);
+    const proc = processes.spawn([...args, "--config", configPath, "--project", String(PROJECT)]);
     const status = await waitForExit(proc, 60_000);
     return { code: status.code, out: proc.stdout(), err: proc.stderr() };
   }
@@ -68,22 +68,16 @@ describe("pim-sync history and held, over the real CLI", () => {
   const dropFromPim = (...codes: string[]) => color().splice(0, color().length, ...color().filter((o) => !codes.includes(o.code)));
   const inService = (collection: string) => (sims.service.collections().find((c) => c.name === collection && c.project === PROJECT)?.options ?? []).map((o) => o.name).sort();
 
-  beforeEach(async () => {
+  test.beforeEach(async ({ sims: simulators, redis: testRedis, tempDir, cli: fixture }) => {
+    processes = fixture;
     assertCliBuilt();
-    sims = await startSimulators();
-    redis = await createConfigSafeTestRedis();
-    dir = await mkdtemp(join(tmpdir(), "pim-sync-history-"));
+    sims = simulators;
+    redis = testRedis;
+    dir = tempDir;
     configPath = join(dir, "config.json");
   });
 
-  afterEach(async () => {
-    await killLeftoverProcesses();
-    await sims.close();
-    await redis.cleanup();
-    await rm(dir, { recursive: true, force: true });
-  });
-
-  it("records each write with its kind, reason and run; finds the run that deleted an option; an approval deletes exactly the approved options and holds a new deletion again", async () => {
+  test("records each write with its kind, reason and run; finds the run that deleted an option; an approval deletes exactly the approved options and holds a new deletion again", async () => {
     await writeConfig();
     expect((await sync()).code).toBe(0);
     const first = await history("--collection", "color");
@@ -135,7 +129,7 @@ describe("pim-sync history and held, over the real CLI", () => {
     expect(await history("--option", "green")).toEqual([expect.objectContaining({ kind: "replaced" })]);
   });
 
-  it("approving a plan that does not exist fails naming it, and writes nothing", async () => {
+  test("approving a plan that does not exist fails naming it, and writes nothing", async () => {
     await writeConfig();
     const run = await cli(["held", "approve", "--id", "nope"]);
     expect(run.code).toBe(1);
@@ -143,7 +137,7 @@ describe("pim-sync history and held, over the real CLI", () => {
     expect(await held()).toEqual([]);
   });
 
-  it("trims entries older than history.retention_ms", async () => {
+  test("trims entries older than history.retention_ms", async () => {
     await writeConfig({ retention_ms: 1_000 });
     expect((await sync()).code).toBe(0);
     // Read from the stream, not through the CLI: a CLI start can take longer than the retention.

@@ -1,15 +1,12 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { assertCliBuilt, killLeftoverProcesses, servingUrlOf, startWorkerCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
+import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import { assertCliBuilt, servingUrlOf, type CliProcess } from "../../support/process-cli.js";
 import { writeTestConfig } from "../../support/process-config.js";
-import { openTestQueues, waitForJobState } from "../../support/process-jobs.js";
-import { createConfigSafeTestRedis } from "../../support/process-redis.js";
+import { waitForJobState } from "../../support/process-jobs.js";
 import type { TestRedis } from "../../support/redis.js";
 import { createTriggerClient } from "../../support/trigger-client.js";
+import { test, type CliFixture } from "../../support/fixtures.js";
 
 const PROJECT = 67;
 const ADMIN = { name: "ada", password: "ada-password-0123", role: "admin", token: "ada-script-token-0123456789" } as const;
@@ -32,6 +29,7 @@ interface Held {
 }
 
 describe("the worker records its writes and keeps held deletions for an admin's review", () => {
+  let cli: CliFixture;
   let sims: RunningSimulators;
   let redis: TestRedis;
   let queues: JobQueues;
@@ -40,12 +38,13 @@ describe("the worker records its writes and keeps held deletions for an admin's 
   let baseUrl = "";
   const client = createTriggerClient(() => baseUrl);
 
-  beforeEach(async () => {
+  test.beforeEach(async ({ sims: simulators, redis: testRedis, tempDir, queues: projectQueues, cli: processes }) => {
+    cli = processes;
     assertCliBuilt();
-    sims = await startSimulators();
-    redis = await createConfigSafeTestRedis();
-    queues = openTestQueues(redis);
-    dir = await mkdtemp(join(tmpdir(), "pim-sync-history-worker-"));
+    sims = simulators;
+    redis = testRedis;
+    queues = projectQueues;
+    dir = tempDir;
     const configPath = await writeTestConfig(dir, {
       pimUrl: sims.pim.url,
       serviceUrl: sims.service.url,
@@ -54,18 +53,8 @@ describe("the worker records its writes and keeps held deletions for an admin's 
       projectExtras: { deletion_guard: { max_fraction: 0.3, min_count: 2 }, allowed_options_for_pim_attribute_addition: ["color"] },
       server: { host: "127.0.0.1", port: 0, metrics_token: METRICS_TOKEN, admin: { users: [ADMIN, VIEWER] } },
     });
-    worker = await startWorkerCli(configPath);
+    worker = await cli.startWorker(configPath);
     baseUrl = await servingUrlOf(worker);
-  });
-
-  afterEach(async () => {
-    worker.signal("SIGTERM");
-    await waitForExit(worker, 30_000);
-    await killLeftoverProcesses();
-    await queues.close();
-    await sims.close();
-    await redis.cleanup();
-    await rm(dir, { recursive: true, force: true });
   });
 
   const as = (user: { token: string }, path: string, method = "GET") => client.call(path, { token: user.token, method, ...(method === "POST" ? { body: {} } : {}) });
@@ -90,7 +79,7 @@ describe("the worker records its writes and keeps held deletions for an admin's 
     return Number(/^pim_sync_held_deletions\{project="67"\} (\d+)$/m.exec(text)?.[1] ?? "NaN");
   };
 
-  it("a job's writes appear in the history with its ref and trigger, paged; add-options are `added`; a viewer reads held plans but cannot approve; an admin's approval deletes exactly what was approved", async () => {
+  test("a job's writes appear in the history with its ref and trigger, paged; add-options are `added`; a viewer reads held plans but cannot approve; an admin's approval deletes exactly what was approved", async () => {
     const first = await syncAsAdmin();
     const page = await historyOf(VIEWER, "collection=color&limit=2");
     expect(page.entries).toHaveLength(2);

@@ -1,25 +1,22 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { createFileHistoryStore } from "../../../src/history/file-history-store.js";
 import type { HistoryBatch } from "../../../src/history/history-batch.js";
 import { createHistoryRecorder } from "../../../src/history/history-recorder.js";
 import type { HistoryStore } from "../../../src/history/history-store.js";
 import { allHistory } from "../../../src/history/query-history.js";
+import { test } from "../../support/fixtures.js";
 
 const replaced = (...options: string[]): HistoryBatch => [{ collection: "size", kind: "replaced", reason: "replaced by a --full run", job: "cli/x", trigger: "cli", at: "2026-01-01T00:00:00.000Z", options }];
 
 describe("the history recorder (a batch stored while the next chunk is written)", () => {
   let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), "pim-sync-history-recorder-"));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
+  test.beforeEach(async ({ tempDir }) => {
+    dir = tempDir;
   });
 
-  it("stores one batch at a time, in the order queued; a record waits for the batch before it only", async () => {
+  test("stores one batch at a time, in the order queued; a record waits for the batch before it only", async () => {
     // One clock tick for every batch: their order can only come from the queue.
     const store = createFileHistoryStore(dir, { retentionMs: 60_000, now: () => 1_000_000 });
     let inFlight = 0;
@@ -54,7 +51,7 @@ describe("the history recorder (a batch stored while the next chunk is written)"
     expect(await stored()).toEqual(Array.from({ length: 20 }, (_, chunk) => [`a${19 - chunk}`, `b${19 - chunk}`]).flat());
   });
 
-  it("reports a batch it cannot store and still stores the next", async () => {
+  test("reports a batch it cannot store and still stores the next", async () => {
     // `project-67` is a file: the first append cannot make its folder.
     await writeFile(join(dir, "project-67"), "");
     const store = createFileHistoryStore(dir, { retentionMs: 60_000 });

@@ -1,22 +1,20 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { HttpError } from "../../../src/http/http-error.js";
 import { CREDENTIALS_REJECTED_MESSAGE } from "../../../src/pim/pim-auth.js";
 import { CREDENTIALS, startPimHarness, type PimHarness } from "./start-pim-client.js";
+import { test, type PimSyncFixtures } from "../../support/fixtures.js";
 
 const BLACK = "attributes/color/options/black";
 const BLACK_OPTION = { code: "black", labels: { en_US: "Black", fr_FR: "Noir" } };
 
-let harness: PimHarness | undefined;
+let closeAfter: PimSyncFixtures["closeAfter"];
+test.beforeEach(({ closeAfter: keeper }) => {
+  closeAfter = keeper;
+});
 
 async function start(...args: Parameters<typeof startPimHarness>): Promise<PimHarness> {
-  harness = await startPimHarness(...args);
-  return harness;
+  return closeAfter(await startPimHarness(...args));
 }
-
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
 
 function gapMs(requests: readonly { atMs: number }[]): number {
   const [first, second] = requests;
@@ -25,7 +23,7 @@ function gapMs(requests: readonly { atMs: number }[]): number {
 }
 
 describe("authentication", () => {
-  it("on a 401, refreshes the token and retries the request once", async () => {
+  test("on a 401, refreshes the token and retries the request once", async () => {
     const { client, server } = await start();
     await client.getAttributeOption("color", "black");
     server.expireAccessTokens();
@@ -39,7 +37,7 @@ describe("authentication", () => {
     expect(client.stats.retries).toBe(0);
   });
 
-  it("logs in with the password again when the refresh token is refused", async () => {
+  test("logs in with the password again when the refresh token is refused", async () => {
     const { client, server } = await start();
     await client.getAttributeOption("color", "black");
     server.expireAccessTokens();
@@ -49,7 +47,7 @@ describe("authentication", () => {
     expect(server.grants).toEqual(["password", "refresh_token", "password"]);
   });
 
-  it("reports rejected credentials (422) as a permanent error, once for all concurrent reads", async () => {
+  test("reports rejected credentials (422) as a permanent error, once for all concurrent reads", async () => {
     const { client, server } = await start();
     server.controls.rejectPasswordLogins = true;
     const failure = await client.readStructure().catch((error: unknown) => error);
@@ -61,7 +59,7 @@ describe("authentication", () => {
     expect(server.requests.filter((request) => request.path.startsWith("/api/rest/"))).toEqual([]);
   });
 
-  it("sends the client id and secret as Basic and the grant as JSON", async () => {
+  test("sends the client id and secret as Basic and the grant as JSON", async () => {
     const { client, server } = await start();
     await client.getAttributeOption("color", "black");
     const [login] = server.requests;
@@ -73,7 +71,7 @@ describe("authentication", () => {
 });
 
 describe("transient failures", () => {
-  it("waits for Retry-After on a 429 before trying again", async () => {
+  test("waits for Retry-After on a 429 before trying again", async () => {
     const { client, server } = await start();
     server.failNext(BLACK, { status: 429, retryAfter: "0.3" });
 
@@ -82,7 +80,7 @@ describe("transient failures", () => {
     expect(client.stats).toMatchObject({ rateLimited: 1, retries: 1, failures: 0 });
   });
 
-  it("backs off on a 429 without Retry-After", async () => {
+  test("backs off on a 429 without Retry-After", async () => {
     const { client, server } = await start();
     server.failNext(BLACK, { status: 429 });
 
@@ -92,7 +90,7 @@ describe("transient failures", () => {
     expect(client.stats).toMatchObject({ rateLimited: 1, retries: 1 });
   });
 
-  it("retries a 503 until it succeeds", async () => {
+  test("retries a 503 until it succeeds", async () => {
     const { client, server } = await start();
     server.failNext(BLACK, { status: 503 }, 2);
 
@@ -101,7 +99,7 @@ describe("transient failures", () => {
     expect(client.stats).toMatchObject({ retries: 2, failures: 0 });
   });
 
-  it("gives up after maxAttempts with a transient HttpError carrying the status", async () => {
+  test("gives up after maxAttempts with a transient HttpError carrying the status", async () => {
     const { client, server } = await start();
     server.failNext(BLACK, { status: 503 }, 10);
     const failure = await client.getAttributeOption("color", "black").catch((error: unknown) => error);
@@ -112,7 +110,7 @@ describe("transient failures", () => {
     expect(client.stats).toMatchObject({ retries: 3, failures: 1 });
   });
 
-  it("abandons an answer that does not come within the timeout and tries again", async () => {
+  test("abandons an answer that does not come within the timeout and tries again", async () => {
     const { client, server } = await start({ timeoutMs: 200 });
     server.failNext(BLACK, { hang: true });
 
@@ -121,7 +119,7 @@ describe("transient failures", () => {
     expect(client.stats.retries).toBe(1);
   });
 
-  it("retries an idempotent upsert on a 503", async () => {
+  test("retries an idempotent upsert on a 503", async () => {
     const { client, server } = await start();
     server.failNext("attributes/material/options", { status: 503 });
 
@@ -131,7 +129,7 @@ describe("transient failures", () => {
 });
 
 describe("secrets", () => {
-  it("never puts the secret, the password or a token into a log line or an error", async () => {
+  test("never puts the secret, the password or a token into a log line or an error", async () => {
     const { client, server, logs } = await start({ timeoutMs: 200 });
     const failures: unknown[] = [];
     await client.readStructure();

@@ -1,22 +1,20 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { ATTRIBUTE_TYPES_TO_READ } from "../../../src/domain/pim-catalog.js";
 import { HttpError } from "../../../src/http/http-error.js";
 import { collect, startPimHarness, type PimHarness } from "./start-pim-client.js";
+import { test, type PimSyncFixtures } from "../../support/fixtures.js";
 
-let harness: PimHarness | undefined;
-
-async function start(...args: Parameters<typeof startPimHarness>): Promise<PimHarness> {
-  harness = await startPimHarness(...args);
-  return harness;
-}
-
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
+let closeAfter: PimSyncFixtures["closeAfter"];
+test.beforeEach(({ closeAfter: keeper }) => {
+  closeAfter = keeper;
 });
 
+async function start(...args: Parameters<typeof startPimHarness>): Promise<PimHarness> {
+  return closeAfter(await startPimHarness(...args));
+}
+
 describe("reading the structure", () => {
-  it("reads and maps every list, following `next` across pages", async () => {
+  test("reads and maps every list, following `next` across pages", async () => {
     const { client, server } = await start();
     const structure = await client.readStructure();
 
@@ -56,7 +54,7 @@ describe("reading the structure", () => {
     expect(server.restRequests("measurement-families")[0]?.query.toString()).toBe("");
   });
 
-  it("logs in once for many concurrent reads and keeps at most 4 requests in flight", async () => {
+  test("logs in once for many concurrent reads and keeps at most 4 requests in flight", async () => {
     const { client, server } = await start();
     // Slow answers make the client's requests overlap, so the cap is what limits them.
     server.controls.responseDelayMs = 25;
@@ -73,7 +71,7 @@ describe("reading the structure", () => {
 });
 
 describe("attribute options", () => {
-  it("pages through `_links.next` with limit=100 on the first request", async () => {
+  test("pages through `_links.next` with limit=100 on the first request", async () => {
     const { client, server } = await start();
     const pages = await collect(client.attributeOptionPages("color"));
 
@@ -84,13 +82,13 @@ describe("attribute options", () => {
     expect(requests.map((request) => request.query.toString())).toEqual(["limit=100&with_count=true", "page=4&limit=3"]);
   });
 
-  it("gets one option, and null for an unknown one", async () => {
+  test("gets one option, and null for an unknown one", async () => {
     const { client } = await start();
     await expect(client.getAttributeOption("color", "black")).resolves.toEqual({ code: "black", labels: { en_US: "Black", fr_FR: "Noir" } });
     await expect(client.getAttributeOption("color", "no_such_option")).resolves.toBeNull();
   });
 
-  it("treats a 404 on the options list as permanent: one request, no retry", async () => {
+  test("treats a 404 on the options list as permanent: one request, no retry", async () => {
     const { client, server } = await start();
     const failure = await collect(client.attributeOptionPages("not_found")).catch((error: unknown) => error);
 
@@ -100,7 +98,7 @@ describe("attribute options", () => {
     await expect(collect(client.attributeOptionPages("sku"))).rejects.toMatchObject({ status: 404, transient: false });
   });
 
-  it("encodes codes as single path segments", async () => {
+  test("encodes codes as single path segments", async () => {
     const { client, server } = await start();
     await expect(client.getAttributeOption("color", "a/b?c")).resolves.toBeNull();
     expect(server.requests.at(-1)?.path).toBe("/api/rest/v1/attributes/color/options/a%2Fb%3Fc");
@@ -108,13 +106,13 @@ describe("attribute options", () => {
 });
 
 describe("reference entities and records", () => {
-  it("lists entity codes across search_after pages", async () => {
+  test("lists entity codes across search_after pages", async () => {
     const { client, server } = await start();
     await expect(client.listReferenceEntities()).resolves.toEqual(["brands", "designers", "colors", "materials"]);
     expect(server.restRequests("reference-entities").map((request) => request.query.get("search_after"))).toEqual([null, "2x055w=="]);
   });
 
-  it("pages through records without `limit`, reducing each to its label values", async () => {
+  test("pages through records without `limit`, reducing each to its label values", async () => {
     const { client, server } = await start();
     const pages = await collect(client.referenceEntityRecordPages("brands"));
 
@@ -130,7 +128,7 @@ describe("reference entities and records", () => {
     expect(server.restRequests("reference-entities/brands/records").map((request) => request.query.toString())).toEqual(["", "search_after=2x088w%3D%3D"]);
   });
 
-  it("gets one record, and null for an unknown one", async () => {
+  test("gets one record, and null for an unknown one", async () => {
     const { client } = await start();
     await expect(client.getRecord("brands", "kartell")).resolves.toEqual({ code: "kartell", labels: { en_US: "Kartell" } });
     await expect(client.getRecord("brands", "nobody")).resolves.toBeNull();
@@ -138,7 +136,7 @@ describe("reference entities and records", () => {
 });
 
 describe("writes", () => {
-  it("upserts options as NDJSON in batches of 100 and returns every line's status", async () => {
+  test("upserts options as NDJSON in batches of 100 and returns every line's status", async () => {
     // Four batches in all: a higher write rate than the PIM's 3/s keeps the test from waiting.
     const { client, server } = await start({ optionWritesPerSecond: 10 });
     const options = Array.from({ length: 250 }, (_, index) => ({ code: `opt_${index}`, labels: { en_US: `Option ${index}` } }));
@@ -161,7 +159,7 @@ describe("writes", () => {
     await expect(client.upsertAttributeOptions("material", [])).resolves.toEqual([]);
   });
 
-  it("counts option writes against their own per-second limit", async () => {
+  test("counts option writes against their own per-second limit", async () => {
     const { client, server } = await start({ optionWritesPerSecond: 1 });
     const options = Array.from({ length: 101 }, (_, index) => ({ code: `opt_${index}`, labels: {} }));
     await client.upsertAttributeOptions("material", options);
@@ -170,7 +168,7 @@ describe("writes", () => {
     expect((second?.atMs ?? 0) - (first?.atMs ?? 0)).toBeGreaterThanOrEqual(990);
   });
 
-  it("upserts records as a JSON array of label values and returns every item's status", async () => {
+  test("upserts records as a JSON array of label values and returns every item's status", async () => {
     const { client, server } = await start();
     const results = await client.upsertRecords("brands", [
       { code: "kartell", labels: { en_US: "Kartell", fr_FR: "Kartell FR" } },

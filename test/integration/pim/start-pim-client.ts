@@ -2,6 +2,7 @@ import { Agent } from "undici";
 import { createPimClient, type PimClient, type PimClientOptions } from "../../../src/pim/pim-client.js";
 import { startFixtureServer, type FixtureServer } from "./fixture-server.js";
 import { createMemoryLogger } from "./memory-logger.js";
+import { DEFAULT_PIM_CLIENT_LIMITS } from "../../support/default-settings.js";
 
 /** Recognisable values, so a leak into a log line or an error message is easy to spot. */
 export const CREDENTIALS = {
@@ -28,6 +29,7 @@ export async function startPimHarness(overrides: Partial<PimClientOptions> = {})
   const dispatcher = new Agent({ keepAliveTimeout: 10, keepAliveMaxTimeout: 10 });
   const { logger, text } = createMemoryLogger();
   const client = createPimClient({
+    ...DEFAULT_PIM_CLIENT_LIMITS,
     baseUrl: server.baseUrl,
     credentials: CREDENTIALS,
     dispatcher,

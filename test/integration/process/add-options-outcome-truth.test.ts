@@ -1,16 +1,13 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { assertCliBuilt, killLeftoverProcesses, servingUrlOf, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
+import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import { assertCliBuilt, servingUrlOf, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { SIM_CREDENTIALS, writeTestConfig } from "../../support/process-config.js";
-import { openTestQueues, waitForJobState } from "../../support/process-jobs.js";
+import { waitForJobState } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/process-poll.js";
-import { createConfigSafeTestRedis } from "../../support/process-redis.js";
 import type { TestRedis } from "../../support/redis.js";
 import { createTriggerClient } from "../../support/trigger-client.js";
+import { test, type CliFixture } from "../../support/fixtures.js";
 
 const PROJECT = 67;
 const TOKEN = "trigger-token-of-the-outcome-test";
@@ -28,6 +25,7 @@ interface JobAnswer {
 }
 
 describe("pim-sync worker as a process: an add-options request's outcome lists what it added, whichever run or attempt added it", () => {
+  let cli: CliFixture;
   let sims: RunningSimulators;
   let redis: TestRedis;
   let queues: JobQueues;
@@ -35,11 +33,12 @@ describe("pim-sync worker as a process: an add-options request's outcome lists w
   let configPath: string;
 
   beforeAll(() => assertCliBuilt());
-  beforeEach(async () => {
-    sims = await startSimulators();
-    redis = await createConfigSafeTestRedis();
-    queues = openTestQueues(redis);
-    dir = await mkdtemp(join(tmpdir(), "pim-sync-outcome-truth-"));
+  test.beforeEach(async ({ sims: simulators, redis: testRedis, queues: projectQueues, tempDir, cli: processes }) => {
+    cli = processes;
+    sims = simulators;
+    redis = testRedis;
+    queues = projectQueues;
+    dir = tempDir;
     configPath = await writeTestConfig(dir, {
       pimUrl: sims.pim.url,
       serviceUrl: sims.service.url,
@@ -51,17 +50,9 @@ describe("pim-sync worker as a process: an add-options request's outcome lists w
     });
   });
 
-  afterEach(async () => {
-    await killLeftoverProcesses();
-    await queues.close();
-    await sims.close();
-    await redis.cleanup();
-    await rm(dir, { recursive: true, force: true });
-  });
-
   /** A worker process with its HTTP listener on a port of its own (bound as 0, read from its log). */
   async function startWorker(): Promise<{ worker: CliProcess; url: string }> {
-    const worker = spawnCli(["worker", "--config", configPath]);
+    const worker = cli.spawn(["worker", "--config", configPath]);
     return { worker, url: await servingUrlOf(worker) };
   }
 
@@ -84,7 +75,7 @@ describe("pim-sync worker as a process: an add-options request's outcome lists w
     expect(response.status).toBe(200);
   }
 
-  it("a worker SIGKILLed after the service accepted the write: the worker that finishes the job reports the option added", async () => {
+  test("a worker SIGKILLed after the service accepted the write: the worker that finishes the job reports the option added", async () => {
     // Once the service has the option, the PIM answers slowly: the run stays between the
     // accepted write (and its state update) and its end until it is killed.
     const stopWatching = sims.service.onWrite((collection, write) => {
@@ -114,14 +105,14 @@ describe("pim-sync worker as a process: an add-options request's outcome lists w
     expect(answer.result).toMatchObject({ status: "added", collections: [{ collection: "color", added: ["teal"], skipped: [] }] });
     // Added once: the second run wrote nothing.
     expect(addOptionsSent(5)).toEqual(["teal"]);
-    const shown = spawnCli(["jobs", "show", ref, "--config", configPath]);
+    const shown = cli.spawn(["jobs", "show", ref, "--config", configPath]);
     expect(await waitForExit(shown, 30_000)).toEqual({ code: 0, signal: null });
     expect(shown.stdout()).toMatch(/^outcome: added: 1 added, 0 already present/m);
     b.worker.signal("SIGTERM");
     expect(await waitForExit(b.worker, 30_000)).toEqual({ code: 0, signal: null });
   });
 
-  it("a request refused for one collection after its other collections were written, then replayed: every collection lists the option added", async () => {
+  test("a request refused for one collection after its other collections were written, then replayed: every collection lists the option added", async () => {
     // Another writer put `silk` into the last material collection: add-options there is refused.
     const [first, second, last] = MATERIAL;
     await serviceUpdate(last.id, { upsert_options: [{ name: "silk", label: { "en-US": "Silk" } }] });
@@ -151,7 +142,7 @@ describe("pim-sync worker as a process: an add-options request's outcome lists w
     expect(await waitForExit(worker, 30_000)).toEqual({ code: 0, signal: null });
   });
 
-  it("a first attempt that failed after some of its writes (a 503 on the last collection), retried by BullMQ: the outcome lists every collection's addition", async () => {
+  test("a first attempt that failed after some of its writes (a 503 on the last collection), retried by BullMQ: the outcome lists every collection's addition", async () => {
     const [, , last] = MATERIAL;
     sims.service.faults.failNext({ method: "PATCH", path: `/api/v1/options_collections/${last.id}/add-options/` }, { status: 503, times: 1 });
     const { worker, url } = await startWorker();

@@ -1,15 +1,12 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { assertCliBuilt, killLeftoverProcesses, startWorkerCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
+import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import { assertCliBuilt, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { writeTestConfig } from "../../support/process-config.js";
-import { openTestQueues, waitForJobState } from "../../support/process-jobs.js";
+import { waitForJobState } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/process-poll.js";
-import { createConfigSafeTestRedis } from "../../support/process-redis.js";
 import { escapeRedisGlob, scanKeys, type TestRedis } from "../../support/redis.js";
+import { test, type CliFixture } from "../../support/fixtures.js";
 
 const PROJECT = 67;
 const REQUESTS: readonly { attribute: string; name: string }[] = ["teal", "navy", "olive", "plum"]
@@ -19,18 +16,20 @@ const REQUESTS: readonly { attribute: string; name: string }[] = ["teal", "navy"
 const isAccepted = (r: { method: string; path: string; status: number }): boolean => r.method === "PATCH" && r.path.endsWith("/add-options/") && r.status === 200;
 
 describe("pim-sync worker as a process: SIGKILL in the middle of a merged add-options batch", () => {
+  let cli: CliFixture;
   let sims: RunningSimulators;
   let redis: TestRedis;
   let queues: JobQueues;
   let dir: string;
   let configPath: string;
 
-  beforeEach(async () => {
+  test.beforeEach(async ({ sims: simulators, redis: testRedis, queues: projectQueues, tempDir, cli: processes }) => {
+    cli = processes;
     assertCliBuilt();
-    sims = await startSimulators();
-    redis = await createConfigSafeTestRedis();
-    queues = openTestQueues(redis);
-    dir = await mkdtemp(join(tmpdir(), "pim-sync-merge-kill-"));
+    sims = simulators;
+    redis = testRedis;
+    queues = projectQueues;
+    dir = tempDir;
     configPath = await writeTestConfig(dir, {
       pimUrl: sims.pim.url,
       serviceUrl: sims.service.url,
@@ -42,17 +41,9 @@ describe("pim-sync worker as a process: SIGKILL in the middle of a merged add-op
     });
   });
 
-  afterEach(async () => {
-    await killLeftoverProcesses();
-    await queues.close();
-    await sims.close();
-    await redis.cleanup();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const startWorkerProcess = (): Promise<CliProcess> => cli.startWorker(configPath);
 
-  const startWorkerProcess = (): Promise<CliProcess> => startWorkerCli(configPath);
-
-  it("every request ends added exactly once, and its outcome says so: no outcome before the writes, the killed run replayed, no failed job", async () => {
+  test("every request ends added exactly once, and its outcome says so: no outcome before the writes, the killed run replayed, no failed job", async () => {
     const ids: string[] = [];
     for (const { attribute, name } of REQUESTS) ids.push((await queues.enqueueAddOptions({ project: PROJECT, attribute, options: [{ name }] })).jobId);
     const [leader] = ids;

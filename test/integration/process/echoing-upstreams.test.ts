@@ -1,22 +1,20 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Queue } from "bullmq";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect } from "vitest";
 import { ACTIVATION_QUEUE } from "../../../src/jobs/activation-queue.js";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
 import { queueNameOf } from "../../../src/redis/queue-names.js";
 import { SIM_ACTIVATION_TOKEN, type ActivationSimulator } from "../../../src/sim/activation/activation-simulator.js";
-import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
 import { startEchoServer, type EchoServer } from "../../support/echo-server.js";
-import { assertCliBuilt, killLeftoverProcesses, spawnCli, startWorkerCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
+import { assertCliBuilt, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { SIM_CREDENTIALS } from "../../support/process-config.js";
-import { openTestQueues } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/process-poll.js";
-import { createConfigSafeTestRedis } from "../../support/process-redis.js";
 import type { TestRedis } from "../../support/redis.js";
 import { TEST_REDIS_URL } from "../../support/redis.js";
 import { leakedSecrets } from "../../support/secret-leaks.js";
+import { test, type CliFixture } from "../../support/fixtures.js";
 
 /** Every credential of the configs below; some with characters that encodings change. */
 const SECRETS = {
@@ -41,6 +39,7 @@ const ADMIN = { name: "ops", password: SECRETS.adminPassword };
 const fiveHundredThenFourHundred = (n: number): number => (n % 2 === 1 ? 500 : 400);
 
 describe("upstreams that echo the request (PIM, its token endpoint, service, its login, Activation API, webhook)", () => {
+  let cli: CliFixture;
   let sims: RunningSimulators;
   let activationSim: ActivationSimulator;
   let echoes: { pim: EchoServer; service: EchoServer; activation: EchoServer; webhook: EchoServer };
@@ -50,27 +49,21 @@ describe("upstreams that echo the request (PIM, its token endpoint, service, its
   let dir: string;
 
   beforeAll(() => assertCliBuilt());
-  beforeEach(async () => {
-    sims = await startSimulators({ pimPort: 0, servicePort: 0 });
+  test.override("queueProjects", [67, 68, 69]);
+  test.beforeEach(async ({ sims: simulators, redis: testRedis, tempDir, queues: projectQueues, closeAfter, cli: processes }) => {
+    cli = processes;
+    sims = simulators;
     activationSim = sims.activation;
     echoes = {
-      pim: await startEchoServer(fiveHundredThenFourHundred),
-      service: await startEchoServer(fiveHundredThenFourHundred),
-      activation: await startEchoServer(fiveHundredThenFourHundred),
-      webhook: await startEchoServer(fiveHundredThenFourHundred),
+      pim: closeAfter(await startEchoServer(fiveHundredThenFourHundred)),
+      service: closeAfter(await startEchoServer(fiveHundredThenFourHundred)),
+      activation: closeAfter(await startEchoServer(fiveHundredThenFourHundred)),
+      webhook: closeAfter(await startEchoServer(fiveHundredThenFourHundred)),
     };
-    redis = await createConfigSafeTestRedis();
-    queues = openTestQueues(redis, [67, 68, 69]);
-    activationQueue = new Queue(ACTIVATION_QUEUE, { connection: redis.redis, prefix: redis.prefix });
-    dir = await mkdtemp(join(tmpdir(), "pim-sync-echo-"));
-  });
-  afterEach(async () => {
-    await killLeftoverProcesses();
-    await activationQueue.close();
-    await queues.close();
-    await redis.cleanup();
-    await Promise.allSettled([sims.close(), ...Object.values(echoes).map((echo) => echo.close())]);
-    await rm(dir, { recursive: true, force: true });
+    redis = testRedis;
+    queues = projectQueues;
+    activationQueue = closeAfter(new Queue(ACTIVATION_QUEUE, { connection: redis.redis, prefix: redis.prefix }));
+    dir = tempDir;
   });
 
   /**
@@ -107,7 +100,7 @@ describe("upstreams that echo the request (PIM, its token endpoint, service, its
   }
 
   async function run(args: readonly string[]): Promise<{ code: number | null; output: string }> {
-    const proc = spawnCli(args);
+    const proc = cli.spawn(args);
     const exit = await waitForExit(proc, 60_000);
     return { code: exit.code, output: `${proc.stdout()}\n${proc.stderr()}` };
   }
@@ -163,10 +156,10 @@ describe("upstreams that echo the request (PIM, its token endpoint, service, its
     return text;
   }
 
-  it("no secret, in any spelling, reaches the worker's output, Redis, jobs list/show, the job routes, the admin API or the CLI's output", async () => {
+  test("no secret, in any spelling, reaches the worker's output, Redis, jobs list/show, the job routes, the admin API or the CLI's output", async () => {
     const configPath = join(dir, "worker.json");
     await writeFile(configPath, JSON.stringify(workerConfig(), null, 2));
-    const worker: CliProcess = await startWorkerCli(configPath, 30_000);
+    const worker: CliProcess = await cli.startWorker(configPath, 30_000);
     const listening = await worker.waitForLog((line) => line.msg === "HTTP server listening", 30_000, "'HTTP server listening'");
     const serverUrl = String(listening.url);
 

@@ -1,19 +1,18 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect } from "vitest";
 import { pimConnectionBudgetOf } from "../../../src/budgets/budget-identity.js";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
 import { keyspaceOf } from "../../../src/redis/keyspace.js";
 import { pimConnectionSchema } from "../../../src/settings/settings-schema.js";
 import { defaultCatalogPath, startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
 import { peakInWindow, peakOverlap } from "../../support/peak-window.js";
-import { assertCliBuilt, killLeftoverProcesses, startWorkerCli } from "../../support/process-cli.js";
+import { assertCliBuilt } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
-import { openTestQueues, waitForJobState } from "../../support/process-jobs.js";
+import { waitForJobState } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/process-poll.js";
-import { createConfigSafeTestRedis } from "../../support/process-redis.js";
 import type { TestRedis } from "../../support/redis.js";
+import { test, type CliFixture } from "../../support/fixtures.js";
 
 /** The sample catalogue's two projects, and two copies of project 67, all behind one account and one PIM connection. */
 const PROJECTS = [67, 99, 101, 102] as const;
@@ -35,6 +34,7 @@ async function writeFleetCatalog(dir: string): Promise<string> {
 const LEASE_MS = 2_000;
 
 describe("fleet-wide upstream budgets: two worker processes, four projects, one service account and one PIM connection, the simulators at their real budgets", () => {
+  let cli: CliFixture;
   let sims: RunningSimulators;
   let redis: TestRedis;
   let queues: JobQueues;
@@ -44,12 +44,14 @@ describe("fleet-wide upstream budgets: two worker processes, four projects, one 
 
   beforeAll(() => assertCliBuilt());
 
-  beforeEach(async () => {
+  test.override("queueProjects", [...PROJECTS]);
+  test.beforeEach(async ({ redis: testRedis, tempDir, queues: projectQueues, closeAfter, cli: processes }) => {
+    cli = processes;
     // Real budgets: service 10 requests/s; PIM 100 requests/s, 4 in flight per connection, 3 option writes/s.
-    dir = await mkdtemp(join(tmpdir(), "pim-sync-fleet-"));
-    sims = await startSimulators({ catalogPath: await writeFleetCatalog(dir) });
-    redis = await createConfigSafeTestRedis();
-    queues = openTestQueues(redis, [...PROJECTS]);
+    dir = tempDir;
+    sims = closeAfter(await startSimulators({ catalogPath: await writeFleetCatalog(dir) }));
+    redis = testRedis;
+    queues = projectQueues;
     const config = testConfigObject({
       pimUrl: sims.pim.url,
       serviceUrl: sims.service.url,
@@ -65,16 +67,8 @@ describe("fleet-wide upstream budgets: two worker processes, four projects, one 
     await writeFile(configPath, JSON.stringify(config));
   });
 
-  afterEach(async () => {
-    await killLeftoverProcesses();
-    await queues.close();
-    await sims.close();
-    await redis.cleanup();
-    await rm(dir, { recursive: true, force: true });
-  });
-
-  it("a full sync of every project: no 429 anywhere, never more than 10 service requests in any 1,000 ms, never more than 4 PIM calls in flight", async () => {
-    const workers = [await startWorkerCli(configPath), await startWorkerCli(configPath)];
+  test("a full sync of every project: no 429 anywhere, never more than 10 service requests in any 1,000 ms, never more than 4 PIM calls in flight", async () => {
+    const workers = [await cli.startWorker(configPath), await cli.startWorker(configPath)];
     const jobs = await Promise.all(PROJECTS.map((project) => queues.enqueueSync({ project, full: true })));
     await Promise.all(jobs.map((job) => waitForJobState(queues, job.project, job.jobId, "completed", 120_000)));
 
@@ -90,11 +84,11 @@ describe("fleet-wide upstream budgets: two worker processes, four projects, one 
     expect(peakOverlap(pim.filter((request) => request.authScheme === "Bearer"))).toBeLessThanOrEqual(4);
   });
 
-  it("a SIGKILLed process's PIM slots come back within the lease (budgets.lease_ms) and the other process finishes the work", async () => {
+  test("a SIGKILLed process's PIM slots come back within the lease (budgets.lease_ms) and the other process finishes the work", async () => {
     // Slow PIM answers: the first process is sure to hold its connection's slots when it is killed.
     sims.pim.setLatencyMs(400);
     const slotsKey = keyspaceOf(redis.redis, redis.prefix).budgetKey(pimConnectionBudgetOf(pimConnectionSchema.parse(pimSettings)), "slots");
-    const doomed = await startWorkerCli(configPath);
+    const doomed = await cli.startWorker(configPath);
     const jobs = await Promise.all(PROJECTS.slice(0, 2).map((project) => queues.enqueueSync({ project, full: true })));
     const held = await waitFor(
       async () => {
@@ -110,7 +104,7 @@ describe("fleet-wide upstream budgets: two worker processes, four projects, one 
     const leaseEnds = (await redis.redis.zrange(slotsKey, 0, -1, "WITHSCORES")).filter((_, index) => index % 2 === 1).map(Number);
     for (const end of leaseEnds) expect(end).toBeLessThanOrEqual(killedAt + LEASE_MS);
 
-    const survivor = await startWorkerCli(configPath);
+    const survivor = await cli.startWorker(configPath);
     await Promise.all(jobs.map((job) => waitForJobState(queues, job.project, job.jobId, "completed", 120_000)));
     expect(survivor.logs().some((line) => line.msg === "job started")).toBe(true);
     // The dead process's slots are gone; the survivor took them and gave them back.

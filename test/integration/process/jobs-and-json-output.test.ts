@@ -1,44 +1,39 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import { assertCliBuilt, killLeftoverProcesses, spawnCli, waitForExit } from "../../support/process-cli.js";
+import { assertCliBuilt, waitForExit } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
-import { openTestQueues } from "../../support/process-jobs.js";
-import { createConfigSafeTestRedis } from "../../support/process-redis.js";
 import type { TestRedis } from "../../support/redis.js";
+import { test, type CliFixture } from "../../support/fixtures.js";
 
 describe("jobs list, show, retry and --json failures, as processes", () => {
+  let cli: CliFixture;
   let redis: TestRedis;
   let queues: JobQueues;
   let dir: string;
   let configPath: string;
 
   beforeAll(() => assertCliBuilt());
-  beforeEach(async () => {
-    redis = await createConfigSafeTestRedis();
-    queues = openTestQueues(redis, [67, 99]);
-    dir = await mkdtemp(join(tmpdir(), "pim-sync-jobs-process-"));
+  test.override("queueProjects", [67, 99]);
+  test.beforeEach(async ({ redis: testRedis, queues: projectQueues, tempDir, cli: processes }) => {
+    cli = processes;
+    redis = testRedis;
+    queues = projectQueues;
+    dir = tempDir;
     const config = testConfigObject({ pimUrl: "http://127.0.0.1:9", serviceUrl: "http://127.0.0.1:9", redisPrefix: redis.prefix, projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] } });
     const [first] = config.projects as Record<string, unknown>[];
     configPath = join(dir, "config.json");
     await writeFile(configPath, JSON.stringify({ ...config, projects: [first, { ...first, id: 99 }] }));
   });
-  afterEach(async () => {
-    await killLeftoverProcesses();
-    await queues.close();
-    await redis.cleanup();
-    await rm(dir, { recursive: true, force: true });
-  });
 
   async function run(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-    const proc = spawnCli([...args, "--config", configPath]);
+    const proc = cli.spawn([...args, "--config", configPath]);
     const exit = await waitForExit(proc, 30_000);
     return { code: exit.code, out: proc.stdout(), err: proc.stderr() };
   }
 
-  it("--limit is overall; a header row; columns aligned whatever the id length; the data summarised", async () => {
+  test("--limit is overall; a header row; columns aligned whatever the id length; the data summarised", async () => {
     await queues.enqueueSync({ project: 67, full: true, trigger: "cli" });
     // A long id (idempotency keys make one) beside short ones.
     await queues.enqueueAddOptions({ project: 67, attribute: "color", options: [{ name: "teal" }, { name: "mint" }] }, { idempotencyKey: "67:delivery-1" });
@@ -66,7 +61,7 @@ describe("jobs list, show, retry and --json failures, as processes", () => {
     expect(limitedJson.every((job) => typeof job.created_at === "string" && job.attempts_made === 0)).toBe(true);
   });
 
-  it("jobs retry and jobs show of an unknown reference: one line each, no usage", async () => {
+  test("jobs retry and jobs show of an unknown reference: one line each, no usage", async () => {
     const retry = await run("jobs", "retry", "67/404404");
     expect(retry.code).toBe(1);
     expect(retry.out).toBe("67/404404: skipped (not found)\n");
@@ -77,7 +72,7 @@ describe("jobs list, show, retry and --json failures, as processes", () => {
     expect(show.err.trimEnd().split("\n")).toEqual([expect.stringMatching(/^pim-sync jobs: job 67\/404404 not found/)]);
   });
 
-  it("--json on failure prints an error object on stdout (usage, config and not-found errors)", async () => {
+  test("--json on failure prints an error object on stdout (usage, config and not-found errors)", async () => {
     const notFound = await run("jobs", "show", "67/404404", "--json");
     expect(notFound.code).toBe(2);
     expect(JSON.parse(notFound.out)).toEqual({ error: { kind: "usage", message: expect.stringContaining("67/404404 not found"), exit_code: 2 } });
@@ -86,7 +81,7 @@ describe("jobs list, show, retry and --json failures, as processes", () => {
     expect(badProject.code).toBe(2);
     expect(JSON.parse(badProject.out)).toMatchObject({ error: { kind: "usage", exit_code: 2 } });
 
-    const proc = spawnCli(["plan", "--project", "67", "--json", "--config", join(dir, "missing.yaml")]);
+    const proc = cli.spawn(["plan", "--project", "67", "--json", "--config", join(dir, "missing.yaml")]);
     await waitForExit(proc, 30_000);
     expect(JSON.parse(proc.stdout())).toMatchObject({ error: { kind: "config", exit_code: 2, problems: [expect.stringContaining("cannot read the file")] } });
   });

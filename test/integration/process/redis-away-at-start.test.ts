@@ -1,22 +1,23 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect } from "vitest";
 import { createJobQueues, type JobQueues } from "../../../src/jobs/job-queues.js";
-import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { assertCliBuilt, killLeftoverProcesses, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
+import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import { assertCliBuilt, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { waitForJobState } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/process-poll.js";
-import { startOwnRedisServer, type OwnRedisServer } from "../../support/own-redis-server.js";
+import type { OwnRedisServer } from "../../support/own-redis-server.js";
 import { createTriggerClient, type TriggerAnswer } from "../../support/trigger-client.js";
 import { Redis } from "ioredis";
+import { test, type CliFixture } from "../../support/fixtures.js";
 
 const TOKEN = "redis-away-at-start-token";
 const ADMIN = { name: "ops", password: "ops-password-123", role: "admin" } as const;
 const PREFIX = "redis-away-at-start";
 
 describe("a worker started while its Redis is away: health answers, the rest waits", () => {
+  let cli: CliFixture;
   let dir: string;
   let sims: RunningSimulators;
   let redisServer: OwnRedisServer;
@@ -24,19 +25,14 @@ describe("a worker started while its Redis is away: health answers, the rest wai
   const client = createTriggerClient(() => serverUrl);
 
   beforeAll(() => assertCliBuilt());
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), "pim-sync-redis-away-at-start-"));
-    sims = await startSimulators();
+  test.beforeEach(async ({ sims: simulators, tempDir, ownRedis, cli: processes }) => {
+    cli = processes;
+    dir = tempDir;
+    sims = simulators;
     // A redis-server of the test's own, started and stopped again: its port is where the
     // worker's Redis will be, and nothing listens there when the worker starts.
-    redisServer = await startOwnRedisServer();
+    redisServer = await ownRedis.start();
     await redisServer.kill();
-  });
-  afterEach(async () => {
-    await killLeftoverProcesses();
-    await redisServer.close();
-    await sims.close();
-    await rm(dir, { recursive: true, force: true });
   });
 
   async function startWorker(): Promise<CliProcess> {
@@ -50,7 +46,7 @@ describe("a worker started while its Redis is away: health answers, the rest wai
         server: { host: "127.0.0.1", port: 0, redis_timeout_ms: 500, admin: { users: [ADMIN] } },
       }),
     );
-    const worker = spawnCli(["worker", "--config", path]);
+    const worker = cli.spawn(["worker", "--config", path]);
     // The listener is bound to port 0; its URL is read back from the log.
     const listening = await worker.waitForLog((line) => line.msg === "HTTP server listening", 20_000, "'HTTP server listening'");
     serverUrl = String(listening.url);
@@ -59,7 +55,7 @@ describe("a worker started while its Redis is away: health answers, the rest wai
 
   const reasonsOf = (answer: TriggerAnswer): string[] => (answer.json as { reasons?: string[] }).reasons ?? [];
 
-  it("/healthz 200 and /readyz 503 naming Redis while it is away; trigger and admin 503 with Retry-After; once Redis starts, ready and a triggered sync runs", async () => {
+  test("/healthz 200 and /readyz 503 naming Redis while it is away; trigger and admin 503 with Retry-After; once Redis starts, ready and a triggered sync runs", async () => {
     const worker = await startWorker();
     await worker.waitForLog((line) => line.msg === "Redis is not answering; reconnecting", 20_000, "a reconnect attempt");
 
@@ -97,7 +93,7 @@ describe("a worker started while its Redis is away: health answers, the rest wai
     expect(await waitForExit(worker, 30_000)).toEqual({ code: 0, signal: null });
   });
 
-  it("SIGTERM while still waiting for Redis: the listener closes and the process exits 0", async () => {
+  test("SIGTERM while still waiting for Redis: the listener closes and the process exits 0", async () => {
     const worker = await startWorker();
     expect((await client.call("/healthz")).status).toBe(200);
 

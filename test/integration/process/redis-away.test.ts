@@ -1,13 +1,13 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertCliBuilt, killLeftoverProcesses, spawnCli, startWorkerCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
+import { beforeAll, describe, expect } from "vitest";
+import { assertCliBuilt, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { waitFor } from "../../support/process-poll.js";
 import { startOwnRedisServer } from "../../support/own-redis-server.js";
 import { REFUSED_PORT } from "../../support/refused-port.js";
 import { startSilentServer } from "../../support/silent-server.js";
+import { test, type CliFixture } from "../../support/fixtures.js";
 
 const REDIS_PASSWORD = "redis-pass-do-not-print";
 
@@ -28,15 +28,13 @@ function nonJsonLines(proc: CliProcess): string[] {
 }
 
 describe("Redis away: commands end fast and clearly, the worker keeps trying", () => {
+  let cli: CliFixture;
   let dir: string;
 
   beforeAll(() => assertCliBuilt());
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), "pim-sync-redis-away-"));
-  });
-  afterEach(async () => {
-    await killLeftoverProcesses();
-    await rm(dir, { recursive: true, force: true });
+  test.beforeEach(async ({ tempDir, cli: processes }) => {
+    cli = processes;
+    dir = tempDir;
   });
 
   /** A config whose Redis is at `redisUrl`; the upstreams are never reached by these tests. */
@@ -64,10 +62,10 @@ describe("Redis away: commands end fast and clearly, the worker keeps trying", (
   ];
 
   for (const command of COMMANDS) {
-    it(`${command.slice(0, 2).join(" ")}: nothing listens on Redis's port → one line naming Redis and its URL (password redacted), exit 1`, async () => {
+    test(`${command.slice(0, 2).join(" ")}: nothing listens on Redis's port → one line naming Redis and its URL (password redacted), exit 1`, async () => {
       const configPath = await configFor(`redis://:${REDIS_PASSWORD}@127.0.0.1:${REFUSED_PORT}`);
 
-      const proc = spawnCli([...command, "--config", configPath]);
+      const proc = cli.spawn([...command, "--config", configPath]);
       // Generous: the bound under test is connect_timeout_ms (1 s); this only stops a hang.
       const exit = await waitForExit(proc, 20_000);
 
@@ -81,11 +79,11 @@ describe("Redis away: commands end fast and clearly, the worker keeps trying", (
     });
   }
 
-  it("a Redis that accepts the connection but never answers: the command gives up after redis.connect_timeout_ms", async () => {
+  test("a Redis that accepts the connection but never answers: the command gives up after redis.connect_timeout_ms", async () => {
     const silent = await startSilentServer();
     try {
       const configPath = await configFor(`redis://127.0.0.1:${silent.port}`);
-      const proc = spawnCli(["jobs", "list", "--config", configPath]);
+      const proc = cli.spawn(["jobs", "list", "--config", configPath]);
       const exit = await waitForExit(proc, 20_000);
 
       expect(exit).toEqual({ code: 1, signal: null });
@@ -97,11 +95,11 @@ describe("Redis away: commands end fast and clearly, the worker keeps trying", (
     }
   });
 
-  it("the first SIGTERM ends a command that is waiting for Redis (long connect timeout)", async () => {
+  test("the first SIGTERM ends a command that is waiting for Redis (long connect timeout)", async () => {
     const silent = await startSilentServer();
     try {
       const configPath = await configFor(`redis://127.0.0.1:${silent.port}`, { connectTimeoutMs: 600_000 });
-      const proc = spawnCli(["enqueue", "sync", "--project", "67", "--config", configPath]);
+      const proc = cli.spawn(["enqueue", "sync", "--project", "67", "--config", configPath]);
       // It reached Redis, so its signal handlers are in place.
       await waitFor(() => silent.connections() > 0, { timeoutMs: 15_000, what: "the command's connection" });
 
@@ -115,9 +113,9 @@ describe("Redis away: commands end fast and clearly, the worker keeps trying", (
     }
   });
 
-  it("a worker started while Redis is away logs one JSON line per reconnect attempt and stops at the first SIGTERM", async () => {
+  test("a worker started while Redis is away logs one JSON line per reconnect attempt and stops at the first SIGTERM", async () => {
     const configPath = await configFor(`redis://:${REDIS_PASSWORD}@127.0.0.1:${REFUSED_PORT}`);
-    const worker = spawnCli(["worker", "--config", configPath]);
+    const worker = cli.spawn(["worker", "--config", configPath]);
 
     const second = await worker.waitForLog((line) => line.msg === "Redis is not answering; reconnecting" && line.attempt === 2, 15_000, "a second reconnect attempt");
     expect(second).toMatchObject({ redis: `redis://:***@127.0.0.1:${REFUSED_PORT}`, delayMs: expect.any(Number) });
@@ -130,11 +128,11 @@ describe("Redis away: commands end fast and clearly, the worker keeps trying", (
     expect(worker.stderr()).not.toContain(REDIS_PASSWORD);
   });
 
-  it("a Redis outage while the worker runs: JSON lines only, reconnect attempts with backoff, back to work when Redis returns", async () => {
+  test("a Redis outage while the worker runs: JSON lines only, reconnect attempts with backoff, back to work when Redis returns", async () => {
     const server = await startOwnRedisServer();
     try {
       const configPath = await configFor(server.url, { worker: { shutdown_timeout_ms: 5_000 } });
-      const worker = await startWorkerCli(configPath);
+      const worker = await cli.startWorker(configPath);
 
       await server.kill();
       await worker.waitForLog((line) => line.msg === "Redis is not answering; reconnecting" && line.attempt === 3, 15_000, "a third reconnect attempt");
@@ -159,12 +157,12 @@ describe("Redis away: commands end fast and clearly, the worker keeps trying", (
     }
   });
 
-  it("SIGTERM during a Redis outage: the worker does not wait for Redis to come back", async () => {
+  test("SIGTERM during a Redis outage: the worker does not wait for Redis to come back", async () => {
     const server = await startOwnRedisServer();
     try {
       // A shutdown deadline longer than the wait below: an idle worker must not need it.
       const configPath = await configFor(server.url, { worker: { shutdown_timeout_ms: 30_000 } });
-      const worker = await startWorkerCli(configPath);
+      const worker = await cli.startWorker(configPath);
       await server.kill();
       await worker.waitForLog((line) => line.msg === "Redis is not answering; reconnecting", 15_000, "a reconnect attempt");
 

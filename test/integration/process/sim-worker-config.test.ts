@@ -1,14 +1,13 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect } from "vitest";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import { assertCliBuilt, killLeftoverProcesses, servingUrlOf, REPO_ROOT, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
-import { openTestQueues, waitForJobState } from "../../support/process-jobs.js";
+import { assertCliBuilt, servingUrlOf, REPO_ROOT, waitForExit, type CliProcess } from "../../support/process-cli.js";
+import { waitForJobState } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/process-poll.js";
-import { createConfigSafeTestRedis } from "../../support/process-redis.js";
 import { TEST_REDIS_URL, type TestRedis } from "../../support/redis.js";
+import { test, type CliFixture } from "../../support/fixtures.js";
 
 interface SimWorkerConfig {
   redis: { url: string; prefix: string };
@@ -18,21 +17,17 @@ interface SimWorkerConfig {
 }
 
 describe("config/sim-worker.yaml: `pim-sync sim` + `pim-sync worker` as the README shows", () => {
+  let cli: CliFixture;
   let redis: TestRedis;
   let queues: JobQueues;
   let dir: string;
 
   beforeAll(() => assertCliBuilt());
-  beforeEach(async () => {
-    redis = await createConfigSafeTestRedis();
-    queues = openTestQueues(redis);
-    dir = await mkdtemp(join(tmpdir(), "pim-sync-sim-worker-"));
-  });
-  afterEach(async () => {
-    await killLeftoverProcesses();
-    await queues.close();
-    await redis.cleanup();
-    await rm(dir, { recursive: true, force: true });
+  test.beforeEach(async ({ redis: testRedis, queues: projectQueues, tempDir, cli: processes }) => {
+    cli = processes;
+    redis = testRedis;
+    queues = projectQueues;
+    dir = tempDir;
   });
 
   async function stop(proc: CliProcess): Promise<void> {
@@ -40,10 +35,10 @@ describe("config/sim-worker.yaml: `pim-sync sim` + `pim-sync worker` as the READ
     await waitForExit(proc, 30_000);
   }
 
-  it("the shipped file, with its ports and key prefix moved aside, runs a sync asked for through the trigger", async () => {
+  test("the shipped file, with its ports and key prefix moved aside, runs a sync asked for through the trigger", async () => {
     // Every port bound as 0 and read back, so the test runs beside anything else on this
     // machine, a `pim-sync sim` on the default ports included.
-    const sim = spawnCli(["sim", "--pim-port", "0", "--service-port", "0", "--activation-port", "0"]);
+    const sim = cli.spawn(["sim", "--pim-port", "0", "--service-port", "0", "--activation-port", "0"]);
     await waitFor(() => sim.stdout().includes("Press Ctrl-C to stop."), { timeoutMs: 15_000, what: "the simulators" });
     const urlAfter = (label: string): string => {
       const found = new RegExp(`${label}\\s+(http://\\S+)`).exec(sim.stdout())?.[1];
@@ -68,7 +63,7 @@ describe("config/sim-worker.yaml: `pim-sync sim` + `pim-sync worker` as the READ
     const configPath = join(dir, "sim-worker.yaml");
     await writeFile(configPath, stringifyYaml(config));
 
-    const worker = spawnCli(["worker", "--config", configPath]);
+    const worker = cli.spawn(["worker", "--config", configPath]);
     const serverUrl = await servingUrlOf(worker);
 
     // The README's curl, with fetch.
@@ -86,8 +81,8 @@ describe("config/sim-worker.yaml: `pim-sync sim` + `pim-sync worker` as the READ
     expect(worker.child.exitCode).toBe(0);
   });
 
-  it("the demo says what the untouched manual collection is and suggests the next step", async () => {
-    const demo = spawnCli(["demo"]);
+  test("the demo says what the untouched manual collection is and suggests the next step", async () => {
+    const demo = cli.spawn(["demo"]);
     expect(await waitForExit(demo, 60_000)).toEqual({ code: 0, signal: null });
 
     expect(demo.stdout()).toMatch(/^ {2}manual_list: 1 option\(s\).*\n {4}\(untouched: no PIM attribute derives 'manual_list', so it is a collection kept by hand in the service; pim-sync never writes it\)$/m);

@@ -1,16 +1,13 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { assertCliBuilt, killLeftoverProcesses, servingUrlOf, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
+import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import { assertCliBuilt, servingUrlOf, type CliProcess } from "../../support/process-cli.js";
 import { writeTestConfig } from "../../support/process-config.js";
-import { allJobs, openTestQueues } from "../../support/process-jobs.js";
+import { allJobs } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/process-poll.js";
-import { createConfigSafeTestRedis } from "../../support/process-redis.js";
 import type { TestRedis } from "../../support/redis.js";
 import { createTriggerClient } from "../../support/trigger-client.js";
+import { test, type CliFixture } from "../../support/fixtures.js";
 
 const TOKEN = "trigger-token-of-the-locale-test";
 /** One request of the PIM structure read: the locales list is read once per structure read. */
@@ -19,6 +16,7 @@ const LOCALES_ROUTE = "GET /api/rest/v1/locales";
 const SPANISH_LABEL = { project: 67, attribute: "color", options: [{ name: "azul", label: { es_ES: "Azul" } }] };
 
 describe("pim-sync worker as a process: trigger requests refused for a label locale, and the PIM structure reads they cost", () => {
+  let cli: CliFixture;
   let sims: RunningSimulators;
   let redis: TestRedis;
   let queues: JobQueues;
@@ -28,24 +26,12 @@ describe("pim-sync worker as a process: trigger requests refused for a label loc
   const client = createTriggerClient(() => triggerUrl);
 
   beforeAll(() => assertCliBuilt());
-  beforeEach(async () => {
-    sims = await startSimulators();
-    redis = await createConfigSafeTestRedis();
-    queues = openTestQueues(redis);
-    dir = await mkdtemp(join(tmpdir(), "pim-sync-locale-refusals-"));
-  });
-
-  afterEach(async () => {
-    if (worker) {
-      worker.signal("SIGTERM");
-      await waitForExit(worker, 30_000);
-      worker = undefined;
-    }
-    await killLeftoverProcesses();
-    await queues.close();
-    await sims.close();
-    await redis.cleanup();
-    await rm(dir, { recursive: true, force: true });
+  test.beforeEach(async ({ sims: simulators, redis: testRedis, tempDir, queues: projectQueues, cli: processes }) => {
+    cli = processes;
+    sims = simulators;
+    redis = testRedis;
+    queues = projectQueues;
+    dir = tempDir;
   });
 
   async function startWorker(addOptions: Readonly<Record<string, unknown>>): Promise<void> {
@@ -59,13 +45,13 @@ describe("pim-sync worker as a process: trigger requests refused for a label loc
       addOptions,
       projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
     });
-    worker = spawnCli(["worker", "--config", configPath]);
+    worker = cli.spawn(["worker", "--config", configPath]);
     triggerUrl = await servingUrlOf(worker);
   }
 
   const structureReads = (): number => sims.pim.stats().byRoute[LOCALES_ROUTE] ?? 0;
 
-  it("100 requests refused for a disabled locale (50 at once on an empty cache, then 50 one by one) cost one structure read", async () => {
+  test("100 requests refused for a disabled locale (50 at once on an empty cache, then 50 one by one) cost one structure read", async () => {
     await startWorker({ catalog_cache_ms: 600_000, locale_recheck_ms: 600_000 });
     const before = structureReads();
 
@@ -81,7 +67,7 @@ describe("pim-sync worker as a process: trigger requests refused for a label loc
     expect(await allJobs(queues)).toEqual([]);
   });
 
-  it("a locale enabled in the PIM after the cache was filled is accepted once locale_recheck_ms has passed", async () => {
+  test("a locale enabled in the PIM after the cache was filled is accepted once locale_recheck_ms has passed", async () => {
     await startWorker({ catalog_cache_ms: 600_000, locale_recheck_ms: 500 });
     expect((await client.call("/v1/add-options", { token: TOKEN, body: SPANISH_LABEL })).status).toBe(400);
 

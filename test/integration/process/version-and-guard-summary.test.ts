@@ -1,44 +1,41 @@
-import { readFile, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { assertCliBuilt, killLeftoverProcesses, REPO_ROOT, spawnCli, waitForExit } from "../../support/process-cli.js";
+import { beforeAll, describe, expect } from "vitest";
+import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import { assertCliBuilt, REPO_ROOT, waitForExit } from "../../support/process-cli.js";
 import { writeTestConfig } from "../../support/process-config.js";
+import { test, type CliFixture } from "../../support/fixtures.js";
 
 describe("pim-sync --version, and the deletion guard's text summary", () => {
+  let cli: CliFixture;
   let sims: RunningSimulators;
   let dir: string;
 
   beforeAll(() => assertCliBuilt());
-  beforeEach(async () => {
-    sims = await startSimulators();
-    dir = await mkdtemp(join(tmpdir(), "pim-sync-version-guard-"));
-  });
-  afterEach(async () => {
-    await killLeftoverProcesses();
-    await sims.close();
-    await rm(dir, { recursive: true, force: true });
+  test.beforeEach(async ({ sims: simulators, tempDir, cli: processes }) => {
+    cli = processes;
+    sims = simulators;
+    dir = tempDir;
   });
 
-  it("--version prints the package version, exit 0", async () => {
+  test("--version prints the package version, exit 0", async () => {
     const { version } = JSON.parse(await readFile(join(REPO_ROOT, "package.json"), "utf8")) as { version: string };
-    const proc = spawnCli(["--version"]);
+    const proc = cli.spawn(["--version"]);
     expect(await waitForExit(proc, 20_000)).toEqual({ code: 0, signal: null });
     expect(proc.stdout()).toBe(`pim-sync ${version}\n`);
   });
 
-  it("a tripped guard lists the held-back names, up to a bound, then 'and N more'", async () => {
+  test("a tripped guard lists the held-back names, up to a bound, then 'and N more'", async () => {
     const configPath = await writeTestConfig(dir, { pimUrl: sims.pim.url, serviceUrl: sims.service.url, redisPrefix: null, stateDir: join(dir, "state") });
     const colors = sims.pim.state.attribute_options["color"] ?? [];
     for (let i = 0; i < 30; i += 1) colors.push({ code: `extra_${String(i).padStart(2, "0")}`, sort_order: 100 + i, labels: { en_US: `Extra ${i}` } });
     sims.pim.state.attribute_options["color"] = colors;
-    const first = spawnCli(["sync", "--project", "67", "--once", "--config", configPath]);
+    const first = cli.spawn(["sync", "--project", "67", "--once", "--config", configPath]);
     expect((await waitForExit(first, 60_000)).code).toBe(0);
 
     // 30 of the 35 options go: more than half, so the guard holds them back.
     sims.pim.state.attribute_options["color"] = colors.filter((option) => !option.code.startsWith("extra_"));
-    const second = spawnCli(["sync", "--project", "67", "--once", "--config", configPath]);
+    const second = cli.spawn(["sync", "--project", "67", "--once", "--config", configPath]);
     expect((await waitForExit(second, 60_000)).code).toBe(3);
 
     const out = second.stdout();

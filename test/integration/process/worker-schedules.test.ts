@@ -1,41 +1,32 @@
 import { once } from "node:events";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer, type Server } from "node:net";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
 import { SYNC_SCHEDULER_ID } from "../../../src/redis/queue-names.js";
-import { assertCliBuilt, killLeftoverProcesses, spawnCli, startWorkerCli, waitForExit } from "../../support/process-cli.js";
+import { assertCliBuilt, waitForExit } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
-import { openTestQueues } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/process-poll.js";
-import { createConfigSafeTestRedis } from "../../support/process-redis.js";
 import type { TestRedis } from "../../support/redis.js";
+import { test, type CliFixture } from "../../support/fixtures.js";
 
 const PROJECT = 67;
 const FLEET_SCHEDULE = { cron: "0 3 * * *", timezone: "Europe/Paris" };
 const REPLACED_MSG = "a project's sync schedule in Redis differs from the config; replacing it";
 
 describe("the worker and the schedules in Redis", () => {
+  let cli: CliFixture;
   let dir: string;
   let redis: TestRedis;
   let queues: JobQueues;
-  let taken: Server | undefined;
 
   beforeAll(() => assertCliBuilt());
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), "pim-sync-worker-schedules-"));
-    redis = await createConfigSafeTestRedis();
-    queues = openTestQueues(redis);
-  });
-  afterEach(async () => {
-    await killLeftoverProcesses();
-    if (taken) await new Promise<void>((resolve) => taken?.close(() => resolve()));
-    taken = undefined;
-    await queues.close();
-    await redis.cleanup();
-    await rm(dir, { recursive: true, force: true });
+  test.beforeEach(async ({ redis: testRedis, tempDir, queues: projectQueues, cli: processes }) => {
+    cli = processes;
+    dir = tempDir;
+    redis = testRedis;
+    queues = projectQueues;
   });
 
   /** A worker config (upstreams never reached: no job runs in these tests). */
@@ -58,19 +49,19 @@ describe("the worker and the schedules in Redis", () => {
     return found ? { pattern: found.pattern ?? null, tz: found.tz ?? null } : null;
   }
 
-  it("a worker whose HTTP port is taken fails to start and leaves the running fleet's schedule as it was", async () => {
-    const fleet = await startWorkerCli(await configFile("fleet.json", { schedule: FLEET_SCHEDULE }), 30_000);
+  test("a worker whose HTTP port is taken fails to start and leaves the running fleet's schedule as it was", async ({ closeAfter }) => {
+    const fleet = await cli.startWorker(await configFile("fleet.json", { schedule: FLEET_SCHEDULE }), 30_000);
     expect(await scheduler()).toEqual({ pattern: FLEET_SCHEDULE.cron, tz: FLEET_SCHEDULE.timezone });
 
     // The port the second worker is given is held by the test (bound as 0, read back).
     const holder = createServer();
-    taken = holder;
+    closeAfter({ close: () => new Promise<void>((resolve) => holder.close(() => resolve())) });
     holder.listen(0, "127.0.0.1");
     await once(holder, "listening");
     const address = holder.address();
     if (address === null || typeof address === "string") throw new Error("no port");
 
-    const newcomer = spawnCli(["worker", "--config", await configFile("newcomer.json", { schedule: { cron: "*/5 * * * *" }, server: { host: "127.0.0.1", port: address.port } })]);
+    const newcomer = cli.spawn(["worker", "--config", await configFile("newcomer.json", { schedule: { cron: "*/5 * * * *" }, server: { host: "127.0.0.1", port: address.port } })]);
     const exit = await waitForExit(newcomer, 30_000);
 
     expect(exit).toEqual({ code: 1, signal: null });
@@ -80,8 +71,8 @@ describe("the worker and the schedules in Redis", () => {
     expect(fleet.hasExited()).toBe(false);
   });
 
-  it("a running worker replaces a scheduler whose pattern, then whose time zone, was changed in Redis, and warns", async () => {
-    const worker = await startWorkerCli(await configFile("worker.json", { schedule: FLEET_SCHEDULE, worker: { safety_check_interval_ms: 1_000 } }), 30_000);
+  test("a running worker replaces a scheduler whose pattern, then whose time zone, was changed in Redis, and warns", async () => {
+    const worker = await cli.startWorker(await configFile("worker.json", { schedule: FLEET_SCHEDULE, worker: { safety_check_interval_ms: 1_000 } }), 30_000);
     expect(await scheduler()).toEqual({ pattern: FLEET_SCHEDULE.cron, tz: FLEET_SCHEDULE.timezone });
     const template = { name: "sync.run", data: { project: PROJECT, trigger: "schedule" } };
 

@@ -1,15 +1,12 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { assertCliBuilt, killLeftoverProcesses, spawnCli, startWorkerCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
+import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import { assertCliBuilt, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { writeTestConfig } from "../../support/process-config.js";
-import { cleanSyncEndState, collectionsOf, openTestQueues, waitForJobState, type CollectionsByName } from "../../support/process-jobs.js";
+import { cleanSyncEndState, collectionsOf, waitForJobState, type CollectionsByName } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/process-poll.js";
-import { createConfigSafeTestRedis } from "../../support/process-redis.js";
 import type { TestRedis } from "../../support/redis.js";
+import { test, type CliFixture } from "../../support/fixtures.js";
 
 const PROJECT = 67;
 /** Collections of project 67 the sample catalogue derives and the service holds. */
@@ -18,6 +15,7 @@ const isUpdateOptions = (request: { method: string; path: string; status: number
   request.method === "PATCH" && /\/update-options\/$/.test(request.path) && request.status === 200;
 
 describe("pim-sync worker as a process: signals", () => {
+  let cli: CliFixture;
   let reference: { collections: CollectionsByName; otherProject: CollectionsByName };
   let sims: RunningSimulators;
   let redis: TestRedis;
@@ -32,14 +30,15 @@ describe("pim-sync worker as a process: signals", () => {
     expect(Object.keys(reference.collections)).toHaveLength(SYNCED_COLLECTIONS + 1);
   });
 
-  beforeEach(async () => {
-    sims = await startSimulators();
+  test.beforeEach(async ({ sims: simulators, redis: testRedis, queues: projectQueues, tempDir, cli: processes }) => {
+    cli = processes;
+    sims = simulators;
     // A slow PIM and a tight service budget (2 requests a second for 13 writes): a sync takes
     // several seconds, so a signal lands in the middle of it.
     sims.pim.setLatencyMs(100);
-    redis = await createConfigSafeTestRedis();
-    queues = openTestQueues(redis);
-    dir = await mkdtemp(join(tmpdir(), "pim-sync-process-"));
+    redis = testRedis;
+    queues = projectQueues;
+    dir = tempDir;
     configPath = await writeTestConfig(dir, {
       pimUrl: sims.pim.url,
       serviceUrl: sims.service.url,
@@ -49,17 +48,9 @@ describe("pim-sync worker as a process: signals", () => {
     });
   });
 
-  afterEach(async () => {
-    await killLeftoverProcesses();
-    await queues.close();
-    await sims.close();
-    await redis.cleanup();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const startWorkerProcess = (): Promise<CliProcess> => cli.startWorker(configPath);
 
-  const startWorkerProcess = (): Promise<CliProcess> => startWorkerCli(configPath);
-
-  it("SIGTERM during a sync lets it finish: exit 0, the job completed, every collection synced", async () => {
+  test("SIGTERM during a sync lets it finish: exit 0, the job completed, every collection synced", async () => {
     const worker = await startWorkerProcess();
     const { jobId } = await queues.enqueueSync({ project: PROJECT, trigger: "cli" });
 
@@ -91,7 +82,7 @@ describe("pim-sync worker as a process: signals", () => {
     expect(collectionsOf(sims.service, 99)).toEqual(reference.otherProject);
   });
 
-  it("SIGINT with no job running: the worker stops at once and exits 0", async () => {
+  test("SIGINT with no job running: the worker stops at once and exits 0", async () => {
     const worker = await startWorkerProcess();
 
     worker.signal("SIGINT");
@@ -101,7 +92,7 @@ describe("pim-sync worker as a process: signals", () => {
     expect(worker.logs().some((line) => line.msg === "worker stopped" && line.forced === false)).toBe(true);
   });
 
-  it("SIGTERM with a sync longer than shutdown_timeout_ms: the job is handed back at the deadline and another worker finishes it", async () => {
+  test("SIGTERM with a sync longer than shutdown_timeout_ms: the job is handed back at the deadline and another worker finishes it", async () => {
     const shortDeadline = await writeTestConfig(
       dir,
       {
@@ -114,7 +105,7 @@ describe("pim-sync worker as a process: signals", () => {
       },
       "short-deadline.json",
     );
-    const workerA = spawnCli(["worker", "--config", shortDeadline]);
+    const workerA = cli.spawn(["worker", "--config", shortDeadline]);
     await workerA.waitForLog((line) => line.msg === "worker started", 15_000, "'worker started'");
     const { jobId } = await queues.enqueueSync({ project: PROJECT, trigger: "cli" });
     await waitFor(() => sims.service.requests.some(isUpdateOptions), { timeoutMs: 15_000, what: "a first update-options write" });
@@ -141,10 +132,10 @@ describe("pim-sync worker as a process: signals", () => {
     expect(await waitForExit(workerB, 25_000)).toEqual({ code: 0, signal: null });
   });
 
-  it("SIGKILL during a sync: a second worker recovers the stalled job and ends where a clean sync ends", async () => {
+  test("SIGKILL during a sync: a second worker recovers the stalled job and ends where a clean sync ends", async () => {
     const workerA = await startWorkerProcess();
     // Enqueued through the built CLI, as an operator would.
-    const enqueue = spawnCli(["enqueue", "sync", "--config", configPath, "--project", String(PROJECT), "--json"]);
+    const enqueue = cli.spawn(["enqueue", "sync", "--config", configPath, "--project", String(PROJECT), "--json"]);
     expect(await waitForExit(enqueue, 15_000)).toEqual({ code: 0, signal: null });
     const enqueued = JSON.parse(enqueue.stdout()) as { job_id: string; status: string };
     expect(enqueued.status).toBe("queued");

@@ -1,14 +1,13 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { assertCliBuilt, killLeftoverProcesses, startWorkerCli, type CliProcess, type LogLine } from "../../support/process-cli.js";
+import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import { assertCliBuilt, type CliProcess, type LogLine } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
-import { openTestQueues, waitForJobState } from "../../support/process-jobs.js";
-import { createConfigSafeTestRedis } from "../../support/process-redis.js";
+import { waitForJobState } from "../../support/process-jobs.js";
 import type { TestRedis } from "../../support/redis.js";
+import { test, type CliFixture } from "../../support/fixtures.js";
 
 const PROJECTS = [67, 99] as const;
 
@@ -31,6 +30,7 @@ function runsIn(logs: readonly LogLine[]): JobRun[] {
 }
 
 describe("pim-sync worker processes: a process takes a job only with a free slot", () => {
+  let cli: CliFixture;
   let sims: RunningSimulators;
   let redis: TestRedis;
   let queues: JobQueues;
@@ -39,13 +39,15 @@ describe("pim-sync worker processes: a process takes a job only with a free slot
 
   beforeAll(() => assertCliBuilt());
 
-  beforeEach(async () => {
-    sims = await startSimulators();
+  test.override("queueProjects", PROJECTS);
+  test.beforeEach(async ({ sims: simulators, redis: testRedis, queues: projectQueues, tempDir, cli: processes }) => {
+    cli = processes;
+    sims = simulators;
     // A slow PIM and a tight service budget: a sync takes several seconds.
     sims.pim.setLatencyMs(100);
-    redis = await createConfigSafeTestRedis();
-    queues = openTestQueues(redis, PROJECTS);
-    dir = await mkdtemp(join(tmpdir(), "pim-sync-slots-"));
+    redis = testRedis;
+    queues = projectQueues;
+    dir = tempDir;
     const config = testConfigObject({
       pimUrl: sims.pim.url,
       serviceUrl: sims.service.url,
@@ -60,17 +62,9 @@ describe("pim-sync worker processes: a process takes a job only with a free slot
     await writeFile(configPath, JSON.stringify(config));
   });
 
-  afterEach(async () => {
-    await killLeftoverProcesses();
-    await queues.close();
-    await sims.close();
-    await redis.cleanup();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const startWorkerProcess = (): Promise<CliProcess> => cli.startWorker(configPath);
 
-  const startWorkerProcess = (): Promise<CliProcess> => startWorkerCli(configPath);
-
-  it("two processes of concurrency 1, two projects with work: both run a job at once", async () => {
+  test("two processes of concurrency 1, two projects with work: both run a job at once", async () => {
     // The issue's case: process A is up when the work arrives, B comes a moment later. A runs one
     // job; before the fix its second project's Worker had taken the other job too (waiting for
     // A's slot), so B found nothing and A ran both in turn.

@@ -1,17 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { createAddOptionsIntentStore } from "../../../src/add-options/add-options-intent-store.js";
-import { createTestRedis, type TestRedis } from "../../support/redis.js";
+import type { TestRedis } from "../../support/redis.js";
+import { test } from "../../support/fixtures.js";
 
 describe("add-options intents in Redis", () => {
   let redis: TestRedis;
-  beforeEach(async () => {
-    redis = await createTestRedis();
-  });
-  afterEach(async () => {
-    await redis.cleanup();
+  test.beforeEach(({ redis: testRedis }) => {
+    redis = testRedis;
   });
 
-  it("records per request and collection, lower-cased, forgets refused names, and reads every request in one go", async () => {
+  test("records per request and collection, lower-cased, forgets refused names, and reads every request in one go", async () => {
     const store = createAddOptionsIntentStore(redis.redis, redis.prefix);
     await store.record(67, "color", new Map([["12", ["Teal", "navy"]], ["13", ["olive"]]]));
     await store.record(67, "color-en_US", new Map([["12", ["Teal"]]]));
@@ -25,7 +23,7 @@ describe("add-options intents in Redis", () => {
     expect((await store.read(99, ["12"])).size).toBe(0);
   });
 
-  it("expires each request's record with the outcomes' time to live, refreshed by every write", async () => {
+  test("expires each request's record with the outcomes' time to live, refreshed by every write", async () => {
     const store = createAddOptionsIntentStore(redis.redis, redis.prefix, 600);
     await store.record(67, "color", new Map([["12", ["teal"]]]));
     const [key] = await redis.keys();
@@ -35,7 +33,7 @@ describe("add-options intents in Redis", () => {
     expect(ttl).toBeLessThanOrEqual(600);
   });
 
-  it("ignores a field of another shape rather than trusting it", async () => {
+  test("ignores a field of another shape rather than trusting it", async () => {
     const store = createAddOptionsIntentStore(redis.redis, redis.prefix);
     await redis.redis.hset(`${redis.prefix}:add-intent:67:12`, "not json", "1", JSON.stringify({ collection: "color" }), "1", JSON.stringify(["color", "teal"]), "1");
     expect(await store.read(67, ["12"])).toEqual(new Map([["12", new Map([["color", new Set(["teal"])]])]]));

@@ -1,15 +1,15 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
 import { queueNameOf } from "../../../src/redis/queue-names.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
-import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
 import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
 import { testConfigObject } from "../../support/process-config.js";
-import { openTestQueues, waitForJobState } from "../../support/process-jobs.js";
-import { createConfigSafeTestRedis } from "../../support/process-redis.js";
+import { waitForJobState } from "../../support/process-jobs.js";
 import type { TestRedis } from "../../support/redis.js";
 import { silentLogger } from "../../support/silent-logger.js";
 import { createTriggerClient, type TriggerCall } from "../../support/trigger-client.js";
+import { test, type WorkersFixture } from "../../support/fixtures.js";
 
 const PROJECT = 67;
 const TRIGGER_TOKEN = "admin-test-trigger-token-0123";
@@ -19,9 +19,10 @@ const VIEWER = { name: "vic", password: "vic-password-0123", role: "viewer" } as
 const basic = (user: { name: string; password: string }): Record<string, string> => ({ authorization: `Basic ${Buffer.from(`${user.name}:${user.password}`).toString("base64")}` });
 
 describe("admin API and dashboard (/admin), and GET /v1/jobs", () => {
-  let sims: RunningSimulators | undefined;
-  let redis: TestRedis | undefined;
-  let queues: JobQueues | undefined;
+  let workers: WorkersFixture;
+  let sims: RunningSimulators;
+  let redis: TestRedis;
+  let queues: JobQueues;
   let worker: RunningWorkerProcess | undefined;
   const client = createTriggerClient(() => {
     if (!worker?.serverUrl) throw new Error("the worker has no HTTP server");
@@ -29,21 +30,17 @@ describe("admin API and dashboard (/admin), and GET /v1/jobs", () => {
   });
   const as = (user: { name: string; password: string }, path: string, call: TriggerCall = {}) => client.call(path, { ...call, headers: { ...basic(user), ...call.headers } });
 
-  afterEach(async () => {
-    await worker?.stop();
-    worker = undefined;
-    await queues?.close();
-    await sims?.close();
-    await redis?.cleanup();
+  test.beforeEach(({ sims: simulators, redis: testRedis, queues: projectQueues, workers: keeper }) => {
+    sims = simulators;
+    redis = testRedis;
+    queues = projectQueues;
+    workers = keeper;
   });
 
   async function start(admin: boolean): Promise<void> {
-    sims = await startSimulators();
-    redis = await createConfigSafeTestRedis();
-    queues = openTestQueues(redis);
     const config = testConfigObject({ pimUrl: sims.pim.url, serviceUrl: sims.service.url, redisPrefix: redis.prefix, trigger: { token: TRIGGER_TOKEN } });
     const server = { host: "127.0.0.1", port: 0, ...(admin ? { admin: { users: [ADMIN, VIEWER] } } : {}) };
-    worker = await startWorkerProcess({ settings: parseSettings(JSON.stringify({ ...config, server }), "admin-test-config", {}), logger: silentLogger() });
+    worker = workers.keep(await startWorkerProcess({ settings: parseSettings(JSON.stringify({ ...config, server }), "admin-test-config", {}), logger: silentLogger() }));
   }
 
   /** An add-options job that fails at once: its attribute is not in the project's allowlist (queued past the trigger's check). */
@@ -54,14 +51,14 @@ describe("admin API and dashboard (/admin), and GET /v1/jobs", () => {
     return job.jobId;
   }
 
-  it("is not served at all without server.admin: 404, never open", async () => {
+  test("is not served at all without server.admin: 404, never open", async () => {
     await start(false);
     expect((await client.call("/admin")).status).toBe(404);
     expect((await client.call("/admin/api/jobs")).status).toBe(404);
     expect((await as(ADMIN, "/admin/api/queues")).status).toBe(404);
   });
 
-  it("asks for credentials with 401 and WWW-Authenticate: none, a wrong password, an unknown user, a viewer's bearer-less script", async () => {
+  test("asks for credentials with 401 and WWW-Authenticate: none, a wrong password, an unknown user, a viewer's bearer-less script", async () => {
     await start(true);
     for (const answer of [
       await client.call("/admin"),
@@ -76,7 +73,7 @@ describe("admin API and dashboard (/admin), and GET /v1/jobs", () => {
     expect((await client.call("/admin/api/jobs", { token: ADMIN.token })).status).toBe(200);
   });
 
-  it("lists jobs with a one-line summary of their data and shows one; a viewer may read but not retry (403); an admin retries", async () => {
+  test("lists jobs with a one-line summary of their data and shows one; a viewer may read but not retry (403); an admin retries", async () => {
     await start(true);
     const id = await failedJob();
 
@@ -98,7 +95,7 @@ describe("admin API and dashboard (/admin), and GET /v1/jobs", () => {
     expect(retried.json).toEqual({ ref: `${PROJECT}/${id}`, outcome: "retried" });
   });
 
-  it("refuses state changes by GET and from another site's page (Origin, Sec-Fetch-Site); accepts a same-origin one", async () => {
+  test("refuses state changes by GET and from another site's page (Origin, Sec-Fetch-Site); accepts a same-origin one", async () => {
     await start(true);
     const url = worker?.serverUrl ?? "";
     expect((await as(ADMIN, `/admin/api/projects/${PROJECT}/sync`, { method: "PUT" })).status).toBe(405);
@@ -116,7 +113,7 @@ describe("admin API and dashboard (/admin), and GET /v1/jobs", () => {
     expect((await as(ADMIN, "/admin/api/projects/5/sync", { method: "POST" })).status).toBe(404);
   });
 
-  it("bull-board: every project's queue shown; read-only for a viewer, whose board calls are refused; an admin may retry but not obliterate", async () => {
+  test("bull-board: every project's queue shown; read-only for a viewer, whose board calls are refused; an admin may retry but not obliterate", async () => {
     await start(true);
     const id = await failedJob();
     const page = await as(VIEWER, "/admin");
@@ -136,7 +133,7 @@ describe("admin API and dashboard (/admin), and GET /v1/jobs", () => {
     expect(retried.status, retried.text).toBeLessThan(300);
   });
 
-  it("GET /v1/jobs/:project/:id with the trigger token: the state, attempts and the failure reason", async () => {
+  test("GET /v1/jobs/:project/:id with the trigger token: the state, attempts and the failure reason", async () => {
     await start(false);
     const id = await failedJob();
     expect((await client.call(`/v1/jobs/${PROJECT}/${id}`)).status).toBe(401);

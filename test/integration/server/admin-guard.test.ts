@@ -3,18 +3,18 @@
  * simulators): however a path is spelled, the router's decoded route decides, and only the
  * listed calls pass. Paths are sent byte for byte (node:http), not normalised as fetch would.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
 import { queueNameOf } from "../../../src/redis/queue-names.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
-import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
 import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
 import { testConfigObject } from "../../support/process-config.js";
-import { allJobs, openTestQueues, waitForJobState } from "../../support/process-jobs.js";
-import { createConfigSafeTestRedis } from "../../support/process-redis.js";
+import { allJobs, waitForJobState } from "../../support/process-jobs.js";
 import { basicAuth, rawRequest, type RawAnswer, type RawCall } from "../../support/raw-http.js";
 import type { TestRedis } from "../../support/redis.js";
 import { silentLogger } from "../../support/silent-logger.js";
+import { test, type WorkersFixture } from "../../support/fixtures.js";
 
 const PROJECT = 67;
 const QUEUE = queueNameOf(PROJECT);
@@ -26,26 +26,23 @@ const MASS_DELETE = { name: "sync.run", data: { project: PROJECT, full: true, tr
 const ADD_DATA = { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { en_US: "Teal" } }] };
 
 describe("the admin route table, however the path is spelled", () => {
-  let sims: RunningSimulators | undefined;
-  let redis: TestRedis | undefined;
-  let queues: JobQueues | undefined;
+  let workers: WorkersFixture;
+  let sims: RunningSimulators;
+  let redis: TestRedis;
+  let queues: JobQueues;
   let worker: RunningWorkerProcess | undefined;
 
-  afterEach(async () => {
-    await worker?.stop();
-    worker = undefined;
-    await queues?.close();
-    await sims?.close();
-    await redis?.cleanup();
+  test.beforeEach(({ sims: simulators, redis: testRedis, queues: projectQueues, workers: keeper }) => {
+    sims = simulators;
+    redis = testRedis;
+    queues = projectQueues;
+    workers = keeper;
   });
 
   async function start(): Promise<{ queues: JobQueues; url: string }> {
-    sims = await startSimulators();
-    redis = await createConfigSafeTestRedis();
-    queues = openTestQueues(redis);
     const config = testConfigObject({ pimUrl: sims.pim.url, serviceUrl: sims.service.url, redisPrefix: redis.prefix, trigger: { token: TRIGGER_TOKEN } });
     const server = { host: "127.0.0.1", port: 0, admin: { users: [ADMIN, VIEWER] } };
-    worker = await startWorkerProcess({ settings: parseSettings(JSON.stringify({ ...config, server }), "guard-test-config", {}), logger: silentLogger() });
+    worker = workers.keep(await startWorkerProcess({ settings: parseSettings(JSON.stringify({ ...config, server }), "guard-test-config", {}), logger: silentLogger() }));
     return { queues, url: worker.serverUrl ?? "" };
   }
 
@@ -60,7 +57,7 @@ describe("the admin route table, however the path is spelled", () => {
     return { waiting: waiting.id ?? "", delayed: delayed.id ?? "" };
   }
 
-  it("POST .../add is refused (403) in every spelling an admin can think of, and no job is ever added", async () => {
+  test("POST .../add is refused (403) in every spelling an admin can think of, and no job is ever added", async () => {
     const { queues: jobQueues, url } = await start();
     // The reproduction first: the allow-rule once compared the raw URL, the router the decoded one.
     const reproduced = await as(url, ADMIN, { method: "POST", path: `/admin/api/%71ueues/${QUEUE}/add`, body: MASS_DELETE });
@@ -108,7 +105,7 @@ describe("the admin route table, however the path is spelled", () => {
     expect(await allJobs(jobQueues, PROJECT)).toEqual([]);
   });
 
-  it("clean/wait, clean/delayed and every other removal of unfinished jobs are refused (403), in any spelling; the jobs stay", async () => {
+  test("clean/wait, clean/delayed and every other removal of unfinished jobs are refused (403), in any spelling; the jobs stay", async () => {
     const { queues: jobQueues, url } = await start();
     const { waiting, delayed } = await pausedWithWaitingAndDelayed(jobQueues);
     const refused: [string, string, unknown?][] = [
@@ -148,7 +145,7 @@ describe("the admin route table, however the path is spelled", () => {
     expect(await queue.isPaused()).toBe(true);
   });
 
-  it("an admin may clean completed and failed jobs, retry failed ones and promote delayed ones; not retry completed ones, pause, add schedules or change queue settings", async () => {
+  test("an admin may clean completed and failed jobs, retry failed ones and promote delayed ones; not retry completed ones, pause, add schedules or change queue settings", async () => {
     const { queues: jobQueues, url } = await start();
     const queue = jobQueues.queueFor(PROJECT);
     // A job that fails at once: its attribute is not in the project's allowlist.
@@ -190,7 +187,7 @@ describe("the admin route table, however the path is spelled", () => {
     expect(single.status, single.text).toBeLessThan(300);
   });
 
-  it("a viewer is refused every state-changing call, the ones an admin may make included, and nothing changes", async () => {
+  test("a viewer is refused every state-changing call, the ones an admin may make included, and nothing changes", async () => {
     const { queues: jobQueues, url } = await start();
     const failed = await jobQueues.enqueueAddOptions(ADD_DATA);
     await waitForJobState(jobQueues, PROJECT, failed.jobId, "failed", 30_000);

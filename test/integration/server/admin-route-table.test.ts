@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { adminRouteRules } from "../../../src/admin/admin-route-rules.js";
 import { adminRoutes } from "../../../src/admin/admin-routes.js";
 import { createAuthGate } from "../../../src/auth/auth-gate.js";
@@ -9,22 +9,17 @@ import type { JobQueues } from "../../../src/jobs/job-queues.js";
 import { queueNameOf } from "../../../src/redis/queue-names.js";
 import { createHttpApp } from "../../../src/server/create-http-app.js";
 import { serverSchema } from "../../../src/settings/settings-schema.js";
-import { openTestQueues } from "../../support/process-jobs.js";
-import { createTestRedis, type TestRedis } from "../../support/redis.js";
+import type { TestRedis } from "../../support/redis.js";
 import { silentLogger } from "../../support/silent-logger.js";
+import { test } from "../../support/fixtures.js";
 
 describe("the admin route table decides every route the admin surface registers", () => {
-  let redis: TestRedis | undefined;
-  let queues: JobQueues | undefined;
+  let redis: TestRedis;
+  let queues: JobQueues;
 
-  afterEach(async () => {
-    await queues?.close();
-    await redis?.cleanup();
-  });
-
-  it("lists every (method, route) bull-board and the admin API register, and no route that is not registered", async () => {
-    redis = await createTestRedis();
-    queues = openTestQueues(redis);
+  test("lists every (method, route) bull-board and the admin API register, and no route that is not registered", async ({ redis: testRedis, queues: projectQueues }) => {
+    redis = testRedis;
+    queues = projectQueues;
     const limits = serverSchema.parse({});
     const app = createHttpApp({ limits, logger: silentLogger() });
     const registered = new Set<string>();

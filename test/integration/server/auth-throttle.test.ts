@@ -4,16 +4,16 @@
  * Retry-After even with the right credentials. Clients are told apart by their loopback source
  * address (127.0.0.x), as the server sees them.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { createLogger } from "../../../src/log/create-logger.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
-import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
 import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
 import { testConfigObject } from "../../support/process-config.js";
-import { createConfigSafeTestRedis } from "../../support/process-redis.js";
 import { basicAuth, rawRequest, type RawAnswer } from "../../support/raw-http.js";
 import type { TestRedis } from "../../support/redis.js";
 import { EMPTY_REDACTOR } from "../../../src/secrets/redactor.js";
+import { test, type WorkersFixture } from "../../support/fixtures.js";
 
 const MAX_FAILURES = 3;
 const WINDOW_MS = 600_000;
@@ -37,22 +37,20 @@ function expectThrottled(answer: RawAnswer, what: string): void {
 }
 
 describe("failed logins are throttled per client address and per user name (admin, trigger, metrics)", () => {
-  let sims: RunningSimulators | undefined;
-  let redis: TestRedis | undefined;
+  let workers: WorkersFixture;
+  let sims: RunningSimulators;
+  let redis: TestRedis;
   let worker: RunningWorkerProcess | undefined;
   const lines: string[] = [];
 
-  afterEach(async () => {
-    await worker?.stop();
-    worker = undefined;
-    await sims?.close();
-    await redis?.cleanup();
+  test.beforeEach(({ sims: simulators, redis: testRedis, workers: keeper }) => {
+    sims = simulators;
+    redis = testRedis;
+    workers = keeper;
   });
 
   async function start(): Promise<string> {
     lines.length = 0;
-    sims = await startSimulators();
-    redis = await createConfigSafeTestRedis();
     const config = testConfigObject({ pimUrl: sims.pim.url, serviceUrl: sims.service.url, redisPrefix: redis.prefix, logLevel: "info", trigger: { token: TRIGGER_TOKEN } });
     const server = {
       host: "127.0.0.1",
@@ -62,11 +60,11 @@ describe("failed logins are throttled per client address and per user name (admi
       admin: { users: [ADMIN, VIEWER] },
     };
     const logger = createLogger({ level: "info", redactor: EMPTY_REDACTOR, destination: { write: (line: string) => void lines.push(line) } });
-    worker = await startWorkerProcess({ settings: parseSettings(JSON.stringify({ ...config, server }), "throttle-test-config", {}), logger });
+    worker = workers.keep(await startWorkerProcess({ settings: parseSettings(JSON.stringify({ ...config, server }), "throttle-test-config", {}), logger }));
     return worker.serverUrl ?? "";
   }
 
-  it("admin: per address, per user name; right logins do not count; one warning per address; the metric counts every refusal", async () => {
+  test("admin: per address, per user name; right logins do not count; one warning per address; the metric counts every refusal", async () => {
     const url = await start();
     const jobs = (from: string, user: { name: string; password: string }): Promise<RawAnswer> => rawRequest(url, { path: "/admin/api/jobs", localAddress: from, headers: basicAuth(user.name, user.password) });
 
@@ -102,7 +100,7 @@ describe("failed logins are throttled per client address and per user name (admi
     expect(sample(scrape.text, 'pim_sync_auth_refused_total{surface="trigger",reason="invalid"}')).toBe(0);
   });
 
-  it("the trigger token and the metrics token: per address, 429 with Retry-After even with the right token, counted by surface", async () => {
+  test("the trigger token and the metrics token: per address, 429 with Retry-After even with the right token, counted by surface", async () => {
     const url = await start();
     const trigger = (from: string, token: string): Promise<RawAnswer> => rawRequest(url, { path: "/v1/jobs/67/999999", localAddress: from, headers: { authorization: `Bearer ${token}` } });
     const scrape = (from: string, token: string): Promise<RawAnswer> => rawRequest(url, { path: "/metrics", localAddress: from, headers: { authorization: `Bearer ${token}` } });

@@ -1,15 +1,15 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { JsonKeyStyle } from "../../../src/json/json-key-style.js";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
-import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
 import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
 import { testConfigObject } from "../../support/process-config.js";
-import { openTestQueues, waitForJobState } from "../../support/process-jobs.js";
-import { createConfigSafeTestRedis } from "../../support/process-redis.js";
+import { waitForJobState } from "../../support/process-jobs.js";
 import type { TestRedis } from "../../support/redis.js";
 import { silentLogger } from "../../support/silent-logger.js";
 import { createTriggerClient } from "../../support/trigger-client.js";
+import { test, type WorkersFixture } from "../../support/fixtures.js";
 
 const PROJECT = 67;
 const TRIGGER_TOKEN = "json-keys-trigger-token-0123";
@@ -24,32 +24,29 @@ function keysOf(value: unknown): string[] {
 }
 
 describe("one JSON style: the admin API and GET /v1/jobs answer snake_case (camelCase only with worker --json-keys camel)", () => {
-  let sims: RunningSimulators | undefined;
-  let redis: TestRedis | undefined;
-  let queues: JobQueues | undefined;
+  let workers: WorkersFixture;
+  let sims: RunningSimulators;
+  let redis: TestRedis;
+  let queues: JobQueues;
   let worker: RunningWorkerProcess | undefined;
   const client = createTriggerClient(() => {
     if (!worker?.serverUrl) throw new Error("the worker has no HTTP server");
     return worker.serverUrl;
   });
 
-  afterEach(async () => {
-    await worker?.stop();
-    worker = undefined;
-    await queues?.close();
-    await sims?.close();
-    await redis?.cleanup();
+  test.beforeEach(({ sims: simulators, redis: testRedis, queues: projectQueues, workers: keeper }) => {
+    sims = simulators;
+    redis = testRedis;
+    queues = projectQueues;
+    workers = keeper;
   });
 
   /** Starts a worker, runs one sync to completion and one add-options job to failure; their refs. */
   async function startWithJobs(jsonKeys?: JsonKeyStyle): Promise<{ sync: string; failed: string }> {
-    sims = await startSimulators();
-    redis = await createConfigSafeTestRedis();
-    queues = openTestQueues(redis);
     const config = testConfigObject({ pimUrl: sims.pim.url, serviceUrl: sims.service.url, redisPrefix: redis.prefix, trigger: { token: TRIGGER_TOKEN } });
     const server = { host: "127.0.0.1", port: 0, admin: { users: [ADMIN] } };
     const settings = parseSettings(JSON.stringify({ ...config, server }), "json-keys-config", {});
-    worker = await startWorkerProcess({ settings, logger: silentLogger(), ...(jsonKeys ? { jsonKeys } : {}) });
+    worker = workers.keep(await startWorkerProcess({ settings, logger: silentLogger(), ...(jsonKeys ? { jsonKeys } : {}) }));
     const sync = await client.call("/v1/sync", { token: TRIGGER_TOKEN, body: { project: PROJECT } });
     const syncId = (sync.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length);
     await waitForJobState(queues, PROJECT, syncId, "completed", 30_000);
@@ -59,7 +56,7 @@ describe("one JSON style: the admin API and GET /v1/jobs answer snake_case (came
     return { sync: `${PROJECT}/${syncId}`, failed: `${PROJECT}/${failed.jobId}` };
   }
 
-  it("answers snake_case keys everywhere, the job's result included", async () => {
+  test("answers snake_case keys everywhere, the job's result included", async () => {
     const refs = await startWithJobs();
     const list = await client.call("/admin/api/jobs", { token: ADMIN.token });
     const shownFailed = await client.call(`/admin/api/jobs/${refs.failed}`, { token: ADMIN.token });
@@ -75,7 +72,7 @@ describe("one JSON style: the admin API and GET /v1/jobs answer snake_case (came
     expect(polled.json).toMatchObject({ job_id: refs.sync, state: "completed", attempts_made: 1, result: { outcome: "done", held_back: [], duration_ms: expect.any(Number) as unknown } });
   });
 
-  it("answers the earlier camelCase shapes with --json-keys camel (kept for one release)", async () => {
+  test("answers the earlier camelCase shapes with --json-keys camel (kept for one release)", async () => {
     const refs = await startWithJobs("camel");
     const list = await client.call("/admin/api/jobs", { token: ADMIN.token });
     expect((list.json as { jobs: unknown[] }).jobs).toEqual(expect.arrayContaining([expect.objectContaining({ ref: refs.failed, attemptsMade: 1 })]));

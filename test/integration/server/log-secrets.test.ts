@@ -1,17 +1,17 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
 import { queueNameOf } from "../../../src/redis/queue-names.js";
 import { createLogger } from "../../../src/log/create-logger.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
-import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
 import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
 import { SIM_SECRETS, testConfigObject } from "../../support/process-config.js";
-import { openTestQueues, waitForJobState } from "../../support/process-jobs.js";
+import { waitForJobState } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/worker-wait.js";
-import { createConfigSafeTestRedis } from "../../support/process-redis.js";
 import type { TestRedis } from "../../support/redis.js";
 import { createTriggerClient } from "../../support/trigger-client.js";
 import { EMPTY_REDACTOR } from "../../../src/secrets/redactor.js";
+import { test, type WorkersFixture } from "../../support/fixtures.js";
 
 const PROJECT = 67;
 const TRIGGER_TOKEN = "log-test-trigger-token-0123";
@@ -23,25 +23,22 @@ const WRONG_SERVICE_PASSWORD = "wrong-service-password-0123";
 const SECRETS = [...SIM_SECRETS, TRIGGER_TOKEN, METRICS_TOKEN, ADMIN.password, ADMIN.token, WRONG_SERVICE_PASSWORD];
 
 describe("worker logs (every level): one child logger per job, and no configured secret anywhere", () => {
-  let sims: RunningSimulators | undefined;
-  let redis: TestRedis | undefined;
-  let queues: JobQueues | undefined;
+  let workers: WorkersFixture;
+  let sims: RunningSimulators;
+  let redis: TestRedis;
+  let queues: JobQueues;
   let worker: RunningWorkerProcess | undefined;
 
-  afterEach(async () => {
-    await worker?.stop();
-    worker = undefined;
-    await queues?.close();
-    await sims?.close();
-    await redis?.cleanup();
+  test.override("queueProjects", [PROJECT, OTHER_PROJECT]);
+  test.beforeEach(({ sims: simulators, redis: testRedis, queues: projectQueues, workers: keeper }) => {
+    sims = simulators;
+    redis = testRedis;
+    queues = projectQueues;
+    workers = keeper;
   });
-
-  it("a sync, an add-options job and failed logins (admin, trigger, an upstream login) log every job line with its job, name, project and queue, and no secret", async () => {
+  test("a sync, an add-options job and failed logins (admin, trigger, an upstream login) log every job line with its job, name, project and queue, and no secret", async () => {
     const lines: string[] = [];
     const logger = createLogger({ level: "trace", redactor: EMPTY_REDACTOR, destination: { write: (line: string) => void lines.push(line) } });
-    sims = await startSimulators();
-    redis = await createConfigSafeTestRedis();
-    queues = openTestQueues(redis, [PROJECT, OTHER_PROJECT]);
     const config = testConfigObject({
       pimUrl: sims.pim.url,
       serviceUrl: sims.service.url,
@@ -54,7 +51,7 @@ describe("worker logs (every level): one child logger per job, and no configured
     const [first] = config.projects as Record<string, unknown>[];
     const other = { ...first, id: OTHER_PROJECT, service: { url: sims.service.url, email: "sim@example.com", password: WRONG_SERVICE_PASSWORD, token_name: "pim-sync" } };
     const projects = [first, other];
-    worker = await startWorkerProcess({ settings: parseSettings(JSON.stringify({ ...config, projects, server }), "log-test-config", {}), logger });
+    worker = workers.keep(await startWorkerProcess({ settings: parseSettings(JSON.stringify({ ...config, projects, server }), "log-test-config", {}), logger }));
     const client = createTriggerClient(() => worker?.serverUrl ?? "");
 
     const sync = await client.call("/v1/sync", { token: TRIGGER_TOKEN, body: { project: PROJECT } });

@@ -1,15 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
-import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
 import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
 import { testConfigObject } from "../../support/process-config.js";
-import { openTestQueues, waitForJobState } from "../../support/process-jobs.js";
-import { createConfigSafeTestRedis } from "../../support/process-redis.js";
+import { waitForJobState } from "../../support/process-jobs.js";
 import type { TestRedis } from "../../support/redis.js";
 import { promtoolCheckMetrics } from "../../support/promtool-check.js";
 import { silentLogger } from "../../support/silent-logger.js";
 import { createTriggerClient } from "../../support/trigger-client.js";
+import { test } from "../../support/fixtures.js";
 
 const PROJECT = 67;
 const TRIGGER_TOKEN = "metrics-test-trigger-token-0123";
@@ -31,10 +31,10 @@ describe("GET /metrics (prom-client, over real HTTP)", () => {
     return worker.serverUrl;
   });
 
-  beforeEach(async () => {
-    sims = await startSimulators();
-    redis = await createConfigSafeTestRedis();
-    queues = openTestQueues(redis);
+  test.beforeEach(async ({ sims: simulators, redis: testRedis, queues: projectQueues, workers }) => {
+    sims = simulators;
+    redis = testRedis;
+    queues = projectQueues;
     const config = testConfigObject({
       pimUrl: sims.pim.url,
       serviceUrl: sims.service.url,
@@ -43,15 +43,7 @@ describe("GET /metrics (prom-client, over real HTTP)", () => {
       projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
     });
     const settings = parseSettings(JSON.stringify({ ...config, server: { host: "127.0.0.1", port: 0, metrics_token: METRICS_TOKEN } }), "metrics-test-config", {});
-    worker = await startWorkerProcess({ settings, logger: silentLogger() });
-  });
-
-  afterEach(async () => {
-    await worker?.stop();
-    worker = undefined;
-    await queues.close();
-    await sims.close();
-    await redis.cleanup();
+    worker = workers.keep(await startWorkerProcess({ settings, logger: silentLogger() }));
   });
 
   async function scrape(): Promise<string> {
@@ -61,14 +53,14 @@ describe("GET /metrics (prom-client, over real HTTP)", () => {
     return answer.text;
   }
 
-  it("asks for the bearer token when one is configured", async () => {
+  test("asks for the bearer token when one is configured", async () => {
     const none = await client.call("/metrics");
     expect(none.status).toBe(401);
     expect(none.headers.get("www-authenticate")).toBe("Bearer");
     expect((await client.call("/metrics", { token: "not-the-metrics-token-000" })).status).toBe(401);
   });
 
-  it("counts a sync, its writes, the upstream requests and a 429, an add-options job, and the queue's jobs at scrape time", async () => {
+  test("counts a sync, its writes, the upstream requests and a 429, an add-options job, and the queue's jobs at scrape time", async () => {
     const before = await scrape();
     expect(before).toMatch(/^process_cpu_user_seconds_total /m);
     expect(sample(before, `pim_sync_last_success_timestamp_seconds{project="${PROJECT}"}`)).toBeUndefined();
@@ -98,7 +90,7 @@ describe("GET /metrics (prom-client, over real HTTP)", () => {
     expect(sample(after, `pim_sync_jobs{project="${PROJECT}",queue_state="failed"}`)).toBe(0);
   });
 
-  it("counts HTTP requests by route pattern (never the path) and status, and refused authentications", async () => {
+  test("counts HTTP requests by route pattern (never the path) and status, and refused authentications", async () => {
     await client.call(`/v1/jobs/${PROJECT}/999999`, { token: TRIGGER_TOKEN });
     await client.call(`/v1/jobs/${PROJECT}/999998`, { token: TRIGGER_TOKEN });
     await client.call("/v1/sync", { token: "not-the-trigger-token-0000", body: { project: PROJECT } });
@@ -112,7 +104,7 @@ describe("GET /metrics (prom-client, over real HTTP)", () => {
     expect(sample(text, 'pim_sync_auth_refused_total{surface="trigger",reason="invalid"}')).toBe(1);
   });
 
-  it("passes `promtool check metrics` on the real scrape, after a sync, an add-options job and refused requests", async () => {
+  test("passes `promtool check metrics` on the real scrape, after a sync, an add-options job and refused requests", async () => {
     const sync = await client.call("/v1/sync", { token: TRIGGER_TOKEN, body: { project: PROJECT } });
     await waitForJobState(queues, PROJECT, (sync.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length), "completed", 30_000);
     const add = await client.call("/v1/add-options", { token: TRIGGER_TOKEN, body: { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { en_US: "Teal" } }] } });

@@ -1,13 +1,13 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { queueNameOf } from "../../../src/redis/queue-names.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
-import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
 import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
 import { testConfigObject } from "../../support/process-config.js";
-import { createConfigSafeTestRedis } from "../../support/process-redis.js";
 import { basicAuth, rawRequest, type RawAnswer } from "../../support/raw-http.js";
 import type { TestRedis } from "../../support/redis.js";
 import { silentLogger } from "../../support/silent-logger.js";
+import { test, type WorkersFixture } from "../../support/fixtures.js";
 
 const TRIGGER_TOKEN = "headers-test-trigger-token-0123";
 const ADMIN = { name: "ada", password: "ada-password-0123", role: "admin" } as const;
@@ -33,23 +33,20 @@ function expectCommonHeaders(answer: RawAnswer, what: string): void {
 }
 
 describe("security headers on every answer (real worker, real HTTP)", () => {
-  let sims: RunningSimulators | undefined;
-  let redis: TestRedis | undefined;
+  let workers: WorkersFixture;
+  let sims: RunningSimulators;
+  let redis: TestRedis;
   let worker: RunningWorkerProcess | undefined;
 
-  afterEach(async () => {
-    await worker?.stop();
-    worker = undefined;
-    await sims?.close();
-    await redis?.cleanup();
+  test.beforeEach(({ sims: simulators, redis: testRedis, workers: keeper }) => {
+    sims = simulators;
+    redis = testRedis;
+    workers = keeper;
   });
-
-  it("the dashboard and admin API: no framing, nosniff, no-store, and a CSP of its own scripts only; the rest of the server: a CSP that loads nothing", async () => {
-    sims = await startSimulators();
-    redis = await createConfigSafeTestRedis();
+  test("the dashboard and admin API: no framing, nosniff, no-store, and a CSP of its own scripts only; the rest of the server: a CSP that loads nothing", async () => {
     const config = testConfigObject({ pimUrl: sims.pim.url, serviceUrl: sims.service.url, redisPrefix: redis.prefix, trigger: { token: TRIGGER_TOKEN } });
     const server = { host: "127.0.0.1", port: 0, admin: { users: [ADMIN] } };
-    worker = await startWorkerProcess({ settings: parseSettings(JSON.stringify({ ...config, server }), "headers-test-config", {}), logger: silentLogger() });
+    worker = workers.keep(await startWorkerProcess({ settings: parseSettings(JSON.stringify({ ...config, server }), "headers-test-config", {}), logger: silentLogger() }));
     const url = worker.serverUrl ?? "";
     const admin = basicAuth(ADMIN.name, ADMIN.password);
 

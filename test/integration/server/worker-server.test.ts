@@ -1,19 +1,20 @@
 import { connect, type Socket } from "node:net";
 import { once } from "node:events";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect } from "vitest";
 import { parseSettings } from "../../../src/settings/load-settings.js";
-import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
 import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
-import { startOwnRedisServer, type OwnRedisServer } from "../../support/own-redis-server.js";
+import type { OwnRedisServer } from "../../support/own-redis-server.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { silentLogger } from "../../support/silent-logger.js";
 import { createTriggerClient } from "../../support/trigger-client.js";
 import { waitFor } from "../../support/worker-wait.js";
+import { test, type OwnRedisFixture, type WorkersFixture } from "../../support/fixtures.js";
 
 const TOKEN = "server-test-token-0123456789";
 
 describe("the worker's HTTP server: health, readiness, limits", () => {
-  let sims: RunningSimulators | undefined;
+  let sims: RunningSimulators;
   let redis: OwnRedisServer | undefined;
   let worker: RunningWorkerProcess | undefined;
   const sockets: Socket[] = [];
@@ -22,21 +23,25 @@ describe("the worker's HTTP server: health, readiness, limits", () => {
     return worker.serverUrl;
   });
 
-  afterEach(async () => {
+  let ownRedis: OwnRedisFixture;
+  let workers: WorkersFixture;
+  test.beforeEach(({ sims: simulators, ownRedis: servers, workers: keeper }) => {
+    sims = simulators;
+    ownRedis = servers;
+    workers = keeper;
+  });
+  // Raw client sockets, destroyed before the fixtures stop the worker (hooks run before fixture
+  // teardown): a connection left open would keep its server's close waiting.
+  afterEach(() => {
     for (const socket of sockets.splice(0)) socket.destroy();
-    await worker?.stop();
-    worker = undefined;
-    await sims?.close();
-    await redis?.close();
   });
 
   /** A worker on a redis-server of the test's own (so the test may stop it), with `server` settings. */
   async function start(server: Record<string, unknown>): Promise<RunningWorkerProcess> {
-    sims = await startSimulators();
-    redis = await startOwnRedisServer();
+    redis = await ownRedis.start();
     const config = testConfigObject({ pimUrl: sims.pim.url, serviceUrl: sims.service.url, redisPrefix: "server-test", trigger: { token: TOKEN } });
     const settings = parseSettings(JSON.stringify({ ...config, redis: { url: redis.url, prefix: "server-test", connect_timeout_ms: 500 }, server: { host: "127.0.0.1", port: 0, ...server } }), "server-test-config", {});
-    worker = await startWorkerProcess({ settings, logger: silentLogger() });
+    worker = workers.keep(await startWorkerProcess({ settings, logger: silentLogger() }));
     return worker;
   }
 
@@ -55,7 +60,7 @@ describe("the worker's HTTP server: health, readiness, limits", () => {
     return received;
   }
 
-  it("/healthz and /readyz answer 200; with its Redis stopped /readyz answers 503 naming Redis and a trigger call 503 instead of hanging", async () => {
+  test("/healthz and /readyz answer 200; with its Redis stopped /readyz answers 503 naming Redis and a trigger call 503 instead of hanging", async () => {
     await start({ redis_timeout_ms: 500 });
     expect((await client.call("/healthz")).status).toBe(200);
     const ready = await client.call("/readyz");
@@ -81,7 +86,7 @@ describe("the worker's HTTP server: health, readiness, limits", () => {
     await waitFor(async () => (await client.call("/readyz")).status === 200, 15_000, "/readyz to answer 200 again");
   });
 
-  it("a client that does not finish its headers in time is answered 408 and disconnected", async () => {
+  test("a client that does not finish its headers in time is answered 408 and disconnected", async () => {
     const running = await start({ headers_timeout_ms: 300, request_timeout_ms: 600 });
     const socket = await rawConnection(running.serverUrl ?? "");
     socket.write("GET /healthz HTTP/1.1\r\nHost: x\r\n");
@@ -89,7 +94,7 @@ describe("the worker's HTTP server: health, readiness, limits", () => {
     expect(received).toMatch(/^HTTP\/1\.1 408/);
   });
 
-  it("closes connections beyond server.max_connections at once, and serves again when one ends", async () => {
+  test("closes connections beyond server.max_connections at once, and serves again when one ends", async () => {
     const running = await start({ max_connections: 2 });
     const url = running.serverUrl ?? "";
     const first = await rawConnection(url);

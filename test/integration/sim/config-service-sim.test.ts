@@ -1,10 +1,11 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 
 import { startConfigServiceSimulator } from "../../../src/sim/config-service/config-service-simulator.js";
 import type { ConfigServiceSimulator, ConfigServiceSimulatorOptions } from "../../../src/sim/config-service/config-service-simulator.js";
 import { startPimSimulator } from "../../../src/sim/pim/pim-simulator.js";
 import type { PimSimulator } from "../../../src/sim/pim/pim-simulator.js";
 import { sampleCatalog } from "./sim-test-helpers.js";
+import { test, type PimSyncFixtures } from "../../support/fixtures.js";
 
 const TOKEN = "sim-service-token";
 const LIST = "/api/v1/options_collections/options_collections";
@@ -17,20 +18,18 @@ interface ListBody {
 }
 
 describe("configuration-service simulator", () => {
+  let closeAfter: PimSyncFixtures["closeAfter"];
+  test.beforeEach(({ closeAfter: keeper }) => {
+    closeAfter = keeper;
+  });
   let service: ConfigServiceSimulator | undefined;
   let pim: PimSimulator | undefined;
 
   const start = async (options: Partial<ConfigServiceSimulatorOptions> = {}): Promise<ConfigServiceSimulator> => {
     // 1000 req/s unless a test is about the throttle: the other tests send bursts.
-    service = await startConfigServiceSimulator({ catalog: (await sampleCatalog()).service, requestsPerSecond: 1000, ...options });
+    service = closeAfter(await startConfigServiceSimulator({ catalog: (await sampleCatalog()).service, requestsPerSecond: 1000, ...options }));
     return service;
   };
-  afterEach(async () => {
-    await service?.close();
-    await pim?.close();
-    service = undefined;
-    pim = undefined;
-  });
 
   const call = (sim: ConfigServiceSimulator, method: string, path: string, body?: unknown, token = TOKEN): Promise<Response> =>
     fetch(`${sim.url}${path}`, {
@@ -44,7 +43,7 @@ describe("configuration-service simulator", () => {
     call(sim, "PATCH", `/api/v1/options_collections/${id}/add-options/`, body);
   const optionsOf = (sim: ConfigServiceSimulator, id: number) => sim.collections().find((collection) => collection.id === id)?.options;
 
-  it("issues a token per user and token name, and checks Token auth DRF-style", async () => {
+  test("issues a token per user and token name, and checks Token auth DRF-style", async () => {
     const sim = await start();
     const tokenOf = (body: unknown) =>
       fetch(`${sim.url}/api/v1/auth/token/`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -74,7 +73,7 @@ describe("configuration-service simulator", () => {
     expect(sim.requests.every((request) => !JSON.stringify(request).includes(TOKEN))).toBe(true);
   });
 
-  it("lists collections across pages and projects, sorted by id, with absolute next/previous", async () => {
+  test("lists collections across pages and projects, sorted by id, with absolute next/previous", async () => {
     const sim = await start();
     const all: ListBody["results"] = [];
     let url: string | null = `${sim.url}${LIST}?page=1&limit=4`;
@@ -102,14 +101,14 @@ describe("configuration-service simulator", () => {
     expect((await call(sim, "GET", `${LIST}?project=12345`)).status).toBe(400);
   });
 
-  it("caps limit at pageSizeMax", async () => {
+  test("caps limit at pageSizeMax", async () => {
     const sim = await start({ pageSizeMax: 5 });
     const page = (await (await call(sim, "GET", `${LIST}?limit=50`)).json()) as ListBody;
     expect(page.results).toHaveLength(5);
     expect(page.next).toContain("page=2");
   });
 
-  it("update-options: delete_all, then deletes, then upserts (each replacing the label map)", async () => {
+  test("update-options: delete_all, then deletes, then upserts (each replacing the label map)", async () => {
     const sim = await start();
     const response = await update(sim, 30, {
       upsert_options: [{ name: "red", label: { "fr-FR": "Rouge" } }, { name: "lime", label: { "en-US": "Lime" } }],
@@ -133,7 +132,7 @@ describe("configuration-service simulator", () => {
     expect(optionsOf(sim, 18)).toEqual([{ name: "keep_me", label: { "en-US": "Keep me", "fr-FR": "Garde-moi" } }]);
   });
 
-  it("update-options: 400 for malformed options, 404 for an unknown id, 415 for a non-JSON body", async () => {
+  test("update-options: 400 for malformed options, 404 for an unknown id, 415 for a non-JSON body", async () => {
     const sim = await start();
     const cases: unknown[] = [
       { upsert_options: [{ name: "x", label: {} }], extra: true },
@@ -166,9 +165,9 @@ describe("configuration-service simulator", () => {
     expect(asText.status).toBe(415);
   });
 
-  it("add-options appends, refuses existing names, and writes select options into the PIM", async () => {
+  test("add-options appends, refuses existing names, and writes select options into the PIM", async () => {
     const catalog = await sampleCatalog();
-    pim = await startPimSimulator({ catalog: catalog.pim });
+    pim = closeAfter(await startPimSimulator({ catalog: catalog.pim }));
     const sim = await start({ pim });
     const response = await add(sim, 5, {
       upsert_options: [{ name: "red", label: { "en-US": "Red!" } }, { name: "teal", label: { "en-US": "Teal", "fr-FR": "Sarcelle" } }],
@@ -188,9 +187,9 @@ describe("configuration-service simulator", () => {
     expect(sim.writes()[5]).toHaveLength(1);
   });
 
-  it("add-options creates reference-entity records and refuses unit and currency collections", async () => {
+  test("add-options creates reference-entity records and refuses unit and currency collections", async () => {
     const catalog = await sampleCatalog();
-    pim = await startPimSimulator({ catalog: catalog.pim });
+    pim = closeAfter(await startPimSimulator({ catalog: catalog.pim }));
     const sim = await start({ pim });
     expect((await add(sim, 14, { upsert_options: [{ name: "alessi", label: { "en-US": "Alessi" } }] })).status).toBe(200);
     expect(pim.state.reference_entity_records["brands"]?.find((record) => record.code === "alessi")?.values).toEqual({
@@ -208,7 +207,7 @@ describe("configuration-service simulator", () => {
     expect(optionsOf(sim, 6)).toEqual([]);
   });
 
-  it("throttles past 10 requests a second with Retry-After: 1, or without it when configured", async () => {
+  test("throttles past 10 requests a second with Retry-After: 1, or without it when configured", async () => {
     const sim = await start({ requestsPerSecond: 10 });
     const responses = await Promise.all(Array.from({ length: 12 }, () => call(sim, "GET", LIST)));
     const limited = responses.filter((response) => response.status === 429);
@@ -224,7 +223,7 @@ describe("configuration-service simulator", () => {
     expect(throttled?.headers.get("retry-after")).toBeNull();
   });
 
-  it("injects faults in DRF's dialect", async () => {
+  test("injects faults in DRF's dialect", async () => {
     const sim = await start();
     sim.faults.failNext({ method: "PATCH", path: /update-options/ }, { status: 502 });
     const failed = await update(sim, 5, {});
@@ -234,7 +233,7 @@ describe("configuration-service simulator", () => {
     expect(sim.stats().byRoute["PATCH /api/v1/options_collections/:id/update-options/"]).toBe(2);
   });
 
-  it("lets `after` matching requests through before a fault fires (a failure half-way)", async () => {
+  test("lets `after` matching requests through before a fault fires (a failure half-way)", async () => {
     const sim = await start();
     sim.faults.failNext({ method: "PATCH", path: /update-options/ }, { status: 503, after: 2, times: 1 });
     const statuses: number[] = [];

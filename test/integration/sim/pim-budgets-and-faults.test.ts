@@ -1,27 +1,28 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 
 import { startPimSimulator } from "../../../src/sim/pim/pim-simulator.js";
 import type { PimSimulator, PimSimulatorOptions } from "../../../src/sim/pim/pim-simulator.js";
 import { akeneoFixture, basic, pimToken, requestPimToken, sampleCatalog } from "./sim-test-helpers.js";
+import { test, type PimSyncFixtures } from "../../support/fixtures.js";
 
 const RATE_LIMIT_BODY = akeneoFixture("error_429_too_many_requests.json");
 
 describe("PIM simulator: budgets and faults", () => {
+  let closeAfter: PimSyncFixtures["closeAfter"];
+  test.beforeEach(({ closeAfter: keeper }) => {
+    closeAfter = keeper;
+  });
   let sim: PimSimulator | undefined;
 
   const start = async (options: Omit<PimSimulatorOptions, "catalog"> = {}): Promise<{ sim: PimSimulator; token: string; api: string }> => {
-    sim = await startPimSimulator({ catalog: (await sampleCatalog()).pim, ...options });
+    sim = closeAfter(await startPimSimulator({ catalog: (await sampleCatalog()).pim, ...options }));
     return { sim, token: (await pimToken(sim.url)).access_token, api: `${sim.url}/api/rest/v1` };
   };
-  afterEach(async () => {
-    await sim?.close();
-    sim = undefined;
-  });
 
   const get = (url: string, token: string, signal?: AbortSignal): Promise<Response> =>
     fetch(url, { headers: { authorization: `Bearer ${token}` }, signal });
 
-  it("answers 429 with Retry-After: 1 past 4 requests in flight on one connection", async () => {
+  test("answers 429 with Retry-After: 1 past 4 requests in flight on one connection", async () => {
     // The latency keeps all five requests in flight together.
     const { sim: pim, token, api } = await start({ latencyMs: 300 });
     const responses = await Promise.all(Array.from({ length: 5 }, () => get(`${api}/channels`, token)));
@@ -33,12 +34,12 @@ describe("PIM simulator: budgets and faults", () => {
     expect(pim.stats().maxInFlight).toBe(5);
   });
 
-  it("counts the in-flight budget per OAuth client", async () => {
+  test("counts the in-flight budget per OAuth client", async () => {
     const clients = [
       { clientId: "a", secret: "sa", username: "ua", password: "pa" },
       { clientId: "b", secret: "sb", username: "ub", password: "pb" },
     ];
-    sim = await startPimSimulator({ catalog: (await sampleCatalog()).pim, latencyMs: 300, clients, budgets: { inFlightPerConnection: 2 } });
+    sim = closeAfter(await startPimSimulator({ catalog: (await sampleCatalog()).pim, latencyMs: 300, clients, budgets: { inFlightPerConnection: 2 } }));
     const api = `${sim.url}/api/rest/v1`;
     const tokenOf = async (client: (typeof clients)[number]): Promise<string> => {
       const body = { grant_type: "password", username: client.username, password: client.password };
@@ -50,7 +51,7 @@ describe("PIM simulator: budgets and faults", () => {
     expect(responses.map((response) => response.status)).toEqual([200, 200, 200, 200]);
   });
 
-  it("answers 429 past requestsPerSecond in one second", async () => {
+  test("answers 429 past requestsPerSecond in one second", async () => {
     const { api, token } = await start({ budgets: { requestsPerSecond: 5, inFlightPerConnection: 50 } });
     // Six at once against five a second (the token request may have used one more of them).
     const responses = await Promise.all(Array.from({ length: 6 }, () => get(`${api}/channels`, token)));
@@ -61,7 +62,7 @@ describe("PIM simulator: budgets and faults", () => {
     expect(limited?.headers.get("retry-after")).toBe("1");
   });
 
-  it("limits option writes to optionWritesPerSecond (3 by default), both PATCH routes together", async () => {
+  test("limits option writes to optionWritesPerSecond (3 by default), both PATCH routes together", async () => {
     const { api, token, sim: pim } = await start({ budgets: { inFlightPerConnection: 50 } });
     const write = (index: number): Promise<Response> =>
       index % 2 === 0
@@ -84,7 +85,7 @@ describe("PIM simulator: budgets and faults", () => {
     expect(pim.stats().byRoute["PATCH /api/rest/v1/attributes/:code/options/:option"]).toBe(3);
   });
 
-  it("injects a 5xx for the matching request only, and records it", async () => {
+  test("injects a 5xx for the matching request only, and records it", async () => {
     const { sim: pim, api, token } = await start();
     pim.faults.failNext({ method: "GET", path: "/api/rest/v1/channels" }, { status: 503, times: 2 });
     expect((await get(`${api}/locales`, token)).status).toBe(200);
@@ -97,7 +98,7 @@ describe("PIM simulator: budgets and faults", () => {
     expect(pim.requests.filter((request) => request.fault).map((request) => request.status)).toEqual([503, 503]);
   });
 
-  it("injects a 429 without Retry-After, or with one, and a custom body, by RegExp", async () => {
+  test("injects a 429 without Retry-After, or with one, and a custom body, by RegExp", async () => {
     const { sim: pim, api, token } = await start();
     pim.faults.failNext({ path: /\/options$/ }, { status: 429 });
     const bare = await get(`${api}/attributes/color/options`, token);
@@ -111,7 +112,7 @@ describe("PIM simulator: budgets and faults", () => {
     expect(await withHeader.json()).toEqual({ code: 429, message: "slow down" });
   });
 
-  it("delays a faulted answer, can outlast a client timeout, and can drop the connection", async () => {
+  test("delays a faulted answer, can outlast a client timeout, and can drop the connection", async () => {
     const { sim: pim, api, token } = await start();
     pim.faults.failNext({ path: "/api/rest/v1/channels" }, { status: 500, delayMs: 150 });
     const startedAt = performance.now();
@@ -128,7 +129,7 @@ describe("PIM simulator: budgets and faults", () => {
     expect(dropped.fault).toBe(true);
   });
 
-  it("adds latency to answers and lets tests change it", async () => {
+  test("adds latency to answers and lets tests change it", async () => {
     const { sim: pim, api, token } = await start();
     pim.setLatencyMs(120);
     const startedAt = performance.now();

@@ -1,15 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { createProjectLock, ProjectBusy } from "../../../src/state/project-lock.js";
-import { createTestRedis, type TestRedis } from "../../support/redis.js";
+import type { TestRedis } from "../../support/redis.js";
 import { waitFor } from "../../support/worker-wait.js";
+// `test` names the Redis of each test here; the fixtures' test is imported as `it`.
+import { test as it } from "../../support/fixtures.js";
 
 describe("project lock", () => {
   let test: TestRedis;
-  beforeEach(async () => {
-    test = await createTestRedis();
-  });
-  afterEach(async () => {
-    await test.cleanup();
+  it.beforeEach(({ redis }) => {
+    test = redis;
   });
 
   it("refuses a second holder, naming the first, until the first releases it", async () => {

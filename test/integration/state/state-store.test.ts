@@ -1,12 +1,14 @@
 import { mkdtemp, readdir, readFile, rm, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect } from "vitest";
 import type { ServiceLabels, ServiceOption } from "../../../src/domain/option-collection.js";
 import { createFileStateStore } from "../../../src/state/file-state-store.js";
 import { createRedisStateStore } from "../../../src/state/redis-state-store.js";
 import type { StateStore } from "../../../src/state/state-store.js";
 import { createTestRedis, type TestRedis } from "../../support/redis.js";
+// `test` names a test's Redis in this file; the fixtures' test is imported as `it`.
+import { test as it } from "../../support/fixtures.js";
 
 /** Options as add-options records them (labels do not matter where these are used). */
 function added(...names: string[]): { name: string; label: Record<string, string> }[] {
@@ -385,12 +387,8 @@ describe.each([redisFactory, fileFactory])("$name state store", ({ create }) => 
 describe("redis state store: Redis specifics", () => {
   let test: TestRedis;
 
-  beforeEach(async () => {
-    test = await createTestRedis();
-  });
-
-  afterEach(async () => {
-    await test.cleanup();
+  it.beforeEach(({ redis }) => {
+    test = redis;
   });
 
   it("keeps one hash per collection and a set of known collections under the prefix", async () => {
@@ -498,12 +496,8 @@ describe("redis state store: Redis specifics", () => {
 describe("file state store: file specifics", () => {
   let dir: string;
 
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), "pim-sync-state-"));
-  });
-
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
+  it.beforeEach(({ tempDir }) => {
+    dir = tempDir;
   });
 
   it("keeps one JSON file per collection under project-{id}, and no temporary file", async () => {

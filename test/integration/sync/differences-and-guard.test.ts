@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { SimCatalog } from "../../../src/sim/catalog/catalog-file.js";
 import { exitCodeOf } from "../../../src/sync/sync-report.js";
 import { namesOf, startSyncHarness, type SyncHarness } from "../../support/sync-harness.js";
+import { test } from "../../support/fixtures.js";
 
 function colorOptions(h: SyncHarness) {
   const options = h.pim.state.attribute_options["color"];
@@ -25,12 +26,9 @@ function withManyColors(count: number) {
 
 describe("later syncs send only the differences", () => {
   let h: SyncHarness;
-  afterEach(async () => {
-    await h.close();
-  });
 
-  it("sends new, relabelled and removed options of a changed collection in one call", async () => {
-    h = await startSyncHarness();
+  test("sends new, relabelled and removed options of a changed collection in one call", async ({ closeAfter }) => {
+    h = closeAfter(await startSyncHarness());
     await h.sync();
     const options = colorOptions(h);
     options.push({ code: "purple", sort_order: 9, labels: { en_US: "Purple" } });
@@ -61,8 +59,8 @@ describe("later syncs send only the differences", () => {
     expect(third.collections.every((c) => c.action === "none")).toBe(true);
   });
 
-  it("holds back a mass deletion (exit 3) until --allow-mass-delete", async () => {
-    h = await startSyncHarness({ editCatalog: withManyColors(40) });
+  test("holds back a mass deletion (exit 3) until --allow-mass-delete", async ({ closeAfter }) => {
+    h = closeAfter(await startSyncHarness({ editCatalog: withManyColors(40) }));
     await h.sync();
     const options = colorOptions(h);
     options.splice(0, options.length, ...options.filter((o) => !o.code.startsWith("extra_1")));
@@ -86,8 +84,8 @@ describe("later syncs send only the differences", () => {
     expect(exitCodeOf(allowed)).toBe(0);
   });
 
-  it("holds back deletions that follow an empty option list, whatever their number", async () => {
-    h = await startSyncHarness();
+  test("holds back deletions that follow an empty option list, whatever their number", async ({ closeAfter }) => {
+    h = closeAfter(await startSyncHarness());
     await h.sync();
     h.pim.state.attribute_options["season"] = [];
 
@@ -99,8 +97,8 @@ describe("later syncs send only the differences", () => {
     expect(exitCodeOf(report)).toBe(3);
   });
 
-  it("under --full with a tripped guard, rewrites every option but deletes none", async () => {
-    h = await startSyncHarness({ editCatalog: withManyColors(20) });
+  test("under --full with a tripped guard, rewrites every option but deletes none", async ({ closeAfter }) => {
+    h = closeAfter(await startSyncHarness({ editCatalog: withManyColors(20) }));
     await h.sync();
     const options = colorOptions(h);
     options.splice(0, options.length, ...options.filter((o) => !o.code.startsWith("extra_")));

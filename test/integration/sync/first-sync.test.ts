@@ -1,20 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { exitCodeOf } from "../../../src/sync/sync-report.js";
 import { namesOf, PROJECT, startSyncHarness, type SyncHarness } from "../../support/sync-harness.js";
 import { DERIVED_67 } from "../../support/worker-harness.js";
+import { test } from "../../support/fixtures.js";
 
 const DERIVED: readonly string[] = DERIVED_67;
 
 describe("a first sync of the sample catalogue", () => {
   let h: SyncHarness;
-  beforeEach(async () => {
-    h = await startSyncHarness();
-  });
-  afterEach(async () => {
-    await h.close();
+  test.beforeEach(async ({ closeAfter }) => {
+    h = closeAfter(await startSyncHarness());
   });
 
-  it("replaces every derived collection that exists in the service, once each", async () => {
+  test("replaces every derived collection that exists in the service, once each", async () => {
     const report = await h.sync();
 
     expect(report.collections.map((c) => c.collection)).toEqual(DERIVED);
@@ -31,7 +29,7 @@ describe("a first sync of the sample catalogue", () => {
     expect(exitCodeOf(report)).toBe(0);
   });
 
-  it("derives options and labels for every attribute kind", async () => {
+  test("derives options and labels for every attribute kind", async () => {
     await h.sync();
 
     // Simple select: null and empty labels dropped, en_US keys become en-US.
@@ -60,7 +58,7 @@ describe("a first sync of the sample catalogue", () => {
     ]);
   });
 
-  it("reports missing collections and unsupported attributes, and leaves other collections alone", async () => {
+  test("reports missing collections and unsupported attributes, and leaves other collections alone", async () => {
     const before99 = h.optionsOf("color", 99);
     const beforeManual = h.optionsOf("manual_list");
 
@@ -77,9 +75,9 @@ describe("a first sync of the sample catalogue", () => {
     for (const id of untouchedIds) expect(h.service.writes()[id] ?? []).toEqual([]);
   });
 
-  it("keeps to its own project's collections even when the service's list ignores the project filter", async () => {
+  test("keeps to its own project's collections even when the service's list ignores the project filter", async ({ closeAfter }) => {
     await h.close();
-    h = await startSyncHarness({ service: { ignoreProjectFilter: true } });
+    h = closeAfter(await startSyncHarness({ service: { ignoreProjectFilter: true } }));
     const before99 = h.optionsOf("color", 99);
 
     const report = await h.sync();
@@ -95,7 +93,7 @@ describe("a first sync of the sample catalogue", () => {
     for (const id of otherIds) expect(h.service.writes()[id] ?? []).toEqual([]);
   });
 
-  it("writes nothing on a second run when the PIM did not change", async () => {
+  test("writes nothing on a second run when the PIM did not change", async () => {
     await h.sync();
     h.service.clearRequests();
 
@@ -107,7 +105,7 @@ describe("a first sync of the sample catalogue", () => {
     expect(exitCodeOf(second)).toBe(0);
   });
 
-  it("plans without writing anything in a dry run", async () => {
+  test("plans without writing anything in a dry run", async () => {
     const seen: string[] = [];
     const report = await h.sync({ dryRun: true, onCollection: (collection) => seen.push(collection.spec.name) });
 
@@ -117,7 +115,7 @@ describe("a first sync of the sample catalogue", () => {
     expect(await h.redis.keys()).toEqual([]);
   });
 
-  it("replaces every collection again under --full", async () => {
+  test("replaces every collection again under --full", async () => {
     await h.sync();
     h.service.clearRequests();
 

@@ -1,7 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { PimClient } from "../../../src/pim/pim-client.js";
 import type { PimReader } from "../../../src/sync/pim-reader.js";
 import { namesOf, startSyncHarness, type SyncHarness } from "../../support/sync-harness.js";
+import { test } from "../../support/fixtures.js";
 
 /**
  * A list can end early with no sign a client could see: a search_after list has no count, so a
@@ -31,14 +32,11 @@ function withoutLastItems(pim: PimClient, count: number): PimReader {
 
 describe("sync: a list that ends early without a sign", () => {
   let h: SyncHarness;
-  beforeEach(async () => {
-    h = await startSyncHarness();
-  });
-  afterEach(async () => {
-    await h.close();
+  test.beforeEach(async ({ closeAfter }) => {
+    h = closeAfter(await startSyncHarness());
   });
 
-  it("deletes nothing the PIM still has, writes nothing to those collections, and reports the run as failed", async () => {
+  test("deletes nothing the PIM still has, writes nothing to those collections, and reports the run as failed", async () => {
     await h.sync();
     const before = { brand: namesOf(h.optionsOf("brand")), color: namesOf(h.optionsOf("color")) };
     h.service.clearRequests();
@@ -54,7 +52,7 @@ describe("sync: a list that ends early without a sign", () => {
     expect(writes).toEqual([]);
   });
 
-  it("still deletes what the PIM really removed (each name confirmed gone)", async () => {
+  test("still deletes what the PIM really removed (each name confirmed gone)", async () => {
     await h.sync();
     const removed = h.pim.state.reference_entity_records["brands"]?.pop();
     expect(removed).toBeDefined();

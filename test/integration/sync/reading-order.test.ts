@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { PimClient } from "../../../src/pim/pim-client.js";
 import type { SimCatalog } from "../../../src/sim/catalog/catalog-file.js";
 import type { PimReader } from "../../../src/sync/pim-reader.js";
 import { namesOf, startSyncHarness, type SyncHarness } from "../../support/sync-harness.js";
+import { test } from "../../support/fixtures.js";
 
 /** Gives `attribute` `count` options in all (codes `<attribute>_<n>`), keeping the catalogue's. */
 function growAttribute(catalog: SimCatalog, attribute: string, count: number): void {
@@ -21,18 +22,15 @@ function laterOptionPageOf(request: { path: string; query: Readonly<Record<strin
 
 describe("sync: reading order", () => {
   let h: SyncHarness;
-  afterEach(async () => {
-    await h.close();
-  });
 
-  it("reads the largest attribute's pages before a smaller one's that comes first in the catalogue", async () => {
+  test("reads the largest attribute's pages before a smaller one's that comes first in the catalogue", async ({ closeAfter }) => {
     // color comes before size_eu among the PIM's attributes.
-    h = await startSyncHarness({
+    h = closeAfter(await startSyncHarness({
       editCatalog: (catalog) => {
         growAttribute(catalog, "color", 250);
         growAttribute(catalog, "size_eu", 450);
       },
-    });
+    }));
 
     // One reader: the one that takes the largest opened source.
     const report = await h.sync({ sourceConcurrency: 1 });
@@ -44,8 +42,8 @@ describe("sync: reading order", () => {
     expect(h.optionsOf("color")).toHaveLength(250);
   });
 
-  it("fails a source whose list changed between its first page and the rest, and deletes nothing from it", async () => {
-    h = await startSyncHarness({ editCatalog: (catalog) => growAttribute(catalog, "color", 250) });
+  test("fails a source whose list changed between its first page and the rest, and deletes nothing from it", async ({ closeAfter }) => {
+    h = closeAfter(await startSyncHarness({ editCatalog: (catalog) => growAttribute(catalog, "color", 250) }));
     await h.sync();
     const before = namesOf(h.optionsOf("color"));
     const colors = h.pim.state.attribute_options["color"];

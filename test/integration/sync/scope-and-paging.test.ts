@@ -1,15 +1,13 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { ProjectScopeError } from "../../../src/sync/sync-project.js";
 import { startSyncHarness, type SyncHarness } from "../../support/sync-harness.js";
+import { test } from "../../support/fixtures.js";
 
 describe("project filters and paging", () => {
   let h: SyncHarness;
-  afterEach(async () => {
-    await h.close();
-  });
 
-  it("narrows collections and labels to the channel and locale filters", async () => {
-    h = await startSyncHarness();
+  test("narrows collections and labels to the channel and locale filters", async ({ closeAfter }) => {
+    h = closeAfter(await startSyncHarness());
 
     const report = await h.sync({ filters: { channels: ["mobile"], locales: ["en_US"] } });
 
@@ -28,8 +26,8 @@ describe("project filters and paging", () => {
     expect(h.optionsOf("price-currency").map((o) => o.name)).toEqual(["EUR"]);
   });
 
-  it("refuses filters that name what the PIM does not have, before any write", async () => {
-    h = await startSyncHarness();
+  test("refuses filters that name what the PIM does not have, before any write", async ({ closeAfter }) => {
+    h = closeAfter(await startSyncHarness());
 
     const attempt = h.sync({ filters: { channels: ["print"], locales: ["es_ES"] } });
 
@@ -39,8 +37,8 @@ describe("project filters and paging", () => {
     expect(h.service.requests.filter((r) => r.method !== "GET")).toEqual([]);
   });
 
-  it("follows every page: attributes, options, records and the service's collection list", async () => {
-    h = await startSyncHarness({
+  test("follows every page: attributes, options, records and the service's collection list", async ({ closeAfter }) => {
+    h = closeAfter(await startSyncHarness({
       editCatalog: (catalog) => {
         const options = catalog.pim.attribute_options["color"] ?? [];
         for (let i = 0; i < 245; i += 1) options.push({ code: `shade_${String(i).padStart(3, "0")}`, sort_order: 10 + i, labels: { en_US: `Shade ${i}` } });
@@ -51,7 +49,7 @@ describe("project filters and paging", () => {
       },
       pim: { recordsPageSize: 2 },
       service: { pageSizeMax: 4 },
-    });
+    }));
 
     const report = await h.sync();
 

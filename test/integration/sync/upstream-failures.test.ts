@@ -1,15 +1,13 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { exitCodeOf } from "../../../src/sync/sync-report.js";
 import { namesOf, PROJECT, startSyncHarness, type SyncHarness } from "../../support/sync-harness.js";
+import { test } from "../../support/fixtures.js";
 
 describe("upstream failures during a sync", () => {
   let h: SyncHarness;
-  afterEach(async () => {
-    await h.close();
-  });
 
-  it("refreshes an expired PIM token mid-sync and carries on", async () => {
-    h = await startSyncHarness({ pim: { latencyMs: 15 } });
+  test("refreshes an expired PIM token mid-sync and carries on", async ({ closeAfter }) => {
+    h = closeAfter(await startSyncHarness({ pim: { latencyMs: 15 } }));
     const running = h.sync();
     await h.pim.waitForRequest((r) => r.path.endsWith("/options"), 5_000);
     h.pim.expireAllTokens();
@@ -22,8 +20,8 @@ describe("upstream failures during a sync", () => {
     expect(h.pim.requests.filter((r) => r.path === "/api/oauth/v1/token").length).toBeGreaterThanOrEqual(2);
   });
 
-  it("rides out 429 and 5xx storms within the retry budget", async () => {
-    h = await startSyncHarness();
+  test("rides out 429 and 5xx storms within the retry budget", async ({ closeAfter }) => {
+    h = closeAfter(await startSyncHarness());
     h.pim.faults.failNext({ path: /\/options$/ }, { status: 503, times: 3 });
     h.pim.faults.failNext({ path: /\/records$/ }, { status: 429, times: 2, retryAfterSeconds: null });
     h.service.faults.failNext({ method: "PATCH" }, { status: 429, times: 3, retryAfterSeconds: 0 });
@@ -38,8 +36,8 @@ describe("upstream failures during a sync", () => {
     expect(exitCodeOf(report)).toBe(0);
   });
 
-  it("leaves a source's collections untouched when its read keeps failing, and replaces them next time", async () => {
-    h = await startSyncHarness();
+  test("leaves a source's collections untouched when its read keeps failing, and replaces them next time", async ({ closeAfter }) => {
+    h = closeAfter(await startSyncHarness());
     // More failures than the 4 attempts the test policy allows.
     h.pim.faults.failNext({ path: "/api/rest/v1/attributes/color/options" }, { status: 503, times: 10 });
 
@@ -58,8 +56,8 @@ describe("upstream failures during a sync", () => {
     expect(h.optionsOf("color")).toHaveLength(5);
   });
 
-  it("a replace that fails half-way forgets the collection's state, so the next run replaces it again", async () => {
-    h = await startSyncHarness();
+  test("a replace that fails half-way forgets the collection's state, so the next run replaces it again", async ({ closeAfter }) => {
+    h = closeAfter(await startSyncHarness());
     await h.sync();
     expect(h.optionsOf("color")).toHaveLength(5);
     // A full replace in writes of 2 options: delete_all + 2 options go through, the second write fails.
@@ -76,8 +74,8 @@ describe("upstream failures during a sync", () => {
     expect(h.optionsOf("color")).toHaveLength(5);
   });
 
-  it("fails a collection whose write is refused, keeps its state, and does not stop the others", async () => {
-    h = await startSyncHarness();
+  test("fails a collection whose write is refused, keeps its state, and does not stop the others", async ({ closeAfter }) => {
+    h = closeAfter(await startSyncHarness());
     await h.sync();
     const color = h.pim.state.attribute_options["color"] ?? [];
     color.push({ code: "teal", sort_order: 9, labels: { en_US: "Teal" } });
@@ -96,8 +94,8 @@ describe("upstream failures during a sync", () => {
     expect(retry.collections.find((c) => c.collection === "color")).toMatchObject({ action: "update", upserts: 1, written: true });
   });
 
-  it("an update-options answered 307 once fails that collection: nothing recorded, and the next sync writes the option", async () => {
-    h = await startSyncHarness();
+  test("an update-options answered 307 once fails that collection: nothing recorded, and the next sync writes the option", async ({ closeAfter }) => {
+    h = closeAfter(await startSyncHarness());
     await h.sync();
     const color = h.pim.state.attribute_options["color"] ?? [];
     color.push({ code: "mint", sort_order: 9, labels: { en_US: "Mint" } });
@@ -120,8 +118,8 @@ describe("upstream failures during a sync", () => {
     expect([...((await h.state.read(PROJECT, "color")) ?? new Map()).keys()]).toContain("mint");
   });
 
-  it("an update-options answered 200 without its collection's id, or with another collection's summary is not taken as done", async () => {
-    h = await startSyncHarness();
+  test("an update-options answered 200 without its collection's id, or with another collection's summary is not taken as done", async ({ closeAfter }) => {
+    h = closeAfter(await startSyncHarness());
     await h.sync();
     const color = h.pim.state.attribute_options["color"] ?? [];
     color.push({ code: "mint", sort_order: 9, labels: { en_US: "Mint" } });

@@ -1,18 +1,15 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { assertCliBuilt, killLeftoverProcesses, servingUrlOf, spawnCli, waitForExit } from "../../support/process-cli.js";
+import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import { assertCliBuilt, servingUrlOf, waitForExit } from "../../support/process-cli.js";
 import { SIM_CREDENTIALS, SIM_SECRETS, writeTestConfig } from "../../support/process-config.js";
-import { openTestQueues, waitForJobState } from "../../support/process-jobs.js";
-import { createConfigSafeTestRedis } from "../../support/process-redis.js";
+import { waitForJobState } from "../../support/process-jobs.js";
 import type { TestRedis } from "../../support/redis.js";
 import { leakedSecrets } from "../../support/secret-leaks.js";
 import { createTriggerClient } from "../../support/trigger-client.js";
 import { startOtlpReceiver, type OtlpReceiver } from "../../support/otlp-receiver.js";
 import { SPAN_KIND, type ReceivedSpan } from "../../support/otlp-span.js";
+import { test, type CliFixture } from "../../support/fixtures.js";
 
 const PROJECT = 67;
 const TOKEN = "trigger-token-of-the-tracing-test-0123";
@@ -32,6 +29,7 @@ describe.each([
   { protocol: "http/protobuf", contentType: "application/x-protobuf", serviceName: undefined },
   { protocol: "http/json", contentType: "application/json", serviceName: "pim-sync-under-test" },
 ] as const)("pim-sync worker as a process, traced over OTLP $protocol to a loopback receiver", ({ protocol, contentType, serviceName }) => {
+  let cli: CliFixture;
   let sims: RunningSimulators;
   let receiver: OtlpReceiver;
   let redis: TestRedis;
@@ -40,12 +38,13 @@ describe.each([
   let configPath: string;
 
   beforeAll(() => assertCliBuilt());
-  beforeEach(async () => {
-    sims = await startSimulators();
-    receiver = await startOtlpReceiver();
-    redis = await createConfigSafeTestRedis();
-    queues = openTestQueues(redis);
-    dir = await mkdtemp(join(tmpdir(), "pim-sync-tracing-"));
+  test.beforeEach(async ({ sims: simulators, redis: testRedis, tempDir, queues: projectQueues, closeAfter, cli: processes }) => {
+    cli = processes;
+    sims = simulators;
+    receiver = closeAfter(await startOtlpReceiver());
+    redis = testRedis;
+    queues = projectQueues;
+    dir = tempDir;
     configPath = await writeTestConfig(dir, {
       pimUrl: sims.pim.url,
       serviceUrl: sims.service.url,
@@ -56,16 +55,9 @@ describe.each([
       projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
     });
   });
-  afterEach(async () => {
-    await killLeftoverProcesses();
-    await queues.close();
-    await redis.cleanup();
-    await Promise.allSettled([sims.close(), receiver.close()]);
-    await rm(dir, { recursive: true, force: true });
-  });
 
-  it("a sync and an add-options request each make one trace, from the trigger request through the enqueue and the job to every upstream call, exported at SIGTERM, with no secret in it", async () => {
-    const worker = spawnCli(["worker", "--config", configPath], {
+  test("a sync and an add-options request each make one trace, from the trigger request through the enqueue and the job to every upstream call, exported at SIGTERM, with no secret in it", async () => {
+    const worker = cli.spawn(["worker", "--config", configPath], {
       env: {
         OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
         OTEL_EXPORTER_OTLP_PROTOCOL: protocol,

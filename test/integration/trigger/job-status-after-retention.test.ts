@@ -1,17 +1,17 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
 import { idempotencyWindowSeconds } from "../../../src/jobs/job-options.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
 import type { Settings } from "../../../src/settings/settings-schema.js";
-import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
 import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
 import { testConfigObject } from "../../support/process-config.js";
-import { openTestQueues, waitForJobState } from "../../support/process-jobs.js";
-import { createConfigSafeTestRedis } from "../../support/process-redis.js";
+import { waitForJobState } from "../../support/process-jobs.js";
 import type { TestRedis } from "../../support/redis.js";
 import { silentLogger } from "../../support/silent-logger.js";
 import { createTriggerClient } from "../../support/trigger-client.js";
 import { waitFor } from "../../support/worker-wait.js";
+import { test } from "../../support/fixtures.js";
 
 const PROJECT = 67;
 const TOKEN = "job-status-trigger-token-0123";
@@ -27,10 +27,10 @@ describe("GET /v1/jobs/:project/:id answers a job's outcome for the whole idempo
     return worker.serverUrl;
   });
 
-  beforeEach(async () => {
-    sims = await startSimulators();
-    redis = await createConfigSafeTestRedis();
-    queues = openTestQueues(redis);
+  test.beforeEach(async ({ sims: simulators, redis: testRedis, queues: projectQueues, workers }) => {
+    sims = simulators;
+    redis = testRedis;
+    queues = projectQueues;
     const config = testConfigObject({
       pimUrl: sims.pim.url,
       serviceUrl: sims.service.url,
@@ -39,15 +39,7 @@ describe("GET /v1/jobs/:project/:id answers a job's outcome for the whole idempo
       projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
     });
     settings = parseSettings(JSON.stringify({ ...config, server: { host: "127.0.0.1", port: 0 } }), "job-status-config", {});
-    worker = await startWorkerProcess({ settings, logger: silentLogger() });
-  });
-
-  afterEach(async () => {
-    await worker?.stop();
-    worker = undefined;
-    await queues.close();
-    await sims.close();
-    await redis.cleanup();
+    worker = workers.keep(await startWorkerProcess({ settings, logger: silentLogger() }));
   });
 
   const statusKey = (id: string): string => `${redis.prefix}:job-status:${PROJECT}:${id}`;
@@ -59,7 +51,7 @@ describe("GET /v1/jobs/:project/:id answers a job's outcome for the whole idempo
     expect(await queues.queueFor(PROJECT).getJob(id)).toBeUndefined();
   }
 
-  it("a completed add-options request: its state and per-collection result, kept with the idempotency window's TTL", async () => {
+  test("a completed add-options request: its state and per-collection result, kept with the idempotency window's TTL", async () => {
     const queued = await client.call("/v1/add-options", { token: TOKEN, headers: { "idempotency-key": "pim-request-1" }, body: { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { en_US: "Teal" } }] } });
     expect(queued.status).toBe(202);
     const ref = (queued.json as { job_id: string }).job_id;
@@ -83,7 +75,7 @@ describe("GET /v1/jobs/:project/:id answers a job's outcome for the whole idempo
     expect(again.json).toEqual({ job_id: ref, status: "duplicate" });
   });
 
-  it("a job that failed for good: its state and failure reason; an id never seen is still 404", async () => {
+  test("a job that failed for good: its state and failure reason; an id never seen is still 404", async () => {
     // Not in the project's allowlist: queued past the trigger's check, the job fails at once.
     const failed = await queues.enqueueAddOptions({ project: PROJECT, attribute: "size", options: [{ name: "xl", label: { en_US: "XL" } }] });
     await waitForJobState(queues, PROJECT, failed.jobId, "failed", 30_000);

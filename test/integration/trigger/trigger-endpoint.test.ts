@@ -1,15 +1,15 @@
 import { Client } from "undici";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
 import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
-import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
 import { SIM_SECRETS, testConfigObject } from "../../support/process-config.js";
-import { allJobs, openTestQueues, waitForJobState } from "../../support/process-jobs.js";
-import { createConfigSafeTestRedis } from "../../support/process-redis.js";
+import { allJobs, waitForJobState } from "../../support/process-jobs.js";
 import type { TestRedis } from "../../support/redis.js";
 import { silentLogger } from "../../support/silent-logger.js";
 import { createTriggerClient, type TriggerAnswer } from "../../support/trigger-client.js";
+import { test } from "../../support/fixtures.js";
 
 const PROJECT = 67;
 const TOKEN = "trigger-token-0123456789abcdef";
@@ -25,10 +25,10 @@ describe("trigger endpoint (in-process worker)", () => {
     return worker.triggerUrl;
   });
 
-  beforeEach(async () => {
-    sims = await startSimulators();
-    redis = await createConfigSafeTestRedis();
-    queues = openTestQueues(redis);
+  test.beforeEach(async ({ sims: simulators, redis: testRedis, queues: projectQueues, workers }) => {
+    sims = simulators;
+    redis = testRedis;
+    queues = projectQueues;
     const settings = parseSettings(
       JSON.stringify(
         testConfigObject({
@@ -42,35 +42,29 @@ describe("trigger endpoint (in-process worker)", () => {
       "trigger-test-config",
       {},
     );
-    worker = await startWorkerProcess({ settings, logger: silentLogger() });
+    worker = workers.keep(await startWorkerProcess({ settings, logger: silentLogger() }));
   });
 
-  afterEach(async () => {
+  afterEach(() => {
     // No answer, whatever it was, repeats a secret of the config.
     for (const answer of client.answers.splice(0)) {
       for (const secret of [TOKEN, ...SIM_SECRETS]) expect(answer.text).not.toContain(secret);
       for (const [, value] of answer.headers) for (const secret of [TOKEN, ...SIM_SECRETS]) expect(value).not.toContain(secret);
     }
-    await worker?.stop();
-    worker = undefined;
-    await queues.close();
-    await sims.close();
-    await redis.cleanup();
   });
-
   function errorsOf(answer: TriggerAnswer): string[] {
     const body = answer.json as { errors?: unknown };
     expect(Array.isArray(body.errors), `errors in ${answer.text}`).toBe(true);
     return body.errors as string[];
   }
 
-  it("GET /health answers 200 without a token", async () => {
+  test("GET /health answers 200 without a token", async () => {
     const answer = await client.call("/health");
     expect(answer.status).toBe(200);
     expect(answer.json).toEqual({ status: "ok" });
   });
 
-  it("POST /v1/add-options answers 202 with a job id, and the job adds the option to the service and the PIM", async () => {
+  test("POST /v1/add-options answers 202 with a job id, and the job adds the option to the service and the PIM", async () => {
     const answer = await client.call("/v1/add-options", { token: TOKEN, body: VALID });
 
     expect(answer.status).toBe(202);
@@ -87,7 +81,7 @@ describe("trigger endpoint (in-process worker)", () => {
     expect(sims.pim.state.attribute_options.color?.some((o) => o.code === "teal")).toBe(true);
   });
 
-  it("answers 401 without a token, with a wrong token or another scheme, and queues nothing", async () => {
+  test("answers 401 without a token, with a wrong token or another scheme, and queues nothing", async () => {
     const none = await client.call("/v1/add-options", { body: VALID });
     const wrong = await client.call("/v1/add-options", { token: `${TOKEN}x`, body: VALID });
     const basic = await client.call("/v1/add-options", { headers: { authorization: `Basic ${Buffer.from(`x:${TOKEN}`).toString("base64")}` }, body: VALID });
@@ -100,7 +94,7 @@ describe("trigger endpoint (in-process worker)", () => {
     expect(await allJobs(queues)).toEqual([]);
   });
 
-  it.each([
+  test.each([
     { what: "an option name outside the PIM code rule", body: { ...VALID, options: [{ name: "te al" }] }, field: /^options\.0\.name: .*letters, digits and underscores/ },
     { what: "a label key that is not a locale", body: { ...VALID, options: [{ name: "teal", label: { english: "Teal" } }] }, field: /^options\.0\.label\.english: label keys must be locale codes/ },
     { what: "a label key without a region", body: { ...VALID, options: [{ name: "teal", label: { en: "Teal" } }] }, field: /^options\.0\.label\.en: label keys must be locale codes with a region/ },
@@ -118,7 +112,7 @@ describe("trigger endpoint (in-process worker)", () => {
     expect(await allJobs(queues)).toEqual([]);
   });
 
-  it("a 400 says every reason: a non-allowlisted attribute and invalid options together", async () => {
+  test("a 400 says every reason: a non-allowlisted attribute and invalid options together", async () => {
     const answer = await client.call("/v1/add-options", { token: TOKEN, body: { project: PROJECT, attribute: "size_eu", options: [{ name: "te al" }] } });
 
     expect(answer.status).toBe(400);
@@ -127,7 +121,7 @@ describe("trigger endpoint (in-process worker)", () => {
     expect(errors.some((reason) => reason.startsWith("options.0.name: ")), answer.text).toBe(true);
   });
 
-  it("refuses a label locale the project lacks with a 400 naming it; nothing is queued or written", async () => {
+  test("refuses a label locale the project lacks with a 400 naming it; nothing is queued or written", async () => {
     const answer = await client.call("/v1/add-options", { token: TOKEN, body: { ...VALID, options: [{ name: "teal", label: { "en-US": "Teal", "es-ES": "Verde azulado" } }] } });
 
     expect(answer.status).toBe(400);
@@ -136,14 +130,14 @@ describe("trigger endpoint (in-process worker)", () => {
     expect(sims.service.requests.filter((r) => r.method === "PATCH")).toEqual([]);
   });
 
-  it("a project id of the wrong type is named as such, not as an unknown project", async () => {
+  test("a project id of the wrong type is named as such, not as an unknown project", async () => {
     const answer = await client.call("/v1/add-options", { token: TOKEN, body: { ...VALID, project: String(PROJECT) } });
 
     expect(answer.status).toBe(400);
     expect(errorsOf(answer)).toEqual([`project: must be a number (a configured project id), got string "${PROJECT}"`]);
   });
 
-  it("two concurrent deliveries with one Idempotency-Key make one job under one job id", async () => {
+  test("two concurrent deliveries with one Idempotency-Key make one job under one job id", async () => {
     const headers = { "idempotency-key": "delivery-concurrent" };
     const [first, second] = await Promise.all([
       client.call("/v1/add-options", { token: TOKEN, body: VALID, headers }),
@@ -158,7 +152,7 @@ describe("trigger endpoint (in-process worker)", () => {
     expect(sims.service.requests.filter((r) => r.method === "PATCH" && /\/add-options\/$/.test(r.path))).toHaveLength(1);
   });
 
-  it("answers 400 for a body that is not JSON or not an object, 415 for another content type, 413 for an oversize body", async () => {
+  test("answers 400 for a body that is not JSON or not an object, 415 for another content type, 413 for an oversize body", async () => {
     const notJson = await client.call("/v1/add-options", { token: TOKEN, body: "{not json" });
     expect(notJson.status).toBe(400);
     expect(errorsOf(notJson)).toEqual(["body is not valid JSON"]);
@@ -180,7 +174,7 @@ describe("trigger endpoint (in-process worker)", () => {
     expect(await allJobs(queues)).toEqual([]);
   });
 
-  it("closes the connection after answering before the body was read, so the next request on a keep-alive client is answered", async () => {
+  test("closes the connection after answering before the body was read, so the next request on a keep-alive client is answered", async () => {
     const url = worker?.triggerUrl;
     if (!url) throw new Error("the worker has no trigger endpoint");
     const connection = new Client(url, { pipelining: 1 });
@@ -207,7 +201,7 @@ describe("trigger endpoint (in-process worker)", () => {
     }
   });
 
-  it("a 401 given before a large body was read closes the connection too, and the next request is answered", async () => {
+  test("a 401 given before a large body was read closes the connection too, and the next request is answered", async () => {
     const url = worker?.triggerUrl;
     if (!url) throw new Error("the worker has no trigger endpoint");
     const connection = new Client(url, { pipelining: 1 });
@@ -233,7 +227,7 @@ describe("trigger endpoint (in-process worker)", () => {
     }
   });
 
-  it("Idempotency-Key: two deliveries make one job, the second answered as a duplicate with the same job id", async () => {
+  test("Idempotency-Key: two deliveries make one job, the second answered as a duplicate with the same job id", async () => {
     const headers = { "idempotency-key": "delivery-42" };
     const first = await client.call("/v1/add-options", { token: TOKEN, body: VALID, headers });
     const second = await client.call("/v1/add-options", { token: TOKEN, body: VALID, headers });
@@ -256,7 +250,7 @@ describe("trigger endpoint (in-process worker)", () => {
     expect(addWrites).toHaveLength(2); // teal (once) and mint
   });
 
-  it("Idempotency-Key reused with another body: 422 naming the header, nothing queued, the first job untouched", async () => {
+  test("Idempotency-Key reused with another body: 422 naming the header, nothing queued, the first job untouched", async () => {
     const headers = { "idempotency-key": "delivery-44" };
     const first = await client.call("/v1/add-options", { token: TOKEN, body: VALID, headers });
     const firstId = (first.json as { job_id: string }).job_id;
@@ -272,7 +266,7 @@ describe("trigger endpoint (in-process worker)", () => {
     expect(jobs[0]?.data).toEqual({ project: PROJECT, attribute: "color", options: [{ name: "teal", label: { "en-US": "Teal", "fr-FR": "Sarcelle" } }] });
   });
 
-  it("Idempotency-Key: a redelivery after the job was removed is a duplicate naming it, and nothing runs again", async () => {
+  test("Idempotency-Key: a redelivery after the job was removed is a duplicate naming it, and nothing runs again", async () => {
     const headers = { "idempotency-key": "delivery-45" };
     const first = await client.call("/v1/add-options", { token: TOKEN, body: VALID, headers });
     const firstId = (first.json as { job_id: string }).job_id;
@@ -291,7 +285,7 @@ describe("trigger endpoint (in-process worker)", () => {
     expect(sims.service.requests.filter((r) => r.method === "PATCH" && /\/add-options\/$/.test(r.path))).toHaveLength(1);
   });
 
-  it("POST /v1/sync answers 202 with a job id, and the sync runs", async () => {
+  test("POST /v1/sync answers 202 with a job id, and the sync runs", async () => {
     const answer = await client.call("/v1/sync", { token: TOKEN, body: { project: PROJECT } });
 
     expect(answer.status).toBe(202);
@@ -310,7 +304,7 @@ describe("trigger endpoint (in-process worker)", () => {
     expect(errorsOf(badFlag).some((reason) => reason.startsWith("full: "))).toBe(true);
   });
 
-  it("answers 404 for an unknown path and 405 (Allow: POST) for GET on the job routes", async () => {
+  test("answers 404 for an unknown path and 405 (Allow: POST) for GET on the job routes", async () => {
     const unknown = await client.call("/v1/nothing-here", { token: TOKEN });
     expect(unknown.status).toBe(404);
     const root = await client.call("/", { token: TOKEN });

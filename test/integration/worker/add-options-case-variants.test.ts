@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { finishedJob, PROJECT, serviceOptions, startWorkerHarness, type WorkerHarness } from "../../support/worker-harness.js";
+import { describe, expect } from "vitest";
+import { finishedJob, PROJECT, serviceOptions, type WorkerHarness } from "../../support/worker-harness.js";
+import { test } from "../../support/fixtures.js";
 
 /**
  * The PIM compares codes case-insensitively; the service compares names as written. An addition
@@ -8,18 +9,15 @@ import { finishedJob, PROJECT, serviceOptions, startWorkerHarness, type WorkerHa
  */
 describe("worker: add-options of a case variant of a code the PIM has", () => {
   let h: WorkerHarness;
-  beforeEach(async () => {
-    h = await startWorkerHarness();
+  test.beforeEach(async ({ harness }) => {
+    h = await harness.start();
     // No grace: a sync right after the addition may delete whatever it considers gone.
     await h.startWorker(h.settings({ add_options: { recent_addition_grace_ms: 0 } }));
     const sync = await h.queues.enqueueSync({ project: PROJECT });
     expect((await finishedJob(h.queue(), sync.jobId)).state).toBe("completed");
   });
-  afterEach(async () => {
-    await h.close();
-  });
 
-  it("writes the PIM's own code, and the next syncs neither add a second spelling nor delete it", async () => {
+  test("writes the PIM's own code, and the next syncs neither add a second spelling nor delete it", async () => {
     // Created PIM-side after the last sync, so the collection does not have it yet.
     h.pim.state.attribute_options["color"]?.push({ code: "teal", sort_order: 99, labels: { en_US: "Teal" } });
 

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { JobDataError } from "../../../src/jobs/job-catalog.js";
 import type { EnqueuedJob } from "../../../src/jobs/job-queues.js";
 import {
@@ -8,9 +8,9 @@ import {
   PROJECT,
   serviceOptions,
   SIBLINGS,
-  startWorkerHarness,
   type WorkerHarness,
 } from "../../support/worker-harness.js";
+import { test } from "../../support/fixtures.js";
 
 interface AddOptionsResult {
   collections: { collection: string; added: string[]; skipped: string[] }[];
@@ -19,16 +19,13 @@ interface AddOptionsResult {
 
 describe("worker: add-options jobs", () => {
   let h: WorkerHarness;
-  beforeEach(async () => {
-    h = await startWorkerHarness();
+  test.beforeEach(async ({ harness }) => {
+    h = await harness.start();
     await h.startWorker();
     // A first sync: the state then knows what every collection holds.
     const sync = await h.queues.enqueueSync({ project: PROJECT });
     expect((await finishedJob(h.queue(), sync.jobId)).state).toBe("completed");
     h.service.clearRequests();
-  });
-  afterEach(async () => {
-    await h.close();
   });
 
   async function addOptions(attribute: string, options: { name: string; label?: Record<string, string> }[]) {
@@ -36,7 +33,7 @@ describe("worker: add-options jobs", () => {
     return finishedJob(h.queue(), enqueued.jobId);
   }
 
-  it("adds an option: the collection and the PIM get it, the result says what was added", async () => {
+  test("adds an option: the collection and the PIM get it, the result says what was added", async () => {
     const { job, state } = await addOptions("color", [{ name: "teal", label: { "en-US": "Teal", fr_FR: "Sarcelle" } }]);
 
     expect(state).toBe("completed");
@@ -48,7 +45,7 @@ describe("worker: add-options jobs", () => {
     expect(addOptionsRequests(h.service).map((r) => r.status)).toEqual([200]);
   });
 
-  it("gives every sibling collection of a localizable attribute the option, once each", async () => {
+  test("gives every sibling collection of a localizable attribute the option, once each", async () => {
     const { job, state } = await addOptions("material", [{ name: "silk", label: { "en-US": "Silk" } }]);
 
     expect(state).toBe("completed");
@@ -65,7 +62,7 @@ describe("worker: add-options jobs", () => {
     expect(pimCodes(h.pim, "material").filter((code) => code === "silk")).toEqual(["silk"]);
   });
 
-  it("sends only the options a collection lacks, and reports the others as skipped", async () => {
+  test("sends only the options a collection lacks, and reports the others as skipped", async () => {
     const { job, state } = await addOptions("color", [{ name: "red" }, { name: "teal", label: { "en-US": "Teal" } }]);
 
     expect(state).toBe("completed");
@@ -76,7 +73,7 @@ describe("worker: add-options jobs", () => {
     ]);
   });
 
-  it("succeeds without writing when every option exists already (codes compared case-insensitively)", async () => {
+  test("succeeds without writing when every option exists already (codes compared case-insensitively)", async () => {
     const { job, state } = await addOptions("color", [{ name: "red" }, { name: "Blue" }]);
 
     expect(state).toBe("completed");
@@ -93,7 +90,7 @@ describe("worker: add-options jobs", () => {
       { what: "an allowlisted attribute that is not a select (metric)", attribute: "weight", options: [{ name: "STONE" }], reason: /'weight' \(pim_catalog_metric\) is not a select or reference-entity attribute/ },
     ];
     for (const c of cases) {
-      it(c.what, async () => {
+      test(c.what, async () => {
         const { job, state } = await addOptions(c.attribute, c.options);
 
         expect(state).toBe("failed");
@@ -112,7 +109,7 @@ describe("worker: add-options jobs", () => {
       { what: "a bad label key (xx)", options: [{ name: "teal", label: { xx: "Teal" } }], reason: /\bxx\b/ },
     ];
     for (const c of badData) {
-      it(`${c.what}: never queued as it is, and failed at once when another producer queued it`, async () => {
+      test(`${c.what}: never queued as it is, and failed at once when another producer queued it`, async () => {
         const data = { project: PROJECT, attribute: "color", options: c.options };
         // The catalog checks data when it is enqueued: refused with the reason, or (when only the
         // run can tell) queued and then rejected below.

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { SimCatalog } from "../../../src/sim/catalog/catalog-file.js";
 import {
   addOptionsRequests,
@@ -7,10 +7,10 @@ import {
   PROJECT,
   serviceOptions,
   SIBLINGS,
-  startWorkerHarness,
   type TestWorker,
   type WorkerHarness,
 } from "../../support/worker-harness.js";
+import { test, type HarnessFixture } from "../../support/fixtures.js";
 
 interface JobResult {
   status: string;
@@ -28,12 +28,13 @@ type Option = { name: string; label?: Record<string, string> };
  */
 describe("worker: merged add-options", () => {
   let h: WorkerHarness;
-  afterEach(async () => {
-    await h.close();
+  let harness: HarnessFixture;
+  test.beforeEach(({ harness: fixture }) => {
+    harness = fixture;
   });
 
   async function start(editCatalog?: (catalog: SimCatalog) => void): Promise<TestWorker> {
-    h = await startWorkerHarness(editCatalog ? { editCatalog } : {});
+    h = await harness.start(editCatalog ? { editCatalog } : {});
     await h.queue().pause();
     return h.startWorker();
   }
@@ -49,7 +50,7 @@ describe("worker: merged add-options", () => {
 
   const collectionId = (name: string): number => h.service.collections().find((c) => c.name === name && c.project === PROJECT)?.id ?? -1;
 
-  it("carries out every waiting request in one run: one add-options call per collection, each job completed with its own outcome", async () => {
+  test("carries out every waiting request in one run: one add-options call per collection, each job completed with its own outcome", async () => {
     await start();
     const ids = [
       await enqueue("color", [{ name: "teal", label: { "en-US": "Teal (first)" } }]),
@@ -90,7 +91,7 @@ describe("worker: merged add-options", () => {
     expect(h.logs.filter((l) => l.msg === "options added").length).toBe(collections.length);
   });
 
-  it("rejects a bad request among good ones with its own reason, and the others succeed", async () => {
+  test("rejects a bad request among good ones with its own reason, and the others succeed", async () => {
     await start();
     const good1 = await enqueue("color", [{ name: "teal" }]);
     const badLocale = await enqueue("color", [{ name: "olive", label: { "es-ES": "Oliva" } }]);
@@ -116,7 +117,7 @@ describe("worker: merged add-options", () => {
     expect(failed.map((j) => j.ref).sort()).toEqual([`${PROJECT}/${badLocale}`, `${PROJECT}/${notAllowed}`].sort());
   });
 
-  it("carries a rejected merged request out afresh when it is retried after a config fix (its recorded outcome is used once)", async () => {
+  test("carries a rejected merged request out afresh when it is retried after a config fix (its recorded outcome is used once)", async () => {
     const first = await start();
     const good = await enqueue("color", [{ name: "teal" }]);
     const season = await enqueue("season", [{ name: "winter" }]);
@@ -133,7 +134,7 @@ describe("worker: merged add-options", () => {
     expect(retried.job.returnvalue).toMatchObject({ status: "added", merged_into: null, collections: [{ collection: "season-ecommerce", added: ["winter"], skipped: [] }] });
   });
 
-  it("isolates the request whose option the service refuses inside a merged write, by halving the batch", async () => {
+  test("isolates the request whose option the service refuses inside a merged write, by halving the batch", async () => {
     // The service already holds `clash` in `color` (the PIM does not): add-options refuses it.
     await start((catalog) => {
       const color = catalog.service.collections.find((c) => c.name === "color" && c.project === PROJECT);
@@ -161,7 +162,7 @@ describe("worker: merged add-options", () => {
     expect(serviceOptions(h.service, "color").map((o) => o.name).sort()).toEqual(["clash", "navy", "olive", "teal"]);
   });
 
-  it("leaves a request that relied on a refused one without an outcome: it runs on its own turn and adds the option", async () => {
+  test("leaves a request that relied on a refused one without an outcome: it runs on its own turn and adds the option", async () => {
     await start((catalog) => {
       const color = catalog.service.collections.find((c) => c.name === "color" && c.project === PROJECT);
       if (!color) throw new Error("no color collection");
@@ -179,7 +180,7 @@ describe("worker: merged add-options", () => {
     expect(serviceOptions(h.service, "color").map((o) => o.name).sort()).toEqual(["clash", "red"]);
   });
 
-  it("never lets a waiting sync be overtaken: a batch stops at the first job of another name", async () => {
+  test("never lets a waiting sync be overtaken: a batch stops at the first job of another name", async () => {
     await start();
     const a = await enqueue("color", [{ name: "teal" }]);
     const b = await enqueue("color", [{ name: "navy" }]);
@@ -198,7 +199,7 @@ describe("worker: merged add-options", () => {
     expect(h.handlerRuns().map((run) => run.job)).toEqual([a, b, sync, c, d]);
   });
 
-  it("keeps Idempotency-Key duplicates: one job per key, merged like any other", async () => {
+  test("keeps Idempotency-Key duplicates: one job per key, merged like any other", async () => {
     await start();
     const first = await enqueue("color", [{ name: "teal" }], "key-1");
     const again = await h.queues.enqueueAddOptions({ project: PROJECT, attribute: "color", options: [{ name: "teal" }] }, { idempotencyKey: "key-1" });

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { RecordedWrite } from "../../../src/sim/config-service/collection-store.js";
 import {
   finishedJob,
@@ -10,10 +10,10 @@ import {
   PROJECT,
   serviceOptions,
   SIBLINGS,
-  startWorkerHarness,
   type WorkerHarness,
 } from "../../support/worker-harness.js";
 import { waitFor } from "../../support/worker-wait.js";
+import { test } from "../../support/fixtures.js";
 
 type Step = { kind: "sync"; full?: boolean } | { kind: "add"; attribute: string; name: string };
 
@@ -97,14 +97,11 @@ function statesAfterWrites(initial: readonly string[], writes: readonly Recorded
 
 describe("worker: add-options racing syncs", () => {
   let h: WorkerHarness;
-  beforeEach(async () => {
-    h = await startWorkerHarness();
-  });
-  afterEach(async () => {
-    await h.close();
+  test.beforeEach(async ({ harness }) => {
+    h = await harness.start();
   });
 
-  it(`keeps every added option in every sibling collection and in the PIM, over ${ROUNDS.length} interleavings`, async () => {
+  test(`keeps every added option in every sibling collection and in the PIM, over ${ROUNDS.length} interleavings`, async () => {
     const initial = new Map(h.service.collections().map((c) => [c.id, c.options.map((o) => o.name)] as const));
     const nameOf = new Map(h.service.collections().map((c) => [c.id, c.name] as const));
     await h.startWorker();
@@ -190,14 +187,14 @@ describe("worker: add-options racing syncs", () => {
     expect(runs.some((run) => run.verdict === "delay")).toBe(true);
   });
 
-  it("a first sync replaces a collection: options the PIM lacks go (project 99's `color` loses `navy`)", async () => {
+  test("a first sync replaces a collection: options the PIM lacks go (project 99's `color` loses `navy`)", async () => {
     await h.startWorker(h.settings({ projects: [h.project(OTHER_PROJECT)] }));
     const syncJob = await h.queues.enqueueSync({ project: OTHER_PROJECT });
     expect((await finishedJob(h.queue(OTHER_PROJECT), syncJob.jobId)).state).toBe("completed");
     expect(serviceOptions(h.service, "color", OTHER_PROJECT).map((o) => o.name).sort()).toEqual(["black", "blue", "green", "red", "white"]);
   });
 
-  it("an add-options job before a collection's first sync does not keep the sync from replacing it", async () => {
+  test("an add-options job before a collection's first sync does not keep the sync from replacing it", async () => {
     // Project 99's `color` holds `navy`, which the PIM does not have. A first sync replaces the
     // collection with the PIM's options, so `navy` goes.
     await h.startWorker(h.settings({ projects: [h.project(OTHER_PROJECT, { allowed_options_for_pim_attribute_addition: ["color"] })] }));

@@ -5,7 +5,7 @@
  * `pim_sync_job_runs_total`; a name the catalog does not have fails clearly. Real Redis, the
  * real worker and queues.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { z } from "zod";
 import { defineJob } from "../../../src/jobs/catalog/define-job.js";
 import { jobCatalogOf } from "../../../src/jobs/catalog/job-catalog-of.js";
@@ -16,7 +16,8 @@ import { startWorker, type RunningWorker } from "../../../src/jobs/start-worker.
 import { UnknownJobName } from "../../../src/jobs/unknown-job-name.js";
 import { createWorkerMetrics } from "../../../src/metrics/worker-metrics.js";
 import { silentLogger } from "../../support/silent-logger.js";
-import { finishedJob, PROJECT, startWorkerHarness, type WorkerHarness } from "../../support/worker-harness.js";
+import { finishedJob, PROJECT, type WorkerHarness } from "../../support/worker-harness.js";
+import { test, type WorkersFixture } from "../../support/fixtures.js";
 
 const echoJob = defineJob({
   name: "test.echo",
@@ -36,25 +37,22 @@ const echoJob = defineJob({
 describe("a job added to the catalog's list only", () => {
   let h: WorkerHarness;
   let worker: RunningWorker | undefined;
+  let workers: WorkersFixture;
 
-  beforeEach(async () => {
-    h = await startWorkerHarness();
-  });
-  afterEach(async () => {
-    await worker?.stop();
-    worker = undefined;
-    await h.close();
+  test.beforeEach(async ({ harness, workers: fixture }) => {
+    h = await harness.start();
+    workers = fixture;
   });
 
   async function start() {
     const catalog = jobCatalogOf([...JOB_DEFINITIONS, echoJob]);
     const settings = h.settings();
     const metrics = createWorkerMetrics({ projects: [PROJECT], jobCounts: () => Promise.resolve({}), catalog });
-    worker = await startWorker({ settings, logger: silentLogger(), catalog, observer: metrics });
+    worker = workers.keep(await startWorker({ settings, logger: silentLogger(), catalog, observer: metrics }));
     return { running: worker, metrics, admin: createJobAdmin(worker.queues, { catalog }), settings };
   }
 
-  it("is queued, processed, summarised and counted through the generic paths", async () => {
+  test("is queued, processed, summarised and counted through the generic paths", async () => {
     const { running, metrics, admin } = await start();
     const enqueued = await running.queues.enqueue("test.echo", { project: PROJECT, word: "hello" });
     expect(enqueued).toMatchObject({ project: PROJECT, status: "queued" });
@@ -73,7 +71,7 @@ describe("a job added to the catalog's list only", () => {
     expect(runs).toContain(`pim_sync_job_runs_total{queue="project",job="test.echo",outcome="echoed"} 1`);
   });
 
-  it("bad data is refused when queued, naming the field, and nothing is queued", async () => {
+  test("bad data is refused when queued, naming the field, and nothing is queued", async () => {
     const { running } = await start();
     const attempt = running.queues.enqueue("test.echo", { project: PROJECT, word: "" });
     await expect(attempt).rejects.toThrow(JobDataError);
@@ -81,7 +79,7 @@ describe("a job added to the catalog's list only", () => {
     expect(await h.queue().getJobCountByTypes("waiting", "active", "completed", "failed", "delayed")).toBe(0);
   });
 
-  it("a name the catalog does not have, or of another queue, fails clearly: refused when queued, failed at once when found on a queue", async () => {
+  test("a name the catalog does not have, or of another queue, fails clearly: refused when queued, failed at once when found on a queue", async () => {
     const { running, settings } = await start();
     await expect(running.queues.enqueue("test.nope", { project: PROJECT })).rejects.toThrow(UnknownJobName);
     await expect(running.queues.enqueue("activation.orders.pull", { connection: "x" })).rejects.toThrow("unknown job name 'activation.orders.pull' on the project queue");

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import {
   addOptionsRequests,
   FAST_HTTP,
@@ -7,11 +7,11 @@ import {
   pimCodes,
   PROJECT,
   serviceOptions,
-  startWorkerHarness,
   type TestWorker,
   type WorkerHarness,
 } from "../../support/worker-harness.js";
 import { waitFor } from "../../support/worker-wait.js";
+import { test } from "../../support/fixtures.js";
 
 const ADD_OPTIONS_ROUTE = /\/add-options\/$/;
 const UPDATE_OPTIONS_ROUTE = /\/update-options\/$/;
@@ -20,18 +20,15 @@ const LIST_ROUTE = "/api/v1/options_collections/options_collections";
 describe("worker: failed jobs, replay and upstream delays", () => {
   let h: WorkerHarness;
   let worker: TestWorker;
-  beforeEach(async () => {
-    h = await startWorkerHarness();
+  test.beforeEach(async ({ harness }) => {
+    h = await harness.start();
     worker = await h.startWorker();
     const sync = await h.queues.enqueueSync({ project: PROJECT });
     expect((await finishedJob(h.queue(), sync.jobId)).state).toBe("completed");
     h.service.clearRequests();
   });
-  afterEach(async () => {
-    await h.close();
-  });
 
-  it("a job failed by the upstream is listed with its reason and replayed to success once the upstream recovers", async () => {
+  test("a job failed by the upstream is listed with its reason and replayed to success once the upstream recovers", async () => {
     // The service refuses the route (not the job's fault): a permanent failure, at once.
     h.service.faults.failNext({ method: "PATCH", path: ADD_OPTIONS_ROUTE }, { status: 404, times: 1000 });
     const enqueued = await h.queues.enqueueAddOptions({ project: PROJECT, attribute: "color", options: [{ name: "teal", label: { "en-US": "Teal" } }] });
@@ -64,7 +61,7 @@ describe("worker: failed jobs, replay and upstream delays", () => {
     expect(failureLines[0]).toMatchObject({ verdict: "permanent" });
   });
 
-  it("replaying a failed add-options job whose options exist by now succeeds without a write", async () => {
+  test("replaying a failed add-options job whose options exist by now succeeds without a write", async () => {
     h.service.faults.failNext({ method: "PATCH", path: ADD_OPTIONS_ROUTE }, { status: 404, times: 1000 });
     const first = await h.queues.enqueueAddOptions({ project: PROJECT, attribute: "material", options: [{ name: "silk" }] });
     expect((await finishedJob(h.queue(), first.jobId)).state).toBe("failed");
@@ -89,7 +86,7 @@ describe("worker: failed jobs, replay and upstream delays", () => {
     expect(addOptionsRequests(h.service).filter((r) => r.status === 200)).toHaveLength(writesBefore);
   });
 
-  it("an add-options job told to come back later than max_retry_after_ms is delayed without using an attempt, then completes", async () => {
+  test("an add-options job told to come back later than max_retry_after_ms is delayed without using an attempt, then completes", async () => {
     h.service.faults.failNext({ method: "PATCH", path: ADD_OPTIONS_ROUTE }, { status: 429, retryAfterSeconds: 3 });
     const enqueued = await h.queues.enqueueAddOptions({ project: PROJECT, attribute: "color", options: [{ name: "teal" }] });
 
@@ -107,7 +104,7 @@ describe("worker: failed jobs, replay and upstream delays", () => {
     expect(events).toEqual(expect.arrayContaining(["active", "delayed", "completed"]));
   });
 
-  it("a sync told to come back later than max_retry_after_ms is delayed without using an attempt, then completes", async () => {
+  test("a sync told to come back later than max_retry_after_ms is delayed without using an attempt, then completes", async () => {
     h.service.faults.failNext({ method: "GET", path: LIST_ROUTE }, { status: 429, retryAfterSeconds: 3 });
     const enqueued = await h.queues.enqueueSync({ project: PROJECT });
 
@@ -120,7 +117,7 @@ describe("worker: failed jobs, replay and upstream delays", () => {
     expect(h.service.requests.filter((r) => r.path === LIST_ROUTE).map((r) => r.status)).toEqual([429, 200]);
   });
 
-  it("a sync whose write is told to come back later than max_retry_after_ms is delayed by that much, using no attempt", async () => {
+  test("a sync whose write is told to come back later than max_retry_after_ms is delayed by that much, using no attempt", async () => {
     // A PIM change gives the sync one write (to `color`); the service answers it 429, Retry-After 3 s.
     h.pim.state.attribute_options.color?.push({ code: "teal", sort_order: 99, labels: { en_US: "Teal" } });
     h.service.faults.failNext({ method: "PATCH", path: UPDATE_OPTIONS_ROUTE }, { status: 429, retryAfterSeconds: 3 });
@@ -135,7 +132,7 @@ describe("worker: failed jobs, replay and upstream delays", () => {
     expect(serviceOptions(h.service, "color").map((o) => o.name)).toContain("teal");
   });
 
-  it("an add-options job whose answer was lost (the service applied it) completes when BullMQ retries it", async () => {
+  test("an add-options job whose answer was lost (the service applied it) completes when BullMQ retries it", async () => {
     // A worker whose requests time out after 1 s; the service is made slower than that for the
     // add-options call only (it still applies the write once its latency has passed).
     await worker.stop();

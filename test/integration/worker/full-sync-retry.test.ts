@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DERIVED_67, finishedJob, PROJECT, serviceOptions, startWorkerHarness, type WorkerHarness } from "../../support/worker-harness.js";
+import { describe, expect } from "vitest";
+import { DERIVED_67, finishedJob, PROJECT, serviceOptions, type WorkerHarness } from "../../support/worker-harness.js";
+import { test } from "../../support/fixtures.js";
 
 /** The service's id of `brand` in the sample catalogue. */
 const BRAND_ID = 14;
@@ -19,17 +20,14 @@ function replacesAfter(h: WorkerHarness, since: number): Record<string, number> 
 
 describe("worker: a retried --full sync", () => {
   let h: WorkerHarness;
-  beforeEach(async () => {
-    h = await startWorkerHarness();
+  test.beforeEach(async ({ harness }) => {
+    h = await harness.start();
     await h.startWorker();
     const first = await h.queues.enqueueSync({ project: PROJECT });
     expect((await finishedJob(h.queue(), first.jobId)).state).toBe("completed");
   });
-  afterEach(async () => {
-    await h.close();
-  });
 
-  it("replaces on its next run only the collections its failed run did not replace", async () => {
+  test("replaces on its next run only the collections its failed run did not replace", async () => {
     const since = Date.now();
     // brand's write keeps failing (3 in-process attempts), with a Retry-After: the job's run
     // ends incomplete and the job runs again a second later, every other collection replaced.
@@ -51,7 +49,7 @@ describe("worker: a retried --full sync", () => {
     expect((await h.redis.keys()).filter((key) => key.includes(":full-sync:"))).toEqual([]);
   });
 
-  it("the same after a retry that used an attempt (the catalog's backoff, about 15 to 30 s)", async () => {
+  test("the same after a retry that used an attempt (the catalog's backoff, about 15 to 30 s)", async () => {
     const since = Date.now();
     h.service.faults.failNext({ method: "PATCH", path: new RegExp(`/${BRAND_ID}/update-options/$`) }, { status: 502, times: 3 });
     const full = await h.queues.enqueueSync({ project: PROJECT, full: true });
@@ -63,7 +61,7 @@ describe("worker: a retried --full sync", () => {
     expect(replacesAfter(h, since)).toEqual(Object.fromEntries(DERIVED_67.map((name) => [name, 1])));
   }, 90_000);
 
-  it("a new --full sync job replaces everything again", async () => {
+  test("a new --full sync job replaces everything again", async () => {
     h.service.faults.failNext({ method: "PATCH", path: new RegExp(`/${BRAND_ID}/update-options/$`) }, { status: 503, times: 3, retryAfterSeconds: 1 });
     const retried = await h.queues.enqueueSync({ project: PROJECT, full: true });
     expect((await finishedJob(h.queue(), retried.jobId, 30_000)).state).toBe("completed");

@@ -4,8 +4,8 @@
  * project's lock, which a lost lock aborts; data that does not match its schema fails it at once,
  * naming the field. Real Redis, the real worker, handlers replaced to observe from inside a job.
  */
-import { Redis } from "ioredis";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Redis } from "ioredis";
+import { describe, expect } from "vitest";
 import type { JobContext } from "../../../src/jobs/job-context.js";
 import type { JobHandlers } from "../../../src/jobs/job-handlers.js";
 import { jobOptionsFor } from "../../../src/jobs/job-options.js";
@@ -14,10 +14,10 @@ import { startWorker, type RunningWorker } from "../../../src/jobs/start-worker.
 import { createLogger } from "../../../src/log/create-logger.js";
 import { createProjectLock, ProjectBusy } from "../../../src/state/project-lock.js";
 import type { Settings } from "../../../src/settings/settings-schema.js";
-import { finishedJob, PROJECT, startWorkerHarness, type WorkerHarness } from "../../support/worker-harness.js";
-import { TEST_REDIS_URL } from "../../support/redis.js";
+import { finishedJob, PROJECT, type WorkerHarness } from "../../support/worker-harness.js";
 import { waitFor } from "../../support/worker-wait.js";
 import { EMPTY_REDACTOR } from "../../../src/secrets/redactor.js";
+import { test, type WorkersFixture } from "../../support/fixtures.js";
 
 const SECRET = "job-log-secret-0123456789";
 const SYNC_DATA = { project: PROJECT, full: false, allow_mass_delete: false, trigger: "cli" } as const;
@@ -25,33 +25,29 @@ const SYNC_DATA = { project: PROJECT, full: false, allow_mass_delete: false, tri
 describe("worker: what every job keeps (log bindings, project lock, data checked)", () => {
   let h: WorkerHarness;
   let worker: RunningWorker | undefined;
+  let workers: WorkersFixture;
+  /** Another connection to the test Redis than the worker's: an outsider to the job's lock. */
   let other: Redis | undefined;
   const lines: string[] = [];
 
-  beforeEach(async () => {
+  test.beforeEach(async ({ harness, workers: fixture }) => {
     lines.length = 0;
-    h = await startWorkerHarness();
-  });
-  afterEach(async () => {
-    await worker?.stop();
-    worker = undefined;
-    await other?.quit();
-    other = undefined;
-    await h.close();
+    h = await harness.start();
+    workers = fixture;
   });
 
   async function start(level: string, handlers: Partial<JobHandlers>): Promise<{ readonly settings: Settings; readonly running: RunningWorker }> {
     const settings = h.settings();
     const logger = createLogger({ level, redactor: EMPTY_REDACTOR, destination: { write: (line: string) => void lines.push(line) } });
     const noop = () => Promise.resolve(null);
-    worker = await startWorker({ settings, logger, handlers: { "sync.run": noop, "sync.events": noop, "options.add": noop, ...handlers } });
+    worker = workers.keep(await startWorker({ settings, logger, handlers: { "sync.run": noop, "sync.events": noop, "options.add": noop, ...handlers } }));
     return { settings, running: worker };
   }
 
   const records = (): Record<string, unknown>[] => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
   const lockKey = (): string => `${h.redis.prefix}:lock:project:${PROJECT}`;
 
-  it.each(["info", "warn"])("at %s, every line of a job (the processor's and its handler's) carries job, jobName, project, queue and attempt; secrets redacted", async (level) => {
+  test.each(["info", "warn"])("at %s, every line of a job (the processor's and its handler's) carries job, jobName, project, queue and attempt; secrets redacted", async (level) => {
     const { settings, running } = await start(level, {
       "sync.run": (_data, context: JobContext) => {
         context.logger.info({ token: SECRET }, "handler info");
@@ -70,8 +66,8 @@ describe("worker: what every job keeps (log bindings, project lock, data checked
     expect(lines.join("")).not.toContain(SECRET);
   });
 
-  it("a job runs holding its project's lock (a --once command is refused), and the lock is free once the last job of a run completed", async () => {
-    other = new Redis(TEST_REDIS_URL);
+  test("a job runs holding its project's lock (a --once command is refused), and the lock is free once the last job of a run completed", async ({ redis }) => {
+    other = redis.redis;
     const outsider = createProjectLock(other, h.redis.prefix, { ttlMs: 5_000 });
     const seen: { holder: string | null; refused: boolean }[] = [];
     const { settings, running } = await start("warn", {
@@ -96,8 +92,8 @@ describe("worker: what every job keeps (log bindings, project lock, data checked
     await waitFor(async () => (await h.redis.redis.exists(lockKey())) === 0, 5_000, "the project lock to be released after the run");
   });
 
-  it("a job that loses its project's lock is aborted with the reason", async () => {
-    other = new Redis(TEST_REDIS_URL);
+  test("a job that loses its project's lock is aborted with the reason", async ({ redis }) => {
+    other = redis.redis;
     const { settings, running } = await start("warn", {
       async "sync.run"(_data, context) {
         // Another holder takes the lock over: the lease's renewal notices and the job is aborted.
@@ -112,7 +108,7 @@ describe("worker: what every job keeps (log bindings, project lock, data checked
     expect(failed.job.failedReason).toMatch(/lost the project lock .*another holder took it/);
   });
 
-  it("data that does not match the job's schema fails the job at once, naming the field, without running the handler", async () => {
+  test("data that does not match the job's schema fails the job at once, naming the field, without running the handler", async () => {
     let ran = 0;
     const { settings, running } = await start("warn", {
       "sync.run": () => {

@@ -1,20 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { finishedJob, jobInState, jobsWithoutRetention, PROJECT, startWorkerHarness, type WorkerHarness } from "../../support/worker-harness.js";
+import { describe, expect } from "vitest";
+import { finishedJob, jobInState, jobsWithoutRetention, PROJECT, type WorkerHarness } from "../../support/worker-harness.js";
 import { waitFor } from "../../support/worker-wait.js";
+import { test } from "../../support/fixtures.js";
 
 const DAY_SECONDS = 86_400;
 const ADD_OPTIONS_ROUTE = /\/add-options\/$/;
 
 describe("worker: every job pim-sync creates has a bounded retention", () => {
   let h: WorkerHarness;
-  beforeEach(async () => {
-    h = await startWorkerHarness();
-  });
-  afterEach(async () => {
-    await h.close();
+  test.beforeEach(async ({ harness }) => {
+    h = await harness.start();
   });
 
-  it("a job made by the job scheduler is removed after keep_completed_days / keep_failed_days", async () => {
+  test("a job made by the job scheduler is removed after keep_completed_days / keep_failed_days", async () => {
     const settings = h.settings({ projects: [h.project(PROJECT, { schedule: { cron: "*/1 * * * * *" } })], worker: { keep_completed_days: 3, keep_failed_days: 11 } });
     await h.startWorker(settings);
 
@@ -29,7 +27,7 @@ describe("worker: every job pim-sync creates has a bounded retention", () => {
     expect(scheduler?.template?.opts).toMatchObject({ removeOnComplete: { age: 3 * DAY_SECONDS, count: 1000 }, removeOnFail: { age: 11 * DAY_SECONDS } });
   });
 
-  it("enqueue, follow-up, add-options with and without a key, schedule and replay: no job without retention", async () => {
+  test("enqueue, follow-up, add-options with and without a key, schedule and replay: no job without retention", async () => {
     const settings = h.settings({ projects: [h.project(PROJECT, { schedule: { cron: "*/2 * * * * *" } })] });
     await h.startWorker(settings);
     const queue = h.queue();

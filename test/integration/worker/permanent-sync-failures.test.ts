@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { SimCatalog } from "../../../src/sim/catalog/catalog-file.js";
-import { finishedJob, PROJECT, serviceOptions, startWorkerHarness, type WorkerHarness } from "../../support/worker-harness.js";
+import { finishedJob, PROJECT, serviceOptions, type WorkerHarness } from "../../support/worker-harness.js";
+import { test } from "../../support/fixtures.js";
 
 /** Reads of the material attribute's options (not involved in any failure): one per attempt of a sync. */
 function materialOptionReads(h: WorkerHarness): number {
@@ -9,12 +10,9 @@ function materialOptionReads(h: WorkerHarness): number {
 
 describe("worker: a sync whose failures would recur fails at once", () => {
   let h: WorkerHarness;
-  afterEach(async () => {
-    await h.close();
-  });
 
-  it("a collection listed twice in the service: one attempt, the reason kept, the other collections written", async () => {
-    h = await startWorkerHarness({
+  test("a collection listed twice in the service: one attempt, the reason kept, the other collections written", async ({ harness }) => {
+    h = await harness.start({
       editCatalog: (catalog: SimCatalog) => {
         catalog.service.collections.push({ id: 41, name: "brand", project: PROJECT, options: [] });
       },
@@ -33,8 +31,8 @@ describe("worker: a sync whose failures would recur fails at once", () => {
     expect(h.handlerRuns(PROJECT).map((run) => run.verdict)).toEqual(["permanent"]);
   });
 
-  it("two attributes deriving one collection name: one attempt, with the clash as the reason", async () => {
-    h = await startWorkerHarness({
+  test("two attributes deriving one collection name: one attempt, with the clash as the reason", async ({ harness }) => {
+    h = await harness.start({
       editCatalog: (catalog: SimCatalog) => {
         const color = catalog.pim.attributes.find((attribute) => attribute.code === "color");
         if (!color) throw new Error("the sample catalogue has no color attribute");
@@ -52,8 +50,8 @@ describe("worker: a sync whose failures would recur fails at once", () => {
     expect(materialOptionReads(h)).toBe(1);
   });
 
-  it("a transient failure beside a permanent one is still retried", async () => {
-    h = await startWorkerHarness({
+  test("a transient failure beside a permanent one is still retried", async ({ harness }) => {
+    h = await harness.start({
       editCatalog: (catalog: SimCatalog) => {
         catalog.service.collections.push({ id: 41, name: "brand", project: PROJECT, options: [] });
       },

@@ -1,8 +1,9 @@
 import { Redis } from "ioredis";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startOwnRedisServer, type OwnRedisServer } from "../../support/own-redis-server.js";
-import { PROJECT, startWorkerHarness, type WorkerHarness } from "../../support/worker-harness.js";
+import { describe, expect } from "vitest";
+import type { OwnRedisServer } from "../../support/own-redis-server.js";
+import { PROJECT, type WorkerHarness } from "../../support/worker-harness.js";
 import { waitFor } from "../../support/worker-wait.js";
+import { test } from "../../support/fixtures.js";
 
 const CRON = "*/5 * * * * *";
 
@@ -11,17 +12,13 @@ describe("worker: queue safety settings survive a Redis that lost its data", () 
   let server: OwnRedisServer;
   let probe: Redis;
 
-  beforeEach(async () => {
-    h = await startWorkerHarness();
-    server = await startOwnRedisServer();
-    probe = new Redis(server.url, { maxRetriesPerRequest: 1 });
+  // The fixtures close the harness (its workers) before the server, so they stop while their
+  // Redis still answers: a harness is set up after an own server and torn down before it.
+  test.beforeEach(async ({ ownRedis, harness }) => {
+    server = await ownRedis.start();
+    h = await harness.start();
+    probe = ownRedis.keep(new Redis(server.url, { maxRetriesPerRequest: 1 }));
     probe.on("error", () => undefined);
-  });
-  afterEach(async () => {
-    // Workers first, while their Redis still answers; then the server.
-    await h.close();
-    probe.disconnect();
-    await server.close();
   });
 
   function workerSettings(safetyCheckMs: number) {
@@ -38,7 +35,7 @@ describe("worker: queue safety settings survive a Redis that lost its data", () 
     };
   }
 
-  it("restored when the connection comes back after a restart without persistence", async () => {
+  test("restored when the connection comes back after a restart without persistence", async () => {
     // A timer far beyond the test: only the reconnection can restore them.
     await h.startWorker(workerSettings(3_600_000));
     expect(await safetyState()).toEqual({ concurrency: "1", scheduler: true });
@@ -54,7 +51,7 @@ describe("worker: queue safety settings survive a Redis that lost its data", () 
     expect(h.logs.some((line) => line.msg === "queue global concurrency was missing; set to 1 again")).toBe(true);
   });
 
-  it("restored by the periodic check when they vanish while the connection stays up", async () => {
+  test("restored by the periodic check when they vanish while the connection stays up", async () => {
     await h.startWorker(workerSettings(1_000));
     expect(await safetyState()).toEqual({ concurrency: "1", scheduler: true });
 

@@ -1,17 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DERIVED_67, overlapsInEvents, PROJECT, startWorkerHarness, type WorkerHarness } from "../../support/worker-harness.js";
+import { describe, expect } from "vitest";
+import { DERIVED_67, overlapsInEvents, PROJECT, type WorkerHarness } from "../../support/worker-harness.js";
 import { waitFor } from "../../support/worker-wait.js";
+import { test } from "../../support/fixtures.js";
 
 describe("worker: scheduled syncs", () => {
   let h: WorkerHarness;
-  beforeEach(async () => {
-    h = await startWorkerHarness();
-  });
-  afterEach(async () => {
-    await h.close();
+  test.beforeEach(async ({ harness }) => {
+    h = await harness.start();
   });
 
-  it("a project's schedule produces sync.run jobs with trigger 'schedule' that complete", async () => {
+  test("a project's schedule produces sync.run jobs with trigger 'schedule' that complete", async () => {
     await h.startWorker(h.settings({ projects: [h.project(PROJECT, { schedule: { cron: "*/1 * * * * *" } })] }));
     const queue = h.queue(PROJECT);
 

@@ -5,23 +5,23 @@
  * with concurrency 1, handlers replaced to record what ran.
  */
 import { Queue } from "bullmq";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { createConcurrencyLimiter } from "../../../src/http/concurrency-limiter.js";
 import { createBullmqConnection } from "../../../src/jobs/create-bullmq-connection.js";
 import { SlotGatedWorker } from "../../../src/jobs/slot-gated-worker.js";
 import type { JobHandlers } from "../../../src/jobs/job-handlers.js";
 import { SyncIncomplete } from "../../../src/jobs/handlers/sync-incomplete.js";
 import { jobOptionsFor } from "../../../src/jobs/job-options.js";
-import { startWorker, type RunningWorker } from "../../../src/jobs/start-worker.js";
+import { startWorker } from "../../../src/jobs/start-worker.js";
 import type { Settings } from "../../../src/settings/settings-schema.js";
 import { silentLogger } from "../../support/silent-logger.js";
 import { TEST_REDIS_URL } from "../../support/redis.js";
-import { finishedJob, OTHER_PROJECT, PROJECT, startWorkerHarness, type WorkerHarness } from "../../support/worker-harness.js";
+import { finishedJob, OTHER_PROJECT, PROJECT, type WorkerHarness } from "../../support/worker-harness.js";
 import { waitFor } from "../../support/worker-wait.js";
+import { test, type WorkersFixture } from "../../support/fixtures.js";
 
 describe("worker: a job's slot handed to the queue's next job", () => {
   let h: WorkerHarness;
-  let worker: RunningWorker | undefined;
   /** Projects in the order their jobs ran, and the most handlers ever running at once. */
   let order: number[];
   let running: number;
@@ -29,17 +29,15 @@ describe("worker: a job's slot handed to the queue's next job", () => {
   /** Called by the handler, before it ends; may throw. */
   let during: (project: number, attempt: number) => void;
 
-  beforeEach(async () => {
-    h = await startWorkerHarness();
+  let workers: WorkersFixture;
+
+  test.beforeEach(async ({ harness, workers: fixture }) => {
+    h = await harness.start();
+    workers = fixture;
     order = [];
     running = 0;
     maxRunning = 0;
     during = () => undefined;
-  });
-  afterEach(async () => {
-    await worker?.stop();
-    worker = undefined;
-    await h.close();
   });
 
   const handlers: JobHandlers = {
@@ -70,7 +68,7 @@ describe("worker: a job's slot handed to the queue's next job", () => {
     return jobs.map((job) => job.id ?? "");
   }
 
-  it("a Worker hands its slot to its queue's next job only when no other queue waits for it: a waiting queue is served first", async () => {
+  test("a Worker hands its slot to its queue's next job only when no other queue waits for it: a waiting queue is served first", async () => {
     // The Worker of one queue, and the process' slots, driven by hand: "another queue" is a
     // caller waiting for the one slot, which the first job's handler starts.
     const slots = createConcurrencyLimiter(1);
@@ -112,9 +110,9 @@ describe("worker: a job's slot handed to the queue's next job", () => {
     }
   });
 
-  it("a project alone runs its jobs back to back on one slot, and the slot is free for another project once its run ends", async () => {
+  test("a project alone runs its jobs back to back on one slot, and the slot is free for another project once its run ends", async () => {
     const s = settings();
-    worker = await startWorker({ settings: s, logger: silentLogger(), handlers });
+    workers.keep(await startWorker({ settings: s, logger: silentLogger(), handlers }));
     const first = await addSyncs(s, PROJECT, 6);
     for (const id of first) expect((await finishedJob(h.queue(PROJECT), id)).state).toBe("completed");
     const [later] = await addSyncs(s, OTHER_PROJECT, 1);
@@ -123,7 +121,7 @@ describe("worker: a job's slot handed to the queue's next job", () => {
     expect(maxRunning).toBe(1);
   });
 
-  it("a job delayed by its upstream hands its slot to the next job without taking a second one", async () => {
+  test("a job delayed by its upstream hands its slot to the next job without taking a second one", async () => {
     const s = settings();
     let delayed = false;
     during = (project) => {
@@ -132,7 +130,7 @@ describe("worker: a job's slot handed to the queue's next job", () => {
         throw new SyncIncomplete(["service: 429"], 300);
       }
     };
-    worker = await startWorker({ settings: s, logger: silentLogger(), handlers });
+    workers.keep(await startWorker({ settings: s, logger: silentLogger(), handlers }));
     // Project 99's Worker runs a job first, then waits for its queue's next one (not for a slot),
     // so project 67's Worker may hand its slot on.
     const [earlier] = await addSyncs(s, OTHER_PROJECT, 1);

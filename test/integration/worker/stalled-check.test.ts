@@ -1,6 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PROJECT, startWorkerHarness, type WorkerHarness } from "../../support/worker-harness.js";
+import { describe, expect } from "vitest";
+import { PROJECT, type WorkerHarness } from "../../support/worker-harness.js";
 import { waitFor } from "../../support/worker-wait.js";
+import { test } from "../../support/fixtures.js";
 
 /**
  * A killed worker's job is taken over by the stalled check of another worker, between lock/2
@@ -9,11 +10,8 @@ import { waitFor } from "../../support/worker-wait.js";
  */
 describe("worker: stalled-job check interval", () => {
   let h: WorkerHarness;
-  beforeEach(async () => {
-    h = await startWorkerHarness();
-  });
-  afterEach(async () => {
-    await h.close();
+  test.beforeEach(async ({ harness }) => {
+    h = await harness.start();
   });
 
   async function stalledCheckTtl(): Promise<number> {
@@ -24,14 +22,14 @@ describe("worker: stalled-job check interval", () => {
     }, 10_000, "the first stalled check");
   }
 
-  it("defaults to half the lock duration", async () => {
+  test("defaults to half the lock duration", async () => {
     await h.startWorker(h.settings({ worker: { lock_duration_ms: 20_000, stalled_interval_ms: undefined } }));
     const ttl = await stalledCheckTtl();
     expect(ttl).toBeGreaterThan(8_000);
     expect(ttl).toBeLessThanOrEqual(10_000);
   });
 
-  it("takes worker.stalled_interval_ms when set", async () => {
+  test("takes worker.stalled_interval_ms when set", async () => {
     await h.startWorker(h.settings({ worker: { lock_duration_ms: 20_000, stalled_interval_ms: 4_000 } }));
     const ttl = await stalledCheckTtl();
     expect(ttl).toBeGreaterThan(2_000);

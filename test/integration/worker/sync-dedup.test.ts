@@ -1,22 +1,20 @@
 import type { Job } from "bullmq";
 import type { EnqueuedJob } from "../../../src/jobs/job-queues.js";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
-import { DERIVED_67, finishedJob, isDrained, jobInState, overlapsInEvents, PROJECT, startWorkerHarness, type WorkerHarness } from "../../support/worker-harness.js";
+import { DERIVED_67, finishedJob, isDrained, jobInState, overlapsInEvents, PROJECT, type WorkerHarness } from "../../support/worker-harness.js";
 import { waitFor } from "../../support/worker-wait.js";
+import { test } from "../../support/fixtures.js";
 
 const LIST_ROUTE = "/api/v1/options_collections/options_collections";
 
 describe("worker: duplicate sync triggers collapse", () => {
   let h: WorkerHarness;
-  beforeEach(async () => {
-    h = await startWorkerHarness();
-  });
-  afterEach(async () => {
-    await h.close();
+  test.beforeEach(async ({ harness }) => {
+    h = await harness.start();
   });
 
-  it("5 triggers while a sync runs: at most one active and one waiting, two syncs in all", async () => {
+  test("5 triggers while a sync runs: at most one active and one waiting, two syncs in all", async () => {
     await h.startWorker();
     const queue = h.queue(PROJECT);
     // Slow PIM: the first sync is still running when the triggers arrive.
@@ -65,7 +63,7 @@ describe("worker: duplicate sync triggers collapse", () => {
     expect(h.handlerRuns(PROJECT).map((run) => run.outcome)).toEqual(["done", "done"]);
   });
 
-  it("the follow-up of a running sync keeps --full of an earlier request when a later plain one replaces it", async () => {
+  test("the follow-up of a running sync keeps --full of an earlier request when a later plain one replaces it", async () => {
     await h.startWorker();
     const queue = h.queue(PROJECT);
     h.pim.setLatencyMs(150);
@@ -82,7 +80,7 @@ describe("worker: duplicate sync triggers collapse", () => {
     await waitFor(() => isDrained(queue), 20_000, "both syncs to finish");
   });
 
-  it("5 triggers while nothing runs: one sync", async () => {
+  test("5 triggers while nothing runs: one sync", async () => {
     const results: EnqueuedJob[] = [];
     // No worker yet: every trigger finds the first one waiting.
     for (let i = 1; i <= 5; i += 1) results.push(await h.queues.enqueueSync({ project: PROJECT, requested_by: `trigger-${i}` }));
@@ -101,15 +99,12 @@ describe("worker: duplicate sync triggers collapse", () => {
 describe("worker: a --full request racing the worker that takes the waiting sync", () => {
   const ROUNDS = 25;
   let h: WorkerHarness;
-  beforeEach(async () => {
+  test.beforeEach(async ({ harness }) => {
     // A service budget that lets a full sync (13 writes) take a fraction of a second.
-    h = await startWorkerHarness({ service: { requestsPerSecond: 100 } });
-  });
-  afterEach(async () => {
-    await h.close();
+    h = await harness.start({ service: { requestsPerSecond: 100 } });
   });
 
-  it(`is never lost: in each of ${ROUNDS} rounds a sync that ran after it replaced every collection`, async () => {
+  test(`is never lost: in each of ${ROUNDS} rounds a sync that ran after it replaced every collection`, async () => {
     const project = h.project(PROJECT);
     await h.startWorker(h.settings({ projects: [{ ...project, service: { ...(project.service as object), requests_per_second: 100 } }] }));
     const queue = h.queue(PROJECT);

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import {
   finishedJob,
   isDrained,
@@ -9,20 +9,17 @@ import {
   PROJECT,
   serviceOptions,
   SIBLINGS,
-  startWorkerHarness,
   type WorkerHarness,
 } from "../../support/worker-harness.js";
 import { waitFor } from "../../support/worker-wait.js";
+import { test } from "../../support/fixtures.js";
 
 describe("worker: two workers on one Redis, two projects", () => {
   let h: WorkerHarness;
-  beforeEach(async () => {
+  test.beforeEach(async ({ harness }) => {
     // Both projects write to one service simulator: give it room for both budgets (10 req/s each)
     // so that this test is about the workers, not the service's throttle.
-    h = await startWorkerHarness({ service: { requestsPerSecond: 40 } });
-  });
-  afterEach(async () => {
-    await h.close();
+    h = await harness.start({ service: { requestsPerSecond: 40 } });
   });
 
   function settings() {
@@ -31,7 +28,7 @@ describe("worker: two workers on one Redis, two projects", () => {
     });
   }
 
-  it("runs different projects in parallel and a project's jobs one at a time, whichever worker takes them", async () => {
+  test("runs different projects in parallel and a project's jobs one at a time, whichever worker takes them", async () => {
     const a = await h.startWorker(settings(), "A");
     const b = await h.startWorker(settings(), "B");
     const q67 = h.queue(PROJECT);

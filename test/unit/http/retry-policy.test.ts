@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { HttpError, type HttpErrorCode } from "../../../src/http/http-error.js";
-import { DEFAULT_RETRY_POLICY, decideRetry, type RetryPolicy } from "../../../src/http/retry-policy.js";
+import { decideRetry, type RetryPolicy } from "../../../src/http/retry-policy.js";
+import { retryPolicyOf } from "../../../src/http/retry-policy-of.js";
+import { DEFAULT_SETTINGS } from "../../support/default-settings.js";
 
 const policy: RetryPolicy = { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 5000 };
 
@@ -37,9 +39,17 @@ function decide(
   });
 }
 
-describe("DEFAULT_RETRY_POLICY", () => {
-  it("is bounded", () => {
-    expect(DEFAULT_RETRY_POLICY).toEqual({ maxAttempts: 5, baseDelayMs: 250, maxDelayMs: 10_000, maxRetryAfterMs: 60_000 });
+describe("retryPolicyOf: the `http` settings are the only source of the policy", () => {
+  it("takes each number from its own key", () => {
+    const settings = { ...DEFAULT_SETTINGS, http: { ...DEFAULT_SETTINGS.http, max_attempts: 3, base_delay_ms: 7, max_delay_ms: 70, max_retry_after_ms: 700 } };
+    expect(retryPolicyOf(settings)).toEqual({ maxAttempts: 3, baseDelayMs: 7, maxDelayMs: 70, maxRetryAfterMs: 700 });
+  });
+
+  it("is bounded with the schema's defaults", () => {
+    const policy = retryPolicyOf(DEFAULT_SETTINGS);
+    expect(policy.maxAttempts).toBeLessThanOrEqual(10);
+    expect(policy.maxDelayMs).toBeGreaterThanOrEqual(policy.baseDelayMs);
+    expect(Number.isFinite(policy.maxRetryAfterMs)).toBe(true);
   });
 });
 

@@ -52,6 +52,7 @@ const EXPECTED_MINIMAL: Settings = {
   budgets: { lease_ms: 5_000 },
   history: { enabled: true, retention_ms: 90 * 86_400_000 },
   held_deletions: { expiry_ms: 7 * 86_400_000 },
+  event_platform: { url: "https://event.prd.sdk.akeneo.cloud/api/v1" },
   memory: { heap_growing_percent: 100 },
   projects: [
     {
@@ -66,7 +67,7 @@ const EXPECTED_MINIMAL: Settings = {
         requests_per_second: 100,
         option_writes_per_second: 3,
       },
-      service: { url: "https://service.example.com", token: "tok", requests_per_second: 10 },
+      service: { url: "https://service.example.com", token: "tok", requests_per_second: 10, max_in_flight: 8 },
       allowed_options_for_pim_attribute_addition: [],
       naming: {
         select: "{attribute}",
@@ -147,7 +148,7 @@ describe("parseSettings: minimal configs", () => {
             requests_per_second: 50,
             option_writes_per_second: 1.5,
           },
-          service: { url: "https://svc", token: "t", requests_per_second: 5 },
+          service: { url: "https://svc", token: "t", requests_per_second: 5, max_in_flight: 3 },
           channels: ["ecommerce", "print_2"],
           locales: ["en_US", "fr-FR", "zh_Hant_TW", "de"],
           allowed_options_for_pim_attribute_addition: ["color", "brand"],
@@ -163,7 +164,7 @@ describe("parseSettings: minimal configs", () => {
     expect(settings.http).toEqual({ timeout_ms: 5000, max_attempts: 2, base_delay_ms: 10, max_delay_ms: 100, max_retry_after_ms: 0 });
     const p = settings.projects[0]!;
     expect(p.pim).toMatchObject({ url: "http://pim.local:8080", max_in_flight: 2, requests_per_second: 50, option_writes_per_second: 1.5 });
-    expect(p.service).toEqual({ url: "https://svc", token: "t", requests_per_second: 5 });
+    expect(p.service).toEqual({ url: "https://svc", token: "t", requests_per_second: 5, max_in_flight: 3 });
     expect(p.channels).toEqual(["ecommerce", "print_2"]);
     expect(p.locales).toEqual(["en_US", "fr-FR", "zh_Hant_TW", "de"]);
     expect(p.allowed_options_for_pim_attribute_addition).toEqual(["color", "brand"]);
@@ -266,13 +267,14 @@ describe("parseSettings: service credentials", () => {
       url: "https://service.example.com",
       token: "t",
       requests_per_second: 10,
+      max_in_flight: 8,
     });
   });
 
   it("accepts { url, email, password } and defaults token_name to pim-sync", () => {
     const service = parse({ projects: [project({ service: { url: "https://svc", email: "sync@example.com", password: "pw" } })] })
       .projects[0]!.service;
-    expect(service).toEqual({ url: "https://svc", email: "sync@example.com", password: "pw", token_name: "pim-sync", requests_per_second: 10 });
+    expect(service).toEqual({ url: "https://svc", email: "sync@example.com", password: "pw", token_name: "pim-sync", requests_per_second: 10, max_in_flight: 8 });
   });
 
   it("keeps an explicit token_name", () => {

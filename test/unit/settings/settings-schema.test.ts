@@ -52,7 +52,7 @@ describe("pimConnectionSchema", () => {
 
 describe("serviceConnectionSchema", () => {
   it("takes a token", () => {
-    expect(serviceConnectionSchema.parse(service)).toEqual({ ...service, requests_per_second: 10 });
+    expect(serviceConnectionSchema.parse(service)).toEqual({ ...service, requests_per_second: 10, max_in_flight: 8 });
   });
 
   it("takes a login, with token_name defaulting to pim-sync", () => {
@@ -62,6 +62,7 @@ describe("serviceConnectionSchema", () => {
       password: "pw",
       token_name: "pim-sync",
       requests_per_second: 10,
+      max_in_flight: 8,
     });
   });
 

@@ -1,0 +1,204 @@
+import type { Logger } from "pino";
+import { createActivationRuntime, type ActivationRuntime } from "../activation/activation-runtime.js";
+import type { HeldStore } from "../held/held-store.js";
+import type { HistoryStore } from "../history/history-store.js";
+import type { ActivationQueue } from "../jobs/activation-queue.js";
+import type { JobCatalog } from "../jobs/catalog/job-catalog-of.js";
+import type { JobHandlers } from "../jobs/job-handlers.js";
+import type { JobQueues } from "../jobs/job-queues.js";
+import type { JsonKeyStyle } from "../json/json-key-style.js";
+import { createProjectRuntime, findProject, reviewStoresOf, type ProjectRuntime } from "../project-runtime.js";
+import { closeRedis } from "../redis/close-redis.js";
+import { connectCommandRedis } from "../redis/connect-command-redis.js";
+import type { RedisClient } from "../redis/redis-client.js";
+import { redisPrefixOf } from "../settings/redis-prefix-of.js";
+import type { Settings } from "../settings/settings-schema.js";
+import { createProjectLock, describeHolder } from "../state/project-lock.js";
+import type { OpenWorkerProcess } from "../worker-process.js";
+import { createReleaseStack } from "./release-stack.js";
+
+/**
+ * What the app is for: a `command` connects the config's Redis with the bounded connector (a
+ * Redis that is away ends it after `redis.connect_timeout_ms`); the `worker` with the
+ * reconnecting connection it keeps through outages, and its `start()` opens the worker process.
+ */
+export type AppRole = "command" | "worker";
+
+export interface AppOptions {
+  readonly logger: Logger;
+  /** A connected Redis the caller owns: used, never closed by the app. */
+  readonly redis?: RedisClient;
+  readonly role?: AppRole;
+  /** A command's interruption (SIGINT/SIGTERM): ends the wait for Redis, and joins a project lock's signal. */
+  readonly signal?: AbortSignal | undefined;
+  /** The worker role's options: the answers' key style, and for benchmarks and tests the handlers or catalog. */
+  readonly worker?: { readonly jsonKeys?: JsonKeyStyle; readonly handlers?: JobHandlers; readonly catalog?: JobCatalog };
+}
+
+export interface App {
+  readonly settings: Settings;
+  readonly logger: Logger;
+  /**
+   * The worker role: connects Redis and opens the worker process (its HTTP listener first; the
+   * worker itself starts once Redis answers, see `worker().started`). The command role: connects
+   * the config's Redis now rather than at first use. When it fails, what it acquired is released.
+   */
+  start(): Promise<void>;
+  /** The config's Redis (undefined without `redis`), connected at the first call. */
+  redis(): Promise<RedisClient | undefined>;
+  /** One project's clients and stores, made at the first call; throws for a project not configured. */
+  project(id: number): Promise<ProjectRuntime>;
+  /** The Activation client and state; throws ActivationNotConfigured without `activation`. */
+  activation(): Promise<ActivationRuntime>;
+  /** The change history and the held plans (calls no upstream). */
+  reviewStores(): Promise<{ readonly history: HistoryStore; readonly held: HeldStore }>;
+  /** The projects' job queues; needs `redis` in the config. */
+  jobQueues(): Promise<JobQueues>;
+  /** The Activation queue (null without `activation`); needs `redis` in the config. */
+  activationQueue(): Promise<ActivationQueue | null>;
+  /**
+   * Takes the project's lock, the one the worker takes around each job (ProjectBusy at once when
+   * a job holds it), held until `stop()`. Resolves to the signal the run must obey: aborted when
+   * the command is interrupted or the lock is lost. Without `redis` there is no lock to take.
+   */
+  lockProject(id: number, holder: string): Promise<AbortSignal | undefined>;
+  /** The worker process opened by `start()` in the worker role. */
+  worker(): OpenWorkerProcess;
+  /** Releases everything acquired, the last acquired first, each once; safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The one composition root: the worker, the commands and the benchmarks build what they use
+ * through it, and `stop()` releases it in the reverse order of acquisition (so the Redis it
+ * connected closes last, after everything that used it).
+ */
+export function createApp(settings: Settings, options: AppOptions): App {
+  const { logger } = options;
+  const role = options.role ?? "command";
+  const stack = createReleaseStack(logger);
+  const memo = new Map<string, Promise<unknown>>();
+  let worker: OpenWorkerProcess | null = null;
+
+  /** Each resource once, whoever asks first; a failed acquisition is not retried. */
+  function once<T>(key: string, acquire: () => Promise<T>): Promise<T> {
+    const known = memo.get(key) as Promise<T> | undefined;
+    if (known) return known;
+    const acquired = acquire();
+    memo.set(key, acquired);
+    return acquired;
+  }
+
+  function redis(): Promise<RedisClient | undefined> {
+    return once("redis", async () => {
+      if (options.redis) return options.redis;
+      const redisSettings = settings.redis;
+      if (!redisSettings) return undefined;
+      if (stack.released) throw new Error("the app is stopped");
+      let connection: RedisClient;
+      if (role === "worker") {
+        // Loaded on demand: ioredis costs a command without Redis about 0.1 s of its start.
+        const { createWorkerRedis } = await import("../redis/create-worker-redis.js");
+        connection = createWorkerRedis(redisSettings, logger);
+      } else {
+        connection = await connectCommandRedis(redisSettings, options.signal);
+      }
+      stack.push("Redis connection", () => closeRedis(connection));
+      return connection;
+    });
+  }
+
+  async function requireRedis(what: string): Promise<RedisClient> {
+    const connection = await redis();
+    if (!connection) throw new Error(`${what} needs \`redis\` in the config`);
+    return connection;
+  }
+
+  async function startWorker(): Promise<void> {
+    const connection = await requireRedis("the worker");
+    // Loaded on demand: a command has no use for BullMQ or the HTTP server.
+    const { openWorkerProcess } = await import("../worker-process.js");
+    const proc = await openWorkerProcess({ settings, logger, connection, ...options.worker });
+    // A start that failed has already released the worker's parts and closed its listener.
+    let startFailed = false;
+    proc.started.catch(() => {
+      startFailed = true;
+    });
+    stack.push("worker", async () => {
+      if (!startFailed) await proc.stop();
+    });
+    worker = proc;
+  }
+
+  return {
+    settings,
+    logger,
+    async start() {
+      try {
+        if (role === "worker") await once("worker", startWorker);
+        else await redis();
+      } catch (error) {
+        // Logged by the stack if a release fails too; the caller learns why the start failed.
+        await stack.releaseAll().catch(() => undefined);
+        throw error;
+      }
+    },
+    redis,
+    project(id) {
+      return once(`project ${id}`, async () => {
+        const project = findProject(settings, id);
+        if (!project) throw new Error(`project ${id} is not configured`);
+        const connection = await redis();
+        const runtime = createProjectRuntime({ settings, project, logger, ...(connection ? { redis: connection } : {}) });
+        stack.push(`project ${id}'s runtime`, () => runtime.close());
+        return runtime;
+      });
+    },
+    activation() {
+      return once("activation", async () => {
+        const connection = await redis();
+        const runtime = createActivationRuntime({ settings, logger, ...(connection ? { redis: connection } : {}) });
+        stack.push("Activation runtime", () => runtime.close());
+        return runtime;
+      });
+    },
+    reviewStores() {
+      // Stores on the shared connection or in files: nothing of their own to release.
+      return once("review stores", async () => reviewStoresOf(settings, await redis()));
+    },
+    jobQueues() {
+      return once("job queues", async () => {
+        const connection = await requireRedis("a job queue");
+        // Loaded on demand: BullMQ is for the commands that use queues.
+        const { createJobQueues } = await import("../jobs/job-queues.js");
+        const queues = createJobQueues({ connection, prefix: redisPrefixOf(settings), projects: settings.projects.map((p) => p.id), retention: settings.worker });
+        // A queue whose Redis went away fails to close with the outage its command has reported.
+        stack.push("job queues", () => queues.close().catch(() => undefined));
+        return queues;
+      });
+    },
+    activationQueue() {
+      return once("Activation queue", async () => {
+        if (!settings.activation) return null;
+        const connection = await requireRedis("the Activation queue");
+        const { createActivationQueue } = await import("../jobs/activation-queue.js");
+        const queue = createActivationQueue({ connection, prefix: redisPrefixOf(settings), retention: settings.worker });
+        stack.push("Activation queue", () => queue.close().catch(() => undefined));
+        return queue;
+      });
+    },
+    async lockProject(id, holder) {
+      const connection = await redis();
+      if (!connection) return options.signal;
+      const lock = createProjectLock(connection, redisPrefixOf(settings), { ttlMs: settings.worker.lock_duration_ms });
+      const lease = await lock.tryAcquire(id, describeHolder(holder));
+      stack.push(`project ${id}'s lock`, () => lease.release());
+      return options.signal ? AbortSignal.any([options.signal, lease.signal]) : lease.signal;
+    },
+    worker() {
+      if (!worker) throw new Error("the worker is not started (createApp with role 'worker', then start())");
+      return worker;
+    },
+    stop: () => stack.releaseAll(),
+  };
+}

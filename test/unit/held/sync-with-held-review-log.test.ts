@@ -1,0 +1,60 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { createFileHeldStore } from "../../../src/held/file-held-store.js";
+import { syncWithHeldReview } from "../../../src/held/sync-with-held-review.js";
+import { cliOrigin } from "../../../src/history/run-origin.js";
+import { createRequestStats } from "../../../src/http/request-stats.js";
+import { createLogger } from "../../../src/log/create-logger.js";
+import { EMPTY_REDACTOR } from "../../../src/secrets/redactor.js";
+import type { SyncReport } from "../../../src/sync/sync-report.js";
+
+const PROJECT = 67;
+let dir: string | undefined;
+afterEach(async () => {
+  if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+function emptyReport(): SyncReport {
+  return {
+    project: PROJECT,
+    dryRun: false,
+    full: false,
+    startedAt: new Date().toISOString(),
+    durationMs: 0,
+    collections: [],
+    missing: [],
+    unsupported: [],
+    failures: [],
+    permanentFailures: [],
+    retryAfterMs: null,
+    requests: { pim: createRequestStats(), service: createRequestStats() },
+  };
+}
+
+describe("syncWithHeldReview: held plans that cannot be kept", () => {
+  it("are logged with the error itself (type, code, stack), and the run's report is returned", async () => {
+    dir = await mkdtemp(join(tmpdir(), "held-review-log-"));
+    const lines: string[] = [];
+    const logger = createLogger({ level: "info", redactor: EMPTY_REDACTOR, destination: { write: (line: string) => void lines.push(line) } });
+    const report = emptyReport();
+    const result = await syncWithHeldReview(
+      { held: createFileHeldStore(dir), project: PROJECT, origin: cliOrigin("sync"), expiryMs: 86_400_000, dryRun: false, logger },
+      async () => {
+        // During the run, the project's folder becomes a file: the plans can be listed before
+        // the run, and no longer read when they are kept after it (ENOTDIR).
+        await writeFile(join(dir ?? "", `project-${PROJECT}`), "");
+        return report;
+      },
+    );
+
+    expect(result).toBe(report);
+    const logged = lines.map((line) => JSON.parse(line) as { msg?: string; project?: number; err?: { type?: string; code?: string; message?: string; stack?: string } });
+    const line = logged.find((entry) => entry.msg === "could not keep the held deletions for review");
+    expect(line?.project).toBe(PROJECT);
+    expect(line?.err).toMatchObject({ type: "Error", code: "ENOTDIR" });
+    expect(line?.err?.stack).toContain("ENOTDIR");
+  });
+});
