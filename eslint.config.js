@@ -32,7 +32,20 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": [
         "error",
-        { patterns: ["undici", "bullmq", "ioredis", "pino", "node:*", "../http/*", "../pim/*", "../config-service/*", "../state/*", "../jobs/*"] },
+        {
+          patterns: [
+            "undici",
+            "bullmq",
+            "ioredis",
+            "pino",
+            "node:*",
+            "../http/*",
+            "../pim/*",
+            "../config-service/*",
+            "../state/*",
+            "../jobs/*",
+          ],
+        },
       ],
     },
   },

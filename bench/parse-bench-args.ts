@@ -79,7 +79,14 @@ export type BenchArgs =
   | { readonly kind: "report"; readonly file: string; readonly json: boolean; readonly markdown: boolean }
   | { readonly kind: "scale"; readonly latencyMs: number; readonly redisUrl: string; readonly json: boolean }
   | { readonly kind: "queue-overhead"; readonly redisUrl: string; readonly json: boolean }
-  | { readonly kind: "fleet"; readonly latencyMs: number; readonly redisUrl: string; readonly seed: number; readonly projects: number; readonly json: boolean }
+  | {
+      readonly kind: "fleet";
+      readonly latencyMs: number;
+      readonly redisUrl: string;
+      readonly seed: number;
+      readonly projects: number;
+      readonly json: boolean;
+    }
   | {
       readonly kind: "events";
       readonly size: CatalogSizeName;
@@ -89,7 +96,15 @@ export type BenchArgs =
       readonly json: boolean;
       readonly markdown: boolean;
     }
-  | { readonly kind: "history"; readonly size: CatalogSizeName; readonly pairs: number; readonly latencyMs: number; readonly seed: number; readonly json: boolean; readonly writeResults: boolean }
+  | {
+      readonly kind: "history";
+      readonly size: CatalogSizeName;
+      readonly pairs: number;
+      readonly latencyMs: number;
+      readonly seed: number;
+      readonly json: boolean;
+      readonly writeResults: boolean;
+    }
   | {
       readonly kind: "run";
       readonly sizes: readonly CatalogSizeName[];
@@ -167,13 +182,23 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
         writeResults: values["no-results"] !== true,
       };
     }
-    if (values.scenario !== "scale") throw new BenchUsageError(`unknown --scenario '${values.scenario}' (scenarios: scale, queue-overhead, fleet, events, history)`);
-    return { kind: "scale", latencyMs: nonNegativeNumber(values["latency-ms"], "--latency-ms", DEFAULT_LATENCY_MS), redisUrl: redisUrlOf(values["redis-url"]), json };
+    if (values.scenario !== "scale")
+      throw new BenchUsageError(`unknown --scenario '${values.scenario}' (scenarios: scale, queue-overhead, fleet, events, history)`);
+    return {
+      kind: "scale",
+      latencyMs: nonNegativeNumber(values["latency-ms"], "--latency-ms", DEFAULT_LATENCY_MS),
+      redisUrl: redisUrlOf(values["redis-url"]),
+      json,
+    };
   }
 
-  const requested = (values.size ?? []).flatMap((value) => value.split(",")).map((value) => value.trim()).filter((value) => value !== "");
+  const requested = (values.size ?? [])
+    .flatMap((value) => value.split(","))
+    .map((value) => value.trim())
+    .filter((value) => value !== "");
   const unknown = requested.filter((name) => !isCatalogSizeName(name));
-  if (unknown.length > 0) throw new BenchUsageError(`unknown size ${unknown.map((name) => `'${name}'`).join(", ")} (sizes: ${CATALOG_SIZE_NAMES.join(", ")})`);
+  if (unknown.length > 0)
+    throw new BenchUsageError(`unknown size ${unknown.map((name) => `'${name}'`).join(", ")} (sizes: ${CATALOG_SIZE_NAMES.join(", ")})`);
   // In the canonical order whatever order they were given in, each once.
   const sizes = requested.length === 0 ? [...CATALOG_SIZE_NAMES] : CATALOG_SIZE_NAMES.filter((name) => requested.includes(name));
   return {
@@ -197,10 +222,14 @@ function nonNegativeNumber(raw: string | undefined, flag: string, fallback: numb
 }
 
 function historySizeOf(raw: readonly string[]): CatalogSizeName {
-  const names = raw.flatMap((value) => value.split(",")).map((value) => value.trim()).filter((value) => value !== "");
+  const names = raw
+    .flatMap((value) => value.split(","))
+    .map((value) => value.trim())
+    .filter((value) => value !== "");
   if (names.length === 0) return DEFAULT_HISTORY_SIZE;
   const [name] = names;
-  if (names.length > 1 || name === undefined || !isCatalogSizeName(name)) throw new BenchUsageError(`--scenario history takes one --size of ${CATALOG_SIZE_NAMES.join(", ")}, got '${names.join(",")}'`);
+  if (names.length > 1 || name === undefined || !isCatalogSizeName(name))
+    throw new BenchUsageError(`--scenario history takes one --size of ${CATALOG_SIZE_NAMES.join(", ")}, got '${names.join(",")}'`);
   return name;
 }
 
@@ -214,7 +243,8 @@ function pairsOf(raw: string | undefined): number {
 function seedOf(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_SEED;
   const value = Number(raw);
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value > 0xffffffff) throw new BenchUsageError(`--seed must be an integer in [0, 4294967295], got '${raw}'`);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value > 0xffffffff)
+    throw new BenchUsageError(`--seed must be an integer in [0, 4294967295], got '${raw}'`);
   return value;
 }
 
@@ -227,15 +257,20 @@ function redisUrlOf(raw: string | undefined): string {
 function fleetProjectsOf(raw: string | undefined): number {
   if (raw === undefined) return FLEET_PROJECTS;
   const value = Number(raw);
-  if (!/^\d+$/.test(raw) || value < 1 || value > 64) throw new BenchUsageError(`--fleet-projects must be an integer in [1, 64], got '${raw}'`);
+  if (!/^\d+$/.test(raw) || value < 1 || value > 64)
+    throw new BenchUsageError(`--fleet-projects must be an integer in [1, 64], got '${raw}'`);
   return value;
 }
 
 function eventsSizeOf(raw: readonly string[]): CatalogSizeName {
-  const names = raw.flatMap((value) => value.split(",")).map((value) => value.trim()).filter((value) => value !== "");
+  const names = raw
+    .flatMap((value) => value.split(","))
+    .map((value) => value.trim())
+    .filter((value) => value !== "");
   if (names.length === 0) return DEFAULT_EVENTS_SIZE;
   const [name] = names;
-  if (names.length > 1 || name === undefined) throw new BenchUsageError(`--scenario events runs one --size, got ${names.map((each) => `'${each}'`).join(", ")}`);
+  if (names.length > 1 || name === undefined)
+    throw new BenchUsageError(`--scenario events runs one --size, got ${names.map((each) => `'${each}'`).join(", ")}`);
   if (!isCatalogSizeName(name)) throw new BenchUsageError(`unknown size '${name}' (sizes: ${CATALOG_SIZE_NAMES.join(", ")})`);
   return name;
 }

@@ -29,7 +29,9 @@ function progress(message: string): void {
 }
 
 function output(results: BenchResults, args: { readonly json: boolean; readonly markdown: boolean }): void {
-  process.stdout.write(args.json ? `${JSON.stringify(results, null, 2)}\n` : `${renderResults(results, args.markdown ? "markdown" : "text")}\n`);
+  process.stdout.write(
+    args.json ? `${JSON.stringify(results, null, 2)}\n` : `${renderResults(results, args.markdown ? "markdown" : "text")}\n`,
+  );
 }
 
 async function run(args: Extract<BenchArgs, { kind: "run" }>): Promise<void> {
@@ -42,7 +44,12 @@ async function run(args: Extract<BenchArgs, { kind: "run" }>): Promise<void> {
       latencyMs: args.latencyMs,
       progress,
       // The queue overhead does not depend on the catalogue: once per run, under its first size.
-      worker: { redisUrl: args.redisUrl, addOptionsSize: args.addOptionsSize, measureQueueOverhead: index === 0, measureFleet: index === 0 },
+      worker: {
+        redisUrl: args.redisUrl,
+        addOptionsSize: args.addOptionsSize,
+        measureQueueOverhead: index === 0,
+        measureFleet: index === 0,
+      },
     });
     collectGarbage();
   }
@@ -90,7 +97,12 @@ async function runQueueOverhead(args: Extract<BenchArgs, { kind: "queue-overhead
   const simulators = await startSimulators();
   let result: ScenarioResult;
   try {
-    result = await measureQueueOverhead({ redisUrl: args.redisUrl, pimUrl: simulators.pim.url, serviceUrl: simulators.service.url, progress });
+    result = await measureQueueOverhead({
+      redisUrl: args.redisUrl,
+      pimUrl: simulators.pim.url,
+      serviceUrl: simulators.service.url,
+      progress,
+    });
   } finally {
     await simulators.close();
   }
@@ -100,13 +112,22 @@ async function runQueueOverhead(args: Extract<BenchArgs, { kind: "queue-overhead
     return;
   }
   const measured = result.measurements.queue_overhead ?? {};
-  const lines = [`queue_overhead_ratio ${result.figures.queue_overhead_ratio ?? "not measured"} (target ${FIGURES.queue_overhead_ratio.target})`, ...Object.entries(measured).map(([key, value]) => `${key} ${value}`)];
+  const lines = [
+    `queue_overhead_ratio ${result.figures.queue_overhead_ratio ?? "not measured"} (target ${FIGURES.queue_overhead_ratio.target})`,
+    ...Object.entries(measured).map(([key, value]) => `${key} ${value}`),
+  ];
   if (result.note !== null && result.figures.queue_overhead_ratio === null) lines.push(result.note);
   process.stdout.write(`${lines.join("\n")}\n`);
 }
 
 async function runFleet(args: Extract<BenchArgs, { kind: "fleet" }>): Promise<void> {
-  const result = await measureFleet({ redisUrl: args.redisUrl, latencyMs: args.latencyMs, projects: args.projects, seed: args.seed, progress });
+  const result = await measureFleet({
+    redisUrl: args.redisUrl,
+    latencyMs: args.latencyMs,
+    projects: args.projects,
+    seed: args.seed,
+    progress,
+  });
   const report = { generated_at: new Date().toISOString(), machine: machineInfo(), latency_ms: args.latencyMs, ...result };
   if (args.json) {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
@@ -117,16 +138,27 @@ async function runFleet(args: Extract<BenchArgs, { kind: "fleet" }>): Promise<vo
     const verdict = value === null || value === undefined || spec.met === null ? "" : spec.met(value) ? " met" : " MISSED";
     return `${key} ${value ?? "not measured"}${spec.target === null ? "" : ` (target ${spec.target})${verdict}`}`;
   });
-  const measured = Object.entries(result.measurements).flatMap(([group, values]) => Object.entries(values).map(([key, value]) => `${group}.${key} ${value ?? "-"}`));
+  const measured = Object.entries(result.measurements).flatMap(([group, values]) =>
+    Object.entries(values).map(([key, value]) => `${group}.${key} ${value ?? "-"}`),
+  );
   process.stdout.write(`${[...figures, ...measured].join("\n")}\n`);
 }
 
 async function runEvents(args: Extract<BenchArgs, { kind: "events" }>): Promise<void> {
   const startedAt = Date.now();
-  const result = await runEventsScenario({ size: args.size, seed: args.seed, latencyMs: args.latencyMs, redisUrl: args.redisUrl, cliPath: CLI_PATH, progress });
+  const result = await runEventsScenario({
+    size: args.size,
+    seed: args.seed,
+    latencyMs: args.latencyMs,
+    redisUrl: args.redisUrl,
+    cliPath: CLI_PATH,
+    progress,
+  });
   progress(`done in ${Math.round((Date.now() - startedAt) / 1000)} s`);
   const report = { generated_at: new Date().toISOString(), machine: machineInfo(), events: result };
-  process.stdout.write(args.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderEventsResult(result, args.markdown ? "markdown" : "text")}\n`);
+  process.stdout.write(
+    args.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderEventsResult(result, args.markdown ? "markdown" : "text")}\n`,
+  );
 }
 
 async function runHistoryOverhead(args: Extract<BenchArgs, { kind: "history" }>): Promise<void> {

@@ -28,7 +28,15 @@ import { createSyncRunner } from "./scenarios/create-sync-runner.js";
 import type { Scenario, ScenarioContext, ScenarioResult, WorkerScenarioOptions } from "./scenarios/scenario.js";
 
 /** In this order: the re-sync relies on the state the first sync leaves. */
-export const SCENARIOS: readonly Scenario[] = [runFullSyncScenario, runNoopResyncScenario, runAddOptionsScenario, runAddOptionsLatencyScenario, runAddOptionsLatencyOver20Scenario, runQueueOverheadScenario, runFleetScenario];
+export const SCENARIOS: readonly Scenario[] = [
+  runFullSyncScenario,
+  runNoopResyncScenario,
+  runAddOptionsScenario,
+  runAddOptionsLatencyScenario,
+  runAddOptionsLatencyOver20Scenario,
+  runQueueOverheadScenario,
+  runFleetScenario,
+];
 
 export interface RunSizeOptions {
   readonly size: CatalogSizeName;

@@ -53,7 +53,9 @@ export function guardOf(project: ProjectSettings): DeletionGuard {
 
 export function serviceCredentialsOf(project: ProjectSettings): ServiceCredentials {
   const service = project.service;
-  return "token" in service ? { token: service.token } : { email: service.email, password: service.password, tokenName: service.token_name };
+  return "token" in service
+    ? { token: service.token }
+    : { email: service.email, password: service.password, tokenName: service.token_name };
 }
 
 /**
@@ -69,14 +71,23 @@ export function budgetsFor(settings: Settings, logger: Logger, redis: RedisClien
  * The change history and the held plans, beside the state: in the Redis when the config names
  * one, else in files under `state_dir`.
  */
-export function reviewStoresOf(settings: Settings, redis: RedisClient | undefined): { readonly history: HistoryStore; readonly held: HeldStore } {
+export function reviewStoresOf(
+  settings: Settings,
+  redis: RedisClient | undefined,
+): { readonly history: HistoryStore; readonly held: HeldStore } {
   const retentionMs = settings.history.retention_ms;
   if (redis) {
     const prefix = redisPrefixOf(settings);
-    return { history: settings.history.enabled ? createRedisHistoryStore(redis, prefix, { retentionMs }) : DISABLED_HISTORY, held: createRedisHeldStore(redis, prefix) };
+    return {
+      history: settings.history.enabled ? createRedisHistoryStore(redis, prefix, { retentionMs }) : DISABLED_HISTORY,
+      held: createRedisHeldStore(redis, prefix),
+    };
   }
   if (settings.redis) throw new Error("the config names a Redis: connect it first and pass it as `redis`");
-  return { history: settings.history.enabled ? createFileHistoryStore(settings.state_dir, { retentionMs }) : DISABLED_HISTORY, held: createFileHeldStore(settings.state_dir) };
+  return {
+    history: settings.history.enabled ? createFileHistoryStore(settings.state_dir, { retentionMs }) : DISABLED_HISTORY,
+    held: createFileHeldStore(settings.state_dir),
+  };
 }
 
 export function findProject(settings: Settings, id: number): ProjectSettings | undefined {

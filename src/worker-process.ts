@@ -89,15 +89,28 @@ export async function openWorkerProcess(args: WorkerProcessArgs): Promise<OpenWo
         projects: settings.projects.map((project) => project.id),
         jobCounts: async (project) => {
           if (!queuesOf) return {};
-          return withRedisDeadline(listen.redis_timeout_ms, queuesOf.queueFor(project).getJobCounts("waiting", "active", "delayed", "failed", "completed"));
+          return withRedisDeadline(
+            listen.redis_timeout_ms,
+            queuesOf.queueFor(project).getJobCounts("waiting", "active", "delayed", "failed", "completed"),
+          );
         },
         activationJobCounts: settings.activation
           ? async () => {
               if (!activationQueue) return {};
-              return withRedisDeadline(listen.redis_timeout_ms, activationQueue.getJobCounts("waiting", "active", "delayed", "failed", "completed"));
+              return withRedisDeadline(
+                listen.redis_timeout_ms,
+                activationQueue.getJobCounts("waiting", "active", "delayed", "failed", "completed"),
+              );
             }
           : undefined,
-        lastPimEventAt: eventProjects.length === 0 ? undefined : { projects: eventProjects, read: (project) => (pimEvents ? withRedisDeadline(listen.redis_timeout_ms, pimEvents.lastEventAt(project)) : Promise.resolve(null)) },
+        lastPimEventAt:
+          eventProjects.length === 0
+            ? undefined
+            : {
+                projects: eventProjects,
+                read: (project) =>
+                  pimEvents ? withRedisDeadline(listen.redis_timeout_ms, pimEvents.lastEventAt(project)) : Promise.resolve(null),
+              },
         heldDeletions: async (project) => {
           if (!held) return null;
           const plans = await withRedisDeadline(listen.redis_timeout_ms, held.list(project));
@@ -179,13 +192,23 @@ async function startServer(
   const redactor = redactorOfSettings(settings);
   const app = createHttpApp({ limits: listen, logger, redactor, version: packageVersion() });
   // On the root instance before any route is registered, so every scope's routes inherit it.
-  if (metrics) app.addHook("onResponse", async (request, reply) => metrics.httpRequestAnswered(request.method, request.is404 ? UNMATCHED_ROUTE : request.routeOptions.url ?? UNMATCHED_ROUTE, reply.statusCode));
+  if (metrics)
+    app.addHook("onResponse", async (request, reply) =>
+      metrics.httpRequestAnswered(
+        request.method,
+        request.is404 ? UNMATCHED_ROUTE : (request.routeOptions.url ?? UNMATCHED_ROUTE),
+        reply.statusCode,
+      ),
+    );
   const gate = (surface: AuthSurface) => createAuthGate({ surface, limits: listen.auth_throttle, logger, observer: metrics });
   await app.register(healthRoutes, {
     notReadyReasons: async () => {
       const redis = await redisNotReadyReason(prepared.connection, listen.redis_timeout_ms);
       const worker = running();
-      const workers = worker === null ? [WORKER_STARTING_REASON] : worker.stoppedProjects().map((project) => `worker: project ${project}'s worker is not running`);
+      const workers =
+        worker === null
+          ? [WORKER_STARTING_REASON]
+          : worker.stoppedProjects().map((project) => `worker: project ${project}'s worker is not running`);
       return [...(redis === null ? [] : [redis]), ...workers];
     },
   });
@@ -203,13 +226,29 @@ async function startServer(
       warnIntervalMs: listen.auth_throttle.log_interval_ms,
     });
   }
-  const jobAdmin = createJobAdmin(prepared.queues, { redactor, ...(prepared.activation ? { activation: prepared.activation.queue.queue } : {}) });
+  const jobAdmin = createJobAdmin(prepared.queues, {
+    redactor,
+    ...(prepared.activation ? { activation: prepared.activation.queue.queue } : {}),
+  });
   // The routes that need the started worker, in a scope of their own behind the starting gate.
   await app.register(async (scope) => {
-    scope.addHook("onRequest", refuseWhileStarting(() => running() !== null));
+    scope.addHook(
+      "onRequest",
+      refuseWhileStarting(() => running() !== null),
+    );
     if (listen.admin) {
       const activation = prepared.activation ? { queue: prepared.activation.queue, state: prepared.activation.runtime.state } : undefined;
-      await scope.register(adminRoutes, { users: listen.admin.users, admin: jobAdmin, queues: prepared.queues, review, logger, redisTimeoutMs: listen.redis_timeout_ms, activation, gate: gate("admin"), jsonKeys });
+      await scope.register(adminRoutes, {
+        users: listen.admin.users,
+        admin: jobAdmin,
+        queues: prepared.queues,
+        review,
+        logger,
+        redisTimeoutMs: listen.redis_timeout_ms,
+        activation,
+        gate: gate("admin"),
+        jsonKeys,
+      });
     }
     if (settings.trigger) {
       await scope.register(triggerRoutes, {
@@ -219,7 +258,13 @@ async function startServer(
         projects: settings.projects,
         logger,
         redisTimeoutMs: listen.redis_timeout_ms,
-        activation: prepared.activation ? { queue: prepared.activation.queue, client: prepared.activation.runtime.client, offerKey: prepared.activation.runtime.activation.offers.key } : undefined,
+        activation: prepared.activation
+          ? {
+              queue: prepared.activation.queue,
+              client: prepared.activation.runtime.client,
+              offerKey: prepared.activation.runtime.activation.offers.key,
+            }
+          : undefined,
         projectLocales: (project, recheck) => prepared.projectLocales(project, recheck),
         jobDetails: (ref) => jobAdmin.show(ref),
         jobFinalStatus: async (project, id) => redactor.redactValue(await prepared.finalStatuses.read(project, id)),

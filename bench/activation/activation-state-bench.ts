@@ -20,7 +20,11 @@ import { putOffers } from "../../src/activation/put-offers.js";
 import { createLogger } from "../../src/log/create-logger.js";
 import { settingsSchema } from "../../src/settings/settings-schema.js";
 import { sampleOrder } from "../../src/sim/activation/activation-sample.js";
-import { SIM_ACTIVATION_CONNECTION_ID, SIM_ACTIVATION_TOKEN, startActivationSimulator } from "../../src/sim/activation/activation-simulator.js";
+import {
+  SIM_ACTIVATION_CONNECTION_ID,
+  SIM_ACTIVATION_TOKEN,
+  startActivationSimulator,
+} from "../../src/sim/activation/activation-simulator.js";
 import { DEFAULT_BENCH_REDIS_URL, openBenchRedis, type BenchRedis } from "../worker/bench-redis.js";
 import { EMPTY_REDACTOR } from "../../src/secrets/redactor.js";
 
@@ -29,7 +33,8 @@ const CONNECTION = "amazon-fr";
 async function stateBytes(bench: BenchRedis, what: readonly string[]): Promise<number> {
   let total = 0;
   for (const name of what) {
-    const bytes = (await bench.redis.call("MEMORY", "USAGE", `${bench.prefix}:activation:${CONNECTION}:${name}`, "SAMPLES", "0")) as number | null;
+    const bytes = (await bench.redis.call("MEMORY", "USAGE", `${bench.prefix}:activation:${CONNECTION}:${name}`, "SAMPLES", "0")) as
+      number | null;
     total += bytes ?? 0;
   }
   return total;
@@ -42,7 +47,9 @@ async function timed<T>(run: () => Promise<T>): Promise<{ ms: number; result: T 
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { "redis-url": { type: "string" }, orders: { type: "string" }, offers: { type: "string" }, put: { type: "string" } } });
+  const { values } = parseArgs({
+    options: { "redis-url": { type: "string" }, orders: { type: "string" }, offers: { type: "string" }, put: { type: "string" } },
+  });
   const orderCount = Number(values.orders ?? 100_000);
   const knownOffers = Number(values.offers ?? 100_000);
   const putCount = Number(values.put ?? 10_000);
@@ -54,7 +61,13 @@ async function main(): Promise<void> {
     state_dir: join(dir, "state"),
     log_level: "silent",
     redis: { url: bench.url, prefix: bench.prefix },
-    activation: { url: sim.url, pim_connection_id: SIM_ACTIVATION_CONNECTION_ID, access_token: SIM_ACTIVATION_TOKEN, requests_per_second: 1000, offers: { batch_size: 100 } },
+    activation: {
+      url: sim.url,
+      pim_connection_id: SIM_ACTIVATION_CONNECTION_ID,
+      access_token: SIM_ACTIVATION_TOKEN,
+      requests_per_second: 1000,
+      offers: { batch_size: 100 },
+    },
   });
   // The bench's Redis is given: the app uses it and leaves it to bench.cleanup().
   const app = createApp(settings, { logger: createLogger({ level: "silent", redactor: EMPTY_REDACTOR }), redis: bench.redis });
@@ -62,27 +75,48 @@ async function main(): Promise<void> {
   const sink = dailyFileSink(join(dir, "orders"));
   const deps = { client: runtime.client, state: runtime.state, sink };
   try {
-    console.log(`machine: ${process.platform}, load average ${loadavg().map((n) => n.toFixed(2)).join(" ")} (shared: other sessions run tests at the same time)`);
+    console.log(
+      `machine: ${process.platform}, load average ${loadavg()
+        .map((n) => n.toFixed(2))
+        .join(" ")} (shared: other sessions run tests at the same time)`,
+    );
     const first = await timed(() => pullOrders(deps, CONNECTION, { all: false }));
-    console.log(`first pull, ${orderCount} new orders: ${first.ms.toFixed(0)} ms (${first.result.emitted} delivered, ${first.result.pages} pages)`);
-    console.log(`orders state after it: ${(await stateBytes(bench, ["orders", "orders-listed"])) / 1024 / 1024} MiB (orders + orders-listed)`);
+    console.log(
+      `first pull, ${orderCount} new orders: ${first.ms.toFixed(0)} ms (${first.result.emitted} delivered, ${first.result.pages} pages)`,
+    );
+    console.log(
+      `orders state after it: ${(await stateBytes(bench, ["orders", "orders-listed"])) / 1024 / 1024} MiB (orders + orders-listed)`,
+    );
     sim.upsertOrder(CONNECTION, { ...sampleOrder(CONNECTION, 5), data: { status: { code: "SHIPPED" } } });
     const second = await timed(() => pullOrders(deps, CONNECTION, { all: false }));
-    console.log(`pull with ${orderCount} known orders, 1 changed: ${second.ms.toFixed(0)} ms (${second.result.emitted} delivered, ${second.result.unchanged} unchanged)`);
+    console.log(
+      `pull with ${orderCount} known orders, 1 changed: ${second.ms.toFixed(0)} ms (${second.result.emitted} delivered, ${second.result.unchanged} unchanged)`,
+    );
     const readOnly = await timed(() => runtime.client.readOrderPages(CONNECTION));
     console.log(`  of which reading the ${second.result.pages} pages over HTTP alone takes about ${readOnly.ms.toFixed(0)} ms`);
 
-    const offer = (i: number, stock: number): Record<string, unknown> => ({ sku: `SKU-${i}`, price: { amount: 10 + (i % 50), currency: "EUR" }, stock, condition: "new" });
+    const offer = (i: number, stock: number): Record<string, unknown> => ({
+      sku: `SKU-${i}`,
+      price: { amount: 10 + (i % 50), currency: "EUR" },
+      stock,
+      condition: "new",
+    });
     const seed = await timed(async () => {
       // The known offers, recorded as accepted (what 1,000 earlier PUTs of 100 would have left).
       const accepted = Array.from({ length: knownOffers }, (_, i) => ({ key: `SKU-${i}`, hash: contentHash(offer(i, 1)) }));
       await runtime.state.recordAcceptedOffers(CONNECTION, accepted);
     });
-    console.log(`recording ${knownOffers} known offers: ${seed.ms.toFixed(0)} ms; offers state: ${(await stateBytes(bench, ["offer-hashes", "offers-accepted"])) / 1024 / 1024} MiB`);
+    console.log(
+      `recording ${knownOffers} known offers: ${seed.ms.toFixed(0)} ms; offers state: ${(await stateBytes(bench, ["offer-hashes", "offers-accepted"])) / 1024 / 1024} MiB`,
+    );
     // Half unchanged, half with a new stock.
     const input = Array.from({ length: putCount }, (_, i) => offer(i, i % 2 === 0 ? 1 : 0));
-    const put = await timed(() => putOffers({ client: runtime.client, state: runtime.state }, CONNECTION, input, { batchSize: 100, force: false, keyField: "sku" }));
-    console.log(`put of ${putCount} offers against ${knownOffers} known: ${put.ms.toFixed(0)} ms (${put.result.report.sent} sent in ${put.result.report.batches} PUTs, ${put.result.report.skipped} skipped)`);
+    const put = await timed(() =>
+      putOffers({ client: runtime.client, state: runtime.state }, CONNECTION, input, { batchSize: 100, force: false, keyField: "sku" }),
+    );
+    console.log(
+      `put of ${putCount} offers against ${knownOffers} known: ${put.ms.toFixed(0)} ms (${put.result.report.sent} sent in ${put.result.report.batches} PUTs, ${put.result.report.skipped} skipped)`,
+    );
     console.log(`offers state after it: ${(await stateBytes(bench, ["offer-hashes", "offers-accepted"])) / 1024 / 1024} MiB`);
   } finally {
     await app.stop();

@@ -52,5 +52,9 @@ export const MEASUREMENT_FAMILIES: readonly MeasurementFamilyVocabulary[] = [
   { code: "Power", standardUnit: "WATT", units: ["WATT", "KILOWATT", "MEGAWATT", "HORSEPOWER"] },
   { code: "Duration", standardUnit: "SECOND", units: ["MILLISECOND", "SECOND", "MINUTE", "HOUR", "DAY", "WEEK"] },
   { code: "Frequency", standardUnit: "HERTZ", units: ["HERTZ", "KILOHERTZ", "MEGAHERTZ", "GIGAHERTZ"] },
-  { code: "Area", standardUnit: "SQUARE_METER", units: ["SQUARE_MILLIMETER", "SQUARE_CENTIMETER", "SQUARE_METER", "HECTARE", "SQUARE_FOOT", "ACRE"] },
+  {
+    code: "Area",
+    standardUnit: "SQUARE_METER",
+    units: ["SQUARE_MILLIMETER", "SQUARE_CENTIMETER", "SQUARE_METER", "HECTARE", "SQUARE_FOOT", "ACRE"],
+  },
 ];

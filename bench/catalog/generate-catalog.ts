@@ -61,7 +61,12 @@ export function materializeCatalog(plan: CatalogPlan, project: number = BENCH_PR
       units: Object.fromEntries(
         family.units.map((unit) => [
           unit,
-          { code: unit, labels: { en_US: unit.toLowerCase() }, convert_from_standard: [{ operator: "mul" as const, value: "1" }], symbol: unit.slice(0, 2) },
+          {
+            code: unit,
+            labels: { en_US: unit.toLowerCase() },
+            convert_from_standard: [{ operator: "mul" as const, value: "1" }],
+            symbol: unit.slice(0, 2),
+          },
         ]),
       ),
     })),

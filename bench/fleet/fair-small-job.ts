@@ -50,12 +50,18 @@ export interface FairSmallJobResult {
 }
 
 /** The medium catalogue, plus project S holding a copy of one single-collection select attribute's collection. */
-function fairnessCatalog(seed: number): { readonly catalog: SimCatalog; readonly attribute: string; readonly locale: string; readonly largeCollections: number } {
+function fairnessCatalog(seed: number): {
+  readonly catalog: SimCatalog;
+  readonly attribute: string;
+  readonly locale: string;
+  readonly largeCollections: number;
+} {
   const catalog = generateCatalog("medium", seed);
   const { scope, specs } = deriveCatalog(catalog.pim);
   const [target] = pickAddOptionsTargets(specs, catalog.pim.attributes, 1);
   const locale = scope.locales[0];
-  if (target === undefined || locale === undefined) throw new Error("fairness: the medium catalogue has no select attribute to add options to");
+  if (target === undefined || locale === undefined)
+    throw new Error("fairness: the medium catalogue has no select attribute to add options to");
   const largeCollections = catalog.service.collections.filter((collection) => collection.project === LARGE);
   const copied = largeCollections.filter((collection) => target.collections.includes(collection.name));
   let nextId = Math.max(0, ...catalog.service.collections.map((collection) => collection.id)) + 1;
@@ -65,7 +71,10 @@ function fairnessCatalog(seed: number): { readonly catalog: SimCatalog; readonly
       service: {
         ...catalog.service,
         projects: [...catalog.service.projects, SMALL],
-        collections: [...catalog.service.collections, ...copied.map((collection) => ({ ...structuredClone(collection), id: nextId++, project: SMALL }))],
+        collections: [
+          ...catalog.service.collections,
+          ...copied.map((collection) => ({ ...structuredClone(collection), id: nextId++, project: SMALL })),
+        ],
       },
     },
     attribute: target.attribute,
@@ -89,7 +98,12 @@ export async function measureFairSmallJob(args: {
     await Promise.all([service.close(), pim.close(), rm(dir, { recursive: true, force: true })]);
     throw error;
   });
-  const queues = createJobQueues({ connection: bench.redis, prefix: bench.prefix, projects: [LARGE, SMALL], retention: { keep_completed_days: 1, keep_failed_days: 1 } });
+  const queues = createJobQueues({
+    connection: bench.redis,
+    prefix: bench.prefix,
+    projects: [LARGE, SMALL],
+    retention: { keep_completed_days: 1, keep_failed_days: 1 },
+  });
   let worker: WorkerProcess | null = null;
   try {
     const configPath = join(dir, "config.json");
@@ -125,7 +139,9 @@ export async function measureFairSmallJob(args: {
       alone.push(latencyOf(await smallJob()));
       await sleep(GAP_MS);
     }
-    args.progress(`fairness: small job alone ${alone.map((ms) => Math.round(ms)).join(" / ")} ms; large sync of ${largeCollections} collections…`);
+    args.progress(
+      `fairness: small job alone ${alone.map((ms) => Math.round(ms)).join(" / ")} ms; large sync of ${largeCollections} collections…`,
+    );
 
     service.clearRequests();
     const large = await queues.enqueueSync({ project: LARGE, full: true });
@@ -150,7 +166,9 @@ export async function measureFairSmallJob(args: {
     if (counted.length === 0) throw new Error("fairness: no small job finished while the large sync ran");
     const aloneMedian = percentile(alone, 50) ?? 0;
     const worst = Math.max(...counted);
-    args.progress(`fairness: ${counted.length} small jobs during the large sync, worst ${Math.round(worst)} ms, median alone ${Math.round(aloneMedian)} ms`);
+    args.progress(
+      `fairness: ${counted.length} small jobs during the large sync, worst ${Math.round(worst)} ms, median alone ${Math.round(aloneMedian)} ms`,
+    );
     return {
       waitMs: round(worst - aloneMedian, 0),
       measurements: {

@@ -22,7 +22,12 @@ export interface FleetFigures {
 
 type Recorded = Pick<RecordedRequest, "startedAt" | "endedAt" | "status" | "authScheme">;
 
-export function fleetFigures(args: { readonly pim: readonly Recorded[]; readonly service: readonly Recorded[]; readonly wallMs: number; readonly latencyMs: number }): FleetFigures {
+export function fleetFigures(args: {
+  readonly pim: readonly Recorded[];
+  readonly service: readonly Recorded[];
+  readonly wallMs: number;
+  readonly latencyMs: number;
+}): FleetFigures {
   const floor = computeFloor({ pim: args.pim.length, service: args.service.length }, args.latencyMs, REAL_BUDGETS);
   const rateLimited = [...args.pim, ...args.service].filter((request) => request.status === 429).length;
   return {

@@ -56,8 +56,16 @@ async function timeCalls(budgets: UpstreamBudgets): Promise<number[]> {
 
 export async function measureLimiterOverhead(args: { readonly redis: RedisClient; readonly prefix: string }): Promise<LimiterOverhead> {
   const logger = pino({ level: "silent" });
-  const shared = await timeCalls(createRedisBudgets({ redis: args.redis, keyspace: createKeyspace(args.prefix, { cluster: false }), leaseMs: LEASE_MS, logger }));
+  const shared = await timeCalls(
+    createRedisBudgets({ redis: args.redis, keyspace: createKeyspace(args.prefix, { cluster: false }), leaseMs: LEASE_MS, logger }),
+  );
   const local = await timeCalls(createProcessBudgets());
   const us = (values: readonly number[], p: number): number => round(percentile(values, p) ?? Number.NaN, 0);
-  return { redisP50Us: us(shared, 50), redisP99Us: us(shared, 99), processP50Us: us(local, 50), processP99Us: us(local, 99), samples: SAMPLES };
+  return {
+    redisP50Us: us(shared, 50),
+    redisP99Us: us(shared, 99),
+    processP50Us: us(local, 50),
+    processP99Us: us(local, 99),
+    samples: SAMPLES,
+  };
 }

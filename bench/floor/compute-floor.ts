@@ -39,5 +39,10 @@ export function computeFloor(
 ): Floor {
   const pimSeconds = requests.pim / pimRate(latencyMs, budgets);
   const serviceSeconds = requests.service / budgets.serviceRequestsPerSecond;
-  return { pimSeconds, serviceSeconds, seconds: Math.max(pimSeconds, serviceSeconds), boundBy: pimSeconds >= serviceSeconds ? "pim" : "service" };
+  return {
+    pimSeconds,
+    serviceSeconds,
+    seconds: Math.max(pimSeconds, serviceSeconds),
+    boundBy: pimSeconds >= serviceSeconds ? "pim" : "service",
+  };
 }

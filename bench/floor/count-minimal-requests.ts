@@ -97,13 +97,16 @@ export function countMinimalRequests(catalog: SimCatalog, options: CountOptions)
     const key = optionSourceKey(spec.source);
     if (seen.has(key)) continue;
     seen.add(key);
-    if (spec.source.kind === "attribute-options") optionPages += pagedRequests((pim.attribute_options[spec.source.attribute] ?? []).length, pageSize);
+    if (spec.source.kind === "attribute-options")
+      optionPages += pagedRequests((pim.attribute_options[spec.source.attribute] ?? []).length, pageSize);
     if (spec.source.kind === "reference-entity-records") {
       recordPages += searchAfterRequests((pim.reference_entity_records[spec.source.referenceEntity] ?? []).length, recordsPageSize);
     }
   }
 
-  const writes = options.withWrites ? synced.reduce((sum, spec) => sum + writeRequests(optionCount(spec.source), maxOptionsPerWrite), 0) : 0;
+  const writes = options.withWrites
+    ? synced.reduce((sum, spec) => sum + writeRequests(optionCount(spec.source), maxOptionsPerWrite), 0)
+    : 0;
   const list = pagedRequests(projectCollections.length, pageSize);
   const token = 1;
   return {

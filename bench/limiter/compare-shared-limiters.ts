@@ -56,7 +56,11 @@ async function costOf(take: Take): Promise<{ p50Us: number; p99Us: number }> {
   return { p50Us: Math.round(percentile(samples, 50)), p99Us: Math.round(percentile(samples, 99)) };
 }
 
-async function conformanceOf(takes: readonly Take[], upstreamUrl: string, arrivals: number[]): Promise<{ requests: number; peakPerSecond: number }> {
+async function conformanceOf(
+  takes: readonly Take[],
+  upstreamUrl: string,
+  arrivals: number[],
+): Promise<{ requests: number; peakPerSecond: number }> {
   arrivals.length = 0;
   const until = performance.now() + DEMAND_MS;
   await Promise.all(
@@ -106,10 +110,14 @@ async function main(): Promise<void> {
   const logger = pino({ level: "silent" });
   try {
     const lua = (redis: Redis, identity: string, limit: number): Take => {
-      const limiter = redisRateLimiter({ redis, keyspace: createKeyspace(prefix, { cluster: false }), leaseMs: 5_000, logger }, identity, { limit, windowMs: 1000 });
+      const limiter = redisRateLimiter({ redis, keyspace: createKeyspace(prefix, { cluster: false }), leaseMs: 5_000, logger }, identity, {
+        limit,
+        windowMs: 1000,
+      });
       return () => limiter.acquire();
     };
-    const flexible = (redis: Redis, keyPrefix: string, points: number): Take => flexibleTake(new RateLimiterRedis({ storeClient: redis, keyPrefix: `${prefix}:${keyPrefix}`, points, duration: 1 }));
+    const flexible = (redis: Redis, keyPrefix: string, points: number): Take =>
+      flexibleTake(new RateLimiterRedis({ storeClient: redis, keyPrefix: `${prefix}:${keyPrefix}`, points, duration: 1 }));
 
     const results = {
       lua_cost: await costOf(lua(one, "cost", 1e9)),

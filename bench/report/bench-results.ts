@@ -9,7 +9,10 @@ import { FIGURE_KEYS } from "./figures.js";
 
 // Figures added since a results file was written read back as not measured.
 const figureValue = z.number().nullable().default(null);
-const figuresShape = Object.fromEntries(FIGURE_KEYS.map((key) => [key, figureValue])) as Record<(typeof FIGURE_KEYS)[number], typeof figureValue>;
+const figuresShape = Object.fromEntries(FIGURE_KEYS.map((key) => [key, figureValue])) as Record<
+  (typeof FIGURE_KEYS)[number],
+  typeof figureValue
+>;
 export const figuresSchema = z.object(figuresShape);
 
 const measurementGroupSchema = z.record(z.string(), z.union([z.number(), z.string(), z.null()]));

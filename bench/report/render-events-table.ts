@@ -20,7 +20,12 @@ export function renderEventsResult(result: EventsResult, style: TableStyle): str
   const figureRows = [
     ["figure", "target", "value", "verdict"],
     ["event_to_service_p50_ms", "-", String(figures.event_to_service_p50_ms), verdict(null)],
-    ["event_to_service_p95_ms", `<= ${EVENTS_TARGETS.event_to_service_p95_ms}`, String(p95), verdict(p95 === null ? false : p95 <= EVENTS_TARGETS.event_to_service_p95_ms)],
+    [
+      "event_to_service_p95_ms",
+      `<= ${EVENTS_TARGETS.event_to_service_p95_ms}`,
+      String(p95),
+      verdict(p95 === null ? false : p95 <= EVENTS_TARGETS.event_to_service_p95_ms),
+    ],
     ["requests_per_event", `- (a full sync: ${fullSyncRequests})`, String(figures.requests_per_event), verdict(null)],
     ["end_state_exact", "true", String(figures.end_state_exact), verdict(figures.end_state_exact)],
   ];
@@ -32,7 +37,10 @@ export function renderEventsResult(result: EventsResult, style: TableStyle): str
     ["events phase: s / PIM requests / service requests", `${m.events_phase_s} / ${m.events_pim_requests} / ${m.events_service_requests}`],
     ["events phase requests ÷ one full sync's", String(m.events_vs_full_sync_requests)],
     ["baseline full sync: s / PIM / service requests", `${m.full_sync_s} / ${m.full_sync_pim_requests} / ${m.full_sync_service_requests}`],
-    ["verifying full sync: s / PIM / service requests / writes", `${m.verify_sync_s} / ${m.verify_sync_pim_requests} / ${m.verify_sync_service_requests} / ${m.verify_sync_service_writes}`],
+    [
+      "verifying full sync: s / PIM / service requests / writes",
+      `${m.verify_sync_s} / ${m.verify_sync_pim_requests} / ${m.verify_sync_service_requests} / ${m.verify_sync_service_writes}`,
+    ],
     ["load average (1 min) along the run", m.load_average_1m.join(", ")],
   ];
   return [heading, "", renderRows(figureRows, style), "", renderRows(measurementRows, style)].join("\n");

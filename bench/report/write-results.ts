@@ -17,7 +17,10 @@ export function resultsDirectory(): string {
 }
 
 /** Writes (merging with today's file, see mergeResults) and returns the path and what was written. */
-export async function writeResults(results: BenchResults, directory: string = resultsDirectory()): Promise<{ path: string; written: BenchResults }> {
+export async function writeResults(
+  results: BenchResults,
+  directory: string = resultsDirectory(),
+): Promise<{ path: string; written: BenchResults }> {
   await mkdir(directory, { recursive: true });
   const path = join(directory, `${results.date}.json`);
   const written = mergeResults(await readPrevious(path), results);

@@ -53,34 +53,68 @@ export interface ScalePhase {
 export interface ScaleResult {
   readonly figures: { readonly scale_efficiency: number; readonly slot_utilisation: number };
   readonly targets: { readonly slot_utilisation: number };
-  readonly setup: { readonly processes: number; readonly concurrency: number; readonly projects: number; readonly jobs_per_project: number; readonly latency_ms: number };
+  readonly setup: {
+    readonly processes: number;
+    readonly concurrency: number;
+    readonly projects: number;
+    readonly jobs_per_project: number;
+    readonly latency_ms: number;
+  };
   readonly phases: readonly ScalePhase[];
 }
 
-export async function runScaleScenario(args: { readonly redisUrl: string; readonly latencyMs: number; readonly cliPath: string; readonly progress: (message: string) => void }): Promise<ScaleResult> {
+export async function runScaleScenario(args: {
+  readonly redisUrl: string;
+  readonly latencyMs: number;
+  readonly cliPath: string;
+  readonly progress: (message: string) => void;
+}): Promise<ScaleResult> {
   const projects = Array.from({ length: SCALE_PROJECTS }, (_, index) => FIRST_PROJECT + index);
   const catalog = scaleCatalog(await loadSimCatalog(defaultCatalogPath()), projects);
   const pim = await startPimSimulator({ catalog: catalog.pim, latencyMs: args.latencyMs, budgets: LIFTED_PIM_BUDGETS });
-  const service = await startConfigServiceSimulator({ catalog: catalog.service, pim, latencyMs: args.latencyMs, requestsPerSecond: LIFTED_SERVICE_REQUESTS_PER_SECOND });
+  const service = await startConfigServiceSimulator({
+    catalog: catalog.service,
+    pim,
+    latencyMs: args.latencyMs,
+    requestsPerSecond: LIFTED_SERVICE_REQUESTS_PER_SECOND,
+  });
   const dir = await mkdtemp(join(tmpdir(), "pim-sync-bench-scale-"));
   try {
     const phase = async (processes: number): Promise<ScalePhase> => {
       const bench = await openBenchRedis(args.redisUrl);
       const workers: WorkerProcess[] = [];
-      const queues = createJobQueues({ connection: bench.redis, prefix: bench.prefix, projects, retention: { keep_completed_days: 1, keep_failed_days: 1 } });
+      const queues = createJobQueues({
+        connection: bench.redis,
+        prefix: bench.prefix,
+        projects,
+        retention: { keep_completed_days: 1, keep_failed_days: 1 },
+      });
       try {
         const configPath = join(dir, `config-${processes}.json`);
-        await writeFile(configPath, JSON.stringify(scaleConfig({ redisUrl: args.redisUrl, prefix: bench.prefix, projects, pimUrl: pim.url, serviceUrl: service.url })));
+        await writeFile(
+          configPath,
+          JSON.stringify(
+            scaleConfig({ redisUrl: args.redisUrl, prefix: bench.prefix, projects, pimUrl: pim.url, serviceUrl: service.url }),
+          ),
+        );
         for (let index = 0; index < processes; index += 1) workers.push(startWorkerProcess(args.cliPath, configPath));
         await Promise.all(workers.map((worker) => worker.started));
         const cpuBefore = await Promise.all(workers.map((worker) => worker.cpuSeconds()));
         const total = projects.length * SCALE_JOBS_PER_PROJECT;
-        args.progress(`scale: ${processes} process(es) of concurrency ${SCALE_CONCURRENCY}, ${total} full syncs over ${projects.length} projects…`);
+        args.progress(
+          `scale: ${processes} process(es) of concurrency ${SCALE_CONCURRENCY}, ${total} full syncs over ${projects.length} projects…`,
+        );
         const options = jobOptionsFor("sync.run", { keep_completed_days: 1, keep_failed_days: 1 });
         // Straight onto the queues: enqueueSync's deduplication would merge a project's syncs.
         await Promise.all(
           projects.map((project) =>
-            queues.queueFor(project).addBulk(Array.from({ length: SCALE_JOBS_PER_PROJECT }, () => ({ name: "sync.run", data: { project, full: true, allow_mass_delete: false, trigger: "cli" }, opts: options }))),
+            queues.queueFor(project).addBulk(
+              Array.from({ length: SCALE_JOBS_PER_PROJECT }, () => ({
+                name: "sync.run",
+                data: { project, full: true, allow_mass_delete: false, trigger: "cli" },
+                opts: options,
+              })),
+            ),
           ),
         );
         const deadline = Date.now() + RUN_TIMEOUT_MS;
@@ -115,7 +149,9 @@ export async function runScaleScenario(args: { readonly redisUrl: string; readon
           cpu_share: cpu.map((seconds) => (seconds === null ? null : round(seconds / windowS, 2))),
           jobs_per_process: workers.map((worker) => worker.runs().length),
         };
-        args.progress(`scale: ${processes} process(es): ${measured.jobs_per_s} jobs/s, slot utilisation ${measured.slot_utilisation}, CPU s ${cpu.join(" / ")}`);
+        args.progress(
+          `scale: ${processes} process(es): ${measured.jobs_per_s} jobs/s, slot utilisation ${measured.slot_utilisation}, CPU s ${cpu.join(" / ")}`,
+        );
         return measured;
       } finally {
         await Promise.allSettled(workers.map((worker) => worker.stop()));
@@ -132,7 +168,13 @@ export async function runScaleScenario(args: { readonly redisUrl: string; readon
         slot_utilisation: scaled.slot_utilisation,
       },
       targets: { slot_utilisation: 0.9 },
-      setup: { processes: SCALE_PROCESSES, concurrency: SCALE_CONCURRENCY, projects: SCALE_PROJECTS, jobs_per_project: SCALE_JOBS_PER_PROJECT, latency_ms: args.latencyMs },
+      setup: {
+        processes: SCALE_PROCESSES,
+        concurrency: SCALE_CONCURRENCY,
+        projects: SCALE_PROJECTS,
+        jobs_per_project: SCALE_JOBS_PER_PROJECT,
+        latency_ms: args.latencyMs,
+      },
       phases: [single, scaled],
     };
   } finally {
@@ -142,7 +184,13 @@ export async function runScaleScenario(args: { readonly redisUrl: string; readon
 }
 
 /** The workers' config: every project on the simulators, the client's budgets at their maxima. */
-function scaleConfig(args: { readonly redisUrl: string; readonly prefix: string; readonly projects: readonly number[]; readonly pimUrl: string; readonly serviceUrl: string }): Record<string, unknown> {
+function scaleConfig(args: {
+  readonly redisUrl: string;
+  readonly prefix: string;
+  readonly projects: readonly number[];
+  readonly pimUrl: string;
+  readonly serviceUrl: string;
+}): Record<string, unknown> {
   return {
     redis: { url: args.redisUrl, prefix: args.prefix },
     log_level: "info",

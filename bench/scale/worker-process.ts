@@ -26,7 +26,10 @@ export interface WorkerProcess {
 
 /** `env` is added to the benchmark's environment (the secrets a config names as `${VAR}`). */
 export function startWorkerProcess(cliPath: string, configPath: string, env: Readonly<Record<string, string>> = {}): WorkerProcess {
-  const child: ChildProcess = spawn(process.execPath, [cliPath, "worker", "--config", configPath], { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...env } });
+  const child: ChildProcess = spawn(process.execPath, [cliPath, "worker", "--config", configPath], {
+    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, ...env },
+  });
   if (child.pid === undefined) throw new Error(`could not spawn ${cliPath}`);
   const pid = child.pid;
   const starts = new Map<string, number>();

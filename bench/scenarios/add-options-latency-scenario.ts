@@ -28,14 +28,27 @@ export const LATENCY_INTERVAL_MS = 50;
 /** The collections of the run that gives `add_options_latency_p95_ms`. */
 export const LATENCY_COLLECTIONS = 5;
 
-export const runAddOptionsLatencyScenario = addOptionsLatencyScenario({ collections: LATENCY_COLLECTIONS, group: "add_options_latency", figure: true });
-export const runAddOptionsLatencyOver20Scenario = addOptionsLatencyScenario({ collections: ADD_OPTIONS_COLLECTIONS, group: "add_options_latency_20", figure: false });
+export const runAddOptionsLatencyScenario = addOptionsLatencyScenario({
+  collections: LATENCY_COLLECTIONS,
+  group: "add_options_latency",
+  figure: true,
+});
+export const runAddOptionsLatencyOver20Scenario = addOptionsLatencyScenario({
+  collections: ADD_OPTIONS_COLLECTIONS,
+  group: "add_options_latency_20",
+  figure: false,
+});
 
-function addOptionsLatencyScenario(variant: { readonly collections: number; readonly group: string; readonly figure: boolean }): (context: ScenarioContext) => Promise<ScenarioResult> {
+function addOptionsLatencyScenario(variant: {
+  readonly collections: number;
+  readonly group: string;
+  readonly figure: boolean;
+}): (context: ScenarioContext) => Promise<ScenarioResult> {
   const figures = (p95: number | null): ScenarioResult["figures"] => (variant.figure ? { add_options_latency_p95_ms: p95 } : {});
   return async (context) => {
     const { addOptionsSize } = context.worker;
-    if (context.size !== addOptionsSize) return { figures: figures(null), measurements: {}, note: `add_options_latency_p95_ms: measured on ${addOptionsSize} only` };
+    if (context.size !== addOptionsSize)
+      return { figures: figures(null), measurements: {}, note: `add_options_latency_p95_ms: measured on ${addOptionsSize} only` };
     const { scope, specs } = deriveCatalog(context.pim.state);
     const targets = pickAddOptionsTargets(specs, context.pim.state.attributes, variant.collections);
     const labelLocale = scope.locales[0];
@@ -48,7 +61,10 @@ function addOptionsLatencyScenario(variant: { readonly collections: number; read
 
     let run: AddOptionsBenchWorker;
     try {
-      run = await openAddOptionsBenchWorker(context, targets.map((target) => target.attribute));
+      run = await openAddOptionsBenchWorker(
+        context,
+        targets.map((target) => target.attribute),
+      );
     } catch (error) {
       const note = `add_options_latency_p95_ms: not measured, ${(error as Error).message}`;
       context.progress(note);
@@ -60,7 +76,9 @@ function addOptionsLatencyScenario(variant: { readonly collections: number; read
       await run.startWorker();
       const queue = queues.queueFor(BENCH_PROJECT);
       const after = await streamPosition(bench.redis, queue);
-      context.progress(`add-options latency: ${jobs.length} jobs over ${variant.collections} collections, one every ${LATENCY_INTERVAL_MS} ms…`);
+      context.progress(
+        `add-options latency: ${jobs.length} jobs over ${variant.collections} collections, one every ${LATENCY_INTERVAL_MS} ms…`,
+      );
 
       const startedAt = performance.now();
       const ids: string[] = [];
@@ -78,7 +96,9 @@ function addOptionsLatencyScenario(variant: { readonly collections: number; read
       const p95 = percentile(latencies, 95);
       const leaders = finished.filter((job) => (job?.returnvalue as { merged_into?: unknown } | undefined)?.merged_into === null).length;
       const addOptionsCalls = context.service.requests.filter((r) => r.method === "PATCH" && r.path.endsWith("/add-options/")).length;
-      context.progress(`add-options latency over ${variant.collections} collections: p50 ${p50} ms, p95 ${p95} ms, ${leaders} batches, ${addOptionsCalls} add-options calls`);
+      context.progress(
+        `add-options latency over ${variant.collections} collections: p50 ${p50} ms, p95 ${p95} ms, ${leaders} batches, ${addOptionsCalls} add-options calls`,
+      );
       return {
         figures: figures(p95),
         measurements: {

@@ -56,11 +56,15 @@ export function pickAddOptionsTargets(
   }
   const candidates = attributes.flatMap((attribute): AddOptionsTarget[] => {
     const names = byAttribute.get(attribute.code) ?? [];
-    return SELECT_TYPES.has(attribute.type) && names.length > 0 ? [{ attribute: attribute.code, type: attribute.type, collections: [...names] }] : [];
+    return SELECT_TYPES.has(attribute.type) && names.length > 0
+      ? [{ attribute: attribute.code, type: attribute.type, collections: [...names] }]
+      : [];
   });
   const singles = candidates.filter((target) => target.collections.length === 1);
   // Fewest collections first, catalogue order within a count (the sort is stable).
-  const multiples = candidates.filter((target) => target.collections.length > 1).sort((a, b) => a.collections.length - b.collections.length);
+  const multiples = candidates
+    .filter((target) => target.collections.length > 1)
+    .sort((a, b) => a.collections.length - b.collections.length);
 
   // Every total the multi-collection attributes can make, up to `collections`, with the first
   // way found (preferring attributes with fewer collections).

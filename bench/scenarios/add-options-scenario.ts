@@ -32,7 +32,11 @@ import type { ScenarioContext, ScenarioResult } from "./scenario.js";
 export async function runAddOptionsScenario(context: ScenarioContext): Promise<ScenarioResult> {
   const { addOptionsSize } = context.worker;
   if (context.size !== addOptionsSize) {
-    return { figures: { add_options_ratio: null, add_options_service_calls: null }, measurements: {}, note: `add_options_ratio: measured on ${addOptionsSize} only` };
+    return {
+      figures: { add_options_ratio: null, add_options_service_calls: null },
+      measurements: {},
+      note: `add_options_ratio: measured on ${addOptionsSize} only`,
+    };
   }
   const { scope, specs } = deriveCatalog(context.pim.state);
   const targets = pickAddOptionsTargets(specs, context.pim.state.attributes, ADD_OPTIONS_COLLECTIONS);
@@ -41,13 +45,18 @@ export async function runAddOptionsScenario(context: ScenarioContext): Promise<S
   const jobs = addOptionsJobs(BENCH_PROJECT, targets, labelLocale, ADD_OPTIONS_ADDITIONS);
   const minimal = addOptionsMinimal(jobs, targets);
   const floor = addOptionsFloor(minimal, context.latencyMs);
-  const optionCounts = new Map(targets.map((target) => [target.attribute, (context.pim.state.attribute_options[target.attribute] ?? []).length] as const));
+  const optionCounts = new Map(
+    targets.map((target) => [target.attribute, (context.pim.state.attribute_options[target.attribute] ?? []).length] as const),
+  );
   const mergedFloor = mergedAdditionsFloor(jobs, targets, optionCounts, context.latencyMs);
   const collections = targets.reduce((sum, target) => sum + target.collections.length, 0);
 
   let run: AddOptionsBenchWorker;
   try {
-    run = await openAddOptionsBenchWorker(context, targets.map((target) => target.attribute));
+    run = await openAddOptionsBenchWorker(
+      context,
+      targets.map((target) => target.attribute),
+    );
   } catch (error) {
     const note = `add_options_ratio: not measured, ${(error as Error).message}`;
     context.progress(note);
@@ -79,12 +88,19 @@ export async function runAddOptionsScenario(context: ScenarioContext): Promise<S
       after,
       jobs: jobs.length,
       timeoutMs,
-      onProgress: (pending) => context.progress(`add-options: ${jobs.length - pending}/${jobs.length} jobs done, service ${context.service.stats().total} requests`),
+      onProgress: (pending) =>
+        context.progress(
+          `add-options: ${jobs.length - pending}/${jobs.length} jobs done, service ${context.service.stats().total} requests`,
+        ),
     });
     const cpu = process.cpuUsage(cpuBefore);
 
-    const missingInPim = jobs.filter((job) => !job.options.every((option) => (context.pim.state.attribute_options[job.attribute] ?? []).some((o) => o.code === option.name)));
-    if (missingInPim.length > 0) throw new Error(`add-options: ${missingInPim.length} added option(s) are not in the PIM, e.g. ${missingInPim[0]?.options[0]?.name}`);
+    const missingInPim = jobs.filter(
+      (job) =>
+        !job.options.every((option) => (context.pim.state.attribute_options[job.attribute] ?? []).some((o) => o.code === option.name)),
+    );
+    if (missingInPim.length > 0)
+      throw new Error(`add-options: ${missingInPim.length} added option(s) are not in the PIM, e.g. ${missingInPim[0]?.options[0]?.name}`);
     const { firstAddedMs, lastFinishedMs } = summary;
     if (firstAddedMs === null || lastFinishedMs === null) throw new Error("add-options: the queue's events have no add or no completion");
     const wallMs = lastFinishedMs - firstAddedMs;
@@ -93,7 +109,9 @@ export async function runAddOptionsScenario(context: ScenarioContext): Promise<S
     const service = countRequests(context.service.requests);
     const addOptionsCalls = context.service.requests.filter((r) => r.method === "PATCH" && r.path.endsWith("/add-options/"));
     const optionGets = context.pim.requests.filter((r) => r.method === "GET" && r.route?.endsWith("/options/:option") === true).length;
-    context.progress(`add-options: ${(wallMs / 1000).toFixed(2)} s for ${jobs.length} jobs (floor ${floor.seconds} s), ratio ${(wallMs / floorMs).toFixed(3)}`);
+    context.progress(
+      `add-options: ${(wallMs / 1000).toFixed(2)} s for ${jobs.length} jobs (floor ${floor.seconds} s), ratio ${(wallMs / floorMs).toFixed(3)}`,
+    );
 
     return {
       figures: { add_options_ratio: round(wallMs / floorMs, 4), add_options_service_calls: addOptionsCalls.length },

@@ -38,8 +38,11 @@ export function eventChangeLabel(index: number): string {
  * so that short, long and huge option lists are all represented as they are in the catalogue.
  */
 export function pickEventAttributes(attributes: readonly SelectAttribute[], count: number = EVENT_ATTRIBUTES): SelectAttribute[] {
-  if (attributes.length < count) throw new RangeError(`the events scenario needs ${count} select attributes, the catalogue has ${attributes.length}`);
-  return Array.from({ length: count }, (_, index) => attributes[Math.floor((index * attributes.length) / count)]).filter((attribute): attribute is SelectAttribute => attribute !== undefined);
+  if (attributes.length < count)
+    throw new RangeError(`the events scenario needs ${count} select attributes, the catalogue has ${attributes.length}`);
+  return Array.from({ length: count }, (_, index) => attributes[Math.floor((index * attributes.length) / count)]).filter(
+    (attribute): attribute is SelectAttribute => attribute !== undefined,
+  );
 }
 
 /** Every change, in emission order (burst by burst). Updates pick distinct existing options, spread over the list. */
@@ -60,10 +63,20 @@ export function planEventChanges(attributes: readonly SelectAttribute[]): EventC
           updatesOf.set(attribute.code, nth + 1);
           const count = attribute.options.length;
           // Distinct options, spread over the list; an attribute with fewer options than updates gets new options instead.
-          const existing = count >= CHANGES_PER_ATTRIBUTE_AND_BURST ? attribute.options[Math.floor((nth * count) / CHANGES_PER_ATTRIBUTE_AND_BURST)] : attribute.options[nth];
+          const existing =
+            count >= CHANGES_PER_ATTRIBUTE_AND_BURST
+              ? attribute.options[Math.floor((nth * count) / CHANGES_PER_ATTRIBUTE_AND_BURST)]
+              : attribute.options[nth];
           if (existing !== undefined) option = existing;
         }
-        changes.push({ index, burst, attribute: attribute.code, option, kind: option.startsWith("bench_event_") ? "created" : kind, label: eventChangeLabel(index) });
+        changes.push({
+          index,
+          burst,
+          attribute: attribute.code,
+          option,
+          kind: option.startsWith("bench_event_") ? "created" : kind,
+          label: eventChangeLabel(index),
+        });
       }
     }
   }

@@ -32,7 +32,15 @@ import { round } from "../report/round.js";
 import { startWorkerProcess, type WorkerProcess } from "../scale/worker-process.js";
 import { openBenchRedis, type BenchRedis } from "../worker/bench-redis.js";
 import { SIM_PIM_CREDENTIALS, SIM_SERVICE_TOKEN } from "../worker/bench-worker-settings.js";
-import { EVENT_ATTRIBUTES, EVENT_BURSTS, EVENT_CHANGES, pickEventAttributes, planEventChanges, type EventChange, type SelectAttribute } from "./events-plan.js";
+import {
+  EVENT_ATTRIBUTES,
+  EVENT_BURSTS,
+  EVENT_CHANGES,
+  pickEventAttributes,
+  planEventChanges,
+  type EventChange,
+  type SelectAttribute,
+} from "./events-plan.js";
 import { percentile } from "./latency-percentiles.js";
 
 /** Bursts this far apart: a burst's targeted sync (window, reads, writes) mostly ends before the next. */
@@ -99,7 +107,9 @@ export interface EventsScenarioOptions {
 }
 
 const writeBodySchema = z.object({ upsert_options: z.array(z.object({ label: z.record(z.string(), z.string()) })).optional() });
-const eventBodySchema = z.object({ data: z.object({ attribute_option: z.object({ code: z.string(), attribute: z.object({ code: z.string() }) }) }) });
+const eventBodySchema = z.object({
+  data: z.object({ attribute_option: z.object({ code: z.string(), attribute: z.object({ code: z.string() }) }) }),
+});
 
 export async function runEventsScenario(options: EventsScenarioOptions): Promise<EventsResult> {
   options.progress(`events: ${options.size} catalogue, simulators at their real budgets, a worker process…`);
@@ -121,9 +131,17 @@ export async function runEventsScenario(options: EventsScenarioOptions): Promise
   let worker: WorkerProcess | null = null;
   try {
     bench = await openBenchRedis(options.redisUrl);
-    queues = createJobQueues({ connection: bench.redis, prefix: bench.prefix, projects: [BENCH_PROJECT], retention: { keep_completed_days: 1, keep_failed_days: 1 } });
+    queues = createJobQueues({
+      connection: bench.redis,
+      prefix: bench.prefix,
+      projects: [BENCH_PROJECT],
+      retention: { keep_completed_days: 1, keep_failed_days: 1 },
+    });
     const configPath = join(dir, "config.json");
-    await writeFile(configPath, JSON.stringify(eventsWorkerConfig({ redisUrl: options.redisUrl, prefix: bench.prefix, pimUrl: pim.url, serviceUrl: service.url })));
+    await writeFile(
+      configPath,
+      JSON.stringify(eventsWorkerConfig({ redisUrl: options.redisUrl, prefix: bench.prefix, pimUrl: pim.url, serviceUrl: service.url })),
+    );
     worker = startWorkerProcess(options.cliPath, configPath, { PIM_EVENTS_SECRET: SECRET });
     const receiver = `${await worker.listening}/v1/pim-events/${BENCH_PROJECT}`;
     await worker.started;
@@ -196,7 +214,11 @@ async function measure(args: {
       load();
     }
     await pim.events.idle();
-    await waitUntil(async () => writtenAt.size === changes.length && (await eventSyncsIdle(queues)), EVENTS_TIMEOUT_MS, () => `${writtenAt.size}/${changes.length} changes written`);
+    await waitUntil(
+      async () => writtenAt.size === changes.length && (await eventSyncsIdle(queues)),
+      EVENTS_TIMEOUT_MS,
+      () => `${writtenAt.size}/${changes.length} changes written`,
+    );
   } finally {
     stopListening();
     pim.events.configure(null);
@@ -205,8 +227,12 @@ async function measure(args: {
   load();
   const eventsPim = pim.requests.length;
   const eventsService = service.requests.length;
-  const eventJobs = (await queues.queueFor(BENCH_PROJECT).getJobs(["completed", "failed"], 0, -1)).filter((job) => job.name === "sync.events").length;
-  progress(`events: every change in the service after ${round(eventsSeconds, 1)} s; PIM ${eventsPim} requests, service ${eventsService}, ${eventJobs} targeted syncs`);
+  const eventJobs = (await queues.queueFor(BENCH_PROJECT).getJobs(["completed", "failed"], 0, -1)).filter(
+    (job) => job.name === "sync.events",
+  ).length;
+  progress(
+    `events: every change in the service after ${round(eventsSeconds, 1)} s; PIM ${eventsPim} requests, service ${eventsService}, ${eventJobs} targeted syncs`,
+  );
 
   progress(`events: full sync again, which must find nothing to write…`);
   const verify = await fullSync(pim, service, queues);
@@ -259,7 +285,12 @@ async function measure(args: {
 }
 
 /** The worker's config: one project subscribed to events, its HTTP server on a free port. */
-function eventsWorkerConfig(args: { readonly redisUrl: string; readonly prefix: string; readonly pimUrl: string; readonly serviceUrl: string }): Record<string, unknown> {
+function eventsWorkerConfig(args: {
+  readonly redisUrl: string;
+  readonly prefix: string;
+  readonly pimUrl: string;
+  readonly serviceUrl: string;
+}): Record<string, unknown> {
   return {
     redis: { url: args.redisUrl, prefix: args.prefix },
     // info: the HTTP server's address is logged at info.
@@ -278,7 +309,10 @@ function eventsWorkerConfig(args: { readonly redisUrl: string; readonly prefix: 
 function selectAttributes(pim: PimSimulator): SelectAttribute[] {
   return pim.state.attributes
     .filter((attribute) => SELECT_TYPES.has(attribute.type))
-    .map((attribute) => ({ code: attribute.code, options: (pim.state.attribute_options[attribute.code] ?? []).map((option) => option.code) }));
+    .map((attribute) => ({
+      code: attribute.code,
+      options: (pim.state.attribute_options[attribute.code] ?? []).map((option) => option.code),
+    }));
 }
 
 /** The change, made in the PIM's state (as its UI would), then announced by the simulator's event. */
@@ -294,7 +328,11 @@ function applyChange(pim: PimSimulator, change: EventChange): void {
   pim.events.emit(`attribute-option.${change.kind}`, optionEventData(change.attribute, change.option));
 }
 
-async function fullSync(pim: PimSimulator, service: ConfigServiceSimulator, queues: JobQueues): Promise<{ seconds: number; pimRequests: number; serviceRequests: number; serviceWrites: number }> {
+async function fullSync(
+  pim: PimSimulator,
+  service: ConfigServiceSimulator,
+  queues: JobQueues,
+): Promise<{ seconds: number; pimRequests: number; serviceRequests: number; serviceWrites: number }> {
   pim.clearRequests();
   service.clearRequests();
   const startedAt = performance.now();
@@ -304,7 +342,8 @@ async function fullSync(pim: PimSimulator, service: ConfigServiceSimulator, queu
   await waitUntil(
     async () => {
       const state = await job.getState();
-      if (state === "failed") throw new Error(`the full sync failed: ${(await queues.queueFor(BENCH_PROJECT).getJob(jobId))?.failedReason ?? "?"}`);
+      if (state === "failed")
+        throw new Error(`the full sync failed: ${(await queues.queueFor(BENCH_PROJECT).getJob(jobId))?.failedReason ?? "?"}`);
       return state === "completed";
     },
     FULL_SYNC_TIMEOUT_MS,

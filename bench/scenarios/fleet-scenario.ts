@@ -69,7 +69,8 @@ export interface FleetOptions {
 
 /** The scenario in a size's run: once per run (see `measureFleet`). */
 export async function runFleetScenario(context: ScenarioContext): Promise<ScenarioResult> {
-  if (!context.worker.measureFleet) return { figures: NOT_MEASURED, measurements: {}, note: "fleet: measured once per run, under its first size" };
+  if (!context.worker.measureFleet)
+    return { figures: NOT_MEASURED, measurements: {}, note: "fleet: measured once per run, under its first size" };
   try {
     return await measureFleet({ redisUrl: context.worker.redisUrl, latencyMs: context.latencyMs, progress: context.progress });
   } catch (error) {
@@ -92,10 +93,27 @@ export async function measureFleet(options: FleetOptions): Promise<ScenarioResul
   let overhead: LimiterOverhead;
   try {
     const bench = await openBenchRedis(options.redisUrl);
-    const queues = createJobQueues({ connection: bench.redis, prefix: bench.prefix, projects, retention: { keep_completed_days: 1, keep_failed_days: 1 } });
+    const queues = createJobQueues({
+      connection: bench.redis,
+      prefix: bench.prefix,
+      projects,
+      retention: { keep_completed_days: 1, keep_failed_days: 1 },
+    });
     try {
       const configPath = join(dir, "config.json");
-      await writeFile(configPath, JSON.stringify(fleetWorkerConfig({ redisUrl: options.redisUrl, prefix: bench.prefix, projects, concurrency: FLEET_CONCURRENCY, pimUrl: pim.url, serviceUrl: service.url })));
+      await writeFile(
+        configPath,
+        JSON.stringify(
+          fleetWorkerConfig({
+            redisUrl: options.redisUrl,
+            prefix: bench.prefix,
+            projects,
+            concurrency: FLEET_CONCURRENCY,
+            pimUrl: pim.url,
+            serviceUrl: service.url,
+          }),
+        ),
+      );
       for (let index = 0; index < FLEET_PROCESSES; index += 1) workers.push(startWorkerProcess(CLI_PATH, configPath));
       await Promise.all(workers.map((worker) => worker.started));
       fleet = await runFleetPhase({ projects, queues, workers, pim, service, latencyMs: options.latencyMs, progress: options.progress });
@@ -111,9 +129,17 @@ export async function measureFleet(options: FleetOptions): Promise<ScenarioResul
     await rm(dir, { recursive: true, force: true });
   }
   const { figures } = fleet;
-  options.progress(`fleet: limiter per PIM call through Redis p50 ${overhead.redisP50Us} µs, p99 ${overhead.redisP99Us} µs (in process ${overhead.processP50Us} / ${overhead.processP99Us} µs)`);
+  options.progress(
+    `fleet: limiter per PIM call through Redis p50 ${overhead.redisP50Us} µs, p99 ${overhead.redisP99Us} µs (in process ${overhead.processP50Us} / ${overhead.processP99Us} µs)`,
+  );
 
-  const fair = await measureFairSmallJob({ redisUrl: options.redisUrl, latencyMs: options.latencyMs, seed: options.seed ?? DEFAULT_SEED, cliPath: CLI_PATH, progress: options.progress });
+  const fair = await measureFairSmallJob({
+    redisUrl: options.redisUrl,
+    latencyMs: options.latencyMs,
+    seed: options.seed ?? DEFAULT_SEED,
+    cliPath: CLI_PATH,
+    progress: options.progress,
+  });
   return {
     figures: {
       fleet_429s: figures.fleet_429s,
@@ -183,7 +209,9 @@ async function runFleetPhase(args: {
   const cpuBefore = await Promise.all(workers.map((worker) => worker.cpuSeconds()));
   pim.clearRequests();
   service.clearRequests();
-  args.progress(`fleet: ${workers.length} processes of concurrency ${FLEET_CONCURRENCY}, a full sync of each of ${projects.length} projects sharing one service account and one PIM connection…`);
+  args.progress(
+    `fleet: ${workers.length} processes of concurrency ${FLEET_CONCURRENCY}, a full sync of each of ${projects.length} projects sharing one service account and one PIM connection…`,
+  );
   const enqueuedAt = Date.now();
   await Promise.all(projects.map((project) => queues.enqueueSync({ project, full: true })));
   const deadline = Date.now() + RUN_TIMEOUT_MS;

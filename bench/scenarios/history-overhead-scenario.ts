@@ -84,9 +84,16 @@ export async function measureHistoryOverhead(options: {
           await sleep(SETTLE_MS);
           progress(`[${size}] pair ${pair + 1}/${pairs}: first sync ${mode} history (load ${loadavg()[0]?.toFixed(2) ?? "?"})…`);
           const loadBefore = loadavg()[0] ?? 0;
-          const run: ChildRun = await runSyncChild({ pimUrl: pim.url, serviceUrl: service.url, project: BENCH_PROJECT, stateDir, history: mode === "with" });
+          const run: ChildRun = await runSyncChild({
+            pimUrl: pim.url,
+            serviceUrl: service.url,
+            project: BENCH_PROJECT,
+            stateDir,
+            history: mode === "with",
+          });
           const loadAfter = loadavg()[0] ?? 0;
-          if (run.result.summary.failures > 0) throw new Error(`the sync ${mode} history failed: ${run.result.summary.failureSamples.join("; ")}`);
+          if (run.result.summary.failures > 0)
+            throw new Error(`the sync ${mode} history failed: ${run.result.summary.failureSamples.join("; ")}`);
           const historyBytes = mode === "with" ? (await stat(join(stateDir, `project-${BENCH_PROJECT}`, "history.ndjson"))).size : null;
           runs.push({
             pair,
@@ -98,7 +105,9 @@ export async function measureHistoryOverhead(options: {
             history_mb: historyBytes === null ? null : round(historyBytes / 1024 / 1024, 2),
             load: [round(loadBefore, 2), round(loadAfter, 2)],
           });
-          progress(`[${size}] ${mode}: ${(run.wallMs / 1000).toFixed(2)} s wall, ${(run.result.cpuMs / 1000).toFixed(2)} s CPU, ${run.result.maxRssMb.toFixed(0)} MB peak RSS`);
+          progress(
+            `[${size}] ${mode}: ${(run.wallMs / 1000).toFixed(2)} s wall, ${(run.result.cpuMs / 1000).toFixed(2)} s CPU, ${run.result.maxRssMb.toFixed(0)} MB peak RSS`,
+          );
         } finally {
           await rm(stateDir, { recursive: true, force: true });
         }
@@ -120,7 +129,11 @@ export async function measureHistoryOverhead(options: {
       ),
       4,
     );
-  const measured = (pick: (run: HistoryRun) => number) => ({ without: round(side("without", pick), 3), with: round(side("with", pick), 3), ratio: pairRatio(pick) });
+  const measured = (pick: (run: HistoryRun) => number) => ({
+    without: round(side("without", pick), 3),
+    with: round(side("with", pick), 3),
+    ratio: pairRatio(pick),
+  });
   const wall = measured((run) => run.wall_s);
   return {
     size,
@@ -132,8 +145,20 @@ export async function measureHistoryOverhead(options: {
       wall_s: wall,
       sync_only_s: measured((run) => run.sync_only_s),
       cpu_s: measured((run) => run.cpu_s),
-      peak_rss_mb: { without: round(side("without", (run) => run.peak_rss_mb), 1), with: round(side("with", (run) => run.peak_rss_mb), 1) },
-      history_mb: round(side("with", (run) => run.history_mb ?? Number.NaN), 2),
+      peak_rss_mb: {
+        without: round(
+          side("without", (run) => run.peak_rss_mb),
+          1,
+        ),
+        with: round(
+          side("with", (run) => run.peak_rss_mb),
+          1,
+        ),
+      },
+      history_mb: round(
+        side("with", (run) => run.history_mb ?? Number.NaN),
+        2,
+      ),
       load_1m: round(median(runs.flatMap((run) => run.load)), 2),
     },
     runs,

@@ -10,7 +10,9 @@ export function percentile(values: readonly number[], p: number): number | null 
 }
 
 /** Each request's latency, enqueue to completion, from its job's timestamps (ms); a job not finished is an error. */
-export function requestLatencies(jobs: readonly { readonly id?: string | undefined; readonly timestamp: number; readonly finishedOn?: number | undefined }[]): number[] {
+export function requestLatencies(
+  jobs: readonly { readonly id?: string | undefined; readonly timestamp: number; readonly finishedOn?: number | undefined }[],
+): number[] {
   return jobs.map((job) => {
     if (job.finishedOn === undefined) throw new Error(`job ${job.id ?? "?"} has not finished`);
     return job.finishedOn - job.timestamp;

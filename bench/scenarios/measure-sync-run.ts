@@ -71,7 +71,9 @@ export function measureSyncRun(run: SyncRun, minimal: MinimalRequests, latencyMs
 export function assertSyncSucceeded(run: SyncRun, label: string): void {
   const { summary } = run.child;
   if (summary.failures > 0 || summary.missing > 0) {
-    throw new Error(`${label}: ${summary.failures} failure(s), ${summary.missing} missing collection(s): ${summary.failureSamples.join(" | ")}`);
+    throw new Error(
+      `${label}: ${summary.failures} failure(s), ${summary.missing} missing collection(s): ${summary.failureSamples.join(" | ")}`,
+    );
   }
 }
 

@@ -54,7 +54,8 @@ export const NO_OP_HANDLERS: JobHandlers = {
   "options.add": () => Promise.resolve(null),
 };
 
-export const QUEUE_OVERHEAD_ONCE_NOTE = "queue_overhead_ratio: does not depend on the catalogue; measured once per run, under its first size";
+export const QUEUE_OVERHEAD_ONCE_NOTE =
+  "queue_overhead_ratio: does not depend on the catalogue; measured once per run, under its first size";
 
 /** The options pim-sync gives its sync jobs (job-options.ts), deduplication aside; both sides use them. */
 export function syncJobOptions(retention: JobRetention): JobsOptions {
@@ -68,8 +69,14 @@ interface Variant {
 }
 
 export async function runQueueOverheadScenario(context: ScenarioContext): Promise<ScenarioResult> {
-  if (!context.worker.measureQueueOverhead) return { figures: { queue_overhead_ratio: null }, measurements: {}, note: QUEUE_OVERHEAD_ONCE_NOTE };
-  return measureQueueOverhead({ redisUrl: context.worker.redisUrl, pimUrl: context.pim.url, serviceUrl: context.service.url, progress: context.progress });
+  if (!context.worker.measureQueueOverhead)
+    return { figures: { queue_overhead_ratio: null }, measurements: {}, note: QUEUE_OVERHEAD_ONCE_NOTE };
+  return measureQueueOverhead({
+    redisUrl: context.worker.redisUrl,
+    pimUrl: context.pim.url,
+    serviceUrl: context.service.url,
+    progress: context.progress,
+  });
 }
 
 /**
@@ -91,7 +98,13 @@ export async function measureQueueOverhead(context: {
     context.progress(note);
     return { figures: { queue_overhead_ratio: null }, measurements: {}, note };
   }
-  const settings = benchWorkerSettings({ redisUrl, prefix: bench.prefix, project: BENCH_PROJECT, pimUrl: context.pimUrl, serviceUrl: context.serviceUrl });
+  const settings = benchWorkerSettings({
+    redisUrl,
+    prefix: bench.prefix,
+    project: BENCH_PROJECT,
+    pimUrl: context.pimUrl,
+    serviceUrl: context.serviceUrl,
+  });
   const data: JobInput<"sync.run"> = { project: BENCH_PROJECT, full: false, allow_mass_delete: false, trigger: "cli" };
   const options = syncJobOptions(settings.worker);
   let app: App | null = null;
@@ -100,8 +113,14 @@ export async function measureQueueOverhead(context: {
   const bareQueues: Queue[] = [];
   const bareWorkers: Worker[] = [];
   try {
-    context.progress(`queue overhead: ${QUEUE_OVERHEAD_ROUNDS} rounds of ${QUEUE_OVERHEAD_JOBS} no-op jobs, pim-sync worker and bare BullMQ workers…`);
-    app = createApp(settings, { logger: createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) }), role: "worker", worker: { handlers: NO_OP_HANDLERS } });
+    context.progress(
+      `queue overhead: ${QUEUE_OVERHEAD_ROUNDS} rounds of ${QUEUE_OVERHEAD_JOBS} no-op jobs, pim-sync worker and bare BullMQ workers…`,
+    );
+    app = createApp(settings, {
+      logger: createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) }),
+      role: "worker",
+      worker: { handlers: NO_OP_HANDLERS },
+    });
     await app.start();
     const worker = await app.worker().started;
     const bare = async (name: string, concurrency: number, globalConcurrency: boolean): Promise<Queue> => {
@@ -128,7 +147,8 @@ export async function measureQueueOverhead(context: {
       const summary = await waitForQueueRun({ redis: bench.redis, queue: variant.queue, after, jobs, timeoutMs: MEASURE_TIMEOUT_MS });
       const cpu = process.cpuUsage(cpuBefore);
       const rate = jobsPerSecond(jobs, summary.firstActiveMs, summary.lastFinishedMs);
-      if (rate === null) throw new Error(`queue overhead: ${variant.label}: no measurable span (${summary.firstActiveMs} → ${summary.lastFinishedMs})`);
+      if (rate === null)
+        throw new Error(`queue overhead: ${variant.label}: no measurable span (${summary.firstActiveMs} → ${summary.lastFinishedMs})`);
       if (summary.requeued > 0) throw new Error(`queue overhead: ${variant.label}: ${summary.requeued} no-op job(s) were retried`);
       return { rate, cpuMsPerJob: (cpu.user + cpu.system) / 1000 / jobs };
     };
@@ -178,8 +198,12 @@ export async function measureQueueOverhead(context: {
           // than throughput to other processes on the machine.
           pimsync_cpu_ms_per_job: nullableRound(median(cpuPerJob.get("pimsync") ?? []), 3),
           bare_c1_cpu_ms_per_job: nullableRound(median(cpuPerJob.get("bare_c1") ?? []), 3),
-          pimsync_rounds: of("pimsync").map((rate) => Math.round(rate)).join(" / "),
-          bare_c1_rounds: of("bare_c1").map((rate) => Math.round(rate)).join(" / "),
+          pimsync_rounds: of("pimsync")
+            .map((rate) => Math.round(rate))
+            .join(" / "),
+          bare_c1_rounds: of("bare_c1")
+            .map((rate) => Math.round(rate))
+            .join(" / "),
         },
       },
       note: QUEUE_OVERHEAD_ONCE_NOTE,

@@ -97,14 +97,21 @@ export function runTimeline(args: {
   const pim = meanInFlight(args.pim);
   let firstSourceRead: number | undefined;
   for (const request of args.pim) {
-    if (request.route != null && SOURCE_ROUTE.test(request.route)) firstSourceRead = Math.min(firstSourceRead ?? request.startedAt, request.startedAt);
+    if (request.route != null && SOURCE_ROUTE.test(request.route))
+      firstSourceRead = Math.min(firstSourceRead ?? request.startedAt, request.startedAt);
   }
   const pimSpan = args.pim.length === 0 ? 0 : spanOf(args.pim).last - spanOf(args.pim).first;
   return {
     startupMs: firstStart - args.spawnedAt,
     shutdownMs: args.exitedAt - lastEnd,
-    pimTightestWindowMs: tightestWindowMs(args.pim.map((request) => request.startedAt), args.pimLimit),
-    serviceTightestWindowMs: tightestWindowMs(args.service.map((request) => request.startedAt), args.serviceLimit),
+    pimTightestWindowMs: tightestWindowMs(
+      args.pim.map((request) => request.startedAt),
+      args.pimLimit,
+    ),
+    serviceTightestWindowMs: tightestWindowMs(
+      args.service.map((request) => request.startedAt),
+      args.serviceLimit,
+    ),
     pimSequentialTailMs: sequentialTailMs(args.pim),
     pimMeanInFlight: pim.meanInFlight,
     pimMeanServedMs: pim.meanServedMs,

@@ -52,7 +52,11 @@ export function runSyncChild(job: SyncChildJob): Promise<ChildRun> {
         const result = syncChildResultSchema.parse(JSON.parse(stdout.trim()) as unknown);
         resolve({ wallMs, spawnedAt, exitedAt, result, logLines });
       } catch (error) {
-        reject(new Error(`sync child printed no valid result (${error instanceof Error ? error.message : String(error)}):\n${stdout.slice(0, 500)}\n${stderrTail}`));
+        reject(
+          new Error(
+            `sync child printed no valid result (${error instanceof Error ? error.message : String(error)}):\n${stdout.slice(0, 500)}\n${stderrTail}`,
+          ),
+        );
       }
     });
   });

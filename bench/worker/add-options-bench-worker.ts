@@ -33,7 +33,10 @@ export interface AddOptionsBenchWorker {
 }
 
 /** Throws when the benchmark's Redis cannot be reached (the scenario reports `null` with a note). */
-export async function openAddOptionsBenchWorker(context: ScenarioContext, allowedAttributes: readonly string[]): Promise<AddOptionsBenchWorker> {
+export async function openAddOptionsBenchWorker(
+  context: ScenarioContext,
+  allowedAttributes: readonly string[],
+): Promise<AddOptionsBenchWorker> {
   const { redisUrl } = context.worker;
   const bench = await openBenchRedis(redisUrl);
   const producer = createBullmqConnection(redisUrl, "producer");
@@ -55,7 +58,10 @@ export async function openAddOptionsBenchWorker(context: ScenarioContext, allowe
     queues,
     async startWorker() {
       const startedAt = performance.now();
-      app = createApp(settings, { logger: createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) }), role: "worker" });
+      app = createApp(settings, {
+        logger: createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) }),
+        role: "worker",
+      });
       await app.start();
       await app.worker().started;
       return performance.now() - startedAt;

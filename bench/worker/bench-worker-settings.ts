@@ -6,7 +6,12 @@
 import { settingsSchema, type Settings } from "../../src/settings/settings-schema.js";
 
 /** The simulators' built-in PIM client and service token (as the sync child uses them). */
-export const SIM_PIM_CREDENTIALS = { client_id: "sim-client", secret: "sim-secret", username: "sim-user", password: "sim-password" } as const;
+export const SIM_PIM_CREDENTIALS = {
+  client_id: "sim-client",
+  secret: "sim-secret",
+  username: "sim-user",
+  password: "sim-password",
+} as const;
 export const SIM_SERVICE_TOKEN = "sim-service-token";
 
 export function benchWorkerSettings(args: {

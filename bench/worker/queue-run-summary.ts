@@ -94,8 +94,10 @@ export function median(values: readonly number[]): number | null {
  */
 export function medianPairedRatio(numerators: readonly number[], denominators: readonly number[]): number | null {
   if (numerators.length !== denominators.length) throw new Error(`paired ratio of ${numerators.length} and ${denominators.length} values`);
-  return median(numerators.flatMap((value, index) => {
-    const denominator = denominators[index] as number;
-    return denominator > 0 ? [value / denominator] : [];
-  }));
+  return median(
+    numerators.flatMap((value, index) => {
+      const denominator = denominators[index] as number;
+      return denominator > 0 ? [value / denominator] : [];
+    }),
+  );
 }

@@ -47,7 +47,8 @@ export async function waitForQueueRun(args: {
     const pending = PENDING_STATES.reduce((sum, state) => sum + (counts[state] ?? 0), 0);
     if (pending === 0) break;
     const now = Date.now();
-    if (now - startedAt > args.timeoutMs) throw new Error(`${queue.name}: ${pending} of ${jobs} jobs still pending after ${Math.round(args.timeoutMs / 1000)} s`);
+    if (now - startedAt > args.timeoutMs)
+      throw new Error(`${queue.name}: ${pending} of ${jobs} jobs still pending after ${Math.round(args.timeoutMs / 1000)} s`);
     if (args.onProgress && now - reportedAt >= PROGRESS_MS) {
       reportedAt = now;
       args.onProgress(pending);
@@ -56,7 +57,9 @@ export async function waitForQueueRun(args: {
   }
   const summary = summarizeQueueRun(await readStream(args.redis, eventsKey(queue), args.after));
   if (summary.added !== jobs || summary.completed !== jobs || summary.failed > 0) {
-    throw new Error(`${queue.name}: the event stream shows ${summary.added} added, ${summary.completed} completed, ${summary.failed} failed of ${jobs} jobs (trimmed, or jobs lost)`);
+    throw new Error(
+      `${queue.name}: the event stream shows ${summary.added} added, ${summary.completed} completed, ${summary.failed} failed of ${jobs} jobs (trimmed, or jobs lost)`,
+    );
   }
   return summary;
 }

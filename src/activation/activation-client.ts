@@ -6,9 +6,22 @@ import type { RetryPolicy } from "../http/retry-policy.js";
 import { createSlidingWindowLimiter, type RateLimiter } from "../http/sliding-window-limiter.js";
 import type { RequestStats } from "../http/request-stats.js";
 import type { z } from "zod";
-import { authHeadersOf, cursorText, describeAuthHeaders, MAX_ORDER_PAGES, offersBody, PUTS_ARE_IDEMPOTENT } from "./activation-assumptions.js";
+import {
+  authHeadersOf,
+  cursorText,
+  describeAuthHeaders,
+  MAX_ORDER_PAGES,
+  offersBody,
+  PUTS_ARE_IDEMPOTENT,
+} from "./activation-assumptions.js";
 import { ActivationProtocolError } from "./activation-errors.js";
-import { anyBodySchema, channelConnectionListSchema, channelConnectionSchema, ordersPageSchema, type ChannelConnection } from "./activation-schemas.js";
+import {
+  anyBodySchema,
+  channelConnectionListSchema,
+  channelConnectionSchema,
+  ordersPageSchema,
+  type ChannelConnection,
+} from "./activation-schemas.js";
 import type { ActivationSettings } from "../settings/activation-settings-schema.js";
 
 export interface ConnectionList {
@@ -86,7 +99,8 @@ export function createActivationClient(options: {
         if (parsed.success) connections.push(parsed.data);
         else problems.push(`[${index}] ${describeIssues(parsed.error.issues)}`);
       });
-      if (problems.length > 0) throw new ActivationProtocolError(`unexpected channel-connections shape: ${problems.slice(0, 5).join("; ")}`);
+      if (problems.length > 0)
+        throw new ActivationProtocolError(`unexpected channel-connections shape: ${problems.slice(0, 5).join("; ")}`);
       return { raw, connections };
     },
 
@@ -107,9 +121,12 @@ export function createActivationClient(options: {
         const next = cursorText(page.nextSearchAfter);
         // A cursor seen before would page forever: stop with an error rather than loop.
         if (seen.has(next) || next === cursor) {
-          throw new ActivationProtocolError(`orders of connection '${connection}': the API sent the cursor '${next}' again after page ${pages.length}; stopping rather than looping (nothing was emitted)`);
+          throw new ActivationProtocolError(
+            `orders of connection '${connection}': the API sent the cursor '${next}' again after page ${pages.length}; stopping rather than looping (nothing was emitted)`,
+          );
         }
-        if (pages.length >= MAX_ORDER_PAGES) throw new ActivationProtocolError(`orders of connection '${connection}': more than ${MAX_ORDER_PAGES} pages; stopping`);
+        if (pages.length >= MAX_ORDER_PAGES)
+          throw new ActivationProtocolError(`orders of connection '${connection}': more than ${MAX_ORDER_PAGES} pages; stopping`);
         seen.add(next);
         cursor = next;
       }

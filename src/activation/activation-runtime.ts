@@ -32,7 +32,12 @@ export class ActivationNotConfigured extends PimSyncError {
 }
 
 /** State in the `redis` passed in when the config names one (connected by the caller), else files under `state_dir`. */
-export function createActivationRuntime(args: { readonly settings: Settings; readonly logger: Logger; readonly redis?: RedisClient; readonly budgets?: UpstreamBudgets }): ActivationRuntime {
+export function createActivationRuntime(args: {
+  readonly settings: Settings;
+  readonly logger: Logger;
+  readonly redis?: RedisClient;
+  readonly budgets?: UpstreamBudgets;
+}): ActivationRuntime {
   const { settings } = args;
   const activation = settings.activation;
   if (!activation) throw new ActivationNotConfigured();
@@ -46,7 +51,15 @@ export function createActivationRuntime(args: { readonly settings: Settings; rea
     // The worker passes its shared budgets. The Activation commands of the CLI keep a limiter of
     // their own: their state writes are what a Redis outage must hold back (the delivery
     // guarantee's test pauses writes between the append and the save), not their reads.
-    ...(args.budgets ? { rateLimiter: args.budgets.rate(activationBudgetOf(activation), activationRateBudget(activation.requests_per_second), "activation") } : {}),
+    ...(args.budgets
+      ? {
+          rateLimiter: args.budgets.rate(
+            activationBudgetOf(activation),
+            activationRateBudget(activation.requests_per_second),
+            "activation",
+          ),
+        }
+      : {}),
   });
   let state: ActivationStateStore;
   const retention = { ordersMs: activation.orders.retention_days * DAY_MS, offersMs: activation.offers.retention_days * DAY_MS };

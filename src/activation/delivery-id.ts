@@ -11,5 +11,8 @@ import { canonicalJson } from "./canonical-json.js";
  * header-safe, so it is also the webhook's Idempotency-Key.
  */
 export function deliveryIdOf(connection: string, orderId: string, version: number, contentHash: string): string {
-  return createHash("sha256").update(canonicalJson(["pim-sync-delivery", connection, orderId, version, contentHash])).digest("hex").slice(0, 32);
+  return createHash("sha256")
+    .update(canonicalJson(["pim-sync-delivery", connection, orderId, version, contentHash]))
+    .digest("hex")
+    .slice(0, 32);
 }

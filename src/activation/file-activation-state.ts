@@ -22,7 +22,10 @@ interface OfferEntry {
  * Whole files are read: this store serves one operator's CLI, not the worker; the same retention
  * keeps them bounded.
  */
-export function createFileActivationState(stateDir: string, options: { readonly retention: ActivationRetention; readonly now?: () => number }): ActivationStateStore {
+export function createFileActivationState(
+  stateDir: string,
+  options: { readonly retention: ActivationRetention; readonly now?: () => number },
+): ActivationStateStore {
   const now = options.now ?? Date.now;
   const fileOf = (connection: string, name: string): string => join(stateDir, "activation", encodeURIComponent(connection), name);
   const refusedFile = join(stateDir, "activation", "refused.json");
@@ -51,7 +54,8 @@ export function createFileActivationState(stateDir: string, options: { readonly 
     const path = fileOf(connection, "orders.json");
     const out = new Map<string, OrderEntry>();
     for (const entry of await readJson(path)) {
-      if (!Array.isArray(entry) || typeof entry[0] !== "string" || typeof entry[1] !== "string") throw new Error(`corrupt activation state file ${path}: expected [id, hash, version, time] entries`);
+      if (!Array.isArray(entry) || typeof entry[0] !== "string" || typeof entry[1] !== "string")
+        throw new Error(`corrupt activation state file ${path}: expected [id, hash, version, time] entries`);
       const version = typeof entry[2] === "number" && Number.isSafeInteger(entry[2]) && entry[2] > 0 ? entry[2] : 1;
       out.set(entry[0], { hash: entry[1], version, at: typeof entry[3] === "number" ? entry[3] : now() });
     }
@@ -60,13 +64,17 @@ export function createFileActivationState(stateDir: string, options: { readonly 
 
   // Entries, not an object: an order id such as `__proto__` must survive.
   const writeOrders = (connection: string, orders: Map<string, OrderEntry>): Promise<void> =>
-    writeJson(fileOf(connection, "orders.json"), [...orders].map(([id, entry]) => [id, entry.hash, entry.version, entry.at]));
+    writeJson(
+      fileOf(connection, "orders.json"),
+      [...orders].map(([id, entry]) => [id, entry.hash, entry.version, entry.at]),
+    );
 
   async function readOffers(connection: string): Promise<Map<string, OfferEntry>> {
     const path = fileOf(connection, "offer-hashes.json");
     const out = new Map<string, OfferEntry>();
     for (const entry of await readJson(path)) {
-      if (!Array.isArray(entry) || typeof entry[0] !== "string" || typeof entry[1] !== "string" || typeof entry[2] !== "number") throw new Error(`corrupt activation state file ${path}: expected [key, hash, time] entries`);
+      if (!Array.isArray(entry) || typeof entry[0] !== "string" || typeof entry[1] !== "string" || typeof entry[2] !== "number")
+        throw new Error(`corrupt activation state file ${path}: expected [key, hash, time] entries`);
       out.set(entry[0], { hash: entry[1], at: entry[2] });
     }
     return out;
@@ -131,7 +139,9 @@ export function createFileActivationState(stateDir: string, options: { readonly 
       );
     },
     async setAside(order) {
-      const refused = (await readRefused()).filter((entry) => !(entry.connection === order.connection && entry.order_id === order.order_id));
+      const refused = (await readRefused()).filter(
+        (entry) => !(entry.connection === order.connection && entry.order_id === order.order_id),
+      );
       await writeJson(refusedFile, [...refused, order]);
     },
     async refusedOrders(connection) {

@@ -6,7 +6,10 @@ export class OfferKeyError extends PimSyncError {
     readonly positions: readonly number[],
   ) {
     const shown = positions.slice(0, 10).join(", ") + (positions.length > 10 ? ` and ${positions.length - 10} more` : "");
-    super(`offers.key '${field}': offer(s) ${shown} have no '${field}' (a non-empty string or a number); nothing was sent`, { code: "OFFER_KEY_MISSING", retryable: false });
+    super(`offers.key '${field}': offer(s) ${shown} have no '${field}' (a non-empty string or a number); nothing was sent`, {
+      code: "OFFER_KEY_MISSING",
+      retryable: false,
+    });
     this.name = "OfferKeyError";
   }
 }

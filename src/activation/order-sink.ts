@@ -13,7 +13,11 @@ export type DeliveryOutcome =
  * worth another try (what was reported before it stays reported).
  */
 export interface OrderSink {
-  deliver(connection: string, orders: readonly OrderToEmit[], options: { readonly signal?: AbortSignal | undefined; onOutcome(outcome: DeliveryOutcome): Promise<void> }): Promise<void>;
+  deliver(
+    connection: string,
+    orders: readonly OrderToEmit[],
+    options: { readonly signal?: AbortSignal | undefined; onOutcome(outcome: DeliveryOutcome): Promise<void> },
+  ): Promise<void>;
 }
 
 /**

@@ -32,7 +32,11 @@ export function keyOffers(offers: readonly unknown[], field: string): KeyedOffer
  * an earlier content (stock 5, 0, then 5) is sent. A repeat of the same key and content earlier
  * in the same input is skipped too. Offers are sent unchanged, in input order.
  */
-export function planOfferBatches(offers: readonly KeyedOffer[], lastAccepted: ReadonlyMap<string, string>, options: { readonly batchSize: number; readonly force: boolean }): OfferBatchPlan {
+export function planOfferBatches(
+  offers: readonly KeyedOffer[],
+  lastAccepted: ReadonlyMap<string, string>,
+  options: { readonly batchSize: number; readonly force: boolean },
+): OfferBatchPlan {
   const planned = new Map<string, string>();
   const send: KeyedOffer[] = [];
   let skipped = 0;
@@ -46,7 +50,10 @@ export function planOfferBatches(offers: readonly KeyedOffer[], lastAccepted: Re
     send.push(offer);
   }
   return {
-    batches: chunksOf(send, options.batchSize).map((chunk) => ({ offers: chunk.map((item) => item.offer), accepted: chunk.map(({ key, hash }) => ({ key, hash })) })),
+    batches: chunksOf(send, options.batchSize).map((chunk) => ({
+      offers: chunk.map((item) => item.offer),
+      accepted: chunk.map(({ key, hash }) => ({ key, hash })),
+    })),
     skipped,
   };
 }

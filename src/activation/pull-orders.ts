@@ -46,7 +46,10 @@ export async function pullOrders(
       if (options.all) return;
       await deps.state.recordDelivered(connection, outcome.orders);
       // A newer version got through: the older one set aside is no longer worth re-sending.
-      await deps.state.clearRefused(connection, outcome.orders.filter((order) => setAside.delete(order.id)).map((order) => order.id));
+      await deps.state.clearRefused(
+        connection,
+        outcome.orders.filter((order) => setAside.delete(order.id)).map((order) => order.id),
+      );
       return;
     }
     const { order } = outcome;
@@ -68,5 +71,13 @@ export async function pullOrders(
 
   await deps.sink.deliver(connection, selection.emit, { signal: options.signal, onOutcome: record });
   if (!options.all) await deps.state.markListed(connection, ids);
-  return { connection, pages: pages.length, listed: ids.length, emitted, unchanged: selection.unchanged, refused, withoutId: listed.withoutId };
+  return {
+    connection,
+    pages: pages.length,
+    listed: ids.length,
+    emitted,
+    unchanged: selection.unchanged,
+    refused,
+    withoutId: listed.withoutId,
+  };
 }

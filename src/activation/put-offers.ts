@@ -30,7 +30,9 @@ export async function putOffers(
   options: { readonly batchSize: number; readonly force: boolean; readonly keyField: string; readonly signal?: AbortSignal },
 ): Promise<{ readonly report: OffersReport; readonly error: unknown }> {
   const keyed = keyOffers(offers, options.keyField);
-  const lastAccepted = options.force ? new Map<string, string>() : await deps.state.acceptedOffers(connection, [...new Set(keyed.map((offer) => offer.key))]);
+  const lastAccepted = options.force
+    ? new Map<string, string>()
+    : await deps.state.acceptedOffers(connection, [...new Set(keyed.map((offer) => offer.key))]);
   const plan = planOfferBatches(keyed, lastAccepted, { batchSize: options.batchSize, force: options.force });
   let sent = 0;
   let batches = 0;
@@ -39,14 +41,25 @@ export async function putOffers(
       await deps.client.putOffers(connection, batch.offers, options.signal);
     } catch (error) {
       const refused = isRefusal(error) ? batch.offers.length : 0;
-      const report = { connection, sent, skipped: plan.skipped, refused, batches, plannedBatches: plan.batches.length, failure: messageOf(error) };
+      const report = {
+        connection,
+        sent,
+        skipped: plan.skipped,
+        refused,
+        batches,
+        plannedBatches: plan.batches.length,
+        failure: messageOf(error),
+      };
       return { report, error };
     }
     await deps.state.recordAcceptedOffers(connection, batch.accepted);
     sent += batch.offers.length;
     batches += 1;
   }
-  return { report: { connection, sent, skipped: plan.skipped, refused: 0, batches, plannedBatches: plan.batches.length, failure: null }, error: null };
+  return {
+    report: { connection, sent, skipped: plan.skipped, refused: 0, batches, plannedBatches: plan.batches.length, failure: null },
+    error: null,
+  };
 }
 
 /** The API refused the batch (a 4xx that asking again will not change). */

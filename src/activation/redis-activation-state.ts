@@ -30,7 +30,8 @@ export function createRedisActivationState(
 ): ActivationStateStore {
   const keyspace = keyspaceOf(redis, prefix);
   const now = options.now ?? Date.now;
-  const key = (connection: string, what: Parameters<typeof keyspace.activationStateKey>[1]): string => keyspace.activationStateKey(connection, what);
+  const key = (connection: string, what: Parameters<typeof keyspace.activationStateKey>[1]): string =>
+    keyspace.activationStateKey(connection, what);
   const refusedKey = keyspace.activationKey("refused-orders");
   const refusedField = (connection: string, id: string): string => JSON.stringify([connection, id]);
 
@@ -131,7 +132,8 @@ export function createRedisActivationState(
     },
     async clearRefused(connection, ids) {
       if (ids.length === 0) return;
-      for (let i = 0; i < ids.length; i += CHUNK) await redis.hdel(refusedKey, ...ids.slice(i, i + CHUNK).map((id) => refusedField(connection, id)));
+      for (let i = 0; i < ids.length; i += CHUNK)
+        await redis.hdel(refusedKey, ...ids.slice(i, i + CHUNK).map((id) => refusedField(connection, id)));
     },
     async close() {
       if (options.ownsConnection) await redis.quit();

@@ -23,7 +23,9 @@ export function parseRefusedOrder(text: string, where: string): RefusedOrder {
     throw new Error(`corrupt set-aside order in ${where}: not JSON`);
   }
   const parsed = refusedOrderSchema.safeParse(raw);
-  if (!parsed.success) throw new Error(`corrupt set-aside order in ${where}: ${parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}`);
+  if (!parsed.success)
+    throw new Error(
+      `corrupt set-aside order in ${where}: ${parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}`,
+    );
   return parsed.data as RefusedOrder;
 }
-

@@ -27,9 +27,15 @@ export async function resendRefused(
   const listed = await deps.state.refusedOrders(connection);
   const wanted = orderIds === undefined ? listed : listed.filter((entry) => orderIds.includes(entry.order_id));
   const notFound = orderIds === undefined ? [] : orderIds.filter((id) => !listed.some((entry) => entry.order_id === id));
-  const last = await deps.state.lastDelivered(connection, wanted.map((entry) => entry.order_id));
+  const last = await deps.state.lastDelivered(
+    connection,
+    wanted.map((entry) => entry.order_id),
+  );
   const superseded = wanted.filter((entry) => (last.get(entry.order_id)?.version ?? 0) > entry.version);
-  await deps.state.clearRefused(connection, superseded.map((entry) => entry.order_id));
+  await deps.state.clearRefused(
+    connection,
+    superseded.map((entry) => entry.order_id),
+  );
   const toSend = wanted.filter((entry) => !superseded.includes(entry));
   const byDeliveryId = new Map<string, RefusedOrder>(toSend.map((entry) => [entry.delivery_id, entry]));
   const delivered: string[] = [];
@@ -37,12 +43,21 @@ export async function resendRefused(
 
   await deps.sink.deliver(
     connection,
-    toSend.map((entry) => ({ id: entry.order_id, hash: entry.hash, version: entry.version, deliveryId: entry.delivery_id, order: entry.order })),
+    toSend.map((entry) => ({
+      id: entry.order_id,
+      hash: entry.hash,
+      version: entry.version,
+      deliveryId: entry.delivery_id,
+      order: entry.order,
+    })),
     {
       signal: options.signal,
       async onOutcome(outcome) {
         if (outcome.kind === "delivered") {
-          await deps.state.clearRefused(connection, outcome.orders.map((order) => order.id));
+          await deps.state.clearRefused(
+            connection,
+            outcome.orders.map((order) => order.id),
+          );
           delivered.push(...outcome.orders.map((order) => order.id));
           return;
         }

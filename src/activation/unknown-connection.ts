@@ -8,11 +8,14 @@ export class UnknownConnection extends PimSyncError {
     readonly connection: string,
     readonly known: readonly string[],
   ) {
-    super(`connection '${connection}' is not a channel connection of this Activation account; known: ${known.length === 0 ? "(none)" : known.join(", ")}`, {
-      code: "ACTIVATION_UNKNOWN_CONNECTION",
-      // The account's list is read again before a refusal; a job meeting it retries, as it always has.
-      retryable: true,
-    });
+    super(
+      `connection '${connection}' is not a channel connection of this Activation account; known: ${known.length === 0 ? "(none)" : known.join(", ")}`,
+      {
+        code: "ACTIVATION_UNKNOWN_CONNECTION",
+        // The account's list is read again before a refusal; a job meeting it retries, as it always has.
+        retryable: true,
+      },
+    );
     this.name = "UnknownConnection";
   }
 }
@@ -28,7 +31,12 @@ export async function requireKnownConnection(client: ActivationClient, connectio
  * does not have is reported as such (with the ones it has) instead of as the API's bare 404. One
  * list read, only when a 404 came: the usual path costs nothing.
  */
-export async function explainingUnknownConnection<T>(client: ActivationClient, connection: string, work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+export async function explainingUnknownConnection<T>(
+  client: ActivationClient,
+  connection: string,
+  work: () => Promise<T>,
+  signal?: AbortSignal,
+): Promise<T> {
   try {
     return await work();
   } catch (error) {

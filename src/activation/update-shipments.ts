@@ -30,7 +30,14 @@ export async function updateShipments(
       await deps.client.updateShipment(connection, shipment, options.signal);
       accepted += 1;
     } catch (error) {
-      if (error instanceof HttpError && error.code === "HTTP_STATUS" && error.status !== undefined && !error.transient && error.status !== 401 && error.status !== 403) {
+      if (
+        error instanceof HttpError &&
+        error.code === "HTTP_STATUS" &&
+        error.status !== undefined &&
+        !error.transient &&
+        error.status !== 401 &&
+        error.status !== 403
+      ) {
         refused.push({ index: index + 1, reason: error.message });
         continue;
       }

@@ -18,7 +18,15 @@ const ENDPOINT_STATUSES: ReadonlySet<number> = new Set([401, 403, 404, 405, 407]
  * body, and sending it again unchanged would be refused the same way.
  */
 export function isOrderRefusal(error: unknown): error is HttpError & { readonly status: number } {
-  return error instanceof HttpError && error.code === "HTTP_STATUS" && error.status !== undefined && error.status >= 400 && error.status < 500 && !error.transient && !ENDPOINT_STATUSES.has(error.status);
+  return (
+    error instanceof HttpError &&
+    error.code === "HTTP_STATUS" &&
+    error.status !== undefined &&
+    error.status >= 400 &&
+    error.status < 500 &&
+    !error.transient &&
+    !ENDPOINT_STATUSES.has(error.status)
+  );
 }
 
 /**

@@ -33,7 +33,11 @@ const fieldOf = (collection: string, name: string): string => JSON.stringify([co
  * that of the outcomes: a request retried within it (BullMQ's retries, a replay after a refusal)
  * still finds what its earlier attempts added. Job ids are never reused within a queue.
  */
-export function createAddOptionsIntentStore(redis: RedisClient, prefix: string, ttlSeconds: number = MERGE_CAPS.outcomeTtlSeconds): AddOptionsIntentStore {
+export function createAddOptionsIntentStore(
+  redis: RedisClient,
+  prefix: string,
+  ttlSeconds: number = MERGE_CAPS.outcomeTtlSeconds,
+): AddOptionsIntentStore {
   const keyspace = keyspaceOf(redis, prefix);
   const keyOf = (project: number, request: string): string => keyspace.projectKey(project, "add-intent", request);
   const check = (results: [Error | null, unknown][] | null, what: string): [Error | null, unknown][] => {

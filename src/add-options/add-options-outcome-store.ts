@@ -17,7 +17,11 @@ export interface AddOptionsOutcomeStore {
   recorded(project: number, jobIds: readonly string[]): Promise<Set<string>>;
 }
 
-export function createAddOptionsOutcomeStore(redis: RedisClient, prefix: string, ttlSeconds: number = MERGE_CAPS.outcomeTtlSeconds): AddOptionsOutcomeStore {
+export function createAddOptionsOutcomeStore(
+  redis: RedisClient,
+  prefix: string,
+  ttlSeconds: number = MERGE_CAPS.outcomeTtlSeconds,
+): AddOptionsOutcomeStore {
   // A project's outcomes carry its hash tag on a cluster: one batch's MULTI stays in one slot.
   const keyspace = keyspaceOf(redis, prefix);
   const addOptionsOutcomeKey = (project: number, jobId: string): string => keyspace.projectKey(project, "add-outcome", jobId);
@@ -28,7 +32,8 @@ export function createAddOptionsOutcomeStore(redis: RedisClient, prefix: string,
       for (const [jobId, outcome] of outcomes) multi.set(addOptionsOutcomeKey(project, jobId), JSON.stringify(outcome), "EX", ttlSeconds);
       const results = await multi.exec();
       const failed = results?.find(([error]) => error !== null)?.[0];
-      if (results === null || failed) throw new Error(`recording add-options outcomes failed: ${failed?.message ?? "the transaction was discarded"}`);
+      if (results === null || failed)
+        throw new Error(`recording add-options outcomes failed: ${failed?.message ?? "the transaction was discarded"}`);
     },
     async take(project, jobId) {
       const key = addOptionsOutcomeKey(project, jobId);
@@ -37,7 +42,8 @@ export function createAddOptionsOutcomeStore(redis: RedisClient, prefix: string,
       if (error) throw new Error(`reading the add-options outcome at ${key} failed: ${error.message}`);
       if (typeof text !== "string") return null;
       const parsed = addOptionsOutcomeSchema.safeParse(JSON.parse(text));
-      if (!parsed.success) throw new Error(`corrupt add-options outcome at ${key}: ${parsed.error.issues.map((issue) => issue.message).join("; ")}`);
+      if (!parsed.success)
+        throw new Error(`corrupt add-options outcome at ${key}: ${parsed.error.issues.map((issue) => issue.message).join("; ")}`);
       return parsed.data;
     },
     async recorded(project, jobIds) {

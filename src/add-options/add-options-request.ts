@@ -14,7 +14,8 @@ const labelsSchema = z
   .superRefine((labels, ctx) => {
     // Checked here rather than as the record's key schema, so the message names the key.
     for (const key of Object.keys(labels)) {
-      if (!LABEL_KEY.test(key)) ctx.addIssue({ code: "custom", path: [key], message: "label keys must be locale codes with a region, such as en-US (or en_US)" });
+      if (!LABEL_KEY.test(key))
+        ctx.addIssue({ code: "custom", path: [key], message: "label keys must be locale codes with a region, such as en-US (or en_US)" });
     }
   })
   .transform((labels) => {

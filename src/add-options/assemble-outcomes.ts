@@ -19,7 +19,11 @@ export function assembleOutcomes(args: {
   for (const { id, project, attribute } of args.requests) {
     if (args.undecided.has(id)) continue;
     const reasons = args.rejected.get(id);
-    const collections = (args.collections.get(id) ?? []).map((c) => ({ collection: c.collection, added: [...c.added], skipped: [...c.skipped] }));
+    const collections = (args.collections.get(id) ?? []).map((c) => ({
+      collection: c.collection,
+      added: [...c.added],
+      skipped: [...c.skipped],
+    }));
     outcomes.set(id, {
       status: reasons ? "rejected" : collections.some((c) => c.added.length > 0) ? "added" : "already_present",
       reasons: [...(reasons ?? [])],

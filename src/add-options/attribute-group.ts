@@ -18,5 +18,9 @@ export type PimOptionTarget = Parameters<typeof lookUpPimCodes>[1];
 
 /** Where the PIM keeps the group's options: an attribute's options, or a reference entity's records. */
 export function pimTargetOf(group: AttributeGroup): PimOptionTarget {
-  return { attribute: group.attribute.code, referenceEntity: group.attribute.referenceDataName, kind: group.kind === "reference-entity" ? "reference-entity" : "select" };
+  return {
+    attribute: group.attribute.code,
+    referenceEntity: group.attribute.referenceDataName,
+    kind: group.kind === "reference-entity" ? "reference-entity" : "select",
+  };
 }

@@ -35,7 +35,10 @@ export class BatchBook {
   dropUnsent(id: string, collection: string, unsent: readonly string[]): void {
     const names = new Set(unsent.map((name) => name.toLowerCase()));
     const outcomes = this.#collections.get(id) ?? [];
-    this.#collections.set(id, outcomes.map((o) => (o.collection === collection ? { ...o, added: o.added.filter((name) => !names.has(name.toLowerCase())) } : o)));
+    this.#collections.set(
+      id,
+      outcomes.map((o) => (o.collection === collection ? { ...o, added: o.added.filter((name) => !names.has(name.toLowerCase())) } : o)),
+    );
   }
 
   /** The request found options present because these earlier requests of the batch add them. */

@@ -34,7 +34,13 @@ export async function checkPimVisibility(args: {
       const pimCodes = args.codesOf.get(group.attribute.code) ?? new Map<string, string>();
       const spelled = (name: string): string => pimCodes.get(name.toLowerCase()) ?? name;
       const checked = group.requests.filter(({ id }) => !book.isSettled(id));
-      const notShown = await namesPimDoesNotShow(args.pim, pimTargetOf(group), checked.flatMap(({ request }) => request.options.map((o) => spelled(o.name))), args.visibility, signal);
+      const notShown = await namesPimDoesNotShow(
+        args.pim,
+        pimTargetOf(group),
+        checked.flatMap(({ request }) => request.options.map((o) => spelled(o.name))),
+        args.visibility,
+        signal,
+      );
       if (notShown.size === 0) return;
       for (const { id, request } of checked) {
         const names = request.options.map((o) => spelled(o.name)).filter((name) => notShown.has(name.toLowerCase()));
@@ -45,7 +51,13 @@ export async function checkPimVisibility(args: {
 }
 
 /** Lower-cased names the PIM still does not show after the visibility check's attempts. */
-async function namesPimDoesNotShow(pim: PimOptionReader, target: PimOptionTarget, names: readonly string[], check: VisibilityCheck, signal?: AbortSignal): Promise<Set<string>> {
+async function namesPimDoesNotShow(
+  pim: PimOptionReader,
+  target: PimOptionTarget,
+  names: readonly string[],
+  check: VisibilityCheck,
+  signal?: AbortSignal,
+): Promise<Set<string>> {
   let pending = [...new Set(names.map((name) => name.toLowerCase()))];
   for (let attempt = 1; ; attempt += 1) {
     const shown = await lookUpPimCodes(pim, target, pending, signal);

@@ -10,7 +10,8 @@ export function labelLocaleProblems(request: Pick<AddOptionsRequest, "options">,
   const problems: string[] = [];
   request.options.forEach((option, index) => {
     for (const key of Object.keys(option.label)) {
-      if (!known.has(key)) problems.push(`options.${index}.label.${key}: '${key}' is not among the project's locales (${[...known].join(", ")})`);
+      if (!known.has(key))
+        problems.push(`options.${index}.label.${key}: '${key}' is not among the project's locales (${[...known].join(", ")})`);
     }
   });
   return problems;

@@ -12,7 +12,11 @@ export type PimCodesByAttribute = ReadonlyMap<string, ReadonlyMap<string, string
  * the PIM has `teal` must write `teal`, or the next sync would see two options). add-options is
  * kept for options the PIM lacks, and is never sent twice for the same option.
  */
-export async function lookUpGroupCodes(pim: PimOptionReader, groups: Iterable<AttributeGroup>, signal?: AbortSignal): Promise<PimCodesByAttribute> {
+export async function lookUpGroupCodes(
+  pim: PimOptionReader,
+  groups: Iterable<AttributeGroup>,
+  signal?: AbortSignal,
+): Promise<PimCodesByAttribute> {
   return new Map(
     await Promise.all(
       [...groups].map(async (group) => {

@@ -8,7 +8,10 @@ import type { ProjectSettings } from "../settings/settings-schema.js";
  * locales narrowed by the project's `locales` filter. Read through the runtime's catalog cache,
  * accepting a cached structure at most `maxAgeMs` old (the cache's time to live when left out).
  */
-export async function projectLabelLocales(runtime: { readonly catalog: CatalogCache; readonly project: Pick<ProjectSettings, "channels" | "locales"> }, options: { readonly maxAgeMs?: number | undefined; readonly signal?: AbortSignal | undefined } = {}): Promise<string[]> {
+export async function projectLabelLocales(
+  runtime: { readonly catalog: CatalogCache; readonly project: Pick<ProjectSettings, "channels" | "locales"> },
+  options: { readonly maxAgeMs?: number | undefined; readonly signal?: AbortSignal | undefined } = {},
+): Promise<string[]> {
   const structure = await runtime.catalog.structure({ fresh: false, maxAgeMs: options.maxAgeMs, signal: options.signal });
   const { scope } = resolveProjectScope(structure, { channels: runtime.project.channels, locales: runtime.project.locales });
   return scope.locales.map(pimLocaleToServiceLocale);

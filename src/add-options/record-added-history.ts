@@ -23,7 +23,10 @@ export async function recordAddedHistory(args: {
   const { deps, collection } = args;
   if (!deps.history) return;
   const at = new Date(args.now()).toISOString();
-  const reason = args.call === "add-options" ? "asked for through add-options (created in the PIM too)" : "asked for through add-options (the PIM already had it)";
+  const reason =
+    args.call === "add-options"
+      ? "asked for through add-options (created in the PIM too)"
+      : "asked for through add-options (the PIM already had it)";
   const batch: HistoryGroup[] = args.parts.map(({ request, options }) => {
     const origin = args.originOf(request);
     return {

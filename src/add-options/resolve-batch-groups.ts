@@ -30,7 +30,9 @@ export async function resolveBatchGroups(args: {
   const { catalog, project, projectId, requests, book, signal } = args;
   for (const { id, request } of requests) {
     if (!project.allowedAttributes.includes(request.attribute)) {
-      book.reject(id, [`attribute '${request.attribute}' is not in allowed_options_for_pim_attribute_addition of project ${request.project}`]);
+      book.reject(id, [
+        `attribute '${request.attribute}' is not in allowed_options_for_pim_attribute_addition of project ${request.project}`,
+      ]);
     }
   }
   const pending = (): BatchRequest[] => requests.filter(({ id }) => !book.isRejected(id));
@@ -57,10 +59,18 @@ export async function resolveBatchGroups(args: {
     const present = target.specs.filter((spec) => idByName.has(spec.name));
     const missing = target.specs.filter((spec) => !idByName.has(spec.name)).map((spec) => spec.name);
     if (present.length === 0) {
-      book.reject(batchRequest.id, [`no collection of '${batchRequest.request.attribute}' exists in the service (expected ${missing.join(", ")})`]);
+      book.reject(batchRequest.id, [
+        `no collection of '${batchRequest.request.attribute}' exists in the service (expected ${missing.join(", ")})`,
+      ]);
       continue;
     }
-    const group = groups.get(batchRequest.request.attribute) ?? { attribute: target.attribute, kind: target.specs[0]?.kind ?? "select", present, missing, requests: [] };
+    const group = groups.get(batchRequest.request.attribute) ?? {
+      attribute: target.attribute,
+      kind: target.specs[0]?.kind ?? "select",
+      present,
+      missing,
+      requests: [],
+    };
     group.requests.push(batchRequest);
     groups.set(batchRequest.request.attribute, group);
   }

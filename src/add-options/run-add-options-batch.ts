@@ -53,18 +53,42 @@ export async function runAddOptionsBatch(
   const originOf = deps.originOf ?? (() => cliRun);
   const pimBefore = { ...deps.pim.stats };
   const serviceBefore = { ...deps.service.stats };
-  const requestStats = (): BatchReport["requests"] => ({ pim: statsSince(pimBefore, deps.pim.stats), service: statsSince(serviceBefore, deps.service.stats) });
+  const requestStats = (): BatchReport["requests"] => ({
+    pim: statsSince(pimBefore, deps.pim.stats),
+    service: statsSince(serviceBefore, deps.service.stats),
+  });
   const projectId = requests[0]?.request.project;
   if (projectId === undefined) return { outcomes: new Map(), undecided: new Map(), serviceCalls: 0, requests: requestStats() };
 
   const book = new BatchBook();
-  const catalog = deps.catalog ?? uncachedCatalog({ readStructure: (sig) => deps.pim.readStructure(sig), listCollections: (p, sig) => deps.service.listCollections(p, sig) });
+  const catalog =
+    deps.catalog ??
+    uncachedCatalog({
+      readStructure: (sig) => deps.pim.readStructure(sig),
+      listCollections: (p, sig) => deps.service.listCollections(p, sig),
+    });
   const { groups, idByName } = await resolveBatchGroups({ catalog, project, projectId, requests, book, signal });
   const codesOf = await lookUpGroupCodes(deps.pim, groups.values(), signal);
   // What earlier runs of these requests were adding: an option they added that this run finds
   // present is still theirs (docs/worker.md, "Add-options jobs").
-  const earlier: IntentsByRequest = deps.intents ? await deps.intents.read(projectId, [...groups.values()].flatMap((group) => group.requests.map(({ id }) => id))) : new Map();
-  const serviceCalls = await writeBatchCollections({ deps, projectId, book, earlier, now, originOf, signal, groups: groups.values(), idByName, codesOf });
+  const earlier: IntentsByRequest = deps.intents
+    ? await deps.intents.read(
+        projectId,
+        [...groups.values()].flatMap((group) => group.requests.map(({ id }) => id)),
+      )
+    : new Map();
+  const serviceCalls = await writeBatchCollections({
+    deps,
+    projectId,
+    book,
+    earlier,
+    now,
+    originOf,
+    signal,
+    groups: groups.values(),
+    idByName,
+    codesOf,
+  });
 
   book.decideReliances();
   await checkPimVisibility({ pim: deps.pim, groups: groups.values(), codesOf, book, visibility: options.visibility, signal });

@@ -38,5 +38,11 @@ export async function runAddOptions(
   const outcome = report.outcomes.get(id);
   if (!outcome) throw new Error("add-options: the request got no outcome");
   if (outcome.status === "rejected") throw new AddOptionsRejected(outcome.reasons);
-  return { project: outcome.project, attribute: outcome.attribute, collections: outcome.collections, missing: outcome.missing, requests: report.requests };
+  return {
+    project: outcome.project,
+    attribute: outcome.attribute,
+    collections: outcome.collections,
+    missing: outcome.missing,
+    requests: report.requests,
+  };
 }

@@ -25,7 +25,11 @@ interface WriteContext {
  * collection, and each refusal, goes into `book`. Returns the service calls sent.
  */
 export async function writeBatchCollections(
-  context: WriteContext & { readonly groups: Iterable<AttributeGroup>; readonly idByName: ReadonlyMap<string, number>; readonly codesOf: PimCodesByAttribute },
+  context: WriteContext & {
+    readonly groups: Iterable<AttributeGroup>;
+    readonly idByName: ReadonlyMap<string, number>;
+    readonly codesOf: PimCodesByAttribute;
+  },
 ): Promise<number> {
   let serviceCalls = 0;
   for (const group of context.groups) {
@@ -40,7 +44,13 @@ export async function writeBatchCollections(
 }
 
 /** One collection of a group: what each request still in the batch adds to it, written merged. */
-async function writeCollection(context: WriteContext, group: AttributeGroup, spec: CollectionSpec, collectionId: number, pimCodes: ReadonlyMap<string, string>): Promise<number> {
+async function writeCollection(
+  context: WriteContext,
+  group: AttributeGroup,
+  spec: CollectionSpec,
+  collectionId: number,
+  pimCodes: ReadonlyMap<string, string>,
+): Promise<number> {
   const { deps, projectId, book } = context;
   const lastWritten = await deps.state.read(projectId, spec.name);
   // What this collection is known to hold: what pim-sync wrote, plus what add-options added
@@ -48,7 +58,13 @@ async function writeCollection(context: WriteContext, group: AttributeGroup, spe
   const recorded = await deps.state.recentlyAdded(projectId, spec.name, 0);
   const active = group.requests.filter(({ id }) => !book.isRejected(id));
   const addedEarlier = new Map(active.map(({ id }) => [id, context.earlier.get(id)?.get(spec.name) ?? new Set<string>()] as const));
-  const merged = mergeCollectionAdditions(spec.name, [...recorded.keys(), ...(lastWritten?.keys() ?? [])], active.map(({ id, request }) => ({ id, options: request.options })), pimCodes, addedEarlier);
+  const merged = mergeCollectionAdditions(
+    spec.name,
+    [...recorded.keys(), ...(lastWritten?.keys() ?? [])],
+    active.map(({ id, request }) => ({ id, options: request.options })),
+    pimCodes,
+    addedEarlier,
+  );
   for (const { id } of active) {
     const mine = merged.perRequest.get(id);
     book.recordCollection(id, { collection: spec.name, added: [...(mine?.added ?? [])], skipped: [...(mine?.skipped ?? [])] });
@@ -68,7 +84,9 @@ async function writeCollection(context: WriteContext, group: AttributeGroup, spe
     origin: context.originOf,
   });
   for (const refusal of written.refused) {
-    book.reject(refusal.request, [`the service refused ${refusal.call} of ${refusal.names.join(", ")} for '${spec.name}': ${refusal.reason}`]);
+    book.reject(refusal.request, [
+      `the service refused ${refusal.call} of ${refusal.names.join(", ")} for '${spec.name}': ${refusal.reason}`,
+    ]);
     book.dropUnsent(refusal.request, spec.name, refusal.unsent);
   }
   deps.logger.info({ collection: spec.name, requests: active.length, contributions: merged.contributions.length }, "options added");

@@ -36,7 +36,9 @@ function certainlyUnapplied(error: unknown): boolean {
 }
 
 function refusalOf(error: unknown): string | null {
-  return error instanceof HttpError && error.code === "HTTP_STATUS" && error.status !== undefined && CONTENT_REFUSALS.has(error.status) ? error.message : null;
+  return error instanceof HttpError && error.code === "HTTP_STATUS" && error.status !== undefined && CONTENT_REFUSALS.has(error.status)
+    ? error.message
+    : null;
 }
 
 /**
@@ -70,7 +72,9 @@ export async function writeMergedCollection(args: {
   const refusedHere = new Set<string>();
   let calls = 0;
   for (const write of writes) {
-    const contributions = args.contributions.filter((c) => write.options(c).length > 0 && !args.isRejected(c.request) && !refusedHere.has(c.request));
+    const contributions = args.contributions.filter(
+      (c) => write.options(c).length > 0 && !args.isRejected(c.request) && !refusedHere.has(c.request),
+    );
     for (const chunk of chunkBySize(contributions, (c) => write.options(c).length, MERGE_CAPS.maxOptionsPerCall)) {
       const isolated = await isolateRejections(
         chunk,

@@ -60,11 +60,27 @@ export function adminRouteRules(queueNames: readonly string[], options: { readon
     everyone("GET", "/admin/api/queues/:queueName/:jobId/flow"),
     everyone("GET", "/admin/api/queues/:queueName/:jobId"),
     // bull-board's changes an admin may make: retry failed jobs, promote delayed ones, clean finished ones.
-    { method: "PUT", url: "/admin/api/queues/:queueName/retry/:queueStatus", role: "admin", params: z.object({ queueName, queueStatus: z.literal("failed", { message: "only failed jobs are retried from the dashboard (a completed one would run again)" }) }) },
+    {
+      method: "PUT",
+      url: "/admin/api/queues/:queueName/retry/:queueStatus",
+      role: "admin",
+      params: z.object({
+        queueName,
+        queueStatus: z.literal("failed", { message: "only failed jobs are retried from the dashboard (a completed one would run again)" }),
+      }),
+    },
     { method: "PUT", url: "/admin/api/queues/:queueName/:jobId/retry", role: "admin", params: ofQueue, jobStates: ["failed"] },
     { method: "PUT", url: "/admin/api/queues/:queueName/promote", role: "admin", params: ofQueue },
     { method: "PUT", url: "/admin/api/queues/:queueName/:jobId/promote", role: "admin", params: ofQueue },
-    { method: "PUT", url: "/admin/api/queues/:queueName/clean/:queueStatus", role: "admin", params: z.object({ queueName, queueStatus: z.enum(["completed", "failed"], { message: "only completed and failed jobs are cleaned from the dashboard" }) }) },
+    {
+      method: "PUT",
+      url: "/admin/api/queues/:queueName/clean/:queueStatus",
+      role: "admin",
+      params: z.object({
+        queueName,
+        queueStatus: z.enum(["completed", "failed"], { message: "only completed and failed jobs are cleaned from the dashboard" }),
+      }),
+    },
     // bull-board's changes nobody makes here.
     nobody("POST", "/admin/api/queues/:queueName/add", ADD),
     nobody("PUT", "/admin/api/queues/pause", PAUSE),
@@ -76,14 +92,22 @@ export function adminRouteRules(queueNames: readonly string[], options: { readon
     nobody("PUT", "/admin/api/queues/:queueName/rate-limit/release", QUEUE_SETTINGS),
     nobody("PUT", "/admin/api/queues/:queueName/empty", REMOVE),
     nobody("PUT", "/admin/api/queues/:queueName/obliterate", REMOVE),
-    nobody("PUT", "/admin/api/queues/:queueName/:jobId/clean", "it removes one job whatever its state; clean completed or failed jobs as a whole"),
+    nobody(
+      "PUT",
+      "/admin/api/queues/:queueName/:jobId/clean",
+      "it removes one job whatever its state; clean completed or failed jobs as a whole",
+    ),
     nobody("PUT", "/admin/api/queues/:queueName/:jobId/remove-unprocessed-children", REMOVE),
     nobody("PATCH", "/admin/api/queues/:queueName/:jobId/update-data", EDIT),
     nobody("PATCH", "/admin/api/queues/:queueName/:jobId/delay", EDIT),
     nobody("PATCH", "/admin/api/queues/:queueName/:jobId/priority", EDIT),
     nobody("PUT", "/admin/api/queues/:queueName/job-schedulers/:schedulerId/remove", SCHEDULES),
     nobody("PATCH", "/admin/api/queues/:queueName/job-schedulers/:schedulerId", SCHEDULES),
-    nobody("PUT", "/admin/api/queues/:queueName/job-schedulers/:schedulerId/run", `${SCHEDULES}; POST /admin/api/projects/:id/sync runs a sync now`),
+    nobody(
+      "PUT",
+      "/admin/api/queues/:queueName/job-schedulers/:schedulerId/run",
+      `${SCHEDULES}; POST /admin/api/projects/:id/sync runs a sync now`,
+    ),
     // The admin API.
     everyone("GET", "/admin/api/jobs"),
     everyone("GET", "/admin/api/jobs/:project/:id"),
@@ -96,7 +120,10 @@ export function adminRouteRules(queueNames: readonly string[], options: { readon
     { method: "POST", url: "/admin/api/projects/:id/held/:heldId/approve", role: "admin" },
     // Set-aside Activation orders (registered only when `activation` is configured).
     ...(options.activation === true
-      ? [everyone("GET", "/admin/api/activation/refused"), { method: "POST", url: "/admin/api/activation/refused/:connection/resend", role: "admin" } satisfies AdminRouteRule]
+      ? [
+          everyone("GET", "/admin/api/activation/refused"),
+          { method: "POST", url: "/admin/api/activation/refused/:connection/resend", role: "admin" } satisfies AdminRouteRule,
+        ]
       : []),
   ];
 }

@@ -48,14 +48,19 @@ export const retryResult = z.object({ ref: z.string(), outcome: z.enum(["retried
 const GATE_REFUSALS = refusals(401, 403, 429, 503);
 const POST_REFUSALS = refusals(400, 401, 403, 413, 415, 429, 503);
 
-const adminRoute = (route: Omit<RouteDescription, "tags" | "security">) => routeSchema({ ...route, tags: ["admin"], security: ADMIN_SECURITY });
+const adminRoute = (route: Omit<RouteDescription, "tags" | "security">) =>
+  routeSchema({ ...route, tags: ["admin"], security: ADMIN_SECURITY });
 
 export const adminRouteSchemas = (keyStyle: JsonKeyStyle) => ({
   jobs: adminRoute({
     summary: "The newest jobs (at most 100), of every project and the Activation queue, or filtered",
     description: "Viewers and admins.",
     querystring: listQuery,
-    answers: { 200: answer("the jobs, newest first", keyStyle === "camel" ? camelAnswer : jobListAnswer), ...refusals(400), ...GATE_REFUSALS },
+    answers: {
+      200: answer("the jobs, newest first", keyStyle === "camel" ? camelAnswer : jobListAnswer),
+      ...refusals(400),
+      ...GATE_REFUSALS,
+    },
   }),
   job: adminRoute({
     summary: "One job: its data, result, failures and logs",
@@ -87,7 +92,11 @@ export const adminRouteSchemas = (keyStyle: JsonKeyStyle) => ({
     summary: "Activation orders set aside after the sink refused them",
     description: "Viewers and admins. Served when `activation` is configured.",
     querystring: refusedQuery,
-    answers: { 200: answer("the set-aside orders", z.object({ refused: z.array(refusedOrderSchema) })), ...refusals(400), ...GATE_REFUSALS },
+    answers: {
+      200: answer("the set-aside orders", z.object({ refused: z.array(refusedOrderSchema) })),
+      ...refusals(400),
+      ...GATE_REFUSALS,
+    },
   }),
   resendRefused: adminRoute({
     summary: "Queue the re-send of a connection's set-aside orders (those named, or all)",
@@ -140,19 +149,34 @@ export const reviewRouteSchemas = (keyStyle: JsonKeyStyle) => ({
       cursor: z.string().optional(),
       limit: z.string().optional().describe("entries per page, 1 to 1000 (100)"),
     }),
-    answers: { 200: answer("the entries", keyStyle === "camel" ? camelAnswer : z.object({ entries: z.array(historyEntryAnswer), next_cursor: z.string().nullable() })), ...refusals(400, 404), ...GATE_REFUSALS },
+    answers: {
+      200: answer(
+        "the entries",
+        keyStyle === "camel" ? camelAnswer : z.object({ entries: z.array(historyEntryAnswer), next_cursor: z.string().nullable() }),
+      ),
+      ...refusals(400, 404),
+      ...GATE_REFUSALS,
+    },
   }),
   held: adminRoute({
     summary: "A project's held deletions awaiting review (and approved ones not yet applied)",
     description: "Viewers and admins.",
     params: projectParams,
-    answers: { 200: answer("the held plans", keyStyle === "camel" ? camelAnswer : z.object({ held: z.array(heldPlanAnswer) })), ...refusals(404), ...GATE_REFUSALS },
+    answers: {
+      200: answer("the held plans", keyStyle === "camel" ? camelAnswer : z.object({ held: z.array(heldPlanAnswer) })),
+      ...refusals(404),
+      ...GATE_REFUSALS,
+    },
   }),
   approveHeld: adminRoute({
     summary: "Approve a held plan: the next sync deletes exactly its options the PIM still lacks",
     description: "Admins only; a viewer is refused 403.",
     params: projectParams.extend({ heldId: z.string() }),
-    answers: { 200: answer("the approved plan", keyStyle === "camel" ? camelAnswer : z.object({ approved: heldPlanAnswer })), ...refusals(404), ...POST_REFUSALS },
+    answers: {
+      200: answer("the approved plan", keyStyle === "camel" ? camelAnswer : z.object({ approved: heldPlanAnswer })),
+      ...refusals(404),
+      ...POST_REFUSALS,
+    },
   }),
 });
 

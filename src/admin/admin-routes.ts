@@ -85,7 +85,9 @@ async function adminScope(app: FastifyInstance, options: AdminRoutesOptions): Pr
     if (!parsed.success || refPrefix === undefined) return "queueName: not a configured queue";
     try {
       const job = await inTime(options.admin.show(`${refPrefix}/${parsed.data.jobId}`));
-      return (rule.jobStates as readonly string[]).includes(job.state) ? null : `job ${job.ref} is ${job.state}: the dashboard does this to ${rule.jobStates.join(", ")} jobs only`;
+      return (rule.jobStates as readonly string[]).includes(job.state)
+        ? null
+        : `job ${job.ref} is ${job.state}: the dashboard does this to ${rule.jobStates.join(", ")} jobs only`;
     } catch (error) {
       if (error instanceof JobNotFoundError) return null;
       throw error;
@@ -100,11 +102,20 @@ async function adminScope(app: FastifyInstance, options: AdminRoutesOptions): Pr
       present: header !== undefined,
       user: basicUserName(header),
       verify: () => authenticateAdmin(header, options.users),
-      challenge: (answer) => answer.code(401).header("www-authenticate", 'Basic realm="pim-sync admin", charset="UTF-8"').send({ error: "authentication required" }),
+      challenge: (answer) =>
+        answer
+          .code(401)
+          .header("www-authenticate", 'Basic realm="pim-sync admin", charset="UTF-8"')
+          .send({ error: "authentication required" }),
     });
     if (identity === null) return reply;
     identities.set(request, identity);
-    const decision = decideAdminRequest(rules, { method: request.method, route: request.is404 ? undefined : request.routeOptions.url, params: request.params, role: identity.role });
+    const decision = decideAdminRequest(rules, {
+      method: request.method,
+      route: request.is404 ? undefined : request.routeOptions.url,
+      params: request.params,
+      role: identity.role,
+    });
     if (!decision.allowed) {
       if (decision.allow !== undefined) void reply.header("allow", decision.allow);
       return refuse(request, reply, identity, decision.status, decision.error);
@@ -116,13 +127,17 @@ async function adminScope(app: FastifyInstance, options: AdminRoutesOptions): Pr
     if (READS.has(request.method)) return;
     const crossSite = crossSiteProblem(request);
     if (crossSite !== null) return refuse(request, reply, identity, 403, `cross-site request refused: ${crossSite}`);
-    log.info({ user: identity.name, method: request.method, url: request.url, route: request.routeOptions.url, params: request.params }, "admin action");
+    log.info(
+      { user: identity.name, method: request.method, url: request.url, route: request.routeOptions.url, params: request.params },
+      "admin action",
+    );
   });
 
   // bull-board's own UI asks for the queues; a viewer gets them marked read-only, so the UI
   // shows no action buttons (and the route table refuses them anyway).
   app.addHook("onSend", async (request, _reply, payload) => {
-    if (identities.get(request)?.role !== "viewer" || request.routeOptions.url !== "/admin/api/queues" || typeof payload !== "string") return payload;
+    if (identities.get(request)?.role !== "viewer" || request.routeOptions.url !== "/admin/api/queues" || typeof payload !== "string")
+      return payload;
     try {
       const body = JSON.parse(payload) as { queues?: { readOnlyMode?: boolean; allowRetries?: boolean }[] };
       if (!Array.isArray(body.queues)) return payload;
@@ -143,7 +158,9 @@ async function adminScope(app: FastifyInstance, options: AdminRoutesOptions): Pr
     // Retrying a completed job would run it again: its button is hidden and the route refuses it.
     // bull-board has no switch for its other buttons (add, pause, empty, ...): an admin sees them, and they answer 403.
     queues: [
-      ...options.queues.projects.map((project) => new BullMQAdapter(options.queues.queueFor(project), { ...actions, description: `project ${project}` })),
+      ...options.queues.projects.map(
+        (project) => new BullMQAdapter(options.queues.queueFor(project), { ...actions, description: `project ${project}` }),
+      ),
       ...(options.activation ? [new BullMQAdapter(options.activation.queue.queue, { ...actions, description: "Activation API" })] : []),
     ],
     serverAdapter: board,
@@ -160,14 +177,24 @@ async function adminScope(app: FastifyInstance, options: AdminRoutesOptions): Pr
   });
 
   if (options.activation) activationAdminRoutes(app, options.activation, inTime, schemas);
-  reviewAdminRoutes(app, { review: options.review, projects, keyStyle, userOf: (request) => identities.get(request)?.name ?? "admin" }, inTime);
+  reviewAdminRoutes(
+    app,
+    { review: options.review, projects, keyStyle, userOf: (request) => identities.get(request)?.name ?? "admin" },
+    inTime,
+  );
 
   app.get("/api/jobs", { schema: schemas.jobs }, async (request, reply) => {
     const query = listQuery.safeParse(request.query);
     if (!query.success) return reply.code(400).send({ errors: problemsOf(query.error) });
-    if (query.data.project !== undefined && !projects.has(query.data.project)) return reply.code(400).send({ errors: [`project: ${query.data.project} is not a configured project`] });
+    if (query.data.project !== undefined && !projects.has(query.data.project))
+      return reply.code(400).send({ errors: [`project: ${query.data.project} is not a configured project`] });
     const jobs = await inTime(options.admin.list({ ...query.data }));
-    return { jobs: inKeyStyle(jobs.map((job) => ({ ...job, description: `${job.name} ${job.summary}` })), keyStyle) };
+    return {
+      jobs: inKeyStyle(
+        jobs.map((job) => ({ ...job, description: `${job.name} ${job.summary}` })),
+        keyStyle,
+      ),
+    };
   });
 
   app.get<{ Params: { project: string; id: string } }>("/api/jobs/:project/:id", { schema: schemas.job }, async (request, reply) => {
@@ -181,33 +208,51 @@ async function adminScope(app: FastifyInstance, options: AdminRoutesOptions): Pr
 
   // State changes are POST only: other methods on their paths reach the route table, which answers 405.
   for (const path of ["/api/jobs/:project/:id/retry", "/api/jobs/retry-failed", "/api/projects/:id/sync"]) {
-    app.route({ method: ["GET", "PUT", "DELETE", "PATCH"], url: path, schema: HIDDEN_ROUTE, handler: async (_request, reply) => reply.code(405).header("allow", "POST").send({ error: "use POST" }) });
+    app.route({
+      method: ["GET", "PUT", "DELETE", "PATCH"],
+      url: path,
+      schema: HIDDEN_ROUTE,
+      handler: async (_request, reply) => reply.code(405).header("allow", "POST").send({ error: "use POST" }),
+    });
   }
 
-  app.post<{ Params: { project: string; id: string } }>("/api/jobs/:project/:id/retry", { schema: schemas.retryJob }, async (request, reply) => {
-    try {
-      const [result] = await inTime(options.admin.retry([`${request.params.project}/${request.params.id}`]));
-      return result;
-    } catch (error) {
-      if (error instanceof JobNotFoundError) return reply.code(404).send({ error: error.message });
-      throw error;
-    }
-  });
+  app.post<{ Params: { project: string; id: string } }>(
+    "/api/jobs/:project/:id/retry",
+    { schema: schemas.retryJob },
+    async (request, reply) => {
+      try {
+        const [result] = await inTime(options.admin.retry([`${request.params.project}/${request.params.id}`]));
+        return result;
+      } catch (error) {
+        if (error instanceof JobNotFoundError) return reply.code(404).send({ error: error.message });
+        throw error;
+      }
+    },
+  );
 
   app.post("/api/jobs/retry-failed", { schema: schemas.retryFailed }, async (request, reply) => {
     const query = listQuery.pick({ project: true }).safeParse(request.query);
     if (!query.success) return reply.code(400).send({ errors: problemsOf(query.error) });
-    if (query.data.project !== undefined && !projects.has(query.data.project)) return reply.code(400).send({ errors: [`project: ${query.data.project} is not a configured project`] });
+    if (query.data.project !== undefined && !projects.has(query.data.project))
+      return reply.code(400).send({ errors: [`project: ${query.data.project} is not a configured project`] });
     const refs = await inTime(options.admin.failedRefs(query.data.project));
     return { results: await inTime(options.admin.retry(refs)) };
   });
 
   app.post<{ Params: { id: string } }>("/api/projects/:id/sync", { schema: schemas.syncProject }, async (request, reply) => {
     const project = projectParam.safeParse(request.params.id);
-    if (!project.success || !projects.has(project.data)) return reply.code(404).send({ error: `project ${request.params.id} is not configured` });
+    if (!project.success || !projects.has(project.data))
+      return reply.code(404).send({ error: `project ${request.params.id} is not configured` });
     const body = syncBody.safeParse(request.body ?? {});
     if (!body.success) return reply.code(400).send({ errors: problemsOf(body.error) });
-    const job = await inTime(options.queues.enqueueSync({ project: project.data, full: body.data.full, trigger: "admin", requested_by: identities.get(request)?.name ?? "admin" }));
+    const job = await inTime(
+      options.queues.enqueueSync({
+        project: project.data,
+        full: body.data.full,
+        trigger: "admin",
+        requested_by: identities.get(request)?.name ?? "admin",
+      }),
+    );
     return reply.code(202).send({ job_id: `${job.project}/${job.jobId}`, status: job.status });
   });
 }

@@ -25,16 +25,20 @@ const READS = new Set(["GET", "HEAD"]);
 export function decideAdminRequest(rules: readonly AdminRouteRule[], facts: AdminRequestFacts): AdminDecision {
   const method = facts.method === "HEAD" ? "GET" : facts.method;
   if (facts.route === undefined) {
-    return READS.has(method) ? { allowed: true, rule: null } : { allowed: false, status: 403, error: `${facts.method} of no admin route: refused` };
+    return READS.has(method)
+      ? { allowed: true, rule: null }
+      : { allowed: false, status: 403, error: `${facts.method} of no admin route: refused` };
   }
   const forRoute = rules.filter((rule) => rule.url === facts.route);
   const rule = forRoute.find((candidate) => candidate.method === method);
   if (rule === undefined) {
-    if (forRoute.length === 0) return { allowed: false, status: 403, error: `${facts.method} ${facts.route} is not in the admin route table: refused` };
+    if (forRoute.length === 0)
+      return { allowed: false, status: 403, error: `${facts.method} ${facts.route} is not in the admin route table: refused` };
     const allow = forRoute.map((candidate) => candidate.method).join(", ");
     return { allowed: false, status: 405, error: `${facts.route} answers ${allow} only`, allow };
   }
-  if (rule.role === "nobody") return { allowed: false, status: 403, error: `${facts.method} ${facts.route} is refused: ${rule.why ?? "not allowed here"}` };
+  if (rule.role === "nobody")
+    return { allowed: false, status: 403, error: `${facts.method} ${facts.route} is refused: ${rule.why ?? "not allowed here"}` };
   if (rule.role === "admin" && facts.role !== "admin") return { allowed: false, status: 403, error: "a viewer may only read" };
   if (rule.params !== undefined) {
     const parsed = rule.params.safeParse(facts.params);

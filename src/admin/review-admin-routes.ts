@@ -38,7 +38,12 @@ function problemsOf(error: z.ZodError, where: string): string[] {
  */
 export function reviewAdminRoutes(
   app: FastifyInstance,
-  options: { readonly review: ReviewAdmin; readonly projects: ReadonlySet<number>; readonly keyStyle: JsonKeyStyle; readonly userOf: (request: FastifyRequest) => string },
+  options: {
+    readonly review: ReviewAdmin;
+    readonly projects: ReadonlySet<number>;
+    readonly keyStyle: JsonKeyStyle;
+    readonly userOf: (request: FastifyRequest) => string;
+  },
   inTime: <T>(work: Promise<T>) => Promise<T>,
 ): void {
   const { review, projects, keyStyle } = options;
@@ -60,7 +65,15 @@ export function reviewAdminRoutes(
       sinceMs = since.sinceMs;
     }
     try {
-      const page = await inTime(queryHistory(review.history, project, { collection: query.data.collection, option: query.data.option, sinceMs, limit: query.data.limit, cursor: query.data.cursor }));
+      const page = await inTime(
+        queryHistory(review.history, project, {
+          collection: query.data.collection,
+          option: query.data.option,
+          sinceMs,
+          limit: query.data.limit,
+          cursor: query.data.cursor,
+        }),
+      );
       return { entries: inKeyStyle(page.entries, keyStyle), next_cursor: page.next };
     } catch (error) {
       if (error instanceof BadHistoryCursor) return reply.code(400).send({ errors: [error.message] });
@@ -75,13 +88,22 @@ export function reviewAdminRoutes(
   });
 
   // POST only: other methods on the path reach the route table, which answers 405.
-  app.route({ method: ["GET", "PUT", "DELETE", "PATCH"], url: "/api/projects/:id/held/:heldId/approve", schema: HIDDEN_ROUTE, handler: async (_request, reply) => reply.code(405).header("allow", "POST").send({ error: "use POST" }) });
-
-  app.post<{ Params: { id: string; heldId: string } }>("/api/projects/:id/held/:heldId/approve", { schema: schemas.approveHeld }, async (request, reply) => {
-    const project = projectOf(request.params.id);
-    if (project === null) return reply.code(404).send({ error: `project ${request.params.id} is not configured` });
-    const result = await inTime(approveHeldPlan(review.held, project, request.params.heldId, options.userOf(request)));
-    if ("notFound" in result) return reply.code(404).send({ error: result.notFound });
-    return { approved: inKeyStyle(result.approved, keyStyle) };
+  app.route({
+    method: ["GET", "PUT", "DELETE", "PATCH"],
+    url: "/api/projects/:id/held/:heldId/approve",
+    schema: HIDDEN_ROUTE,
+    handler: async (_request, reply) => reply.code(405).header("allow", "POST").send({ error: "use POST" }),
   });
+
+  app.post<{ Params: { id: string; heldId: string } }>(
+    "/api/projects/:id/held/:heldId/approve",
+    { schema: schemas.approveHeld },
+    async (request, reply) => {
+      const project = projectOf(request.params.id);
+      if (project === null) return reply.code(404).send({ error: `project ${request.params.id} is not configured` });
+      const result = await inTime(approveHeldPlan(review.held, project, request.params.heldId, options.userOf(request)));
+      if ("notFound" in result) return reply.code(404).send({ error: result.notFound });
+      return { approved: inKeyStyle(result.approved, keyStyle) };
+    },
+  );
 }

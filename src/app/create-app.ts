@@ -171,7 +171,12 @@ export function createApp(settings: Settings, options: AppOptions): App {
         const connection = await requireRedis("a job queue");
         // Loaded on demand: BullMQ is for the commands that use queues.
         const { createJobQueues } = await import("../jobs/job-queues.js");
-        const queues = createJobQueues({ connection, prefix: redisPrefixOf(settings), projects: settings.projects.map((p) => p.id), retention: settings.worker });
+        const queues = createJobQueues({
+          connection,
+          prefix: redisPrefixOf(settings),
+          projects: settings.projects.map((p) => p.id),
+          retention: settings.worker,
+        });
         // A queue whose Redis went away fails to close with the outage its command has reported.
         stack.push("job queues", () => queues.close().catch(() => undefined));
         return queues;

@@ -55,7 +55,10 @@ export function createAuthGate(options: AuthGateOptions): AuthGate {
         count("throttled");
         refusals.refused({ surface, reason: "throttled", ip: request.ip, user: credentials.user });
         const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-        void reply.code(429).header("retry-after", String(seconds)).send({ error: `too many failed logins; try again in ${seconds} s` });
+        void reply
+          .code(429)
+          .header("retry-after", String(seconds))
+          .send({ error: `too many failed logins; try again in ${seconds} s` });
         return null;
       }
       if (!credentials.present) {

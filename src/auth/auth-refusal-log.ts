@@ -29,7 +29,9 @@ export function createAuthRefusalLog(logger: Logger, intervalMs: number, now: ()
       surface: event.surface,
       reason: event.reason,
       ip: event.ip,
-      ...(event.user === undefined ? {} : { user: event.user.length > MAX_LOGGED_NAME ? `${event.user.slice(0, MAX_LOGGED_NAME)}...` : event.user }),
+      ...(event.user === undefined
+        ? {}
+        : { user: event.user.length > MAX_LOGGED_NAME ? `${event.user.slice(0, MAX_LOGGED_NAME)}...` : event.user }),
     }),
   });
   return { refused: (event) => log.warn(event) };

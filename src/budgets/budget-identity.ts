@@ -21,7 +21,9 @@ function normalUrl(url: string): string {
 function identity(kind: BudgetKind, named: string | undefined, parts: readonly string[]): string {
   if (named !== undefined) return `${kind}-n-${named}`;
   // NUL-separated so that no two different part lists give the same text.
-  const digest = createHash("sha256").update([kind, ...parts].join("\u0000")).digest("hex");
+  const digest = createHash("sha256")
+    .update([kind, ...parts].join("\u0000"))
+    .digest("hex");
   return `${kind}-h${digest.slice(0, 24)}`;
 }
 

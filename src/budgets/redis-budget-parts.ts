@@ -87,11 +87,14 @@ function createWakeUp(): { readonly nap: (ms: number, signal?: AbortSignal) => P
 
 /** Keeps a lease alive while it is held; best effort: a lease that could not be renewed expires, which only frees room. */
 function keepLease(ctx: RedisBudgetContext, key: string, member: string, ttlMs: number): () => void {
-  const timer = setInterval(() => {
-    renewLeaseScript(ctx.redis, [key], [member, ctx.leaseMs, ttlMs]).catch((error: unknown) => {
-      ctx.logger.debug({ err: error }, "could not renew a budget lease");
-    });
-  }, Math.max(100, Math.floor(ctx.leaseMs / 3)));
+  const timer = setInterval(
+    () => {
+      renewLeaseScript(ctx.redis, [key], [member, ctx.leaseMs, ttlMs]).catch((error: unknown) => {
+        ctx.logger.debug({ err: error }, "could not renew a budget lease");
+      });
+    },
+    Math.max(100, Math.floor(ctx.leaseMs / 3)),
+  );
   timer.unref();
   return () => clearInterval(timer);
 }
@@ -101,7 +104,11 @@ function quietly(ctx: RedisBudgetContext, what: string, call: Promise<unknown>):
 }
 
 /** At most `limit` requests in any `windowMs`, counted in Redis for every process (see budget-scripts.ts). */
-export function redisRateLimiter(ctx: RedisBudgetContext, identity: string, options: { readonly limit: number; readonly windowMs: number }): RateLimiter {
+export function redisRateLimiter(
+  ctx: RedisBudgetContext,
+  identity: string,
+  options: { readonly limit: number; readonly windowMs: number },
+): RateLimiter {
   const windowKey = ctx.keyspace.budgetKey(identity, "window");
   const pauseKey = ctx.keyspace.budgetKey(identity, "pause");
   const ttlMs = Math.ceil(ctx.leaseMs + options.windowMs + 1000);
@@ -111,7 +118,14 @@ export function redisRateLimiter(ctx: RedisBudgetContext, identity: string, opti
     async acquire(signal) {
       const member = nextMember();
       for (;;) {
-        const answer = Number(await askUntilAnswered(ctx, identity, () => takeRequestScript(ctx.redis, [windowKey, pauseKey], [options.limit, options.windowMs, ctx.leaseMs, member]), signal));
+        const answer = Number(
+          await askUntilAnswered(
+            ctx,
+            identity,
+            () => takeRequestScript(ctx.redis, [windowKey, pauseKey], [options.limit, options.windowMs, ctx.leaseMs, member]),
+            signal,
+          ),
+        );
         if (answer === 0) break;
         // Every request of the window is in flight: once one of ours is answered, the wait is known (a window after it).
         if (answer < 0) await wakeUp.nap(POLL_MS, signal);
@@ -142,7 +156,9 @@ export function redisSlotGate(ctx: RedisBudgetContext, identity: string, limit: 
     async acquire(signal) {
       const member = nextMember();
       for (;;) {
-        const answer = Number(await askUntilAnswered(ctx, identity, () => takeSlotScript(ctx.redis, [slotsKey], [limit, ctx.leaseMs, member]), signal));
+        const answer = Number(
+          await askUntilAnswered(ctx, identity, () => takeSlotScript(ctx.redis, [slotsKey], [limit, ctx.leaseMs, member]), signal),
+        );
         if (answer === 0) break;
         await wakeUp.nap(POLL_MS, signal);
       }

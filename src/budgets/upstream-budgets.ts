@@ -39,7 +39,13 @@ function upstreamBudgets(make: BudgetMaker): UpstreamBudgets {
     if (found) return found;
     const limiter = make.rate(identity, budget.limit, budget.windowMs ?? 1000);
     // A caller that left while its grant was under way: its request is counted as made (it may have been).
-    const entry = { limiter, turns: createFairTurns<SettleRequest>((signal) => limiter.acquire(signal), (settle) => settle()) };
+    const entry = {
+      limiter,
+      turns: createFairTurns<SettleRequest>(
+        (signal) => limiter.acquire(signal),
+        (settle) => settle(),
+      ),
+    };
     rates.set(identity, entry);
     return entry;
   }
@@ -48,7 +54,12 @@ function upstreamBudgets(make: BudgetMaker): UpstreamBudgets {
     let entry = gates.get(identity);
     if (!entry) {
       const gate = make.gate(identity, limit);
-      entry = { turns: createFairTurns<() => void>((signal) => gate.acquire(signal), (release) => release()) };
+      entry = {
+        turns: createFairTurns<() => void>(
+          (signal) => gate.acquire(signal),
+          (release) => release(),
+        ),
+      };
       gates.set(identity, entry);
     }
     const { turns } = entry;

@@ -5,8 +5,18 @@
  */
 export type FailureKind = "usage" | "config" | "redis_unavailable" | "interrupted" | "failure";
 
-export function jsonErrorText(failure: { readonly kind: FailureKind; readonly message: string; readonly exitCode: number; readonly problems?: readonly string[] | undefined }): string {
+export function jsonErrorText(failure: {
+  readonly kind: FailureKind;
+  readonly message: string;
+  readonly exitCode: number;
+  readonly problems?: readonly string[] | undefined;
+}): string {
   return JSON.stringify({
-    error: { kind: failure.kind, message: failure.message, exit_code: failure.exitCode, ...(failure.problems ? { problems: failure.problems } : {}) },
+    error: {
+      kind: failure.kind,
+      message: failure.message,
+      exit_code: failure.exitCode,
+      ...(failure.problems ? { problems: failure.problems } : {}),
+    },
   });
 }

@@ -22,17 +22,47 @@ const TRACING_FLUSH_BOUND_MS = 5_000;
  */
 const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string }> = {
   sync: { load: async () => (await import("./commands/sync-command.js")).runSyncCommand, summary: "run one sync of a project (--once)" },
-  plan: { load: async () => (await import("./commands/plan-command.js")).runPlanCommand, summary: "dry run: show the collections and the writes a sync would make" },
-  worker: { load: async () => (await import("./commands/worker-command.js")).runWorkerCommand, summary: "run the queue worker: scheduled syncs, add-options jobs, trigger endpoint" },
-  "add-options": { load: async () => (await import("./commands/add-options-command.js")).runAddOptionsCommand, summary: "add options to an allowlisted attribute (queued, or --once)" },
-  enqueue: { load: async () => (await import("./commands/enqueue-command.js")).runEnqueueCommand, summary: "ask the worker for a sync (enqueue sync) or an Activation orders pull now" },
-  activation: { load: async () => (await import("./commands/activation-command.js")).runActivationCommand, summary: "Activation API: connections, orders, offers put, shipments put" },
-  events: { load: async () => (await import("./commands/events-command.js")).runEventsCommand, summary: "print the Akeneo Event Platform subscription a project needs, or create it (--create)" },
-  history: { load: async () => (await import("./commands/history-command.js")).runHistoryCommand, summary: "list the writes made to the service (change history)" },
-  held: { load: async () => (await import("./commands/held-command.js")).runHeldCommand, summary: "list deletions the guard held back; approve one (held approve)" },
+  plan: {
+    load: async () => (await import("./commands/plan-command.js")).runPlanCommand,
+    summary: "dry run: show the collections and the writes a sync would make",
+  },
+  worker: {
+    load: async () => (await import("./commands/worker-command.js")).runWorkerCommand,
+    summary: "run the queue worker: scheduled syncs, add-options jobs, trigger endpoint",
+  },
+  "add-options": {
+    load: async () => (await import("./commands/add-options-command.js")).runAddOptionsCommand,
+    summary: "add options to an allowlisted attribute (queued, or --once)",
+  },
+  enqueue: {
+    load: async () => (await import("./commands/enqueue-command.js")).runEnqueueCommand,
+    summary: "ask the worker for a sync (enqueue sync) or an Activation orders pull now",
+  },
+  activation: {
+    load: async () => (await import("./commands/activation-command.js")).runActivationCommand,
+    summary: "Activation API: connections, orders, offers put, shipments put",
+  },
+  events: {
+    load: async () => (await import("./commands/events-command.js")).runEventsCommand,
+    summary: "print the Akeneo Event Platform subscription a project needs, or create it (--create)",
+  },
+  history: {
+    load: async () => (await import("./commands/history-command.js")).runHistoryCommand,
+    summary: "list the writes made to the service (change history)",
+  },
+  held: {
+    load: async () => (await import("./commands/held-command.js")).runHeldCommand,
+    summary: "list deletions the guard held back; approve one (held approve)",
+  },
   jobs: { load: async () => (await import("./commands/jobs-command.js")).runJobsCommand, summary: "list, show and replay jobs" },
-  sim: { load: async () => (await import("./commands/sim-command.js")).runSimCommand, summary: "start the PIM and configuration-service simulators" },
-  demo: { load: async () => (await import("./commands/demo-command.js")).runDemoCommand, summary: "simulators + two syncs, to see pim-sync work with nothing set up" },
+  sim: {
+    load: async () => (await import("./commands/sim-command.js")).runSimCommand,
+    summary: "start the PIM and configuration-service simulators",
+  },
+  demo: {
+    load: async () => (await import("./commands/demo-command.js")).runDemoCommand,
+    summary: "simulators + two syncs, to see pim-sync work with nothing set up",
+  },
 };
 
 export const MAIN_HELP = `Usage: pim-sync <command> [options]

@@ -30,7 +30,8 @@ export async function openJobQueues(app: App, help: string): Promise<OpenJobQueu
       try {
         return await work(queues);
       } catch (error) {
-        if (error instanceof Error && isRedisConnectionFailure(error)) throw new RedisUnavailableError(describeRedisTarget(redisSettings), error.message, { cause: error });
+        if (error instanceof Error && isRedisConnectionFailure(error))
+          throw new RedisUnavailableError(describeRedisTarget(redisSettings), error.message, { cause: error });
         throw error;
       }
     },

@@ -7,7 +7,12 @@ type Options = NonNullable<ParseArgsConfig["options"]>;
 /** node:util parseArgs, with its errors turned into UsageErrors that carry the command's help. */
 export function parseCommandArgs<T extends Options>(argv: readonly string[], options: T, help: string) {
   try {
-    return parseArgs({ args: [...argv], options: { ...options, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
+    return parseArgs({
+      args: [...argv],
+      options: { ...options, help: { type: "boolean", short: "h" } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
     throw new UsageError(messageOf(error), help);
   }

@@ -10,13 +10,18 @@ export function renderSyncReport(report: SyncReport): string {
       `${report.collections.length} collection(s) derived, ${changed.length} to change, ${report.collections.length - changed.length} unchanged.`,
   );
   for (const c of changed) {
-    const what = c.action === "replace" ? `replace with ${c.upserts} option(s) (${c.reason === "full" ? "--full" : "no state yet"})` : `upsert ${c.upserts}, delete ${c.deletes}`;
+    const what =
+      c.action === "replace"
+        ? `replace with ${c.upserts} option(s) (${c.reason === "full" ? "--full" : "no state yet"})`
+        : `upsert ${c.upserts}, delete ${c.deletes}`;
     const status = report.dryRun ? "" : c.written ? "" : `  FAILED: ${c.error ?? "not written"}`;
     lines.push(`  ${c.collection}: ${report.dryRun ? "would " : ""}${what}${status}`);
   }
   const held = report.collections.filter((c) => c.heldBack !== null);
   if (held.length > 0) {
-    lines.push(`Deletions held back (review them with 'pim-sync held', approve with 'pim-sync held approve', or re-run with --allow-mass-delete):`);
+    lines.push(
+      `Deletions held back (review them with 'pim-sync held', approve with 'pim-sync held approve', or re-run with --allow-mass-delete):`,
+    );
     for (const c of held) {
       const names = c.heldBack?.names ?? [];
       lines.push(`  ${c.collection}: ${names.length} option(s): ${c.heldBack?.reason ?? ""}`);

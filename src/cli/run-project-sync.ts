@@ -36,7 +36,14 @@ export async function runProjectSync(args: {
     const progress = createProgressLine(args.io.stderr);
     const origin = cliOrigin(args.dryRun ? "plan" : "sync");
     try {
-      const review = { held: runtime.held, project: project.id, origin, expiryMs: settings.held_deletions.expiry_ms, dryRun: args.dryRun, logger };
+      const review = {
+        held: runtime.held,
+        project: project.id,
+        origin,
+        expiryMs: settings.held_deletions.expiry_ms,
+        dryRun: args.dryRun,
+        logger,
+      };
       return await syncWithHeldReview(review, (approvedDeletions) =>
         syncProject(
           { pim: runtime.pim, service: runtime.service, state: runtime.state, history: runtime.history, logger },

@@ -138,7 +138,14 @@ export function createConfigServiceClient(options: ConfigServiceClientOptions): 
   function checkSummaryOf(collectionId: number, answeredId: number, method: string, path: string): void {
     if (answeredId === collectionId) return;
     throw new HttpError(
-      { upstream: "service", method, url: requestUrl(options.baseUrl, path).toString(), code: "HTTP_RESPONSE_SHAPE", status: 200, transient: false },
+      {
+        upstream: "service",
+        method,
+        url: requestUrl(options.baseUrl, path).toString(),
+        code: "HTTP_RESPONSE_SHAPE",
+        status: 200,
+        transient: false,
+      },
       `unexpected response shape: id: the answer is the summary of collection ${answeredId}, not ${collectionId}`,
     );
   }

@@ -16,7 +16,15 @@ export function loginFailure(error: unknown, secrets: readonly string[]): unknow
   if (!(error instanceof HttpError) || error.code !== "HTTP_STATUS") return error;
   const reason = safeReason(error.bodyExcerpt, secrets);
   return new HttpError(
-    { code: error.code, upstream: error.upstream, method: error.method, url: error.url, status: error.status, retryAfterMs: error.retryAfterMs, transient: error.transient },
+    {
+      code: error.code,
+      upstream: error.upstream,
+      method: error.method,
+      url: error.url,
+      status: error.status,
+      retryAfterMs: error.retryAfterMs,
+      transient: error.transient,
+    },
     `service login refused: ${error.status ?? "no status"}${reason === null ? "" : ` (${reason})`}`,
   );
 }

@@ -4,8 +4,7 @@ import { SERVICE_PATHS } from "./service-paths.js";
 import { tokenResponseSchema } from "./service-schemas.js";
 
 export type ServiceCredentials =
-  | { readonly token: string }
-  | { readonly email: string; readonly password: string; readonly tokenName: string };
+  { readonly token: string } | { readonly email: string; readonly password: string; readonly tokenName: string };
 
 /**
  * `Authorization: Token <key>`. With email/password the key is obtained once and reused: the

@@ -64,12 +64,7 @@ export function attributeSpecs(attribute: PimAttribute, context: AttributeSpecsC
 }
 
 /** Units and currencies do not vary by locale or channel, so one collection serves every value. */
-function single(
-  attribute: PimAttribute,
-  template: string,
-  kind: CollectionSpec["kind"],
-  source: CollectionSpec["source"],
-): AttributeSpecs {
+function single(attribute: PimAttribute, template: string, kind: CollectionSpec["kind"], source: CollectionSpec["source"]): AttributeSpecs {
   const name = renderName(template, { attribute: attribute.code });
   return { outcome: "specs", specs: [{ name, attribute: attribute.code, kind, locale: null, channel: null, source }] };
 }

@@ -22,10 +22,7 @@ export interface DerivedSpecs {
   problems: string[];
 }
 
-const MULTIPLE_TYPES: readonly string[] = [
-  SELECT_ATTRIBUTE_TYPES.multiSelect,
-  SELECT_ATTRIBUTE_TYPES.referenceEntityCollection,
-];
+const MULTIPLE_TYPES: readonly string[] = [SELECT_ATTRIBUTE_TYPES.multiSelect, SELECT_ATTRIBUTE_TYPES.referenceEntityCollection];
 
 /**
  * The collections and select fields the catalogue implies for a project. Output is ordered by
@@ -33,11 +30,7 @@ const MULTIPLE_TYPES: readonly string[] = [
  * PIM listed things in. Problems are collected rather than thrown: one broken attribute must not
  * stop the others from syncing.
  */
-export function deriveCollectionSpecs(
-  structure: PimCatalogStructure,
-  scope: ProjectScope,
-  naming: NamingTemplates,
-): DerivedSpecs {
+export function deriveCollectionSpecs(structure: PimCatalogStructure, scope: ProjectScope, naming: NamingTemplates): DerivedSpecs {
   const derived: DerivedSpecs = { specs: [], fields: [], unsupported: [], problems: [] };
   const namingProblems = validateNamingTemplates(naming);
   if (namingProblems.length > 0) {

@@ -8,10 +8,7 @@ import { toServiceLabels } from "./labels.js";
  * Codes that differ only in case are one code to the PIM; the first occurrence wins.
  */
 
-export function optionsFromAttributeOptions(
-  options: readonly PimAttributeOption[],
-  projectLocales: ReadonlySet<string>,
-): ServiceOption[] {
+export function optionsFromAttributeOptions(options: readonly PimAttributeOption[], projectLocales: ReadonlySet<string>): ServiceOption[] {
   return labelledOptions(options, projectLocales);
 }
 
@@ -19,10 +16,7 @@ export function optionsFromRecords(records: readonly PimRecord[], projectLocales
   return labelledOptions(records, projectLocales);
 }
 
-export function optionsFromMeasurementFamily(
-  family: PimMeasurementFamily,
-  projectLocales: ReadonlySet<string>,
-): ServiceOption[] {
+export function optionsFromMeasurementFamily(family: PimMeasurementFamily, projectLocales: ReadonlySet<string>): ServiceOption[] {
   return labelledOptions(family.units, projectLocales);
 }
 

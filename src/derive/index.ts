@@ -6,9 +6,4 @@ export { resolveProjectScope } from "./project-scope.js";
 export type { ProjectFilters, ProjectScope } from "./project-scope.js";
 export { deriveCollectionSpecs } from "./derive-collection-specs.js";
 export type { DerivedSpecs, UnsupportedAttribute } from "./derive-collection-specs.js";
-export {
-  optionsFromAttributeOptions,
-  optionsFromCurrencies,
-  optionsFromMeasurementFamily,
-  optionsFromRecords,
-} from "./derive-options.js";
+export { optionsFromAttributeOptions, optionsFromCurrencies, optionsFromMeasurementFamily, optionsFromRecords } from "./derive-options.js";

@@ -50,10 +50,7 @@ export function validateNamingTemplates(t: NamingTemplates): string[] {
   return problems;
 }
 
-export function renderName(
-  template: string,
-  vars: { attribute: string; locale?: string | null; channel?: string | null },
-): string {
+export function renderName(template: string, vars: { attribute: string; locale?: string | null; channel?: string | null }): string {
   return template.replace(PLACEHOLDER_TOKEN, (token: string, name: string) => {
     if (!isPlaceholder(name)) {
       throw new Error(`Naming template '${template}' uses unknown placeholder ${token}`);

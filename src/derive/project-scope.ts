@@ -23,10 +23,7 @@ export interface ProjectScope {
  * either convention; the scope itself always carries the PIM's own spelling, which is what label
  * keys and channel locale lists use.
  */
-export function resolveProjectScope(
-  structure: PimCatalogStructure,
-  filters: ProjectFilters,
-): { scope: ProjectScope; problems: string[] } {
+export function resolveProjectScope(structure: PimCatalogStructure, filters: ProjectFilters): { scope: ProjectScope; problems: string[] } {
   const problems: string[] = [];
   const channels = selectChannels(structure.channels, filters.channels, problems);
   const locales = selectLocales(structure.locales, filters.locales, problems);
@@ -34,11 +31,7 @@ export function resolveProjectScope(
   return { scope: { channels, locales, currencies }, problems };
 }
 
-function selectChannels(
-  all: readonly PimChannel[],
-  filter: readonly string[] | undefined,
-  problems: string[],
-): PimChannel[] {
+function selectChannels(all: readonly PimChannel[], filter: readonly string[] | undefined, problems: string[]): PimChannel[] {
   const channels = firstByCode(all, (channel) => channel.code);
   if (filter === undefined || filter.length === 0) {
     return channels.sort((a, b) => compareCodes(a.code, b.code));
@@ -56,11 +49,7 @@ function selectChannels(
   return selected;
 }
 
-function selectLocales(
-  all: readonly PimLocale[],
-  filter: readonly string[] | undefined,
-  problems: string[],
-): string[] {
+function selectLocales(all: readonly PimLocale[], filter: readonly string[] | undefined, problems: string[]): string[] {
   const enabled = new Map<string, string>();
   for (const locale of all) {
     if (!locale.enabled || enabled.has(codeKey(locale.code))) continue;

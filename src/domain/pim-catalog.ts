@@ -95,13 +95,7 @@ export const SELECT_ATTRIBUTE_TYPES = {
 } as const;
 
 /** Legacy reference data: reported as unsupported (the PIM API exposes no options for them). */
-export const UNSUPPORTED_ATTRIBUTE_TYPES = [
-  "pim_reference_data_simpleselect",
-  "pim_reference_data_multiselect",
-] as const;
+export const UNSUPPORTED_ATTRIBUTE_TYPES = ["pim_reference_data_simpleselect", "pim_reference_data_multiselect"] as const;
 
 /** The `type` filter sent when listing attributes: only the types that can matter. */
-export const ATTRIBUTE_TYPES_TO_READ: readonly string[] = [
-  ...Object.values(SELECT_ATTRIBUTE_TYPES),
-  ...UNSUPPORTED_ATTRIBUTE_TYPES,
-];
+export const ATTRIBUTE_TYPES_TO_READ: readonly string[] = [...Object.values(SELECT_ATTRIBUTE_TYPES), ...UNSUPPORTED_ATTRIBUTE_TYPES];

@@ -26,7 +26,8 @@ export function isEmptyTargets(targets: SyncTargets): boolean {
 /** Every attribute whose definition a targeted sync reads: the whole ones and those of single options. */
 export function targetedAttributes(targets: SyncTargets): string[] {
   const codes = new Map<string, string>();
-  for (const code of [...targets.attributes, ...targets.options.map((target) => target.attribute)]) if (!codes.has(code.toLowerCase())) codes.set(code.toLowerCase(), code);
+  for (const code of [...targets.attributes, ...targets.options.map((target) => target.attribute)])
+    if (!codes.has(code.toLowerCase())) codes.set(code.toLowerCase(), code);
   return [...codes.values()];
 }
 

@@ -66,7 +66,13 @@ export function createEventPlatformClient(options: EventPlatformClientOptions): 
   });
 
   /** One creating POST; its answer parsed with `schema` (a shape error names the field, never the body). */
-  async function post<S extends z.ZodType>(what: string, url: string, json: unknown, schema: S, signal?: AbortSignal): Promise<z.output<S>> {
+  async function post<S extends z.ZodType>(
+    what: string,
+    url: string,
+    json: unknown,
+    schema: S,
+    signal?: AbortSignal,
+  ): Promise<z.output<S>> {
     try {
       return (await http.send({ method: "POST", url, json, schema, idempotent: CREATING_POSTS_ARE_IDEMPOTENT, signal })).data;
     } catch (error) {
@@ -99,7 +105,16 @@ function explained(error: unknown, what: string): unknown {
   if (!(error instanceof HttpError)) return error;
   const prefix = `[${error.upstream} ${error.method}] "${error.url}": `;
   const said = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
-  const details = { code: error.code, upstream: error.upstream, method: error.method, url: error.url, status: error.status, bodyExcerpt: error.bodyExcerpt, retryAfterMs: error.retryAfterMs, transient: error.transient };
+  const details = {
+    code: error.code,
+    upstream: error.upstream,
+    method: error.method,
+    url: error.url,
+    status: error.status,
+    bodyExcerpt: error.bodyExcerpt,
+    retryAfterMs: error.retryAfterMs,
+    transient: error.transient,
+  };
   if (error.status === 401 || error.status === 403) {
     return new HttpError(
       { ...details, transient: false },
@@ -111,7 +126,10 @@ function explained(error: unknown, what: string): unknown {
     return new HttpError(details, `${said} (creating ${what}: the platform's rate limit; nothing was created, try again later)`);
   }
   if (error.transient) {
-    return new HttpError(details, `${said} (creating ${what}: not tried again, since the platform may have made it anyway; check the platform before running the command again)`);
+    return new HttpError(
+      details,
+      `${said} (creating ${what}: not tried again, since the platform may have made it anyway; check the platform before running the command again)`,
+    );
   }
   return new HttpError(details, `${said} (creating ${what})`);
 }

@@ -33,7 +33,10 @@ export function subscriptionBodyOf(request: SubscriptionRequest): unknown {
     type: "https",
     config: {
       url: request.url,
-      secret: { primary: request.secret.primary, ...(request.secret.secondary === undefined ? {} : { secondary: request.secret.secondary }) },
+      secret: {
+        primary: request.secret.primary,
+        ...(request.secret.secondary === undefined ? {} : { secondary: request.secret.secondary }),
+      },
     },
   };
 }

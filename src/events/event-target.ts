@@ -43,7 +43,9 @@ export function targetOfEvent(event: PimEvent): EventTarget | IgnoredEvent {
     }
     case "reference-entity-record": {
       const data = recordData.safeParse(event.data);
-      return data.success ? { kind: "reference-entity", code: data.data.reference_entity_record.reference_entity.code } : { ignored: "data.reference_entity_record.reference_entity.code missing" };
+      return data.success
+        ? { kind: "reference-entity", code: data.data.reference_entity_record.reference_entity.code }
+        : { ignored: "data.reference_entity_record.reference_entity.code missing" };
     }
     case "family":
       // Families only group select fields; no option collection depends on them.

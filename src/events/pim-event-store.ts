@@ -71,8 +71,22 @@ export function createPimEventStore(redis: RedisClient, keyspace: Keyspace): Pim
   const key = (project: number, ...parts: string[]): string => keyspace.projectKey(project, "pim-events", ...parts);
   return {
     async record(project, event) {
-      const keys = [key(project, "seen", event.id), key(project, "pending"), key(project, "seq"), key(project, "log"), key(project, "last"), key(project, "subject")];
-      const added = await RECORD(redis, keys, [SEEN_SECONDS, event.target ?? "", JSON.stringify(event), event.receivedAt, event.subject ?? "", LOG_LENGTH]);
+      const keys = [
+        key(project, "seen", event.id),
+        key(project, "pending"),
+        key(project, "seq"),
+        key(project, "log"),
+        key(project, "last"),
+        key(project, "subject"),
+      ];
+      const added = await RECORD(redis, keys, [
+        SEEN_SECONDS,
+        event.target ?? "",
+        JSON.stringify(event),
+        event.receivedAt,
+        event.subject ?? "",
+        LOG_LENGTH,
+      ]);
       return added === 1;
     },
     async pending(project) {

@@ -37,10 +37,16 @@ export function reviewAfterRun(args: {
   const remove: string[] = [];
 
   const held: HeldCollection[] = report.collections.flatMap((outcome) =>
-    outcome.heldBack && outcome.heldBack.names.length > 0 ? [{ collection: outcome.collection, options: [...outcome.heldBack.names].sort(), reason: outcome.heldBack.reason }] : [],
+    outcome.heldBack && outcome.heldBack.names.length > 0
+      ? [{ collection: outcome.collection, options: [...outcome.heldBack.names].sort(), reason: outcome.heldBack.reason }]
+      : [],
   );
   const now = new Date(nowMs).toISOString();
-  const run = { job: origin.job, trigger: origin.trigger, ...(origin.requestedBy === undefined ? {} : { requestedBy: origin.requestedBy }) };
+  const run = {
+    job: origin.job,
+    trigger: origin.trigger,
+    ...(origin.requestedBy === undefined ? {} : { requestedBy: origin.requestedBy }),
+  };
   let heldAgain: HeldPlan | undefined;
 
   for (const plan of plans) {

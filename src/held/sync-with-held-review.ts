@@ -34,7 +34,14 @@ export async function syncWithHeldReview(
   const report = await run(approvedDeletionsOf(plans));
   if (args.dryRun) return report;
   try {
-    const changes = reviewAfterRun({ report, plans, origin: args.origin, nowMs: now(), expiryMs: args.expiryMs, newId: () => newHeldPlanId(now()) });
+    const changes = reviewAfterRun({
+      report,
+      plans,
+      origin: args.origin,
+      nowMs: now(),
+      expiryMs: args.expiryMs,
+      newId: () => newHeldPlanId(now()),
+    });
     for (const plan of changes.put) await args.held.put(plan);
     await args.held.remove(args.project, changes.remove);
   } catch (error) {

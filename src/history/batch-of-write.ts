@@ -53,7 +53,16 @@ export function batchOfWrite(write: OptionsWrite, context: WriteContext): Histor
     if (options === undefined) {
       options = [];
       byReason.set(reason, options);
-      groups.push({ collection: plan.collection, kind, reason, job: origin.job, trigger: origin.trigger, ...(origin.requestedBy === undefined ? {} : { requestedBy: origin.requestedBy }), at, options });
+      groups.push({
+        collection: plan.collection,
+        kind,
+        reason,
+        job: origin.job,
+        trigger: origin.trigger,
+        ...(origin.requestedBy === undefined ? {} : { requestedBy: origin.requestedBy }),
+        at,
+        options,
+      });
     }
     options.push(change);
   };
@@ -78,15 +87,22 @@ export function batchOfWrite(write: OptionsWrite, context: WriteContext): Histor
     const rename = renameTo.get(option.name);
     if (rename) {
       const before = rename.from.map((name) => lastWritten?.get(name)).find((labels) => labels !== undefined) ?? null;
-      add("renamed", `the PIM spells the code '${option.name}' now (was ${rename.from.map((name) => `'${name}'`).join(", ")})`, [option.name, before, option.label, [...rename.from]]);
+      add("renamed", `the PIM spells the code '${option.name}' now (was ${rename.from.map((name) => `'${name}'`).join(", ")})`, [
+        option.name,
+        before,
+        option.label,
+        [...rename.from],
+      ]);
       continue;
     }
     const before = lastWritten?.get(option.name);
     if (plan.action === "replace") {
-      if (lastWritten === null || (before !== undefined && serviceLabelsEqual(before, option.label))) add("replaced", replaced, option.name);
+      if (lastWritten === null || (before !== undefined && serviceLabelsEqual(before, option.label)))
+        add("replaced", replaced, option.name);
       else add("replaced", replaced, changeOf(option.name, before, option.label));
     } else if (before === undefined) add("added", "new in the PIM", changeOf(option.name, null, option.label));
-    else if (!serviceLabelsEqual(before, option.label)) add("relabelled", "its labels changed in the PIM", changeOf(option.name, before, option.label));
+    else if (!serviceLabelsEqual(before, option.label))
+      add("relabelled", "its labels changed in the PIM", changeOf(option.name, before, option.label));
     // A `--full` run whose replace a guard or a recent addition turned into an update rewrites every option.
     else add("replaced", "rewritten unchanged by a --full run", option.name);
   }

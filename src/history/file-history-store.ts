@@ -19,7 +19,10 @@ function lineOf(id: string, batch: HistoryBatch): string {
  * append of a process rewrites the file without what is older than the retention (a `--once`
  * process appends for one run, so that is once per run), reading only each line's id for that.
  */
-export function createFileHistoryStore(stateDir: string, options: { readonly retentionMs: number; readonly now?: () => number }): HistoryStore {
+export function createFileHistoryStore(
+  stateDir: string,
+  options: { readonly retentionMs: number; readonly now?: () => number },
+): HistoryStore {
   const now = options.now ?? Date.now;
   const fileOf = (project: number): string => join(stateDir, `project-${project}`, "history.ndjson");
   const trimmed = new Set<number>();
@@ -36,7 +39,8 @@ export function createFileHistoryStore(stateDir: string, options: { readonly ret
 
   function idOf(project: number, line: string, index: number): { readonly id: string; readonly atMs: number } {
     const found = LINE_ID.exec(line);
-    if (found?.[1] === undefined || found[2] === undefined) throw new Error(`corrupt history file ${fileOf(project)}, line ${index + 1}: no id first`);
+    if (found?.[1] === undefined || found[2] === undefined)
+      throw new Error(`corrupt history file ${fileOf(project)}, line ${index + 1}: no id first`);
     return { id: `${found[1]}-${found[2]}`, atMs: Number(found[1]) };
   }
 
@@ -48,7 +52,8 @@ export function createFileHistoryStore(stateDir: string, options: { readonly ret
       throw new Error(`corrupt history file ${fileOf(project)}, line ${index + 1}: not JSON`);
     }
     const parsed = lineSchema.safeParse(raw);
-    if (!parsed.success) throw new Error(`corrupt history file ${fileOf(project)}, line ${index + 1}: ${parsed.error.issues[0]?.message ?? "bad line"}`);
+    if (!parsed.success)
+      throw new Error(`corrupt history file ${fileOf(project)}, line ${index + 1}: ${parsed.error.issues[0]?.message ?? "bad line"}`);
     return { id: parsed.data.id, atMs: Number(parsed.data.id.split("-")[0]), entries: entriesOfBatch(parsed.data.batch) };
   }
 

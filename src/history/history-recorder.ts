@@ -18,7 +18,11 @@ export interface HistoryRecorder {
  * holds the run back instead of letting batches pile up in memory. A batch that cannot be stored
  * is handed to `onError` (the write itself stands, the state has it) and the next one is tried.
  */
-export function createHistoryRecorder(store: HistoryStore, project: number, onError: (error: unknown, batch: HistoryBatch) => void): HistoryRecorder {
+export function createHistoryRecorder(
+  store: HistoryStore,
+  project: number,
+  onError: (error: unknown, batch: HistoryBatch) => void,
+): HistoryRecorder {
   let tail: Promise<void> = Promise.resolve();
   return {
     async record(batch) {

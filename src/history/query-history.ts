@@ -59,7 +59,11 @@ export async function queryHistory(store: HistoryStore, project: number, query: 
 }
 
 /** Every matching entry, newest first (the CLI's `history`, bounded by the retention). */
-export async function allHistory(store: HistoryStore, project: number, query: Omit<HistoryQuery, "limit" | "cursor">): Promise<HistoryEntry[]> {
+export async function allHistory(
+  store: HistoryStore,
+  project: number,
+  query: Omit<HistoryQuery, "limit" | "cursor">,
+): Promise<HistoryEntry[]> {
   const entries: HistoryEntry[] = [];
   for await (const record of store.newestFirst(project, { sinceMs: query.sinceMs })) {
     for (const entry of record.entries) if (matches(entry, { ...query, limit: 0 })) entries.push(entry);

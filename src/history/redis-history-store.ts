@@ -16,7 +16,11 @@ const BATCH_FIELD = "b";
  * on every XADD trims by age (exactly, so a quiet project's old entries go on its next write);
  * reads skip what is older than the retention even before it is trimmed.
  */
-export function createRedisHistoryStore(redis: RedisClient, prefix: string, options: { readonly retentionMs: number; readonly now?: () => number }): HistoryStore {
+export function createRedisHistoryStore(
+  redis: RedisClient,
+  prefix: string,
+  options: { readonly retentionMs: number; readonly now?: () => number },
+): HistoryStore {
   const keyspace = keyspaceOf(redis, prefix);
   const keyOf = (project: number): string => keyspace.projectKey(project, "history");
   const now = options.now ?? Date.now;

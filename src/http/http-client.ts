@@ -239,7 +239,13 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     // are only ever sent to the configured origin. Paging code rewrites links onto it first.
     if (url.origin !== baseOrigin) {
       throw new HttpError(
-        { upstream: options.upstream, method: req.method, url: `${url.origin}${url.pathname}`, code: "HTTP_FOREIGN_ORIGIN", transient: false },
+        {
+          upstream: options.upstream,
+          method: req.method,
+          url: `${url.origin}${url.pathname}`,
+          code: "HTTP_FOREIGN_ORIGIN",
+          transient: false,
+        },
         `not sent: only ${baseOrigin} is configured for ${options.upstream}`,
       );
     }
@@ -288,7 +294,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         }
         stats.retries += 1;
         // Status and code only: an upstream body may echo what was sent.
-        log.warn({ method: error.method, url: error.url, status: error.status, code: error.code, attempt, delayMs: decision.delayMs }, "request failed; retrying");
+        log.warn(
+          { method: error.method, url: error.url, status: error.status, code: error.code, attempt, delayMs: decision.delayMs },
+          "request failed; retrying",
+        );
         await sleep(decision.delayMs, undefined, { signal: req.signal });
       }
     }

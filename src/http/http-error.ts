@@ -39,7 +39,12 @@ export class HttpError extends PimSyncError {
   readonly transient: boolean;
 
   constructor(details: HttpErrorDetails, what: string) {
-    super(`[${details.upstream} ${details.method}] "${details.url}": ${what}`, { code: details.code, retryable: details.transient, retryAfterMs: details.retryAfterMs, cause: details.cause });
+    super(`[${details.upstream} ${details.method}] "${details.url}": ${what}`, {
+      code: details.code,
+      retryable: details.transient,
+      retryAfterMs: details.retryAfterMs,
+      cause: details.cause,
+    });
     this.name = "HttpError";
     this.upstream = details.upstream;
     this.method = details.method;

@@ -12,7 +12,10 @@ export class PagingError extends PimSyncError {
     what: string,
   ) {
     // Retryable: a list that changed while it was read reads right the next time.
-    super(`[${upstream}] paging of ${list} misbehaved: ${what}; nothing of this list is used`, { code: "UPSTREAM_PAGING", retryable: true });
+    super(`[${upstream}] paging of ${list} misbehaved: ${what}; nothing of this list is used`, {
+      code: "UPSTREAM_PAGING",
+      retryable: true,
+    });
     this.name = "PagingError";
   }
 }

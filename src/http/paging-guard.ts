@@ -54,7 +54,10 @@ export function createPagingGuard(args: {
       const { url, rewritten } = linkOnOrigin(href, args.baseUrl);
       if (rewritten && !warnedAboutOrigin) {
         warnedAboutOrigin = true;
-        args.logger.warn({ list: args.list, linkOrigin: new URL(href, args.baseUrl).origin }, "a next link named another origin; followed on the configured origin");
+        args.logger.warn(
+          { list: args.list, linkOrigin: new URL(href, args.baseUrl).origin },
+          "a next link named another origin; followed on the configured origin",
+        );
       }
       const key = normalised(url);
       if (seenUrls.has(key)) fail(`the next link repeats a page already read (after ${read} items)`);

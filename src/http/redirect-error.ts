@@ -6,7 +6,11 @@ import { HttpError } from "./http-error.js";
  * the configured URL or the proxy; retrying only delays saying so. The message names the status
  * and the Location's origin only: its userinfo, path and query may carry credentials or tokens.
  */
-export function redirectError(request: { readonly upstream: string; readonly method: string; readonly url: string }, status: number, location: string | string[] | undefined): HttpError {
+export function redirectError(
+  request: { readonly upstream: string; readonly method: string; readonly url: string },
+  status: number,
+  location: string | string[] | undefined,
+): HttpError {
   const target = locationOrigin(Array.isArray(location) ? location[0] : location, request.url);
   return new HttpError(
     { ...request, code: "HTTP_REDIRECT", status, transient: false },

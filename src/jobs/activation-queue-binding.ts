@@ -4,7 +4,10 @@ import { SPAN_ATTRIBUTES } from "../telemetry/span-attribute-names.js";
 import type { QueueBinding } from "./queue-binding.js";
 
 /** The Activation queue's side of the processor: a job runs with the Activation client, state and sink. */
-export function activationQueueBinding(args: { readonly runtime: ActivationRuntime; readonly sink: OrderSink }): QueueBinding<"activation"> {
+export function activationQueueBinding(args: {
+  readonly runtime: ActivationRuntime;
+  readonly sink: OrderSink;
+}): QueueBinding<"activation"> {
   return {
     queue: "activation",
     place(data) {

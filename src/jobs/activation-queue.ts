@@ -38,8 +38,14 @@ export interface ActivationQueue {
   enqueue(name: string, input: Readonly<Record<string, unknown>>, request?: EnqueueRequest): Promise<ActivationEnqueued>;
   /** A pull of one connection: one running and at most one waiting per connection. */
   enqueuePull(input: Readonly<Record<string, unknown>>): Promise<ActivationEnqueued>;
-  enqueueOffers(input: Readonly<Record<string, unknown>>, options?: { readonly idempotencyKey?: string | undefined }): Promise<ActivationEnqueued>;
-  enqueueShipment(input: Readonly<Record<string, unknown>>, options?: { readonly idempotencyKey?: string | undefined }): Promise<ActivationEnqueued>;
+  enqueueOffers(
+    input: Readonly<Record<string, unknown>>,
+    options?: { readonly idempotencyKey?: string | undefined },
+  ): Promise<ActivationEnqueued>;
+  enqueueShipment(
+    input: Readonly<Record<string, unknown>>,
+    options?: { readonly idempotencyKey?: string | undefined },
+  ): Promise<ActivationEnqueued>;
   /** A re-send of set-aside orders (`{connection, order_ids?}`). */
   enqueueResend(input: Readonly<Record<string, unknown>>): Promise<ActivationEnqueued>;
   /** The options every Activation job is created with (retry policy and bounded retention). */

@@ -57,7 +57,10 @@ export function createJobProcessor<Q extends JobQueueKind>(args: {
     const jobLog = new LazyChildLogger(args.logger, { job: job.id, jobName: name, ...place.logFields, attempt: job.attemptsMade + 1 });
     // The catalog pairs each entry's handler with its queue's context; TypeScript cannot follow
     // that pairing through the list, so the handler is called through its widest signature.
-    const handler = (Object.hasOwn(args.handlers ?? {}, name) ? args.handlers?.[name] : entry.handler) as (data: unknown, context: JobQueueContexts[Q]) => Promise<unknown>;
+    const handler = (Object.hasOwn(args.handlers ?? {}, name) ? args.handlers?.[name] : entry.handler) as (
+      data: unknown,
+      context: JobQueueContexts[Q],
+    ) => Promise<unknown>;
 
     // The process' job slot was taken before the job was (see slot-gated-worker.ts).
     return runJobWithPolicy({
@@ -68,18 +71,21 @@ export function createJobProcessor<Q extends JobQueueKind>(args: {
       timeoutMs: entry.timeoutMs(settings),
       redactor,
       run: (signal, abort) =>
-        place.run({ job, token, signal, abort, logger: jobLog, log: async (line: string) => void (await job.log(redactor.redact(line))) }, async (context) => {
-          const started = Date.now();
-          const ran = { name, queue: binding.queue, subject: place.subject, data };
-          try {
-            const result = await handler(data, context);
-            args.observer?.runEnded({ ...ran, durationMs: Date.now() - started, ok: true, result });
-            return result;
-          } catch (error) {
-            args.observer?.runEnded({ ...ran, durationMs: Date.now() - started, ok: false, error });
-            throw error;
-          }
-        }),
+        place.run(
+          { job, token, signal, abort, logger: jobLog, log: async (line: string) => void (await job.log(redactor.redact(line))) },
+          async (context) => {
+            const started = Date.now();
+            const ran = { name, queue: binding.queue, subject: place.subject, data };
+            try {
+              const result = await handler(data, context);
+              args.observer?.runEnded({ ...ran, durationMs: Date.now() - started, ok: true, result });
+              return result;
+            } catch (error) {
+              args.observer?.runEnded({ ...ran, durationMs: Date.now() - started, ok: false, error });
+              throw error;
+            }
+          },
+        ),
     });
   };
 }

@@ -50,11 +50,18 @@ const NOT_STARTED = new Set(["waiting", "delayed", "prioritized"]);
  * entry's `enqueue` policy decides between a new job, joining the one waiting, or following the
  * running one (see define-job.ts).
  */
-export async function enqueueJob(entry: AnyJobDefinition, data: unknown, target: EnqueueTarget, options: JobsOptions, request: EnqueueRequest = {}): Promise<{ readonly jobId: string; readonly status: EnqueueStatus }> {
+export async function enqueueJob(
+  entry: AnyJobDefinition,
+  data: unknown,
+  target: EnqueueTarget,
+  options: JobsOptions,
+  request: EnqueueRequest = {},
+): Promise<{ readonly jobId: string; readonly status: EnqueueStatus }> {
   const policy = entry.enqueue ?? { kind: "each" };
   const { queue } = target;
   const delayed = request.delayMs === undefined ? options : { ...options, delay: request.delayMs };
-  if (policy.kind !== "each" && request.idempotencyKey !== undefined) throw new Error(`${entry.name} jobs take no Idempotency-Key: their enqueue policy is ${policy.kind}`);
+  if (policy.kind !== "each" && request.idempotencyKey !== undefined)
+    throw new Error(`${entry.name} jobs take no Idempotency-Key: their enqueue policy is ${policy.kind}`);
   switch (policy.kind) {
     case "merge-sync":
       return enqueueSync({ queue, redis: target.redis, keyspace: target.keyspace, data: data as JobData<"sync.run">, options: delayed });
@@ -66,7 +73,12 @@ export async function enqueueJob(entry: AnyJobDefinition, data: unknown, target:
       if (existing && state !== undefined && NOT_STARTED.has(state)) {
         // Only the first attempt's delay: a retry's delay is its backoff, not a window.
         if (state === "delayed" && request.quietUpToMs !== undefined && existing.attemptsStarted === 0) {
-          const delay = quietDelayMs({ now: Date.now(), queuedAt: existing.timestamp, quietMs: request.delayMs ?? 0, maxMs: request.quietUpToMs });
+          const delay = quietDelayMs({
+            now: Date.now(),
+            queuedAt: existing.timestamp,
+            quietMs: request.delayMs ?? 0,
+            maxMs: request.quietUpToMs,
+          });
           try {
             await existing.changeDelay(delay);
           } catch (error) {

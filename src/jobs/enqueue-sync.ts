@@ -100,7 +100,12 @@ export async function enqueueSync(args: {
       const job = await queue.add("sync.run", request, { ...args.options, deduplication: { id: dedupId, keepLastIfActive: true } });
       if (running !== undefined && job.id === running) {
         // Still running when BullMQ stored the follow-up: it runs when this job ends.
-        await args.redis.set(followUpKey, JSON.stringify({ job: running, full: request.full, allow_mass_delete: request.allow_mass_delete }), "EX", FOLLOW_UP_RECORD_SECONDS);
+        await args.redis.set(
+          followUpKey,
+          JSON.stringify({ job: running, full: request.full, allow_mass_delete: request.allow_mass_delete }),
+          "EX",
+          FOLLOW_UP_RECORD_SECONDS,
+        );
         return { jobId: running, status: "follows-running" };
       }
       // A new job, or the follow-up BullMQ created when the running job just ended (holding an

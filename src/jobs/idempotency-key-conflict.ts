@@ -5,7 +5,10 @@ export class IdempotencyKeyConflict extends PimSyncError {
     /** The job the key was first used for, as `jobs list` names it (`67/add-…`, `activation/act-…`). */
     readonly jobRef: string,
   ) {
-    super(`already used for another request body (job ${jobRef}); use a new key for a new request`, { code: "IDEMPOTENCY_KEY_CONFLICT", retryable: false });
+    super(`already used for another request body (job ${jobRef}); use a new key for a new request`, {
+      code: "IDEMPOTENCY_KEY_CONFLICT",
+      retryable: false,
+    });
     this.name = "IdempotencyKeyConflict";
   }
 }

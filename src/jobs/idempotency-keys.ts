@@ -43,11 +43,17 @@ export interface IdempotencyClaim {
   readonly jobId: string;
 }
 
-export async function claimIdempotencyKey(redis: RedisClient, key: string, args: { readonly bodyHash: string; readonly jobId: string; readonly ttlSeconds: number }): Promise<IdempotencyClaim> {
+export async function claimIdempotencyKey(
+  redis: RedisClient,
+  key: string,
+  args: { readonly bodyHash: string; readonly jobId: string; readonly ttlSeconds: number },
+): Promise<IdempotencyClaim> {
   const answer = (await redis.eval(CLAIM, 1, key, args.bodyHash, args.jobId, args.ttlSeconds)) as unknown;
-  if (!Array.isArray(answer) || typeof answer[0] !== "string" || typeof answer[1] !== "string") throw new Error(`unexpected answer from the idempotency script: ${JSON.stringify(answer)}`);
+  if (!Array.isArray(answer) || typeof answer[0] !== "string" || typeof answer[1] !== "string")
+    throw new Error(`unexpected answer from the idempotency script: ${JSON.stringify(answer)}`);
   const outcome = answer[0];
-  if (outcome !== "new" && outcome !== "duplicate" && outcome !== "conflict") throw new Error(`unexpected idempotency outcome '${outcome}'`);
+  if (outcome !== "new" && outcome !== "duplicate" && outcome !== "conflict")
+    throw new Error(`unexpected idempotency outcome '${outcome}'`);
   return { outcome, jobId: answer[1] };
 }
 

@@ -119,7 +119,14 @@ async function summarize(project: number | null, job: Job, catalog: JobCatalog):
  * result, failed reasons, stacks, logs) goes through `redactor` (the configured secrets): jobs
  * written by an older version, or by a worker with other settings, may hold them.
  */
-export function createJobAdmin(queues: JobQueues, options: { readonly activation?: Queue; readonly redactor?: Redactor; /** The catalog's list, or in a test the list with an entry of its own. */ readonly catalog?: JobCatalog } = {}) {
+export function createJobAdmin(
+  queues: JobQueues,
+  options: {
+    readonly activation?: Queue;
+    readonly redactor?: Redactor;
+    /** The catalog's list, or in a test the list with an entry of its own. */ readonly catalog?: JobCatalog;
+  } = {},
+) {
   const redactor = options.redactor ?? EMPTY_REDACTOR;
   const catalog = options.catalog ?? DEFAULT_JOB_CATALOG;
   /** Every queue to look at: the project's, or all projects' plus the Activation queue when configured. */
@@ -139,7 +146,10 @@ export function createJobAdmin(queues: JobQueues, options: { readonly activation
       // Asked of this worker, the job cannot exist here: a 404, not a failure to retry.
       if (!options.activation) throw new QueueNotConfiguredError("the Activation queue is not configured (no `activation` section)");
       const job = await options.activation.getJob(activationRef[1]);
-      if (!job) throw new JobNotFoundError(`job ${ACTIVATION_QUEUE}/${activationRef[1]} not found (it may have been removed after its retention period)`);
+      if (!job)
+        throw new JobNotFoundError(
+          `job ${ACTIVATION_QUEUE}/${activationRef[1]} not found (it may have been removed after its retention period)`,
+        );
       return { project: null, job, queue: options.activation };
     }
     const { project, id } = parseJobRef(ref, queues.projects);

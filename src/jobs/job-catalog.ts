@@ -15,7 +15,15 @@ import { syncRunJob } from "./catalog/sync-run.js";
  * The queues, the one processor, the admin listing and the metrics read it; nothing else lists
  * job names. Adding a job: docs/adding-a-job.md.
  */
-export const JOB_DEFINITIONS = [syncRunJob, syncEventsJob, optionsAddJob, activationOrdersPullJob, activationOffersPutJob, activationOrdersResendJob, activationShipmentUpdateJob] as const;
+export const JOB_DEFINITIONS = [
+  syncRunJob,
+  syncEventsJob,
+  optionsAddJob,
+  activationOrdersPullJob,
+  activationOffersPutJob,
+  activationOrdersResendJob,
+  activationShipmentUpdateJob,
+] as const;
 
 type Definition = (typeof JOB_DEFINITIONS)[number];
 export type JobName = Definition["name"];
@@ -28,7 +36,9 @@ export type ProjectJobName = Extract<Definition, { readonly queue: "project" }>[
 export type ActivationJobName = Extract<Definition, { readonly queue: "activation" }>["name"];
 
 /** The entries by name, typed: `JOB_CATALOG["sync.run"].schema`. */
-export const JOB_CATALOG = Object.fromEntries(JOB_DEFINITIONS.map((definition) => [definition.name, definition])) as unknown as { readonly [N in JobName]: JobDefinitionOf<N> };
+export const JOB_CATALOG = Object.fromEntries(JOB_DEFINITIONS.map((definition) => [definition.name, definition])) as unknown as {
+  readonly [N in JobName]: JobDefinitionOf<N>;
+};
 
 /** The catalog the worker runs, looked up by the names Redis holds. */
 export const DEFAULT_JOB_CATALOG: JobCatalog = jobCatalogOf(JOB_DEFINITIONS);

@@ -14,12 +14,18 @@ export type JobRetention = Pick<WorkerSettings, "keep_completed_days" | "keep_fa
  * scheduler; replays and delayed re-queues keep the options the job was created with): the
  * catalog's retry policy and a bounded retention, so no path can leave jobs in Redis forever.
  */
-export function jobOptionsFor(name: JobName, retention: JobRetention): Pick<JobsOptions, "attempts" | "backoff" | "removeOnComplete" | "removeOnFail"> {
+export function jobOptionsFor(
+  name: JobName,
+  retention: JobRetention,
+): Pick<JobsOptions, "attempts" | "backoff" | "removeOnComplete" | "removeOnFail"> {
   return jobOptionsOf(JOB_CATALOG[name], retention);
 }
 
 /** `jobOptionsFor`, of an entry (one a test added to the catalog's list, too). */
-export function jobOptionsOf(entry: Pick<AnyJobDefinition, "attempts" | "backoff">, retention: JobRetention): Pick<JobsOptions, "attempts" | "backoff" | "removeOnComplete" | "removeOnFail"> {
+export function jobOptionsOf(
+  entry: Pick<AnyJobDefinition, "attempts" | "backoff">,
+  retention: JobRetention,
+): Pick<JobsOptions, "attempts" | "backoff" | "removeOnComplete" | "removeOnFail"> {
   return {
     attempts: entry.attempts,
     backoff: { ...entry.backoff },

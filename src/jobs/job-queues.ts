@@ -32,7 +32,10 @@ export interface JobQueues {
   enqueue(name: string, input: Readonly<Record<string, unknown>>, request?: EnqueueRequest): Promise<EnqueuedJob>;
   /** Input is parsed against the job catalog (JobInput<"sync.run"> when typed); JobDataError if wrong. */
   enqueueSync(input: JobInput<"sync.run"> | Readonly<Record<string, unknown>>): Promise<EnqueuedJob>;
-  enqueueAddOptions(input: JobInput<"options.add"> | Readonly<Record<string, unknown>>, options?: { readonly idempotencyKey?: string | undefined }): Promise<EnqueuedJob>;
+  enqueueAddOptions(
+    input: JobInput<"options.add"> | Readonly<Record<string, unknown>>,
+    options?: { readonly idempotencyKey?: string | undefined },
+  ): Promise<EnqueuedJob>;
   /**
    * A targeted sync of the project's pending PIM events, once the window closes: `quietMs` after
    * the last request, at most `maxMs` after the first. While one is waiting, this joins it (its
@@ -61,8 +64,14 @@ export function createJobQueues(args: {
   const keyspace = keyspaceOf(args.connection, args.prefix);
   const queues = new Map<number, Queue>();
   for (const project of args.projects) {
-    const settings = args.scheduleJitterMs === undefined ? {} : { settings: { repeatStrategy: spreadRepeatStrategy(project, args.scheduleJitterMs) } };
-    const queue = new Queue(keyspace.projectQueue(project), { connection: args.connection, prefix: args.prefix, ...settings, ...queueTelemetryOption() });
+    const settings =
+      args.scheduleJitterMs === undefined ? {} : { settings: { repeatStrategy: spreadRepeatStrategy(project, args.scheduleJitterMs) } };
+    const queue = new Queue(keyspace.projectQueue(project), {
+      connection: args.connection,
+      prefix: args.prefix,
+      ...settings,
+      ...queueTelemetryOption(),
+    });
     // The commands waiting on Redis see the failure themselves; this only keeps it off the console.
     queue.on("error", (error) => args.onError?.(error));
     queues.set(project, queue);

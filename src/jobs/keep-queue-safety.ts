@@ -58,7 +58,14 @@ export function keepQueueSafety(args: {
       }
     }
     if (schedulesWrong) {
-      await upsertSchedules({ redis: args.connection, prefix: args.prefix, queues: args.queues, projects: args.projects, retention: args.retention, logger: args.logger });
+      await upsertSchedules({
+        redis: args.connection,
+        prefix: args.prefix,
+        queues: args.queues,
+        projects: args.projects,
+        retention: args.retention,
+        logger: args.logger,
+      });
     }
     for (const extra of args.alsoCheck ?? []) await extra((what, details) => log.warn(details ?? {}, what));
   }

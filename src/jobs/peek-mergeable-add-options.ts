@@ -40,6 +40,9 @@ export async function peekMergeableAddOptions(args: {
     }
     if (runEnded) break;
   }
-  const recorded = await args.outcomes.recorded(args.project, found.map(({ id }) => id));
+  const recorded = await args.outcomes.recorded(
+    args.project,
+    found.map(({ id }) => id),
+  );
   return found.filter(({ id }) => !recorded.has(id));
 }

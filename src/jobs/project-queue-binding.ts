@@ -45,7 +45,8 @@ export function projectQueueBinding(args: {
           let lease: ProjectLease | undefined;
           // The job's own signal is aborted if the lock is lost: one signal per job (AbortSignal.any
           // made a third one, and was a measurable part of a no-op job's CPU).
-          const onLockLost = (): void => abort(lease?.signal.reason instanceof Error ? lease.signal.reason : new Error("lost the project lock"));
+          const onLockLost = (): void =>
+            abort(lease?.signal.reason instanceof Error ? lease.signal.reason : new Error("lost the project lock"));
           try {
             lease =
               args.leases?.take(token, project) ??
@@ -80,7 +81,12 @@ export function projectQueueBinding(args: {
             // written before BullMQ's completion call on the same connection, and Redis runs one
             // connection's commands in order, so the job shows as finished only once its lock is
             // free, and this worker's next job asks for the lock after the release.
-            else void lease?.release().catch((error: unknown) => jobLog.write("warn", "could not release the project lock; it expires by itself", { err: error }));
+            else
+              void lease
+                ?.release()
+                .catch((error: unknown) =>
+                  jobLog.write("warn", "could not release the project lock; it expires by itself", { err: error }),
+                );
           }
         },
       };

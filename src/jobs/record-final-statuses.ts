@@ -8,9 +8,11 @@ import type { JobFinalStatusStore } from "./job-final-status-store.js";
  * logged and given up: the job itself still answers until its retention removes it.
  */
 export function recordFinalStatuses(worker: Worker, project: number, store: JobFinalStatusStore, logger: Logger): void {
-  const failedToRecord = (jobId: string | undefined) => (error: unknown): void => {
-    logger.warn({ project, job: jobId, err: error }, "could not record the job's final status");
-  };
+  const failedToRecord =
+    (jobId: string | undefined) =>
+    (error: unknown): void => {
+      logger.warn({ project, job: jobId, err: error }, "could not record the job's final status");
+    };
   worker.on("completed", (job) => {
     store.record(project, job, "completed").catch(failedToRecord(job.id));
   });

@@ -9,7 +9,12 @@ const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call
  * holder never frees someone else's lock). Waits for the lock up to `waitMs`; the lock expires
  * after `ttlMs` if its holder dies, so `work` must be much shorter than that.
  */
-export async function withRedisLock<T>(redis: RedisClient, key: string, timing: { readonly ttlMs: number; readonly waitMs: number }, work: () => Promise<T>): Promise<T> {
+export async function withRedisLock<T>(
+  redis: RedisClient,
+  key: string,
+  timing: { readonly ttlMs: number; readonly waitMs: number },
+  work: () => Promise<T>,
+): Promise<T> {
   const owner = randomUUID();
   const deadline = Date.now() + timing.waitMs;
   while ((await redis.set(key, owner, "PX", timing.ttlMs, "NX")) !== "OK") {

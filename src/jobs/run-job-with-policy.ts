@@ -32,7 +32,8 @@ export async function runJobWithPolicy(args: {
   const { job, token, logger, redactor } = args;
   // On the job's span (BullMQ's `process`, active here when tracing is on); no-ops otherwise.
   const { annotate } = tracingHooks();
-  const outcome = (value: "completed" | "failed" | "retry" | "delayed" | "handed_back"): void => annotate({ [SPAN_ATTRIBUTES.jobOutcome]: value });
+  const outcome = (value: "completed" | "failed" | "retry" | "delayed" | "handed_back"): void =>
+    annotate({ [SPAN_ATTRIBUTES.jobOutcome]: value });
   annotate({ [SPAN_ATTRIBUTES.jobId]: job.id ?? "", [SPAN_ATTRIBUTES.jobName]: job.name });
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error(`${job.name} ran longer than ${args.timeoutMs} ms`)), args.timeoutMs);

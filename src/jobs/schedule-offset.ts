@@ -29,7 +29,11 @@ function occurrencesAfter(millis: number, pattern: string, tz: string | undefine
  * restart), never as long as the cron's shortest gap (a run must not slide into the next one's
  * time). So 50 projects on `*\/15 * * * *` start spread over the window, not in one second.
  */
-export function scheduleOffsetMs(project: number, schedule: { readonly pattern: string; readonly tz?: string | undefined }, jitterMs: number): number {
+export function scheduleOffsetMs(
+  project: number,
+  schedule: { readonly pattern: string; readonly tz?: string | undefined },
+  jitterMs: number,
+): number {
   if (jitterMs <= 0) return 0;
   const times = occurrencesAfter(GAP_REFERENCE, schedule.pattern, schedule.tz, GAP_SAMPLES);
   let shortestGap = times.length < 2 ? jitterMs : Number.POSITIVE_INFINITY;

@@ -51,7 +51,11 @@ export class SlotGatedWorker extends Worker {
   constructor(
     name: string,
     processor: Processor,
-    options: WorkerOptions & { readonly connection: RedisClient; readonly slots: ConcurrencyLimiter; readonly onRunEnded?: (token: string) => void },
+    options: WorkerOptions & {
+      readonly connection: RedisClient;
+      readonly slots: ConcurrencyLimiter;
+      readonly onRunEnded?: (token: string) => void;
+    },
   ) {
     const { slots, onRunEnded, ...workerOptions } = options;
     // Not started here: the slots field must be set before the main loop asks for a job.
@@ -59,7 +63,8 @@ export class SlotGatedWorker extends Worker {
     this.slots = slots;
     this.onRunEnded = onRunEnded;
     this.redis = options.connection;
-    if (options.autorun !== false) void this.run().catch((error: unknown) => this.emit("error", error instanceof Error ? error : new Error(String(error))));
+    if (options.autorun !== false)
+      void this.run().catch((error: unknown) => this.emit("error", error instanceof Error ? error : new Error(String(error))));
   }
 
   protected override async moveToActive(token: string, name?: string): Promise<Job> {

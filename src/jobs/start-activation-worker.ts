@@ -57,8 +57,19 @@ export function prepareActivation(args: {
   const activation = settings.activation;
   const prefix = settings.redis?.prefix;
   if (!activation || prefix === undefined) throw new Error("the activation worker needs `activation` and `redis` in the config");
-  const queue = createActivationQueue({ connection: args.connection, prefix, retention: settings.worker, ...(args.onError ? { onError: args.onError("activation queue") } : {}), ...(args.catalog ? { catalog: args.catalog } : {}) });
-  const runtime = createActivationRuntime({ settings, logger: args.logger, redis: args.connection, ...(args.budgets ? { budgets: args.budgets } : {}) });
+  const queue = createActivationQueue({
+    connection: args.connection,
+    prefix,
+    retention: settings.worker,
+    ...(args.onError ? { onError: args.onError("activation queue") } : {}),
+    ...(args.catalog ? { catalog: args.catalog } : {}),
+  });
+  const runtime = createActivationRuntime({
+    settings,
+    logger: args.logger,
+    redis: args.connection,
+    ...(args.budgets ? { budgets: args.budgets } : {}),
+  });
   return {
     queue,
     runtime,
@@ -125,7 +136,14 @@ export async function startActivationWorker(args: {
     async upsertSchedules() {
       try {
         const connections = activation.orders.schedule === undefined ? [] : await resolvePullConnections(activation, runtime.client);
-        await upsertActivationSchedules({ redis: args.connection, prefix, queue, cron: activation.orders.schedule, connections, logger: log });
+        await upsertActivationSchedules({
+          redis: args.connection,
+          prefix,
+          queue,
+          cron: activation.orders.schedule,
+          connections,
+          logger: log,
+        });
         scheduled = connections;
       } catch (error) {
         // The API may be down at start: keep the schedules as they are (the last worker's) and go on.
@@ -153,7 +171,12 @@ export async function startActivationWorker(args: {
       });
       if (missing.length === 0 && changed.length === 0) return;
       // The config wins over whatever another worker (or a person) wrote: see docs/worker.md, Schedules.
-      if (changed.length > 0) warn("an activation pull schedule in Redis differs from the config; replacing it", { connections: changed, found: changed.map((c) => present.get(`${ACTIVATION_SCHEDULER_PREFIX}${c}`)), wanted: cron });
+      if (changed.length > 0)
+        warn("an activation pull schedule in Redis differs from the config; replacing it", {
+          connections: changed,
+          found: changed.map((c) => present.get(`${ACTIVATION_SCHEDULER_PREFIX}${c}`)),
+          wanted: cron,
+        });
       else warn("an activation pull schedule was missing from Redis; upserting them again", { connections: missing });
       await upsertActivationSchedules({ redis: args.connection, prefix, queue, cron, connections: scheduled, logger: log });
     },

@@ -122,10 +122,12 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
   const ownsConnection = args.connection === undefined;
   // During a Redis outage every BullMQ object reports each failed call; the connection already
   // logs one line per reconnect attempt, so these stay at debug (one JSON line each, no stack).
-  const logRedisError = (source: string) => (error: Error): void => {
-    if (isRedisConnectionFailure(error)) logger.debug({ source, err: error }, "Redis call failed");
-    else logger.error({ source, err: error }, `${source} error`);
-  };
+  const logRedisError =
+    (source: string) =>
+    (error: Error): void => {
+      if (isRedisConnectionFailure(error)) logger.debug({ source, err: error }, "Redis call failed");
+      else logger.error({ source, err: error }, `${source} error`);
+    };
   const queues = createJobQueues({
     connection,
     prefix,
@@ -138,11 +140,30 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
   // One set of budgets for the process: its projects take turns at each (see src/budgets/).
   const budgets = budgetsFor(settings, logger, connection);
   const runtimes = new Map<number, ProjectRuntime>(
-    settings.projects.map((project) => [project.id, createProjectRuntime({ settings, project, logger, redis: connection, budgets, ...(observer ? { onUpstreamResponse: (upstream, status) => observer.upstreamResponse(upstream, status) } : {}) })]),
+    settings.projects.map((project) => [
+      project.id,
+      createProjectRuntime({
+        settings,
+        project,
+        logger,
+        redis: connection,
+        budgets,
+        ...(observer ? { onUpstreamResponse: (upstream, status) => observer.upstreamResponse(upstream, status) } : {}),
+      }),
+    ]),
   );
   const finalStatuses = createJobFinalStatusStore(connection, keyspaceOf(connection, prefix), idempotencyWindowSeconds(settings.worker));
   const pimEvents = createPimEventStore(connection, keyspaceOf(connection, prefix));
-  const activationParts = settings.activation ? prepareActivation({ settings, logger, connection, budgets, onError: logRedisError, ...(args.catalog ? { catalog: args.catalog } : {}) }) : null;
+  const activationParts = settings.activation
+    ? prepareActivation({
+        settings,
+        logger,
+        connection,
+        budgets,
+        onError: logRedisError,
+        ...(args.catalog ? { catalog: args.catalog } : {}),
+      })
+    : null;
   const projectLocales = async (project: number, recheck: boolean): Promise<readonly string[]> => {
     const runtime = runtimes.get(project);
     if (!runtime) throw new Error(`project ${project} is not configured`);
@@ -172,7 +193,9 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
 
     const slots = createConcurrencyLimiter(settings.worker.concurrency);
     const outcomes = createAddOptionsOutcomeStore(connection, prefix);
-    const leases = new ProjectLeaseChain((error) => logger.warn({ err: error }, "could not release the project lock; it expires by itself"));
+    const leases = new ProjectLeaseChain((error) =>
+      logger.warn({ err: error }, "could not release the project lock; it expires by itself"),
+    );
     const cancellation = createJobCancellation();
     const processor = createJobProcessor({
       cancellation,
@@ -213,7 +236,18 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
     });
     let activation: RunningActivationWorker | null = null;
     try {
-      activation = activationParts ? await startActivationWorker({ settings, logger, connection, parts: activationParts, slots, onError: logRedisError, observer, ...(args.catalog ? { catalog: args.catalog } : {}) }) : null;
+      activation = activationParts
+        ? await startActivationWorker({
+            settings,
+            logger,
+            connection,
+            parts: activationParts,
+            slots,
+            onError: logRedisError,
+            observer,
+            ...(args.catalog ? { catalog: args.catalog } : {}),
+          })
+        : null;
       abandoned();
       // Last: a worker that could not start (its HTTP port taken, Redis refusing it) must not
       // have replaced the schedules the running fleet uses.
@@ -221,7 +255,10 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
       await activation?.upsertSchedules();
       abandoned();
     } catch (error) {
-      await Promise.race([Promise.allSettled([...workers.map((worker) => worker.close(true)), activation?.closeWorker().then(() => activation?.release())]), sleep(QUEUE_CLOSE_GRACE_MS, undefined, { ref: false })]);
+      await Promise.race([
+        Promise.allSettled([...workers.map((worker) => worker.close(true)), activation?.closeWorker().then(() => activation?.release())]),
+        sleep(QUEUE_CLOSE_GRACE_MS, undefined, { ref: false }),
+      ]);
       throw error;
     }
     // Written once at start, but lost with Redis' data (or changed by another worker): restored
@@ -259,7 +296,10 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
           // Redis is away: no job can record its end, and closing would wait for Redis. Jobs that
           // were running keep their locks until they expire; another worker then recovers them.
           logger.warn("Redis is not answering: stopping without waiting for it");
-          await Promise.race([Promise.all(workers.map((worker) => worker.close(true))).catch(() => undefined), sleep(QUEUE_CLOSE_GRACE_MS, undefined, { ref: false })]);
+          await Promise.race([
+            Promise.all(workers.map((worker) => worker.close(true))).catch(() => undefined),
+            sleep(QUEUE_CLOSE_GRACE_MS, undefined, { ref: false }),
+          ]);
           for (const worker of workers) void worker.disconnect().catch(() => undefined);
           activation?.cancelAll("worker shutting down: RedisClient is away");
           await Promise.allSettled([...runtimes.values()].map((runtime) => runtime.close()));

@@ -7,7 +7,10 @@ export class UnknownJobName extends PimSyncError {
     /** The queue it was asked of, when it matters. */
     queue?: string,
   ) {
-    super(`unknown job name '${jobName}'${queue === undefined ? "" : ` on the ${queue} queue`}`, { code: "JOB_NAME_UNKNOWN", retryable: false });
+    super(`unknown job name '${jobName}'${queue === undefined ? "" : ` on the ${queue} queue`}`, {
+      code: "JOB_NAME_UNKNOWN",
+      retryable: false,
+    });
     this.name = "UnknownJobName";
   }
 }

@@ -27,7 +27,8 @@ export async function upsertActivationSchedules(args: {
     const wanted = new Set(args.cron === undefined ? [] : args.connections);
     for (const scheduler of await args.queue.queue.getJobSchedulers(0, -1)) {
       const id = scheduler.key;
-      if (id.startsWith(ACTIVATION_SCHEDULER_PREFIX) && !wanted.has(id.slice(ACTIVATION_SCHEDULER_PREFIX.length))) await args.queue.queue.removeJobScheduler(id);
+      if (id.startsWith(ACTIVATION_SCHEDULER_PREFIX) && !wanted.has(id.slice(ACTIVATION_SCHEDULER_PREFIX.length)))
+        await args.queue.queue.removeJobScheduler(id);
     }
     if (args.cron === undefined) return "upserted";
     const entry = JOB_CATALOG["activation.orders.pull"];
@@ -35,12 +36,21 @@ export async function upsertActivationSchedules(args: {
       await args.queue.queue.upsertJobScheduler(
         `${ACTIVATION_SCHEDULER_PREFIX}${connection}`,
         { pattern: args.cron },
-        { name: "activation.orders.pull", data: entry.schema.parse({ connection, trigger: "schedule" }), opts: args.queue.jobOptions("activation.orders.pull") },
+        {
+          name: "activation.orders.pull",
+          data: entry.schema.parse({ connection, trigger: "schedule" }),
+          opts: args.queue.jobOptions("activation.orders.pull"),
+        },
       );
     }
     args.logger.info({ connections: [...wanted], cron: args.cron }, "activation pull schedules upserted");
     return "upserted";
   } finally {
-    await args.redis.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0", 1, lockKey, owner);
+    await args.redis.eval(
+      "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0",
+      1,
+      lockKey,
+      owner,
+    );
   }
 }

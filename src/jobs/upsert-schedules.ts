@@ -52,6 +52,11 @@ export async function upsertSchedules(args: {
     return "upserted";
   } finally {
     // Release only our own lock (compare-and-delete).
-    await args.redis.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0", 1, lockKey, owner);
+    await args.redis.eval(
+      "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0",
+      1,
+      lockKey,
+      owner,
+    );
   }
 }

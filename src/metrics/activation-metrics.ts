@@ -70,7 +70,8 @@ export function createActivationMetrics(registry: Registry): JobObserver {
     "activation.shipment.update": (end) => shipments.inc({ connection: end.subject, outcome: "refused" }),
     "activation.offers.put": (end) => offers.inc({ connection: end.subject, outcome: "refused" }, offerCount(end.data)),
   };
-  const of = <T>(table: { readonly [N in ActivationJobName]?: T }, name: string): T | undefined => (Object.hasOwn(table, name) ? table[name as ActivationJobName] : undefined);
+  const of = <T>(table: { readonly [N in ActivationJobName]?: T }, name: string): T | undefined =>
+    Object.hasOwn(table, name) ? table[name as ActivationJobName] : undefined;
 
   return {
     runEnded(end) {

@@ -53,7 +53,12 @@ export function createWorkerMetrics(args: {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   for (const name of NON_COUNTERS_NAMED_TOTAL) registry.removeSingleMetric(name);
-  const syncRuns = new Counter({ name: "pim_sync_sync_runs_total", help: "Sync job runs (each attempt) by outcome: ok, failed, held_back.", labelNames: ["project", "outcome"] as const, registers: [registry] });
+  const syncRuns = new Counter({
+    name: "pim_sync_sync_runs_total",
+    help: "Sync job runs (each attempt) by outcome: ok, failed, held_back.",
+    labelNames: ["project", "outcome"] as const,
+    registers: [registry],
+  });
   const syncDuration = new Histogram({
     name: "pim_sync_sync_duration_seconds",
     help: "Duration of sync job runs (each attempt) by outcome: ok, failed, held_back.",
@@ -61,9 +66,24 @@ export function createWorkerMetrics(args: {
     buckets: [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600],
     registers: [registry],
   });
-  const optionsWritten = new Counter({ name: "pim_sync_options_written_total", help: "Options written to the configuration service by syncs, by kind: upsert, delete.", labelNames: ["project", "kind"] as const, registers: [registry] });
-  const heldBack = new Counter({ name: "pim_sync_deletions_held_back_total", help: "Option deletions the deletion guard held back.", labelNames: ["project"] as const, registers: [registry] });
-  const lastSuccess = new Gauge({ name: "pim_sync_last_success_timestamp_seconds", help: "When a sync of the project last ended without failure (held_back included), Unix seconds.", labelNames: ["project"] as const, registers: [registry] });
+  const optionsWritten = new Counter({
+    name: "pim_sync_options_written_total",
+    help: "Options written to the configuration service by syncs, by kind: upsert, delete.",
+    labelNames: ["project", "kind"] as const,
+    registers: [registry],
+  });
+  const heldBack = new Counter({
+    name: "pim_sync_deletions_held_back_total",
+    help: "Option deletions the deletion guard held back.",
+    labelNames: ["project"] as const,
+    registers: [registry],
+  });
+  const lastSuccess = new Gauge({
+    name: "pim_sync_last_success_timestamp_seconds",
+    help: "When a sync of the project last ended without failure (held_back included), Unix seconds.",
+    labelNames: ["project"] as const,
+    registers: [registry],
+  });
   // Options, not jobs (the name said add-options runs): added and already_present per collection.
   const addOptions = new Counter({
     name: "pim_sync_add_options_options_total",
@@ -78,8 +98,18 @@ export function createWorkerMetrics(args: {
     labelNames: ["queue", "job", "outcome"] as const,
     registers: [registry],
   });
-  const upstreamRequests = new Counter({ name: "pim_sync_upstream_requests_total", help: "Upstream HTTP requests by upstream (pim, service) and status code (or error).", labelNames: ["upstream", "status"] as const, registers: [registry] });
-  const throttled = new Counter({ name: "pim_sync_upstream_throttled_total", help: "Upstream answers 429 (too many requests).", labelNames: ["upstream"] as const, registers: [registry] });
+  const upstreamRequests = new Counter({
+    name: "pim_sync_upstream_requests_total",
+    help: "Upstream HTTP requests by upstream (pim, service) and status code (or error).",
+    labelNames: ["upstream", "status"] as const,
+    registers: [registry],
+  });
+  const throttled = new Counter({
+    name: "pim_sync_upstream_throttled_total",
+    help: "Upstream answers 429 (too many requests).",
+    labelNames: ["upstream"] as const,
+    registers: [registry],
+  });
   const httpRequests = new Counter({
     name: "pim_sync_http_requests_total",
     help: "HTTP requests answered by the worker's server, by method, route pattern (unmatched when no route matched) and status code.",
@@ -96,13 +126,17 @@ export function createWorkerMetrics(args: {
   for (const surface of AUTH_SURFACES) for (const reason of AUTH_REFUSAL_REASONS) authRefused.inc({ surface, reason }, 0);
   new Gauge({
     name: "pim_sync_jobs",
-    help: "Jobs in each project's queue (and the Activation queue, project=\"activation\") by state, read from Redis at scrape time.",
+    help: 'Jobs in each project\'s queue (and the Activation queue, project="activation") by state, read from Redis at scrape time.',
     labelNames: ["project", "queue_state"] as const,
     registers: [registry],
     async collect() {
       this.reset();
-      const counts = await Promise.all(args.projects.map(async (project) => ({ project, counts: await args.jobCounts(project).catch(() => null) })));
-      const activation = args.activationJobCounts ? [{ project: "activation", counts: await args.activationJobCounts().catch(() => null) }] : [];
+      const counts = await Promise.all(
+        args.projects.map(async (project) => ({ project, counts: await args.jobCounts(project).catch(() => null) })),
+      );
+      const activation = args.activationJobCounts
+        ? [{ project: "activation", counts: await args.activationJobCounts().catch(() => null) }]
+        : [];
       for (const { project, counts: read } of [...counts, ...activation]) {
         if (read === null) continue;
         for (const state of JOB_GAUGE_STATES) this.set({ project: String(project), queue_state: state }, read[state] ?? 0);
@@ -119,7 +153,9 @@ export function createWorkerMetrics(args: {
       registers: [registry],
       async collect() {
         this.reset();
-        const counts = await Promise.all(args.projects.map(async (project) => ({ project, count: await heldDeletions(project).catch(() => null) })));
+        const counts = await Promise.all(
+          args.projects.map(async (project) => ({ project, count: await heldDeletions(project).catch(() => null) })),
+        );
         for (const { project, count } of counts) if (count !== null) this.set({ project: String(project) }, count);
       },
     });
@@ -142,7 +178,12 @@ export function createWorkerMetrics(args: {
       },
     });
   }
-  const eventSyncRuns = new Counter({ name: "pim_sync_event_sync_runs_total", help: "Targeted syncs of PIM events (each attempt) by outcome: ok, failed, held_back.", labelNames: ["project", "outcome"] as const, registers: [registry] });
+  const eventSyncRuns = new Counter({
+    name: "pim_sync_event_sync_runs_total",
+    help: "Targeted syncs of PIM events (each attempt) by outcome: ok, failed, held_back.",
+    labelNames: ["project", "outcome"] as const,
+    registers: [registry],
+  });
 
   /** A targeted sync writes options like a sync, but is no proof the whole project is in step. */
   function eventSyncEnded(end: JobRunEnd): void {
@@ -155,7 +196,10 @@ export function createWorkerMetrics(args: {
     eventSyncRuns.inc({ project, outcome: result.outcome === "held_back" ? "held_back" : "ok" });
     optionsWritten.inc({ project, kind: "upsert" }, result.upserts);
     optionsWritten.inc({ project, kind: "delete" }, result.deletes);
-    heldBack.inc({ project }, result.heldBack.reduce((sum, held) => sum + held.names, 0));
+    heldBack.inc(
+      { project },
+      result.heldBack.reduce((sum, held) => sum + held.names, 0),
+    );
   }
 
   function syncEnded(end: JobRunEnd): void {
@@ -172,7 +216,10 @@ export function createWorkerMetrics(args: {
     syncDuration.observe({ project, outcome }, seconds);
     optionsWritten.inc({ project, kind: "upsert" }, result.upserts);
     optionsWritten.inc({ project, kind: "delete" }, result.deletes);
-    heldBack.inc({ project }, result.heldBack.reduce((sum, held) => sum + held.names, 0));
+    heldBack.inc(
+      { project },
+      result.heldBack.reduce((sum, held) => sum + held.names, 0),
+    );
     lastSuccess.set({ project }, Date.now() / 1000);
   }
 
@@ -183,8 +230,14 @@ export function createWorkerMetrics(args: {
       return;
     }
     const report = end.result as AddOptionsReport;
-    addOptions.inc({ project, outcome: "added" }, report.collections.reduce((sum, c) => sum + c.added.length, 0));
-    addOptions.inc({ project, outcome: "already_present" }, report.collections.reduce((sum, c) => sum + c.skipped.length, 0));
+    addOptions.inc(
+      { project, outcome: "added" },
+      report.collections.reduce((sum, c) => sum + c.added.length, 0),
+    );
+    addOptions.inc(
+      { project, outcome: "already_present" },
+      report.collections.reduce((sum, c) => sum + c.skipped.length, 0),
+    );
   }
 
   /** The project jobs' own metrics; a job left out is counted by `pim_sync_job_runs_total` only. */

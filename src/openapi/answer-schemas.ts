@@ -10,7 +10,9 @@ export const queuedAnswer = z.object({
   job_id: z.string().describe("`<project>/<id>`, or `activation/<id>` for the Activation queue"),
   status: z
     .enum(["queued", "merged", "follows-running", "duplicate"])
-    .describe("queued: a new job; merged: folded into a waiting job; follows-running: a job follows the running one; duplicate: the Idempotency-Key named an existing job"),
+    .describe(
+      "queued: a new job; merged: folded into a waiting job; follows-running: a job follows the running one; duplicate: the Idempotency-Key named an existing job",
+    ),
 });
 
 /** The refusals every route may give, by status, with the shape the server's error handler answers. */
@@ -23,7 +25,10 @@ const REFUSALS = {
   415: ["the body is not sent as application/json", problemsAnswer],
   422: ["the Idempotency-Key was used before with another body", problemsAnswer],
   429: ["too many failed logins from this address or user name; Retry-After says when to try again", errorAnswer],
-  503: ["the worker is starting or Redis did not answer in time (Retry-After then says when to try again), or the request could not be handled", errorAnswer],
+  503: [
+    "the worker is starting or Redis did not answer in time (Retry-After then says when to try again), or the request could not be handled",
+    errorAnswer,
+  ],
 } as const;
 
 export type RefusalStatus = keyof typeof REFUSALS;

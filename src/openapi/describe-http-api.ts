@@ -45,7 +45,9 @@ export function describeHttpApi(app: FastifyInstance, info: { readonly version: 
   // Read once every route's own hooks have run (bull-board's routes are hidden by a hook of their scope).
   app.addHook("onRoute", (route) => void routes.push(route));
   app.addHook("onReady", async () => {
-    const undescribed = routes.filter((route) => route.schema?.hide !== true && route.schema?.response === undefined).map((route) => `${[route.method].flat().join("|")} ${route.url}`);
+    const undescribed = routes
+      .filter((route) => route.schema?.hide !== true && route.schema?.response === undefined)
+      .map((route) => `${[route.method].flat().join("|")} ${route.url}`);
     if (undescribed.length > 0) throw new UndescribedRoutesError(undescribed);
   });
 
@@ -55,12 +57,15 @@ export function describeHttpApi(app: FastifyInstance, info: { readonly version: 
       info: {
         title: "pim-sync worker",
         version: info.version,
-        description: "The worker's HTTP API: health checks, trigger routes and job status, the admin API, metrics. Generated from the routes' own schemas.",
+        description:
+          "The worker's HTTP API: health checks, trigger routes and job status, the admin API, metrics. Generated from the routes' own schemas.",
       },
       tags: TAGS,
       components: { securitySchemes: SECURITY_SCHEMES },
     },
-    transformObject: (documentObject) => ("openapiObject" in documentObject ? markOptionalBodies(documentObject.openapiObject as Record<string, unknown>) : documentObject.swaggerObject),
+    transformObject: (documentObject) =>
+      "openapiObject" in documentObject
+        ? markOptionalBodies(documentObject.openapiObject as Record<string, unknown>)
+        : documentObject.swaggerObject,
   });
 }
-

@@ -26,7 +26,10 @@ export interface RouteDescription {
 }
 
 function answerSchema(answer: Answer): JsonSchema {
-  return { description: answer.description, content: { [answer.mediaType ?? "application/json"]: { schema: jsonSchemaOf(answer.schema, "output") } } };
+  return {
+    description: answer.description,
+    content: { [answer.mediaType ?? "application/json"]: { schema: jsonSchemaOf(answer.schema, "output") } },
+  };
 }
 
 /**

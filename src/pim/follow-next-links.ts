@@ -7,8 +7,7 @@ import { createPagingGuard, type PagingGuard } from "../http/paging-guard.js";
 /** The part of both Akeneo envelopes (page and search_after) that paging needs. */
 export interface LinkedPage<I> {
   readonly _links?:
-    | { readonly self?: { readonly href: string } | undefined; readonly next?: { readonly href: string } | undefined }
-    | undefined;
+    { readonly self?: { readonly href: string } | undefined; readonly next?: { readonly href: string } | undefined } | undefined;
   /** Only with `with_count=true` (page pagination): the list's length when the page was served. */
   readonly items_count?: number | undefined;
   readonly _embedded: { readonly items: readonly I[] };
@@ -84,11 +83,21 @@ export async function openPagedList<I extends CodedItem>(args: PagedListArgs<I>)
     firstUrl: requestUrl(args.http.baseUrl, args.first.url, args.first.query).toString(),
     logger: args.logger,
   });
-  const { data } = await args.http.send({ method: "GET", url: args.first.url, query: args.first.query, schema: args.schema, signal: args.signal });
+  const { data } = await args.http.send({
+    method: "GET",
+    url: args.first.url,
+    query: args.first.query,
+    schema: args.schema,
+    signal: args.signal,
+  });
   return { count: data.items_count, pages: pagesFrom(args, guard, data) };
 }
 
-async function* pagesFrom<I extends CodedItem>(args: PagedListArgs<I>, guard: PagingGuard, firstPage: LinkedPage<I>): AsyncGenerator<readonly I[], void, undefined> {
+async function* pagesFrom<I extends CodedItem>(
+  args: PagedListArgs<I>,
+  guard: PagingGuard,
+  firstPage: LinkedPage<I>,
+): AsyncGenerator<readonly I[], void, undefined> {
   // The count of the first page: a list that changes while it is read fails the check below.
   const expectedCount = firstPage.items_count;
   let data = firstPage;
@@ -128,7 +137,12 @@ interface NumberedPagePlan {
  * link asks for page 2 with a `limit` the first page filled. Anything else is followed link by
  * link.
  */
-function numberedPagePlan(secondPageUrl: string, count: number | undefined, firstPageItems: number, readAhead: number): NumberedPagePlan | undefined {
+function numberedPagePlan(
+  secondPageUrl: string,
+  count: number | undefined,
+  firstPageItems: number,
+  readAhead: number,
+): NumberedPagePlan | undefined {
   if (readAhead <= 1 || count === undefined) return undefined;
   const query = new URL(secondPageUrl).searchParams;
   const limit = Number(query.get("limit"));

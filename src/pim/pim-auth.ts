@@ -139,7 +139,10 @@ export function createPimAuth(options: PimAuthOptions): PimAuth {
     const base = { upstream: error.upstream, method: error.method, url: error.url, status: error.status, bodyExcerpt: excerpt };
     if (passwordGrant && error.code === "HTTP_STATUS" && error.status !== undefined && REJECTION_STATUSES.has(error.status)) {
       // Retrying cannot help until someone fixes the configuration.
-      return new HttpError({ ...base, code: "HTTP_STATUS", transient: false }, `${CREDENTIALS_REJECTED_MESSAGE} (${error.status} ${excerpt})`);
+      return new HttpError(
+        { ...base, code: "HTTP_STATUS", transient: false },
+        `${CREDENTIALS_REJECTED_MESSAGE} (${error.status} ${excerpt})`,
+      );
     }
     const message = redactSecrets(error.message, secrets());
     if (message === error.message) return error;

@@ -121,7 +121,10 @@ export function createPimClient(options: PimClientOptions): PimClient {
     onResponse: options.onResponse,
   });
 
-  async function openAttributeOptions(attribute: string, signal?: AbortSignal): Promise<{ count: number | undefined; pages: AsyncGenerator<PimAttributeOption[]> }> {
+  async function openAttributeOptions(
+    attribute: string,
+    signal?: AbortSignal,
+  ): Promise<{ count: number | undefined; pages: AsyncGenerator<PimAttributeOption[]> }> {
     // `with_count`: the count served with the first page is checked against what was read, so
     // a list truncated by the server (or changed while it was read) fails instead of being
     // planned as deletions. The next links repeat the parameter.
@@ -145,7 +148,11 @@ export function createPimClient(options: PimClientOptions): PimClient {
     }
   }
 
-  async function upsertAttributeOptions(attribute: string, items: readonly PimUpsertItem[], signal?: AbortSignal): Promise<PimUpsertResult[]> {
+  async function upsertAttributeOptions(
+    attribute: string,
+    items: readonly PimUpsertItem[],
+    signal?: AbortSignal,
+  ): Promise<PimUpsertResult[]> {
     const results: PimUpsertResult[] = [];
     for (const batch of chunksOf(items, BATCH_SIZE)) {
       const body = batch.map((item) => JSON.stringify({ code: item.code, attribute, labels: item.labels })).join("\n");
@@ -189,7 +196,14 @@ export function createPimClient(options: PimClientOptions): PimClient {
     openAttributeOptions,
     referenceEntityRecordPages,
     listReferenceEntities: (signal) =>
-      collectPages({ http, logger, signal, first: { url: "reference-entities" }, schema: referenceEntityPage, map: (entity) => entity.code }),
+      collectPages({
+        http,
+        logger,
+        signal,
+        first: { url: "reference-entities" },
+        schema: referenceEntityPage,
+        map: (entity) => entity.code,
+      }),
     getAttributeOption: (attribute, code, signal) =>
       nullWhenNotFound(
         http

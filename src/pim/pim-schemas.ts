@@ -108,9 +108,7 @@ export type WireChannel = z.infer<typeof channelSchema>;
  */
 export const localeSchema = z.union([
   z.object({ code: z.string(), enabled: z.boolean() }),
-  z
-    .object({ code: z.string(), enable: z.boolean() })
-    .transform(({ code, enable }) => ({ code, enabled: enable })),
+  z.object({ code: z.string(), enable: z.boolean() }).transform(({ code, enable }) => ({ code, enabled: enable })),
 ]);
 export type WireLocale = z.infer<typeof localeSchema>;
 
@@ -139,9 +137,7 @@ export const measurementFamilySchema = z.object({
   code: z.string(),
   labels: labelsSchema,
   standard_unit_code: z.string().nullish(),
-  units: z
-    .union([z.record(z.string(), measurementUnitSchema), emptyPhpArray])
-    .transform((units) => (Array.isArray(units) ? {} : units)),
+  units: z.union([z.record(z.string(), measurementUnitSchema), emptyPhpArray]).transform((units) => (Array.isArray(units) ? {} : units)),
 });
 export type WireMeasurementFamily = z.infer<typeof measurementFamilySchema>;
 

@@ -46,7 +46,10 @@ export function resultsFromUpsertList(sent: readonly PimUpsertItem[], items: rea
 function withMessage(
   code: string,
   status: number,
-  answer: { readonly message?: string | undefined; readonly errors?: readonly { property?: string | undefined; message: string }[] | undefined },
+  answer: {
+    readonly message?: string | undefined;
+    readonly errors?: readonly { property?: string | undefined; message: string }[] | undefined;
+  },
 ): PimUpsertResult {
   // Validation failures say only "Validation failed."; the useful part is in `errors`.
   const details = (answer.errors ?? []).map((error) => (error.property ? `${error.property}: ${error.message}` : error.message));
@@ -54,10 +57,7 @@ function withMessage(
   return parts.length > 0 ? { code, status, message: parts.join(" | ") } : { code, status };
 }
 
-function unanswered(
-  sent: readonly PimUpsertItem[],
-  isAnswered: (item: PimUpsertItem, index: number) => boolean,
-): PimUpsertResult[] {
+function unanswered(sent: readonly PimUpsertItem[], isAnswered: (item: PimUpsertItem, index: number) => boolean): PimUpsertResult[] {
   return sent
     .filter((item, index) => !isAnswered(item, index))
     .map((item) => ({ code: item.code, status: NO_STATUS, message: "the PIM returned no status for this item" }));

@@ -2,14 +2,7 @@ import type { Logger } from "pino";
 import { ATTRIBUTE_TYPES_TO_READ, type PimCatalogStructure } from "../domain/pim-catalog.js";
 import type { HttpClient } from "../http/http-client.js";
 import { collectPages } from "./follow-next-links.js";
-import {
-  toPimAttribute,
-  toPimChannel,
-  toPimCurrency,
-  toPimFamily,
-  toPimLocale,
-  toPimMeasurementFamily,
-} from "./map-pim-catalog.js";
+import { toPimAttribute, toPimChannel, toPimCurrency, toPimFamily, toPimLocale, toPimMeasurementFamily } from "./map-pim-catalog.js";
 import {
   attributeSchema,
   channelSchema,
@@ -63,7 +56,9 @@ export async function readPimStructure(
     ),
     failFast(collectPages({ ...list, first: { url: "channels", query: { limit: PAGE_LIMIT } }, schema: channelPage, map: toPimChannel })),
     failFast(collectPages({ ...list, first: { url: "locales", query: { limit: PAGE_LIMIT } }, schema: localePage, map: toPimLocale })),
-    failFast(collectPages({ ...list, first: { url: "currencies", query: { limit: PAGE_LIMIT } }, schema: currencyPage, map: toPimCurrency })),
+    failFast(
+      collectPages({ ...list, first: { url: "currencies", query: { limit: PAGE_LIMIT } }, schema: currencyPage, map: toPimCurrency }),
+    ),
     failFast(collectPages({ ...list, first: { url: "families", query: { limit: PAGE_LIMIT } }, schema: familyPage, map: toPimFamily })),
     // Not paginated: one plain array.
     failFast(

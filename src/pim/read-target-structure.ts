@@ -13,7 +13,10 @@ const channelPage = pageSchema(channelSchema);
 const localePage = pageSchema(localeSchema);
 const currencyPage = pageSchema(currencySchema);
 
-const REFERENCE_ENTITY_TYPES: readonly string[] = [SELECT_ATTRIBUTE_TYPES.referenceEntity, SELECT_ATTRIBUTE_TYPES.referenceEntityCollection];
+const REFERENCE_ENTITY_TYPES: readonly string[] = [
+  SELECT_ATTRIBUTE_TYPES.referenceEntity,
+  SELECT_ATTRIBUTE_TYPES.referenceEntityCollection,
+];
 
 /**
  * The part of the catalogue structure a targeted sync needs: the named attributes and those of
@@ -30,16 +33,28 @@ export async function readTargetStructure(
   const { http, logger } = deps;
   const list = { http, logger, signal };
   const searchAttributes = (search: object): Promise<PimAttribute[]> =>
-    collectPages({ ...list, first: { url: "attributes", query: { search: JSON.stringify(search), limit: PAGE_LIMIT } }, schema: attributePage, map: toPimAttribute });
+    collectPages({
+      ...list,
+      first: { url: "attributes", query: { search: JSON.stringify(search), limit: PAGE_LIMIT } },
+      schema: attributePage,
+      map: toPimAttribute,
+    });
   const [named, linking, channels, locales, currencies, measurementFamilies] = await Promise.all([
-    Promise.all(chunksOf(targetedAttributes(targets), PAGE_LIMIT).map((codes) => searchAttributes({ code: [{ operator: "IN", value: codes }] }))).then((pages) => pages.flat()),
-    targets.referenceEntities.length === 0 ? Promise.resolve([]) : searchAttributes({ type: [{ operator: "IN", value: REFERENCE_ENTITY_TYPES }] }),
+    Promise.all(
+      chunksOf(targetedAttributes(targets), PAGE_LIMIT).map((codes) => searchAttributes({ code: [{ operator: "IN", value: codes }] })),
+    ).then((pages) => pages.flat()),
+    targets.referenceEntities.length === 0
+      ? Promise.resolve([])
+      : searchAttributes({ type: [{ operator: "IN", value: REFERENCE_ENTITY_TYPES }] }),
     collectPages({ ...list, first: { url: "channels", query: { limit: PAGE_LIMIT } }, schema: channelPage, map: toPimChannel }),
     collectPages({ ...list, first: { url: "locales", query: { limit: PAGE_LIMIT } }, schema: localePage, map: toPimLocale }),
     collectPages({ ...list, first: { url: "currencies", query: { limit: PAGE_LIMIT } }, schema: currencyPage, map: toPimCurrency }),
-    http.send({ method: "GET", url: "measurement-families", schema: measurementFamiliesSchema, signal }).then(({ data }) => data.map(toPimMeasurementFamily)),
+    http
+      .send({ method: "GET", url: "measurement-families", schema: measurementFamiliesSchema, signal })
+      .then(({ data }) => data.map(toPimMeasurementFamily)),
   ]);
   const byCode = new Map<string, PimAttribute>();
-  for (const attribute of [...named, ...linking]) if (!byCode.has(attribute.code.toLowerCase())) byCode.set(attribute.code.toLowerCase(), attribute);
+  for (const attribute of [...named, ...linking])
+    if (!byCode.has(attribute.code.toLowerCase())) byCode.set(attribute.code.toLowerCase(), attribute);
   return { attributes: [...byCode.values()], channels, locales, currencies, families: [], measurementFamilies };
 }

@@ -44,9 +44,7 @@ export function planCollection(input: PlanCollectionInput): CollectionPlan {
   if (lastWritten === null) {
     // Nothing known about the collection's content: replacing is the only way to end equal
     // to the PIM. No guard: there is no evidence of what would be lost.
-    const keptOptions = [...recentlyAdded]
-      .filter(([name]) => !desiredKeys.has(codeKey(name)))
-      .map(([name, label]) => ({ name, label }));
+    const keptOptions = [...recentlyAdded].filter(([name]) => !desiredKeys.has(codeKey(name))).map(([name, label]) => ({ name, label }));
     return {
       collection,
       action: "replace",
@@ -88,11 +86,21 @@ export function planCollection(input: PlanCollectionInput): CollectionPlan {
     const before = lastWritten.get(option.name);
     if (input.full || before === undefined || !serviceLabelsEqual(before, option.label)) upserts.push(option);
   }
-  const approved = verdict === null ? { deletes: removed, held: [] } : splitApprovedDeletions(removed, input.approvedDeletions ?? new Set());
+  const approved =
+    verdict === null ? { deletes: removed, held: [] } : splitApprovedDeletions(removed, input.approvedDeletions ?? new Set());
   const deletes = approved.deletes;
   const heldBack = verdict === null || approved.held.length === 0 ? null : { names: approved.held, reason: verdict };
   if (upserts.length === 0 && deletes.length === 0 && renames.length === 0) {
     return { collection, action: "none", reason: "unchanged", upserts: [], deletes: [], heldBack, kept };
   }
-  return { collection, action: "update", reason: input.full ? "full" : "changed", upserts, deletes, heldBack, kept, ...(renames.length > 0 ? { renames } : {}) };
+  return {
+    collection,
+    action: "update",
+    reason: input.full ? "full" : "changed",
+    upserts,
+    deletes,
+    heldBack,
+    kept,
+    ...(renames.length > 0 ? { renames } : {}),
+  };
 }

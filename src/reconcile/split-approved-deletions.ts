@@ -5,7 +5,10 @@ import { codeKey } from "../derive/code-key.js";
  * which stay held. Only names both planned now and approved go: an approved name the PIM has
  * again is not planned, and a name planned now that nobody approved is held again.
  */
-export function splitApprovedDeletions(removed: readonly string[], approved: ReadonlySet<string>): { readonly deletes: string[]; readonly held: string[] } {
+export function splitApprovedDeletions(
+  removed: readonly string[],
+  approved: ReadonlySet<string>,
+): { readonly deletes: string[]; readonly held: string[] } {
   const approvedKeys = new Set([...approved].map(codeKey));
   const deletes: string[] = [];
   const held: string[] = [];

@@ -11,6 +11,12 @@ export async function closeRedis(redis: RedisClient, graceMs = 1_000): Promise<v
     redis.disconnect();
     return;
   }
-  const quitted = await Promise.race([redis.quit().then(() => true, () => false), sleep(graceMs, false, { ref: false })]);
+  const quitted = await Promise.race([
+    redis.quit().then(
+      () => true,
+      () => false,
+    ),
+    sleep(graceMs, false, { ref: false }),
+  ]);
   if (!quitted) redis.disconnect();
 }

@@ -15,5 +15,8 @@ export function clusterStartupOf(nodes: readonly string[]): { readonly nodes: Cl
   if (first.username !== "") redisOptions.username = decodeURIComponent(first.username);
   if (first.password !== "") redisOptions.password = decodeURIComponent(first.password);
   if (first.protocol === "rediss:") redisOptions.tls = {};
-  return { nodes: urls.map((url) => ({ host: url.hostname.replace(/^\[(.*)\]$/, "$1"), port: url.port === "" ? 6379 : Number(url.port) })), redisOptions };
+  return {
+    nodes: urls.map((url) => ({ host: url.hostname.replace(/^\[(.*)\]$/, "$1"), port: url.port === "" ? 6379 : Number(url.port) })),
+    redisOptions,
+  };
 }

@@ -30,7 +30,11 @@ export async function connectCommandRedis(settings: RedisSettings, signal?: Abor
     await new Promise<void>((resolve, reject) => {
       const giveUp = (): void => {
         const why = lastError ? lastError.message : "no answer";
-        reject(new RedisUnavailableError(describeRedisTarget(settings), `${why} (gave up after ${timeoutMs} ms, redis.connect_timeout_ms)`, { cause: lastError }));
+        reject(
+          new RedisUnavailableError(describeRedisTarget(settings), `${why} (gave up after ${timeoutMs} ms, redis.connect_timeout_ms)`, {
+            cause: lastError,
+          }),
+        );
       };
       const timer = setTimeout(giveUp, timeoutMs);
       cleanups.push(() => clearTimeout(timer));

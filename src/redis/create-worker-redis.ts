@@ -33,7 +33,10 @@ export function createWorkerRedis(settings: RedisSettings, logger: Logger): Redi
   if (redis instanceof Cluster) {
     redis.on("-node", (node: Redis) => {
       if (redis.status !== "ready") return; // closing: every node leaves
-      logger.warn({ redis: target, node: `${node.options.host}:${node.options.port}` }, "a Redis Cluster node is gone; its slots' commands wait for a replica to take over (redis.cluster.failover_wait_ms)");
+      logger.warn(
+        { redis: target, node: `${node.options.host}:${node.options.port}` },
+        "a Redis Cluster node is gone; its slots' commands wait for a replica to take over (redis.cluster.failover_wait_ms)",
+      );
     });
   }
   redis.on("ready", () => {

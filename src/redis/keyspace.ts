@@ -59,7 +59,8 @@ export function createKeyspace(prefix: string, options: { readonly cluster: bool
     activationQueue: activationTag,
     activationKey: (kind, ...parts) => join(kind, activationTag, ...parts),
     // Older names put the connection right after `activation`; the tag goes before it.
-    activationStateKey: (connection, what) => (cluster ? join(ACTIVATION_QUEUE, activationTag, connection, what) : join(ACTIVATION_QUEUE, connection, what)),
+    activationStateKey: (connection, what) =>
+      cluster ? join(ACTIVATION_QUEUE, activationTag, connection, what) : join(ACTIVATION_QUEUE, connection, what),
     budgetKey: (identity, what) => join("budget", cluster ? `{budget-${identity}}` : identity, what),
     globalKey: (...parts) => join(...parts),
   };

@@ -38,7 +38,11 @@ function failoverRedirections(waitMs: number): number {
  *   a command's (CLI) give up after ioredis' default redirections, as they do on a single Redis.
  * `natMap` and `dnsLookup` are not set: nodes must be reachable at the addresses they announce.
  */
-export function openRedisClient(settings: RedisSettings, role: "command" | "worker", args: { readonly retryDelayMs: (attempt: number) => number | null }): RedisClient {
+export function openRedisClient(
+  settings: RedisSettings,
+  role: "command" | "worker",
+  args: { readonly retryDelayMs: (attempt: number) => number | null },
+): RedisClient {
   const roleOptions = redisOptionsFor(role, { connectTimeoutMs: settings.connect_timeout_ms, retryDelayMs: args.retryDelayMs });
   // As an option, so AUTH gets it as written: a URL would have to encode it (the schema refuses both).
   const options = settings.password === undefined ? roleOptions : { ...roleOptions, password: settings.password };

@@ -2,7 +2,9 @@ import type { RedisSettings } from "../settings/settings-schema.js";
 import { redactRedisUrl } from "./redact-redis-url.js";
 
 /** Where the config points pim-sync's Redis, as the schema guarantees it: one server or a cluster. */
-export type RedisTarget = { readonly kind: "server"; readonly url: string } | { readonly kind: "cluster"; readonly nodes: readonly string[]; readonly failoverWaitMs: number };
+export type RedisTarget =
+  | { readonly kind: "server"; readonly url: string }
+  | { readonly kind: "cluster"; readonly nodes: readonly string[]; readonly failoverWaitMs: number };
 
 export function redisTargetOf(settings: RedisSettings): RedisTarget {
   if (settings.cluster) return { kind: "cluster", nodes: settings.cluster.nodes, failoverWaitMs: settings.cluster.failover_wait_ms };

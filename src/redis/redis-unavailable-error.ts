@@ -16,5 +16,7 @@ export class RedisUnavailableError extends PimSyncError {
 export function isRedisConnectionFailure(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (error.name === "MaxRetriesPerRequestError") return true;
-  return /Connection is closed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|Stream isn't writeable|None of startup nodes is available|CLUSTERDOWN|Cluster is disconnected/.test(error.message);
+  return /Connection is closed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|Stream isn't writeable|None of startup nodes is available|CLUSTERDOWN|Cluster is disconnected/.test(
+    error.message,
+  );
 }

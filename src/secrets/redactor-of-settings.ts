@@ -35,7 +35,8 @@ function collectAtSecretPaths(value: unknown, path: (string | number)[], into: s
     return;
   }
   if (Array.isArray(value)) value.forEach((item: unknown, index) => collectAtSecretPaths(item, [...path, index], into));
-  else if (value !== null && typeof value === "object") for (const [key, item] of Object.entries(value)) collectAtSecretPaths(item, [...path, key], into);
+  else if (value !== null && typeof value === "object")
+    for (const [key, item] of Object.entries(value)) collectAtSecretPaths(item, [...path, key], into);
 }
 
 function passwordOf(url: string): string | undefined {

@@ -34,7 +34,13 @@ export function createRedactor(input: RedactorInput): Redactor {
   if (forms.size === 0) return EMPTY_REDACTOR;
   // Longest first: a regex alternation takes the first alternative that matches, so a secret
   // that contains another is removed whole.
-  const pattern = new RegExp([...forms].sort((a, b) => b.length - a.length).map(escapeRegExp).join("|"), "g");
+  const pattern = new RegExp(
+    [...forms]
+      .sort((a, b) => b.length - a.length)
+      .map(escapeRegExp)
+      .join("|"),
+    "g",
+  );
   const redact = (text: string): string => text.replace(pattern, REDACTED);
   return {
     empty: false,
@@ -90,7 +96,13 @@ function rewrite(target: Error, key: string, redact: (text: string) => string): 
   }
   if (typeof value !== "string") return;
   const scrubbed = redact(value);
-  if (scrubbed !== value) Object.defineProperty(target, key, { value: scrubbed, writable: true, configurable: true, enumerable: key !== "stack" && key !== "message" });
+  if (scrubbed !== value)
+    Object.defineProperty(target, key, {
+      value: scrubbed,
+      writable: true,
+      configurable: true,
+      enumerable: key !== "stack" && key !== "message",
+    });
 }
 
 function scrubValue<T>(value: T, redact: (text: string) => string, depth: number): T {

@@ -39,7 +39,13 @@ export function logBadRequests(app: FastifyInstance, logger: Logger, intervalMs:
     intervalMs,
     message: "bad request refused",
     leftOutMessage: "bad requests left out of the log",
-    fieldsOf: (event) => ({ ip: event.ip, method: event.method, route: event.route, status: event.status, ...(event.problem === undefined ? {} : { problem: event.problem }) }),
+    fieldsOf: (event) => ({
+      ip: event.ip,
+      method: event.method,
+      route: event.route,
+      status: event.status,
+      ...(event.problem === undefined ? {} : { problem: event.problem }),
+    }),
   });
   app.addHook("onSend", async (request, reply, payload) => {
     if (!BAD_REQUEST_STATUSES.has(reply.statusCode)) return payload;

@@ -92,11 +92,16 @@ export function createHttpApp(args: {
     if (error instanceof IdempotencyKeyConflict) return reply.code(422).send({ errors: [`Idempotency-Key: ${error.message}`] });
     if (error instanceof RedisDeadlineError) {
       log.warn({ url: request.url, err: error }, "request answered 503: Redis is not answering");
-      return reply.code(503).header("retry-after", "5").send({ error: `${error.message}; try again` });
+      return reply
+        .code(503)
+        .header("retry-after", "5")
+        .send({ error: `${error.message}; try again` });
     }
     if (isFastifyError(error)) {
-      if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") return reply.code(413).send({ errors: [`body larger than ${MAX_BODY_BYTES} bytes`] });
-      if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") return reply.code(415).send({ errors: ["Content-Type must be application/json"] });
+      if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE")
+        return reply.code(413).send({ errors: [`body larger than ${MAX_BODY_BYTES} bytes`] });
+      if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE")
+        return reply.code(415).send({ errors: ["Content-Type must be application/json"] });
       const status = error.statusCode ?? 500;
       if (status >= 400 && status < 500) return reply.code(status).send({ errors: [error.message] });
     }

@@ -41,7 +41,8 @@ export async function healthRoutes(app: FastifyInstance, options: HealthRoutesOp
   });
   app.get("/readyz", { schema: readySchema }, async (_request, reply) => {
     const reasons = await options.notReadyReasons();
-    if (reasons.length > 0) return reply.code(503).send({ status: "not ready", reasons: [...reasons] } satisfies z.output<typeof notReadyAnswer>);
+    if (reasons.length > 0)
+      return reply.code(503).send({ status: "not ready", reasons: [...reasons] } satisfies z.output<typeof notReadyAnswer>);
     return { status: "ready" } satisfies z.output<typeof readyAnswer>;
   });
 }

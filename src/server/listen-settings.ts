@@ -18,7 +18,11 @@ export function listenSettingsOf(settings: Settings): ListenSettings | null {
   const deprecations: string[] = [];
   const aliased = (key: "host" | "port"): void => {
     if (trigger?.[key] === undefined) return;
-    deprecations.push(server?.[key] === undefined ? `trigger.${key} is deprecated: use server.${key}` : `trigger.${key} is deprecated and ignored: server.${key} is set`);
+    deprecations.push(
+      server?.[key] === undefined
+        ? `trigger.${key} is deprecated: use server.${key}`
+        : `trigger.${key} is deprecated and ignored: server.${key} is set`,
+    );
   };
   aliased("host");
   aliased("port");

@@ -12,6 +12,9 @@ const RETRY_AFTER_SECONDS = 5;
 export function refuseWhileStarting(started: () => boolean) {
   return async (_request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     if (started()) return;
-    await reply.code(503).header("retry-after", String(RETRY_AFTER_SECONDS)).send({ error: "the worker is starting (waiting for Redis); try again" });
+    await reply
+      .code(503)
+      .header("retry-after", String(RETRY_AFTER_SECONDS))
+      .send({ error: "the worker is starting (waiting for Redis); try again" });
   };
 }

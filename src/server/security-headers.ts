@@ -17,7 +17,10 @@ const COMMON = {
 /** Everything but the dashboard answers JSON or text: its pages may load nothing at all. */
 export const API_HEADERS = {
   ...COMMON,
-  contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] } },
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] },
+  },
 } satisfies FastifyHelmetOptions;
 
 /**

@@ -39,31 +39,61 @@ const webhookSinkSchema = z.strictObject({
 
 export const activationOrdersSchema = z.strictObject({
   schedule: nonEmpty.optional().describe("cron of the worker's order pulls (every connection); no scheduled pull when left out"),
-  connections: z.union([z.literal("all"), z.array(nonEmpty).min(1, "must list at least one connection id, or be 'all'")]).default("all").describe("`all`, or the list of channel-connection ids to pull"),
-  sink: z.discriminatedUnion("type", [fileSinkSchema, webhookSinkSchema], { error: "must be { type: file, dir } or { type: webhook, url, token }" }).default({
-    type: "file",
-    dir: ACTIVATION_DEFAULTS.ordersDir,
-  }),
-  retention_days: z.int().min(1).max(3650).default(ACTIVATION_DEFAULTS.ordersRetentionDays).describe("an order no pull has listed for this many days is forgotten (listed again later, it is delivered again as new)"),
+  connections: z
+    .union([z.literal("all"), z.array(nonEmpty).min(1, "must list at least one connection id, or be 'all'")])
+    .default("all")
+    .describe("`all`, or the list of channel-connection ids to pull"),
+  sink: z
+    .discriminatedUnion("type", [fileSinkSchema, webhookSinkSchema], {
+      error: "must be { type: file, dir } or { type: webhook, url, token }",
+    })
+    .default({
+      type: "file",
+      dir: ACTIVATION_DEFAULTS.ordersDir,
+    }),
+  retention_days: z
+    .int()
+    .min(1)
+    .max(3650)
+    .default(ACTIVATION_DEFAULTS.ordersRetentionDays)
+    .describe("an order no pull has listed for this many days is forgotten (listed again later, it is delivered again as new)"),
 });
 
 export const activationOffersSchema = z.strictObject({
   batch_size: z.int().min(1).max(10_000).default(ACTIVATION_DEFAULTS.offersBatchSize).describe("offers per PUT request"),
-  envelope: nonEmpty.nullable().default(ACTIVATION_DEFAULTS.offersEnvelope).describe("null: the body is the JSON array of offers itself; a name: `{<name>: [...]}`"),
+  envelope: nonEmpty
+    .nullable()
+    .default(ACTIVATION_DEFAULTS.offersEnvelope)
+    .describe("null: the body is the JSON array of offers itself; a name: `{<name>: [...]}`"),
   key: z
     .string()
     .regex(/^[A-Za-z0-9_]+$/, "must be a field name (letters, digits, underscore)")
     .default(ACTIVATION_DEFAULTS.offerKey)
     .describe("the field that names an offer's product: an offer is compared with the last one accepted under the same value"),
-  retention_days: z.int().min(1).max(3650).default(ACTIVATION_DEFAULTS.offersRetentionDays).describe("an offer not accepted again for this many days is forgotten (its next put is sent, even unchanged)"),
+  retention_days: z
+    .int()
+    .min(1)
+    .max(3650)
+    .default(ACTIVATION_DEFAULTS.offersRetentionDays)
+    .describe("an offer not accepted again for this many days is forgotten (its next put is sent, even unchanged)"),
 });
 
 export const activationSchema = z.strictObject({
   url: httpUrl.describe("the Activation API's server root; pim-sync adds `/v1/...`"),
   pim_connection_id: nonEmpty.describe("the PIM connection id Activation's token belongs to"),
   access_token: nonEmpty.describe("the Activation access token (generated in Activation's settings)"),
-  auth: z.enum(["headers", "bearer"]).default(ACTIVATION_DEFAULTS.auth).describe("`headers`: `pim_connection_id` and `access_token` headers, as Akeneo's samples send them; `bearer`: `Authorization: Bearer <access_token>`"),
-  requests_per_second: z.number().positive().max(1000).default(ACTIVATION_DEFAULTS.requestsPerSecond).describe("requests per second to the Activation connection (shared by every process)"),
+  auth: z
+    .enum(["headers", "bearer"])
+    .default(ACTIVATION_DEFAULTS.auth)
+    .describe(
+      "`headers`: `pim_connection_id` and `access_token` headers, as Akeneo's samples send them; `bearer`: `Authorization: Bearer <access_token>`",
+    ),
+  requests_per_second: z
+    .number()
+    .positive()
+    .max(1000)
+    .default(ACTIVATION_DEFAULTS.requestsPerSecond)
+    .describe("requests per second to the Activation connection (shared by every process)"),
   cursor_param: z
     .string()
     .regex(/^[A-Za-z0-9_.[\]-]+$/, "must be a query parameter name")

@@ -18,12 +18,15 @@ export function clusterNodeProblems(nodes: readonly string[]): { readonly index:
       continue;
     }
     if (url.hostname === "") problems.push({ index, message: "needs a host" });
-    if (url.pathname !== "" && url.pathname !== "/" && url.pathname !== "/0") problems.push({ index, message: "a Redis Cluster has only database 0: drop the path" });
+    if (url.pathname !== "" && url.pathname !== "/" && url.pathname !== "/0")
+      problems.push({ index, message: "a Redis Cluster has only database 0: drop the path" });
     if (url.search !== "") problems.push({ index, message: "query options are not read for cluster nodes" });
     if (first === undefined) first = { protocol: url.protocol, username: url.username, password: url.password };
     else {
-      if (url.protocol !== first.protocol) problems.push({ index, message: "every node must use the same scheme (all redis:// or all rediss://)" });
-      if (url.username !== first.username || url.password !== first.password) problems.push({ index, message: "every node must carry the same user and password as the first" });
+      if (url.protocol !== first.protocol)
+        problems.push({ index, message: "every node must use the same scheme (all redis:// or all rediss://)" });
+      if (url.username !== first.username || url.password !== first.password)
+        problems.push({ index, message: "every node must carry the same user and password as the first" });
     }
   }
   return problems;

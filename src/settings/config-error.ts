@@ -4,7 +4,10 @@ export class ConfigError extends PimSyncError {
   readonly problems: readonly string[];
 
   constructor(source: string, problems: readonly string[]) {
-    super(`Invalid configuration in ${source}:\n${problems.map((p) => `  - ${p}`).join("\n")}`, { code: "CONFIG_INVALID", retryable: false });
+    super(`Invalid configuration in ${source}:\n${problems.map((p) => `  - ${p}`).join("\n")}`, {
+      code: "CONFIG_INVALID",
+      retryable: false,
+    });
     this.name = "ConfigError";
     this.problems = problems;
   }

@@ -80,6 +80,8 @@ function valueOf(text: string, spec: FieldSpec): number | string {
   }
   const named = spec.names?.indexOf(text.toUpperCase()) ?? -1;
   if (/^[A-Za-z]{3}$/.test(text) && named >= 0) return named + spec.min;
-  const accepted = spec.names ? `a number ${spec.min}-${spec.max} or a name (${spec.names[0]}-${spec.names[spec.names.length - 1]})` : `a number ${spec.min}-${spec.max}`;
+  const accepted = spec.names
+    ? `a number ${spec.min}-${spec.max} or a name (${spec.names[0]}-${spec.names[spec.names.length - 1]})`
+    : `a number ${spec.min}-${spec.max}`;
   return `'${text}' is not ${accepted}`;
 }

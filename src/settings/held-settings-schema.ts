@@ -9,7 +9,9 @@ export const heldSettingsSchema = z
       .int()
       .min(1_000)
       .default(7 * DAY_MS)
-      .describe("How long a held plan can be approved after the run that held it last (milliseconds, default 7 days); an expired plan is dropped, approved or not."),
+      .describe(
+        "How long a held plan can be approved after the run that held it last (milliseconds, default 7 days); an expired plan is dropped, approved or not.",
+      ),
   })
   .describe("Deletions the deletion guard held back, kept for review and approval.");
 

@@ -10,7 +10,9 @@ export const historySettingsSchema = z
       .int()
       .min(1_000)
       .default(90 * DAY_MS)
-      .describe("How long history entries are kept (milliseconds, default 90 days); older ones are trimmed when new ones are written and never shown."),
+      .describe(
+        "How long history entries are kept (milliseconds, default 90 days); older ones are trimmed when new ones are written and never shown.",
+      ),
   })
   .describe("The change history: every write pim-sync makes to the configuration service.");
 

@@ -49,7 +49,5 @@ export function unsetPlaceholder(name: string): string {
 
 export function formatPath(path: readonly PropertyKey[]): string {
   if (path.length === 0) return "(root)";
-  return path
-    .map((part, index) => (typeof part === "number" ? `[${part}]` : index === 0 ? String(part) : `.${String(part)}`))
-    .join("");
+  return path.map((part, index) => (typeof part === "number" ? `[${part}]` : index === 0 ? String(part) : `.${String(part)}`)).join("");
 }

@@ -17,7 +17,8 @@ export function isSecretPath(path: readonly (string | number)[]): boolean {
     if (path[1] === "access_token") return path.length === 2;
     return path[1] === "orders" && path[2] === "sink" && path[3] === "token" && path.length === 4;
   }
-  if (first === "projects" && path.length === 5 && section === "pim" && key === "events") return path[4] === "secret" || path[4] === "secondary_secret";
+  if (first === "projects" && path.length === 5 && section === "pim" && key === "events")
+    return path[4] === "secret" || path[4] === "secondary_secret";
   if (first !== "projects" || path.length !== 4) return false;
   if (section === "pim") return key === "client_id" || key === "secret" || key === "username" || key === "password";
   if (section === "service") return key === "token" || key === "password";

@@ -21,7 +21,11 @@ export interface LoadOptions {
 }
 
 /** Reads, interpolates and validates a config file (YAML or JSON). Called from entry points only. */
-export async function loadSettings(path: string, env: Readonly<Record<string, string | undefined>> = process.env, options: LoadOptions = {}): Promise<Settings> {
+export async function loadSettings(
+  path: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  options: LoadOptions = {},
+): Promise<Settings> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
@@ -31,7 +35,12 @@ export async function loadSettings(path: string, env: Readonly<Record<string, st
   return parseSettings(text, path, env, options);
 }
 
-export function parseSettings(text: string, source: string, env: Readonly<Record<string, string | undefined>>, options: LoadOptions = {}): Settings {
+export function parseSettings(
+  text: string,
+  source: string,
+  env: Readonly<Record<string, string | undefined>>,
+  options: LoadOptions = {},
+): Settings {
   const document = parseDocumentText(text, source);
   const { value, missing } = interpolateEnv(document, env, [], [], options.secrets === "optional" ? { mayBeUnset: isSecretPath } : {});
   const parsed = settingsSchema.safeParse(value);
@@ -95,8 +104,12 @@ function schedulesProblems(document: unknown): string[] {
 /** `activation.orders.schedule` when it is a non-empty string (anything else the schema reports). */
 function activationOrdersScheduleOf(document: unknown): string | undefined {
   const activation = document !== null && typeof document === "object" && "activation" in document ? document.activation : undefined;
-  const orders = activation !== null && typeof activation === "object" && activation !== undefined && "orders" in activation ? activation.orders : undefined;
-  const schedule = orders !== null && typeof orders === "object" && orders !== undefined && "schedule" in orders ? orders.schedule : undefined;
+  const orders =
+    activation !== null && typeof activation === "object" && activation !== undefined && "orders" in activation
+      ? activation.orders
+      : undefined;
+  const schedule =
+    orders !== null && typeof orders === "object" && orders !== undefined && "schedule" in orders ? orders.schedule : undefined;
   return typeof schedule === "string" && schedule.trim() !== "" ? schedule : undefined;
 }
 
@@ -118,7 +131,9 @@ function namingProblems(document: unknown): string[] {
     if (!naming.success) return; // already reported by the schema
     const templates = namingTemplatesOf(naming.data);
     for (const problem of validateNamingTemplates(templates)) {
-      problems.push(`projects[${index}].naming: ${problem.replace(/'([A-Za-z]+)'/g, (quoted, key: string) => (key in NAMING_KEYS ? `'${NAMING_KEYS[key as keyof NamingTemplates]}'` : quoted))}`);
+      problems.push(
+        `projects[${index}].naming: ${problem.replace(/'([A-Za-z]+)'/g, (quoted, key: string) => (key in NAMING_KEYS ? `'${NAMING_KEYS[key as keyof NamingTemplates]}'` : quoted))}`,
+      );
     }
   });
   return problems;

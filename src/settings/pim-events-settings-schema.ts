@@ -9,7 +9,9 @@ const secret = z.string().min(16, "must be at least 16 characters");
  */
 export const pimEventsSchema = z
   .strictObject({
-    secret: secret.describe("The subscription's primary secret: events signed with it (X-AKENEO-SIGNATURE-PRIMARY or -SECONDARY) are accepted. From the environment (`${VAR}`)."),
+    secret: secret.describe(
+      "The subscription's primary secret: events signed with it (X-AKENEO-SIGNATURE-PRIMARY or -SECONDARY) are accepted. From the environment (`${VAR}`).",
+    ),
     secondary_secret: secret
       .optional()
       .describe("A second accepted secret, while the subscription's secret is being rotated. From the environment (`${VAR}`)."),
@@ -34,7 +36,9 @@ export const pimEventsSchema = z
       .trim()
       .min(1, "must not be empty")
       .optional()
-      .describe("The PIM tenant id events must carry as their `subject`; events for another tenant are refused (403). Unset: any subject is accepted and recorded."),
+      .describe(
+        "The PIM tenant id events must carry as their `subject`; events for another tenant are refused (403). Unset: any subject is accepted and recorded.",
+      ),
   })
   .describe("The Akeneo Event Platform subscription of this project (docs/pim-events.md).");
 

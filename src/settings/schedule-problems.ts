@@ -15,7 +15,11 @@ const cronParser = (): typeof CronParser => require("cron-parser") as typeof Cro
  * February comes); the time zone by the runtime's own zone database. Each problem names the key
  * and the project.
  */
-export function scheduleProblems(index: number, projectId: unknown, schedule: { readonly cron: string; readonly timezone?: string | undefined }): string[] {
+export function scheduleProblems(
+  index: number,
+  projectId: unknown,
+  schedule: { readonly cron: string; readonly timezone?: string | undefined },
+): string[] {
   const where = (key: string): string => `projects[${index}].schedule.${key} (project ${String(projectId)})`;
   const problems: string[] = [];
   let timezoneOk = true;

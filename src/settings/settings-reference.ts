@@ -70,7 +70,8 @@ function propertiesOf(node: JsonNode): Map<string, { child: JsonNode; isRequired
       const existing = found.get(name);
       const childNode = asNode(child);
       if (existing === undefined) found.set(name, { child: childNode, isRequired: required.has(name) });
-      else if (descriptionOf(existing.child) === "" && descriptionOf(childNode) !== "") found.set(name, { child: childNode, isRequired: existing.isRequired });
+      else if (descriptionOf(existing.child) === "" && descriptionOf(childNode) !== "")
+        found.set(name, { child: childNode, isRequired: existing.isRequired });
     }
   }
   return found;
@@ -113,7 +114,8 @@ export function renderSettingsReference(rows: readonly SettingsReferenceRow[]): 
   return lines.join("\n");
 }
 
-export const REFERENCE_START = "<!-- settings-reference:start (generated from src/settings/settings-schema.ts by `npm run docs:config`; do not edit by hand) -->";
+export const REFERENCE_START =
+  "<!-- settings-reference:start (generated from src/settings/settings-schema.ts by `npm run docs:config`; do not edit by hand) -->";
 export const REFERENCE_END = "<!-- settings-reference:end -->";
 
 /** Replaces the generated table in a document's text; throws when the markers are missing. */

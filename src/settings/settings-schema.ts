@@ -26,12 +26,37 @@ export const pimConnectionSchema = z.strictObject({
   secret: nonEmpty.describe("the Akeneo API connection's secret"),
   username: nonEmpty.describe("the Akeneo API connection's user name"),
   password: nonEmpty.describe("the Akeneo API connection's password"),
-  max_in_flight: z.int().min(1).max(10).default(4).describe("calls in flight at once on the API connection (Akeneo allows 4 per connection)"),
-  requests_per_second: z.number().positive().max(1000).default(100).describe("requests per second to the PIM instance (Akeneo's per-instance budget)"),
-  option_writes_per_second: z.number().positive().max(100).default(3).describe("option writes per second (Akeneo's budget on option writes)"),
-  instance_budget: budgetName.optional().describe("names the PIM instance's shared budget, for projects whose URLs differ but which the PIM counts together (letters, digits, `.`, `_`, `-`); derived from the URL when left out"),
-  connection_budget: budgetName.optional().describe("names the API connection's shared budget, for projects whose credentials differ but which the PIM counts as one connection; derived from URL, client id and user name when left out"),
-  events: pimEventsSchema.optional().describe("the Event Platform subscription that triggers targeted syncs (docs/pim-events.md); without it, only the schedule"),
+  max_in_flight: z
+    .int()
+    .min(1)
+    .max(10)
+    .default(4)
+    .describe("calls in flight at once on the API connection (Akeneo allows 4 per connection)"),
+  requests_per_second: z
+    .number()
+    .positive()
+    .max(1000)
+    .default(100)
+    .describe("requests per second to the PIM instance (Akeneo's per-instance budget)"),
+  option_writes_per_second: z
+    .number()
+    .positive()
+    .max(100)
+    .default(3)
+    .describe("option writes per second (Akeneo's budget on option writes)"),
+  instance_budget: budgetName
+    .optional()
+    .describe(
+      "names the PIM instance's shared budget, for projects whose URLs differ but which the PIM counts together (letters, digits, `.`, `_`, `-`); derived from the URL when left out",
+    ),
+  connection_budget: budgetName
+    .optional()
+    .describe(
+      "names the API connection's shared budget, for projects whose credentials differ but which the PIM counts as one connection; derived from URL, client id and user name when left out",
+    ),
+  events: pimEventsSchema
+    .optional()
+    .describe("the Event Platform subscription that triggers targeted syncs (docs/pim-events.md); without it, only the schedule"),
 });
 
 /** The service's connection pool: a handful of sockets is plenty at 10 req/s and keeps latency from serialising writes. */
@@ -42,12 +67,18 @@ const serviceWithToken = z.strictObject({
   token: nonEmpty.describe("the service's API token (give either `token`, or `email` + `password` to obtain one)"),
   requests_per_second: z.number().positive().max(100).default(10).describe("requests per second to the service (its fair-usage limit)"),
   max_in_flight: serviceMaxInFlight.describe("calls in flight at once to the service, per project (the sockets of its connection pool)"),
-  budget: budgetName.optional().describe("names the service account's shared budget, for projects whose credentials differ but which the service counts as one account; derived from URL and token or email when left out"),
+  budget: budgetName
+    .optional()
+    .describe(
+      "names the service account's shared budget, for projects whose credentials differ but which the service counts as one account; derived from URL and token or email when left out",
+    ),
 });
 
 const serviceWithLogin = z.strictObject({
   url: httpUrl,
-  email: z.email({ error: "must be an email address" }).describe("log in with this email and `password` to obtain a token (instead of `token`)"),
+  email: z
+    .email({ error: "must be an email address" })
+    .describe("log in with this email and `password` to obtain a token (instead of `token`)"),
   password: nonEmpty.describe("the service login's password (with `email`)"),
   token_name: nonEmpty.default("pim-sync").describe("the name of the token the login obtains"),
   requests_per_second: z.number().positive().max(100).default(10),
@@ -61,17 +92,34 @@ export const serviceConnectionSchema = z.union([serviceWithToken, serviceWithLog
 });
 
 export const namingSchema = z.strictObject({
-  select: nonEmpty.default("{attribute}").describe("collection name of a select, reference-entity attribute that is neither localizable nor scopable (`{attribute}`, `{locale}`, `{channel}` are replaced)"),
+  select: nonEmpty
+    .default("{attribute}")
+    .describe(
+      "collection name of a select, reference-entity attribute that is neither localizable nor scopable (`{attribute}`, `{locale}`, `{channel}` are replaced)",
+    ),
   localizable: nonEmpty.default("{attribute}-{locale}").describe("collection name per enabled locale of a localizable attribute"),
   scopable: nonEmpty.default("{attribute}-{channel}").describe("collection name per channel of a scopable attribute"),
-  localizable_scopable: nonEmpty.default("{attribute}-{locale}-{channel}").describe("collection name per channel and channel locale of a localizable and scopable attribute"),
+  localizable_scopable: nonEmpty
+    .default("{attribute}-{locale}-{channel}")
+    .describe("collection name per channel and channel locale of a localizable and scopable attribute"),
   unit: nonEmpty.default("{attribute}-unit").describe("collection of a metric attribute's units"),
   currency: nonEmpty.default("{attribute}-currency").describe("collection of a price attribute's currencies"),
 });
 
 export const deletionGuardSchema = z.strictObject({
-  max_fraction: z.number().min(0).max(1).default(0.5).describe("deletions that would remove more than this share of a collection's last-written options are held back (exit 3) unless `--allow-mass-delete`..."),
-  min_count: z.int().min(1).default(10).describe("...and at least this many options (an empty read that would delete everything is always held)"),
+  max_fraction: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.5)
+    .describe(
+      "deletions that would remove more than this share of a collection's last-written options are held back (exit 3) unless `--allow-mass-delete`...",
+    ),
+  min_count: z
+    .int()
+    .min(1)
+    .default(10)
+    .describe("...and at least this many options (an empty read that would delete everything is always held)"),
 });
 
 export const projectSchema = z.strictObject({
@@ -83,7 +131,9 @@ export const projectSchema = z.strictObject({
   allowed_options_for_pim_attribute_addition: z.array(code).default([]).describe("attribute codes open to add-options jobs"),
   schedule: z
     .strictObject({
-      cron: nonEmpty.describe("the worker's sync schedule: a 5-field cron (or 6 with seconds first); checked when the config loads (see Cron expressions below)"),
+      cron: nonEmpty.describe(
+        "the worker's sync schedule: a 5-field cron (or 6 with seconds first); checked when the config loads (see Cron expressions below)",
+      ),
       timezone: nonEmpty.optional().describe("an IANA time zone for the cron; the server's when left out"),
     })
     .optional(),
@@ -91,34 +141,94 @@ export const projectSchema = z.strictObject({
   deletion_guard: deletionGuardSchema.default(deletionGuardSchema.parse({})),
 });
 
-export const workerSchema = z.strictObject({
-  concurrency: z.int().min(1).max(64).default(4).describe("jobs running at once in one worker process, across projects (one per project at most)"),
-  shutdown_timeout_ms: z.int().min(0).default(30_000).describe("after SIGTERM/SIGINT, how long active jobs may take to finish before they are handed back to the queue"),
-  lock_duration_ms: z.int().min(1000).default(30_000).describe("BullMQ's job lock: a worker that stops renewing it (killed, frozen) loses the job after this"),
-  // Half the lock by default: lock and interval each 30 s made a takeover take 49–59 s.
-  stalled_interval_ms: z.int().min(1000).optional().describe("how often a worker looks for jobs whose lock ran out; half of `lock_duration_ms` when left out. A killed worker's job is taken over between lock/2 and lock + this interval after the kill (15–45 s by default)"),
-  max_stalled_count: z.int().min(0).default(1).describe("a job that stalls more often than this is failed, not retried forever"),
-  schedule_jitter_ms: z.int().min(0).max(3_600_000).default(60_000).describe("scheduled syncs start at a stable per-project offset within this window after the cron's time (never as long as the cron's shortest gap), so projects sharing a cron do not all start in the same second; 0 starts them on the cron's time"),
-  sync_timeout_ms: z.int().min(1000).default(2 * 3600_000).describe("upper bound on one sync job: it is aborted (and retried) after this"),
-  add_options_timeout_ms: z.int().min(1000).default(10 * 60_000).describe("upper bound on one add-options job"),
-  keep_failed_days: z.int().min(1).default(30).describe("failed jobs are kept this long for inspection and replay"),
-  keep_completed_days: z.int().min(1).default(7).describe("completed jobs are kept this long (and at most 1,000 per project); a job's final status outlives them for the idempotency window"),
-  // Redis may lose both (a restart without persistence) and BullMQ does not write them again.
-  safety_check_interval_ms: z.int().min(1000).default(60_000).describe("how often a worker checks that each project queue still has its global concurrency of 1 and its schedule in Redis, as its config gives them, restoring or replacing them (also on every reconnection)"),
-})
-  .transform((worker) => ({ ...worker, stalled_interval_ms: worker.stalled_interval_ms ?? Math.max(1000, Math.floor(worker.lock_duration_ms / 2)) }));
+export const workerSchema = z
+  .strictObject({
+    concurrency: z
+      .int()
+      .min(1)
+      .max(64)
+      .default(4)
+      .describe("jobs running at once in one worker process, across projects (one per project at most)"),
+    shutdown_timeout_ms: z
+      .int()
+      .min(0)
+      .default(30_000)
+      .describe("after SIGTERM/SIGINT, how long active jobs may take to finish before they are handed back to the queue"),
+    lock_duration_ms: z
+      .int()
+      .min(1000)
+      .default(30_000)
+      .describe("BullMQ's job lock: a worker that stops renewing it (killed, frozen) loses the job after this"),
+    // Half the lock by default: lock and interval each 30 s made a takeover take 49–59 s.
+    stalled_interval_ms: z
+      .int()
+      .min(1000)
+      .optional()
+      .describe(
+        "how often a worker looks for jobs whose lock ran out; half of `lock_duration_ms` when left out. A killed worker's job is taken over between lock/2 and lock + this interval after the kill (15–45 s by default)",
+      ),
+    max_stalled_count: z.int().min(0).default(1).describe("a job that stalls more often than this is failed, not retried forever"),
+    schedule_jitter_ms: z
+      .int()
+      .min(0)
+      .max(3_600_000)
+      .default(60_000)
+      .describe(
+        "scheduled syncs start at a stable per-project offset within this window after the cron's time (never as long as the cron's shortest gap), so projects sharing a cron do not all start in the same second; 0 starts them on the cron's time",
+      ),
+    sync_timeout_ms: z
+      .int()
+      .min(1000)
+      .default(2 * 3600_000)
+      .describe("upper bound on one sync job: it is aborted (and retried) after this"),
+    add_options_timeout_ms: z
+      .int()
+      .min(1000)
+      .default(10 * 60_000)
+      .describe("upper bound on one add-options job"),
+    keep_failed_days: z.int().min(1).default(30).describe("failed jobs are kept this long for inspection and replay"),
+    keep_completed_days: z
+      .int()
+      .min(1)
+      .default(7)
+      .describe(
+        "completed jobs are kept this long (and at most 1,000 per project); a job's final status outlives them for the idempotency window",
+      ),
+    // Redis may lose both (a restart without persistence) and BullMQ does not write them again.
+    safety_check_interval_ms: z
+      .int()
+      .min(1000)
+      .default(60_000)
+      .describe(
+        "how often a worker checks that each project queue still has its global concurrency of 1 and its schedule in Redis, as its config gives them, restoring or replacing them (also on every reconnection)",
+      ),
+  })
+  .transform((worker) => ({
+    ...worker,
+    stalled_interval_ms: worker.stalled_interval_ms ?? Math.max(1000, Math.floor(worker.lock_duration_ms / 2)),
+  }));
 
 export const triggerSchema = z.strictObject({
   host: nonEmpty.optional().describe("deprecated alias of `server.host`, read when `server` does not set it (logged as a deprecated key)"),
   port: z.int().min(0).max(65535).optional().describe("deprecated alias of `server.port`"),
-  token: z.string().min(16, "must be at least 16 characters").describe("the bearer token of the trigger routes (`/v1/...`, at least 16 characters); the routes are off without `trigger`"),
+  token: z
+    .string()
+    .min(16, "must be at least 16 characters")
+    .describe("the bearer token of the trigger routes (`/v1/...`, at least 16 characters); the routes are off without `trigger`"),
 });
 
 export const adminUserSchema = z.strictObject({
-  name: z.string().regex(/^[^:\s]+$/, "no colon or whitespace (HTTP Basic sends name:password)").describe("an admin user's name (no colon or whitespace)"),
+  name: z
+    .string()
+    .regex(/^[^:\s]+$/, "no colon or whitespace (HTTP Basic sends name:password)")
+    .describe("an admin user's name (no colon or whitespace)"),
   password: z.string().min(12, "must be at least 12 characters").describe("its password (at least 12 characters; HTTP Basic)"),
   role: z.enum(["viewer", "admin"]).describe("`viewer` (reads only) or `admin` (may also retry, promote and clean jobs and enqueue syncs)"),
-  token: z.string().min(16, "must be at least 16 characters").optional().describe("a bearer token for scripts, instead of the password (at least 16 characters)"),
+  token: z
+    .string()
+    .min(16, "must be at least 16 characters")
+    .optional()
+    .describe("a bearer token for scripts, instead of the password (at least 16 characters)"),
 });
 
 /**
@@ -127,9 +237,25 @@ export const adminUserSchema = z.strictObject({
  * attempts are answered 429 until the window ends, without checking the credentials.
  */
 export const authThrottleSchema = z.strictObject({
-  max_failures: z.int().min(1).default(10).describe("failed logins (admin password or token, trigger token, metrics token) allowed per client address and per user name within the window, counted from the first failure; further attempts get 429 with `Retry-After` until the window ends"),
-  window_ms: z.int().min(1_000).default(15 * 60_000).describe("the failed-login window"),
-  log_interval_ms: z.int().min(0).default(60_000).describe("at most one `authentication refused` warning, and one `bad request refused` warning, per client address this often; the next line counts the ones left out (0: every refusal)"),
+  max_failures: z
+    .int()
+    .min(1)
+    .default(10)
+    .describe(
+      "failed logins (admin password or token, trigger token, metrics token) allowed per client address and per user name within the window, counted from the first failure; further attempts get 429 with `Retry-After` until the window ends",
+    ),
+  window_ms: z
+    .int()
+    .min(1_000)
+    .default(15 * 60_000)
+    .describe("the failed-login window"),
+  log_interval_ms: z
+    .int()
+    .min(0)
+    .default(60_000)
+    .describe(
+      "at most one `authentication refused` warning, and one `bad request refused` warning, per client address this often; the next line counts the ones left out (0: every refusal)",
+    ),
 });
 
 /**
@@ -140,13 +266,34 @@ export const SERVER_LISTEN_DEFAULTS = { host: "127.0.0.1", port: 8090 } as const
 
 /** The worker's one HTTP listener: trigger routes, health checks, metrics, admin. */
 export const serverSchema = z.strictObject({
-  host: nonEmpty.optional().describe(`the address of the worker's one HTTP listener (health checks, metrics, trigger routes, admin); ${SERVER_LISTEN_DEFAULTS.host} when left out; served when \`server\` or \`trigger\` is configured`),
-  port: z.int().min(0).max(65535).optional().describe(`its port (0 picks a free one, logged); ${SERVER_LISTEN_DEFAULTS.port} when left out`),
-  request_timeout_ms: z.int().min(100).default(30_000).describe("a request (headers and body) that has not fully arrived in this time is answered 408 and its connection closed"),
+  host: nonEmpty
+    .optional()
+    .describe(
+      `the address of the worker's one HTTP listener (health checks, metrics, trigger routes, admin); ${SERVER_LISTEN_DEFAULTS.host} when left out; served when \`server\` or \`trigger\` is configured`,
+    ),
+  port: z
+    .int()
+    .min(0)
+    .max(65535)
+    .optional()
+    .describe(`its port (0 picks a free one, logged); ${SERVER_LISTEN_DEFAULTS.port} when left out`),
+  request_timeout_ms: z
+    .int()
+    .min(100)
+    .default(30_000)
+    .describe("a request (headers and body) that has not fully arrived in this time is answered 408 and its connection closed"),
   headers_timeout_ms: z.int().min(100).default(10_000).describe("the request headers must arrive within this"),
   max_connections: z.int().min(1).default(256).describe("connections beyond this are closed at once"),
-  redis_timeout_ms: z.int().min(100).default(3_000).describe("a route that needs Redis answers 503 (`Retry-After: 5`) when Redis has not answered within this, instead of hanging"),
-  metrics_token: z.string().min(16, "must be at least 16 characters").optional().describe("when set, `GET /metrics` needs it as a bearer token (at least 16 characters)"),
+  redis_timeout_ms: z
+    .int()
+    .min(100)
+    .default(3_000)
+    .describe("a route that needs Redis answers 503 (`Retry-After: 5`) when Redis has not answered within this, instead of hanging"),
+  metrics_token: z
+    .string()
+    .min(16, "must be at least 16 characters")
+    .optional()
+    .describe("when set, `GET /metrics` needs it as a bearer token (at least 16 characters)"),
   auth_throttle: authThrottleSchema.default(authThrottleSchema.parse({})),
   /** The job dashboard (`/admin`) and admin API (`/admin/api`); not served at all without it. */
   admin: z
@@ -160,11 +307,32 @@ export const serverSchema = z.strictObject({
 });
 
 export const addOptionsSchema = z.strictObject({
-  visibility_attempts: z.int().min(1).max(20).default(5).describe("how often an add-options job looks for the added options in the PIM (its reads are eventually consistent)..."),
+  visibility_attempts: z
+    .int()
+    .min(1)
+    .max(20)
+    .default(5)
+    .describe("how often an add-options job looks for the added options in the PIM (its reads are eventually consistent)..."),
   visibility_delay_ms: z.int().min(0).default(1_000).describe("...and how long it waits between looks"),
-  recent_addition_grace_ms: z.int().min(0).default(15 * 60_000).describe("syncs never delete options added through add-options this recently"),
-  catalog_cache_ms: z.int().min(0).default(60_000).describe("a worker reuses the PIM structure and the collection list this long between add-options jobs (a fresh read is made before rejecting anything)"),
-  locale_recheck_ms: z.int().min(0).default(30_000).describe("a trigger request whose label locale the cached PIM structure lacks re-reads the structure before it is refused, at most once per project in this interval (concurrent requests share the read); 0 re-reads before every refusal; bounded by `catalog_cache_ms`"),
+  recent_addition_grace_ms: z
+    .int()
+    .min(0)
+    .default(15 * 60_000)
+    .describe("syncs never delete options added through add-options this recently"),
+  catalog_cache_ms: z
+    .int()
+    .min(0)
+    .default(60_000)
+    .describe(
+      "a worker reuses the PIM structure and the collection list this long between add-options jobs (a fresh read is made before rejecting anything)",
+    ),
+  locale_recheck_ms: z
+    .int()
+    .min(0)
+    .default(30_000)
+    .describe(
+      "a trigger request whose label locale the cached PIM structure lacks re-reads the structure before it is refused, at most once per project in this interval (concurrent requests share the read); 0 re-reads before every refusal; bounded by `catalog_cache_ms`",
+    ),
 });
 
 const redisUrl = z.string().regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL");
@@ -177,7 +345,12 @@ function hasUrlPassword(url: string | undefined): boolean {
 
 /** `redis.cluster`: a Redis Cluster, reached through any of these startup nodes. */
 export const redisClusterSchema = z.strictObject({
-  nodes: z.array(redisUrl).min(1, "at least one startup node is needed").describe("a Redis Cluster instead of one Redis (give `url` or `cluster`, not both): startup nodes as `redis://`/`rediss://` URLs, the others are discovered; every node with the same scheme and user/password, no database path; passwords shown as `***` everywhere"),
+  nodes: z
+    .array(redisUrl)
+    .min(1, "at least one startup node is needed")
+    .describe(
+      "a Redis Cluster instead of one Redis (give `url` or `cluster`, not both): startup nodes as `redis://`/`rediss://` URLs, the others are discovered; every node with the same scheme and user/password, no database path; passwords shown as `***` everywhere",
+    ),
   failover_wait_ms: z
     .int()
     .min(1_000)
@@ -189,7 +362,11 @@ export const redisClusterSchema = z.strictObject({
 });
 
 /** The prefix of every Redis key; its default is read by redisPrefixOf too (a Redis given without `redis` settings). */
-export const redisPrefixSchema = z.string().regex(/^[A-Za-z0-9_.-]+$/, "letters, digits, '.', '_' and '-' only").default("pim-sync").describe("prefix of every Redis key (letters, digits, `.`, `_`, `-`)");
+export const redisPrefixSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_.-]+$/, "letters, digits, '.', '_' and '-' only")
+  .default("pim-sync")
+  .describe("prefix of every Redis key (letters, digits, `.`, `_`, `-`)");
 
 /**
  * One Redis (`url`) or a Redis Cluster (`cluster.nodes`), exactly one of the two. The nodes of
@@ -198,7 +375,11 @@ export const redisPrefixSchema = z.string().regex(/^[A-Za-z0-9_.-]+$/, "letters,
  */
 export const redisSchema = z
   .strictObject({
-    url: redisUrl.optional().describe("one Redis for the state and the worker's queues (`redis://` or `rediss://`); without `redis`, `sync --once` keeps state in files"),
+    url: redisUrl
+      .optional()
+      .describe(
+        "one Redis for the state and the worker's queues (`redis://` or `rediss://`); without `redis`, `sync --once` keeps state in files",
+      ),
     cluster: redisClusterSchema.optional(),
     /**
      * Kept out of the URL on purpose: a password from the environment written into
@@ -209,14 +390,30 @@ export const redisSchema = z
       .string()
       .min(1, "must not be empty")
       .optional()
-      .describe("the Redis password (AUTH), sent as written: any character is fine (`@`, `/`, `#` would break a URL); give it here or in the URL, not both"),
+      .describe(
+        "the Redis password (AUTH), sent as written: any character is fine (`@`, `/`, `#` would break a URL); give it here or in the URL, not both",
+      ),
     prefix: redisPrefixSchema,
-    connect_timeout_ms: z.int().min(100).default(5_000).describe("a command that needs Redis gives up after this long without an answer (exit 1); each connection attempt's bound; the worker keeps trying"),
+    connect_timeout_ms: z
+      .int()
+      .min(100)
+      .default(5_000)
+      .describe(
+        "a command that needs Redis gives up after this long without an answer (exit 1); each connection attempt's bound; the worker keeps trying",
+      ),
   })
   .superRefine((redis, ctx) => {
-    if (redis.url !== undefined && redis.cluster !== undefined) ctx.addIssue({ code: "custom", path: ["cluster"], message: "give either `redis.url` (one Redis) or `redis.cluster` (a Redis Cluster), not both" });
-    if (redis.url === undefined && redis.cluster === undefined) ctx.addIssue({ code: "custom", path: ["url"], message: "needed (or `redis.cluster.nodes` for a Redis Cluster)" });
-    if (redis.cluster) for (const problem of clusterNodeProblems(redis.cluster.nodes)) ctx.addIssue({ code: "custom", path: ["cluster", "nodes", problem.index], message: problem.message });
+    if (redis.url !== undefined && redis.cluster !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["cluster"],
+        message: "give either `redis.url` (one Redis) or `redis.cluster` (a Redis Cluster), not both",
+      });
+    if (redis.url === undefined && redis.cluster === undefined)
+      ctx.addIssue({ code: "custom", path: ["url"], message: "needed (or `redis.cluster.nodes` for a Redis Cluster)" });
+    if (redis.cluster)
+      for (const problem of clusterNodeProblems(redis.cluster.nodes))
+        ctx.addIssue({ code: "custom", path: ["cluster", "nodes", problem.index], message: problem.message });
     if (redis.password !== undefined && [redis.url, ...(redis.cluster?.nodes ?? [])].some(hasUrlPassword)) {
       ctx.addIssue({ code: "custom", path: ["password"], message: "the Redis URL carries a password too: give it in one place only" });
     }
@@ -235,17 +432,30 @@ export const memorySchema = z.strictObject({
     ),
 });
 
-export const settingsSchema = z.strictObject({
+export const settingsSchema = z
+  .strictObject({
     redis: redisSchema.optional(),
     state_dir: nonEmpty.default("./.pim-sync").describe("state folder for `--once` without Redis (relative to the working directory)"),
-    log_level: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info").describe("pino level; logs go to stderr as JSON, secrets redacted"),
+    log_level: z
+      .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
+      .default("info")
+      .describe("pino level; logs go to stderr as JSON, secrets redacted"),
     http: z
       .strictObject({
         timeout_ms: z.int().min(100).default(30_000).describe("per upstream request"),
-        max_attempts: z.int().min(1).max(10).default(5).describe("attempts per upstream request, the first included (transient failures only)"),
+        max_attempts: z
+          .int()
+          .min(1)
+          .max(10)
+          .default(5)
+          .describe("attempts per upstream request, the first included (transient failures only)"),
         base_delay_ms: z.int().min(1).default(250).describe("first retry delay: exponential backoff with full jitter..."),
         max_delay_ms: z.int().min(1).default(10_000).describe("...up to this"),
-        max_retry_after_ms: z.int().min(0).default(60_000).describe("a longer `Retry-After` is not waited for in-process: the run fails as transient (a job is delayed by it)"),
+        max_retry_after_ms: z
+          .int()
+          .min(0)
+          .default(60_000)
+          .describe("a longer `Retry-After` is not waited for in-process: the run fails as transient (a job is delayed by it)"),
       })
       // prefault: the section left out is parsed as {}, so the defaults above are the only ones.
       .prefault({}),
@@ -253,7 +463,14 @@ export const settingsSchema = z.strictObject({
     /** Upstream budgets shared through Redis by every process and project (src/budgets/). */
     budgets: z
       .strictObject({
-        lease_ms: z.int().min(1_000).max(60_000).default(5_000).describe("a concurrency slot or an in-flight request a process holds in a shared upstream budget is renewed every third of this; a killed process's expire after it"),
+        lease_ms: z
+          .int()
+          .min(1_000)
+          .max(60_000)
+          .default(5_000)
+          .describe(
+            "a concurrency slot or an in-flight request a process holds in a shared upstream budget is renewed every third of this; a killed process's expire after it",
+          ),
       })
       .prefault({}),
     memory: memorySchema.prefault({}),
@@ -271,7 +488,11 @@ export const settingsSchema = z.strictObject({
   })
   .superRefine((settings, ctx) => {
     if (settings.projects.length === 0 && settings.activation === undefined) {
-      ctx.addIssue({ code: "custom", path: ["projects"], message: "at least one project is needed (or an `activation` section, for an Activation-only deployment)" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["projects"],
+        message: "at least one project is needed (or an `activation` section, for an Activation-only deployment)",
+      });
     }
   });
 

@@ -47,7 +47,11 @@ export function createFileStateStore(stateDir: string): StateStore {
     await rename(temporary, path);
   }
 
-  async function writeAdded(project: number, collection: string, added: ReadonlyMap<string, { at: number; label: ServiceLabels }>): Promise<void> {
+  async function writeAdded(
+    project: number,
+    collection: string,
+    added: ReadonlyMap<string, { at: number; label: ServiceLabels }>,
+  ): Promise<void> {
     const path = addedFileOf(project, collection);
     if (added.size === 0) await rm(path, { force: true });
     // Pairs, not an object: option codes such as `__proto__` are valid.

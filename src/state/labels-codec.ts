@@ -19,7 +19,8 @@ export function decodeLabels(text: string, where: string): ServiceLabels {
  * reads (a million on large catalogues), and the shape is one flat object of strings.
  */
 export function parseLabels(raw: unknown, where: string): ServiceLabels {
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new Error(`corrupt state at ${where}: labels must map locale to text`);
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw))
+    throw new Error(`corrupt state at ${where}: labels must map locale to text`);
   for (const value of Object.values(raw)) {
     if (typeof value !== "string") throw new Error(`corrupt state at ${where}: labels must map locale to text`);
   }

@@ -8,7 +8,9 @@ import { redisScript } from "../redis/redis-script.js";
 import { PimSyncError } from "../errors/pim-sync-error.js";
 
 /** Extends the lock only while it still holds our token (another holder may have it by now). */
-const renewScript = redisScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) else return 0 end`);
+const renewScript = redisScript(
+  `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) else return 0 end`,
+);
 /** Deletes the lock only while it still holds our token. */
 const releaseScript = redisScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end`);
 
@@ -21,7 +23,10 @@ export class ProjectBusy extends PimSyncError {
     readonly project: number,
     readonly heldBy: string,
   ) {
-    super(`project ${project} is busy: ${heldBy} holds its lock; nothing was written, try again when it has finished`, { code: "PROJECT_BUSY", retryable: true });
+    super(`project ${project} is busy: ${heldBy} holds its lock; nothing was written, try again when it has finished`, {
+      code: "PROJECT_BUSY",
+      retryable: true,
+    });
     this.name = "ProjectBusy";
   }
 }
@@ -37,7 +42,11 @@ export interface ProjectLock {
   /** Takes the lock at once, or throws ProjectBusy naming who holds it. */
   tryAcquire(project: number, holder: string): Promise<ProjectLease>;
   /** Waits until the lock is free and takes it; `onWait` is told once who holds it. */
-  acquire(project: number, holder: string, options: { readonly signal?: AbortSignal; readonly onWait?: (heldBy: string) => void }): Promise<ProjectLease>;
+  acquire(
+    project: number,
+    holder: string,
+    options: { readonly signal?: AbortSignal; readonly onWait?: (heldBy: string) => void },
+  ): Promise<ProjectLease>;
 }
 
 /**
@@ -64,18 +73,21 @@ export function createProjectLock(redis: RedisClient, prefix: string, options: {
   function lease(key: string, value: string): ProjectLease {
     const controller = new AbortController();
     let renewedAt = Date.now();
-    const timer = setInterval(() => {
-      renewScript(redis, [key], [value, ttlMs]).then(
-        (renewed) => {
-          if (renewed === 1) renewedAt = Date.now();
-          else lost("another holder took it after it expired");
-        },
-        // Redis unreachable: the lock may still be ours until it would have expired.
-        () => {
-          if (Date.now() - renewedAt >= ttlMs) lost("it could not be renewed before it expired");
-        },
-      );
-    }, Math.max(100, Math.floor(ttlMs / 3)));
+    const timer = setInterval(
+      () => {
+        renewScript(redis, [key], [value, ttlMs]).then(
+          (renewed) => {
+            if (renewed === 1) renewedAt = Date.now();
+            else lost("another holder took it after it expired");
+          },
+          // Redis unreachable: the lock may still be ours until it would have expired.
+          () => {
+            if (Date.now() - renewedAt >= ttlMs) lost("it could not be renewed before it expired");
+          },
+        );
+      },
+      Math.max(100, Math.floor(ttlMs / 3)),
+    );
     timer.unref();
     function lost(why: string): void {
       clearInterval(timer);

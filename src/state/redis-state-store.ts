@@ -44,7 +44,8 @@ export function createRedisStateStore(redis: RedisClient, prefix: string, option
       ]);
       if (known === 0) return null;
       const out = new Map<string, ServiceLabels>();
-      for (const [name, text] of Object.entries(entries)) out.set(name, decodeLabels(text, `${collectionKey(project, collection)}#${name}`));
+      for (const [name, text] of Object.entries(entries))
+        out.set(name, decodeLabels(text, `${collectionKey(project, collection)}#${name}`));
       return out;
     },
     async replace(project, collection, options) {
@@ -89,7 +90,10 @@ export function createRedisStateStore(redis: RedisClient, prefix: string, option
       return recent;
     },
     async forget(project, collection) {
-      await execOrThrow(redis.multi().del(collectionKey(project, collection)).srem(knownKey(project), collection), `forget of ${collection}`);
+      await execOrThrow(
+        redis.multi().del(collectionKey(project, collection)).srem(knownKey(project), collection),
+        `forget of ${collection}`,
+      );
     },
     async close() {
       if (options.ownsConnection) await redis.quit();

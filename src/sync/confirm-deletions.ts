@@ -21,7 +21,12 @@ export interface DeletionCheck {
  * are cached per source, since sibling collections plan the same deletions. Units and currencies
  * come from lists read whole with the structure, so they are not asked about.
  */
-export function createDeletionCheck(pim: PimItemReader, source: OptionSource, signal?: AbortSignal, confirmedGone: readonly string[] = []): DeletionCheck {
+export function createDeletionCheck(
+  pim: PimItemReader,
+  source: OptionSource,
+  signal?: AbortSignal,
+  confirmedGone: readonly string[] = [],
+): DeletionCheck {
   // Options the PIM just answered 404 for, one by one (an option-level targeted sync): that
   // answer is the confirmation, not asked twice.
   const known = new Map<string, Promise<boolean>>(confirmedGone.map((name) => [codeKey(name), Promise.resolve(false)]));

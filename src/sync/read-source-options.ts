@@ -41,7 +41,8 @@ export async function openSourceOptions(args: {
     case "reference-entity-records":
       return {
         size: { kind: "unknown" },
-        read: () => convertPageByPage(pim.referenceEntityRecordPages(source.referenceEntity, signal), (page) => optionsFromRecords(page, locales)),
+        read: () =>
+          convertPageByPage(pim.referenceEntityRecordPages(source.referenceEntity, signal), (page) => optionsFromRecords(page, locales)),
       };
     case "measurement-units":
       return {
@@ -62,7 +63,10 @@ export async function openSourceOptions(args: {
  * not the whole list twice. A code repeated across pages (case-insensitively, as the PIM
  * compares them) keeps its first occurrence, as within a page.
  */
-async function convertPageByPage<T>(pages: AsyncIterable<readonly T[]>, convert: (page: readonly T[]) => ServiceOption[]): Promise<ServiceOption[]> {
+async function convertPageByPage<T>(
+  pages: AsyncIterable<readonly T[]>,
+  convert: (page: readonly T[]) => ServiceOption[],
+): Promise<ServiceOption[]> {
   const out: ServiceOption[] = [];
   const seen = new Set<string>();
   for await (const page of pages) {

@@ -42,9 +42,15 @@ function desiredOf(source: DesiredOptions, lastWritten: LastWritten, collection:
  * chunk and records each chunk in the history. A write that fails is a failure of this
  * collection only; an aborted run throws.
  */
-export async function syncCollection(run: CollectionRun, spec: CollectionSpec, source: DesiredOptions, deletionCheck: DeletionCheck): Promise<CollectionOutcome> {
+export async function syncCollection(
+  run: CollectionRun,
+  spec: CollectionSpec,
+  source: DesiredOptions,
+  deletionCheck: DeletionCheck,
+): Promise<CollectionOutcome> {
   const { deps, input, log, now, signal } = run;
-  const lastWritten = source.kind === "named" ? (source.lastWritten.get(spec.name) ?? null) : await deps.state.read(input.project, spec.name);
+  const lastWritten =
+    source.kind === "named" ? (source.lastWritten.get(spec.name) ?? null) : await deps.state.read(input.project, spec.name);
   const desired = desiredOf(source, lastWritten, spec.name);
   const recentlyAdded = await deps.state.recentlyAdded(input.project, spec.name, now().getTime() - input.recentAdditionGraceMs);
   const approvedHere = input.approvedDeletions?.get(spec.name);
@@ -69,7 +75,8 @@ export async function syncCollection(run: CollectionRun, spec: CollectionSpec, s
     deletes: plan.deletes.length,
     heldBack: plan.heldBack,
   };
-  if (plan.heldBack) log.warn({ collection: spec.name, heldBack: plan.heldBack.names.length, reason: plan.heldBack.reason }, "deletions held back");
+  if (plan.heldBack)
+    log.warn({ collection: spec.name, heldBack: plan.heldBack.names.length, reason: plan.heldBack.reason }, "deletions held back");
   if (input.dryRun || plan.action === "none") return { ...base, written: false };
 
   const id = run.idByName.get(spec.name);
@@ -92,7 +99,9 @@ export async function syncCollection(run: CollectionRun, spec: CollectionSpec, s
     if (plan.action === "replace") await deps.state.replace(input.project, spec.name, plan.upserts);
     if (plan.action === "replace" && input.full) {
       // Only saves work on a retry: if it cannot be recorded, the retry replaces again.
-      await input.onReplaced?.(spec.name).catch((error: unknown) => log.warn({ collection: spec.name, err: error }, "could not record the replace for a retry"));
+      await input
+        .onReplaced?.(spec.name)
+        .catch((error: unknown) => log.warn({ collection: spec.name, err: error }, "could not record the replace for a retry"));
     }
     log.info({ collection: spec.name, action: plan.action, upserts: base.upserts, deletes: base.deletes }, "collection written");
     return { ...base, written: true };

@@ -28,7 +28,8 @@ export class SyncFailures {
   }
 
   noteRetryAfter(error: unknown): void {
-    if (error instanceof HttpError && error.transient && error.retryAfterMs !== undefined) this.retryAfterMs = Math.max(this.retryAfterMs ?? 0, error.retryAfterMs);
+    if (error instanceof HttpError && error.transient && error.retryAfterMs !== undefined)
+      this.retryAfterMs = Math.max(this.retryAfterMs ?? 0, error.retryAfterMs);
   }
 
   /** A failed request of the run: its Retry-After noted, the failure recorded. */

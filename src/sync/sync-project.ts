@@ -36,7 +36,10 @@ export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<Syn
   // A history that cannot be written does not undo or fail the write (the state has it): logged.
   const history = deps.history
     ? createHistoryRecorder(deps.history, input.project, (error, batch) =>
-        deps.logger.error({ project: input.project, collection: batch[0]?.collection, err: { message: (error as Error).message } }, "could not record a write in the change history"),
+        deps.logger.error(
+          { project: input.project, collection: batch[0]?.collection, err: { message: (error as Error).message } },
+          "could not record a write in the change history",
+        ),
       )
     : undefined;
   try {
@@ -76,7 +79,10 @@ async function runSync(deps: SyncDeps, input: SyncInput, signal: AbortSignal, hi
   const serviceBefore = { ...deps.service.stats };
 
   // Both reads before anything else, side by side: they are the sync's sequential prefix.
-  const [structure, inService] = await Promise.all([readStructureFor(deps.pim, input.targets, signal), deps.service.listCollections(input.project, signal)]);
+  const [structure, inService] = await Promise.all([
+    readStructureFor(deps.pim, input.targets, signal),
+    deps.service.listCollections(input.project, signal),
+  ]);
   const { scope, problems: scopeProblems } = resolveProjectScope(structure, input.filters);
   if (scopeProblems.length > 0) throw new ProjectScopeError(scopeProblems);
   const derived = deriveCollectionSpecs(structure, scope, input.naming);
@@ -84,12 +90,22 @@ async function runSync(deps: SyncDeps, input: SyncInput, signal: AbortSignal, hi
   const failures = new SyncFailures(derived.problems);
 
   const collectionIds = serviceCollectionIds(inService);
-  for (const name of collectionIds.duplicated) failures.fail(`collection '${name}' exists more than once in project ${input.project}; left untouched`);
+  for (const name of collectionIds.duplicated)
+    failures.fail(`collection '${name}' exists more than once in project ${input.project}; left untouched`);
   const targets = input.targets;
   const specs = targets ? derived.specs.filter((candidate) => specIsTargeted(candidate, targets)) : derived.specs;
   const { groups, missing } = groupSpecsBySource(specs, collectionIds);
 
-  const collectionRun: CollectionRun = { deps, input, log: deps.logger.child({ project: input.project }), now, idByName: collectionIds.idByName, failures, record, signal };
+  const collectionRun: CollectionRun = {
+    deps,
+    input,
+    log: deps.logger.child({ project: input.project }),
+    now,
+    idByName: collectionIds.idByName,
+    failures,
+    record,
+    signal,
+  };
   const total = groups.reduce((sum, group) => sum + group.specs.length, 0);
   let done = 0;
   const outcomes: CollectionOutcome[] = [];
@@ -97,7 +113,10 @@ async function runSync(deps: SyncDeps, input: SyncInput, signal: AbortSignal, hi
     if (signal.aborted) throw error;
     const message = error instanceof Error ? error.message : String(error);
     // No plan without a complete read: these collections are left exactly as they are.
-    failures.failRequest(`reading ${optionSourceKey(group.source)} failed, its ${group.specs.length} collection(s) were not touched: ${message}`, error);
+    failures.failRequest(
+      `reading ${optionSourceKey(group.source)} failed, its ${group.specs.length} collection(s) were not touched: ${message}`,
+      error,
+    );
     done += group.specs.length;
     return undefined;
   };
@@ -106,7 +125,19 @@ async function runSync(deps: SyncDeps, input: SyncInput, signal: AbortSignal, hi
     sources: groups,
     open: async (group) => {
       try {
-        return { group, opened: await openDesiredOptions({ group, structure, scope, pim: deps.pim, state: deps.state, project: input.project, targets, signal }) };
+        return {
+          group,
+          opened: await openDesiredOptions({
+            group,
+            structure,
+            scope,
+            pim: deps.pim,
+            state: deps.state,
+            project: input.project,
+            targets,
+            signal,
+          }),
+        };
       } catch (error) {
         return { group, opened: readFailed(group, error) };
       }

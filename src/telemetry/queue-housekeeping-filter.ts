@@ -23,7 +23,8 @@ export class QueueHousekeepingFilter implements SpanProcessor {
   }
 
   onEnd(span: ReadableSpan): void {
-    const housekeeping = span.instrumentationScope.name === BULLMQ_SCOPE && span.kind === SpanKind.INTERNAL && span.parentSpanContext === undefined;
+    const housekeeping =
+      span.instrumentationScope.name === BULLMQ_SCOPE && span.kind === SpanKind.INTERNAL && span.parentSpanContext === undefined;
     if (!housekeeping) this.next.onEnd(span);
   }
 

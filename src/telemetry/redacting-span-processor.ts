@@ -47,8 +47,14 @@ function redactedSpan(span: ReadableSpan, redactor: Redactor): ReadableSpan {
     endTime: span.endTime,
     status: span.status.message === undefined ? span.status : { ...span.status, message: redact(span.status.message) },
     attributes: redactedAttributes(span.attributes, redact),
-    links: span.links.map((link) => (link.attributes === undefined ? link : { ...link, attributes: redactedAttributes(link.attributes, redact) })),
-    events: span.events.map((event) => ({ ...event, name: redact(event.name), ...(event.attributes === undefined ? {} : { attributes: redactedAttributes(event.attributes, redact) }) })),
+    links: span.links.map((link) =>
+      link.attributes === undefined ? link : { ...link, attributes: redactedAttributes(link.attributes, redact) },
+    ),
+    events: span.events.map((event) => ({
+      ...event,
+      name: redact(event.name),
+      ...(event.attributes === undefined ? {} : { attributes: redactedAttributes(event.attributes, redact) }),
+    })),
     duration: span.duration,
     ended: span.ended,
     resource: span.resource,
@@ -67,6 +73,7 @@ function redactedAttributes(attributes: Attributes, redact: (text: string) => st
 
 function redactedValue(value: AttributeValue | undefined, redact: (text: string) => string): AttributeValue | undefined {
   if (typeof value === "string") return redact(value);
-  if (Array.isArray(value) && value.some((item) => typeof item === "string")) return (value as (string | null | undefined)[]).map((item) => (typeof item === "string" ? redact(item) : item));
+  if (Array.isArray(value) && value.some((item) => typeof item === "string"))
+    return (value as (string | null | undefined)[]).map((item) => (typeof item === "string" ? redact(item) : item));
   return value;
 }

@@ -42,15 +42,24 @@ export interface RunningTracing {
  */
 export function startTracing(config: TracingConfig, options: { readonly exporter?: SpanExporter } = {}): RunningTracing {
   let redactor: Redactor = EMPTY_REDACTOR;
-  const exporter = options.exporter ?? (config.protocol === "http/json" ? new OtlpJsonExporter({ url: config.tracesUrl }) : new OtlpProtobufExporter({ url: config.tracesUrl }));
-  const processor = new QueueHousekeepingFilter(new RedactingSpanProcessor(new BatchSpanProcessor({ exporter, ...config.batch }), () => redactor));
+  const exporter =
+    options.exporter ??
+    (config.protocol === "http/json"
+      ? new OtlpJsonExporter({ url: config.tracesUrl })
+      : new OtlpProtobufExporter({ url: config.tracesUrl }));
+  const processor = new QueueHousekeepingFilter(
+    new RedactingSpanProcessor(new BatchSpanProcessor({ exporter, ...config.batch }), () => redactor),
+  );
   const sdk = new NodeSDK({
     serviceName: config.serviceName,
     spanProcessors: [processor],
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [
-      new HttpInstrumentation({ disableOutgoingRequestInstrumentation: true, ignoreIncomingRequestHook: (request) => untraced(request.url) }),
+      new HttpInstrumentation({
+        disableOutgoingRequestInstrumentation: true,
+        ignoreIncomingRequestHook: (request) => untraced(request.url),
+      }),
       new UndiciInstrumentation(),
       new FastifyOtelInstrumentation({ registerOnInitialization: true, ignorePaths: (route) => untraced(route.url) }),
     ],

@@ -31,9 +31,17 @@ const protocol = z.enum(OTLP_PROTOCOLS, { error: `must be one of ${OTLP_PROTOCOL
  * asks.
  */
 export const tracingEnvSchema = z.object({
-  OTEL_SDK_DISABLED: z.enum(["true", "false"], { error: "must be true or false" }).optional().describe("true turns tracing off whatever else is set"),
-  OTEL_TRACES_EXPORTER: z.enum(["otlp", "none"], { error: "must be otlp or none (the only exporter pim-sync ships is OTLP over HTTP)" }).optional().describe("none turns tracing off; otlp (the default) exports over OTLP/HTTP"),
-  OTEL_EXPORTER_OTLP_ENDPOINT: endpoint.optional().describe("the collector's base URL; spans go to <it>/v1/traces. Setting it (or the traces endpoint) turns tracing on"),
+  OTEL_SDK_DISABLED: z
+    .enum(["true", "false"], { error: "must be true or false" })
+    .optional()
+    .describe("true turns tracing off whatever else is set"),
+  OTEL_TRACES_EXPORTER: z
+    .enum(["otlp", "none"], { error: "must be otlp or none (the only exporter pim-sync ships is OTLP over HTTP)" })
+    .optional()
+    .describe("none turns tracing off; otlp (the default) exports over OTLP/HTTP"),
+  OTEL_EXPORTER_OTLP_ENDPOINT: endpoint
+    .optional()
+    .describe("the collector's base URL; spans go to <it>/v1/traces. Setting it (or the traces endpoint) turns tracing on"),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: endpoint.optional().describe("the full URL spans are sent to; wins over OTEL_EXPORTER_OTLP_ENDPOINT"),
   OTEL_EXPORTER_OTLP_PROTOCOL: protocol.optional().describe("http/protobuf (the default) or http/json"),
   OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: protocol.optional().describe("the protocol of traces alone; wins over OTEL_EXPORTER_OTLP_PROTOCOL"),
@@ -58,10 +66,16 @@ export function tracingConfigOf(env: Readonly<Record<string, string | undefined>
     if (value !== undefined && value !== "") given[key] = value;
   }
   const parsed = tracingEnvSchema.safeParse(given);
-  if (!parsed.success) throw new ConfigError("the environment (OTEL_* variables)", parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`));
+  if (!parsed.success)
+    throw new ConfigError(
+      "the environment (OTEL_* variables)",
+      parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`),
+    );
   const vars = parsed.data;
   if (vars.OTEL_SDK_DISABLED === "true" || vars.OTEL_TRACES_EXPORTER === "none") return null;
-  const tracesUrl = vars.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (vars.OTEL_EXPORTER_OTLP_ENDPOINT === undefined ? undefined : `${vars.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, "")}/v1/traces`);
+  const tracesUrl =
+    vars.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ??
+    (vars.OTEL_EXPORTER_OTLP_ENDPOINT === undefined ? undefined : `${vars.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, "")}/v1/traces`);
   if (tracesUrl === undefined) return null;
   return {
     tracesUrl,

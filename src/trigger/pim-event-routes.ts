@@ -46,7 +46,11 @@ export async function pimEventRoutes(app: FastifyInstance, options: PimEventRout
     leftOutMessage: "PIM events refused (left out of the log)",
     fieldsOf: (event) => event,
   });
-  const byId = new Map(options.projects.flatMap((project) => (project.pim.events ? [[String(project.id), { project, events: project.pim.events }] as const] : [])));
+  const byId = new Map(
+    options.projects.flatMap((project) =>
+      project.pim.events ? [[String(project.id), { project, events: project.pim.events }] as const] : [],
+    ),
+  );
   const inTime = <T>(work: Promise<T>): Promise<T> => withRedisDeadline(options.redisTimeoutMs, work);
 
   // The signature is over the exact bytes sent: this scope keeps the body as it came, whatever
@@ -74,7 +78,9 @@ export async function pimEventRoutes(app: FastifyInstance, options: PimEventRout
     if (!signatureMatches(body, signatures, secrets)) {
       const why = signatures.every((signature) => signature === undefined) ? "no signature" : "signature does not match";
       refused.warn({ ip: request.ip, project: project.id, why });
-      return reply.code(401).send({ error: `the event must be signed with the subscription's secret (X-AKENEO-SIGNATURE-PRIMARY): ${why}` });
+      return reply
+        .code(401)
+        .send({ error: `the event must be signed with the subscription's secret (X-AKENEO-SIGNATURE-PRIMARY): ${why}` });
     }
     let json: unknown;
     try {
@@ -83,7 +89,8 @@ export async function pimEventRoutes(app: FastifyInstance, options: PimEventRout
       return reply.code(400).send({ errors: ["body is not valid JSON"] });
     }
     const parsed = pimEventSchema.safeParse(json);
-    if (!parsed.success) return reply.code(400).send({ errors: parsed.error.issues.map((issue) => `${issue.path.join(".") || "(body)"}: ${issue.message}`) });
+    if (!parsed.success)
+      return reply.code(400).send({ errors: parsed.error.issues.map((issue) => `${issue.path.join(".") || "(body)"}: ${issue.message}`) });
     const event = parsed.data;
     if (events.subject !== undefined && event.subject !== events.subject) {
       refused.warn({ ip: request.ip, project: project.id, why: `subject '${event.subject ?? ""}' is not the configured tenant` });
@@ -103,7 +110,8 @@ export async function pimEventRoutes(app: FastifyInstance, options: PimEventRout
       }),
     );
     if ("ignored" in target) {
-      if (fresh) log.info({ project: project.id, event: event.id, type: event.type, why: target.ignored }, "PIM event recorded, nothing to sync");
+      if (fresh)
+        log.info({ project: project.id, event: event.id, type: event.type, why: target.ignored }, "PIM event recorded, nothing to sync");
       return reply.code(200).send({ status: fresh ? "ignored" : "duplicate" });
     }
     // Also for a duplicate: the first delivery may have been recorded and its job not queued

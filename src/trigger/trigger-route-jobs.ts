@@ -1,6 +1,11 @@
 import type { FastifySchema } from "fastify";
 import type { ActivationJobName, ProjectJobName } from "../jobs/job-catalog.js";
-import { activationOffersRouteSchema, activationShipmentsRouteSchema, addOptionsRouteSchema, syncRouteSchema } from "./trigger-route-schemas.js";
+import {
+  activationOffersRouteSchema,
+  activationShipmentsRouteSchema,
+  addOptionsRouteSchema,
+  syncRouteSchema,
+} from "./trigger-route-schemas.js";
 
 /** A trigger route and the one job a valid request queues: listed here, never inferred. */
 export interface TriggerRouteJob<N extends ProjectJobName | ActivationJobName> {

@@ -19,7 +19,10 @@ export const jobStatusAnswer = z.object({
 });
 
 const idempotencyHeaders = z.object({
-  "idempotency-key": z.string().optional().describe("the same key within the idempotency window names the same job (a 202 `duplicate`); with another body it is refused (422)"),
+  "idempotency-key": z
+    .string()
+    .optional()
+    .describe("the same key within the idempotency window names the same job (a 202 `duplicate`); with another body it is refused (422)"),
 });
 
 /** Every POST trigger route: the token is checked before the body is read. */
@@ -36,7 +39,8 @@ export const syncRouteSchema = routeSchema({
 
 export const addOptionsRouteSchema = routeSchema({
   summary: "Queue options to add to a PIM attribute and its collections",
-  description: "Checked first against the project's `allowed_options_for_pim_attribute_addition` and its label locales: a 400 names every problem.",
+  description:
+    "Checked first against the project's `allowed_options_for_pim_attribute_addition` and its label locales: a 400 names every problem.",
   tags: ["trigger"],
   security: TRIGGER_SECURITY,
   body: JOB_CATALOG["options.add"].schema,

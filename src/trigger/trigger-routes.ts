@@ -55,7 +55,11 @@ const BEARER = { bearer: true } as const;
 
 /** On the request's handler span, when tracing is on: which job carries the request out. */
 function annotateEnqueued(job: EnqueuedJob): void {
-  tracingHooks().annotate({ [SPAN_ATTRIBUTES.project]: job.project, [SPAN_ATTRIBUTES.jobId]: job.jobId, [SPAN_ATTRIBUTES.enqueueStatus]: job.status });
+  tracingHooks().annotate({
+    [SPAN_ATTRIBUTES.project]: job.project,
+    [SPAN_ATTRIBUTES.jobId]: job.jobId,
+    [SPAN_ATTRIBUTES.enqueueStatus]: job.status,
+  });
 }
 
 function parseAddOptions(body: unknown): { request?: JobData<"options.add">; problems: string[] } {
@@ -130,7 +134,11 @@ export async function triggerRoutes(app: FastifyInstance, options: TriggerRoutes
     }
   }
 
-  const postOnly = (path: string, schema: FastifySchema, handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>): void => {
+  const postOnly = (
+    path: string,
+    schema: FastifySchema,
+    handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+  ): void => {
     app.post(path, { config: BEARER, schema }, handler);
     app.route({
       method: ["GET", "HEAD", "PUT", "DELETE", "PATCH", "OPTIONS"],
@@ -165,7 +173,9 @@ export async function triggerRoutes(app: FastifyInstance, options: TriggerRoutes
     if (parsed) problems.push(...(await labelLocaleCheck(project.id, parsed)));
     if (problems.length > 0) return reply.code(400).send({ errors: problems });
     const key = idempotencyKeyOf(request);
-    const job = await inTime(options.queues.enqueue(addOptions.job, body, { idempotencyKey: key === undefined ? undefined : `${project.id}:${key}` }));
+    const job = await inTime(
+      options.queues.enqueue(addOptions.job, body, { idempotencyKey: key === undefined ? undefined : `${project.id}:${key}` }),
+    );
     annotateEnqueued(job);
     log.info({ project: job.project, job: job.jobId, status: job.status }, "add-options request queued");
     return reply.code(202).send({ job_id: `${job.project}/${job.jobId}`, status: job.status });
@@ -174,31 +184,38 @@ export async function triggerRoutes(app: FastifyInstance, options: TriggerRoutes
   const jobDetails = options.jobDetails;
   if (jobDetails) {
     // What a PIM-side caller needs to follow the job its 202 named: no stack traces, no logs.
-    app.get<{ Params: { project: string; id: string } }>("/v1/jobs/:project/:id", { config: BEARER, schema: jobStatusRouteSchema }, async (request, reply) => {
-      const ref = `${request.params.project}/${request.params.id}`;
-      let job: JobDetails | JobFinalStatus;
-      try {
-        job = await inTime(jobDetails(ref));
-      } catch (error) {
-        if (!(error instanceof JobNotFoundError)) throw error;
-        // Removed by its retention: its recorded end answers for the whole idempotency window.
-        const ended = error instanceof QueueNotConfiguredError || !options.jobFinalStatus ? null : await inTime(options.jobFinalStatus(Number(request.params.project), request.params.id));
-        if (ended === null) return reply.code(404).send({ error: `no job ${ref}` });
-        job = ended;
-      }
-      if ("project" in job && job.project === null) return reply.code(404).send({ error: `no job ${ref}` });
-      return {
-        job_id: job.ref,
-        name: job.name,
-        state: job.state,
-        attempts_made: job.attemptsMade,
-        created_at: job.createdAt,
-        finished_at: job.finishedAt,
-        result: job.state === "completed" ? inKeyStyle(job.result, options.jsonKeys ?? "snake") : null,
-        failed_reason: job.failedReason,
-        retrying_after: "pendingRetryReason" in job ? job.pendingRetryReason : null,
-      } satisfies z.input<typeof jobStatusAnswer>;
-    });
+    app.get<{ Params: { project: string; id: string } }>(
+      "/v1/jobs/:project/:id",
+      { config: BEARER, schema: jobStatusRouteSchema },
+      async (request, reply) => {
+        const ref = `${request.params.project}/${request.params.id}`;
+        let job: JobDetails | JobFinalStatus;
+        try {
+          job = await inTime(jobDetails(ref));
+        } catch (error) {
+          if (!(error instanceof JobNotFoundError)) throw error;
+          // Removed by its retention: its recorded end answers for the whole idempotency window.
+          const ended =
+            error instanceof QueueNotConfiguredError || !options.jobFinalStatus
+              ? null
+              : await inTime(options.jobFinalStatus(Number(request.params.project), request.params.id));
+          if (ended === null) return reply.code(404).send({ error: `no job ${ref}` });
+          job = ended;
+        }
+        if ("project" in job && job.project === null) return reply.code(404).send({ error: `no job ${ref}` });
+        return {
+          job_id: job.ref,
+          name: job.name,
+          state: job.state,
+          attempts_made: job.attemptsMade,
+          created_at: job.createdAt,
+          finished_at: job.finishedAt,
+          result: job.state === "completed" ? inKeyStyle(job.result, options.jsonKeys ?? "snake") : null,
+          failed_reason: job.failedReason,
+          retrying_after: "pendingRetryReason" in job ? job.pendingRetryReason : null,
+        } satisfies z.input<typeof jobStatusAnswer>;
+      },
+    );
   }
 
   if (activationRoutes) {

@@ -23,7 +23,8 @@ export function parseClusterNodes(text: string): ClusterNodeView[] {
     .map((line) => {
       const [id, address, flags, master, , , , , ...slots] = line.split(" ");
       const port = Number(/:(\d+)@/.exec(address ?? "")?.[1]);
-      if (id === undefined || flags === undefined || master === undefined || !Number.isInteger(port)) throw new Error(`not a CLUSTER NODES line: ${line}`);
+      if (id === undefined || flags === undefined || master === undefined || !Number.isInteger(port))
+        throw new Error(`not a CLUSTER NODES line: ${line}`);
       return { id, port, flags: flags.split(","), masterId: master === "-" ? null : master, slots };
     });
 }

@@ -154,7 +154,10 @@ export const test = base.extend<PimSyncFixtures>({
       const before = resourceCounts();
       await use();
       const leaked = await leaksSince(before);
-      if (leaked.length > 0) throw new Error(`the test left resources behind: ${leaked.join(", ")} (close what it opened, or let a fixture of test/support/fixtures.ts do it)`);
+      if (leaked.length > 0)
+        throw new Error(
+          `the test left resources behind: ${leaked.join(", ")} (close what it opened, or let a fixture of test/support/fixtures.ts do it)`,
+        );
     },
     { auto: true },
   ],

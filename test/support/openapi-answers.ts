@@ -23,7 +23,11 @@ export function openApiAnswers(document: unknown) {
   const compiled = new Map<string, ValidateFunction>();
 
   /** Every operation the document describes, as `METHOD /path/{param}`. */
-  const operations = Object.entries(paths).flatMap(([path, item]) => Object.keys(item).filter((key) => HTTP_METHODS.has(key)).map((method) => `${method.toUpperCase()} ${path}`));
+  const operations = Object.entries(paths).flatMap(([path, item]) =>
+    Object.keys(item)
+      .filter((key) => HTTP_METHODS.has(key))
+      .map((method) => `${method.toUpperCase()} ${path}`),
+  );
 
   function validatorOf(key: string, schema: Record<string, unknown>): ValidateFunction {
     const validate = compiled.get(key) ?? ajv.compile(schema);
@@ -41,13 +45,16 @@ export function openApiAnswers(document: unknown) {
       const requestSchema = requestBody?.content["application/json"]?.schema;
       if (requestSchema === undefined) return `${operation} accepted a JSON body it does not describe`;
       const validateRequest = validatorOf(`${operation} request`, requestSchema);
-      if (!validateRequest(sent)) return `${operation} accepted ${JSON.stringify(sent)}, which its request body schema refuses: ${ajv.errorsText(validateRequest.errors)}`;
+      if (!validateRequest(sent))
+        return `${operation} accepted ${JSON.stringify(sent)}, which its request body schema refuses: ${ajv.errorsText(validateRequest.errors)}`;
     }
     const response = responses[String(answer.status)];
-    if (response === undefined) return `${operation} answered ${answer.status}, which the description does not list (${Object.keys(responses).join(", ")}): ${answer.text}`;
+    if (response === undefined)
+      return `${operation} answered ${answer.status}, which the description does not list (${Object.keys(responses).join(", ")}): ${answer.text}`;
     const mediaType = (answer.headers.get("content-type") ?? "").split(";")[0]?.trim() ?? "";
     const media = response.content?.[mediaType];
-    if (media === undefined) return `${operation} ${answer.status} answered ${mediaType}, which the description does not list (${Object.keys(response.content ?? {}).join(", ")})`;
+    if (media === undefined)
+      return `${operation} ${answer.status} answered ${mediaType}, which the description does not list (${Object.keys(response.content ?? {}).join(", ")})`;
     const key = `${operation} ${answer.status} ${mediaType}`;
     const validate = validatorOf(key, media.schema);
     const body: unknown = mediaType === "application/json" ? answer.json : answer.text;

@@ -60,20 +60,18 @@ export function decodeJsonTraceRequest(text: string): ReceivedSpan[] {
   return request.resourceSpans.flatMap((resourceSpans) => {
     const resource = keyValues(resourceSpans.resource?.attributes ?? []);
     return resourceSpans.scopeSpans.flatMap((scopeSpans) =>
-      scopeSpans.spans.map(
-        (span): ReceivedSpan => ({
-          traceId: span.traceId,
-          spanId: span.spanId,
-          parentSpanId: span.parentSpanId ?? "",
-          name: span.name,
-          kind: span.kind,
-          scope: scopeSpans.scope?.name ?? "",
-          attributes: keyValues(span.attributes),
-          events: span.events.map((event) => ({ name: event.name, attributes: keyValues(event.attributes) })),
-          statusMessage: span.status?.message ?? "",
-          resource,
-        }),
-      ),
+      scopeSpans.spans.map((span): ReceivedSpan => ({
+        traceId: span.traceId,
+        spanId: span.spanId,
+        parentSpanId: span.parentSpanId ?? "",
+        name: span.name,
+        kind: span.kind,
+        scope: scopeSpans.scope?.name ?? "",
+        attributes: keyValues(span.attributes),
+        events: span.events.map((event) => ({ name: event.name, attributes: keyValues(event.attributes) })),
+        statusMessage: span.status?.message ?? "",
+        resource,
+      })),
     );
   });
 }

@@ -77,10 +77,19 @@ export async function startOwnRedisCluster(masters = 3, options: OwnRedisCluster
       servers.set(server.port, server);
       ports.push(server.port);
     }
-    await run("redis-cli", ["--cluster", "create", ...ports.map((port) => `127.0.0.1:${port}`), "--cluster-replicas", String(replicas), "--cluster-yes"]);
+    await run("redis-cli", [
+      "--cluster",
+      "create",
+      ...ports.map((port) => `127.0.0.1:${port}`),
+      "--cluster-replicas",
+      String(replicas),
+      "--cluster-yes",
+    ]);
     for (const port of ports) await waitFor(() => clusterStateOk(port), 20_000, `cluster_state:ok on port ${port}`);
-    for (const port of ports) await waitFor(() => knowsEveryNode(port, ports.length), 20_000, `node ${port} to know all ${ports.length} nodes`);
-    for (const port of ports) await waitFor(() => replicaLinkUpOrMaster(port), 20_000, `node ${port}: a master, or a replica whose link is up`);
+    for (const port of ports)
+      await waitFor(() => knowsEveryNode(port, ports.length), 20_000, `node ${port} to know all ${ports.length} nodes`);
+    for (const port of ports)
+      await waitFor(() => replicaLinkUpOrMaster(port), 20_000, `node ${port}: a master, or a replica whose link is up`);
   } catch (error) {
     await close();
     throw error;
@@ -91,7 +100,12 @@ export async function startOwnRedisCluster(masters = 3, options: OwnRedisCluster
   const masterPorts = view.filter(isServingMaster).map((node) => node.port);
   const replicaPorts = view.filter((node) => node.masterId !== null).map((node) => node.port);
   /** Each master's replicas at the start, by the master's port: the candidates for its promotion. */
-  const replicasOf = new Map(masterPorts.map((port) => [port, view.filter((node) => node.masterId === view.find((master) => master.port === port)?.id).map((node) => node.id)]));
+  const replicasOf = new Map(
+    masterPorts.map((port) => [
+      port,
+      view.filter((node) => node.masterId === view.find((master) => master.port === port)?.id).map((node) => node.id),
+    ]),
+  );
   /** A killed master's replicas as they were when it was killed. */
   const replicasAtKill = new Map<number, string[]>();
 

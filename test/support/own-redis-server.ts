@@ -63,14 +63,18 @@ export async function startOwnRedisServer(options: OwnRedisServerOptions = {}): 
   let ports: { readonly port: number; readonly busPort?: number } | undefined;
 
   for (let attempt = 1; ports === undefined; attempt += 1) {
-    const candidate = { port: randomInt(CANDIDATE_PORTS.from, CANDIDATE_PORTS.to), ...(options.cluster ? { busPort: randomInt(CANDIDATE_PORTS.from, CANDIDATE_PORTS.to) } : {}) };
+    const candidate = {
+      port: randomInt(CANDIDATE_PORTS.from, CANDIDATE_PORTS.to),
+      ...(options.cluster ? { busPort: randomInt(CANDIDATE_PORTS.from, CANDIDATE_PORTS.to) } : {}),
+    };
     if (candidate.busPort === candidate.port) continue;
     try {
       child = await spawnReady(serverArgs(candidate, options));
       ports = candidate;
     } catch (error) {
       if (!(error instanceof PortTaken)) throw error;
-      if (attempt >= START_ATTEMPTS) throw new Error(`redis-server found every one of ${START_ATTEMPTS} candidate ports taken`, { cause: error });
+      if (attempt >= START_ATTEMPTS)
+        throw new Error(`redis-server found every one of ${START_ATTEMPTS} candidate ports taken`, { cause: error });
     }
   }
   const chosen = ports;
@@ -90,7 +94,8 @@ export async function startOwnRedisServer(options: OwnRedisServerOptions = {}): 
     try {
       child = await spawnReady(serverArgs(chosen, options));
     } catch (error) {
-      if (error instanceof PortTaken) throw new Error(`port ${chosen.port} was taken by another process while this redis-server was down`, { cause: error });
+      if (error instanceof PortTaken)
+        throw new Error(`port ${chosen.port} was taken by another process while this redis-server was down`, { cause: error });
       throw error;
     }
   }
@@ -103,7 +108,16 @@ function serverArgs(ports: { readonly port: number; readonly busPort?: number },
   if (options.cluster && ports.busPort !== undefined) {
     // The bus port is chosen too (not port + 10000, which may be taken or out of range).
     const { dir } = options.cluster;
-    args.push("--cluster-enabled", "yes", "--cluster-port", String(ports.busPort), "--cluster-config-file", join(dir, `nodes-${ports.port}.conf`), "--dir", dir);
+    args.push(
+      "--cluster-enabled",
+      "yes",
+      "--cluster-port",
+      String(ports.busPort),
+      "--cluster-config-file",
+      join(dir, `nodes-${ports.port}.conf`),
+      "--dir",
+      dir,
+    );
   }
   return args;
 }
@@ -113,7 +127,10 @@ async function spawnReady(args: readonly string[]): Promise<ChildProcess> {
   const child = spawn("redis-server", args, { stdio: ["ignore", "pipe", "ignore"] });
   let output = "";
   const ready = new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`redis-server ${args.join(" ")} was not ready within ${READY_TIMEOUT_MS} ms:\n${output}`)), READY_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`redis-server ${args.join(" ")} was not ready within ${READY_TIMEOUT_MS} ms:\n${output}`)),
+      READY_TIMEOUT_MS,
+    );
     const onOutput = (chunk: string): void => {
       output += chunk;
       if (!/Ready to accept connections/.test(output)) return;
@@ -128,7 +145,11 @@ async function spawnReady(args: readonly string[]): Promise<ChildProcess> {
     });
     child.once("exit", () => {
       clearTimeout(timer);
-      reject(/Address already in use/.test(output) ? new PortTaken(output) : new Error(`redis-server ${args.join(" ")} exited before it was ready:\n${output}`));
+      reject(
+        /Address already in use/.test(output)
+          ? new PortTaken(output)
+          : new Error(`redis-server ${args.join(" ")} exited before it was ready:\n${output}`),
+      );
     });
   });
   try {

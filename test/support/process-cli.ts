@@ -43,7 +43,10 @@ export interface CliProcess {
  * remembered until it exits, so `killLeftoverProcesses()` (the `cli` fixture's teardown) can end the ones a failed
  * test left behind.
  */
-export function spawnCli(args: readonly string[], options: { readonly env?: Readonly<Record<string, string>>; readonly cwd?: string } = {}): CliProcess {
+export function spawnCli(
+  args: readonly string[],
+  options: { readonly env?: Readonly<Record<string, string>>; readonly cwd?: string } = {},
+): CliProcess {
   assertCliBuilt();
   const env: Record<string, string | undefined> = { ...process.env, ...options.env };
   // Whatever the test runner put there is not the CLI's business.
@@ -132,7 +135,10 @@ export async function killLeftoverProcesses(): Promise<void> {
 export async function waitForExit(proc: CliProcess, timeoutMs: number): Promise<ExitStatus> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`process ${proc.pid} did not exit within ${timeoutMs} ms; stderr:\n${proc.stderr().slice(-3000)}`)), timeoutMs);
+    timer = setTimeout(
+      () => reject(new Error(`process ${proc.pid} did not exit within ${timeoutMs} ms; stderr:\n${proc.stderr().slice(-3000)}`)),
+      timeoutMs,
+    );
   });
   try {
     return await Promise.race([proc.exited, timeout]);

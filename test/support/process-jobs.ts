@@ -7,7 +7,12 @@ import { PROJECT, startSyncHarness } from "./sync-harness.js";
 
 /** The project queues under the test's prefix, on the test's Redis connection (not closed by `close()`). */
 export function openTestQueues(redis: TestRedis, projects: readonly number[] = [PROJECT]): JobQueues {
-  return createJobQueues({ connection: redis.redis, prefix: redis.prefix, projects, retention: { keep_completed_days: 7, keep_failed_days: 30 } });
+  return createJobQueues({
+    connection: redis.redis,
+    prefix: redis.prefix,
+    projects,
+    retention: { keep_completed_days: 7, keep_failed_days: 30 },
+  });
 }
 
 /** Polls until the job is in `state` (failing early, with its reason, if it fails when it should not). */
@@ -28,7 +33,9 @@ export async function waitForJobState(queues: JobQueues, project: number, jobId:
 
 /** Every job of every state in a project queue. */
 export async function allJobs(queues: JobQueues, project: number = PROJECT): Promise<Job[]> {
-  return queues.queueFor(project).getJobs(["waiting", "active", "completed", "failed", "delayed", "prioritized", "waiting-children"], 0, -1);
+  return queues
+    .queueFor(project)
+    .getJobs(["waiting", "active", "completed", "failed", "delayed", "prioritized", "waiting-children"], 0, -1);
 }
 
 export type CollectionsByName = Record<string, { name: string; label: Record<string, string> }[]>;
@@ -36,7 +43,10 @@ export type CollectionsByName = Record<string, { name: string; label: Record<str
 /** A project's collections in the service simulator, options sorted by name: order-insensitive. */
 export function collectionsOf(service: ConfigServiceSimulator, project: number = PROJECT): CollectionsByName {
   const out: CollectionsByName = {};
-  for (const collection of service.collections().filter((c) => c.project === project).sort((a, b) => a.id - b.id)) {
+  for (const collection of service
+    .collections()
+    .filter((c) => c.project === project)
+    .sort((a, b) => a.id - b.id)) {
     out[collection.name] = collection.options
       .map((option) => ({ name: option.name, label: { ...option.label } }))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

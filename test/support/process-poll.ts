@@ -15,7 +15,10 @@ export interface PollOptions {
  * conditions that read Redis or a simulator can be polled while the system settles. Tests wait
  * on conditions with this, never sleep-then-assert.
  */
-export async function waitFor<T>(probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, options: PollOptions): Promise<T> {
+export async function waitFor<T>(
+  probe: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  options: PollOptions,
+): Promise<T> {
   const deadline = Date.now() + options.timeoutMs;
   let last: unknown;
   let lastError: unknown;
@@ -29,7 +32,10 @@ export async function waitFor<T>(probe: () => T | undefined | null | false | Pro
       lastError = error;
     }
     if (Date.now() >= deadline) {
-      const detail = lastError !== undefined ? `last error: ${lastError instanceof Error ? lastError.message : String(lastError)}` : `last value: ${String(last)}`;
+      const detail =
+        lastError !== undefined
+          ? `last error: ${lastError instanceof Error ? lastError.message : String(lastError)}`
+          : `last value: ${String(last)}`;
       throw new Error(`timed out after ${options.timeoutMs} ms waiting for ${options.what} (${detail})`);
     }
     await sleep(options.intervalMs ?? 50);

@@ -30,12 +30,17 @@ export function rawRequest(baseUrl: string, call: RawCall): Promise<RawAnswer> {
         path: call.path,
         agent: false,
         ...(call.localAddress === undefined ? {} : { localAddress: call.localAddress }),
-        headers: { ...(body === undefined ? {} : { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) }), ...call.headers },
+        headers: {
+          ...(body === undefined ? {} : { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) }),
+          ...call.headers,
+        },
       },
       (incoming) => {
         const chunks: Buffer[] = [];
         incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
-        incoming.on("end", () => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, text: Buffer.concat(chunks).toString("utf8") }));
+        incoming.on("end", () =>
+          resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, text: Buffer.concat(chunks).toString("utf8") }),
+        );
         incoming.on("error", reject);
       },
     );

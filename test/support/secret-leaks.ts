@@ -5,7 +5,14 @@
  * independent of the redactor it tests.
  */
 export function leakedSecrets(text: string, secrets: readonly string[]): string[] {
-  const views = [text, unescapeJson(text), unescapeJson(unescapeJson(text)), percentDecode(text), percentDecode(text.replaceAll("+", " ")), base64Decodings(text)];
+  const views = [
+    text,
+    unescapeJson(text),
+    unescapeJson(unescapeJson(text)),
+    percentDecode(text),
+    percentDecode(text.replaceAll("+", " ")),
+    base64Decodings(text),
+  ];
   return secrets.filter((secret) => views.some((view) => view.includes(secret)));
 }
 

@@ -73,7 +73,13 @@ export async function startSyncHarness(
     state,
     async sync(input = {}, clientOptions = {}) {
       const dispatcher = new Agent({ keepAliveTimeout: 10, keepAliveMaxTimeout: 10 });
-      const common = { dispatcher, logger, retry: clientOptions.retry ?? TEST_RETRY, timeoutMs: clientOptions.timeoutMs ?? 5_000, random: () => 0.5 };
+      const common = {
+        dispatcher,
+        logger,
+        retry: clientOptions.retry ?? TEST_RETRY,
+        timeoutMs: clientOptions.timeoutMs ?? 5_000,
+        random: () => 0.5,
+      };
       const pimClient = createPimClient({
         ...DEFAULT_PIM_CLIENT_LIMITS,
         ...common,

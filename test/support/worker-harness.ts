@@ -24,7 +24,12 @@ export const PROJECT = 67;
 export const OTHER_PROJECT = 99;
 export const SERVICE_TOKEN = "sim-service-token";
 /** A second PIM connection (OAuth client) so two projects on one PIM have their own budgets. */
-export const OTHER_PIM_CLIENT: OAuthClient = { clientId: "sim-client-99", secret: "sim-secret-99", username: "sim-user-99", password: "sim-password-99" };
+export const OTHER_PIM_CLIENT: OAuthClient = {
+  clientId: "sim-client-99",
+  secret: "sim-secret-99",
+  username: "sim-user-99",
+  password: "sim-password-99",
+};
 
 /** The collections the sample catalogue derives for project 67 and that exist in the service. */
 export const DERIVED_67 = [
@@ -157,10 +162,17 @@ export async function startWorkerHarness(
   const service = await startConfigServiceSimulator({ catalog: catalog.service, pim, ...options.service });
   const { clusterNodes } = options;
   const redis: TestRedis<RedisClient> = clusterNodes ? await createClusterTestRedis(clusterNodes) : await createTestRedis();
-  const producerConnection = clusterNodes ? createBullmqClusterConnection(clusterNodes, "producer") : createBullmqConnection(TEST_REDIS_URL, "producer");
+  const producerConnection = clusterNodes
+    ? createBullmqClusterConnection(clusterNodes, "producer")
+    : createBullmqConnection(TEST_REDIS_URL, "producer");
   const redisSettings = clusterNodes ? { cluster: { nodes: [...clusterNodes], failover_wait_ms: 30_000 } } : { url: TEST_REDIS_URL };
   const projectIds = [PROJECT, OTHER_PROJECT];
-  const queues = createJobQueues({ connection: producerConnection, prefix: redis.prefix, projects: projectIds, retention: { keep_completed_days: 1, keep_failed_days: 1 } });
+  const queues = createJobQueues({
+    connection: producerConnection,
+    prefix: redis.prefix,
+    projects: projectIds,
+    retention: { keep_completed_days: 1, keep_failed_days: 1 },
+  });
   const admin = createJobAdmin(queues);
   const logs: WorkerLogEntry[] = [];
   const workers: TestWorker[] = [];
@@ -246,13 +258,26 @@ export async function startWorkerHarness(
       const key = `${entry.worker}/${entry.project}/${entry.job}`;
       if (entry.msg === "job started") {
         open.set(key, runs.length);
-        runs.push({ worker: entry.worker, project: entry.project, job: entry.job, jobName: entry.jobName, startSeq: entry.seq, endSeq: null, outcome: "running" });
+        runs.push({
+          worker: entry.worker,
+          project: entry.project,
+          job: entry.job,
+          jobName: entry.jobName,
+          startSeq: entry.seq,
+          endSeq: null,
+          outcome: "running",
+        });
       } else if (entry.msg === "job done" || entry.msg === "job failed" || entry.msg.startsWith("job interrupted")) {
         const index = open.get(key);
         if (index === undefined) continue;
         open.delete(key);
         const run = runs[index] as HandlerRun;
-        runs[index] = { ...run, endSeq: entry.seq, outcome: entry.msg === "job done" ? "done" : "failed", ...(entry.verdict ? { verdict: entry.verdict } : {}) };
+        runs[index] = {
+          ...run,
+          endSeq: entry.seq,
+          outcome: entry.msg === "job done" ? "done" : "failed",
+          ...(entry.verdict ? { verdict: entry.verdict } : {}),
+        };
       }
     }
     return runs;
@@ -314,7 +339,10 @@ export function overlapsInEvents(events: readonly QueueEvent[]): string[] {
     if (event.event === "active") {
       if (active.size > 0) overlaps.push(`job ${jobId} became active at ${event.id} while ${[...active].join(", ")} was active`);
       active.add(jobId);
-    } else if (["completed", "failed", "delayed", "stalled", "retries-exhausted"].includes(event.event) || (event.event === "waiting" && event.prev === "active")) {
+    } else if (
+      ["completed", "failed", "delayed", "stalled", "retries-exhausted"].includes(event.event) ||
+      (event.event === "waiting" && event.prev === "active")
+    ) {
       active.delete(jobId);
     }
   }
@@ -329,7 +357,8 @@ export function overlapsInRuns(runs: readonly HandlerRun[]): string[] {
       if (a.project !== b.project) continue;
       const aEnd = a.endSeq ?? Number.POSITIVE_INFINITY;
       const bEnd = b.endSeq ?? Number.POSITIVE_INFINITY;
-      if (a.startSeq < bEnd && b.startSeq < aEnd) overlaps.push(`${a.worker}:${a.jobName}#${a.job} and ${b.worker}:${b.jobName}#${b.job} of project ${a.project}`);
+      if (a.startSeq < bEnd && b.startSeq < aEnd)
+        overlaps.push(`${a.worker}:${a.jobName}#${a.job} and ${b.worker}:${b.jobName}#${b.job} of project ${a.project}`);
     }
   }
   return overlaps;
@@ -337,7 +366,11 @@ export function overlapsInRuns(runs: readonly HandlerRun[]): string[] {
 
 /** Waits until the job completed or failed; returns it (reloaded) with its final state. */
 export async function finishedJob(queue: Queue, id: string, timeoutMs = 15_000): Promise<{ job: Job; state: "completed" | "failed" }> {
-  const found = await waitFor(() => jobInState(queue, id, ["completed", "failed"]), timeoutMs, `job ${id} of ${queue.name} to complete or fail`);
+  const found = await waitFor(
+    () => jobInState(queue, id, ["completed", "failed"]),
+    timeoutMs,
+    `job ${id} of ${queue.name} to complete or fail`,
+  );
   return { job: found.job, state: found.state as "completed" | "failed" };
 }
 
@@ -347,7 +380,11 @@ export function addOptionsRequests(service: ConfigServiceSimulator): ConfigServi
 }
 
 /** The service's live options of one collection, by name. */
-export function serviceOptions(service: ConfigServiceSimulator, collection: string, project = PROJECT): { name: string; label: Record<string, string> }[] {
+export function serviceOptions(
+  service: ConfigServiceSimulator,
+  collection: string,
+  project = PROJECT,
+): { name: string; label: Record<string, string> }[] {
   const found = service.collections().find((c) => c.name === collection && c.project === project);
   if (!found) throw new Error(`no collection '${collection}' in project ${project}`);
   return found.options.map((o) => ({ name: o.name, label: { ...o.label } }));

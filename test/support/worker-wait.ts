@@ -23,7 +23,10 @@ export async function waitFor<T>(
       lastError = error;
     }
     if (Date.now() >= deadline) {
-      const detail = lastError !== undefined ? `last error: ${(lastError as Error).message ?? String(lastError)}` : `last value: ${JSON.stringify(last)}`;
+      const detail =
+        lastError !== undefined
+          ? `last error: ${(lastError as Error).message ?? String(lastError)}`
+          : `last value: ${JSON.stringify(last)}`;
       throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (${detail})`);
     }
     await sleep(intervalMs);

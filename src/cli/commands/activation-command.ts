@@ -131,12 +131,15 @@ const SUBCOMMANDS: Readonly<Record<string, (call: ActivationInvocation) => Promi
       const refused = await runtime.state.refusedOrders(only);
       if (values.json) writeLine(io.stdout, JSON.stringify(refused));
       else if (refused.length === 0) writeLine(io.stdout, "no refused orders");
-      else for (const entry of refused) writeLine(io.stdout, `${entry.connection}\t${entry.order_id}\t${entry.delivery_id}\t${entry.refused_at}\t${entry.reason}`);
+      else
+        for (const entry of refused)
+          writeLine(io.stdout, `${entry.connection}\t${entry.order_id}\t${entry.delivery_id}\t${entry.refused_at}\t${entry.reason}`);
       return EXIT_CODES.ok;
     });
   },
 
-  resend: ({ settings, io, values, connection }) => enqueueResend(settings, connection, values.order, io, { json: values.json === true, help: ACTIVATION_HELP }),
+  resend: ({ settings, io, values, connection }) =>
+    enqueueResend(settings, connection, values.order, io, { json: values.json === true, help: ACTIVATION_HELP }),
 
   connections({ settings, io, values }) {
     return withRuntime(settings, io, async (runtime) => {
@@ -151,9 +154,18 @@ const SUBCOMMANDS: Readonly<Record<string, (call: ActivationInvocation) => Promi
   orders({ settings, io, values, connection }) {
     const sink = typeof values.out === "string" && values.out !== "" ? fileAppendSink(values.out) : streamSink(io.stdout);
     return withRuntime(settings, io, async (runtime) => {
-      const report = await explainingUnknownConnection(runtime.client, connection, () => pullOrders({ client: runtime.client, state: runtime.state, sink }, connection, { all: values.all === true, signal: io.signal }), io.signal);
+      const report = await explainingUnknownConnection(
+        runtime.client,
+        connection,
+        () =>
+          pullOrders({ client: runtime.client, state: runtime.state, sink }, connection, { all: values.all === true, signal: io.signal }),
+        io.signal,
+      );
       for (const where of report.withoutId) writeLine(io.stderr, `order without id skipped (${where})`);
-      writeLine(io.stderr, `connection ${connection}: ${report.emitted} order(s) written, ${report.unchanged} unchanged, ${report.withoutId.length} without id, ${report.pages} page(s)${values.all ? " (--all: state left as it was)" : ""}`);
+      writeLine(
+        io.stderr,
+        `connection ${connection}: ${report.emitted} order(s) written, ${report.unchanged} unchanged, ${report.withoutId.length} without id, ${report.pages} page(s)${values.all ? " (--all: state left as it was)" : ""}`,
+      );
       return EXIT_CODES.ok;
     });
   },
@@ -173,7 +185,10 @@ const SUBCOMMANDS: Readonly<Record<string, (call: ActivationInvocation) => Promi
           }),
         io.signal,
       );
-      writeLine(io.stdout, `offers: ${report.sent} sent, ${report.skipped} skipped (unchanged since last accepted), ${report.batches} batch(es)${report.failure ? ` of ${report.plannedBatches}` : ""}`);
+      writeLine(
+        io.stdout,
+        `offers: ${report.sent} sent, ${report.skipped} skipped (unchanged since last accepted), ${report.batches} batch(es)${report.failure ? ` of ${report.plannedBatches}` : ""}`,
+      );
       if (report.failure) {
         writeLine(io.stderr, `stopped: ${report.failure} (the ${report.batches} batch(es) before it are recorded as accepted)`);
         return EXIT_CODES.failure;
@@ -186,7 +201,10 @@ const SUBCOMMANDS: Readonly<Record<string, (call: ActivationInvocation) => Promi
     const records = await readRecords(file);
     return withRuntime(settings, io, async (runtime) => {
       const { report } = await updateShipments({ client: runtime.client }, connection, records, { signal: io.signal });
-      writeLine(io.stdout, `shipments: ${report.accepted} accepted, ${report.refused.length} refused${report.notSent > 0 ? `, ${report.notSent} not sent` : ""}`);
+      writeLine(
+        io.stdout,
+        `shipments: ${report.accepted} accepted, ${report.refused.length} refused${report.notSent > 0 ? `, ${report.notSent} not sent` : ""}`,
+      );
       for (const refusal of report.refused) writeLine(io.stderr, `shipment ${refusal.index} refused: ${refusal.reason}`);
       if (report.failure) writeLine(io.stderr, `stopped: ${report.failure}`);
       return report.failure || report.refused.length > 0 ? EXIT_CODES.failure : EXIT_CODES.ok;
@@ -202,7 +220,13 @@ export async function runActivationCommand(argv: readonly string[], io: CliIo): 
   }
   const what = positionals.join(" ");
   const run = Object.hasOwn(SUBCOMMANDS, what) ? SUBCOMMANDS[what] : undefined;
-  if (run === undefined) throw new UsageError(what === "" ? "which activation command: connections, orders, offers put, shipments put, refused or resend" : `unknown activation command '${what}'`, ACTIVATION_HELP);
+  if (run === undefined)
+    throw new UsageError(
+      what === ""
+        ? "which activation command: connections, orders, offers put, shipments put, refused or resend"
+        : `unknown activation command '${what}'`,
+      ACTIVATION_HELP,
+    );
   const configPath = requireString(values.config, "--config", ACTIVATION_HELP);
   const connection = what === "connections" || what === "refused" ? "" : requireString(values.connection, "--connection", ACTIVATION_HELP);
   const file = what.endsWith(" put") ? requireString(values.file, "--file", ACTIVATION_HELP) : "";

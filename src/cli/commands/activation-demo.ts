@@ -11,12 +11,22 @@ import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
 const CONNECTION = "amazon-fr";
 
 /** The demo's Activation part: one pull (and a second that finds nothing new), one offer push. */
-export async function runActivationDemo(args: { readonly activationUrl: string; readonly stateDir: string; readonly sim: ActivationSimulator; readonly io: CliIo }): Promise<void> {
+export async function runActivationDemo(args: {
+  readonly activationUrl: string;
+  readonly stateDir: string;
+  readonly sim: ActivationSimulator;
+  readonly io: CliIo;
+}): Promise<void> {
   const { io } = args;
   const settings = settingsSchema.parse({
     state_dir: args.stateDir,
     // An Activation-only config: no project.
-    activation: { url: args.activationUrl, pim_connection_id: SIM_ACTIVATION_CONNECTION_ID, access_token: SIM_ACTIVATION_TOKEN, offers: { batch_size: 2 } },
+    activation: {
+      url: args.activationUrl,
+      pim_connection_id: SIM_ACTIVATION_CONNECTION_ID,
+      access_token: SIM_ACTIVATION_TOKEN,
+      offers: { batch_size: 2 },
+    },
   });
   const logger = createLogger({ level: "warn", redactor: redactorOfSettings(settings) });
   const app = createApp(settings, { logger });
@@ -44,9 +54,22 @@ export async function runActivationDemo(args: { readonly activationUrl: string; 
       { sku: "SKU-2", price: { amount: 22.9, currency: "EUR" }, stock: 0, condition: "new" },
       { sku: "SKU-3", price: { amount: 23.9, currency: "EUR" }, stock: 4, condition: "used" },
     ];
-    const push = await putOffers({ client: runtime.client, state: runtime.state }, CONNECTION, offers, { batchSize: 2, force: false, keyField: "sku", signal: io.signal });
-    writeLine(io.stdout, `\nOffer push: ${push.report.sent} sent, ${push.report.skipped} skipped, ${push.report.batches} batch(es); the simulator received ${args.sim.offerBatches(CONNECTION).length} PUT(s)`);
-    const again = await putOffers({ client: runtime.client, state: runtime.state }, CONNECTION, offers, { batchSize: 2, force: false, keyField: "sku", signal: io.signal });
+    const push = await putOffers({ client: runtime.client, state: runtime.state }, CONNECTION, offers, {
+      batchSize: 2,
+      force: false,
+      keyField: "sku",
+      signal: io.signal,
+    });
+    writeLine(
+      io.stdout,
+      `\nOffer push: ${push.report.sent} sent, ${push.report.skipped} skipped, ${push.report.batches} batch(es); the simulator received ${args.sim.offerBatches(CONNECTION).length} PUT(s)`,
+    );
+    const again = await putOffers({ client: runtime.client, state: runtime.state }, CONNECTION, offers, {
+      batchSize: 2,
+      force: false,
+      keyField: "sku",
+      signal: io.signal,
+    });
     writeLine(io.stdout, `Same offers again: ${again.report.sent} sent, ${again.report.skipped} skipped (unchanged since last accepted)`);
   } finally {
     await app.stop();

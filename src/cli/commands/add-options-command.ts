@@ -87,7 +87,10 @@ export async function runAddOptionsCommand(argv: readonly string[], io: CliIo): 
   const project = findProject(settings, projectId);
   if (!project) throw new UsageError(`project ${projectId} is not in ${configPath}`, ADD_OPTIONS_HELP);
   if (!project.allowed_options_for_pim_attribute_addition.includes(request.attribute)) {
-    throw new UsageError(`attribute '${request.attribute}' is not in allowed_options_for_pim_attribute_addition of project ${projectId}`, ADD_OPTIONS_HELP);
+    throw new UsageError(
+      `attribute '${request.attribute}' is not in allowed_options_for_pim_attribute_addition of project ${projectId}`,
+      ADD_OPTIONS_HELP,
+    );
   }
 
   const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) });
@@ -95,12 +98,19 @@ export async function runAddOptionsCommand(argv: readonly string[], io: CliIo): 
     if (!values.once) {
       const opened = await openJobQueues(app, ADD_OPTIONS_HELP);
       const key = values["idempotency-key"] ? `${projectId}:${values["idempotency-key"]}` : undefined;
-      const job = await opened.use((queues) => queues.enqueueAddOptions(request, { idempotencyKey: key })).catch((error: unknown) => {
-        if (error instanceof IdempotencyKeyConflict) throw new UsageError(`--idempotency-key: ${error.message}`, ADD_OPTIONS_HELP);
-        throw error;
-      });
+      const job = await opened
+        .use((queues) => queues.enqueueAddOptions(request, { idempotencyKey: key }))
+        .catch((error: unknown) => {
+          if (error instanceof IdempotencyKeyConflict) throw new UsageError(`--idempotency-key: ${error.message}`, ADD_OPTIONS_HELP);
+          throw error;
+        });
       const ref = `${job.project}/${job.jobId}`;
-      writeLine(io.stdout, values.json ? JSON.stringify({ job_id: ref, status: job.status }) : `add-options ${job.status === "duplicate" ? "already queued" : "queued"}: job ${ref}`);
+      writeLine(
+        io.stdout,
+        values.json
+          ? JSON.stringify({ job_id: ref, status: job.status })
+          : `add-options ${job.status === "duplicate" ? "already queued" : "queued"}: job ${ref}`,
+      );
       return 0;
     }
 
@@ -109,14 +119,21 @@ export async function runAddOptionsCommand(argv: readonly string[], io: CliIo): 
     try {
       const report = await runAddOptions(
         { pim: runtime.pim, service: runtime.service, state: runtime.state, history: runtime.history, logger },
-        { allowedAttributes: project.allowed_options_for_pim_attribute_addition, filters: { channels: project.channels, locales: project.locales }, naming: namingOf(project) },
+        {
+          allowedAttributes: project.allowed_options_for_pim_attribute_addition,
+          filters: { channels: project.channels, locales: project.locales },
+          naming: namingOf(project),
+        },
         request,
         { signal, visibility: { attempts: settings.add_options.visibility_attempts, delayMs: settings.add_options.visibility_delay_ms } },
       );
       if (values.json) writeLine(io.stdout, jsonText(report, parseJsonKeyStyle(values["json-keys"], ADD_OPTIONS_HELP)));
       else {
         for (const c of report.collections) {
-          writeLine(io.stdout, `${c.collection}: added ${c.added.length ? c.added.join(", ") : "nothing"}${c.skipped.length ? `; already there: ${c.skipped.join(", ")}` : ""}`);
+          writeLine(
+            io.stdout,
+            `${c.collection}: added ${c.added.length ? c.added.join(", ") : "nothing"}${c.skipped.length ? `; already there: ${c.skipped.join(", ")}` : ""}`,
+          );
         }
         for (const name of report.missing) writeLine(io.stdout, `${name}: missing in the configuration service (not created)`);
       }

@@ -50,7 +50,12 @@ export async function createEventSubscription(args: {
   try {
     const auth = createPimAuth({
       baseUrl: project.pim.url,
-      credentials: { clientId: project.pim.client_id, secret: project.pim.secret, username: project.pim.username, password: project.pim.password },
+      credentials: {
+        clientId: project.pim.client_id,
+        secret: project.pim.secret,
+        username: project.pim.username,
+        password: project.pim.password,
+      },
       dispatcher,
       logger,
       retry,
@@ -74,14 +79,22 @@ export async function createEventSubscription(args: {
     if ("subscriberId" in args.subscriber) {
       subscriberId = args.subscriber.subscriberId;
     } else {
-      const subscriber = await platform.createSubscriber({ name: subscriberNameOf(project.id), technicalEmail: args.subscriber.technicalEmail }, io.signal);
+      const subscriber = await platform.createSubscriber(
+        { name: subscriberNameOf(project.id), technicalEmail: args.subscriber.technicalEmail },
+        io.signal,
+      );
       subscriberId = subscriber.id;
       createdSubscriberId = subscriber.id;
     }
     const subject = subjectOf(project.pim.url);
     const subscription = await platform.createSubscription(
       subscriberId,
-      { subject, events: SUBSCRIBED_EVENT_TYPES, url: args.receiverUrl, secret: { primary: args.events.secret, secondary: args.events.secondary_secret } },
+      {
+        subject,
+        events: SUBSCRIBED_EVENT_TYPES,
+        url: args.receiverUrl,
+        secret: { primary: args.events.secret, secondary: args.events.secondary_secret },
+      },
       io.signal,
     );
     return {
@@ -95,7 +108,11 @@ export async function createEventSubscription(args: {
     };
   } catch (error) {
     // The subscriber stays on the platform: running again with it makes no second one.
-    if (createdSubscriberId !== undefined) writeLine(io.stderr, `note: subscriber ${createdSubscriberId} was created; to try again, run with --subscriber ${createdSubscriberId} instead of --technical-email`);
+    if (createdSubscriberId !== undefined)
+      writeLine(
+        io.stderr,
+        `note: subscriber ${createdSubscriberId} was created; to try again, run with --subscriber ${createdSubscriberId} instead of --technical-email`,
+      );
     throw error;
   } finally {
     logger.flush();

@@ -89,11 +89,26 @@ export async function runDemoCommand(argv: readonly string[], io: CliIo): Promis
     for (const collection of sims.service.collections().filter((c) => c.project === DEMO_PROJECT)) {
       const sample = collection.options
         .slice(0, 4)
-        .map((o) => `${o.name}${Object.keys(o.label).length > 0 ? ` (${Object.entries(o.label).map(([k, v]) => `${k}: ${v}`).join(", ")})` : ""}`)
+        .map(
+          (o) =>
+            `${o.name}${
+              Object.keys(o.label).length > 0
+                ? ` (${Object.entries(o.label)
+                    .map(([k, v]) => `${k}: ${v}`)
+                    .join(", ")})`
+                : ""
+            }`,
+        )
         .join("; ");
-      writeLine(io.stdout, `  ${collection.name}: ${collection.options.length} option(s)${sample ? `: ${sample}${collection.options.length > 4 ? "; ..." : ""}` : ""}`);
+      writeLine(
+        io.stdout,
+        `  ${collection.name}: ${collection.options.length} option(s)${sample ? `: ${sample}${collection.options.length > 4 ? "; ..." : ""}` : ""}`,
+      );
       if (!derived.has(collection.name)) {
-        writeLine(io.stdout, `    (untouched: no PIM attribute derives '${collection.name}', so it is a collection kept by hand in the service; pim-sync never writes it)`);
+        writeLine(
+          io.stdout,
+          `    (untouched: no PIM attribute derives '${collection.name}', so it is a collection kept by hand in the service; pim-sync never writes it)`,
+        );
       }
     }
     sims.pim.clearRequests();

@@ -21,13 +21,21 @@ async function refuseUnknownConnection(settings: Settings, connection: string, i
       await requireKnownConnection((await app.activation()).client, connection, io.signal);
     } catch (error) {
       if (error instanceof UnknownConnection) throw new UsageError(error.message, help);
-      writeLine(io.stderr, `connection ${connection} not checked: the Activation API's connection list could not be read (${messageOf(error)})`);
+      writeLine(
+        io.stderr,
+        `connection ${connection} not checked: the Activation API's connection list could not be read (${messageOf(error)})`,
+      );
     }
   });
 }
 
 /** `pim-sync enqueue activation-orders --connection ID`: a pull of that connection now, by the worker. */
-export async function enqueueActivationOrders(settings: Settings, connection: string, io: CliIo, options: { readonly json: boolean; readonly help: string }): Promise<number> {
+export async function enqueueActivationOrders(
+  settings: Settings,
+  connection: string,
+  io: CliIo,
+  options: { readonly json: boolean; readonly help: string },
+): Promise<number> {
   if (!settings.activation) throw new UsageError("the config has no `activation` section", options.help);
   if (!settings.redis) throw new UsageError("this command needs `redis` in the config (jobs live in Redis)", options.help);
   await refuseUnknownConnection(settings, connection, io, options.help);

@@ -17,14 +17,23 @@ export async function enqueueResend(
   io: CliIo,
   options: { readonly json: boolean; readonly help: string },
 ): Promise<number> {
-  if (!settings.redis) throw new UsageError("`activation resend` needs `redis` in the config: set-aside orders are the worker's, and it re-sends them", options.help);
+  if (!settings.redis)
+    throw new UsageError(
+      "`activation resend` needs `redis` in the config: set-aside orders are the worker's, and it re-sends them",
+      options.help,
+    );
   const orderIds = (orders ?? []).filter((order): order is string => typeof order === "string");
   const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) });
   return withApp(settings, { logger, signal: io.signal }, async (app) => {
     const queue = await activationQueueOf(app);
     const job = await queue.enqueueResend({ connection, ...(orderIds.length > 0 ? { order_ids: orderIds } : {}), requested_by: "cli" });
     const what = orderIds.length > 0 ? `order(s) ${orderIds.join(", ")}` : "every set-aside order";
-    writeLine(io.stdout, options.json ? JSON.stringify({ job_id: job.ref, status: job.status }) : `re-send of ${what} of connection ${connection} queued: job ${job.ref}`);
+    writeLine(
+      io.stdout,
+      options.json
+        ? JSON.stringify({ job_id: job.ref, status: job.status })
+        : `re-send of ${what} of connection ${connection} queued: job ${job.ref}`,
+    );
     return 0;
   });
 }

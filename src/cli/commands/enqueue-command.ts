@@ -28,24 +28,37 @@ Options:
 export async function runEnqueueCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     argv,
-    { config: { type: "string" }, project: { type: "string" }, full: { type: "boolean" }, "allow-mass-delete": { type: "boolean" }, json: { type: "boolean" }, connection: { type: "string" } },
+    {
+      config: { type: "string" },
+      project: { type: "string" },
+      full: { type: "boolean" },
+      "allow-mass-delete": { type: "boolean" },
+      json: { type: "boolean" },
+      connection: { type: "string" },
+    },
     ENQUEUE_HELP,
   );
   if (values.help) {
     writeLine(io.stdout, ENQUEUE_HELP);
     return 0;
   }
-  if ((positionals[0] !== "sync" && positionals[0] !== "activation-orders") || positionals.length !== 1) throw new UsageError("what to enqueue: `sync` or `activation-orders`", ENQUEUE_HELP);
+  if ((positionals[0] !== "sync" && positionals[0] !== "activation-orders") || positionals.length !== 1)
+    throw new UsageError("what to enqueue: `sync` or `activation-orders`", ENQUEUE_HELP);
   const settings = await loadCommandSettings(requireString(values.config, "--config", ENQUEUE_HELP), io, { secrets: "optional" });
   if (positionals[0] === "activation-orders") {
-    return enqueueActivationOrders(settings, requireString(values.connection, "--connection", ENQUEUE_HELP), io, { json: values.json === true, help: ENQUEUE_HELP });
+    return enqueueActivationOrders(settings, requireString(values.connection, "--connection", ENQUEUE_HELP), io, {
+      json: values.json === true,
+      help: ENQUEUE_HELP,
+    });
   }
   const project = parseProjectId(values.project, ENQUEUE_HELP);
   if (!settings.projects.some((p) => p.id === project)) throw new UsageError(`project ${project} is not configured`, ENQUEUE_HELP);
   const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) });
   return withApp(settings, { logger, signal: io.signal }, async (app) => {
     const opened = await openJobQueues(app, ENQUEUE_HELP);
-    const job = await opened.use((queues) => queues.enqueueSync({ project, full: values.full === true, allow_mass_delete: values["allow-mass-delete"] === true, trigger: "cli" }));
+    const job = await opened.use((queues) =>
+      queues.enqueueSync({ project, full: values.full === true, allow_mass_delete: values["allow-mass-delete"] === true, trigger: "cli" }),
+    );
     const ref = `${job.project}/${job.jobId}`;
     const text = {
       queued: `sync of project ${project} queued: job ${ref}`,

@@ -44,10 +44,12 @@ const emailSchema = z.email();
 /** Which subscriber --create uses; checked before the config is read, so nothing is sent on bad input. */
 function subscriberChoiceOf(create: boolean, email: string | undefined, subscriber: string | undefined): SubscriberChoice | undefined {
   if (!create) {
-    if (email !== undefined || subscriber !== undefined) throw new UsageError(`${email !== undefined ? "--technical-email" : "--subscriber"} goes with --create`, EVENTS_HELP);
+    if (email !== undefined || subscriber !== undefined)
+      throw new UsageError(`${email !== undefined ? "--technical-email" : "--subscriber"} goes with --create`, EVENTS_HELP);
     return undefined;
   }
-  if (email !== undefined && subscriber !== undefined) throw new UsageError("--create takes --technical-email (a new subscriber) or --subscriber (an existing one), not both", EVENTS_HELP);
+  if (email !== undefined && subscriber !== undefined)
+    throw new UsageError("--create takes --technical-email (a new subscriber) or --subscriber (an existing one), not both", EVENTS_HELP);
   if (email !== undefined) {
     if (!emailSchema.safeParse(email).success) throw new UsageError(`--technical-email: '${email}' is not an email address`, EVENTS_HELP);
     return { technicalEmail: email };
@@ -56,7 +58,10 @@ function subscriberChoiceOf(create: boolean, email: string | undefined, subscrib
     if (subscriber.trim() === "") throw new UsageError("--subscriber must not be empty", EVENTS_HELP);
     return { subscriberId: subscriber.trim() };
   }
-  throw new UsageError("--create needs --technical-email EMAIL (to create a subscriber) or --subscriber ID (to use an existing one)", EVENTS_HELP);
+  throw new UsageError(
+    "--create needs --technical-email EMAIL (to create a subscriber) or --subscriber ID (to use an existing one)",
+    EVENTS_HELP,
+  );
 }
 
 export async function runEventsCommand(argv: readonly string[], io: CliIo): Promise<number> {
@@ -103,7 +108,10 @@ export async function runEventsCommand(argv: readonly string[], io: CliIo): Prom
     type: "https",
     url: url.toString(),
     events: SUBSCRIBED_EVENT_TYPES,
-    secret: { primary: `projects[id=${projectId}].pim.events.secret`, ...(events.secondary_secret === undefined ? {} : { secondary: `projects[id=${projectId}].pim.events.secondary_secret` }) },
+    secret: {
+      primary: `projects[id=${projectId}].pim.events.secret`,
+      ...(events.secondary_secret === undefined ? {} : { secondary: `projects[id=${projectId}].pim.events.secondary_secret` }),
+    },
     ...(events.subject === undefined ? {} : { subject: events.subject }),
     pim_url: project.pim.url,
   };

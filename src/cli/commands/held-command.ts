@@ -32,8 +32,11 @@ Exit codes: 0 done, 1 failure (no such held plan), 2 usage or config error.`;
 
 function planLines(plan: HeldPlan): string[] {
   const status = plan.approved === null ? "pending" : `approved by ${plan.approved.by} at ${plan.approved.at}`;
-  const lines = [`${plan.id}: ${heldOptionCount(plan)} option(s), held at ${plan.lastHeldAt} by job ${plan.run.job} (${plan.run.trigger}), expires ${plan.expiresAt}, ${status}`];
-  for (const collection of plan.collections) lines.push(`  ${collection.collection}: ${collection.reason}`, `    ${collection.options.join(", ")}`);
+  const lines = [
+    `${plan.id}: ${heldOptionCount(plan)} option(s), held at ${plan.lastHeldAt} by job ${plan.run.job} (${plan.run.trigger}), expires ${plan.expiresAt}, ${status}`,
+  ];
+  for (const collection of plan.collections)
+    lines.push(`  ${collection.collection}: ${collection.reason}`, `    ${collection.options.join(", ")}`);
   return lines;
 }
 
@@ -57,14 +60,19 @@ export async function runHeldCommand(argv: readonly string[], io: CliIo): Promis
     return 0;
   }
   const [action, ...extra] = positionals;
-  if (extra.length > 0 || (action !== undefined && action !== "approve")) throw new UsageError(`unknown arguments: ${positionals.join(" ")} (only 'approve' follows 'held')`, HELD_HELP);
+  if (extra.length > 0 || (action !== undefined && action !== "approve"))
+    throw new UsageError(`unknown arguments: ${positionals.join(" ")} (only 'approve' follows 'held')`, HELD_HELP);
   const keyStyle = parseJsonKeyStyle(values["json-keys"], HELD_HELP);
   const configPath = requireString(values.config, "--config", HELD_HELP);
   const projectId = parseProjectId(values.project, HELD_HELP);
   const id = action === "approve" ? requireString(values.id, "--id", HELD_HELP) : undefined;
   if (action === undefined && values.id !== undefined) throw new UsageError("--id goes with 'held approve'", HELD_HELP);
   const settings = await loadCommandSettings(configPath, io);
-  if (!findProject(settings, projectId)) throw new UsageError(`project ${projectId} is not in ${configPath} (configured: ${settings.projects.map((p) => p.id).join(", ")})`, HELD_HELP);
+  if (!findProject(settings, projectId))
+    throw new UsageError(
+      `project ${projectId} is not in ${configPath} (configured: ${settings.projects.map((p) => p.id).join(", ")})`,
+      HELD_HELP,
+    );
   const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) });
   return withApp(settings, { logger, signal: io.signal }, async (app) => {
     const stores = await app.reviewStores();
@@ -81,7 +89,14 @@ export async function runHeldCommand(argv: readonly string[], io: CliIo): Promis
       return 1;
     }
     if (values.json) writeLine(io.stdout, jsonText(result.approved, keyStyle));
-    else writeLine(io.stdout, [`Approved: the next sync of project ${projectId} deletes these options (those the PIM still lacks).`, ...planLines(result.approved)].join("\n"));
+    else
+      writeLine(
+        io.stdout,
+        [
+          `Approved: the next sync of project ${projectId} deletes these options (those the PIM still lacks).`,
+          ...planLines(result.approved),
+        ].join("\n"),
+      );
     return 0;
   });
 }

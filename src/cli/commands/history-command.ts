@@ -33,7 +33,11 @@ Options:
 Exit codes: 0 done, 1 failure, 2 usage or config error.`;
 
 function labelsText(labels: HistoryEntry["labelsBefore"]): string {
-  return labels === null ? "-" : Object.entries(labels).map(([locale, text]) => `${locale}=${JSON.stringify(text)}`).join(" ") || "{}";
+  return labels === null
+    ? "-"
+    : Object.entries(labels)
+        .map(([locale, text]) => `${locale}=${JSON.stringify(text)}`)
+        .join(" ") || "{}";
 }
 
 function entryLine(entry: HistoryEntry): string {
@@ -52,7 +56,15 @@ function entryLine(entry: HistoryEntry): string {
 export async function runHistoryCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs(
     argv,
-    { config: { type: "string" }, project: { type: "string" }, collection: { type: "string" }, option: { type: "string" }, since: { type: "string" }, json: { type: "boolean" }, ...JSON_KEYS_OPTION },
+    {
+      config: { type: "string" },
+      project: { type: "string" },
+      collection: { type: "string" },
+      option: { type: "string" },
+      since: { type: "string" },
+      json: { type: "boolean" },
+      ...JSON_KEYS_OPTION,
+    },
     HISTORY_HELP,
   );
   if (values.help) {
@@ -69,13 +81,18 @@ export async function runHistoryCommand(argv: readonly string[], io: CliIo): Pro
     sinceMs = since.sinceMs;
   }
   const settings = await loadCommandSettings(configPath, io);
-  if (!findProject(settings, projectId)) throw new UsageError(`project ${projectId} is not in ${configPath} (configured: ${settings.projects.map((p) => p.id).join(", ")})`, HISTORY_HELP);
+  if (!findProject(settings, projectId))
+    throw new UsageError(
+      `project ${projectId} is not in ${configPath} (configured: ${settings.projects.map((p) => p.id).join(", ")})`,
+      HISTORY_HELP,
+    );
   const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) });
   const entries = await withApp(settings, { logger, signal: io.signal }, async (app) =>
     allHistory((await app.reviewStores()).history, projectId, { collection: values.collection, option: values.option, sinceMs }),
   );
   if (values.json) writeLine(io.stdout, jsonText(entries, keyStyle));
-  else if (entries.length === 0) writeLine(io.stdout, `No write recorded for project ${projectId}${values.since === undefined ? "" : ` since ${values.since}`}.`);
+  else if (entries.length === 0)
+    writeLine(io.stdout, `No write recorded for project ${projectId}${values.since === undefined ? "" : ` since ${values.since}`}.`);
   else for (const entry of entries) writeLine(io.stdout, entryLine(entry));
   return 0;
 }

@@ -22,14 +22,22 @@ Options:
 function portOf(value: string | boolean | undefined, flag: string, fallback: number): number {
   if (value === undefined) return fallback;
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`${flag} must be a port number, got '${String(value)}'`, SIM_HELP);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`${flag} must be a port number, got '${String(value)}'`, SIM_HELP);
   return port;
 }
 
 export async function runSimCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs(
     argv,
-    { catalog: { type: "string" }, host: { type: "string" }, "pim-port": { type: "string" }, "service-port": { type: "string" }, "activation-port": { type: "string" }, "latency-ms": { type: "string" } },
+    {
+      catalog: { type: "string" },
+      host: { type: "string" },
+      "pim-port": { type: "string" },
+      "service-port": { type: "string" },
+      "activation-port": { type: "string" },
+      "latency-ms": { type: "string" },
+    },
     SIM_HELP,
   );
   if (values.help) {
@@ -46,7 +54,10 @@ export async function runSimCommand(argv: readonly string[], io: CliIo): Promise
   });
   writeLine(io.stdout, `PIM simulator:                   ${sims.pim.url}  (client sim-client / sim-secret, user sim-user / sim-password)`);
   writeLine(io.stdout, `Configuration-service simulator: ${sims.service.url}  (token sim-service-token)`);
-  writeLine(io.stdout, `Activation API simulator:        ${sims.activation.url}  (pim_connection_id sim-pim-connection, access_token sim-activation-token; webhook stand-in at /webhook/orders, token sim-webhook-token)`);
+  writeLine(
+    io.stdout,
+    `Activation API simulator:        ${sims.activation.url}  (pim_connection_id sim-pim-connection, access_token sim-activation-token; webhook stand-in at /webhook/orders, token sim-webhook-token)`,
+  );
   writeLine(io.stdout, "Press Ctrl-C to stop.");
   await new Promise<void>((resolve) => {
     if (io.signal?.aborted) resolve();

@@ -44,7 +44,11 @@ export async function runWorkerCommand(argv: readonly string[], io: CliIo): Prom
   // The HTTP listener opens first (a port already taken ends the command here, before anything
   // is written to Redis); a worker started while Redis is away then waits for it (logging each
   // reconnect attempt) while /healthz answers, and a signal in the meantime ends it at once.
-  if (jsonKeys === "camel") logger.warn({ option: "--json-keys camel" }, "deprecated: the admin API and GET /v1/jobs answer camelCase keys for this release only; move to snake_case");
+  if (jsonKeys === "camel")
+    logger.warn(
+      { option: "--json-keys camel" },
+      "deprecated: the admin API and GET /v1/jobs answer camelCase keys for this release only; move to snake_case",
+    );
   const app = createApp(settings, { logger, role: "worker", worker: { jsonKeys } });
   await app.start();
   const proc = app.worker();

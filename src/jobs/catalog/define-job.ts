@@ -45,7 +45,12 @@ export type EnqueuePolicy<D> =
  * handler (docs/adding-a-job.md). Handlers are declared as methods so that entries of different
  * data types fit one list; the processor only ever calls an entry with data its schema parsed.
  */
-export interface JobDefinition<N extends string = string, Q extends JobQueueKind = JobQueueKind, S extends z.ZodType<JobQueueSubjects[Q]> = z.ZodType<JobQueueSubjects[Q]>, R = unknown> {
+export interface JobDefinition<
+  N extends string = string,
+  Q extends JobQueueKind = JobQueueKind,
+  S extends z.ZodType<JobQueueSubjects[Q]> = z.ZodType<JobQueueSubjects[Q]>,
+  R = unknown,
+> {
   readonly name: N;
   readonly queue: Q;
   /**
@@ -75,6 +80,8 @@ export interface JobDefinition<N extends string = string, Q extends JobQueueKind
 export type AnyJobDefinition = JobDefinition<string, JobQueueKind, z.ZodType<JobQueueSubjects[JobQueueKind]>, unknown>;
 
 /** Keeps an entry's literal name and its types, so the catalog's names and data types derive from it. */
-export function defineJob<const N extends string, Q extends JobQueueKind, S extends z.ZodType<JobQueueSubjects[Q]>, R>(definition: JobDefinition<N, Q, S, R>): JobDefinition<N, Q, S, R> {
+export function defineJob<const N extends string, Q extends JobQueueKind, S extends z.ZodType<JobQueueSubjects[Q]>, R>(
+  definition: JobDefinition<N, Q, S, R>,
+): JobDefinition<N, Q, S, R> {
   return definition;
 }

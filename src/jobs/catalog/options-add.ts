@@ -14,8 +14,13 @@ export const optionsAddJob = defineJob({
   backoff: { type: "exponential", delay: 10_000, jitter: 0.5 },
   timeoutMs: (settings) => settings.worker.add_options_timeout_ms,
   summary(data) {
-    const names = Array.isArray(data.options) ? data.options.map((option: unknown) => (option !== null && typeof option === "object" && "name" in option ? String(option.name) : "?")) : [];
-    const shown = names.slice(0, SHOWN_OPTIONS).join(", ") + (names.length > SHOWN_OPTIONS ? ` and ${names.length - SHOWN_OPTIONS} more` : "");
+    const names = Array.isArray(data.options)
+      ? data.options.map((option: unknown) =>
+          option !== null && typeof option === "object" && "name" in option ? String(option.name) : "?",
+        )
+      : [];
+    const shown =
+      names.slice(0, SHOWN_OPTIONS).join(", ") + (names.length > SHOWN_OPTIONS ? ` and ${names.length - SHOWN_OPTIONS} more` : "");
     return `${typeof data.attribute === "string" ? data.attribute : "?"}: ${shown}`;
   },
   handler: runAddOptionsJob,

@@ -29,7 +29,9 @@ export async function runAddOptionsJob(data: AddOptionsRequest, context: JobCont
     return recorded;
   }
   const peeked = batching ? await batching.peek(data.project, context.jobId) : [];
-  const requestedBy = new Map([{ id: context.jobId, request: data }, ...peeked].map(({ id, request }) => [id, request.requested_by] as const));
+  const requestedBy = new Map(
+    [{ id: context.jobId, request: data }, ...peeked].map(({ id, request }) => [id, request.requested_by] as const),
+  );
   const report = await runAddOptionsBatch(
     {
       pim: runtime.pim,
@@ -57,7 +59,10 @@ export async function runAddOptionsJob(data: AddOptionsRequest, context: JobCont
   // its requests are carried out again (idempotently) by its retry or their own turns. This
   // job's own outcome is its result.
   await batching?.outcomes.recordAll(data.project, new Map([...report.outcomes].filter(([id]) => id !== context.jobId)));
-  if (peeked.length > 0) await context.log(`merged ${peeked.length} waiting request(s): ${report.outcomes.size} with an outcome, ${report.undecided.size} left to run again, ${report.serviceCalls} service call(s)`);
+  if (peeked.length > 0)
+    await context.log(
+      `merged ${peeked.length} waiting request(s): ${report.outcomes.size} with an outcome, ${report.undecided.size} left to run again, ${report.serviceCalls} service call(s)`,
+    );
   const undecided = report.undecided.get(context.jobId);
   if (undecided) throw undecided;
   const own = report.outcomes.get(context.jobId);
@@ -66,5 +71,9 @@ export async function runAddOptionsJob(data: AddOptionsRequest, context: JobCont
   const added = own.collections.reduce((sum, c) => sum + c.added.length, 0);
   const skipped = own.collections.reduce((sum, c) => sum + c.skipped.length, 0);
   await context.log(`options added: ${added}, already there: ${skipped}, collections missing: ${own.missing.length}`);
-  return { ...own, requests: report.requests, batch: { requests: 1 + peeked.length, left_to_run: report.undecided.size, service_calls: report.serviceCalls } };
+  return {
+    ...own,
+    requests: report.requests,
+    batch: { requests: 1 + peeked.length, left_to_run: report.undecided.size, service_calls: report.serviceCalls },
+  };
 }

@@ -17,7 +17,9 @@ export async function runEventSyncJob(data: { readonly project: number }, contex
     return { outcome: "done", targets: 0, written: 0, upserts: 0, deletes: 0, unchanged: 0, heldBack: [], missing: [], durationMs: 0 };
   }
   const options = targets.options.reduce((sum, target) => sum + target.codes.length, 0);
-  await context.log(`targeted sync of ${targets.attributes.length} whole attribute(s), ${options} option(s) of ${targets.options.length} other attribute(s) and ${targets.referenceEntities.length} reference entit(ies)`);
+  await context.log(
+    `targeted sync of ${targets.attributes.length} whole attribute(s), ${options} option(s) of ${targets.options.length} other attribute(s) and ${targets.referenceEntities.length} reference entit(ies)`,
+  );
   const report = await syncProject(
     { pim: runtime.pim, service: runtime.service, state: runtime.state, logger: context.logger },
     {

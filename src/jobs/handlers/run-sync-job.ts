@@ -19,9 +19,19 @@ export async function runSyncJob(data: SyncRunRequest, context: JobContext): Pro
   const { runtime, settings } = context;
   const progress = data.full ? context.fullSyncProgress : undefined;
   const alreadyReplaced = (await progress?.replaced(data.project, context.jobId)) ?? new Set<string>();
-  if (alreadyReplaced.size > 0) await context.log(`resuming a full sync: ${alreadyReplaced.size} collection(s) were replaced by an earlier attempt and get the difference only`);
+  if (alreadyReplaced.size > 0)
+    await context.log(
+      `resuming a full sync: ${alreadyReplaced.size} collection(s) were replaced by an earlier attempt and get the difference only`,
+    );
   const origin = jobOrigin(data.project, context.jobId, data.trigger, data.requested_by);
-  const review = { held: runtime.held, project: data.project, origin, expiryMs: settings.held_deletions.expiry_ms, dryRun: false, logger: context.logger };
+  const review = {
+    held: runtime.held,
+    project: data.project,
+    origin,
+    expiryMs: settings.held_deletions.expiry_ms,
+    dryRun: false,
+    logger: context.logger,
+  };
   const report = await syncWithHeldReview(review, (approvedDeletions) =>
     syncProject(
       { pim: runtime.pim, service: runtime.service, state: runtime.state, history: runtime.history, logger: context.logger },

@@ -14,7 +14,11 @@ export class SyncIncomplete extends PimSyncError {
     permanentFailures: readonly string[] = [],
   ) {
     const permanent = failures.length > 0 && failures.every((failure) => permanentFailures.includes(failure));
-    super(`sync incomplete: ${failures.join("; ")}`, { code: "SYNC_INCOMPLETE", retryable: !permanent, retryAfterMs: retryAfterMs ?? undefined });
+    super(`sync incomplete: ${failures.join("; ")}`, {
+      code: "SYNC_INCOMPLETE",
+      retryable: !permanent,
+      retryAfterMs: retryAfterMs ?? undefined,
+    });
     this.name = "SyncIncomplete";
     this.permanent = permanent;
   }

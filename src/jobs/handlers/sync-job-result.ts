@@ -27,7 +27,9 @@ export async function syncResultOf(report: SyncReport, context: JobContext): Pro
     upserts: report.collections.reduce((sum, c) => sum + (c.written ? c.upserts : 0), 0),
     deletes: report.collections.reduce((sum, c) => sum + (c.written ? c.deletes : 0), 0),
     unchanged: report.collections.filter((c) => c.action === "none").length,
-    heldBack: report.collections.flatMap((c) => (c.heldBack ? [{ collection: c.collection, names: c.heldBack.names.length, reason: c.heldBack.reason }] : [])),
+    heldBack: report.collections.flatMap((c) =>
+      c.heldBack ? [{ collection: c.collection, names: c.heldBack.names.length, reason: c.heldBack.reason }] : [],
+    ),
     missing: report.missing.map((m) => m.collection),
     durationMs: report.durationMs,
   };

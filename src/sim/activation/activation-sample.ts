@@ -30,7 +30,17 @@ export function sampleOrder(connection: string, n: number): SimOrder {
       buyer: { name: `Buyer ${n}`, email: `buyer${n}@example.com`, phone: "+33100000000" },
       fulfillmentCode: "MERCHANT",
     },
-    items: [{ id: `item-${n}-1`, label: `Product ${n}`, productSKU: `SKU-${n}`, quantityOrdered: 1, quantityShipped: 0, price: { amount: 19.9 + n, currency: "EUR" }, status: { code: status } }],
+    items: [
+      {
+        id: `item-${n}-1`,
+        label: `Product ${n}`,
+        productSKU: `SKU-${n}`,
+        quantityOrdered: 1,
+        quantityShipped: 0,
+        price: { amount: 19.9 + n, currency: "EUR" },
+        status: { code: status },
+      },
+    ],
   };
 }
 

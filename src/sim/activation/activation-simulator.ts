@@ -66,11 +66,14 @@ interface Route {
   handle(request: SimRequest, params: RouteParams): SimReply;
 }
 
-const message = (status: number, text: string, headers: Record<string, string> = {}): SimReply => jsonReply(status, { code: status, message: text }, headers);
+const message = (status: number, text: string, headers: Record<string, string> = {}): SimReply =>
+  jsonReply(status, { code: status, message: text }, headers);
 
 export async function startActivationSimulator(options: ActivationSimulatorOptions = {}): Promise<ActivationSimulator> {
   const connections = [...(options.connections ?? SAMPLE_CONNECTIONS)];
-  const orders = new Map<string, SimOrder[]>(Object.entries(options.orders ?? sampleOrders()).map(([id, list]) => [id, list.map((order) => structuredClone(order))]));
+  const orders = new Map<string, SimOrder[]>(
+    Object.entries(options.orders ?? sampleOrders()).map(([id, list]) => [id, list.map((order) => structuredClone(order))]),
+  );
   const pageSize = options.pageSize ?? 3;
   const cursorParam = options.cursorParam ?? "search_after";
   const envelope = options.offersEnvelope ?? null;
@@ -121,8 +124,11 @@ export async function startActivationSimulator(options: ActivationSimulatorOptio
       const body = parseBody(request);
       if (!body.ok) return body.reply;
       const list = envelope === null ? body.value : isObject(body.value) ? body.value[envelope] : undefined;
-      if (!Array.isArray(list)) return message(400, envelope === null ? "Body must be an array of offers." : `Body must be {"${envelope}": [offers]}.`);
-      const problems = list.flatMap((offer: unknown, index) => (isObject(offer) && typeof offer.sku === "string" && offer.sku !== "" ? [] : [`offers[${index}]: sku is required`]));
+      if (!Array.isArray(list))
+        return message(400, envelope === null ? "Body must be an array of offers." : `Body must be {"${envelope}": [offers]}.`);
+      const problems = list.flatMap((offer: unknown, index) =>
+        isObject(offer) && typeof offer.sku === "string" && offer.sku !== "" ? [] : [`offers[${index}]: sku is required`],
+      );
       if (problems.length > 0) return message(400, problems.join("; "));
       const batches = offerBatches.get(id) ?? [];
       batches.push(list as unknown[]);
@@ -185,7 +191,10 @@ export async function startActivationSimulator(options: ActivationSimulatorOptio
       await context.applyLatency();
       return route.handle(request, lookup.match.params);
     },
-    defaultFaultBody: (status) => ({ code: status, message: status === 429 ? "Too many requests." : status >= 500 ? "Internal server error." : `Simulated error ${status}.` }),
+    defaultFaultBody: (status) => ({
+      code: status,
+      message: status === 429 ? "Too many requests." : status >= 500 ? "Internal server error." : `Simulated error ${status}.`,
+    }),
   });
 
   return {
@@ -197,7 +206,8 @@ export async function startActivationSimulator(options: ActivationSimulatorOptio
     acceptWebhookOrder: (orderId) => void refusedOrderIds.delete(orderId),
     currentOffers(connection) {
       const current: Record<string, unknown> = {};
-      for (const batch of offerBatches.get(connection) ?? []) for (const offer of batch) if (isObject(offer) && typeof offer.sku === "string") current[offer.sku] = structuredClone(offer);
+      for (const batch of offerBatches.get(connection) ?? [])
+        for (const offer of batch) if (isObject(offer) && typeof offer.sku === "string") current[offer.sku] = structuredClone(offer);
       return current;
     },
     upsertOrder(connection, order) {
@@ -208,7 +218,10 @@ export async function startActivationSimulator(options: ActivationSimulatorOptio
       orders.set(connection, list);
     },
     removeOrder(connection, orderId) {
-      orders.set(connection, (orders.get(connection) ?? []).filter((order) => order.id !== orderId));
+      orders.set(
+        connection,
+        (orders.get(connection) ?? []).filter((order) => order.id !== orderId),
+      );
     },
     repeatCursorOnce(connection) {
       repeatCursor.add(connection);

@@ -11,9 +11,7 @@ import { z } from "zod";
 import { checkPimCrossReferences } from "./pim-cross-references.js";
 
 /** Codes of attributes, options, channels…: `[A-Za-z0-9_]` only (reference §0 "Code syntax"). */
-export const pimCodeSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9_]+$/, { error: "must contain only letters, numbers and underscores" });
+export const pimCodeSchema = z.string().regex(/^[A-Za-z0-9_]+$/, { error: "must contain only letters, numbers and underscores" });
 
 const textLabels = z.record(z.string(), z.string());
 /** Option labels may hold null or "" ("no label"): the PIM sends both, so the catalogue can too. */

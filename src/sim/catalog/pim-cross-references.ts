@@ -45,7 +45,15 @@ export function checkPimCrossReferences(pim: CrossReferencedPim, ctx: z.Refineme
     });
   };
 
-  for (const key of ["locales", "currencies", "channels", "attributes", "families", "measurement_families", "reference_entities"] as const) {
+  for (const key of [
+    "locales",
+    "currencies",
+    "channels",
+    "attributes",
+    "families",
+    "measurement_families",
+    "reference_entities",
+  ] as const) {
     uniqueCodes(pim[key], [key]);
   }
 
@@ -74,7 +82,10 @@ export function checkPimCrossReferences(pim: CrossReferencedPim, ctx: z.Refineme
         issue(["attributes", index, "default_metric_unit"], `must be a unit of measurement family "${family.code}"`);
       }
     }
-    if (REFERENCE_ENTITY_TYPES.has(attribute.type) && (attribute.reference_data_name === null || !entities.has(attribute.reference_data_name))) {
+    if (
+      REFERENCE_ENTITY_TYPES.has(attribute.type) &&
+      (attribute.reference_data_name === null || !entities.has(attribute.reference_data_name))
+    ) {
       issue(["attributes", index, "reference_data_name"], "a reference entity attribute needs an existing reference entity");
     }
   });

@@ -28,7 +28,10 @@ export interface RecordedWrite {
 }
 
 /** Called synchronously as each write is accepted, so a test can compare with the PIM at that moment. */
-export type WriteListener = (collection: { readonly id: number; readonly name: string; readonly project: number }, write: RecordedWrite) => void;
+export type WriteListener = (
+  collection: { readonly id: number; readonly name: string; readonly project: number },
+  write: RecordedWrite,
+) => void;
 
 export interface LiveCollection {
   readonly id: number;

@@ -55,7 +55,10 @@ export async function startConfigServiceSimulator(options: ConfigServiceSimulato
   const pageSizeMax = options.pageSizeMax ?? 100;
   if (!Number.isInteger(pageSizeMax) || pageSizeMax < 1) throw new RangeError(`pageSizeMax must be a positive integer, got ${pageSizeMax}`);
   const store = createCollectionStore(structuredClone(options.catalog));
-  const auth = createServiceAuth(options.tokens ?? ["sim-service-token"], options.users ?? [{ email: "sim@example.com", password: "sim-password" }]);
+  const auth = createServiceAuth(
+    options.tokens ?? ["sim-service-token"],
+    options.users ?? [{ email: "sim@example.com", password: "sim-password" }],
+  );
 
   const router = createRouter<ServiceRoute>();
   const context = { store, pim: options.pim?.state, pageSizeMax, ignoreProjectFilter: options.ignoreProjectFilter ?? false };

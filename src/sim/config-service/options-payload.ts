@@ -24,13 +24,14 @@ const optionSchema = z.strictObject({
 const upsertOptionsSchema = z
   .array(optionSchema, { error: (issue) => (issue.input === undefined ? "This field is required." : "Expected a list of items.") })
   .superRefine((options, ctx) => {
-  const seen = new Set<string>();
-  options.forEach((option, index) => {
-    // Two upserts of one name in one request would make the result depend on order: refuse.
-    if (seen.has(option.name)) ctx.addIssue({ code: "custom", path: [index, "name"], message: `Option "${option.name}" appears more than once.` });
-    seen.add(option.name);
+    const seen = new Set<string>();
+    options.forEach((option, index) => {
+      // Two upserts of one name in one request would make the result depend on order: refuse.
+      if (seen.has(option.name))
+        ctx.addIssue({ code: "custom", path: [index, "name"], message: `Option "${option.name}" appears more than once.` });
+      seen.add(option.name);
+    });
   });
-});
 
 const updateOptionsSchema = z.strictObject({
   upsert_options: upsertOptionsSchema.optional(),

@@ -21,7 +21,10 @@ export function planPimOptionWrite(pim: PimState, collectionName: string, option
     return { ok: false, message: `Collection "${collectionName}" has no PIM attribute "${attributeCode}" to add options to.` };
   }
   if (attribute.type === "pim_catalog_metric") {
-    return { ok: false, message: `Collection "${collectionName}" lists the units of measurement family "${attribute.metric_family ?? ""}"; units cannot be added as options.` };
+    return {
+      ok: false,
+      message: `Collection "${collectionName}" lists the units of measurement family "${attribute.metric_family ?? ""}"; units cannot be added as options.`,
+    };
   }
   if (attribute.type === "pim_catalog_price_collection") {
     return { ok: false, message: `Collection "${collectionName}" lists the PIM's currencies; currencies cannot be added as options.` };

@@ -4,7 +4,9 @@ import type { SimReply, SimRequest } from "../shared/sim-request.js";
 
 import { detailReply } from "./drf-errors.js";
 
-export function readDrfJson(request: SimRequest): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reply: SimReply } {
+export function readDrfJson(
+  request: SimRequest,
+): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reply: SimReply } {
   const contentType = contentTypeOf(request);
   if (contentType !== "application/json") {
     return { ok: false, reply: detailReply(415, `Unsupported media type "${contentType ?? ""}" in request.`) };

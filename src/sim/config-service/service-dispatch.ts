@@ -22,7 +22,11 @@ export type ServiceDispatch = (request: SimRequest, lookup: RouteLookup<ServiceR
 export function createServiceDispatch(auth: ServiceAuth, throttle: ServiceThrottle): ServiceDispatch {
   const window = createRateWindow(throttle.requestsPerSecond);
   const throttled = (): SimReply =>
-    detailReply(429, "Request was throttled. Expected available in 1 second.", throttle.retryAfterOnRateLimit ? { "retry-after": "1" } : {});
+    detailReply(
+      429,
+      "Request was throttled. Expected available in 1 second.",
+      throttle.retryAfterOnRateLimit ? { "retry-after": "1" } : {},
+    );
 
   return async (request, lookup, context) => {
     if (lookup.kind === "not-found") return detailReply(404, NOT_FOUND_DETAIL);

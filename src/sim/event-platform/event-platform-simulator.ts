@@ -105,7 +105,8 @@ export async function startEventPlatformSimulator(options: EventPlatformSimulato
       const subscriber = subscribers.get(paramOf(params, "id"));
       if (subscriber === undefined) return message(404, "Subscriber not found.");
       // A subscriber is tied to one PIM and one connection (Concepts).
-      if (subscriber.subject !== caller.pimUrl || subscriber.client_id !== caller.clientId) return message(403, "This subscriber belongs to another PIM or connection.");
+      if (subscriber.subject !== caller.pimUrl || subscriber.client_id !== caller.clientId)
+        return message(403, "This subscriber belongs to another PIM or connection.");
       const raw = request.body.toString("utf8");
       const body = jsonBody(request);
       const problem = subscriptionProblem(body, subscriber);
@@ -147,7 +148,10 @@ export async function startEventPlatformSimulator(options: EventPlatformSimulato
       await context.applyLatency();
       return lookup.match.handler.handle(request, lookup.match.params, caller);
     },
-    defaultFaultBody: (status) => ({ code: status, message: status === 429 ? "Too many requests." : status >= 500 ? "Internal server error." : `Simulated error ${status}.` }),
+    defaultFaultBody: (status) => ({
+      code: status,
+      message: status === 429 ? "Too many requests." : status >= 500 ? "Internal server error." : `Simulated error ${status}.`,
+    }),
   });
 
   return {
@@ -170,20 +174,25 @@ function callerOf(request: SimRequest): Caller | undefined {
 function subscriptionProblem(body: unknown, subscriber: SimSubscriber): string | undefined {
   if (!isObject(body)) return "Body must be a JSON object.";
   if (body.source !== "pim") return "source: must be 'pim'.";
-  if (typeof body.subject !== "string" || body.subject.replace(/\/+$/, "") !== subscriber.subject) return "subject: must be the subscriber's PIM URL.";
+  if (typeof body.subject !== "string" || body.subject.replace(/\/+$/, "") !== subscriber.subject)
+    return "subject: must be the subscriber's PIM URL.";
   const events = body.events;
   if (!Array.isArray(events) || events.length === 0) return "events: must list at least one event type.";
-  if (!events.every((type): type is string => typeof type === "string" && type.startsWith(EVENT_TYPE_PREFIX))) return "events: unknown event type.";
+  if (!events.every((type): type is string => typeof type === "string" && type.startsWith(EVENT_TYPE_PREFIX)))
+    return "events: unknown event type.";
   if (body.type !== "https") return "type: must be 'https'.";
   const config = body.config;
   if (!isObject(config) || typeof config.url !== "string" || !URL.canParse(config.url)) return "config.url: must be a URL.";
   const url = new URL(config.url);
   // The real platform takes https only; the simulator also takes http on a loopback host, where test receivers listen.
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname))) return "config.url: must be an https URL.";
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)))
+    return "config.url: must be an https URL.";
   const secret = config.secret;
   if (!isObject(secret) || typeof secret.primary !== "string" || secret.primary === "") return "config.secret.primary: is required.";
-  if (secret.secondary !== undefined && (typeof secret.secondary !== "string" || secret.secondary === "")) return "config.secret.secondary: must be a non-empty string.";
-  if (Object.keys(secret).some((key) => key !== "primary" && key !== "secondary")) return "config.secret: only primary and secondary are allowed.";
+  if (secret.secondary !== undefined && (typeof secret.secondary !== "string" || secret.secondary === ""))
+    return "config.secret.secondary: must be a non-empty string.";
+  if (Object.keys(secret).some((key) => key !== "primary" && key !== "secondary"))
+    return "config.secret: only primary and secondary are allowed.";
   return undefined;
 }
 

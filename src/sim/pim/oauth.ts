@@ -57,7 +57,10 @@ export function handleTokenRequest(request: SimRequest, clients: readonly OAuthC
   } else if (contentType === "application/x-www-form-urlencoded") {
     fields = Object.fromEntries(new URLSearchParams(text));
   } else {
-    return akeneoError(415, `"${contentType}" in "Content-Type" header is not valid. Only "application/json" or "application/x-www-form-urlencoded" are allowed.`);
+    return akeneoError(
+      415,
+      `"${contentType}" in "Content-Type" header is not valid. Only "application/json" or "application/x-www-form-urlencoded" are allowed.`,
+    );
   }
   const parsed = tokenRequestSchema.safeParse(fields);
   if (!parsed.success) return akeneoError(400, INVALID_JSON_MESSAGE);
@@ -122,8 +125,13 @@ export function checkBearer(request: SimRequest, tokens: TokenStore): BearerChec
   const message = checked.reason === "expired" ? "The access token provided has expired." : "The access token provided is invalid.";
   return {
     ok: false,
-    reply: akeneoError(401, message, {}, {
-      "www-authenticate": `Bearer realm="Service", error="invalid_grant", error_description="${message}"`,
-    }),
+    reply: akeneoError(
+      401,
+      message,
+      {},
+      {
+        "www-authenticate": `Bearer realm="Service", error="invalid_grant", error_description="${message}"`,
+      },
+    ),
   };
 }

@@ -70,14 +70,18 @@ export function upsertAttributeOption(
   }
   const sortOrder = body["sort_order"];
   if (sortOrder !== undefined && (typeof sortOrder !== "number" || !Number.isInteger(sortOrder))) {
-    return formatError(`Property "sort_order" expects an integer as data, "${phpType(sortOrder)}" given. Check the expected format on the API documentation.`);
+    return formatError(
+      `Property "sort_order" expects an integer as data, "${phpType(sortOrder)}" given. Check the expected format on the API documentation.`,
+    );
   }
   const rawLabels = body["labels"];
   let labels: Record<string, string | null> = {};
   if (rawLabels !== undefined) {
     // Rule 3 of PATCH: an object stays an object; `labels: null` is a format error (reference §0).
     if (rawLabels === null || typeof rawLabels !== "object" || Array.isArray(rawLabels)) {
-      return formatError(`Property "labels" expects an array as data, "${phpType(rawLabels)}" given. Check the expected format on the API documentation.`);
+      return formatError(
+        `Property "labels" expects an array as data, "${phpType(rawLabels)}" given. Check the expected format on the API documentation.`,
+      );
     }
     const parsed = labelsSchema.safeParse(rawLabels);
     if (!parsed.success) {
@@ -88,7 +92,8 @@ export function upsertAttributeOption(
 
   const errors: ValidationError[] = [];
   if (!CODE_SYNTAX.test(code)) errors.push({ property: "code", message: "Option code may contain only letters, numbers and underscores" });
-  if (sortOrder !== undefined && sortOrder < 0) errors.push({ property: "sort_order", message: "This value should be greater than or equal to 0." });
+  if (sortOrder !== undefined && sortOrder < 0)
+    errors.push({ property: "sort_order", message: "This value should be greater than or equal to 0." });
   for (const [locale, text] of Object.entries(labels)) {
     // Labels must use existing, activated locales: `en-US` fails here (reference §9).
     if (localeStatus(state, locale) !== "enabled") errors.push({ property: "labels", message: `The locale "${locale}" does not exist.` });

@@ -36,7 +36,12 @@ export function createPimDispatch(tokens: TokenStore, budgets: PimBudgets): PimD
     if (lookup.kind === "not-found") return akeneoError(404, `No route found for "${request.method} ${request.path}"`);
     if (lookup.kind === "method-not-allowed") {
       const allow = lookup.allowed.join(", ");
-      return akeneoError(405, `No route found for '${request.method} ${request.path}': Method Not Allowed (Allow: ${allow})`, {}, { allow });
+      return akeneoError(
+        405,
+        `No route found for '${request.method} ${request.path}': Method Not Allowed (Allow: ${allow})`,
+        {},
+        { allow },
+      );
     }
     const { handler, params } = lookup.match;
     if (handler.public === true) {

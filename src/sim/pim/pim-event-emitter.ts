@@ -38,7 +38,12 @@ export interface PimEventEmitter {
   /** Resolves once every event emitted so far has been posted (or dropped). */
   idle(): Promise<void>;
   /** Events emitted, posts answered (by status), posts that failed to connect. */
-  stats(): { readonly emitted: number; readonly dropped: number; readonly answered: Readonly<Record<string, number>>; readonly failed: number };
+  stats(): {
+    readonly emitted: number;
+    readonly dropped: number;
+    readonly answered: Readonly<Record<string, number>>;
+    readonly failed: number;
+  };
 }
 
 interface Prepared {

@@ -56,11 +56,13 @@ export function byCodeCached<T extends { readonly code: string }>(items: readonl
   if (cached && cached.order.length === items.length && cached.order.every((index, k) => items[index]?.code === cached.codes[k])) {
     return cached.order.map((index) => items[index] as T);
   }
-  const order = items.map((_, index) => index).sort((a, b) => {
-    const left = items[a]?.code ?? "";
-    const right = items[b]?.code ?? "";
-    return left < right ? -1 : left > right ? 1 : 0;
-  });
+  const order = items
+    .map((_, index) => index)
+    .sort((a, b) => {
+      const left = items[a]?.code ?? "";
+      const right = items[b]?.code ?? "";
+      return left < right ? -1 : left > right ? 1 : 0;
+    });
   sortOrders.set(items, { order, codes: order.map((index) => items[index]?.code ?? "") });
   return order.map((index) => items[index] as T);
 }

@@ -22,18 +22,31 @@ const valuesSchema = z.record(
   z.array(z.strictObject({ locale: z.string().nullable(), channel: z.string().nullable(), data: z.json() })),
 );
 
-export function upsertRecord(state: PimState, entityCode: string, code: string, body: Readonly<Record<string, unknown>>): RecordUpsertOutcome {
+export function upsertRecord(
+  state: PimState,
+  entityCode: string,
+  code: string,
+  body: Readonly<Record<string, unknown>>,
+): RecordUpsertOutcome {
   for (const property of Object.keys(body)) {
     // Quote style as in reference_entity_records_patch_response.json.
     if (!ALLOWED_PROPERTIES.has(property)) return { ok: false, status: 422, message: `Property '${property}' does not exist.` };
   }
   if ("code" in body && body["code"] !== code) {
     const given = String(body["code"]);
-    return { ok: false, status: 422, message: `The code "${given}" provided in the request body must match the record code "${code}" provided in the url.` };
+    return {
+      ok: false,
+      status: 422,
+      message: `The code "${given}" provided in the request body must match the record code "${code}" provided in the url.`,
+    };
   }
   const parsedValues = valuesSchema.safeParse(body["values"] ?? {});
   if (!parsedValues.success) {
-    return { ok: false, status: 422, message: `Property "values" does not have the expected format: ${z.prettifyError(parsedValues.error)}` };
+    return {
+      ok: false,
+      status: 422,
+      message: `Property "values" does not have the expected format: ${z.prettifyError(parsedValues.error)}`,
+    };
   }
 
   const errors: ValidationError[] = [];

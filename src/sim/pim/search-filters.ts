@@ -28,7 +28,13 @@ export function applySearch<T>(raw: string | null, items: readonly T[], supporte
   }
   const parsed = searchSchema.safeParse(json);
   if (!parsed.success) {
-    return { ok: false, reply: akeneoError(422, 'Structure of filter should respect this structure: {"property":[{"operator": "my_operator", "value": "my_value"}]}') };
+    return {
+      ok: false,
+      reply: akeneoError(
+        422,
+        'Structure of filter should respect this structure: {"property":[{"operator": "my_operator", "value": "my_value"}]}',
+      ),
+    };
   }
   let kept = [...items];
   for (const [property, conditions] of Object.entries(parsed.data)) {

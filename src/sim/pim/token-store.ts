@@ -16,9 +16,7 @@ export interface TokenPair {
 
 export type AccessCheck = { readonly ok: true; readonly clientId: string } | { readonly ok: false; readonly reason: "expired" | "invalid" };
 
-export type RefreshRedemption =
-  | { readonly ok: true; readonly username: string }
-  | { readonly ok: false; readonly message: string };
+export type RefreshRedemption = { readonly ok: true; readonly username: string } | { readonly ok: false; readonly message: string };
 
 export interface TokenStore {
   issue(clientId: string, username: string): TokenPair;

@@ -8,11 +8,7 @@ export interface RateWindow {
   tryAcquire(): boolean;
 }
 
-export function createRateWindow(
-  limit: number,
-  windowMs = 1000,
-  now: () => number = () => performance.now(),
-): RateWindow {
+export function createRateWindow(limit: number, windowMs = 1000, now: () => number = () => performance.now()): RateWindow {
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`rate limit must be a positive integer, got ${limit}`);
   const admitted: number[] = [];
   return {

@@ -65,7 +65,12 @@ describe("chaos: Redis stopped and restarted mid-run", () => {
     // While Redis is down the connection reports each refused reconnect; it is expected here.
     connection.on("error", () => undefined);
     connections.push(connection);
-    const queues = createJobQueues({ connection, prefix: PREFIX, projects: [PROJECT], retention: { keep_completed_days: 1, keep_failed_days: 1 } });
+    const queues = createJobQueues({
+      connection,
+      prefix: PREFIX,
+      projects: [PROJECT],
+      retention: { keep_completed_days: 1, keep_failed_days: 1 },
+    });
     openQueues.push(queues);
     return queues;
   }

@@ -55,15 +55,21 @@ interface Scenario {
   readonly client?: { readonly timeoutMs?: number };
 }
 
-const paging = (path: string | RegExp, fault: Parameters<SyncHarness["pim"]["pagingFaults"]["arm"]>[1]["fault"], target: "pim" | "service" = "pim") =>
-  (context: Context): void => context.harness[target].pagingFaults.arm({ method: "GET", path }, { fault, atPage: 2 });
+const paging =
+  (path: string | RegExp, fault: Parameters<SyncHarness["pim"]["pagingFaults"]["arm"]>[1]["fault"], target: "pim" | "service" = "pim") =>
+  (context: Context): void =>
+    context.harness[target].pagingFaults.arm({ method: "GET", path }, { fault, atPage: 2 });
 
 const SCENARIOS: readonly Scenario[] = [
   // Paging that misbehaves, page-based (attribute options) and search_after (records).
   { name: "attribute options: next loops back to the first page", defect: "1", arm: paging(OPTIONS_PATH, { kind: "loop" }) },
   { name: "attribute options: next repeats the page just read", defect: "1", arm: paging(OPTIONS_PATH, { kind: "repeat-cursor" }) },
   { name: "attribute options: a page repeats the previous page's items", defect: "1", arm: paging(OPTIONS_PATH, { kind: "repeat-items" }) },
-  { name: "attribute options: the list ends early (no next on page 2 of 3)", defect: "new", arm: paging(OPTIONS_PATH, { kind: "truncate" }) },
+  {
+    name: "attribute options: the list ends early (no next on page 2 of 3)",
+    defect: "new",
+    arm: paging(OPTIONS_PATH, { kind: "truncate" }),
+  },
   { name: "records: next loops back to the first page", defect: "1", arm: paging(RECORDS_PATH, { kind: "loop" }) },
   { name: "records: a search_after cursor is repeated", defect: "1", arm: paging(RECORDS_PATH, { kind: "repeat-cursor" }) },
   { name: "records: a page repeats the previous page's items", defect: "1", arm: paging(RECORDS_PATH, { kind: "repeat-items" }) },
@@ -88,36 +94,59 @@ const SCENARIOS: readonly Scenario[] = [
   // Storms that start mid-list: the read fails after pages were read; none of it may be used.
   {
     name: "PIM 503 storm from page 3 of the options, with Retry-After",
-    arm: ({ harness }) => harness.pim.faults.failNext({ path: OPTIONS_PATH, query: { page: "3" } }, { status: 503, times: 12, retryAfterSeconds: 0 }),
+    arm: ({ harness }) =>
+      harness.pim.faults.failNext({ path: OPTIONS_PATH, query: { page: "3" } }, { status: 503, times: 12, retryAfterSeconds: 0 }),
   },
   {
     name: "PIM 500 storm on the last page of the records, without Retry-After",
-    arm: ({ harness, recordsCursor }) => harness.pim.faults.failNext({ path: RECORDS_PATH, query: { search_after: recordsCursor } }, { status: 500, times: 12 }),
+    arm: ({ harness, recordsCursor }) =>
+      harness.pim.faults.failNext({ path: RECORDS_PATH, query: { search_after: recordsCursor } }, { status: 500, times: 12 }),
   },
   {
     name: "PIM connections dropped from page 3 of the options",
-    arm: ({ harness }) => harness.pim.faults.failNext({ path: OPTIONS_PATH, query: { page: "3" } }, { status: 502, times: 12, dropConnection: true }),
+    arm: ({ harness }) =>
+      harness.pim.faults.failNext({ path: OPTIONS_PATH, query: { page: "3" } }, { status: 502, times: 12, dropConnection: true }),
   },
   {
     name: "PIM option reads time out from page 3",
-    arm: ({ harness }) => harness.pim.faults.failNext({ path: OPTIONS_PATH, query: { page: "3" } }, { status: 200, times: 12, delayMs: 1_000 }),
+    arm: ({ harness }) =>
+      harness.pim.faults.failNext({ path: OPTIONS_PATH, query: { page: "3" } }, { status: 200, times: 12, delayMs: 1_000 }),
     client: { timeoutMs: 250 },
   },
   // Storms: more failures than the client's attempts, so the read or write fails for this run.
-  { name: "PIM 503 storm with Retry-After", arm: ({ harness }) => harness.pim.faults.failNext({ path: OPTIONS_PATH }, { status: 503, times: 12, retryAfterSeconds: 0 }) },
-  { name: "PIM 500 storm without Retry-After", arm: ({ harness }) => harness.pim.faults.failNext({ path: RECORDS_PATH }, { status: 500, times: 12 }) },
-  { name: "PIM 429 storm without Retry-After", arm: ({ harness }) => harness.pim.faults.failNext({ path: /\/options$/ }, { status: 429, times: 12 }) },
-  { name: "PIM 429 with Retry-After, shorter than the attempts", arm: ({ harness }) => harness.pim.faults.failNext({ path: OPTIONS_PATH }, { status: 429, times: 2, retryAfterSeconds: 1 }) },
-  { name: "PIM connections dropped", arm: ({ harness }) => harness.pim.faults.failNext({ path: OPTIONS_PATH }, { status: 502, times: 12, dropConnection: true }) },
+  {
+    name: "PIM 503 storm with Retry-After",
+    arm: ({ harness }) => harness.pim.faults.failNext({ path: OPTIONS_PATH }, { status: 503, times: 12, retryAfterSeconds: 0 }),
+  },
+  {
+    name: "PIM 500 storm without Retry-After",
+    arm: ({ harness }) => harness.pim.faults.failNext({ path: RECORDS_PATH }, { status: 500, times: 12 }),
+  },
+  {
+    name: "PIM 429 storm without Retry-After",
+    arm: ({ harness }) => harness.pim.faults.failNext({ path: /\/options$/ }, { status: 429, times: 12 }),
+  },
+  {
+    name: "PIM 429 with Retry-After, shorter than the attempts",
+    arm: ({ harness }) => harness.pim.faults.failNext({ path: OPTIONS_PATH }, { status: 429, times: 2, retryAfterSeconds: 1 }),
+  },
+  {
+    name: "PIM connections dropped",
+    arm: ({ harness }) => harness.pim.faults.failNext({ path: OPTIONS_PATH }, { status: 502, times: 12, dropConnection: true }),
+  },
   {
     name: "service 503 storm on writes, with Retry-After",
-    arm: ({ harness }) => harness.service.faults.failNext({ method: "PATCH", path: UPDATE_OPTIONS_PATH }, { status: 503, times: 30, retryAfterSeconds: 0 }),
+    arm: ({ harness }) =>
+      harness.service.faults.failNext({ method: "PATCH", path: UPDATE_OPTIONS_PATH }, { status: 503, times: 30, retryAfterSeconds: 0 }),
   },
   {
     name: "service 429 storm on writes, without Retry-After",
     arm: ({ harness }) => harness.service.faults.failNext({ method: "PATCH", path: UPDATE_OPTIONS_PATH }, { status: 429, times: 30 }),
   },
-  { name: "service 500 storm on the collection list", arm: ({ harness }) => harness.service.faults.failNext({ path: COLLECTIONS_PATH }, { status: 500, times: 12 }) },
+  {
+    name: "service 500 storm on the collection list",
+    arm: ({ harness }) => harness.service.faults.failNext({ path: COLLECTIONS_PATH }, { status: 500, times: 12 }),
+  },
   // Timeouts: answers slower than the client's timeout.
   {
     name: "PIM option reads time out",
@@ -126,7 +155,8 @@ const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: "service writes time out",
-    arm: ({ harness }) => harness.service.faults.failNext({ method: "PATCH", path: UPDATE_OPTIONS_PATH }, { status: 200, times: 30, delayMs: 1_000 }),
+    arm: ({ harness }) =>
+      harness.service.faults.failNext({ method: "PATCH", path: UPDATE_OPTIONS_PATH }, { status: 200, times: 30, delayMs: 1_000 }),
     client: { timeoutMs: 250 },
   },
   // Tokens revoked mid-run.
@@ -218,7 +248,9 @@ describe("chaos: upstream faults against a real sync", () => {
     scenario.arm(context);
     const during = scenario.during?.(context);
     // A fault may fail the whole run (the collection list): that is an outcome, not a test error.
-    const faulted: SyncReport | Error = await harness.sync({}, { ...FAST_SERVICE, ...scenario.client }).catch((error: unknown) => error as Error);
+    const faulted: SyncReport | Error = await harness
+      .sync({}, { ...FAST_SERVICE, ...scenario.client })
+      .catch((error: unknown) => error as Error);
     await during;
     scenario.restore?.(context);
     const injected =

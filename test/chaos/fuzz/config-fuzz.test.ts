@@ -51,7 +51,8 @@ function validConfig(): Record<string, unknown> {
 function pathsOf(value: unknown, prefix: (string | number)[] = []): (string | number)[][] {
   const out: (string | number)[][] = prefix.length > 0 ? [prefix] : [];
   if (Array.isArray(value)) value.forEach((item, index) => out.push(...pathsOf(item, [...prefix, index])));
-  else if (typeof value === "object" && value !== null) for (const [key, item] of Object.entries(value)) out.push(...pathsOf(item, [...prefix, key]));
+  else if (typeof value === "object" && value !== null)
+    for (const [key, item] of Object.entries(value)) out.push(...pathsOf(item, [...prefix, key]));
   return out;
 }
 
@@ -66,10 +67,18 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({
     kind: fc.constant("replace" as const),
     path: fc.constantFrom(...PATHS),
-    value: fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom<unknown>("${UNSET_FUZZ_VAR}", "$${x}", -1, 0, "", "not a url", Number.MAX_VALUE, Number.MIN_VALUE)),
+    value: fc.oneof(
+      fc.jsonValue({ maxDepth: 2 }),
+      fc.constantFrom<unknown>("${UNSET_FUZZ_VAR}", "$${x}", -1, 0, "", "not a url", Number.MAX_VALUE, Number.MIN_VALUE),
+    ),
   }),
   fc.record({ kind: fc.constant("remove" as const), path: fc.constantFrom(...PATHS) }),
-  fc.record({ kind: fc.constant("add" as const), path: fc.constantFrom([], ...PATHS), key: fc.string({ minLength: 1, maxLength: 10 }), value: fc.jsonValue({ maxDepth: 1 }) }),
+  fc.record({
+    kind: fc.constant("add" as const),
+    path: fc.constantFrom([], ...PATHS),
+    key: fc.string({ minLength: 1, maxLength: 10 }),
+    value: fc.jsonValue({ maxDepth: 1 }),
+  }),
 );
 
 function applyMutation(config: Record<string, unknown>, change: Mutation): void {
@@ -96,17 +105,22 @@ function applyMutation(config: Record<string, unknown>, change: Mutation): void 
 const configText: fc.Arbitrary<string> = fc.oneof(
   {
     weight: 8,
-    arbitrary: fc
-      .tuple(fc.array(mutation, { minLength: 1, maxLength: 3 }), fc.constantFrom("yaml", "json"))
-      .map(([changes, format]) => {
-        const config = validConfig();
-        for (const change of changes) applyMutation(config, change);
-        return format === "yaml" ? toYaml(config) : JSON.stringify(config, null, 2);
-      }),
+    arbitrary: fc.tuple(fc.array(mutation, { minLength: 1, maxLength: 3 }), fc.constantFrom("yaml", "json")).map(([changes, format]) => {
+      const config = validConfig();
+      for (const change of changes) applyMutation(config, change);
+      return format === "yaml" ? toYaml(config) : JSON.stringify(config, null, 2);
+    }),
   },
   { weight: 1, arbitrary: fc.string({ maxLength: 200 }) },
   // Broken YAML around a secret written literally.
-  { weight: 1, arbitrary: fc.constantFrom(`projects:\n  - id: 67\n    service: { token: ${SECRET}\n`, `trigger:\n  token: "${SECRET}\n  port: [`, `log_level: info\n\ttoken: ${SECRET}\n`) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      `projects:\n  - id: 67\n    service: { token: ${SECRET}\n`,
+      `trigger:\n  token: "${SECRET}\n  port: [`,
+      `log_level: info\n\ttoken: ${SECRET}\n`,
+    ),
+  },
 );
 
 /** The loader's verdict on a text: settings, or the ConfigError it threw (anything else fails the property). */

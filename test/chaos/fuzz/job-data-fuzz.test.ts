@@ -22,9 +22,15 @@ const nearValid = fc.record(
     project: fc.oneof(fc.constantFrom<unknown>(PROJECT, 99, 0, -1, "67", 1.5, null), fc.jsonValue({ maxDepth: 1 })),
     attribute: fc.oneof(fc.constantFrom<unknown>("color", "material", "", "a-b"), fc.jsonValue({ maxDepth: 1 })),
     options: fc.oneof(
-      fc.array(fc.record({ name: fc.oneof(fc.constantFrom("teal", "Teal", ""), fc.string({ maxLength: 8 })), label: fc.jsonValue({ maxDepth: 2 }) }, { requiredKeys: [] }), {
-        maxLength: 3,
-      }),
+      fc.array(
+        fc.record(
+          { name: fc.oneof(fc.constantFrom("teal", "Teal", ""), fc.string({ maxLength: 8 })), label: fc.jsonValue({ maxDepth: 2 }) },
+          { requiredKeys: [] },
+        ),
+        {
+          maxLength: 3,
+        },
+      ),
       fc.jsonValue({ maxDepth: 2 }),
     ),
     full: fc.oneof(fc.boolean(), fc.jsonValue({ maxDepth: 1 })),
@@ -75,10 +81,16 @@ describe(`chaos: fuzzing job data (seed ${SEED})`, () => {
 
   it("a worker fails invalid jobs at once with the reason, and writes nothing", async () => {
     const cases = fc
-      .sample(fc.tuple(fc.oneof(fc.constantFrom(...JOB_NAMES), fc.constantFrom("sync.runs", "options.delete", "")), jobData.map((data) => JSON.parse(JSON.stringify(data ?? null)) as unknown)), {
-        numRuns: CHAOS_SIZES.jobDataFuzzCases * 2,
-        seed: SEED,
-      })
+      .sample(
+        fc.tuple(
+          fc.oneof(fc.constantFrom(...JOB_NAMES), fc.constantFrom("sync.runs", "options.delete", "")),
+          jobData.map((data) => JSON.parse(JSON.stringify(data ?? null)) as unknown),
+        ),
+        {
+          numRuns: CHAOS_SIZES.jobDataFuzzCases * 2,
+          seed: SEED,
+        },
+      )
       // JSON round trip: what Redis keeps of the data. Valid jobs would really run: not fuzz.
       .filter(([name, data]) => !isValid(name, data))
       .slice(0, CHAOS_SIZES.jobDataFuzzCases);
@@ -87,7 +99,13 @@ describe(`chaos: fuzzing job data (seed ${SEED})`, () => {
     const started = harness;
     const queue = started.queue(PROJECT);
     // Straight into BullMQ: the producers' own validation is what is being bypassed.
-    const jobs = await queue.addBulk(cases.map(([name, data]) => ({ name, data, opts: { attempts: 3, backoff: { type: "fixed", delay: 10 }, removeOnComplete: { age: 3600 }, removeOnFail: { age: 3600 } } })));
+    const jobs = await queue.addBulk(
+      cases.map(([name, data]) => ({
+        name,
+        data,
+        opts: { attempts: 3, backoff: { type: "fixed", delay: 10 }, removeOnComplete: { age: 3600 }, removeOnFail: { age: 3600 } },
+      })),
+    );
     await started.startWorker();
 
     await waitFor(

@@ -70,10 +70,17 @@ const wellFormedAddOptions = fc.record(
   },
   { requiredKeys: ["project", "attribute", "options"] },
 );
-const wellFormedSync = fc.record({ project: fc.constantFrom(67, 99, 5), full: fc.boolean(), allow_mass_delete: fc.boolean() }, { requiredKeys: ["project"] });
+const wellFormedSync = fc.record(
+  { project: fc.constantFrom(67, 99, 5), full: fc.boolean(), allow_mass_delete: fc.boolean() },
+  { requiredKeys: ["project"] },
+);
 /** A well-formed body with one field replaced by any JSON value. */
 const oneFieldWrong = fc
-  .tuple(fc.oneof(wellFormedAddOptions, wellFormedSync), fc.constantFrom("project", "attribute", "options", "full", "requested_by", "extra"), fc.jsonValue({ maxDepth: 2 }))
+  .tuple(
+    fc.oneof(wellFormedAddOptions, wellFormedSync),
+    fc.constantFrom("project", "attribute", "options", "full", "requested_by", "extra"),
+    fc.jsonValue({ maxDepth: 2 }),
+  )
   .map(([valid, key, value]) => ({ ...valid, [key]: value }));
 const body = fc.oneof(
   { weight: 3, arbitrary: wellFormedAddOptions.map((value) => JSON.stringify(value)) },
@@ -83,18 +90,32 @@ const body = fc.oneof(
   { weight: 1, arbitrary: syncBody.map((value) => JSON.stringify(value)) },
   { weight: 2, arbitrary: fc.jsonValue().map((value) => JSON.stringify(value)) },
   { weight: 1, arbitrary: fc.string({ maxLength: 200 }) },
-  { weight: 1, arbitrary: fc.constant(`{"project": 67, "attribute": "color", "options": [${'{"name":"x"},'.repeat(90_000)}{"name":"y"}]}`) },
+  {
+    weight: 1,
+    arbitrary: fc.constant(`{"project": 67, "attribute": "color", "options": [${'{"name":"x"},'.repeat(90_000)}{"name":"y"}]}`),
+  },
 );
 const contentType = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom<string | undefined>("application/json", "application/json; charset=utf-8", "APPLICATION/JSON") },
-  { weight: 1, arbitrary: fc.constantFrom<string | undefined>(undefined, "text/plain", "application/x-www-form-urlencoded", "application/jsonx") },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<string | undefined>(undefined, "text/plain", "application/x-www-form-urlencoded", "application/jsonx"),
+  },
   { weight: 1, arbitrary: headerText },
 );
 const authorization = fc.oneof(
   { weight: 6, arbitrary: fc.constant<string | undefined>(`Bearer ${TOKEN}`) },
   {
     weight: 2,
-    arbitrary: fc.constantFrom<string | undefined>(undefined, "Bearer", `bearer ${TOKEN}`, `Bearer ${TOKEN}x`, `Basic ${TOKEN}`, `Bearer  ${TOKEN} extra`, `Token ${TOKEN}`),
+    arbitrary: fc.constantFrom<string | undefined>(
+      undefined,
+      "Bearer",
+      `bearer ${TOKEN}`,
+      `Bearer ${TOKEN}x`,
+      `Basic ${TOKEN}`,
+      `Bearer  ${TOKEN} extra`,
+      `Token ${TOKEN}`,
+    ),
   },
   { weight: 1, arbitrary: headerText },
 );
@@ -111,7 +132,12 @@ const request = fc.record({
  * without JSON, 413 over 1 MB, 400 for anything the job catalog or the project's allowlist
  * refuses, else accepted (202; or 422 once an Idempotency-Key was used with another body).
  */
-function expectedAnswer(input: { path: string; body: string; contentType: string | undefined; authorization: string | undefined }): 401 | 415 | 413 | 400 | "accept" {
+function expectedAnswer(input: {
+  path: string;
+  body: string;
+  contentType: string | undefined;
+  authorization: string | undefined;
+}): 401 | 415 | 413 | 400 | "accept" {
   const bearer = /^Bearer\s+(.+)$/i.exec(input.authorization ?? "");
   if (bearer?.[1]?.trim() !== TOKEN) return 401;
   if (!/^application\/json\b/i.test(input.contentType ?? "")) return 415;
@@ -143,7 +169,12 @@ describe(`chaos: fuzzing the trigger endpoint (seed ${SEED})`, () => {
 
   beforeAll(async () => {
     redis = await createTestRedis();
-    queues = createJobQueues({ connection: redis.redis, prefix: redis.prefix, projects: [...PROJECTS], retention: { keep_completed_days: 1, keep_failed_days: 1 } });
+    queues = createJobQueues({
+      connection: redis.redis,
+      prefix: redis.prefix,
+      projects: [...PROJECTS],
+      retention: { keep_completed_days: 1, keep_failed_days: 1 },
+    });
     const projects = settingsSchema.parse({
       projects: PROJECTS.map((id) => ({
         id,
@@ -154,7 +185,11 @@ describe(`chaos: fuzzing the trigger endpoint (seed ${SEED})`, () => {
     }).projects;
     const app = createHttpApp({ limits: serverSchema.parse({}), logger: silentLogger() });
     // Wrong tokens are part of the input: the throttle (tested on its own) must not turn them into 429s here.
-    const gate = createAuthGate({ surface: "trigger", limits: { max_failures: 1_000_000, window_ms: 60_000, log_interval_ms: 60_000 }, logger: silentLogger() });
+    const gate = createAuthGate({
+      surface: "trigger",
+      limits: { max_failures: 1_000_000, window_ms: 60_000, log_interval_ms: 60_000 },
+      logger: silentLogger(),
+    });
     await app.register(triggerRoutes, { token: TOKEN, gate, queues, projects, logger: silentLogger(), redisTimeoutMs: 5_000 });
     server = await listenHttpApp(app, { host: "127.0.0.1", port: 0 });
   });
@@ -168,7 +203,9 @@ describe(`chaos: fuzzing the trigger endpoint (seed ${SEED})`, () => {
   async function jobCount(): Promise<number> {
     let total = 0;
     for (const project of PROJECTS) {
-      const counts = await queues.queueFor(project).getJobCounts("waiting", "active", "completed", "failed", "delayed", "prioritized", "waiting-children");
+      const counts = await queues
+        .queueFor(project)
+        .getJobCounts("waiting", "active", "completed", "failed", "delayed", "prioritized", "waiting-children");
       total += Object.values(counts).reduce((sum, count) => sum + count, 0);
     }
     return total;
@@ -181,14 +218,22 @@ describe(`chaos: fuzzing the trigger endpoint (seed ${SEED})`, () => {
       if (input.authorization !== undefined) headers.authorization = input.authorization;
       if (input.idempotencyKey !== undefined) headers["idempotency-key"] = input.idempotencyKey;
       const before = await jobCount();
-      const response = await fetch(`${server.url}${input.path}`, { method: "POST", headers, body: input.body, signal: AbortSignal.timeout(5_000) });
+      const response = await fetch(`${server.url}${input.path}`, {
+        method: "POST",
+        headers,
+        body: input.body,
+        signal: AbortSignal.timeout(5_000),
+      });
       const text = await response.text();
       const after = await jobCount();
       results.add({ fuzzCases: 1 });
 
       const answer = `${response.status} ${text.slice(0, 300)}`;
       const expected = expectedAnswer(input);
-      if (expected === "accept") expect([202, ...(input.idempotencyKey === undefined ? [] : [422])], `a valid request was refused: ${answer}`).toContain(response.status);
+      if (expected === "accept")
+        expect([202, ...(input.idempotencyKey === undefined ? [] : [422])], `a valid request was refused: ${answer}`).toContain(
+          response.status,
+        );
       else expect(response.status, `expected ${expected}: ${answer}`).toBe(expected);
       if (response.status === 202) {
         expect(JSON.parse(text), answer).toMatchObject({ job_id: expect.stringMatching(/^\d+\/.+/), status: expect.any(String) });
@@ -196,8 +241,12 @@ describe(`chaos: fuzzing the trigger endpoint (seed ${SEED})`, () => {
       }
       expect(REJECTIONS.has(response.status), `unexpected status: ${answer}`).toBe(true);
       const json: unknown = JSON.parse(text);
-      const reasons = typeof json === "object" && json !== null ? ("errors" in json ? json.errors : "error" in json ? [json.error] : []) : [];
-      expect(Array.isArray(reasons) && reasons.length > 0 && reasons.every((reason) => typeof reason === "string" && reason.trim() !== ""), `no named reason: ${answer}`).toBe(true);
+      const reasons =
+        typeof json === "object" && json !== null ? ("errors" in json ? json.errors : "error" in json ? [json.error] : []) : [];
+      expect(
+        Array.isArray(reasons) && reasons.length > 0 && reasons.every((reason) => typeof reason === "string" && reason.trim() !== ""),
+        `no named reason: ${answer}`,
+      ).toBe(true);
       expect(after, `a rejected request left a job: ${answer}`).toBe(before);
     });
     await fc.assert(property, { numRuns: CHAOS_SIZES.triggerFuzzCases, seed: SEED });

@@ -42,7 +42,9 @@ type Command =
 
 const caseVariant = fc
   .tuple(fc.constantFrom(...BASE_NAMES), fc.constantFrom("lower", "capitalized", "upper"))
-  .map(([name, variant]) => (variant === "lower" ? name : variant === "upper" ? name.toUpperCase() : `${name.charAt(0).toUpperCase()}${name.slice(1)}`));
+  .map(([name, variant]) =>
+    variant === "lower" ? name : variant === "upper" ? name.toUpperCase() : `${name.charAt(0).toUpperCase()}${name.slice(1)}`,
+  );
 const attribute = fc.constantFrom(...Object.keys(ATTRIBUTES));
 
 /**
@@ -53,11 +55,19 @@ const pimThenAddVariant: fc.Arbitrary<Command[]> = fc
   .tuple(attribute, fc.constantFrom(...BASE_NAMES), fc.constantFrom("capitalized", "upper"), fc.integer({ min: 1, max: 2 }))
   .map(([attributeCode, base, variant, deliveries]) => [
     { kind: "pim-add", attribute: attributeCode, name: base },
-    { kind: "add", attribute: attributeCode, name: variant === "upper" ? base.toUpperCase() : `${base.charAt(0).toUpperCase()}${base.slice(1)}`, deliveries },
+    {
+      kind: "add",
+      attribute: attributeCode,
+      name: variant === "upper" ? base.toUpperCase() : `${base.charAt(0).toUpperCase()}${base.slice(1)}`,
+      deliveries,
+    },
   ]);
 
 const command: fc.Arbitrary<Command> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant("add" as const), attribute, name: caseVariant, deliveries: fc.integer({ min: 1, max: 2 }) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({ kind: fc.constant("add" as const), attribute, name: caseVariant, deliveries: fc.integer({ min: 1, max: 2 }) }),
+  },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("sync" as const), full: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("pim-add" as const), attribute, name: caseVariant }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("pim-remove" as const), attribute, name: caseVariant }) },
@@ -98,7 +108,14 @@ async function runScenario(harness: WorkerHarness, graceMs: number, commands: re
   const project = settings.projects[0];
   if (project === undefined) throw new Error("the harness settings have no project");
   const runtime = createProjectRuntime({ settings, project, logger: silentLogger(), redis: harness.redis.redis });
-  const context: JobContext = { jobId: "property-run", runtime, settings, logger: silentLogger(), signal: new AbortController().signal, log: async () => undefined };
+  const context: JobContext = {
+    jobId: "property-run",
+    runtime,
+    settings,
+    logger: silentLogger(),
+    signal: new AbortController().signal,
+    log: async () => undefined,
+  };
   const watch = watchWrites(harness.service, harness.pim);
   const problems: string[] = [];
   /** Names add-options put into a collection during the run: kept by the grace window when long. */
@@ -124,7 +141,11 @@ async function runScenario(harness: WorkerHarness, graceMs: number, commands: re
         case "add":
           addedByRequest.add(step.name.toLowerCase());
           for (let delivery = 0; delivery < step.deliveries; delivery += 1) {
-            await runJob("options.add", { project: PROJECT, attribute: step.attribute, options: [{ name: step.name, label: { en_US: step.name } }] });
+            await runJob("options.add", {
+              project: PROJECT,
+              attribute: step.attribute,
+              options: [{ name: step.name, label: { en_US: step.name } }],
+            });
           }
           break;
         case "sync":
@@ -145,7 +166,9 @@ async function runScenario(harness: WorkerHarness, graceMs: number, commands: re
     for (const [attributeCode, collections] of Object.entries(ATTRIBUTES)) {
       const inPim = pimEntries(harness.pim.state, attributeCode).map((entry) => entry.code);
       for (const collection of collections) {
-        const names = (harness.service.collections().find((c) => c.project === PROJECT && c.name === collection)?.options ?? []).map((o) => o.name);
+        const names = (harness.service.collections().find((c) => c.project === PROJECT && c.name === collection)?.options ?? []).map(
+          (o) => o.name,
+        );
         const present = new Set(names);
         for (const code of inPim) if (!present.has(code)) problems.push(`${collection}: the PIM has '${code}' but the collection does not`);
         const byKey = new Map<string, string>();
@@ -158,7 +181,8 @@ async function runScenario(harness: WorkerHarness, graceMs: number, commands: re
         for (const name of names) {
           const key = name.toLowerCase();
           // Without a grace window, a final sync leaves exactly the PIM's options.
-          if (!pimKeys.has(key) && (graceMs === 0 || !addedByRequest.has(key))) problems.push(`${collection}: keeps '${name}', which the PIM does not have`);
+          if (!pimKeys.has(key) && (graceMs === 0 || !addedByRequest.has(key)))
+            problems.push(`${collection}: keeps '${name}', which the PIM does not have`);
         }
       }
     }
@@ -222,7 +246,11 @@ describe(`chaos: add-options, syncs and PIM changes in any order (seed ${SEED})`
         const harness = await startWorkerHarness();
         try {
           const problems = await runScenario(harness, graceMs, commands);
-          results.add({ propertyRuns: 1, propertyCommands: commands.length, optionsLost: problems.filter((p) => p.includes("while the PIM had it")).length });
+          results.add({
+            propertyRuns: 1,
+            propertyCommands: commands.length,
+            optionsLost: problems.filter((p) => p.includes("while the PIM had it")).length,
+          });
           expect(problems).toEqual([]);
         } finally {
           await harness.close();

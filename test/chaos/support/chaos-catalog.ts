@@ -57,7 +57,9 @@ export function changePim(state: PimState): void {
  * 40 of 50 records, a tail small enough to pass the deletion guard if it were planned.
  */
 export function lastRecordsPageCursor(catalog: SimCatalog): string {
-  const codes = (catalog.pim.reference_entity_records[PAGED_ENTITY] ?? []).map((record) => record.code).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const codes = (catalog.pim.reference_entity_records[PAGED_ENTITY] ?? [])
+    .map((record) => record.code)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const last = codes[2 * CHAOS_RECORDS_PAGE_SIZE - 1];
   if (last === undefined) throw new Error("the chaos catalogue has fewer records than three pages");
   return encodeCursor(last);

@@ -38,7 +38,8 @@ export function watchWrites(service: ConfigServiceSimulator, pim: PimSimulator):
     // PIM's spelling, not a loss: the option is still there.
     const upserted = new Set(upsertNamesOf(write.body).map((name) => name.toLowerCase()));
     for (const name of write.removed) {
-      if (inPim.has(name.toLowerCase()) && !upserted.has(name.toLowerCase())) lost.push(`${collection.project}/${collection.name}: removed '${name}' while the PIM had it (phase ${phase})`);
+      if (inPim.has(name.toLowerCase()) && !upserted.has(name.toLowerCase()))
+        lost.push(`${collection.project}/${collection.name}: removed '${name}' while the PIM had it (phase ${phase})`);
     }
   });
   return {

@@ -4,7 +4,12 @@ import { join } from "node:path";
 import { describe, expect } from "vitest";
 import { runCli } from "../../../src/cli/main.js";
 import { SAMPLE_CONNECTIONS, sampleOrder } from "../../../src/sim/activation/activation-sample.js";
-import { SIM_ACTIVATION_TOKEN, startActivationSimulator, type ActivationSimulator, type ActivationSimulatorOptions } from "../../../src/sim/activation/activation-simulator.js";
+import {
+  SIM_ACTIVATION_TOKEN,
+  startActivationSimulator,
+  type ActivationSimulator,
+  type ActivationSimulatorOptions,
+} from "../../../src/sim/activation/activation-simulator.js";
 import { captureIo } from "../../support/capture-io.js";
 import { createConfigSafeTestRedis } from "../../support/process-redis.js";
 import { ACTIVATION_ENV, activationConfig, writeActivationConfig } from "./activation-test-config.js";
@@ -40,7 +45,10 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
   /** `lines`: the API's orders of the delivery records; `records`: the records themselves. */
   async function pullLines(extra: string[] = []): Promise<{ code: number; lines: unknown[]; records: DeliveryLine[]; err: string }> {
     const result = await cli("orders", "--connection", "amazon-fr", ...extra);
-    const records = result.out.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as DeliveryLine);
+    const records = result.out
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => JSON.parse(line) as DeliveryLine);
     return { code: result.code, lines: records.map((record) => record.order), records, err: result.err };
   }
 
@@ -137,7 +145,12 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
       const lines = (await readFile(out, "utf8")).trimEnd().split("\n");
       expect(lines).toHaveLength(1 + 7 + 1);
       expect(lines[0]).toBe('{"kept":"line"}');
-      expect(JSON.parse(lines[8] ?? "")).toMatchObject({ connection: "amazon-fr", order_id: "amazon-fr-order-9", version: 1, order: sampleOrder("amazon-fr", 9) });
+      expect(JSON.parse(lines[8] ?? "")).toMatchObject({
+        connection: "amazon-fr",
+        order_id: "amazon-fr-order-9",
+        version: 1,
+        order: sampleOrder("amazon-fr", 9),
+      });
     });
 
     test("a failed read emits nothing and advances nothing (exit 1); the next pull emits every order", async () => {
@@ -209,7 +222,11 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
       await start();
       const redis = await createConfigSafeTestRedis();
       try {
-        configPath = await writeActivationConfig(dir, activationConfig({ activationUrl: sim.url, stateDir: join(dir, "state"), redisPrefix: redis.prefix }), "redis.json");
+        configPath = await writeActivationConfig(
+          dir,
+          activationConfig({ activationUrl: sim.url, stateDir: join(dir, "state"), redisPrefix: redis.prefix }),
+          "redis.json",
+        );
         expect((await pullLines()).lines).toHaveLength(7);
         expect(await redis.redis.hlen(`${redis.prefix}:activation:amazon-fr:orders`)).toBe(7);
         expect((await pullLines()).lines).toEqual([]);
@@ -241,7 +258,17 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
       expect(sim.offerBatches("amazon-fr")).toEqual([[offer(1), offer(2)], [offer(3), offer(4)], [offer(5)]]);
 
       // One offer changed (key order alone does not count), one new.
-      await writeFile(file, ndjson([{ stock: 1, price: { currency: "EUR", amount: 11 }, sku: "SKU-1" }, { ...offer(2), stock: 0 }, offer(3), offer(4), offer(5), offer(6)]));
+      await writeFile(
+        file,
+        ndjson([
+          { stock: 1, price: { currency: "EUR", amount: 11 }, sku: "SKU-1" },
+          { ...offer(2), stock: 0 },
+          offer(3),
+          offer(4),
+          offer(5),
+          offer(6),
+        ]),
+      );
       const second = await cli("offers", "put", "--connection", "amazon-fr", "--file", file);
       expect(second.out).toContain("offers: 2 sent, 4 skipped (unchanged since last accepted), 1 batch(es)");
       expect(sim.offerBatches("amazon-fr").at(-1)).toEqual([{ ...offer(2), stock: 0 }, offer(6)]);
@@ -290,7 +317,10 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
       await start();
       const file = join(dir, "offers.ndjson");
       await writeFile(file, ndjson([offer(1), offer(2)]));
-      sim.faults.failNext({ method: "PUT" }, { status: 308, body: {}, headers: { location: "https://proxy-user:proxy-pass@api.example/v1/offers" } });
+      sim.faults.failNext(
+        { method: "PUT" },
+        { status: 308, body: {}, headers: { location: "https://proxy-user:proxy-pass@api.example/v1/offers" } },
+      );
 
       const failed = await cli("offers", "put", "--connection", "amazon-fr", "--file", file);
       expect(failed.code).toBe(1);
@@ -331,7 +361,7 @@ describe("pim-sync activation (CLI against the Activation simulator)", () => {
       const result = await cli("shipments", "put", "--connection", "amazon-fr", "--file", file);
       expect(result.code).toBe(1);
       expect(result.out).toContain("shipments: 2 accepted, 1 refused");
-      expect(result.err).toContain('shipment 2 refused:');
+      expect(result.err).toContain("shipment 2 refused:");
       expect(result.err).toContain('Order \\"no-such-order\\" not found');
       expect(sim.shipments("amazon-fr")).toEqual([shipments[0], shipments[2]]);
       expect(sim.requests.filter((request) => request.method === "PUT")).toHaveLength(3);

@@ -7,7 +7,12 @@ import { runCli } from "../../../src/cli/main.js";
 import { ACTIVATION_QUEUE, createActivationQueue, type ActivationQueue } from "../../../src/jobs/activation-queue.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
 import { sampleOrder } from "../../../src/sim/activation/activation-sample.js";
-import { SIM_ACTIVATION_TOKEN, SIM_WEBHOOK_TOKEN, startActivationSimulator, type ActivationSimulator } from "../../../src/sim/activation/activation-simulator.js";
+import {
+  SIM_ACTIVATION_TOKEN,
+  SIM_WEBHOOK_TOKEN,
+  startActivationSimulator,
+  type ActivationSimulator,
+} from "../../../src/sim/activation/activation-simulator.js";
 import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
 import { captureIo } from "../../support/capture-io.js";
 import { waitFor } from "../../support/process-poll.js";
@@ -48,8 +53,17 @@ describe("Activation delivery guarantees (in-process worker, real Redis, Activat
   });
 
   async function startWith(activation: Record<string, unknown>, options: { readonly withoutProject?: boolean } = {}): Promise<void> {
-    const base = activationConfig({ activationUrl: sim.url, stateDir: join(dir, "state"), redisPrefix: redis.prefix, activation, trigger: { token: TRIGGER_TOKEN } });
-    const config: Record<string, unknown> = { ...base, server: { host: "127.0.0.1", port: 0, metrics_token: METRICS_TOKEN, admin: { users: [ADMIN] } } };
+    const base = activationConfig({
+      activationUrl: sim.url,
+      stateDir: join(dir, "state"),
+      redisPrefix: redis.prefix,
+      activation,
+      trigger: { token: TRIGGER_TOKEN },
+    });
+    const config: Record<string, unknown> = {
+      ...base,
+      server: { host: "127.0.0.1", port: 0, metrics_token: METRICS_TOKEN, admin: { users: [ADMIN] } },
+    };
     if (options.withoutProject) delete config.projects;
     configPath = await writeActivationConfig(dir, config);
     const settings = parseSettings(JSON.stringify(config), "activation-delivery-test", ACTIVATION_ENV);
@@ -93,14 +107,18 @@ describe("Activation delivery guarantees (in-process worker, real Redis, Activat
     sim = closeAfter(await startActivationSimulator());
     redis = testRedis;
     dir = tempDir;
-    queue = closeAfter(createActivationQueue({ connection: redis.redis, prefix: redis.prefix, retention: { keep_completed_days: 1, keep_failed_days: 1 } }));
+    queue = closeAfter(
+      createActivationQueue({ connection: redis.redis, prefix: redis.prefix, retention: { keep_completed_days: 1, keep_failed_days: 1 } }),
+    );
   });
 
   afterEach(() => {
     for (const answer of http.answers.splice(0)) expect(answer.text).not.toContain(SIM_ACTIVATION_TOKEN);
   });
   test("a refused order is set aside with its reason and the pull goes on in order; it is listed (CLI, admin API), counted, not sent again by later pulls, and re-sent on request under its delivery id", async () => {
-    await startWith({ orders: { connections: ["amazon-fr"], sink: { type: "webhook", url: `${sim.url}${WEBHOOK_PATH}`, token: SIM_WEBHOOK_TOKEN } } });
+    await startWith({
+      orders: { connections: ["amazon-fr"], sink: { type: "webhook", url: `${sim.url}${WEBHOOK_PATH}`, token: SIM_WEBHOOK_TOKEN } },
+    });
     sim.refuseWebhookOrder("amazon-fr-order-3");
 
     const pull = await runJob("enqueue", "activation-orders", "--connection", "amazon-fr");
@@ -116,7 +134,13 @@ describe("Activation delivery guarantees (in-process worker, real Redis, Activat
     expect(listed.code).toBe(0);
     const [entry, ...others] = JSON.parse(listed.out) as RefusedOrder[];
     expect(others).toEqual([]);
-    expect(entry).toMatchObject({ connection: "amazon-fr", order_id: "amazon-fr-order-3", status: 422, version: 1, order: sampleOrder("amazon-fr", 3) });
+    expect(entry).toMatchObject({
+      connection: "amazon-fr",
+      order_id: "amazon-fr-order-3",
+      status: 422,
+      version: 1,
+      order: sampleOrder("amazon-fr", 3),
+    });
     expect(entry?.reason).toContain("unknown customer");
     expect((await cli("activation", "refused")).out).toContain("amazon-fr\tamazon-fr-order-3\t");
     const api = await http.call("/admin/api/activation/refused?connection=amazon-fr", { token: ADMIN.token });
@@ -126,7 +150,11 @@ describe("Activation delivery guarantees (in-process worker, real Redis, Activat
     // A later pull neither blocks on it nor sends it again.
     sim.upsertOrder("amazon-fr", sampleOrder("amazon-fr", 8));
     expect((await runJob("enqueue", "activation-orders", "--connection", "amazon-fr")).state).toBe("completed");
-    expect(bodies().map((body) => body.order_id).at(-1)).toBe("amazon-fr-order-8");
+    expect(
+      bodies()
+        .map((body) => body.order_id)
+        .at(-1),
+    ).toBe("amazon-fr-order-8");
     expect(refusals()).toBe(1);
 
     const metrics = await scrape();
@@ -140,7 +168,11 @@ describe("Activation delivery guarantees (in-process worker, real Redis, Activat
     expect(resend.state).toBe("completed");
     expect(resend.job.returnvalue).toMatchObject({ delivered: ["amazon-fr-order-3"], refusedAgain: [], notFound: [] });
     const resent = sim.webhookDeliveries().at(-1);
-    expect(resent?.body).toMatchObject({ order_id: "amazon-fr-order-3", delivery_id: entry?.delivery_id, order: sampleOrder("amazon-fr", 3) });
+    expect(resent?.body).toMatchObject({
+      order_id: "amazon-fr-order-3",
+      delivery_id: entry?.delivery_id,
+      order: sampleOrder("amazon-fr", 3),
+    });
     expect(resent?.idempotencyKey).toBe(entry?.delivery_id);
     expect(JSON.parse((await cli("activation", "refused", "--json")).out)).toEqual([]);
     expect(sample(await scrape(), 'pim_sync_activation_orders_total{connection="amazon-fr",outcome="resent"}')).toBe(1);
@@ -148,7 +180,9 @@ describe("Activation delivery guarantees (in-process worker, real Redis, Activat
     // The admin API queues a re-send too (POST only); bad bodies are refused naming the field.
     const queued = await http.call("/admin/api/activation/refused/amazon-fr/resend", { token: ADMIN.token, body: {} });
     expect(queued.status).toBe(202);
-    expect((await finished((queued.json as { job_id: string }).job_id.slice(`${ACTIVATION_QUEUE}/`.length))).job.returnvalue).toMatchObject({ delivered: [] });
+    expect((await finished((queued.json as { job_id: string }).job_id.slice(`${ACTIVATION_QUEUE}/`.length))).job.returnvalue).toMatchObject(
+      { delivered: [] },
+    );
     const bad = await http.call("/admin/api/activation/refused/amazon-fr/resend", { token: ADMIN.token, body: { order_ids: [] } });
     expect(bad.status).toBe(400);
     expect((bad.json as { errors: string[] }).errors[0]).toMatch(/^order_ids: /);
@@ -157,7 +191,10 @@ describe("Activation delivery guarantees (in-process worker, real Redis, Activat
 
   test("the Activation queue is on the dashboard and in pim_sync_jobs; offers, shipments and failed Activation jobs are counted", async () => {
     await startWith({ offers: { batch_size: 1 } });
-    const offers = [{ sku: "SKU-1", stock: 3 }, { sku: "SKU-2", stock: 0 }];
+    const offers = [
+      { sku: "SKU-1", stock: 3 },
+      { sku: "SKU-2", stock: 0 },
+    ];
     const enqueue = async (path: string, body: unknown): Promise<{ job: Job; state: string }> => {
       const answer = await http.call(path, { token: TRIGGER_TOKEN, body });
       expect(answer.status).toBe(202);
@@ -165,8 +202,12 @@ describe("Activation delivery guarantees (in-process worker, real Redis, Activat
     };
     expect((await enqueue("/v1/activation/offers", { connection: "amazon-fr", offers })).state).toBe("completed");
     expect((await enqueue("/v1/activation/offers", { connection: "amazon-fr", offers })).state).toBe("completed");
-    expect((await enqueue("/v1/activation/shipments", { connection: "amazon-fr", shipment: { orderId: "amazon-fr-order-1" } })).state).toBe("completed");
-    expect((await enqueue("/v1/activation/shipments", { connection: "amazon-fr", shipment: { orderId: "amazon-fr-order-99" } })).state).toBe("failed");
+    expect((await enqueue("/v1/activation/shipments", { connection: "amazon-fr", shipment: { orderId: "amazon-fr-order-1" } })).state).toBe(
+      "completed",
+    );
+    expect(
+      (await enqueue("/v1/activation/shipments", { connection: "amazon-fr", shipment: { orderId: "amazon-fr-order-99" } })).state,
+    ).toBe("failed");
 
     const board = await http.call("/admin/api/queues", { token: ADMIN.token });
     expect(board.status).toBe(200);

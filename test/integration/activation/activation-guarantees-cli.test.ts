@@ -6,7 +6,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCli } from "../../../src/cli/main.js";
 import { createActivationQueue } from "../../../src/jobs/activation-queue.js";
 import { sampleOrder } from "../../../src/sim/activation/activation-sample.js";
-import { SIM_ACTIVATION_TOKEN, startActivationSimulator, type ActivationSimulator } from "../../../src/sim/activation/activation-simulator.js";
+import {
+  SIM_ACTIVATION_TOKEN,
+  startActivationSimulator,
+  type ActivationSimulator,
+} from "../../../src/sim/activation/activation-simulator.js";
 import { captureIo } from "../../support/capture-io.js";
 import { startOwnRedisServer, type OwnRedisServer } from "../../support/own-redis-server.js";
 import { assertCliBuilt, killLeftoverProcesses, spawnCli, waitForExit } from "../../support/process-cli.js";
@@ -42,7 +46,10 @@ describe("Activation guarantees over the CLI (real Redis, Activation simulator)"
     sim = await startActivationSimulator();
     redis = await createConfigSafeTestRedis();
     dir = await mkdtemp(join(tmpdir(), "pim-sync-activation-guarantees-"));
-    configPath = await writeActivationConfig(dir, activationConfig({ activationUrl: sim.url, stateDir: join(dir, "state"), redisPrefix: redis.prefix }));
+    configPath = await writeActivationConfig(
+      dir,
+      activationConfig({ activationUrl: sim.url, stateDir: join(dir, "state"), redisPrefix: redis.prefix }),
+    );
   });
 
   afterEach(async () => {
@@ -100,7 +107,16 @@ describe("Activation guarantees over the CLI (real Redis, Activation simulator)"
     });
 
     it("offers not accepted again for offers.retention_days are forgotten (their next put is sent)", async () => {
-      configPath = await writeActivationConfig(dir, activationConfig({ activationUrl: sim.url, stateDir: join(dir, "state"), redisPrefix: redis.prefix, activation: { offers: { retention_days: 2 } } }), "short.json");
+      configPath = await writeActivationConfig(
+        dir,
+        activationConfig({
+          activationUrl: sim.url,
+          stateDir: join(dir, "state"),
+          redisPrefix: redis.prefix,
+          activation: { offers: { retention_days: 2 } },
+        }),
+        "short.json",
+      );
       const file = join(dir, "offers.ndjson");
       const put = async (...skus: string[]): Promise<string> => {
         await writeFile(file, skus.map((sku) => JSON.stringify({ sku, stock: 1 })).join("\n"));
@@ -119,14 +135,20 @@ describe("Activation guarantees over the CLI (real Redis, Activation simulator)"
     it("`activation orders --connection nope`: exit 2, naming the known connections", async () => {
       const result = await cli("activation", "orders", "--connection", "nope");
       expect(result.code).toBe(2);
-      expect(result.err).toContain("connection 'nope' is not a channel connection of this Activation account; known: amazon-fr, mirakl-de, ebay-uk");
+      expect(result.err).toContain(
+        "connection 'nope' is not a channel connection of this Activation account; known: amazon-fr, mirakl-de, ebay-uk",
+      );
     });
 
     it("`enqueue activation-orders --connection nope`: exit 2 naming it, nothing queued; a known one is queued", async () => {
       const result = await cli("enqueue", "activation-orders", "--connection", "nope");
       expect(result.code).toBe(2);
       expect(result.err).toContain("connection 'nope' is not a channel connection");
-      const queue = createActivationQueue({ connection: redis.redis, prefix: redis.prefix, retention: { keep_completed_days: 1, keep_failed_days: 1 } });
+      const queue = createActivationQueue({
+        connection: redis.redis,
+        prefix: redis.prefix,
+        retention: { keep_completed_days: 1, keep_failed_days: 1 },
+      });
       try {
         expect(await queue.queue.getJobCounts()).toMatchObject({ waiting: 0, delayed: 0, active: 0 });
         expect((await cli("enqueue", "activation-orders", "--connection", "amazon-fr")).code).toBe(0);
@@ -149,7 +171,10 @@ describe("Activation guarantees over the CLI (real Redis, Activation simulator)"
     });
 
     it("a puller SIGKILLed between the append and the state save appends the same orders again on the next pull, with the same delivery ids", async () => {
-      const config = { ...activationConfig({ activationUrl: sim.url, stateDir: join(dir, "state") }), redis: { url: own.url, prefix: "kill" } };
+      const config = {
+        ...activationConfig({ activationUrl: sim.url, stateDir: join(dir, "state") }),
+        redis: { url: own.url, prefix: "kill" },
+      };
       configPath = await writeActivationConfig(dir, config, "own-redis.json");
       const out = join(dir, "orders.ndjson");
       const lines = async (): Promise<DeliveryLine[]> =>
@@ -162,7 +187,9 @@ describe("Activation guarantees over the CLI (real Redis, Activation simulator)"
       try {
         // Reads go on, writes wait: the state save after the append cannot happen before the kill.
         await admin.call("CLIENT", "PAUSE", "120000", "WRITE");
-        const puller = spawnCli(["activation", "orders", "--config", configPath, "--connection", "amazon-fr", "--out", out], { env: { ACTIVATION_TOKEN: SIM_ACTIVATION_TOKEN } });
+        const puller = spawnCli(["activation", "orders", "--config", configPath, "--connection", "amazon-fr", "--out", out], {
+          env: { ACTIVATION_TOKEN: SIM_ACTIVATION_TOKEN },
+        });
         await waitFor(async () => (await lines()).length === 7, { timeoutMs: 30_000, what: "the puller to append 7 lines" });
         puller.signal("SIGKILL");
         expect((await waitForExit(puller, 15_000)).signal).toBe("SIGKILL");

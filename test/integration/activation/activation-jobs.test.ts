@@ -9,7 +9,12 @@ import { ACTIVATION_QUEUE, createActivationQueue, type ActivationQueue } from ".
 import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
 import { sampleOrder } from "../../../src/sim/activation/activation-sample.js";
-import { SIM_ACTIVATION_TOKEN, SIM_WEBHOOK_TOKEN, startActivationSimulator, type ActivationSimulator } from "../../../src/sim/activation/activation-simulator.js";
+import {
+  SIM_ACTIVATION_TOKEN,
+  SIM_WEBHOOK_TOKEN,
+  startActivationSimulator,
+  type ActivationSimulator,
+} from "../../../src/sim/activation/activation-simulator.js";
 import { captureIo } from "../../support/capture-io.js";
 import { waitFor } from "../../support/process-poll.js";
 import type { TestRedis } from "../../support/redis.js";
@@ -44,7 +49,9 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
       ...(options.trigger ? { trigger: { port: 0, token: TRIGGER_TOKEN } } : {}),
     });
     configPath = await writeActivationConfig(dir, config);
-    const settings = parseSettings(JSON.stringify(config), "activation-jobs-test", { ACTIVATION_TOKEN: options.token ?? SIM_ACTIVATION_TOKEN });
+    const settings = parseSettings(JSON.stringify(config), "activation-jobs-test", {
+      ACTIVATION_TOKEN: options.token ?? SIM_ACTIVATION_TOKEN,
+    });
     worker = workers.keep(await startWorkerProcess({ settings, logger: silentLogger() }));
   }
 
@@ -74,7 +81,9 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
     sim = closeAfter(await startActivationSimulator());
     redis = testRedis;
     dir = tempDir;
-    queue = closeAfter(createActivationQueue({ connection: redis.redis, prefix: redis.prefix, retention: { keep_completed_days: 1, keep_failed_days: 1 } }));
+    queue = closeAfter(
+      createActivationQueue({ connection: redis.redis, prefix: redis.prefix, retention: { keep_completed_days: 1, keep_failed_days: 1 } }),
+    );
   });
 
   afterEach(() => {
@@ -82,26 +91,39 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
   });
   test("pulls each configured connection on the schedule into one NDJSON file per connection and UTC day, never two pulls at once", async () => {
     const ordersDir = join(dir, "orders");
-    await startWith({ orders: { schedule: "* * * * * *", connections: ["amazon-fr", "mirakl-de"], sink: { type: "file", dir: ordersDir } } });
+    await startWith({
+      orders: { schedule: "* * * * * *", connections: ["amazon-fr", "mirakl-de"], sink: { type: "file", dir: ordersDir } },
+    });
     const day = new Date().toISOString().slice(0, 10);
     const linesOf = async (connection: string): Promise<unknown[]> => {
       const text = await readFile(join(ordersDir, `${connection}-${day}.ndjson`), "utf8").catch(() => "");
-      return text.split("\n").filter((line) => line !== "").map((line) => (JSON.parse(line) as { order: unknown }).order);
+      return text
+        .split("\n")
+        .filter((line) => line !== "")
+        .map((line) => (JSON.parse(line) as { order: unknown }).order);
     };
-    await waitFor(async () => (await linesOf("amazon-fr")).length === 7 && (await linesOf("mirakl-de")).length === 4, { timeoutMs: 20_000, what: "both files" });
+    await waitFor(async () => (await linesOf("amazon-fr")).length === 7 && (await linesOf("mirakl-de")).length === 4, {
+      timeoutMs: 20_000,
+      what: "both files",
+    });
     // Later scheduled pulls find nothing new; a changed order comes out once.
     const changed = { ...sampleOrder("amazon-fr", 3), data: { status: { code: "CANCELED" } } };
     sim.upsertOrder("amazon-fr", changed);
     await waitFor(async () => (await linesOf("amazon-fr")).length === 8, { timeoutMs: 20_000, what: "the changed order" });
     const pulls = sim.requests.filter((request) => request.path.endsWith("/orders") && request.query.search_after === undefined).length;
-    await waitFor(() => sim.requests.filter((request) => request.path.endsWith("/orders") && request.query.search_after === undefined).length >= pulls + 2, { timeoutMs: 20_000, what: "two more pulls" });
+    await waitFor(
+      () =>
+        sim.requests.filter((request) => request.path.endsWith("/orders") && request.query.search_after === undefined).length >= pulls + 2,
+      { timeoutMs: 20_000, what: "two more pulls" },
+    );
     expect((await linesOf("amazon-fr")).at(-1)).toEqual(changed);
     expect(await linesOf("amazon-fr")).toHaveLength(8);
     expect(await readdir(ordersDir)).toEqual([`amazon-fr-${day}.ndjson`, `mirakl-de-${day}.ndjson`]);
     const schedulers = await queue.queue.getJobSchedulers(0, -1);
     expect(schedulers.map((s) => s.key).sort()).toEqual(["activation-pull:amazon-fr", "activation-pull:mirakl-de"]);
     // Scheduled jobs are removed like every other job (a 5-minute cron must not fill Redis).
-    for (const scheduler of schedulers) expect(scheduler.template?.opts).toMatchObject({ removeOnComplete: expect.anything(), removeOnFail: expect.anything() });
+    for (const scheduler of schedulers)
+      expect(scheduler.template?.opts).toMatchObject({ removeOnComplete: expect.anything(), removeOnFail: expect.anything() });
     const ran = await queue.queue.getJobs(["completed"]);
     expect(ran.length).toBeGreaterThan(0);
     for (const job of ran) expect(job.opts).toMatchObject({ removeOnComplete: expect.anything(), removeOnFail: expect.anything() });
@@ -117,7 +139,8 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
     expect(await queue.queue.getGlobalConcurrency()).toBeNull();
 
     await waitFor(
-      async () => (await queue.queue.getGlobalConcurrency()) === 1 && (await queue.queue.getJobScheduler("activation-pull:amazon-fr")) !== undefined,
+      async () =>
+        (await queue.queue.getGlobalConcurrency()) === 1 && (await queue.queue.getJobScheduler("activation-pull:amazon-fr")) !== undefined,
       { timeoutMs: 10_000, what: "the safety check to restore them" },
     );
   });
@@ -125,14 +148,23 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
   test("connections: all schedules every connection the API lists", async () => {
     await startWith({ orders: { schedule: "0 0 1 1 *", connections: "all", sink: { type: "file", dir: join(dir, "orders") } } });
     const schedulers = await queue.queue.getJobSchedulers(0, -1);
-    expect(schedulers.map((s) => s.key).sort()).toEqual(["activation-pull:amazon-fr", "activation-pull:ebay-uk", "activation-pull:mirakl-de"]);
+    expect(schedulers.map((s) => s.key).sort()).toEqual([
+      "activation-pull:amazon-fr",
+      "activation-pull:ebay-uk",
+      "activation-pull:mirakl-de",
+    ]);
   });
 
   test("`pim-sync enqueue activation-orders` runs a pull now; a webhook sink that fails fails the attempt, and the retry delivers only what was not delivered", async () => {
-    await startWith({ orders: { connections: ["amazon-fr"], sink: { type: "webhook", url: `${sim.url}${WEBHOOK_PATH}`, token: SIM_WEBHOOK_TOKEN } } });
+    await startWith({
+      orders: { connections: ["amazon-fr"], sink: { type: "webhook", url: `${sim.url}${WEBHOOK_PATH}`, token: SIM_WEBHOOK_TOKEN } },
+    });
     // Two orders get through, then the webhook fails through every in-process retry.
     void sim
-      .waitForRequest((request) => request.path === WEBHOOK_PATH && sim.requests.filter((r) => r.path === WEBHOOK_PATH).length === 2, 10_000)
+      .waitForRequest(
+        (request) => request.path === WEBHOOK_PATH && sim.requests.filter((r) => r.path === WEBHOOK_PATH).length === 2,
+        10_000,
+      )
       .then(() => sim.faults.failNext({ method: "POST", path: WEBHOOK_PATH }, { status: 500, times: 3 }));
 
     const io = captureIo(ACTIVATION_ENV);
@@ -154,7 +186,9 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
     for (const delivery of deliveries) expect(delivery.idempotencyKey).toBe((delivery.body as { delivery_id: string }).delivery_id);
     // The two delivered before the failure were recorded at once: the retry sent only the rest.
     expect(deliveries.filter((d) => d.duplicate)).toEqual([]);
-    expect(deliveries.map((d) => (d.body as { order: unknown }).order)).toEqual(Array.from({ length: 7 }, (_, i) => sampleOrder("amazon-fr", i + 1)));
+    expect(deliveries.map((d) => (d.body as { order: unknown }).order)).toEqual(
+      Array.from({ length: 7 }, (_, i) => sampleOrder("amazon-fr", i + 1)),
+    );
 
     // The state advanced with the successful attempt: another pull delivers nothing.
     const again = captureIo(ACTIVATION_ENV);
@@ -165,8 +199,13 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
   });
 
   test("a webhook answering 308 fails the pull at once (not followed); nothing counts as delivered, and the next pull delivers every order", async () => {
-    await startWith({ orders: { connections: ["amazon-fr"], sink: { type: "webhook", url: `${sim.url}${WEBHOOK_PATH}`, token: SIM_WEBHOOK_TOKEN } } });
-    sim.faults.failNext({ method: "POST", path: WEBHOOK_PATH }, { status: 308, body: {}, times: 50, headers: { location: "https://hooks.example/orders" } });
+    await startWith({
+      orders: { connections: ["amazon-fr"], sink: { type: "webhook", url: `${sim.url}${WEBHOOK_PATH}`, token: SIM_WEBHOOK_TOKEN } },
+    });
+    sim.faults.failNext(
+      { method: "POST", path: WEBHOOK_PATH },
+      { status: 308, body: {}, times: 50, headers: { location: "https://hooks.example/orders" } },
+    );
 
     const io = captureIo(ACTIVATION_ENV);
     expect(await runCli(["enqueue", "activation-orders", "--config", configPath, "--connection", "amazon-fr", "--json"], io)).toBe(0);
@@ -184,7 +223,9 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
     expect(await runCli(["enqueue", "activation-orders", "--config", configPath, "--connection", "amazon-fr", "--json"], again)).toBe(0);
     const second = (JSON.parse(again.out()) as { job_id: string }).job_id.slice("activation/".length);
     expect((await finished(second, 30_000)).state).toBe("completed");
-    expect(sim.webhookDeliveries().map((d) => (d.body as { order: unknown }).order)).toEqual(Array.from({ length: 7 }, (_, i) => sampleOrder("amazon-fr", i + 1)));
+    expect(sim.webhookDeliveries().map((d) => (d.body as { order: unknown }).order)).toEqual(
+      Array.from({ length: 7 }, (_, i) => sampleOrder("amazon-fr", i + 1)),
+    );
   });
 
   test("a pull with a refused token fails at once, naming the header, never the token", async () => {
@@ -210,19 +251,34 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
   });
 
   describe("trigger routes", () => {
-    const offers = [{ sku: "SKU-1", stock: 3 }, { sku: "SKU-2", stock: 0 }];
+    const offers = [
+      { sku: "SKU-1", stock: 3 },
+      { sku: "SKU-2", stock: 0 },
+    ];
 
     test("POST /v1/activation/offers queues an activation.offers.put job that sends the offers; an Idempotency-Key makes repeats one job", async () => {
       await startWith({ offers: { batch_size: 1 } }, { trigger: true });
       const headers = { "idempotency-key": "offers-42" };
-      const answer = await trigger.call("/v1/activation/offers", { token: TRIGGER_TOKEN, body: { connection: "amazon-fr", offers }, headers });
+      const answer = await trigger.call("/v1/activation/offers", {
+        token: TRIGGER_TOKEN,
+        body: { connection: "amazon-fr", offers },
+        headers,
+      });
       expect(answer.status).toBe(202);
       const body = answer.json as { job_id: string; status: string };
       expect(body.status).toBe("queued");
-      const repeat = await trigger.call("/v1/activation/offers", { token: TRIGGER_TOKEN, body: { connection: "amazon-fr", offers }, headers });
+      const repeat = await trigger.call("/v1/activation/offers", {
+        token: TRIGGER_TOKEN,
+        body: { connection: "amazon-fr", offers },
+        headers,
+      });
       expect(repeat.json).toEqual({ job_id: body.job_id, status: "duplicate" });
       // The same key with another body is refused, naming the first job; nothing is queued.
-      const reused = await trigger.call("/v1/activation/offers", { token: TRIGGER_TOKEN, body: { connection: "amazon-fr", offers: [offers[0]] }, headers });
+      const reused = await trigger.call("/v1/activation/offers", {
+        token: TRIGGER_TOKEN,
+        body: { connection: "amazon-fr", offers: [offers[0]] },
+        headers,
+      });
       expect(reused.status).toBe(422);
       expect(reused.json).toEqual({ errors: [expect.stringContaining(`already used for another request body (job ${body.job_id})`)] });
 
@@ -240,7 +296,10 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
       expect((await finished((ok.json as { job_id: string }).job_id.slice("activation/".length))).state).toBe("completed");
       expect(sim.shipments("amazon-fr")).toEqual([shipment]);
 
-      const refused = await trigger.call("/v1/activation/shipments", { token: TRIGGER_TOKEN, body: { connection: "amazon-fr", shipment: { orderId: "amazon-fr-order-99" } } });
+      const refused = await trigger.call("/v1/activation/shipments", {
+        token: TRIGGER_TOKEN,
+        body: { connection: "amazon-fr", shipment: { orderId: "amazon-fr-order-99" } },
+      });
       const ref = (refused.json as { job_id: string }).job_id;
       const { job, state } = await finished(ref.slice("activation/".length));
       expect(state).toBe("failed");
@@ -250,7 +309,9 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
       // Listed with the failed jobs, and replayed once the order exists.
       const list = captureIo(ACTIVATION_ENV);
       expect(await runCli(["jobs", "list", "--config", configPath, "--state", "failed", "--json"], list)).toBe(0);
-      expect((JSON.parse(list.out()) as { ref: string; name: string; project: number | null }[]).map((j) => [j.ref, j.name, j.project])).toEqual([[ref, "activation.shipment.update", null]]);
+      expect(
+        (JSON.parse(list.out()) as { ref: string; name: string; project: number | null }[]).map((j) => [j.ref, j.name, j.project]),
+      ).toEqual([[ref, "activation.shipment.update", null]]);
       sim.upsertOrder("amazon-fr", sampleOrder("amazon-fr", 99));
       const retry = captureIo(ACTIVATION_ENV);
       expect(await runCli(["jobs", "retry", "--config", configPath, "--all-failed"], retry)).toBe(0);
@@ -261,7 +322,10 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
 
     test("400 lists every reason (shape and unknown connection, checked against the API's list); 401 without the token", async () => {
       await startWith({}, { trigger: true });
-      const bad = await trigger.call("/v1/activation/offers", { token: TRIGGER_TOKEN, body: { connection: "nowhere", offers: "many", extra: 1 } });
+      const bad = await trigger.call("/v1/activation/offers", {
+        token: TRIGGER_TOKEN,
+        body: { connection: "nowhere", offers: "many", extra: 1 },
+      });
       expect(bad.status).toBe(400);
       const errors = (bad.json as { errors: string[] }).errors;
       expect(errors).toContain("connection: 'nowhere' is not a channel connection of this Activation account");
@@ -272,9 +336,14 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
       expect((noShipment.json as { errors: string[] }).errors.some((e) => e.startsWith("shipment:"))).toBe(true);
       expect((await trigger.call("/v1/activation/offers", { body: { connection: "amazon-fr", offers } })).status).toBe(401);
       // An offer without offers.key (sku): refused here, naming it, rather than failing a job.
-      const noKey = await trigger.call("/v1/activation/offers", { token: TRIGGER_TOKEN, body: { connection: "amazon-fr", offers: [{ sku: "A" }, { stock: 1 }] } });
+      const noKey = await trigger.call("/v1/activation/offers", {
+        token: TRIGGER_TOKEN,
+        body: { connection: "amazon-fr", offers: [{ sku: "A" }, { stock: 1 }] },
+      });
       expect(noKey.status).toBe(400);
-      expect((noKey.json as { errors: string[] }).errors).toEqual(["offers: offers.key 'sku': offer(s) 2 have no 'sku' (a non-empty string or a number)"]);
+      expect((noKey.json as { errors: string[] }).errors).toEqual([
+        "offers: offers.key 'sku': offer(s) 2 have no 'sku' (a non-empty string or a number)",
+      ]);
       // The list was read once and cached, then once more before refusing 'nowhere'.
       expect(sim.requests.filter((r) => r.path === "/v1/channel-connections").length).toBeLessThanOrEqual(2);
       expect(await queue.queue.getJobCounts()).toMatchObject({ waiting: 0, active: 0, completed: 0, failed: 0 });

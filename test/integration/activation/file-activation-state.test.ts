@@ -33,9 +33,17 @@ describe("the file Activation state (no Redis): versions, retention, set-aside o
     await state.markListed("shop", ["o2"]);
     expect(await state.lastDelivered("shop", ["o1", "o2"])).toEqual(new Map([["o2", { hash: "h2", version: 3 }]]));
 
-    await state.recordAcceptedOffers("shop", [{ key: "A", hash: "a1" }, { key: "B", hash: "b1" }]);
+    await state.recordAcceptedOffers("shop", [
+      { key: "A", hash: "a1" },
+      { key: "B", hash: "b1" },
+    ]);
     await state.recordAcceptedOffers("shop", [{ key: "A", hash: "a2" }]);
-    expect(await state.acceptedOffers("shop", ["A", "B"])).toEqual(new Map([["A", "a2"], ["B", "b1"]]));
+    expect(await state.acceptedOffers("shop", ["A", "B"])).toEqual(
+      new Map([
+        ["A", "a2"],
+        ["B", "b1"],
+      ]),
+    );
     clock += 31 * DAY_MS;
     await state.recordAcceptedOffers("shop", [{ key: "C", hash: "c1" }]);
     expect(await state.acceptedOffers("shop", ["A", "B", "C"])).toEqual(new Map([["C", "c1"]]));
@@ -58,7 +66,10 @@ describe("the file Activation state (no Redis): versions, retention, set-aside o
     await state.setAside(refused("o1", "first"));
     await state.setAside(refused("o1", "again"));
     await state.setAside(refused("o2", "other"));
-    expect((await state.refusedOrders("shop")).map((entry) => [entry.order_id, entry.reason])).toEqual([["o1", "again"], ["o2", "other"]]);
+    expect((await state.refusedOrders("shop")).map((entry) => [entry.order_id, entry.reason])).toEqual([
+      ["o1", "again"],
+      ["o2", "other"],
+    ]);
     await state.clearRefused("shop", ["o2"]);
     expect((await state.refusedOrders()).map((entry) => entry.order_id)).toEqual(["o1"]);
     clock += 91 * DAY_MS;

@@ -20,14 +20,23 @@ function settingsOf(prefix: string): Settings {
   const parsed = settingsSchema.parse({
     redis: { url: TEST_REDIS_URL, prefix: "stand-in" },
     // Never called: nothing here reaches an upstream.
-    projects: [{ id: PROJECT, pim: { url: "http://127.0.0.1:9", client_id: "c", secret: "s", username: "u", password: "p" }, service: { url: "http://127.0.0.1:9", token: "t" } }],
+    projects: [
+      {
+        id: PROJECT,
+        pim: { url: "http://127.0.0.1:9", client_id: "c", secret: "s", username: "u", password: "p" },
+        service: { url: "http://127.0.0.1:9", token: "t" },
+      },
+    ],
   });
   // The test's prefix has a ':' the schema refuses (Redis does not mind): put in after parsing.
   return { ...parsed, redis: { url: TEST_REDIS_URL, prefix, connect_timeout_ms: 5_000 } };
 }
 
 /** A logger whose records the test reads back. */
-function recordingLogger(onRecord: (record: Record<string, unknown>) => void = () => undefined): { readonly logger: Logger; readonly records: Record<string, unknown>[] } {
+function recordingLogger(onRecord: (record: Record<string, unknown>) => void = () => undefined): {
+  readonly logger: Logger;
+  readonly records: Record<string, unknown>[];
+} {
   const records: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -104,7 +113,9 @@ describe("createApp", () => {
 
     expect(failure).toBeInstanceOf(ReleaseFailed);
     expect((failure as Error).message).toContain(`project ${PROJECT}'s lock`);
-    expect(records.filter((record) => record.msg === "could not release a resource; releasing the others").map((record) => record.resource)).toEqual([`project ${PROJECT}'s lock`]);
+    expect(
+      records.filter((record) => record.msg === "could not release a resource; releasing the others").map((record) => record.resource),
+    ).toEqual([`project ${PROJECT}'s lock`]);
     // That the releases after a failing one still run is shown in test/unit/app/release-stack.test.ts.
   });
 

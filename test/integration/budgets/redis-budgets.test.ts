@@ -32,10 +32,11 @@ async function startCountingUpstream(status: () => number = () => 200) {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
     arrivals,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -60,7 +61,12 @@ describe("shared upstream budgets in Redis (two connections standing for two pro
   it("four projects on two processes never send more than the budget in any 1,000 ms window", async () => {
     const upstream = await startCountingUpstream();
     try {
-      const views = [budgetsA.rate(IDENTITY, { limit: 10 }, "1"), budgetsA.rate(IDENTITY, { limit: 10 }, "2"), budgetsB.rate(IDENTITY, { limit: 10 }, "3"), budgetsB.rate(IDENTITY, { limit: 10 }, "4")];
+      const views = [
+        budgetsA.rate(IDENTITY, { limit: 10 }, "1"),
+        budgetsA.rate(IDENTITY, { limit: 10 }, "2"),
+        budgetsB.rate(IDENTITY, { limit: 10 }, "3"),
+        budgetsB.rate(IDENTITY, { limit: 10 }, "4"),
+      ];
       await Promise.all(
         views.flatMap((view) =>
           Array.from({ length: 8 }, async () => {
@@ -144,7 +150,10 @@ describe("shared upstream budgets in Redis (two connections standing for two pro
       const gate = budgets.slots([{ identity: "${IDENTITY}", limit: 4 }], "1");
       for (let i = 0; i < 4; i += 1) void gate.run(() => new Promise(() => {}));
     `;
-    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, URL: TEST_REDIS_URL, PREFIX: redis.prefix }, stdio: "ignore" });
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+      env: { ...process.env, URL: TEST_REDIS_URL, PREFIX: redis.prefix },
+      stdio: "ignore",
+    });
     try {
       await waitFor(async () => (await redis.redis.zcard(slotsKey)) === 4, 15_000, "the child to hold every slot");
       const held = await redis.redis.zrange(slotsKey, 0, -1);
@@ -188,10 +197,14 @@ describe("shared upstream budgets when Redis does not answer", () => {
       return settle;
     });
     // Several failed attempts at Redis, and still no grant.
-    await waitFor(async () => {
-      await new Promise((resolve) => setImmediate(resolve));
-      return client.status !== "ready";
-    }, 5_000, "the client to see Redis gone");
+    await waitFor(
+      async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        return client.status !== "ready";
+      },
+      5_000,
+      "the client to see Redis gone",
+    );
     const failures = await new Promise<number>((resolve) => {
       let seen = 0;
       const onError = (): void => {

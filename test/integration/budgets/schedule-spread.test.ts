@@ -27,11 +27,26 @@ describe("scheduled syncs of 50 projects on one cron start spread over the jitte
 
   test.beforeEach(({ redis: testRedis, closeAfter }) => {
     redis = testRedis;
-    queues = closeAfter(createJobQueues({ connection: redis.redis, prefix: redis.prefix, projects: PROJECTS, retention: RETENTION, scheduleJitterMs: 60_000 }));
+    queues = closeAfter(
+      createJobQueues({
+        connection: redis.redis,
+        prefix: redis.prefix,
+        projects: PROJECTS,
+        retention: RETENTION,
+        scheduleJitterMs: 60_000,
+      }),
+    );
   });
 
   test("each project's next run is the cron's time plus its own stable offset; they do not start in one second", async () => {
-    const result = await upsertSchedules({ redis: redis.redis, prefix: redis.prefix, queues, projects: PROJECTS.map(project), retention: RETENTION, logger: pino({ level: "silent" }) });
+    const result = await upsertSchedules({
+      redis: redis.redis,
+      prefix: redis.prefix,
+      queues,
+      projects: PROJECTS.map(project),
+      retention: RETENTION,
+      logger: pino({ level: "silent" }),
+    });
     expect(result).toBe("upserted");
     const nextRuns = await Promise.all(
       PROJECTS.map(async (id) => {
@@ -51,7 +66,8 @@ describe("scheduled syncs of 50 projects on one cron start spread over the jitte
       expect(start.afterCronMs).toBeLessThan(60_000);
     }
     const perSecond = new Map<number, number>();
-    for (const start of startTimes) perSecond.set(Math.floor(start.afterCronMs / 1000), (perSecond.get(Math.floor(start.afterCronMs / 1000)) ?? 0) + 1);
+    for (const start of startTimes)
+      perSecond.set(Math.floor(start.afterCronMs / 1000), (perSecond.get(Math.floor(start.afterCronMs / 1000)) ?? 0) + 1);
     expect(perSecond.size).toBeGreaterThanOrEqual(25);
     expect(Math.max(...perSecond.values())).toBeLessThanOrEqual(5);
   });

@@ -21,11 +21,22 @@ describe("admin commands with a config whose upstream secrets are not set", () =
     redis = testRedis;
     queues = projectQueues;
     dir = tempDir;
-    const config = testConfigObject({ pimUrl: "http://127.0.0.1:9", serviceUrl: "http://127.0.0.1:9", redisPrefix: redis.prefix, projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] } });
+    const config = testConfigObject({
+      pimUrl: "http://127.0.0.1:9",
+      serviceUrl: "http://127.0.0.1:9",
+      redisPrefix: redis.prefix,
+      projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
+    });
     // What an operator's config looks like: every credential comes from the environment.
     const project = {
       id: 67,
-      pim: { url: "http://127.0.0.1:9", client_id: "${PIM_CLIENT_ID}", secret: "${PIM_SECRET}", username: "${PIM_USERNAME}", password: "${PIM_PASSWORD}" },
+      pim: {
+        url: "http://127.0.0.1:9",
+        client_id: "${PIM_CLIENT_ID}",
+        secret: "${PIM_SECRET}",
+        username: "${PIM_USERNAME}",
+        password: "${PIM_PASSWORD}",
+      },
       service: { url: "http://127.0.0.1:9", token: "${SERVICE_TOKEN}" },
       allowed_options_for_pim_attribute_addition: ["color"],
     };
@@ -61,6 +72,7 @@ describe("admin commands with a config whose upstream secrets are not set", () =
 
     const sync = await run("sync", "--project", "67", "--once");
     expect(sync.code).toBe(2);
-    for (const name of ["PIM_CLIENT_ID", "PIM_SECRET", "PIM_USERNAME", "PIM_PASSWORD", "SERVICE_TOKEN"]) expect(sync.err).toContain(`environment variable ${name} is not set`);
+    for (const name of ["PIM_CLIENT_ID", "PIM_SECRET", "PIM_USERNAME", "PIM_PASSWORD", "SERVICE_TOKEN"])
+      expect(sync.err).toContain(`environment variable ${name} is not set`);
   });
 });

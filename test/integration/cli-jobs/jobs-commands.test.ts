@@ -90,7 +90,9 @@ describe("pim-sync enqueue, add-options and jobs", () => {
       expect(JSON.parse(json.out)).toEqual({ job_id: ref, status: "merged" });
 
       const jobs = await allJobs(queues);
-      expect(jobs.map((job) => [job.id, job.name, job.data])).toEqual([[idOf(ref), "sync.run", { project: 67, full: false, allow_mass_delete: false, trigger: "cli" }]]);
+      expect(jobs.map((job) => [job.id, job.name, job.data])).toEqual([
+        [idOf(ref), "sync.run", { project: 67, full: false, allow_mass_delete: false, trigger: "cli" }],
+      ]);
       expect(await jobs[0]?.getState()).toBe("waiting");
     });
 
@@ -102,7 +104,9 @@ describe("pim-sync enqueue, add-options and jobs", () => {
       // Merged into the waiting sync (no worker runs), and that sync now replaces every collection.
       expect(JSON.parse(full.out)).toEqual({ job_id: plain, status: "merged" });
       const jobs = await allJobs(queues);
-      expect(jobs.map((job) => [job.id, job.data])).toEqual([[idOf(plain), { project: 67, full: true, allow_mass_delete: false, trigger: "cli" }]]);
+      expect(jobs.map((job) => [job.id, job.data])).toEqual([
+        [idOf(plain), { project: 67, full: true, allow_mass_delete: false, trigger: "cli" }],
+      ]);
       expect(await jobs[0]?.getState()).toBe("waiting");
     });
 
@@ -147,16 +151,46 @@ describe("pim-sync enqueue, add-options and jobs", () => {
 
   describe("add-options", () => {
     test("queues a job by default and prints its reference; --idempotency-key makes repeats one job", async () => {
-      const queued = await cli("add-options", "--config", configPath, "--project", "67", "--attribute", "color", "--options", '[{"name":"teal","label":{"en_US":"Teal"}}]', "--requested-by", "ops");
+      const queued = await cli(
+        "add-options",
+        "--config",
+        configPath,
+        "--project",
+        "67",
+        "--attribute",
+        "color",
+        "--options",
+        '[{"name":"teal","label":{"en_US":"Teal"}}]',
+        "--requested-by",
+        "ops",
+      );
       expect(queued.code).toBe(0);
       expect(queued.out).toMatch(/^add-options queued: job 67\/\S+\n$/);
       const ref = refIn(queued.out);
       const job = await queues.queueFor(PROJECT).getJob(idOf(ref));
       expect(job?.name).toBe("options.add");
-      expect(job?.data).toEqual({ project: 67, attribute: "color", options: [{ name: "teal", label: { "en-US": "Teal" } }], requested_by: "ops" });
+      expect(job?.data).toEqual({
+        project: 67,
+        attribute: "color",
+        options: [{ name: "teal", label: { "en-US": "Teal" } }],
+        requested_by: "ops",
+      });
       expect(await job?.getState()).toBe("waiting");
 
-      const args = ["add-options", "--config", configPath, "--project", "67", "--attribute", "color", "--options", '[{"name":"mint"}]', "--idempotency-key", "k-1", "--json"];
+      const args = [
+        "add-options",
+        "--config",
+        configPath,
+        "--project",
+        "67",
+        "--attribute",
+        "color",
+        "--options",
+        '[{"name":"mint"}]',
+        "--idempotency-key",
+        "k-1",
+        "--json",
+      ];
       const keyed = JSON.parse((await cli(...args)).out) as { job_id: string; status: string };
       expect(keyed.status).toBe("queued");
       const again = await cli(...args);
@@ -176,21 +210,44 @@ describe("pim-sync enqueue, add-options and jobs", () => {
 
       const other = await cli(...base, "--options", '[{"name":"sand"}]');
       expect(other.code).toBe(2);
-      expect(other.err).toContain(`--idempotency-key: already used for another request body (job ${first.job_id}); use a new key for a new request`);
+      expect(other.err).toContain(
+        `--idempotency-key: already used for another request body (job ${first.job_id}); use a new key for a new request`,
+      );
       // Under --json the failure is also an object on stdout, for scripts.
-      expect(JSON.parse(other.out)).toMatchObject({ error: { kind: "usage", exit_code: 2, message: expect.stringContaining("--idempotency-key: already used") } });
-      expect((await allJobs(queues)).map((job) => job.data)).toEqual([{ project: 67, attribute: "color", options: [{ name: "mint", label: {} }] }]);
+      expect(JSON.parse(other.out)).toMatchObject({
+        error: { kind: "usage", exit_code: 2, message: expect.stringContaining("--idempotency-key: already used") },
+      });
+      expect((await allJobs(queues)).map((job) => job.data)).toEqual([
+        { project: 67, attribute: "color", options: [{ name: "mint", label: {} }] },
+      ]);
     });
 
     test("--once adds in this process and prints per collection what was added and what was already there", async () => {
-      const args = ["add-options", "--config", configPath, "--project", "67", "--attribute", "material", "--options", '[{"name":"linen","label":{"en-US":"Linen","fr_FR":"Lin"}}]', "--once"];
+      const args = [
+        "add-options",
+        "--config",
+        configPath,
+        "--project",
+        "67",
+        "--attribute",
+        "material",
+        "--options",
+        '[{"name":"linen","label":{"en-US":"Linen","fr_FR":"Lin"}}]',
+        "--once",
+      ];
       const first = await cli(...args);
 
       expect(first.err).toBe("");
       expect(first.code).toBe(0);
-      expect(first.out.trim().split("\n").sort()).toEqual(["material-de_DE: added linen", "material-en_US: added linen", "material-fr_FR: added linen"]);
+      expect(first.out.trim().split("\n").sort()).toEqual([
+        "material-de_DE: added linen",
+        "material-en_US: added linen",
+        "material-fr_FR: added linen",
+      ]);
       for (const name of ["material-en_US", "material-fr_FR", "material-de_DE"]) {
-        expect(sims.service.collections().find((c) => c.project === PROJECT && c.name === name)?.options).toEqual([{ name: "linen", label: { "en-US": "Linen", "fr-FR": "Lin" } }]);
+        expect(sims.service.collections().find((c) => c.project === PROJECT && c.name === name)?.options).toEqual([
+          { name: "linen", label: { "en-US": "Linen", "fr-FR": "Lin" } },
+        ]);
       }
       expect(sims.pim.state.attribute_options.material?.some((o) => o.code === "linen")).toBe(true);
 
@@ -199,7 +256,12 @@ describe("pim-sync enqueue, add-options and jobs", () => {
       expect(second.out).toMatch(/^material-en_US: added hemp; already there: linen$/m);
       expect(second.out).toMatch(/^material-de_DE: added hemp; already there: linen$/m);
       const json = await cli(...args, "--options", '[{"name":"hemp"}]', "--json");
-      const report = JSON.parse(json.out) as { project: number; attribute: string; collections: { collection: string; added: string[]; skipped: string[] }[]; missing: string[] };
+      const report = JSON.parse(json.out) as {
+        project: number;
+        attribute: string;
+        collections: { collection: string; added: string[]; skipped: string[] }[];
+        missing: string[];
+      };
       expect(report).toMatchObject({ project: 67, attribute: "material", missing: [] });
       expect(report.collections.map((c) => [c.collection, c.added, c.skipped]).sort()).toEqual([
         ["material-de_DE", [], ["hemp"]],
@@ -211,12 +273,32 @@ describe("pim-sync enqueue, add-options and jobs", () => {
 
     test.each([
       { what: "options that are not JSON", args: ["--attribute", "color", "--options", "[{"], problem: /--options is not valid JSON/ },
-      { what: "an option name outside the PIM code rule", args: ["--attribute", "color", "--options", '[{"name":"te al"}]'], problem: /options\.0\.name: option names may contain only letters, digits and underscores/ },
-      { what: "an empty option list", args: ["--attribute", "color", "--options", "[]"], problem: /options: at least one option is needed/ },
-      { what: "a label key that is not a locale", args: ["--attribute", "color", "--options", '[{"name":"teal","label":{"english":"Teal"}}]'], problem: /options\.0\.label\.english: label keys must be locale codes/ },
-      { what: "an attribute that is not allowlisted", args: ["--attribute", "size_eu", "--options", '[{"name":"xl"}]'], problem: /attribute 'size_eu' is not in allowed_options_for_pim_attribute_addition of project 67/ },
+      {
+        what: "an option name outside the PIM code rule",
+        args: ["--attribute", "color", "--options", '[{"name":"te al"}]'],
+        problem: /options\.0\.name: option names may contain only letters, digits and underscores/,
+      },
+      {
+        what: "an empty option list",
+        args: ["--attribute", "color", "--options", "[]"],
+        problem: /options: at least one option is needed/,
+      },
+      {
+        what: "a label key that is not a locale",
+        args: ["--attribute", "color", "--options", '[{"name":"teal","label":{"english":"Teal"}}]'],
+        problem: /options\.0\.label\.english: label keys must be locale codes/,
+      },
+      {
+        what: "an attribute that is not allowlisted",
+        args: ["--attribute", "size_eu", "--options", '[{"name":"xl"}]'],
+        problem: /attribute 'size_eu' is not in allowed_options_for_pim_attribute_addition of project 67/,
+      },
       { what: "a missing --attribute", args: ["--options", '[{"name":"xl"}]'], problem: /--attribute is required/ },
-      { what: "an unknown project", args: ["--project", "5", "--attribute", "color", "--options", '[{"name":"xl"}]'], problem: /project 5 is not in/ },
+      {
+        what: "an unknown project",
+        args: ["--project", "5", "--attribute", "color", "--options", '[{"name":"xl"}]'],
+        problem: /project 5 is not in/,
+      },
     ])("exits 2 naming the problem for $what: nothing queued, nothing written (queued and --once)", async ({ args, problem }) => {
       for (const once of [[], ["--once"]]) {
         const withProject = args.includes("--project") ? args : ["--project", "67", ...args];
@@ -231,11 +313,37 @@ describe("pim-sync enqueue, add-options and jobs", () => {
     });
 
     test.each([
-      { what: "an attribute the PIM does not have", attribute: "ghost", options: '[{"name":"x"}]', problem: /attribute 'ghost' does not exist in the PIM/ },
-      { what: "a metric attribute (units cannot be added)", attribute: "weight", options: '[{"name":"TON"}]', problem: /attribute 'weight' \(pim_catalog_metric\) is not a select or reference-entity attribute/ },
-      { what: "a label in a locale the project does not have", attribute: "color", options: '[{"name":"teal","label":{"es-ES":"Verde azulado"}}]', problem: /label locale\(s\) es-ES are not among the project's locales/ },
+      {
+        what: "an attribute the PIM does not have",
+        attribute: "ghost",
+        options: '[{"name":"x"}]',
+        problem: /attribute 'ghost' does not exist in the PIM/,
+      },
+      {
+        what: "a metric attribute (units cannot be added)",
+        attribute: "weight",
+        options: '[{"name":"TON"}]',
+        problem: /attribute 'weight' \(pim_catalog_metric\) is not a select or reference-entity attribute/,
+      },
+      {
+        what: "a label in a locale the project does not have",
+        attribute: "color",
+        options: '[{"name":"teal","label":{"es-ES":"Verde azulado"}}]',
+        problem: /label locale\(s\) es-ES are not among the project's locales/,
+      },
     ])("--once exits 2 for $what, before any write", async ({ attribute, options, problem }) => {
-      const result = await cli("add-options", "--config", configPath, "--project", "67", "--attribute", attribute, "--options", options, "--once");
+      const result = await cli(
+        "add-options",
+        "--config",
+        configPath,
+        "--project",
+        "67",
+        "--attribute",
+        attribute,
+        "--options",
+        options,
+        "--once",
+      );
       expect(result.code).toBe(2);
       expect(result.err).toMatch(problem);
       expect(writesTo()).toEqual([]);
@@ -245,7 +353,9 @@ describe("pim-sync enqueue, add-options and jobs", () => {
   describe("jobs list and show", () => {
     test("lists jobs newest first, filtered by --state and --project, or as --json", async () => {
       const sync = refIn((await cli("enqueue", "sync", "--config", configPath, "--project", "67")).out);
-      const add = refIn((await cli("add-options", "--config", configPath, "--project", "67", "--attribute", "color", "--options", '[{"name":"teal"}]')).out);
+      const add = refIn(
+        (await cli("add-options", "--config", configPath, "--project", "67", "--attribute", "color", "--options", '[{"name":"teal"}]')).out,
+      );
 
       const all = await cli("jobs", "list", "--config", configPath);
       expect(all.code).toBe(0);
@@ -255,11 +365,18 @@ describe("pim-sync enqueue, add-options and jobs", () => {
       expect(lines.find((line) => line.startsWith(sync))).toMatch(/sync\.run\s+waiting\s+0\s+\S+\s+trigger cli$/);
       expect(lines.find((line) => line.startsWith(add))).toMatch(/options\.add\s+waiting\s+0\s+\S+\s+color: teal$/);
 
-      const json = JSON.parse((await cli("jobs", "list", "--config", configPath, "--project", "67", "--json")).out) as { ref: string; name: string; state: string; project: number }[];
-      expect(json.map((job) => [job.ref, job.name, job.state, job.project]).sort()).toEqual([
-        [add, "options.add", "waiting", 67],
-        [sync, "sync.run", "waiting", 67],
-      ].sort());
+      const json = JSON.parse((await cli("jobs", "list", "--config", configPath, "--project", "67", "--json")).out) as {
+        ref: string;
+        name: string;
+        state: string;
+        project: number;
+      }[];
+      expect(json.map((job) => [job.ref, job.name, job.state, job.project]).sort()).toEqual(
+        [
+          [add, "options.add", "waiting", 67],
+          [sync, "sync.run", "waiting", 67],
+        ].sort(),
+      );
       expect(JSON.parse((await cli("jobs", "list", "--config", configPath, "--state", "waiting", "--json")).out)).toHaveLength(2);
 
       const failed = await cli("jobs", "list", "--config", configPath, "--state", "failed");
@@ -275,20 +392,55 @@ describe("pim-sync enqueue, add-options and jobs", () => {
     });
 
     test("shows a merged add-options request's own outcome and the run that carried it out", async () => {
-      const first = refIn((await cli("add-options", "--config", configPath, "--project", "67", "--attribute", "color", "--options", '[{"name":"teal"}]')).out);
-      const second = refIn((await cli("add-options", "--config", configPath, "--project", "67", "--attribute", "color", "--options", '[{"name":"navy"},{"name":"teal"}]')).out);
+      const first = refIn(
+        (await cli("add-options", "--config", configPath, "--project", "67", "--attribute", "color", "--options", '[{"name":"teal"}]')).out,
+      );
+      const second = refIn(
+        (
+          await cli(
+            "add-options",
+            "--config",
+            configPath,
+            "--project",
+            "67",
+            "--attribute",
+            "color",
+            "--options",
+            '[{"name":"navy"},{"name":"teal"}]',
+          )
+        ).out,
+      );
       await startInProcessWorker();
       await waitForJobState(queues, PROJECT, idOf(second), "completed", 20_000);
 
       const shown = await cli("jobs", "show", second, "--config", configPath);
       expect(shown.code).toBe(0);
-      expect(shown.out).toMatch(new RegExp(`^outcome: added: 1 added, 1 already present, 0 collection\\(s\\) missing \\(carried out in the run of ${first}\\)$`, "m"));
+      expect(shown.out).toMatch(
+        new RegExp(
+          `^outcome: added: 1 added, 1 already present, 0 collection\\(s\\) missing \\(carried out in the run of ${first}\\)$`,
+          "m",
+        ),
+      );
       expect(shown.out).toMatch(new RegExp(`^result: .*"merged_into":"${idOf(first)}"`, "m"));
     });
 
     test("shows a job's data, attempts, logs and result once it ran; unknown or malformed references exit 2", async () => {
       await startInProcessWorker();
-      const ref = refIn((await cli("add-options", "--config", configPath, "--project", "67", "--attribute", "color", "--options", '[{"name":"teal","label":{"en-US":"Teal"}}]')).out);
+      const ref = refIn(
+        (
+          await cli(
+            "add-options",
+            "--config",
+            configPath,
+            "--project",
+            "67",
+            "--attribute",
+            "color",
+            "--options",
+            '[{"name":"teal","label":{"en-US":"Teal"}}]',
+          )
+        ).out,
+      );
       await waitForJobState(queues, PROJECT, idOf(ref), "completed", 20_000);
 
       const shown = await cli("jobs", "show", ref, "--config", configPath);
@@ -303,7 +455,14 @@ describe("pim-sync enqueue, add-options and jobs", () => {
 
       // One project configured: the bare id is enough.
       const bare = JSON.parse((await cli("jobs", "show", idOf(ref), "--config", configPath, "--json")).out) as Record<string, unknown>;
-      expect(bare).toMatchObject({ ref, state: "completed", attempts_made: 1, attempts_started: 1, failed_reason: null, logs: ["options added: 1, already there: 0, collections missing: 0"] });
+      expect(bare).toMatchObject({
+        ref,
+        state: "completed",
+        attempts_made: 1,
+        attempts_started: 1,
+        failed_reason: null,
+        logs: ["options added: 1, already there: 0, collections missing: 0"],
+      });
 
       const missing = await cli("jobs", "show", "67/404404", "--config", configPath);
       expect(missing.code).toBe(2);
@@ -324,9 +483,13 @@ describe("pim-sync enqueue, add-options and jobs", () => {
     const enqueued = await queues.enqueueAddOptions({ project: PROJECT, attribute: "color", options: [{ name: "teal" }] });
     // A BullMQ worker of the test's own fails the job with that reason, as the worker would.
     const connection = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
-    const failing = new Worker(queues.queueFor(PROJECT).name, async () => {
-      throw new UnrecoverableError(reason);
-    }, { connection, prefix: redis.prefix });
+    const failing = new Worker(
+      queues.queueFor(PROJECT).name,
+      async () => {
+        throw new UnrecoverableError(reason);
+      },
+      { connection, prefix: redis.prefix },
+    );
     try {
       await waitForJobState(queues, PROJECT, enqueued.jobId, "failed", 20_000);
     } finally {
@@ -341,7 +504,21 @@ describe("pim-sync enqueue, add-options and jobs", () => {
   describe("jobs retry", () => {
     /** Queues an add-options job and waits until the worker failed it (the service answers 404). */
     async function failedAddOptions(attribute: string, option: string): Promise<string> {
-      const ref = refIn((await cli("add-options", "--config", configPath, "--project", "67", "--attribute", attribute, "--options", `[{"name":"${option}"}]`)).out);
+      const ref = refIn(
+        (
+          await cli(
+            "add-options",
+            "--config",
+            configPath,
+            "--project",
+            "67",
+            "--attribute",
+            attribute,
+            "--options",
+            `[{"name":"${option}"}]`,
+          )
+        ).out,
+      );
       await waitForJobState(queues, PROJECT, idOf(ref), "failed", 20_000);
       return ref;
     }
@@ -351,7 +528,10 @@ describe("pim-sync enqueue, add-options and jobs", () => {
       await startInProcessWorker();
       const ref = await failedAddOptions("color", "teal");
 
-      const failedList = JSON.parse((await cli("jobs", "list", "--config", configPath, "--state", "failed", "--json")).out) as { ref: string; failed_reason: string }[];
+      const failedList = JSON.parse((await cli("jobs", "list", "--config", configPath, "--state", "failed", "--json")).out) as {
+        ref: string;
+        failed_reason: string;
+      }[];
       expect(failedList.map((job) => job.ref)).toEqual([ref]);
       expect(failedList[0]?.failed_reason).toMatch(/404/);
       const failedText = await cli("jobs", "list", "--config", configPath, "--state", "failed", "--project", "67");
@@ -369,8 +549,17 @@ describe("pim-sync enqueue, add-options and jobs", () => {
       const done = await waitForJobState(queues, PROJECT, idOf(ref), "completed", 20_000);
 
       expect(done.returnvalue).toMatchObject({ collections: [{ collection: "color", added: ["teal"] }] });
-      expect(sims.service.collections().find((c) => c.project === PROJECT && c.name === "color")?.options.map((o) => o.name)).toEqual(["teal"]);
-      const after = JSON.parse((await cli("jobs", "show", ref, "--config", configPath, "--json")).out) as { attempts_made: number; failed_reason: string | null; state: string };
+      expect(
+        sims.service
+          .collections()
+          .find((c) => c.project === PROJECT && c.name === "color")
+          ?.options.map((o) => o.name),
+      ).toEqual(["teal"]);
+      const after = JSON.parse((await cli("jobs", "show", ref, "--config", configPath, "--json")).out) as {
+        attempts_made: number;
+        failed_reason: string | null;
+        state: string;
+      };
       expect(after.state).toBe("completed");
       expect(after.attempts_made).toBe(1);
       // The replayed job succeeded: the failed attempt's stack is history, not shown as current.
@@ -396,7 +585,12 @@ describe("pim-sync enqueue, add-options and jobs", () => {
       expect(retried.out.trim().split("\n").sort()).toEqual([`${brand}: retried`, `${color}: retried`].sort());
       await waitForJobState(queues, PROJECT, idOf(color), "completed", 20_000);
       await waitForJobState(queues, PROJECT, idOf(brand), "completed", 20_000);
-      expect(sims.service.collections().find((c) => c.project === PROJECT && c.name === "brand")?.options.map((o) => o.name)).toContain("acme_new");
+      expect(
+        sims.service
+          .collections()
+          .find((c) => c.project === PROJECT && c.name === "brand")
+          ?.options.map((o) => o.name),
+      ).toContain("acme_new");
 
       const none = await cli("jobs", "retry", "--all-failed", "--config", configPath);
       expect(none).toEqual({ code: 0, out: "no failed jobs\n", err: "" });
@@ -436,7 +630,18 @@ describe("pim-sync enqueue, add-options and jobs", () => {
     }
     expect(writesTo()).toEqual([]);
     // --once needs no Redis: the state goes to files under state_dir.
-    const once = await cli("add-options", "--config", noRedisConfigPath, "--project", "67", "--attribute", "color", "--options", '[{"name":"teal"}]', "--once");
+    const once = await cli(
+      "add-options",
+      "--config",
+      noRedisConfigPath,
+      "--project",
+      "67",
+      "--attribute",
+      "color",
+      "--options",
+      '[{"name":"teal"}]',
+      "--once",
+    );
     expect(once).toEqual({ code: 0, out: "color: added teal\n", err: "" });
   });
 

@@ -34,7 +34,10 @@ describe("--once commands and the worker on one project", () => {
     workerLogs = [];
   });
 
-  function config(extra: { logLevel?: string; addOptions?: Record<string, unknown>; redis?: boolean } = {}, name = "config.json"): Promise<string> {
+  function config(
+    extra: { logLevel?: string; addOptions?: Record<string, unknown>; redis?: boolean } = {},
+    name = "config.json",
+  ): Promise<string> {
     return writeTestConfig(
       dir,
       {
@@ -70,11 +73,24 @@ describe("--once commands and the worker on one project", () => {
     const tokensBefore = sims.pim.requests.filter((r) => r.path === TOKEN).length;
 
     const sync = cli.spawn(["sync", "--config", configPath, "--project", "67", "--once"]);
-    const add = cli.spawn(["add-options", "--config", configPath, "--project", "67", "--attribute", "color", "--options", '[{"name": "teal"}]', "--once"]);
+    const add = cli.spawn([
+      "add-options",
+      "--config",
+      configPath,
+      "--project",
+      "67",
+      "--attribute",
+      "color",
+      "--options",
+      '[{"name": "teal"}]',
+      "--once",
+    ]);
     const [syncExit, addExit] = await Promise.all([waitForExit(sync, 30_000), waitForExit(add, 30_000)]);
 
     for (const proc of [sync, add]) {
-      expect(proc.stderr()).toMatch(new RegExp(`project 67 is busy: job 67/${job.jobId} \\(pid \\d+ on [^)]+\\) holds its lock; nothing was written`));
+      expect(proc.stderr()).toMatch(
+        new RegExp(`project 67 is busy: job 67/${job.jobId} \\(pid \\d+ on [^)]+\\) holds its lock; nothing was written`),
+      );
       for (const secret of SIM_SECRETS) expect(proc.stdout() + proc.stderr()).not.toContain(secret);
     }
     expect(syncExit.code).toBe(1);
@@ -84,7 +100,12 @@ describe("--once commands and the worker on one project", () => {
     expect(workerLogs.some((line) => line.msg === "job done")).toBe(false);
     sims.pim.setLatencyMs(0);
     expect((await waitForJobState(queues, PROJECT, job.jobId, "completed", 30_000)).returnvalue).toMatchObject({ outcome: "done" });
-    expect(sims.service.collections().find((c) => c.name === "color" && c.project === PROJECT)?.options.map((o) => o.name)).not.toContain("teal");
+    expect(
+      sims.service
+        .collections()
+        .find((c) => c.name === "color" && c.project === PROJECT)
+        ?.options.map((o) => o.name),
+    ).not.toContain("teal");
   });
 
   test("a worker job waits while sync --once holds the project's lock, then runs after it", async () => {
@@ -96,7 +117,10 @@ describe("--once commands and the worker on one project", () => {
     sims.pim.setLatencyMs(4_000);
 
     const job = await queues.enqueueSync({ project: PROJECT });
-    const waiting = await waitFor(() => workerLogs.find((line) => line.msg === "waiting for the project lock"), { timeoutMs: 15_000, what: "the job to wait for the lock" });
+    const waiting = await waitFor(() => workerLogs.find((line) => line.msg === "waiting for the project lock"), {
+      timeoutMs: 15_000,
+      what: "the job to wait for the lock",
+    });
     expect(String(waiting.heldBy)).toMatch(/^sync --once of project 67 \(pid \d+ on /);
     expect(workerLogs.some((line) => line.msg === "job started")).toBe(false);
     expect(once.hasExited()).toBe(false);
@@ -116,9 +140,24 @@ describe("--once commands and the worker on one project", () => {
     // No grace at all: an addition the PIM does not show is deleted by the next sync.
     const configPath = await config({ redis: false, addOptions: { recent_addition_grace_ms: 0 } });
     expect((await waitForExit(cli.spawn(["sync", "--config", configPath, "--project", "67", "--once"]), 30_000)).code).toBe(0);
-    const add = cli.spawn(["add-options", "--config", configPath, "--project", "67", "--attribute", "color", "--options", '[{"name": "teal", "label": {"en-US": "Teal"}}]', "--once"]);
+    const add = cli.spawn([
+      "add-options",
+      "--config",
+      configPath,
+      "--project",
+      "67",
+      "--attribute",
+      "color",
+      "--options",
+      '[{"name": "teal", "label": {"en-US": "Teal"}}]',
+      "--once",
+    ]);
     expect((await waitForExit(add, 30_000)).code).toBe(0);
-    const colorInService = (): string[] => sims.service.collections().find((c) => c.name === "color" && c.project === PROJECT)?.options.map((o) => o.name) ?? [];
+    const colorInService = (): string[] =>
+      sims.service
+        .collections()
+        .find((c) => c.name === "color" && c.project === PROJECT)
+        ?.options.map((o) => o.name) ?? [];
     expect(colorInService()).toContain("teal");
     // Gone from the PIM again (deleted there, or not indexed yet: the grace is what decides).
     const pimColor = sims.pim.state.attribute_options.color ?? [];
@@ -132,7 +171,19 @@ describe("--once commands and the worker on one project", () => {
     expect(report.collections.find((c) => c.collection === "color")).toMatchObject({ deletes: 1 });
 
     // Removed by the PIM and a sync, it can be added again: the expired record is gone (file state).
-    const again = cli.spawn(["add-options", "--config", configPath, "--project", "67", "--attribute", "color", "--options", '[{"name": "teal", "label": {"en-US": "Teal"}}]', "--once", "--json"]);
+    const again = cli.spawn([
+      "add-options",
+      "--config",
+      configPath,
+      "--project",
+      "67",
+      "--attribute",
+      "color",
+      "--options",
+      '[{"name": "teal", "label": {"en-US": "Teal"}}]',
+      "--once",
+      "--json",
+    ]);
     expect((await waitForExit(again, 30_000)).code).toBe(0);
     expect(JSON.parse(again.stdout())).toMatchObject({ collections: [{ collection: "color", added: ["teal"], skipped: [] }] });
     expect(colorInService()).toContain("teal");

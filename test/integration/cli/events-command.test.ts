@@ -29,9 +29,20 @@ describe("pim-sync events: the subscription a project needs, never its secret", 
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), "pim-sync-events-cli-"));
     // No simulator and no Redis: the command only reads the config.
-    const object = testConfigObject({ pimUrl: "http://127.0.0.1:9/pim", serviceUrl: "http://127.0.0.1:9/service", redisPrefix: null, stateDir: join(dir, "state") });
+    const object = testConfigObject({
+      pimUrl: "http://127.0.0.1:9/pim",
+      serviceUrl: "http://127.0.0.1:9/service",
+      redisPrefix: null,
+      stateDir: join(dir, "state"),
+    });
     const [project] = object.projects as Record<string, unknown>[];
-    const withEvents = { ...project, pim: { ...(project?.pim as object), events: { secret: "${PIM_EVENTS_SECRET}", secondary_secret: "${PIM_EVENTS_SECONDARY}", subject: "tenant-42" } } };
+    const withEvents = {
+      ...project,
+      pim: {
+        ...(project?.pim as object),
+        events: { secret: "${PIM_EVENTS_SECRET}", secondary_secret: "${PIM_EVENTS_SECONDARY}", subject: "tenant-42" },
+      },
+    };
     const without = { ...project, id: 68 };
     config = join(dir, "config.json");
     await writeFile(config, JSON.stringify({ ...object, projects: [withEvents, without] }));
@@ -55,7 +66,10 @@ describe("pim-sync events: the subscription a project needs, never its secret", 
     expect(printed.url).toBe("https://sync.example.com/v1/pim-events/67");
     expect(printed.events).toEqual(SUBSCRIBED_EVENT_TYPES);
     expect(printed.events).toContain("com.akeneo.pim.v1.attribute-option.created");
-    expect(printed.secret).toEqual({ primary: "projects[id=67].pim.events.secret", secondary: "projects[id=67].pim.events.secondary_secret" });
+    expect(printed.secret).toEqual({
+      primary: "projects[id=67].pim.events.secret",
+      secondary: "projects[id=67].pim.events.secondary_secret",
+    });
     expect(printed.subject).toBe("tenant-42");
     const everything = proc.stdout() + proc.stderr();
     expect(everything).not.toContain(SECRET);

@@ -51,13 +51,37 @@ describe("pim-sync events --create: the subscription made through the Event Plat
   beforeAll(() => assertCliBuilt());
 
   /** Projects 67 and 68 of one PIM connection, both subscribed; the platform at `platformUrl`. */
-  async function writeConfig(setup: Setup, pimUrl: string, options: { readonly redisPrefix?: string | null; readonly platformUrl?: string; readonly secondary?: boolean } = {}): Promise<string> {
-    const object = testConfigObject({ pimUrl, serviceUrl: "http://127.0.0.1:9/service", redisPrefix: options.redisPrefix ?? null, stateDir: join(setup.dir, "state"), logLevel: "info", server: { port: 0 } });
+  async function writeConfig(
+    setup: Setup,
+    pimUrl: string,
+    options: { readonly redisPrefix?: string | null; readonly platformUrl?: string; readonly secondary?: boolean } = {},
+  ): Promise<string> {
+    const object = testConfigObject({
+      pimUrl,
+      serviceUrl: "http://127.0.0.1:9/service",
+      redisPrefix: options.redisPrefix ?? null,
+      stateDir: join(setup.dir, "state"),
+      logLevel: "info",
+      server: { port: 0 },
+    });
     const [project] = object.projects as Record<string, unknown>[];
-    const events = { secret: "${PIM_EVENTS_SECRET}", ...(options.secondary === false ? {} : { secondary_secret: "${PIM_EVENTS_SECONDARY}" }) };
+    const events = {
+      secret: "${PIM_EVENTS_SECRET}",
+      ...(options.secondary === false ? {} : { secondary_secret: "${PIM_EVENTS_SECONDARY}" }),
+    };
     const pim = { url: pimUrl, ...SIM_CREDENTIALS.pim, events };
     const config = join(setup.dir, "config.json");
-    await writeFile(config, JSON.stringify({ ...object, event_platform: { url: options.platformUrl ?? setup.platform.apiUrl }, projects: [{ ...project, pim }, { ...project, id: 68, pim }] }));
+    await writeFile(
+      config,
+      JSON.stringify({
+        ...object,
+        event_platform: { url: options.platformUrl ?? setup.platform.apiUrl },
+        projects: [
+          { ...project, pim },
+          { ...project, id: 68, pim },
+        ],
+      }),
+    );
     return config;
   }
 
@@ -70,21 +94,39 @@ describe("pim-sync events --create: the subscription made through the Event Plat
     expect(leakedSecrets(proc.stdout() + proc.stderr(), secretsOf(setup))).toEqual([]);
   }
 
-  it("creates a subscriber and a subscription to the worker's receiver, then reuses the subscriber for another project", async ({ setup, sims, redis, cli }) => {
+  it("creates a subscriber and a subscription to the worker's receiver, then reuses the subscriber for another project", async ({
+    setup,
+    sims,
+    redis,
+    cli,
+  }) => {
     const config = await writeConfig(setup, sims.pim.url, { redisPrefix: redis.prefix });
     const worker = cli.spawn(["worker", "--config", config], { env: ENV });
     const base = await servingUrlOf(worker, EXIT_MS);
 
-    const first = cli.spawn(["events", "--config", config, "--project", "67", "--url", base, "--create", "--technical-email", "ops@example.com"], { env: ENV });
+    const first = cli.spawn(
+      ["events", "--config", config, "--project", "67", "--url", base, "--create", "--technical-email", "ops@example.com"],
+      { env: ENV },
+    );
     await waitForExit(first, EXIT_MS);
     expect(first.child.exitCode, first.stderr()).toBe(0);
     const created = createdSchema.parse(JSON.parse(first.stdout()));
-    expect(created).toMatchObject({ subscriber_created: true, url: `${base}/v1/pim-events/67`, subject: sims.pim.url, events: SUBSCRIBED_EVENT_TYPES });
+    expect(created).toMatchObject({
+      subscriber_created: true,
+      url: `${base}/v1/pim-events/67`,
+      subject: sims.pim.url,
+      events: SUBSCRIBED_EVENT_TYPES,
+    });
     expect(first.stderr()).toContain("within a few minutes");
 
     // What the platform got: the subscriber of this PIM and connection, and the subscription's events, URL and secrets.
     const [subscriber] = setup.platform.subscribers();
-    expect(subscriber).toMatchObject({ id: created.subscriber_id, subject: sims.pim.url, client_id: SIM_CREDENTIALS.pim.client_id, contact: { technical_email: "ops@example.com" } });
+    expect(subscriber).toMatchObject({
+      id: created.subscriber_id,
+      subject: sims.pim.url,
+      client_id: SIM_CREDENTIALS.pim.client_id,
+      contact: { technical_email: "ops@example.com" },
+    });
     const [subscription] = setup.platform.subscriptions();
     expect(subscription).toMatchObject({
       id: created.subscription_id,
@@ -101,7 +143,10 @@ describe("pim-sync events --create: the subscription made through the Event Plat
     expect(subscription?.received_token).not.toBe("");
     expectNoLeak(first, setup);
 
-    const second = cli.spawn(["events", "--config", config, "--project", "68", "--url", base, "--create", "--subscriber", created.subscriber_id], { env: ENV });
+    const second = cli.spawn(
+      ["events", "--config", config, "--project", "68", "--url", base, "--create", "--subscriber", created.subscriber_id],
+      { env: ENV },
+    );
     await waitForExit(second, EXIT_MS);
     expect(second.child.exitCode, second.stderr()).toBe(0);
     const reused = createdSchema.parse(JSON.parse(second.stdout()));
@@ -118,7 +163,10 @@ describe("pim-sync events --create: the subscription made through the Event Plat
     const receiver = await startScriptedServer(() => ({ status: 200, json: {} }));
     try {
       const config = await writeConfig(setup, sims.pim.url, { secondary: false });
-      const proc = cli.spawn(["events", "--config", config, "--project", "67", "--url", receiver.origin, "--create", "--technical-email", "ops@example.com"], { env: ENV });
+      const proc = cli.spawn(
+        ["events", "--config", config, "--project", "67", "--url", receiver.origin, "--create", "--technical-email", "ops@example.com"],
+        { env: ENV },
+      );
       await waitForExit(proc, EXIT_MS);
       expect(proc.child.exitCode, proc.stderr()).toBe(0);
       expect(setup.platform.subscriptions().map((made) => made.config.secret)).toEqual([{ primary: SECRET }]);
@@ -129,17 +177,26 @@ describe("pim-sync events --create: the subscription made through the Event Plat
     }
   });
 
-  it("exits 1 with the platform's reason when the receiver answers 404 to HEAD, and shows neither secret nor token", async ({ setup, sims, cli }) => {
+  it("exits 1 with the platform's reason when the receiver answers 404 to HEAD, and shows neither secret nor token", async ({
+    setup,
+    sims,
+    cli,
+  }) => {
     const receiver: ScriptedServer = await startScriptedServer(() => ({ status: 404, json: { message: "no such route" } }));
     try {
       const config = await writeConfig(setup, sims.pim.url);
-      const proc = cli.spawn(["events", "--config", config, "--project", "67", "--url", receiver.origin, "--subscriber", "x", "--create"], { env: ENV });
+      const proc = cli.spawn(["events", "--config", config, "--project", "67", "--url", receiver.origin, "--subscriber", "x", "--create"], {
+        env: ENV,
+      });
       await waitForExit(proc, EXIT_MS);
       // An unknown subscriber first: 404 from the platform, exit 1.
       expect(proc.child.exitCode).toBe(1);
       expect(proc.stderr()).toContain("404");
 
-      const refused = cli.spawn(["events", "--config", config, "--project", "67", "--url", receiver.origin, "--create", "--technical-email", "ops@example.com"], { env: ENV });
+      const refused = cli.spawn(
+        ["events", "--config", config, "--project", "67", "--url", receiver.origin, "--create", "--technical-email", "ops@example.com"],
+        { env: ENV },
+      );
       await waitForExit(refused, EXIT_MS);
       expect(refused.child.exitCode).toBe(1);
       expect(refused.stdout()).toBe("");
@@ -152,7 +209,9 @@ describe("pim-sync events --create: the subscription made through the Event Plat
       // The simulator echoed the request, secrets included, in its refusal: none of it reached the output.
       const refusal = setup.platform.requests.filter((request) => request.status === 400);
       expect(refusal).toHaveLength(1);
-      expect(leakedSecrets(proc.stdout() + proc.stderr() + refused.stdout() + refused.stderr(), [...SIM_SECRETS, SECRET, SECONDARY])).toEqual([]);
+      expect(
+        leakedSecrets(proc.stdout() + proc.stderr() + refused.stdout() + refused.stderr(), [...SIM_SECRETS, SECRET, SECONDARY]),
+      ).toEqual([]);
       expect(refused.stderr()).toContain("[redacted]");
     } finally {
       await receiver.close();
@@ -168,7 +227,9 @@ describe("pim-sync events --create: the subscription made through the Event Plat
       { args: ["--subscriber", "abc"], says: "--subscriber goes with --create" },
     ];
     for (const run of runs) {
-      const proc = cli.spawn(["events", "--config", config, "--project", "67", "--url", "https://sync.example.com", ...run.args], { env: ENV });
+      const proc = cli.spawn(["events", "--config", config, "--project", "67", "--url", "https://sync.example.com", ...run.args], {
+        env: ENV,
+      });
       await waitForExit(proc, EXIT_MS);
       expect(proc.child.exitCode, run.args.join(" ")).toBe(2);
       expect(proc.stdout()).toBe("");
@@ -177,7 +238,21 @@ describe("pim-sync events --create: the subscription made through the Event Plat
 
     // A plain-HTTP platform URL off the machine: the config is refused, naming the key.
     const plain = await writeConfig(setup, sims.pim.url, { platformUrl: "http://event.example.com/api/v1" });
-    const proc = cli.spawn(["events", "--config", plain, "--project", "67", "--url", "https://sync.example.com", "--create", "--technical-email", "ops@example.com"], { env: ENV });
+    const proc = cli.spawn(
+      [
+        "events",
+        "--config",
+        plain,
+        "--project",
+        "67",
+        "--url",
+        "https://sync.example.com",
+        "--create",
+        "--technical-email",
+        "ops@example.com",
+      ],
+      { env: ENV },
+    );
     await waitForExit(proc, EXIT_MS);
     expect(proc.child.exitCode).toBe(2);
     expect(proc.stderr()).toContain("event_platform.url");
@@ -192,7 +267,14 @@ describe("pim-sync events --create: the subscription made through the Event Plat
     const proc = cli.spawn(["events", "--help"]);
     await waitForExit(proc, EXIT_MS);
     expect(proc.child.exitCode).toBe(0);
-    for (const text of ["--create", "--technical-email EMAIL", "--subscriber ID", "Nothing is sent anywhere", "within a few minutes", "never a secret or the"]) {
+    for (const text of [
+      "--create",
+      "--technical-email EMAIL",
+      "--subscriber ID",
+      "Nothing is sent anywhere",
+      "within a few minutes",
+      "never a secret or the",
+    ]) {
       expect(proc.stdout()).toContain(text);
     }
   });

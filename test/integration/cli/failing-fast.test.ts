@@ -39,7 +39,8 @@ describe("after a failure, stop the rest: no nested retries, no retries that can
     return proc;
   }
 
-  const retries = (proc: CliProcess, upstream?: string) => proc.logs().filter((line) => line.msg === RETRYING && (upstream === undefined || line.upstream === upstream));
+  const retries = (proc: CliProcess, upstream?: string) =>
+    proc.logs().filter((line) => line.msg === RETRYING && (upstream === undefined || line.upstream === upstream));
 
   test("the service refuses the token (401): the sync ends and its PIM reads are cancelled, not retried", async () => {
     // A slow PIM, so its structure reads are still in flight when the service answers 401.

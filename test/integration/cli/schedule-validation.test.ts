@@ -17,7 +17,12 @@ describe("schedule.cron and schedule.timezone are checked when the config loads"
   });
 
   async function configWith(schedule: Record<string, string>, extras: Record<string, unknown> = {}): Promise<string> {
-    const config = testConfigObject({ pimUrl: "http://127.0.0.1:9", serviceUrl: "http://127.0.0.1:9", redisPrefix: "schedule-test", projectExtras: { schedule } });
+    const config = testConfigObject({
+      pimUrl: "http://127.0.0.1:9",
+      serviceUrl: "http://127.0.0.1:9",
+      redisPrefix: "schedule-test",
+      projectExtras: { schedule },
+    });
     const path = join(dir, "config.json");
     await writeFile(path, JSON.stringify({ ...config, redis: { url: TEST_REDIS_URL, prefix: "schedule-test" }, ...extras }));
     return path;
@@ -42,7 +47,9 @@ describe("schedule.cron and schedule.timezone are checked when the config loads"
       const exit = await waitForExit(proc, 20_000);
 
       expect(exit).toEqual({ code: 2, signal: null });
-      expect(proc.stderr()).toContain("projects[0].schedule.cron (project 67): '*/15 * * *' is not a valid cron expression: has 4 fields; give 5");
+      expect(proc.stderr()).toContain(
+        "projects[0].schedule.cron (project 67): '*/15 * * *' is not a valid cron expression: has 4 fields; give 5",
+      );
       expect(proc.stderr()).toContain("activation.orders.schedule: '*/15' is not a valid cron expression: has 1 field; give 5");
       expect(proc.stdout()).toBe("");
     });

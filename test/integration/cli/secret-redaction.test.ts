@@ -24,7 +24,13 @@ describe("secrets in login errors and config syntax errors", () => {
 
   /** `sync --once` with service email/password, every log line on stderr; returns all output. */
   async function syncWithLogin(): Promise<{ code: number | null; output: string }> {
-    const config = testConfigObject({ pimUrl: sims.pim.url, serviceUrl: sims.service.url, redisPrefix: null, stateDir: join(dir, "state"), logLevel: "trace" });
+    const config = testConfigObject({
+      pimUrl: sims.pim.url,
+      serviceUrl: sims.service.url,
+      redisPrefix: null,
+      stateDir: join(dir, "state"),
+      logLevel: "trace",
+    });
     const [project] = config.projects as Record<string, unknown>[];
     if (!project) throw new Error("test config without a project");
     project.service = { url: sims.service.url, email: EMAIL, password: PASSWORD, token_name: "pim-sync" };
@@ -38,7 +44,14 @@ describe("secrets in login errors and config syntax errors", () => {
   test("a refused login says the status and DRF's reason, not the rest of an answer echoing the password", async () => {
     sims.service.faults.failNext(
       { path: TOKEN_PATH },
-      { status: 400, body: { non_field_errors: ["Unable to log in with provided credentials."], password: [`'${PASSWORD}' is not the password`], email: [EMAIL] } },
+      {
+        status: 400,
+        body: {
+          non_field_errors: ["Unable to log in with provided credentials."],
+          password: [`'${PASSWORD}' is not the password`],
+          email: [EMAIL],
+        },
+      },
     );
 
     const { code, output } = await syncWithLogin();
@@ -50,7 +63,10 @@ describe("secrets in login errors and config syntax errors", () => {
   });
 
   test("a reason that repeats the password is dropped: status only", async () => {
-    sims.service.faults.failNext({ path: TOKEN_PATH }, { status: 400, body: { non_field_errors: [`password ${PASSWORD.toUpperCase()} is wrong`] } });
+    sims.service.faults.failNext(
+      { path: TOKEN_PATH },
+      { status: 400, body: { non_field_errors: [`password ${PASSWORD.toUpperCase()} is wrong`] } },
+    );
 
     const { code, output } = await syncWithLogin();
 
@@ -60,7 +76,10 @@ describe("secrets in login errors and config syntax errors", () => {
   });
 
   test("a login failing with 5xx pages that echo the request is retried and reported without them", async () => {
-    sims.service.faults.failNext({ path: TOKEN_PATH }, { status: 502, times: 10, body: { error: "bad gateway", request: { email: EMAIL, password: PASSWORD } } });
+    sims.service.faults.failNext(
+      { path: TOKEN_PATH },
+      { status: 502, times: 10, body: { error: "bad gateway", request: { email: EMAIL, password: PASSWORD } } },
+    );
 
     const { code, output } = await syncWithLogin();
 

@@ -40,8 +40,16 @@ describe("pim-sync sync and plan", () => {
       operations: { collection: string; action: string; delete_all: boolean }[];
       missing: { collection: string }[];
     };
-    expect(plan.collections.find((c) => c.name === "color")?.options).toContainEqual({ name: "red", label: { "de-DE": "Rot", "en-US": "Red", "fr-FR": "Rouge" } });
-    expect(plan.fields.find((f) => f.name === "material-en_US")).toMatchObject({ type: "select", multiple: true, options_collection_name: "material-en_US", requirement_level: "optional" });
+    expect(plan.collections.find((c) => c.name === "color")?.options).toContainEqual({
+      name: "red",
+      label: { "de-DE": "Rot", "en-US": "Red", "fr-FR": "Rouge" },
+    });
+    expect(plan.fields.find((f) => f.name === "material-en_US")).toMatchObject({
+      type: "select",
+      multiple: true,
+      options_collection_name: "material-en_US",
+      requirement_level: "optional",
+    });
     expect(plan.fields.find((f) => f.name === "color")?.groups.length).toBeGreaterThan(0);
     expect(plan.operations.every((o) => o.action === "replace" && o.delete_all)).toBe(true);
     expect(plan.missing.map((m) => m.collection)).toEqual(["season-mobile"]);

@@ -20,7 +20,9 @@ async function modulesLoadedBy(args: readonly string[], dir: string): Promise<st
   );
   const register = join(dir, "register.mjs");
   await writeFile(register, `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
-  const child = spawn(process.execPath, ["--import", pathToFileURL(register).href, CLI_BIN, ...args], { stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, ["--import", pathToFileURL(register).href, CLI_BIN, ...args], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
   const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
@@ -42,7 +44,9 @@ describe("pim-sync sync: what the command loads", () => {
     const loaded = await modulesLoadedBy(["sync", "--help"], dir);
 
     expect(loaded.some((url) => url.includes("/dist/src/cli/commands/sync-command.js"))).toBe(true);
-    const unneeded = loaded.filter((url) => /\/node_modules\/(ioredis|bullmq|fastify|@bull-board|cron-parser)\/|\/dist\/src\/sim\//.test(url));
+    const unneeded = loaded.filter((url) =>
+      /\/node_modules\/(ioredis|bullmq|fastify|@bull-board|cron-parser)\/|\/dist\/src\/sim\//.test(url),
+    );
     expect(unneeded).toEqual([]);
   });
 });

@@ -26,10 +26,28 @@ import { startActivationSimulator } from "../../../src/sim/activation/activation
 import { captureIo } from "../../support/capture-io.js";
 import { ACTIVATION_ENV, activationConfig, writeActivationConfig } from "../activation/activation-test-config.js";
 import { startOwnRedisCluster, type OwnRedisCluster } from "../../support/own-redis-cluster.js";
-import { assertCliBuilt, killLeftoverProcesses, spawnCli, startWorkerCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
+import {
+  assertCliBuilt,
+  killLeftoverProcesses,
+  spawnCli,
+  startWorkerCli,
+  waitForExit,
+  type CliProcess,
+} from "../../support/process-cli.js";
 import { scanKeys } from "../../support/redis.js";
 import { createRedisBudgets } from "../../../src/budgets/upstream-budgets.js";
-import { FAST_ADD_OPTIONS, FAST_HTTP, FAST_WORKER, finishedJob, isDrained, jobInState, PROJECT, serviceOptions, startWorkerHarness, type WorkerHarness } from "../../support/worker-harness.js";
+import {
+  FAST_ADD_OPTIONS,
+  FAST_HTTP,
+  FAST_WORKER,
+  finishedJob,
+  isDrained,
+  jobInState,
+  PROJECT,
+  serviceOptions,
+  startWorkerHarness,
+  type WorkerHarness,
+} from "../../support/worker-harness.js";
 import { waitFor } from "../../support/worker-wait.js";
 
 const ADD_OPTIONS_PATH = /\/add-options\/$/;
@@ -114,10 +132,13 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
     const cluster1 = harness.redis.redis;
     const cluster2 = cluster1.duplicate();
     try {
-      const budgetsOf = (redis: typeof cluster1) => createRedisBudgets({ redis, keyspace: keyspaceOf(redis, harness.redis.prefix), leaseMs: 2_000, logger: silentLogger() });
+      const budgetsOf = (redis: typeof cluster1) =>
+        createRedisBudgets({ redis, keyspace: keyspaceOf(redis, harness.redis.prefix), leaseMs: 2_000, logger: silentLogger() });
       const [one, two] = [budgetsOf(cluster1), budgetsOf(cluster2)];
       const identities = ["service-n-cluster-a", "service-n-cluster-b"];
-      const settles = await Promise.all(identities.flatMap((identity) => Array.from({ length: 5 }, () => one.rate(identity, { limit: 5 }, "67").acquire())));
+      const settles = await Promise.all(
+        identities.flatMap((identity) => Array.from({ length: 5 }, () => one.rate(identity, { limit: 5 }, "67").acquire())),
+      );
       for (const settle of settles) settle();
       const ran = await one.slots([{ identity: "pim-connection-n-cluster", limit: 4 }], "67").run(async () => {
         expect(await cluster1.zcard(`${harness.redis.prefix}:budget:{budget-pim-connection-n-cluster}:slots`)).toBe(1);
@@ -151,7 +172,9 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
     expect(serviceOptions(harness.service, "color")).toContainEqual({ name: "teal", label: { "en-US": "Teal" } });
     expect(harness.pim.state.attribute_options.color?.map((option) => option.code)).toContain("teal");
     expect(harness.service.requests.filter((r) => r.method === "PATCH" && ADD_OPTIONS_PATH.test(r.path))).toHaveLength(1);
-    expect(await harness.redis.keys()).toContainEqual(expect.stringMatching(new RegExp(`^${harness.redis.prefix.replace(/\./g, "\\.")}:idempotency:\\{project-67\\}:[0-9a-f]{32}$`)));
+    expect(await harness.redis.keys()).toContainEqual(
+      expect.stringMatching(new RegExp(`^${harness.redis.prefix.replace(/\./g, "\\.")}:idempotency:\\{project-67\\}:[0-9a-f]{32}$`)),
+    );
   });
 
   it("merged add-options: requests waiting together are carried out by one job; their outcomes (one MULTI) and intents sit under the project's tag", async () => {
@@ -159,7 +182,8 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
     await harness.queue().pause();
     await harness.startWorker();
     const ids = [];
-    for (const name of ["teal", "navy", "ochre"]) ids.push((await harness.queues.enqueueAddOptions({ project: PROJECT, attribute: "color", options: [{ name }] })).jobId);
+    for (const name of ["teal", "navy", "ochre"])
+      ids.push((await harness.queues.enqueueAddOptions({ project: PROJECT, attribute: "color", options: [{ name }] })).jobId);
     await harness.queue().resume();
     const done = await Promise.all(ids.map((id) => finishedJob(harness.queue(), id)));
     expect(done.map((d) => d.state)).toEqual(["completed", "completed", "completed"]);
@@ -211,7 +235,11 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
     // A slow PIM keeps the sync running long enough to be killed in the middle.
     harness.pim.setLatencyMs(150);
     const sync = await harness.queues.enqueueSync({ project: PROJECT });
-    const runner = await waitFor(() => workers.find((worker) => worker.logs().some((line) => line.msg === "job started" && line.job === sync.jobId)), 20_000, "a worker process to start the sync");
+    const runner = await waitFor(
+      () => workers.find((worker) => worker.logs().some((line) => line.msg === "job started" && line.job === sync.jobId)),
+      20_000,
+      "a worker process to start the sync",
+    );
     const other = workers.find((worker) => worker !== runner);
     if (!other) throw new Error("two workers were started");
     runner.signal("SIGKILL");
@@ -222,8 +250,14 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
     const done = await finishedJob(harness.queue(), sync.jobId, 40_000);
     expect(done.state).toBe("completed");
     expect(done.job.stalledCounter).toBeGreaterThanOrEqual(1);
-    await other.waitForLog((line) => line.job === sync.jobId && line.msg === "job completed", 5_000, "'job completed' from the other worker");
-    expect(other.logs().some((line) => line.job === sync.jobId && typeof line.msg === "string" && line.msg.startsWith("job stalled"))).toBe(true);
+    await other.waitForLog(
+      (line) => line.job === sync.jobId && line.msg === "job completed",
+      5_000,
+      "'job completed' from the other worker",
+    );
+    expect(other.logs().some((line) => line.job === sync.jobId && typeof line.msg === "string" && line.msg.startsWith("job stalled"))).toBe(
+      true,
+    );
     other.signal("SIGTERM");
     expect(await waitForExit(other, 25_000)).toEqual({ code: 0, signal: null });
   });
@@ -277,11 +311,18 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
       dir = await mkdtemp(join(tmpdir(), "pim-sync-cluster-activation-"));
       const ordersDir = join(dir, "orders");
       const config = {
-        ...activationConfig({ activationUrl: sim.url, stateDir: join(dir, "state"), activation: { orders: { connections: ["amazon-fr"], sink: { type: "file", dir: ordersDir } } } }),
+        ...activationConfig({
+          activationUrl: sim.url,
+          stateDir: join(dir, "state"),
+          activation: { orders: { connections: ["amazon-fr"], sink: { type: "file", dir: ordersDir } } },
+        }),
         redis: { cluster: { nodes: cluster.nodes }, prefix: harness.redis.prefix },
       };
       const configPath = await writeActivationConfig(dir, config);
-      running = await startWorkerProcess({ settings: parseSettings(JSON.stringify(config), "cluster-activation", ACTIVATION_ENV), logger: silentLogger() });
+      running = await startWorkerProcess({
+        settings: parseSettings(JSON.stringify(config), "cluster-activation", ACTIVATION_ENV),
+        logger: silentLogger(),
+      });
       const activationQueue = running.activation?.queue.queue;
       if (!activationQueue) throw new Error("the worker runs no Activation queue");
       expect(activationQueue.name).toBe("{activation}");
@@ -295,7 +336,8 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
       };
       await pull();
       const day = new Date().toISOString().slice(0, 10);
-      const lines = async (): Promise<number> => (await readFile(join(ordersDir, `amazon-fr-${day}.ndjson`), "utf8")).split("\n").filter((line) => line !== "").length;
+      const lines = async (): Promise<number> =>
+        (await readFile(join(ordersDir, `amazon-fr-${day}.ndjson`), "utf8")).split("\n").filter((line) => line !== "").length;
       expect(await lines()).toBe(7);
       // The pull state (a hash under {activation}) says they were written: the next pull adds none.
       await pull();
@@ -313,11 +355,19 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
     dir = await mkdtemp(join(tmpdir(), "pim-sync-cluster-config-"));
     const configPath = join(dir, "config.json");
     const nodes = [`redis://:cluster-pass-word@127.0.0.1:${REFUSED_PORT}`, `redis://:cluster-pass-word@127.0.0.2:${REFUSED_PORT}`];
-    await writeFile(configPath, JSON.stringify({ redis: { cluster: { nodes }, prefix: "unanswered", connect_timeout_ms: 500 }, projects: [harness.project(PROJECT)] }));
+    await writeFile(
+      configPath,
+      JSON.stringify({
+        redis: { cluster: { nodes }, prefix: "unanswered", connect_timeout_ms: 500 },
+        projects: [harness.project(PROJECT)],
+      }),
+    );
     const listed = await cli("jobs", "list", "--config", configPath);
     expect(listed.code).toBe(1);
     expect(listed.out).toBe("");
-    expect(listed.err).toMatch(/^pim-sync jobs: failed: Redis at the cluster of redis:\/\/:\*\*\*@127\.0\.0\.1:9, redis:\/\/:\*\*\*@127\.0\.0\.2:9 is not answering: .*\(gave up after 500 ms, redis\.connect_timeout_ms\)\n$/);
+    expect(listed.err).toMatch(
+      /^pim-sync jobs: failed: Redis at the cluster of redis:\/\/:\*\*\*@127\.0\.0\.1:9, redis:\/\/:\*\*\*@127\.0\.0\.2:9 is not answering: .*\(gave up after 500 ms, redis\.connect_timeout_ms\)\n$/,
+    );
     expect(listed.err).not.toContain("cluster-pass-word");
   });
 

@@ -57,7 +57,10 @@ describe("the merge window of PIM events in the project queue (real Redis, no wo
     await queues.enqueueEventSync(PROJECT, { quietMs: 0, maxMs: 0 });
     // A real BullMQ worker whose run fails: the job goes back to the delayed set for its backoff.
     const connection = redis.redis.duplicate({ maxRetriesPerRequest: null });
-    const worker = new Worker(queue.name, () => Promise.reject(new Error("the PIM did not answer")), { connection, prefix: queue.opts.prefix });
+    const worker = new Worker(queue.name, () => Promise.reject(new Error("the PIM did not answer")), {
+      connection,
+      prefix: queue.opts.prefix,
+    });
     try {
       const job = await waitFor(
         async () => {

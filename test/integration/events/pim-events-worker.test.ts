@@ -46,7 +46,11 @@ describe("PIM events through the worker process and the simulators", () => {
   });
 
   /** A worker whose project 67 subscribes to events, after one full sync (the exact baseline). */
-  async function startWorker(projectExtras: Record<string, unknown> = {}, windowMs = 300, eventsExtras: Record<string, unknown> = {}): Promise<void> {
+  async function startWorker(
+    projectExtras: Record<string, unknown> = {},
+    windowMs = 300,
+    eventsExtras: Record<string, unknown> = {},
+  ): Promise<void> {
     const config = await writeTestConfig(dir, {
       pimUrl: sims.pim.url,
       serviceUrl: sims.service.url,
@@ -54,7 +58,11 @@ describe("PIM events through the worker process and the simulators", () => {
       logLevel: "info",
       server: { port: 0 },
       projectExtras: {
-        pim: { url: sims.pim.url, ...SIM_CREDENTIALS.pim, events: { secret: "${PIM_EVENTS_SECRET}", window_ms: windowMs, ...eventsExtras } },
+        pim: {
+          url: sims.pim.url,
+          ...SIM_CREDENTIALS.pim,
+          events: { secret: "${PIM_EVENTS_SECRET}", window_ms: windowMs, ...eventsExtras },
+        },
         ...projectExtras,
       },
     });
@@ -67,7 +75,18 @@ describe("PIM events through the worker process and the simulators", () => {
   }
 
   const pim = () =>
-    createPimClient({ ...DEFAULT_PIM_CLIENT_LIMITS, baseUrl: sims.pim.url, dispatcher: createAgent({ connections: 4 }), credentials: { clientId: SIM_CREDENTIALS.pim.client_id, secret: SIM_CREDENTIALS.pim.secret, username: SIM_CREDENTIALS.pim.username, password: SIM_CREDENTIALS.pim.password }, logger: createLogger({ level: "silent", redactor: EMPTY_REDACTOR }) });
+    createPimClient({
+      ...DEFAULT_PIM_CLIENT_LIMITS,
+      baseUrl: sims.pim.url,
+      dispatcher: createAgent({ connections: 4 }),
+      credentials: {
+        clientId: SIM_CREDENTIALS.pim.client_id,
+        secret: SIM_CREDENTIALS.pim.secret,
+        username: SIM_CREDENTIALS.pim.username,
+        password: SIM_CREDENTIALS.pim.password,
+      },
+      logger: createLogger({ level: "silent", redactor: EMPTY_REDACTOR }),
+    });
 
   /**
    * Makes the PIM's color list `count` options longer (its sample list is one page). Before the
@@ -75,7 +94,12 @@ describe("PIM events through the worker process and the simulators", () => {
    * when that costs fewer requests than the list's pages (e.g. 150 options: 2 pages).
    */
   const lengthenColor = (count: number): void => {
-    for (let index = 0; index < count; index += 1) sims.pim.state.attribute_options["color"]?.push({ code: `filler_${index}`, sort_order: 1_000 + index, labels: { en_US: `Filler ${index}` } });
+    for (let index = 0; index < count; index += 1)
+      sims.pim.state.attribute_options["color"]?.push({
+        code: `filler_${index}`,
+        sort_order: 1_000 + index,
+        labels: { en_US: `Filler ${index}` },
+      });
   };
 
   const optionsOf = (collection: string): string[] => (collectionsOf(sims.service, PROJECT)[collection] ?? []).map((option) => option.name);
@@ -86,7 +110,11 @@ describe("PIM events through the worker process and the simulators", () => {
       async () => {
         const jobs = (await allJobs(queues, PROJECT)).filter((job) => job.name === "sync.events");
         const states = await Promise.all(jobs.map((job) => job.getState()));
-        return jobs.length > 0 && states.every((state) => state === "completed") && (await redis.redis.hlen(`${redis.prefix}:pim-events:${PROJECT}:pending`)) === 0 ? jobs.length : false;
+        return jobs.length > 0 &&
+          states.every((state) => state === "completed") &&
+          (await redis.redis.hlen(`${redis.prefix}:pim-events:${PROJECT}:pending`)) === 0
+          ? jobs.length
+          : false;
       },
       { timeoutMs: WAIT_MS, what: "every targeted sync to complete" },
     );
@@ -111,15 +139,31 @@ describe("PIM events through the worker process and the simulators", () => {
 
   it("a bad or missing signature is refused 401 and changes nothing", async () => {
     await startWorker();
-    const body = JSON.stringify({ specversion: "1.0", id: "evt-1", type: "com.akeneo.pim.v1.attribute-option.created", subject: "t", data: optionEventData("color", "teal") });
+    const body = JSON.stringify({
+      specversion: "1.0",
+      id: "evt-1",
+      type: "com.akeneo.pim.v1.attribute-option.created",
+      subject: "t",
+      data: optionEventData("color", "teal"),
+    });
     sims.pim.state.attribute_options["color"]?.push({ code: "teal", sort_order: 99, labels: { en_US: "Teal" } });
     const missing = await fetch(receiver, { method: "POST", headers: { "content-type": "application/json" }, body });
-    const wrong = await fetch(receiver, { method: "POST", headers: { "content-type": "application/json", "x-akeneo-signature-primary": signBody(body, "another-secret-0123456789") }, body });
+    const wrong = await fetch(receiver, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-akeneo-signature-primary": signBody(body, "another-secret-0123456789") },
+      body,
+    });
     expect([missing.status, wrong.status]).toEqual([401, 401]);
-    expect(await redis.redis.exists(`${redis.prefix}:pim-events:${PROJECT}:pending`, `${redis.prefix}:pim-events:${PROJECT}:seen:evt-1`)).toBe(0);
+    expect(
+      await redis.redis.exists(`${redis.prefix}:pim-events:${PROJECT}:pending`, `${redis.prefix}:pim-events:${PROJECT}:seen:evt-1`),
+    ).toBe(0);
     expect((await allJobs(queues, PROJECT)).filter((job) => job.name === "sync.events")).toEqual([]);
     // The same body, signed: accepted.
-    const signed = await fetch(receiver, { method: "POST", headers: { "content-type": "application/json", "x-akeneo-signature-primary": signBody(body, SECRET) }, body });
+    const signed = await fetch(receiver, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-akeneo-signature-primary": signBody(body, SECRET) },
+      body,
+    });
     expect(signed.status).toBe(200);
     await waitFor(() => optionsOf("color").includes("teal"), { timeoutMs: WAIT_MS, what: "teal after the signed event" });
   });
@@ -152,7 +196,11 @@ describe("PIM events through the worker process and the simulators", () => {
     const changes = 5;
     for (let index = 0; index < changes; index += 1) {
       // A change made in the PIM (not through its API), then the platform's event for it.
-      sims.pim.state.attribute_options["color"]?.push({ code: `spread_${index}`, sort_order: 100 + index, labels: { en_US: `Spread ${index}` } });
+      sims.pim.state.attribute_options["color"]?.push({
+        code: `spread_${index}`,
+        sort_order: 100 + index,
+        labels: { en_US: `Spread ${index}` },
+      });
       sims.pim.events.emit("attribute-option.created", optionEventData("color", `spread_${index}`));
       await sims.pim.events.idle();
       // Each next event only once the receiver's job is scheduled for later (the window) or
@@ -168,7 +216,9 @@ describe("PIM events through the worker process and the simulators", () => {
     await eventSyncsDone();
     expect(optionsOf("color").filter((name) => name.startsWith("spread_"))).toHaveLength(changes);
     expect(await eventSyncJobs()).toHaveLength(1);
-    const reads = sims.pim.requests.filter((request) => request.method === "GET" && request.path.startsWith("/api/rest/v1/attributes/color/options")).map((request) => request.path);
+    const reads = sims.pim.requests
+      .filter((request) => request.method === "GET" && request.path.startsWith("/api/rest/v1/attributes/color/options"))
+      .map((request) => request.path);
     expect(reads.sort()).toEqual(Array.from({ length: changes }, (_, index) => `/api/rest/v1/attributes/color/options/spread_${index}`));
   });
 
@@ -181,7 +231,10 @@ describe("PIM events through the worker process and the simulators", () => {
       sims.pim.state.attribute_options["color"]?.push({ code, sort_order: 300 + index, labels: { en_US: code } });
       sims.pim.events.emit("attribute-option.created", optionEventData("color", code));
     }
-    await waitFor(() => codes.every((code) => optionsOf("color").includes(code)), { timeoutMs: WAIT_MS, what: "the burst's options in the service" });
+    await waitFor(() => codes.every((code) => optionsOf("color").includes(code)), {
+      timeoutMs: WAIT_MS,
+      what: "the burst's options in the service",
+    });
     const jobs = (await allJobs(queues, PROJECT)).filter((job) => job.name === "sync.events");
     const lastEventAt = Number(await redis.redis.get(`${redis.prefix}:pim-events:${PROJECT}:last`));
     expect(jobs.length).toBeGreaterThan(0);
@@ -205,9 +258,16 @@ describe("PIM events through the worker process and the simulators", () => {
     announce();
     await waitFor(() => !optionsOf("color").includes("red"), { timeoutMs: WAIT_MS, what: "red deleted from the service" });
     // The PIM's 404 for the option alone confirmed it: no list read, no second question.
-    const reads = sims.pim.requests.filter((request) => request.method === "GET" && request.path.startsWith("/api/rest/v1/attributes/color/options")).map((request) => request.path);
+    const reads = sims.pim.requests
+      .filter((request) => request.method === "GET" && request.path.startsWith("/api/rest/v1/attributes/color/options"))
+      .map((request) => request.path);
     expect(reads).toEqual(["/api/rest/v1/attributes/color/options/red"]);
-    expect(optionsOf("color").sort()).toEqual(colors.filter((option) => option.code !== "red").map((option) => option.code).sort());
+    expect(optionsOf("color").sort()).toEqual(
+      colors
+        .filter((option) => option.code !== "red")
+        .map((option) => option.code)
+        .sort(),
+    );
   });
 
   it("deletions the guard would hold from a full sync are held from option events the same way", async () => {
@@ -237,7 +297,9 @@ describe("PIM events through the worker process and the simulators", () => {
     await eventSyncsDone();
     // The PIM merges the new label into the option's others.
     expect(collectionsOf(sims.service, PROJECT)["color"]?.find((option) => option.name === "red")?.label["en-US"]).toBe("Crimson");
-    const reads = sims.pim.requests.filter((request) => request.method === "GET" && request.path.startsWith("/api/rest/v1/attributes/color/options")).map((request) => request.path);
+    const reads = sims.pim.requests
+      .filter((request) => request.method === "GET" && request.path.startsWith("/api/rest/v1/attributes/color/options"))
+      .map((request) => request.path);
     expect(reads).toEqual(["/api/rest/v1/attributes/color/options/red"]);
   });
 
@@ -253,7 +315,9 @@ describe("PIM events through the worker process and the simulators", () => {
     }
     expect(await eventSyncsDone()).toBe(1);
     expect(optionsOf("color")).toEqual(expect.arrayContaining(codes));
-    const reads = sims.pim.requests.filter((request) => request.method === "GET" && request.path.startsWith("/api/rest/v1/attributes/color/options")).map((request) => request.path);
+    const reads = sims.pim.requests
+      .filter((request) => request.method === "GET" && request.path.startsWith("/api/rest/v1/attributes/color/options"))
+      .map((request) => request.path);
     // The list's two pages, no single option.
     expect(reads).toEqual(["/api/rest/v1/attributes/color/options", "/api/rest/v1/attributes/color/options"]);
   });

@@ -7,7 +7,15 @@ import { queryHistory } from "../../../src/history/query-history.js";
 import { test } from "../../support/fixtures.js";
 
 const added = (...options: string[]): HistoryBatch => [
-  { collection: "color", kind: "added", reason: "new in the PIM", job: "cli/x", trigger: "cli", at: "2026-01-01T00:00:00.000Z", options: options.map((option) => [option, null, { "en-US": option }]) },
+  {
+    collection: "color",
+    kind: "added",
+    reason: "new in the PIM",
+    job: "cli/x",
+    trigger: "cli",
+    at: "2026-01-01T00:00:00.000Z",
+    options: options.map((option) => [option, null, { "en-US": option }]),
+  },
 ];
 
 describe("the file history store (--once without Redis)", () => {
@@ -25,7 +33,17 @@ describe("the file history store (--once without Redis)", () => {
     const page = await queryHistory(first, 67, { sinceMs: 0, limit: 2 });
     expect(page.entries.map((e) => e.option)).toEqual(["green", "red"]);
     // Stored once per batch, answered per option as before.
-    expect(page.entries[0]).toEqual({ collection: "color", option: "green", kind: "added", labelsBefore: null, labelsAfter: { "en-US": "green" }, reason: "new in the PIM", job: "cli/x", trigger: "cli", at: "2026-01-01T00:00:00.000Z" });
+    expect(page.entries[0]).toEqual({
+      collection: "color",
+      option: "green",
+      kind: "added",
+      labelsBefore: null,
+      labelsAfter: { "en-US": "green" },
+      reason: "new in the PIM",
+      job: "cli/x",
+      trigger: "cli",
+      at: "2026-01-01T00:00:00.000Z",
+    });
     const rest = await queryHistory(first, 67, { sinceMs: 0, limit: 2, cursor: page.next ?? "" });
     expect(rest).toEqual({ entries: [expect.objectContaining({ option: "blue" })], next: null });
 

@@ -39,7 +39,15 @@ describe("pim-sync history and held, over the real CLI", () => {
   let configPath: string;
 
   async function writeConfig(history: Record<string, unknown> = {}): Promise<void> {
-    const config = { ...testConfigObject({ pimUrl: sims.pim.url, serviceUrl: sims.service.url, redisPrefix: redis.prefix, projectExtras: { deletion_guard: GUARD } }), history };
+    const config = {
+      ...testConfigObject({
+        pimUrl: sims.pim.url,
+        serviceUrl: sims.service.url,
+        redisPrefix: redis.prefix,
+        projectExtras: { deletion_guard: GUARD },
+      }),
+      history,
+    };
     await writeFile(configPath, JSON.stringify(config));
   }
 
@@ -66,7 +74,8 @@ describe("pim-sync history and held, over the real CLI", () => {
     return options;
   };
   const dropFromPim = (...codes: string[]) => color().splice(0, color().length, ...color().filter((o) => !codes.includes(o.code)));
-  const inService = (collection: string) => (sims.service.collections().find((c) => c.name === collection && c.project === PROJECT)?.options ?? []).map((o) => o.name).sort();
+  const inService = (collection: string) =>
+    (sims.service.collections().find((c) => c.name === collection && c.project === PROJECT)?.options ?? []).map((o) => o.name).sort();
 
   test.beforeEach(async ({ sims: simulators, redis: testRedis, tempDir, cli: fixture }) => {
     processes = fixture;
@@ -83,7 +92,16 @@ describe("pim-sync history and held, over the real CLI", () => {
     const first = await history("--collection", "color");
     expect(first.map((e) => e.option).sort()).toEqual(["black", "blue", "green", "red", "white"]);
     // A first sync's replace records codes only: the labels it wrote are the state's.
-    expect(first.every((e) => e.kind === "replaced" && e.trigger === "cli" && e.job.startsWith("cli/sync-") && e.labels_before === null && e.labels_after === null)).toBe(true);
+    expect(
+      first.every(
+        (e) =>
+          e.kind === "replaced" &&
+          e.trigger === "cli" &&
+          e.job.startsWith("cli/sync-") &&
+          e.labels_before === null &&
+          e.labels_after === null,
+      ),
+    ).toBe(true);
 
     color().push({ code: "purple", sort_order: 9, labels: { en_US: "Purple" } });
     const red = color().find((o) => o.code === "red");
@@ -96,11 +114,23 @@ describe("pim-sync history and held, over the real CLI", () => {
     const job = second[0]?.job;
     expect(job).toBeDefined();
     expect(second.every((e) => e.job === job)).toBe(true);
-    expect(second.map((e) => [e.option, e.kind]).sort()).toEqual([["purple", "added"], ["red", "relabelled"], ["white", "deleted"]]);
-    expect(second.find((e) => e.option === "red")).toMatchObject({ labels_before: { "en-US": "Red" }, labels_after: { "en-US": "Scarlet" } });
+    expect(second.map((e) => [e.option, e.kind]).sort()).toEqual([
+      ["purple", "added"],
+      ["red", "relabelled"],
+      ["white", "deleted"],
+    ]);
+    expect(second.find((e) => e.option === "red")).toMatchObject({
+      labels_before: { "en-US": "Red" },
+      labels_after: { "en-US": "Scarlet" },
+    });
     const white = await history("--option", "white");
     expect(white.map((e) => e.kind)).toEqual(["deleted", "replaced"]);
-    expect(white[0]).toMatchObject({ job, collection: "color", labels_after: null, reason: expect.stringMatching(/^the PIM no longer has it \(confirmed by a read of the PIM at \d{4}-/) });
+    expect(white[0]).toMatchObject({
+      job,
+      collection: "color",
+      labels_after: null,
+      reason: expect.stringMatching(/^the PIM no longer has it \(confirmed by a read of the PIM at \d{4}-/),
+    });
     expect(Object.keys(white[0] ?? {})).toEqual(expect.arrayContaining(["collection", "option", "kind", "reason", "job", "at"]));
 
     // Two of five: the guard holds them; the held plan is kept.
@@ -108,7 +138,10 @@ describe("pim-sync history and held, over the real CLI", () => {
     expect((await sync()).code).toBe(3);
     const [plan, ...others] = await held();
     expect(others).toEqual([]);
-    expect(plan).toMatchObject({ approved: null, collections: [{ collection: "color", options: ["black", "blue"], reason: expect.stringMatching(/would delete 2 of 5/) }] });
+    expect(plan).toMatchObject({
+      approved: null,
+      collections: [{ collection: "color", options: ["black", "blue"], reason: expect.stringMatching(/would delete 2 of 5/) }],
+    });
     expect(inService("color")).toContain("black");
 
     // The PIM loses one more before the approved run: that one was never approved.

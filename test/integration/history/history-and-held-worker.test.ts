@@ -57,7 +57,8 @@ describe("the worker records its writes and keeps held deletions for an admin's 
     baseUrl = await servingUrlOf(worker);
   });
 
-  const as = (user: { token: string }, path: string, method = "GET") => client.call(path, { token: user.token, method, ...(method === "POST" ? { body: {} } : {}) });
+  const as = (user: { token: string }, path: string, method = "GET") =>
+    client.call(path, { token: user.token, method, ...(method === "POST" ? { body: {} } : {}) });
   async function syncAsAdmin(): Promise<{ ref: string; result: { outcome: string } }> {
     const answer = await as(ADMIN, `/admin/api/projects/${PROJECT}/sync`, "POST");
     expect(answer.status).toBe(202);
@@ -73,7 +74,8 @@ describe("the worker records its writes and keeps held deletions for an admin's 
   const heldList = async () => ((await as(VIEWER, `/admin/api/projects/${PROJECT}/held`)).json as { held: Held[] }).held;
   const color = () => sims.pim.state.attribute_options["color"] ?? [];
   const dropFromPim = (...codes: string[]) => color().splice(0, color().length, ...color().filter((o) => !codes.includes(o.code)));
-  const inService = () => (sims.service.collections().find((c) => c.name === "color" && c.project === PROJECT)?.options ?? []).map((o) => o.name).sort();
+  const inService = () =>
+    (sims.service.collections().find((c) => c.name === "color" && c.project === PROJECT)?.options ?? []).map((o) => o.name).sort();
   const heldMetric = async () => {
     const text = (await client.call("/metrics", { token: METRICS_TOKEN })).text;
     return Number(/^pim_sync_held_deletions\{project="67"\} (\d+)$/m.exec(text)?.[1] ?? "NaN");
@@ -83,16 +85,25 @@ describe("the worker records its writes and keeps held deletions for an admin's 
     const first = await syncAsAdmin();
     const page = await historyOf(VIEWER, "collection=color&limit=2");
     expect(page.entries).toHaveLength(2);
-    expect(page.entries.every((e) => e.job === first.ref && e.trigger === "admin" && e.requested_by === ADMIN.name && e.kind === "replaced")).toBe(true);
+    expect(
+      page.entries.every((e) => e.job === first.ref && e.trigger === "admin" && e.requested_by === ADMIN.name && e.kind === "replaced"),
+    ).toBe(true);
     expect(page.next_cursor).not.toBeNull();
     const rest = await historyOf(VIEWER, `collection=color&limit=10&cursor=${encodeURIComponent(page.next_cursor ?? "")}`);
     expect([...page.entries, ...rest.entries].map((e) => e.option).sort()).toEqual(["black", "blue", "green", "red", "white"]);
     expect(rest.next_cursor).toBeNull();
     expect((await as(VIEWER, `/admin/api/projects/${PROJECT}/history?since=yesterday`)).status).toBe(400);
 
-    const added = await queues.enqueueAddOptions({ project: PROJECT, attribute: "color", options: [{ name: "teal", label: { "en-US": "Teal" } }], requested_by: "shop" });
+    const added = await queues.enqueueAddOptions({
+      project: PROJECT,
+      attribute: "color",
+      options: [{ name: "teal", label: { "en-US": "Teal" } }],
+      requested_by: "shop",
+    });
     await waitForJobState(queues, PROJECT, added.jobId, "completed", 60_000);
-    expect((await historyOf(VIEWER, "option=teal")).entries).toEqual([expect.objectContaining({ kind: "added", collection: "color", job: `${PROJECT}/${added.jobId}`, requested_by: "shop" })]);
+    expect((await historyOf(VIEWER, "option=teal")).entries).toEqual([
+      expect.objectContaining({ kind: "added", collection: "color", job: `${PROJECT}/${added.jobId}`, requested_by: "shop" }),
+    ]);
 
     dropFromPim("black", "blue");
     const holding = await syncAsAdmin();
@@ -114,6 +125,10 @@ describe("the worker records its writes and keeps held deletions for an admin's 
     expect(inService()).toEqual(["green", "red", "teal", "white"]);
     expect((await heldList()).map((h) => h.collections)).toEqual([[expect.objectContaining({ collection: "color", options: ["green"] })]]);
     const black = (await historyOf(ADMIN, "option=black")).entries[0];
-    expect(black).toMatchObject({ kind: "deleted", job: applying.ref, reason: expect.stringContaining(`approved in held plan ${plan?.id ?? "?"}`) });
+    expect(black).toMatchObject({
+      kind: "deleted",
+      job: applying.ref,
+      reason: expect.stringContaining(`approved in held plan ${plan?.id ?? "?"}`),
+    });
   });
 });

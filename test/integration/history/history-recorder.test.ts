@@ -8,7 +8,17 @@ import type { HistoryStore } from "../../../src/history/history-store.js";
 import { allHistory } from "../../../src/history/query-history.js";
 import { test } from "../../support/fixtures.js";
 
-const replaced = (...options: string[]): HistoryBatch => [{ collection: "size", kind: "replaced", reason: "replaced by a --full run", job: "cli/x", trigger: "cli", at: "2026-01-01T00:00:00.000Z", options }];
+const replaced = (...options: string[]): HistoryBatch => [
+  {
+    collection: "size",
+    kind: "replaced",
+    reason: "replaced by a --full run",
+    job: "cli/x",
+    trigger: "cli",
+    at: "2026-01-01T00:00:00.000Z",
+    options,
+  },
+];
 
 describe("the history recorder (a batch stored while the next chunk is written)", () => {
   let dir: string;

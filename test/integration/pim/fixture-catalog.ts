@@ -24,8 +24,14 @@ export function createFixtureCatalog(baseUrl: string) {
   const options = new Map<string, Map<string, unknown>>();
   const records = new Map<string, Set<string>>();
   const fixture = (name: string): FixtureReply => ({ status: 200, body: servedFixture(name, baseUrl) });
-  const page = (path: string, items: readonly unknown[]): FixtureReply => ({ status: 200, body: lastPage(baseUrl, `/api/rest/v1/${path}`, items) });
-  const ce = (name: string, status: number): FixtureReply => ({ status, body: JSON.stringify(jsonFixture(`from-pim-community-dev/${name}`)) });
+  const page = (path: string, items: readonly unknown[]): FixtureReply => ({
+    status: 200,
+    body: lastPage(baseUrl, `/api/rest/v1/${path}`, items),
+  });
+  const ce = (name: string, status: number): FixtureReply => ({
+    status,
+    body: JSON.stringify(jsonFixture(`from-pim-community-dev/${name}`)),
+  });
 
   function get(segments: readonly string[], query: URLSearchParams): FixtureReply {
     const [resource, code, sub, item] = segments;
@@ -34,10 +40,14 @@ export function createFixtureCatalog(baseUrl: string) {
     switch (`${segments.length}:${resource}${sub ? `/${sub}` : ""}`) {
       case "1:attributes":
         // The documented page is page 3 of 4; page 4 is the concept example.
-        return pageNumber === "4" ? page("attributes?page=4&limit=3", [jsonFixture("attribute_concepts_example_boolean.json")]) : fixture("attributes_list_response.json");
+        return pageNumber === "4"
+          ? page("attributes?page=4&limit=3", [jsonFixture("attribute_concepts_example_boolean.json")])
+          : fixture("attributes_list_response.json");
       case "3:attributes/options":
         if (code === "color") {
-          return pageNumber === "4" ? fixture("from-pim-community-dev/attribute_options_list_response_with_count.json") : fixture("attribute_options_list_response.json");
+          return pageNumber === "4"
+            ? fixture("from-pim-community-dev/attribute_options_list_response_with_count.json")
+            : fixture("attribute_options_list_response.json");
         }
         if (code === "sku") return ce("error_404_attribute_does_not_support_options.json", 404);
         if (code !== undefined && options.has(code)) return page(`attributes/${code}/options`, optionItems(code));
@@ -61,10 +71,14 @@ export function createFixtureCatalog(baseUrl: string) {
       case "1:measurement-families":
         return fixture("measurement_families_list_response.json");
       case "1:reference-entities":
-        return searchAfter === "2x055w==" ? page("reference-entities?search_after=2x055w%3D%3D", [SYNTHETIC.materials]) : fixture("reference_entities_list_response.json");
+        return searchAfter === "2x055w=="
+          ? page("reference-entities?search_after=2x055w%3D%3D", [SYNTHETIC.materials])
+          : fixture("reference_entities_list_response.json");
       case "3:reference-entities/records":
         if (code !== "brands") return NOT_FOUND;
-        return searchAfter === "2x088w==" ? page("reference-entities/brands/records?search_after=2x088w%3D%3D", [SYNTHETIC.vitra]) : fixture("reference_entity_records_list_response.json");
+        return searchAfter === "2x088w=="
+          ? page("reference-entities/brands/records?search_after=2x088w%3D%3D", [SYNTHETIC.vitra])
+          : fixture("reference_entity_records_list_response.json");
       case "4:reference-entities/records":
         return code === "brands" && item === "kartell" ? fixture("reference_entity_record_get_response.json") : NOT_FOUND;
       default:
@@ -90,7 +104,13 @@ export function createFixtureCatalog(baseUrl: string) {
       const code = codeOf(value);
       if (code === undefined) return { line, status_code: 422, message: "Code is missing." };
       if (!CODE_SYNTAX.test(code)) {
-        return { line, code, status_code: 422, message: "Validation failed.", errors: [{ property: "code", message: "Option code may contain only letters, numbers and underscores" }] };
+        return {
+          line,
+          code,
+          status_code: 422,
+          message: "Validation failed.",
+          errors: [{ property: "code", message: "Option code may contain only letters, numbers and underscores" }],
+        };
       }
       const existed = stored.has(code);
       stored.set(code, typeof value === "object" && value !== null && "labels" in value ? value.labels : {});
@@ -100,7 +120,8 @@ export function createFixtureCatalog(baseUrl: string) {
   }
 
   function patchRecords(entity: string, contentType: string, body: string): FixtureReply {
-    if (contentType !== "application/json") return { status: 415, body: JSON.stringify(jsonFixture("error_415_unsupported_media_type.json")) };
+    if (contentType !== "application/json")
+      return { status: 415, body: JSON.stringify(jsonFixture("error_415_unsupported_media_type.json")) };
     const items = parseJson(body);
     if (!Array.isArray(items)) return { status: 400, body: JSON.stringify(jsonFixture("error_400_bad_request.json")) };
     if (items.length > 100) return { status: 413, body: JSON.stringify(jsonFixture("error_413_too_many_resources.json")) };
@@ -119,11 +140,16 @@ export function createFixtureCatalog(baseUrl: string) {
   return {
     options,
     handle(method: string, path: string, query: URLSearchParams, contentType: string, body: string): FixtureReply {
-      const segments = path.split("/").filter((segment) => segment !== "").map((segment) => decodeURIComponent(segment));
+      const segments = path
+        .split("/")
+        .filter((segment) => segment !== "")
+        .map((segment) => decodeURIComponent(segment));
       const [resource, code, sub] = segments;
       if (method === "GET") return get(segments, query);
-      if (method === "PATCH" && segments.length === 3 && resource === "attributes" && sub === "options" && code) return patchOptions(code, contentType, body);
-      if (method === "PATCH" && segments.length === 3 && resource === "reference-entities" && sub === "records" && code) return patchRecords(code, contentType, body);
+      if (method === "PATCH" && segments.length === 3 && resource === "attributes" && sub === "options" && code)
+        return patchOptions(code, contentType, body);
+      if (method === "PATCH" && segments.length === 3 && resource === "reference-entities" && sub === "records" && code)
+        return patchRecords(code, contentType, body);
       return NOT_FOUND;
     },
   };

@@ -74,7 +74,15 @@ export async function startFixtureServer(options: FixtureServerOptions) {
     }
     const body = await readBody(req);
     const contentType = (req.headers["content-type"] ?? "").split(";")[0]?.trim() ?? "";
-    requests.push({ method: req.method ?? "", path: url.pathname, query: url.searchParams, authorization: req.headers.authorization, contentType, body, atMs: performance.now() });
+    requests.push({
+      method: req.method ?? "",
+      path: url.pathname,
+      query: url.searchParams,
+      authorization: req.headers.authorization,
+      contentType,
+      body,
+      atMs: performance.now(),
+    });
 
     const fault = takeFault(url.pathname);
     if (fault && "hang" in fault) return; // never answered: the client's timeout must end it
@@ -113,7 +121,13 @@ export async function startFixtureServer(options: FixtureServerOptions) {
     validRefresh.add(refreshToken);
     issuedTokens.push(accessToken, refreshToken);
     // The shape of token_response.json, with tokens of our own.
-    const answer = { access_token: accessToken, expires_in: options.expiresInS ?? 3600, token_type: "bearer", scope: null, refresh_token: refreshToken };
+    const answer = {
+      access_token: accessToken,
+      expires_in: options.expiresInS ?? 3600,
+      token_type: "bearer",
+      scope: null,
+      refresh_token: refreshToken,
+    };
     return { status: 200, body: JSON.stringify(answer) };
   }
 

@@ -82,7 +82,10 @@ describe("paging that misbehaves fails the read instead of ending it early", () 
     },
     {
       what: "a next link equal to the page's own link",
-      pages: (url, origin) => (url.searchParams.get("page") === "2" ? page(origin, ["c", "d"], `${LIST}?page=2&limit=2`) : page(origin, ["a", "b"], `${LIST}?page=2&limit=2`)),
+      pages: (url, origin) =>
+        url.searchParams.get("page") === "2"
+          ? page(origin, ["c", "d"], `${LIST}?page=2&limit=2`)
+          : page(origin, ["a", "b"], `${LIST}?page=2&limit=2`),
       reason: /next link repeats a page already read/,
     },
     {
@@ -134,7 +137,9 @@ describe("credentials never follow a link to another origin", () => {
   it("follows a next link naming another origin on the configured one; the other origin gets nothing", async () => {
     const elsewhere = await serve((_url, origin) => page(origin, ["stolen"]));
     const server = await serve((url, origin) =>
-      url.searchParams.get("page") === "2" ? page(origin, ["c"]) : page(origin, ["a", "b"], `${elsewhere.origin}/api/rest/v1/${LIST}?page=2&limit=2`),
+      url.searchParams.get("page") === "2"
+        ? page(origin, ["c"])
+        : page(origin, ["a", "b"], `${elsewhere.origin}/api/rest/v1/${LIST}?page=2&limit=2`),
     );
 
     await expect(readAll(server)).resolves.toEqual(["a", "b", "c"]);

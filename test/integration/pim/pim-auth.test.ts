@@ -18,7 +18,9 @@ afterEach(async () => {
 });
 
 /** The auth against a fresh fixture server, on a clock the test moves by hand. */
-async function setup(options: { expiresInS?: number } = {}): Promise<{ auth: PimAuth; server: FixtureServer; clock: { ms: number }; logs: () => string }> {
+async function setup(
+  options: { expiresInS?: number } = {},
+): Promise<{ auth: PimAuth; server: FixtureServer; clock: { ms: number }; logs: () => string }> {
   server = await startFixtureServer({ ...CREDENTIALS, ...options });
   dispatcher = new Agent({ keepAliveTimeout: 10, keepAliveMaxTimeout: 10 });
   const clock = { ms: 1_700_000_000_000 };

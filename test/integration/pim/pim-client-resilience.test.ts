@@ -123,7 +123,9 @@ describe("transient failures", () => {
     const { client, server } = await start();
     server.failNext("attributes/material/options", { status: 503 });
 
-    await expect(client.upsertAttributeOptions("material", [{ code: "wood", labels: { en_US: "Wood" } }])).resolves.toEqual([{ code: "wood", status: 201 }]);
+    await expect(client.upsertAttributeOptions("material", [{ code: "wood", labels: { en_US: "Wood" } }])).resolves.toEqual([
+      { code: "wood", status: 201 },
+    ]);
     expect(server.restRequests("attributes/material/options")).toHaveLength(2);
   });
 });
@@ -153,7 +155,9 @@ describe("secrets", () => {
     expect(server.requests.filter((request) => request.path === "/api/oauth/v1/token")).toHaveLength(10);
     const written = [
       logs(),
-      ...failures.map((failure) => (failure instanceof Error ? `${failure.message}\n${failure.stack ?? ""}\n${String(failure.cause)}` : String(failure))),
+      ...failures.map((failure) =>
+        failure instanceof Error ? `${failure.message}\n${failure.stack ?? ""}\n${String(failure.cause)}` : String(failure),
+      ),
     ].join("\n");
     expect(logs()).toContain("PIM access token obtained");
     const basic = Buffer.from(`${CREDENTIALS.clientId}:${CREDENTIALS.secret}`).toString("base64");

@@ -41,7 +41,11 @@ describe("reading the structure", () => {
       { code: "camcorders", attributes: ["sku", "release_date", "auto_exposure"] },
       { code: "empty_family", attributes: [] },
     ]);
-    expect(structure.measurementFamilies[0]?.units.map((unit) => unit.code)).toEqual(["SQUARE_MILLIMETER", "SQUARE_CENTIMETER", "SQUARE_METER"]);
+    expect(structure.measurementFamilies[0]?.units.map((unit) => unit.code)).toEqual([
+      "SQUARE_MILLIMETER",
+      "SQUARE_CENTIMETER",
+      "SQUARE_METER",
+    ]);
 
     const [first, second, ...more] = server.restRequests("attributes");
     expect(more).toEqual([]);
@@ -75,7 +79,10 @@ describe("attribute options", () => {
     const { client, server } = await start();
     const pages = await collect(client.attributeOptionPages("color"));
 
-    expect(pages.map((page) => page.map((option) => option.code))).toEqual([["red", "black", "purple"], ["optionA", "optionB"]]);
+    expect(pages.map((page) => page.map((option) => option.code))).toEqual([
+      ["red", "black", "purple"],
+      ["optionA", "optionB"],
+    ]);
     expect(pages[0]?.[0]).toEqual({ code: "red", labels: { en_US: "Red", fr_FR: "Rouge" } });
     const requests = server.restRequests("attributes/color/options");
     // with_count on the first request: the count is checked against what was read.
@@ -84,7 +91,10 @@ describe("attribute options", () => {
 
   test("gets one option, and null for an unknown one", async () => {
     const { client } = await start();
-    await expect(client.getAttributeOption("color", "black")).resolves.toEqual({ code: "black", labels: { en_US: "Black", fr_FR: "Noir" } });
+    await expect(client.getAttributeOption("color", "black")).resolves.toEqual({
+      code: "black",
+      labels: { en_US: "Black", fr_FR: "Noir" },
+    });
     await expect(client.getAttributeOption("color", "no_such_option")).resolves.toBeNull();
   });
 
@@ -125,7 +135,10 @@ describe("reference entities and records", () => {
       // Per-channel and non-text label values are left out.
       [{ code: "vitra", labels: { en_US: "Vitra" } }],
     ]);
-    expect(server.restRequests("reference-entities/brands/records").map((request) => request.query.toString())).toEqual(["", "search_after=2x088w%3D%3D"]);
+    expect(server.restRequests("reference-entities/brands/records").map((request) => request.query.toString())).toEqual([
+      "",
+      "search_after=2x088w%3D%3D",
+    ]);
   });
 
   test("gets one record, and null for an unknown one", async () => {
@@ -151,11 +164,18 @@ describe("writes", () => {
 
     expect(results).toHaveLength(250);
     expect(results[0]).toEqual({ code: "opt_0", status: 201 });
-    expect(results[120]).toEqual({ code: "bad-code", status: 422, message: "Validation failed. | code: Option code may contain only letters, numbers and underscores" });
+    expect(results[120]).toEqual({
+      code: "bad-code",
+      status: 422,
+      message: "Validation failed. | code: Option code may contain only letters, numbers and underscores",
+    });
     expect(results.filter((result) => result.status === 201)).toHaveLength(249);
 
     const again = await client.upsertAttributeOptions("material", options.slice(0, 2));
-    expect(again).toEqual([{ code: "opt_0", status: 204 }, { code: "opt_1", status: 204 }]);
+    expect(again).toEqual([
+      { code: "opt_0", status: 204 },
+      { code: "opt_1", status: 204 },
+    ]);
     await expect(client.upsertAttributeOptions("material", [])).resolves.toEqual([]);
   });
 

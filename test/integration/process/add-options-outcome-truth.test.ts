@@ -21,7 +21,10 @@ const MATERIAL = [
 
 interface JobAnswer {
   readonly state: string;
-  readonly result: { readonly status: string; readonly collections: readonly { collection: string; added: string[]; skipped: string[] }[] } | null;
+  readonly result: {
+    readonly status: string;
+    readonly collections: readonly { collection: string; added: string[]; skipped: string[] }[];
+  } | null;
 }
 
 describe("pim-sync worker as a process: an add-options request's outcome lists what it added, whichever run or attempt added it", () => {
@@ -63,7 +66,9 @@ describe("pim-sync worker as a process: an add-options request's outcome lists w
   }
 
   const addOptionsSent = (collectionId: number): string[] =>
-    (sims.service.writes()[collectionId] ?? []).filter((w) => w.kind === "add-options").flatMap((w) => (w.body as { upsert_options: { name: string }[] }).upsert_options.map((o) => o.name));
+    (sims.service.writes()[collectionId] ?? [])
+      .filter((w) => w.kind === "add-options")
+      .flatMap((w) => (w.body as { upsert_options: { name: string }[] }).upsert_options.map((o) => o.name));
 
   /** An update-options call straight to the service simulator, as another writer would make it. */
   async function serviceUpdate(collectionId: number, body: Readonly<Record<string, unknown>>): Promise<void> {
@@ -82,14 +87,20 @@ describe("pim-sync worker as a process: an add-options request's outcome lists w
       if (collection.name === "color" && write.kind === "add-options") sims.pim.setLatencyMs(120_000);
     });
     const a = await startWorker();
-    const queued = await createTriggerClient(() => a.url).call("/v1/add-options", { token: TOKEN, body: { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { en_US: "Teal" } }] } });
+    const queued = await createTriggerClient(() => a.url).call("/v1/add-options", {
+      token: TOKEN,
+      body: { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { en_US: "Teal" } }] },
+    });
     expect(queued.status).toBe(202);
     const ref = (queued.json as { job_id: string }).job_id;
     const jobId = ref.split("/")[1] ?? "";
 
     // The run recorded the addition in Redis, so a later run finds `teal` known to the collection.
     const addedKey = `${redis.prefix}:state:${PROJECT}:a:color`;
-    await waitFor(async () => (await redis.redis.hexists(addedKey, "teal")) === 1, { timeoutMs: 30_000, what: "the run to record teal as added" });
+    await waitFor(async () => (await redis.redis.hexists(addedKey, "teal")) === 1, {
+      timeoutMs: 30_000,
+      what: "the run to record teal as added",
+    });
     a.worker.signal("SIGKILL");
     expect(await waitForExit(a.worker, 10_000)).toEqual({ code: null, signal: "SIGKILL" });
     expect(await queues.queueFor(PROJECT).getJobState(jobId)).toBe("active");
@@ -118,7 +129,10 @@ describe("pim-sync worker as a process: an add-options request's outcome lists w
     await serviceUpdate(last.id, { upsert_options: [{ name: "silk", label: { "en-US": "Silk" } }] });
     const { worker, url } = await startWorker();
     const client = createTriggerClient(() => url);
-    const queued = await client.call("/v1/add-options", { token: TOKEN, body: { project: PROJECT, attribute: "material", options: [{ name: "silk", label: { en_US: "Silk" } }] } });
+    const queued = await client.call("/v1/add-options", {
+      token: TOKEN,
+      body: { project: PROJECT, attribute: "material", options: [{ name: "silk", label: { en_US: "Silk" } }] },
+    });
     expect(queued.status).toBe(202);
     const ref = (queued.json as { job_id: string }).job_id;
     const jobId = ref.split("/")[1] ?? "";
@@ -137,16 +151,28 @@ describe("pim-sync worker as a process: an add-options request's outcome lists w
     const answer = await jobAnswer(url, ref);
     expect(answer.result?.status).toBe("added");
     expect(answer.result?.collections).toEqual(MATERIAL.map(({ name }) => ({ collection: name, added: ["silk"], skipped: [] })));
-    for (const { name } of MATERIAL) expect(sims.service.collections().find((c) => c.name === name)?.options.map((o) => o.name)).toEqual(["silk"]);
+    for (const { name } of MATERIAL)
+      expect(
+        sims.service
+          .collections()
+          .find((c) => c.name === name)
+          ?.options.map((o) => o.name),
+      ).toEqual(["silk"]);
     worker.signal("SIGTERM");
     expect(await waitForExit(worker, 30_000)).toEqual({ code: 0, signal: null });
   });
 
   test("a first attempt that failed after some of its writes (a 503 on the last collection), retried by BullMQ: the outcome lists every collection's addition", async () => {
     const [, , last] = MATERIAL;
-    sims.service.faults.failNext({ method: "PATCH", path: `/api/v1/options_collections/${last.id}/add-options/` }, { status: 503, times: 1 });
+    sims.service.faults.failNext(
+      { method: "PATCH", path: `/api/v1/options_collections/${last.id}/add-options/` },
+      { status: 503, times: 1 },
+    );
     const { worker, url } = await startWorker();
-    const queued = await createTriggerClient(() => url).call("/v1/add-options", { token: TOKEN, body: { project: PROJECT, attribute: "material", options: [{ name: "tweed", label: { en_US: "Tweed" } }] } });
+    const queued = await createTriggerClient(() => url).call("/v1/add-options", {
+      token: TOKEN,
+      body: { project: PROJECT, attribute: "material", options: [{ name: "tweed", label: { en_US: "Tweed" } }] },
+    });
     expect(queued.status).toBe(202);
     const ref = (queued.json as { job_id: string }).job_id;
     const jobId = ref.split("/")[1] ?? "";
@@ -161,7 +187,13 @@ describe("pim-sync worker as a process: an add-options request's outcome lists w
     // Nothing sent twice: the retry found tweed in the PIM (the first add-options created it
     // there), so the last collection got it through update-options.
     expect(MATERIAL.map(({ id }) => addOptionsSent(id))).toEqual([["tweed"], ["tweed"], []]);
-    for (const { name } of MATERIAL) expect(sims.service.collections().find((c) => c.name === name)?.options.map((o) => o.name)).toEqual(["tweed"]);
+    for (const { name } of MATERIAL)
+      expect(
+        sims.service
+          .collections()
+          .find((c) => c.name === name)
+          ?.options.map((o) => o.name),
+      ).toEqual(["tweed"]);
     worker.signal("SIGTERM");
     expect(await waitForExit(worker, 30_000)).toEqual({ code: 0, signal: null });
   });

@@ -13,7 +13,8 @@ const REQUESTS: readonly { attribute: string; name: string }[] = ["teal", "navy"
   .map((name) => ({ attribute: "color", name }))
   .concat(["silk", "wool", "linen", "felt"].map((name) => ({ attribute: "material", name })))
   .concat(["xxl", "xxs", "s3xl", "s4xl"].map((name) => ({ attribute: "size_eu", name })));
-const isAccepted = (r: { method: string; path: string; status: number }): boolean => r.method === "PATCH" && r.path.endsWith("/add-options/") && r.status === 200;
+const isAccepted = (r: { method: string; path: string; status: number }): boolean =>
+  r.method === "PATCH" && r.path.endsWith("/add-options/") && r.status === 200;
 
 describe("pim-sync worker as a process: SIGKILL in the middle of a merged add-options batch", () => {
   let cli: CliFixture;
@@ -45,7 +46,8 @@ describe("pim-sync worker as a process: SIGKILL in the middle of a merged add-op
 
   test("every request ends added exactly once, and its outcome says so: no outcome before the writes, the killed run replayed, no failed job", async () => {
     const ids: string[] = [];
-    for (const { attribute, name } of REQUESTS) ids.push((await queues.enqueueAddOptions({ project: PROJECT, attribute, options: [{ name }] })).jobId);
+    for (const { attribute, name } of REQUESTS)
+      ids.push((await queues.enqueueAddOptions({ project: PROJECT, attribute, options: [{ name }] })).jobId);
     const [leader] = ids;
     const workerA = await startWorkerProcess();
     await waitFor(() => sims.service.requests.filter(isAccepted).length >= 2, { timeoutMs: 20_000, what: "2 accepted add-options calls" });
@@ -66,19 +68,33 @@ describe("pim-sync worker as a process: SIGKILL in the middle of a merged add-op
     for (const job of done) expect((job.returnvalue as { status: string }).status, `job ${job.id}`).toBe("added");
     for (const job of done) {
       const { collections } = job.returnvalue as { collections: { added: string[]; skipped: string[] }[] };
-      expect(collections.every((c) => c.added.length === 1 && c.skipped.length === 0), `job ${job.id}: ${JSON.stringify(collections)}`).toBe(true);
+      expect(
+        collections.every((c) => c.added.length === 1 && c.skipped.length === 0),
+        `job ${job.id}: ${JSON.stringify(collections)}`,
+      ).toBe(true);
     }
     // add-options was never sent twice for an option in a collection (the service would refuse
     // the second with a 400), and every option is in every collection of its attribute and in the PIM.
     for (const collection of sims.service.collections().filter((c) => c.project === PROJECT)) {
-      const sent = (sims.service.writes()[collection.id] ?? []).filter((w) => w.kind === "add-options").flatMap((w) => (w.body as { upsert_options: { name: string }[] }).upsert_options.map((o) => o.name));
+      const sent = (sims.service.writes()[collection.id] ?? [])
+        .filter((w) => w.kind === "add-options")
+        .flatMap((w) => (w.body as { upsert_options: { name: string }[] }).upsert_options.map((o) => o.name));
       expect(new Set(sent).size, collection.name).toBe(sent.length);
     }
     for (const { attribute, name } of REQUESTS) {
-      const collections = sims.service.collections().filter((c) => c.project === PROJECT && (c.name === attribute || c.name.startsWith(`${attribute}-`)));
+      const collections = sims.service
+        .collections()
+        .filter((c) => c.project === PROJECT && (c.name === attribute || c.name.startsWith(`${attribute}-`)));
       expect(collections.length).toBeGreaterThan(0);
-      for (const c of collections) expect(c.options.filter((o) => o.name === name), `${name} in ${c.name}`).toHaveLength(1);
-      expect((sims.pim.state.attribute_options[attribute] ?? []).filter((o) => o.code === name), `${name} in the PIM`).toHaveLength(1);
+      for (const c of collections)
+        expect(
+          c.options.filter((o) => o.name === name),
+          `${name} in ${c.name}`,
+        ).toHaveLength(1);
+      expect(
+        (sims.pim.state.attribute_options[attribute] ?? []).filter((o) => o.code === name),
+        `${name} in the PIM`,
+      ).toHaveLength(1);
     }
     workerB.signal("SIGTERM");
     expect(await waitForExit(workerB, 25_000)).toEqual({ code: 0, signal: null });

@@ -84,17 +84,31 @@ describe("upstreams that echo the request (PIM, its token endpoint, service, its
       projects: [
         {
           id: 67,
-          pim: { url: echoes.pim.origin, client_id: SECRETS.pimClientId, secret: SECRETS.pimSecret, username: SECRETS.pimUsername, password: SECRETS.pimPassword },
+          pim: {
+            url: echoes.pim.origin,
+            client_id: SECRETS.pimClientId,
+            secret: SECRETS.pimSecret,
+            username: SECRETS.pimUsername,
+            password: SECRETS.pimPassword,
+          },
           service: { url: sims.service.url, token: SIM_CREDENTIALS.serviceToken },
         },
         { id: 68, pim: simPim, service: { url: echoes.service.origin, email: SECRETS.serviceEmail, password: SECRETS.servicePassword } },
-        { id: 69, pim: simPim, service: { url: echoes.service.origin, token: SECRETS.serviceToken }, allowed_options_for_pim_attribute_addition: ["color"] },
+        {
+          id: 69,
+          pim: simPim,
+          service: { url: echoes.service.origin, token: SECRETS.serviceToken },
+          allowed_options_for_pim_attribute_addition: ["color"],
+        },
       ],
       activation: {
         url: activationSim.url,
         pim_connection_id: "sim-pim-connection",
         access_token: SIM_ACTIVATION_TOKEN,
-        orders: { connections: ["amazon-fr"], sink: { type: "webhook", url: `${echoes.webhook.origin}/orders`, token: SECRETS.webhookToken } },
+        orders: {
+          connections: ["amazon-fr"],
+          sink: { type: "webhook", url: `${echoes.webhook.origin}/orders`, token: SECRETS.webhookToken },
+        },
       },
     };
   }
@@ -126,7 +140,11 @@ describe("upstreams that echo the request (PIM, its token endpoint, service, its
   /** The pull completes: the webhook's 400 sets each order aside, with the (echoing) reason recorded. */
   async function refusedReasonsOf(ref: string, configPath: string): Promise<string> {
     const id = ref.split("/")[1] ?? "";
-    await waitFor(async () => ((await activationQueue.getJobState(id)) === "completed" ? true : undefined), { timeoutMs: 60_000, intervalMs: 100, what: `job ${ref} to complete` });
+    await waitFor(async () => ((await activationQueue.getJobState(id)) === "completed" ? true : undefined), {
+      timeoutMs: 60_000,
+      intervalMs: 100,
+      what: `job ${ref} to complete`,
+    });
     const { code, output } = await run(["activation", "refused", "--config", configPath, "--json"]);
     expect(code).toBe(0);
     return output;
@@ -177,7 +195,9 @@ describe("upstreams that echo the request (PIM, its token endpoint, service, its
     expect(added.status).toBe(202);
     refs.push(((await added.json()) as { job_id: string }).job_id);
 
-    const reasons = await Promise.all(refs.map((ref) => (ref.startsWith("activation/") ? refusedReasonsOf(ref, configPath) : failedReasonOf(ref))));
+    const reasons = await Promise.all(
+      refs.map((ref) => (ref.startsWith("activation/") ? refusedReasonsOf(ref, configPath) : failedReasonOf(ref))),
+    );
     for (const echo of Object.values(echoes).filter((echo) => echo !== echoes.activation)) expect(echo.requestCount()).toBeGreaterThan(0);
 
     const outputs: Record<string, string> = {};
@@ -186,19 +206,26 @@ describe("upstreams that echo the request (PIM, its token endpoint, service, its
     for (const ref of refs) {
       outputs[`jobs show ${ref}`] = (await run(["jobs", "show", ref, "--config", configPath, "--json"])).output;
       // The trigger routes show project jobs only (see trigger-routes.ts).
-      if (!ref.startsWith("activation/")) outputs[`GET /v1/jobs/${ref}`] = await httpGet(`${serverUrl}/v1/jobs/${ref}`, `Bearer ${SECRETS.triggerToken}`);
+      if (!ref.startsWith("activation/"))
+        outputs[`GET /v1/jobs/${ref}`] = await httpGet(`${serverUrl}/v1/jobs/${ref}`, `Bearer ${SECRETS.triggerToken}`);
       outputs[`GET /admin/api/jobs/${ref}`] = await httpGet(`${serverUrl}/admin/api/jobs/${ref}`, `Bearer ${SECRETS.adminToken}`);
     }
     const basic = `Basic ${Buffer.from(`${ADMIN.name}:${ADMIN.password}`).toString("base64")}`;
     outputs["GET /admin/api/jobs"] = await httpGet(`${serverUrl}/admin/api/jobs?state=failed`, basic);
     for (const queue of [...[67, 68, 69].map(queueNameOf), ACTIVATION_QUEUE]) {
-      outputs[`dashboard ${queue}`] = await httpGet(`${serverUrl}/admin/api/queues?activeQueue=${queue}&status=failed&page=1&jobsPerPage=50`, basic);
+      outputs[`dashboard ${queue}`] = await httpGet(
+        `${serverUrl}/admin/api/queues?activeQueue=${queue}&status=failed&page=1&jobsPerPage=50`,
+        basic,
+      );
     }
     outputs["metrics"] = await httpGet(`${serverUrl}/metrics`, `Bearer ${SECRETS.metricsToken}`);
 
     // The CLI against the same echoing PIM, and against an echoing Activation API.
     outputs["sync --once"] = (await run(["sync", "--config", configPath, "--project", "67", "--once"])).output;
-    const cliConfig = { ...workerConfig(), activation: { url: echoes.activation.origin, pim_connection_id: "sim-pim-connection", access_token: SECRETS.activationToken } };
+    const cliConfig = {
+      ...workerConfig(),
+      activation: { url: echoes.activation.origin, pim_connection_id: "sim-pim-connection", access_token: SECRETS.activationToken },
+    };
     delete (cliConfig as { redis?: unknown }).redis;
     const cliConfigPath = join(dir, "activation.json");
     await writeFile(cliConfigPath, JSON.stringify(cliConfig));
@@ -206,7 +233,9 @@ describe("upstreams that echo the request (PIM, its token endpoint, service, its
     await writeFile(offersFile, `${JSON.stringify({ sku: "SKU-1", stock: 1 })}\n`);
     outputs["activation connections"] = (await run(["activation", "connections", "--config", cliConfigPath])).output;
     outputs["activation orders"] = (await run(["activation", "orders", "--config", cliConfigPath, "--connection", "amazon-fr"])).output;
-    outputs["activation offers put"] = (await run(["activation", "offers", "put", "--config", cliConfigPath, "--connection", "amazon-fr", "--file", offersFile])).output;
+    outputs["activation offers put"] = (
+      await run(["activation", "offers", "put", "--config", cliConfigPath, "--connection", "amazon-fr", "--file", offersFile])
+    ).output;
     expect(echoes.activation.requestCount()).toBeGreaterThan(0);
 
     worker.signal("SIGTERM");
@@ -214,7 +243,9 @@ describe("upstreams that echo the request (PIM, its token endpoint, service, its
     outputs["worker output"] = `${worker.stdout()}\n${worker.stderr()}`;
     outputs["redis"] = await dumpRedis();
 
-    const leaks = Object.entries(outputs).flatMap(([where, text]) => leakedSecrets(text, ALL_SECRETS).map((secret) => `${where}: ${secret}`));
+    const leaks = Object.entries(outputs).flatMap(([where, text]) =>
+      leakedSecrets(text, ALL_SECRETS).map((secret) => `${where}: ${secret}`),
+    );
     expect(leaks).toEqual([]);
     // The echoes did come back into the errors: scrubbed, not dropped before they could be.
     expect(reasons.join("\n")).toContain("[redacted]");

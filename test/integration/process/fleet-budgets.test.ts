@@ -20,7 +20,9 @@ const COPIES_OF_67 = [101, 102] as const;
 
 /** The sample catalogue with projects 101 and 102 holding the same collections as 67 (a small catalogue: a few seconds of traffic). */
 async function writeFleetCatalog(dir: string): Promise<string> {
-  const catalog = JSON.parse(await readFile(defaultCatalogPath(), "utf8")) as { service: { projects: number[]; collections: { id: number; project: number }[] } };
+  const catalog = JSON.parse(await readFile(defaultCatalogPath(), "utf8")) as {
+    service: { projects: number[]; collections: { id: number; project: number }[] };
+  };
   const of67 = catalog.service.collections.filter((collection) => collection.project === 67);
   let nextId = Math.max(...catalog.service.collections.map((collection) => collection.id)) + 1;
   for (const project of COPIES_OF_67) {
@@ -78,8 +80,18 @@ describe("fleet-wide upstream budgets: two worker processes, four projects, one 
     const pim = sims.pim.requests;
     expect(service.filter((request) => request.status === 429)).toEqual([]);
     expect(pim.filter((request) => request.status === 429)).toEqual([]);
-    expect(peakInWindow(service.map((request) => request.startedAt), 1000)).toBeLessThanOrEqual(10);
-    expect(peakInWindow(pim.map((request) => request.startedAt), 1000)).toBeLessThanOrEqual(100);
+    expect(
+      peakInWindow(
+        service.map((request) => request.startedAt),
+        1000,
+      ),
+    ).toBeLessThanOrEqual(10);
+    expect(
+      peakInWindow(
+        pim.map((request) => request.startedAt),
+        1000,
+      ),
+    ).toBeLessThanOrEqual(100);
     // The PIM counts calls in flight per connection (token requests aside).
     expect(peakOverlap(pim.filter((request) => request.authScheme === "Bearer"))).toBeLessThanOrEqual(4);
   });
@@ -87,7 +99,10 @@ describe("fleet-wide upstream budgets: two worker processes, four projects, one 
   test("a SIGKILLed process's PIM slots come back within the lease (budgets.lease_ms) and the other process finishes the work", async () => {
     // Slow PIM answers: the first process is sure to hold its connection's slots when it is killed.
     sims.pim.setLatencyMs(400);
-    const slotsKey = keyspaceOf(redis.redis, redis.prefix).budgetKey(pimConnectionBudgetOf(pimConnectionSchema.parse(pimSettings)), "slots");
+    const slotsKey = keyspaceOf(redis.redis, redis.prefix).budgetKey(
+      pimConnectionBudgetOf(pimConnectionSchema.parse(pimSettings)),
+      "slots",
+    );
     const doomed = await cli.startWorker(configPath);
     const jobs = await Promise.all(PROJECTS.slice(0, 2).map((project) => queues.enqueueSync({ project, full: true })));
     const held = await waitFor(

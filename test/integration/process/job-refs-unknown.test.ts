@@ -77,13 +77,25 @@ describe("pim-sync worker as a process: job references that name no configured p
 
   it("the admin API: show and retry for a project not in the config answer 404; malformed references 400; retry-failed of an unknown project 400", async () => {
     expect(await admin("/admin/api/jobs/99/1")).toMatchObject({ status: 404, json: { error: "project 99 is not configured" } });
-    expect(await admin("/admin/api/jobs/99/1/retry", "POST")).toMatchObject({ status: 404, json: { error: "project 99 is not configured" } });
+    expect(await admin("/admin/api/jobs/99/1/retry", "POST")).toMatchObject({
+      status: 404,
+      json: { error: "project 99 is not configured" },
+    });
     expect(await admin("/admin/api/jobs/activation/1/retry", "POST")).toMatchObject({ status: 404 });
-    expect(await admin("/admin/api/jobs/abc/1")).toMatchObject({ status: 400, json: { errors: [expect.stringMatching(/^job: 'abc\/1' is not a job reference/)] } });
+    expect(await admin("/admin/api/jobs/abc/1")).toMatchObject({
+      status: 400,
+      json: { errors: [expect.stringMatching(/^job: 'abc\/1' is not a job reference/)] },
+    });
     expect(await admin("/admin/api/jobs/abc/1/retry", "POST")).toMatchObject({ status: 400 });
-    expect(await admin("/admin/api/jobs/retry-failed?project=99", "POST")).toMatchObject({ status: 400, json: { errors: ["project: 99 is not a configured project"] } });
+    expect(await admin("/admin/api/jobs/retry-failed?project=99", "POST")).toMatchObject({
+      status: 400,
+      json: { errors: ["project: 99 is not a configured project"] },
+    });
     // An unknown job of a configured project is not an error of the request: skipped, as before.
-    expect(await admin("/admin/api/jobs/67/999999/retry", "POST")).toMatchObject({ status: 200, json: { ref: "67/999999", outcome: "skipped", reason: "not found" } });
+    expect(await admin("/admin/api/jobs/67/999999/retry", "POST")).toMatchObject({
+      status: 200,
+      json: { ref: "67/999999", outcome: "skipped", reason: "not found" },
+    });
   });
 
   it("none of these answers was a 5xx, and none logged an error", () => {

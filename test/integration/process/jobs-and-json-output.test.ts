@@ -21,7 +21,12 @@ describe("jobs list, show, retry and --json failures, as processes", () => {
     redis = testRedis;
     queues = projectQueues;
     dir = tempDir;
-    const config = testConfigObject({ pimUrl: "http://127.0.0.1:9", serviceUrl: "http://127.0.0.1:9", redisPrefix: redis.prefix, projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] } });
+    const config = testConfigObject({
+      pimUrl: "http://127.0.0.1:9",
+      serviceUrl: "http://127.0.0.1:9",
+      redisPrefix: redis.prefix,
+      projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
+    });
     const [first] = config.projects as Record<string, unknown>[];
     configPath = join(dir, "config.json");
     await writeFile(configPath, JSON.stringify({ ...config, projects: [first, { ...first, id: 99 }] }));
@@ -36,7 +41,10 @@ describe("jobs list, show, retry and --json failures, as processes", () => {
   test("--limit is overall; a header row; columns aligned whatever the id length; the data summarised", async () => {
     await queues.enqueueSync({ project: 67, full: true, trigger: "cli" });
     // A long id (idempotency keys make one) beside short ones.
-    await queues.enqueueAddOptions({ project: 67, attribute: "color", options: [{ name: "teal" }, { name: "mint" }] }, { idempotencyKey: "67:delivery-1" });
+    await queues.enqueueAddOptions(
+      { project: 67, attribute: "color", options: [{ name: "teal" }, { name: "mint" }] },
+      { idempotencyKey: "67:delivery-1" },
+    );
     await queues.enqueueAddOptions({ project: 99, attribute: "color", options: [{ name: "sand" }] });
     await queues.enqueueSync({ project: 99, trigger: "api" });
 
@@ -56,7 +64,11 @@ describe("jobs list, show, retry and --json failures, as processes", () => {
 
     const limited = await run("jobs", "list", "--limit", "2");
     expect(limited.out.trimEnd().split("\n")).toHaveLength(3);
-    const limitedJson = JSON.parse((await run("jobs", "list", "--limit", "3", "--json")).out) as { ref: string; created_at: string; attempts_made: number }[];
+    const limitedJson = JSON.parse((await run("jobs", "list", "--limit", "3", "--json")).out) as {
+      ref: string;
+      created_at: string;
+      attempts_made: number;
+    }[];
     expect(limitedJson).toHaveLength(3);
     expect(limitedJson.every((job) => typeof job.created_at === "string" && job.attempts_made === 0)).toBe(true);
   });
@@ -75,7 +87,9 @@ describe("jobs list, show, retry and --json failures, as processes", () => {
   test("--json on failure prints an error object on stdout (usage, config and not-found errors)", async () => {
     const notFound = await run("jobs", "show", "67/404404", "--json");
     expect(notFound.code).toBe(2);
-    expect(JSON.parse(notFound.out)).toEqual({ error: { kind: "usage", message: expect.stringContaining("67/404404 not found"), exit_code: 2 } });
+    expect(JSON.parse(notFound.out)).toEqual({
+      error: { kind: "usage", message: expect.stringContaining("67/404404 not found"), exit_code: 2 },
+    });
 
     const badProject = await run("enqueue", "sync", "--project", "5", "--json");
     expect(badProject.code).toBe(2);
@@ -83,6 +97,8 @@ describe("jobs list, show, retry and --json failures, as processes", () => {
 
     const proc = cli.spawn(["plan", "--project", "67", "--json", "--config", join(dir, "missing.yaml")]);
     await waitForExit(proc, 30_000);
-    expect(JSON.parse(proc.stdout())).toMatchObject({ error: { kind: "config", exit_code: 2, problems: [expect.stringContaining("cannot read the file")] } });
+    expect(JSON.parse(proc.stdout())).toMatchObject({
+      error: { kind: "config", exit_code: 2, problems: [expect.stringContaining("cannot read the file")] },
+    });
   });
 });

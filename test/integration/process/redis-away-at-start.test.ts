@@ -36,7 +36,13 @@ describe("a worker started while its Redis is away: health answers, the rest wai
   });
 
   async function startWorker(): Promise<CliProcess> {
-    const config = testConfigObject({ pimUrl: sims.pim.url, serviceUrl: sims.service.url, redisPrefix: PREFIX, logLevel: "info", trigger: { token: TOKEN } });
+    const config = testConfigObject({
+      pimUrl: sims.pim.url,
+      serviceUrl: sims.service.url,
+      redisPrefix: PREFIX,
+      logLevel: "info",
+      trigger: { token: TOKEN },
+    });
     const path = join(dir, "config.json");
     await writeFile(
       path,
@@ -68,19 +74,29 @@ describe("a worker started while its Redis is away: health answers, the rest wai
     expect(sync.status).toBe(503);
     expect(sync.headers.get("retry-after")).toBe("5");
     expect(sync.json).toEqual({ error: "the worker is starting (waiting for Redis); try again" });
-    const admin = await client.call("/admin/api/jobs", { headers: { authorization: `Basic ${Buffer.from(`${ADMIN.name}:${ADMIN.password}`).toString("base64")}` } });
+    const admin = await client.call("/admin/api/jobs", {
+      headers: { authorization: `Basic ${Buffer.from(`${ADMIN.name}:${ADMIN.password}`).toString("base64")}` },
+    });
     expect(admin.status).toBe(503);
     expect(admin.headers.get("retry-after")).toBe("5");
 
     await redisServer.start();
-    await waitFor(async () => (await client.call("/readyz")).status === 200, { timeoutMs: 30_000, what: "/readyz to answer 200 once Redis is up" });
+    await waitFor(async () => (await client.call("/readyz")).status === 200, {
+      timeoutMs: 30_000,
+      what: "/readyz to answer 200 once Redis is up",
+    });
     expect(worker.logs().some((line) => line.msg === "worker started")).toBe(true);
 
     const triggered = await client.call("/v1/sync", { token: TOKEN, body: { project: 67 } });
     expect(triggered.status).toBe(202);
     const jobId = String((triggered.json as { job_id: string }).job_id).split("/")[1] ?? "";
     const connection = new Redis(redisServer.url, { maxRetriesPerRequest: 1 });
-    const queues: JobQueues = createJobQueues({ connection, prefix: PREFIX, projects: [67], retention: { keep_completed_days: 7, keep_failed_days: 30 } });
+    const queues: JobQueues = createJobQueues({
+      connection,
+      prefix: PREFIX,
+      projects: [67],
+      retention: { keep_completed_days: 7, keep_failed_days: 30 },
+    });
     try {
       const job = await waitForJobState(queues, 67, jobId, "completed", 60_000);
       expect(job.returnvalue).toMatchObject({ outcome: "done" });

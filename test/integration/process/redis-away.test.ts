@@ -38,7 +38,10 @@ describe("Redis away: commands end fast and clearly, the worker keeps trying", (
   });
 
   /** A config whose Redis is at `redisUrl`; the upstreams are never reached by these tests. */
-  async function configFor(redisUrl: string, extras: { connectTimeoutMs?: number; logLevel?: string; worker?: Record<string, unknown> } = {}): Promise<string> {
+  async function configFor(
+    redisUrl: string,
+    extras: { connectTimeoutMs?: number; logLevel?: string; worker?: Record<string, unknown> } = {},
+  ): Promise<string> {
     const config = testConfigObject({
       pimUrl: "http://127.0.0.1:9",
       serviceUrl: "http://127.0.0.1:9",
@@ -48,7 +51,13 @@ describe("Redis away: commands end fast and clearly, the worker keeps trying", (
       projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
     });
     const path = join(dir, "config.json");
-    await writeFile(path, JSON.stringify({ ...config, redis: { url: redisUrl, prefix: "redis-away-test", connect_timeout_ms: extras.connectTimeoutMs ?? 1_000 } }));
+    await writeFile(
+      path,
+      JSON.stringify({
+        ...config,
+        redis: { url: redisUrl, prefix: "redis-away-test", connect_timeout_ms: extras.connectTimeoutMs ?? 1_000 },
+      }),
+    );
     return path;
   }
 
@@ -72,7 +81,11 @@ describe("Redis away: commands end fast and clearly, the worker keeps trying", (
       expect(exit).toEqual({ code: 1, signal: null });
       const lines = proc.stderr().trimEnd().split("\n");
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(new RegExp(`^pim-sync ${command[0]}: .*Redis at redis://:\\*\\*\\*@127\\.0\\.0\\.1:${REFUSED_PORT} is not answering: .*ECONNREFUSED`));
+      expect(lines[0]).toMatch(
+        new RegExp(
+          `^pim-sync ${command[0]}: .*Redis at redis://:\\*\\*\\*@127\\.0\\.0\\.1:${REFUSED_PORT} is not answering: .*ECONNREFUSED`,
+        ),
+      );
       expect(proc.stderr()).not.toContain(REDIS_PASSWORD);
       expect(proc.stderr()).not.toMatch(/^\s+at /m);
       expect(proc.stdout()).toBe("");
@@ -88,7 +101,11 @@ describe("Redis away: commands end fast and clearly, the worker keeps trying", (
 
       expect(exit).toEqual({ code: 1, signal: null });
       expect(proc.stderr().trimEnd().split("\n")).toEqual([
-        expect.stringMatching(new RegExp(`^pim-sync jobs: .*Redis at redis://127\\.0\\.0\\.1:${silent.port} is not answering: .*gave up after 1000 ms, redis\\.connect_timeout_ms`)),
+        expect.stringMatching(
+          new RegExp(
+            `^pim-sync jobs: .*Redis at redis://127\\.0\\.0\\.1:${silent.port} is not answering: .*gave up after 1000 ms, redis\\.connect_timeout_ms`,
+          ),
+        ),
       ]);
     } finally {
       await silent.close();
@@ -117,7 +134,11 @@ describe("Redis away: commands end fast and clearly, the worker keeps trying", (
     const configPath = await configFor(`redis://:${REDIS_PASSWORD}@127.0.0.1:${REFUSED_PORT}`);
     const worker = cli.spawn(["worker", "--config", configPath]);
 
-    const second = await worker.waitForLog((line) => line.msg === "Redis is not answering; reconnecting" && line.attempt === 2, 15_000, "a second reconnect attempt");
+    const second = await worker.waitForLog(
+      (line) => line.msg === "Redis is not answering; reconnecting" && line.attempt === 2,
+      15_000,
+      "a second reconnect attempt",
+    );
     expect(second).toMatchObject({ redis: `redis://:***@127.0.0.1:${REFUSED_PORT}`, delayMs: expect.any(Number) });
 
     worker.signal("SIGTERM");
@@ -135,7 +156,11 @@ describe("Redis away: commands end fast and clearly, the worker keeps trying", (
       const worker = await cli.startWorker(configPath);
 
       await server.kill();
-      await worker.waitForLog((line) => line.msg === "Redis is not answering; reconnecting" && line.attempt === 3, 15_000, "a third reconnect attempt");
+      await worker.waitForLog(
+        (line) => line.msg === "Redis is not answering; reconnecting" && line.attempt === 3,
+        15_000,
+        "a third reconnect attempt",
+      );
       const attempts = worker.logs().filter((line) => line.msg === "Redis is not answering; reconnecting");
       expect(attempts.every((line) => typeof line.delayMs === "number" && typeof line.attempt === "number")).toBe(true);
       // One line per attempt: BullMQ's copies of the connection reconnect too, silently.
@@ -145,7 +170,9 @@ describe("Redis away: commands end fast and clearly, the worker keeps trying", (
       await server.start();
       await worker.waitForLog((line) => line.msg === "Redis answers again", 20_000, "'Redis answers again'");
       const lastAttempt = attempts.at(-1)?.attempt;
-      expect(worker.logs().filter((line) => line.msg === "Redis is not answering; reconnecting" && line.attempt === lastAttempt)).toHaveLength(1);
+      expect(
+        worker.logs().filter((line) => line.msg === "Redis is not answering; reconnecting" && line.attempt === lastAttempt),
+      ).toHaveLength(1);
 
       worker.signal("SIGTERM");
       const exit = await waitForExit(worker, 30_000);

@@ -59,7 +59,9 @@ describe("config/sim-worker.yaml: `pim-sync sim` + `pim-sync worker` as the READ
         service: { ...project.service, url: project.service.url.replace("http://127.0.0.1:8082", serviceUrl) },
       })),
     };
-    expect(config.projects.map((project) => [project.pim.url, project.service.url])).toEqual(shipped.projects.map(() => [pimUrl, serviceUrl]));
+    expect(config.projects.map((project) => [project.pim.url, project.service.url])).toEqual(
+      shipped.projects.map(() => [pimUrl, serviceUrl]),
+    );
     const configPath = join(dir, "sim-worker.yaml");
     await writeFile(configPath, stringifyYaml(config));
 
@@ -85,7 +87,9 @@ describe("config/sim-worker.yaml: `pim-sync sim` + `pim-sync worker` as the READ
     const demo = cli.spawn(["demo"]);
     expect(await waitForExit(demo, 60_000)).toEqual({ code: 0, signal: null });
 
-    expect(demo.stdout()).toMatch(/^ {2}manual_list: 1 option\(s\).*\n {4}\(untouched: no PIM attribute derives 'manual_list', so it is a collection kept by hand in the service; pim-sync never writes it\)$/m);
+    expect(demo.stdout()).toMatch(
+      /^ {2}manual_list: 1 option\(s\).*\n {4}\(untouched: no PIM attribute derives 'manual_list', so it is a collection kept by hand in the service; pim-sync never writes it\)$/m,
+    );
     expect(demo.stdout()).toContain("node dist/src/cli/bin.js worker --config config/sim-worker.yaml");
   });
 });

@@ -55,7 +55,9 @@ describe("pim-sync worker as a process: trigger requests refused for a label loc
     await startWorker({ catalog_cache_ms: 600_000, locale_recheck_ms: 600_000 });
     const before = structureReads();
 
-    const burst = await Promise.all(Array.from({ length: 50 }, () => client.call("/v1/add-options", { token: TOKEN, body: SPANISH_LABEL })));
+    const burst = await Promise.all(
+      Array.from({ length: 50 }, () => client.call("/v1/add-options", { token: TOKEN, body: SPANISH_LABEL })),
+    );
     const oneByOne = [];
     for (let i = 0; i < 50; i += 1) oneByOne.push(await client.call("/v1/add-options", { token: TOKEN, body: SPANISH_LABEL }));
 

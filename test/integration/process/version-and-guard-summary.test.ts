@@ -26,9 +26,15 @@ describe("pim-sync --version, and the deletion guard's text summary", () => {
   });
 
   test("a tripped guard lists the held-back names, up to a bound, then 'and N more'", async () => {
-    const configPath = await writeTestConfig(dir, { pimUrl: sims.pim.url, serviceUrl: sims.service.url, redisPrefix: null, stateDir: join(dir, "state") });
+    const configPath = await writeTestConfig(dir, {
+      pimUrl: sims.pim.url,
+      serviceUrl: sims.service.url,
+      redisPrefix: null,
+      stateDir: join(dir, "state"),
+    });
     const colors = sims.pim.state.attribute_options["color"] ?? [];
-    for (let i = 0; i < 30; i += 1) colors.push({ code: `extra_${String(i).padStart(2, "0")}`, sort_order: 100 + i, labels: { en_US: `Extra ${i}` } });
+    for (let i = 0; i < 30; i += 1)
+      colors.push({ code: `extra_${String(i).padStart(2, "0")}`, sort_order: 100 + i, labels: { en_US: `Extra ${i}` } });
     sims.pim.state.attribute_options["color"] = colors;
     const first = cli.spawn(["sync", "--project", "67", "--once", "--config", configPath]);
     expect((await waitForExit(first, 60_000)).code).toBe(0);

@@ -30,7 +30,10 @@ describe("the worker and the schedules in Redis", () => {
   });
 
   /** A worker config (upstreams never reached: no job runs in these tests). */
-  async function configFile(name: string, extras: { schedule: Record<string, string>; server?: Record<string, unknown>; worker?: Record<string, unknown> }): Promise<string> {
+  async function configFile(
+    name: string,
+    extras: { schedule: Record<string, string>; server?: Record<string, unknown>; worker?: Record<string, unknown> },
+  ): Promise<string> {
     const config = testConfigObject({
       pimUrl: "http://127.0.0.1:9",
       serviceUrl: "http://127.0.0.1:9",
@@ -61,7 +64,11 @@ describe("the worker and the schedules in Redis", () => {
     const address = holder.address();
     if (address === null || typeof address === "string") throw new Error("no port");
 
-    const newcomer = cli.spawn(["worker", "--config", await configFile("newcomer.json", { schedule: { cron: "*/5 * * * *" }, server: { host: "127.0.0.1", port: address.port } })]);
+    const newcomer = cli.spawn([
+      "worker",
+      "--config",
+      await configFile("newcomer.json", { schedule: { cron: "*/5 * * * *" }, server: { host: "127.0.0.1", port: address.port } }),
+    ]);
     const exit = await waitForExit(newcomer, 30_000);
 
     expect(exit).toEqual({ code: 1, signal: null });
@@ -72,23 +79,41 @@ describe("the worker and the schedules in Redis", () => {
   });
 
   test("a running worker replaces a scheduler whose pattern, then whose time zone, was changed in Redis, and warns", async () => {
-    const worker = await cli.startWorker(await configFile("worker.json", { schedule: FLEET_SCHEDULE, worker: { safety_check_interval_ms: 1_000 } }), 30_000);
+    const worker = await cli.startWorker(
+      await configFile("worker.json", { schedule: FLEET_SCHEDULE, worker: { safety_check_interval_ms: 1_000 } }),
+      30_000,
+    );
     expect(await scheduler()).toEqual({ pattern: FLEET_SCHEDULE.cron, tz: FLEET_SCHEDULE.timezone });
     const template = { name: "sync.run", data: { project: PROJECT, trigger: "schedule" } };
 
     // Another config's pattern (a yearly one: it never fires during the test).
     await queues.queueFor(PROJECT).upsertJobScheduler(SYNC_SCHEDULER_ID, { pattern: "0 0 1 1 *" }, template);
     expect(await scheduler()).toEqual({ pattern: "0 0 1 1 *", tz: null });
-    await waitFor(async () => (await scheduler())?.pattern === FLEET_SCHEDULE.cron, { timeoutMs: 30_000, what: "the worker to restore the pattern" });
+    await waitFor(async () => (await scheduler())?.pattern === FLEET_SCHEDULE.cron, {
+      timeoutMs: 30_000,
+      what: "the worker to restore the pattern",
+    });
     expect(await scheduler()).toEqual({ pattern: FLEET_SCHEDULE.cron, tz: FLEET_SCHEDULE.timezone });
     const patternWarning = await worker.waitForLog((line) => line.msg === REPLACED_MSG, 10_000, "the warning");
-    expect(patternWarning).toMatchObject({ level: 40, project: PROJECT, found: { cron: "0 0 1 1 *", timezone: null }, wanted: { cron: FLEET_SCHEDULE.cron, timezone: FLEET_SCHEDULE.timezone } });
+    expect(patternWarning).toMatchObject({
+      level: 40,
+      project: PROJECT,
+      found: { cron: "0 0 1 1 *", timezone: null },
+      wanted: { cron: FLEET_SCHEDULE.cron, timezone: FLEET_SCHEDULE.timezone },
+    });
 
     // The same pattern in another zone is another schedule.
     await queues.queueFor(PROJECT).upsertJobScheduler(SYNC_SCHEDULER_ID, { pattern: FLEET_SCHEDULE.cron, tz: "UTC" }, template);
     expect(await scheduler()).toEqual({ pattern: FLEET_SCHEDULE.cron, tz: "UTC" });
-    await waitFor(async () => (await scheduler())?.tz === FLEET_SCHEDULE.timezone, { timeoutMs: 30_000, what: "the worker to restore the time zone" });
-    const zoneWarning = await worker.waitForLog((line) => line.msg === REPLACED_MSG && (line.found as { timezone?: unknown } | undefined)?.timezone === "UTC", 10_000, "the time zone warning");
+    await waitFor(async () => (await scheduler())?.tz === FLEET_SCHEDULE.timezone, {
+      timeoutMs: 30_000,
+      what: "the worker to restore the time zone",
+    });
+    const zoneWarning = await worker.waitForLog(
+      (line) => line.msg === REPLACED_MSG && (line.found as { timezone?: unknown } | undefined)?.timezone === "UTC",
+      10_000,
+      "the time zone warning",
+    );
     expect(zoneWarning).toMatchObject({ level: 40, found: { cron: FLEET_SCHEDULE.cron, timezone: "UTC" } });
 
     worker.signal("SIGTERM");

@@ -122,7 +122,9 @@ describe("pim-sync worker as a process: signals", () => {
     const completedByA = workerA.logs().some((line) => line.job === jobId && line.msg === "job completed");
     expect(completedByA, "worker A completed the job after its shutdown deadline").toBe(false);
     // Handed back at once (not left to stall until its lock runs out).
-    expect(workerA.logs().some((line) => line.job === jobId && line.msg === "job interrupted by shutdown; handing it back to the queue")).toBe(true);
+    expect(
+      workerA.logs().some((line) => line.job === jobId && line.msg === "job interrupted by shutdown; handing it back to the queue"),
+    ).toBe(true);
 
     const workerB = await startWorkerProcess();
     const done = await waitForJobState(queues, PROJECT, jobId, "completed", 35_000);
@@ -160,7 +162,9 @@ describe("pim-sync worker as a process: signals", () => {
     expect(done.attemptsStarted).toBeGreaterThanOrEqual(2);
     // Recovered through BullMQ's stalled check, by B.
     await workerB.waitForLog((line) => line.job === jobId && line.msg === "job completed", 5_000, "'job completed' from worker B");
-    expect(workerB.logs().some((line) => line.job === jobId && typeof line.msg === "string" && line.msg.startsWith("job stalled"))).toBe(true);
+    expect(workerB.logs().some((line) => line.job === jobId && typeof line.msg === "string" && line.msg.startsWith("job stalled"))).toBe(
+      true,
+    );
     expect(workerB.logs().some((line) => line.job === jobId && line.msg === "job started")).toBe(true);
     expect(await queues.queueFor(PROJECT).getJobs(["failed"], 0, -1)).toEqual([]);
     expect(collectionsOf(sims.service)).toEqual(reference.collections);

@@ -11,13 +11,25 @@ describe("add-options intents in Redis", () => {
 
   test("records per request and collection, lower-cased, forgets refused names, and reads every request in one go", async () => {
     const store = createAddOptionsIntentStore(redis.redis, redis.prefix);
-    await store.record(67, "color", new Map([["12", ["Teal", "navy"]], ["13", ["olive"]]]));
+    await store.record(
+      67,
+      "color",
+      new Map([
+        ["12", ["Teal", "navy"]],
+        ["13", ["olive"]],
+      ]),
+    );
     await store.record(67, "color-en_US", new Map([["12", ["Teal"]]]));
     await store.forget(67, "color", new Map([["12", ["NAVY"]]]));
 
     const read = await store.read(67, ["12", "13", "14"]);
     expect([...read.keys()]).toEqual(["12", "13"]);
-    expect(read.get("12")).toEqual(new Map([["color", new Set(["teal"])], ["color-en_US", new Set(["teal"])]]));
+    expect(read.get("12")).toEqual(
+      new Map([
+        ["color", new Set(["teal"])],
+        ["color-en_US", new Set(["teal"])],
+      ]),
+    );
     expect(read.get("13")).toEqual(new Map([["color", new Set(["olive"])]]));
     // Another project's requests are apart.
     expect((await store.read(99, ["12"])).size).toBe(0);
@@ -35,7 +47,15 @@ describe("add-options intents in Redis", () => {
 
   test("ignores a field of another shape rather than trusting it", async () => {
     const store = createAddOptionsIntentStore(redis.redis, redis.prefix);
-    await redis.redis.hset(`${redis.prefix}:add-intent:67:12`, "not json", "1", JSON.stringify({ collection: "color" }), "1", JSON.stringify(["color", "teal"]), "1");
+    await redis.redis.hset(
+      `${redis.prefix}:add-intent:67:12`,
+      "not json",
+      "1",
+      JSON.stringify({ collection: "color" }),
+      "1",
+      JSON.stringify(["color", "teal"]),
+      "1",
+    );
     expect(await store.read(67, ["12"])).toEqual(new Map([["12", new Map([["color", new Set(["teal"])]])]]));
   });
 });

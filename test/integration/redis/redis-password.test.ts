@@ -11,7 +11,11 @@ import { parseSettings } from "../../../src/settings/load-settings.js";
 import { startOwnRedisServer, type OwnRedisServer } from "../../support/own-redis-server.js";
 
 const PASSWORD = "p@ss/w#rd?%40:x";
-const PROJECT = { id: 1, pim: { url: "http://pim.example", client_id: "c", secret: "s", username: "u", password: "p" }, service: { url: "http://service.example", token: "t" } };
+const PROJECT = {
+  id: 1,
+  pim: { url: "http://pim.example", client_id: "c", secret: "s", username: "u", password: "p" },
+  service: { url: "http://service.example", token: "t" },
+};
 
 describe("a Redis password with @ / # ? % given as redis.password", () => {
   let server: OwnRedisServer | undefined;
@@ -31,7 +35,11 @@ describe("a Redis password with @ / # ? % given as redis.password", () => {
     await expect(anonymous.ping()).rejects.toThrow(/NOAUTH/);
     anonymous.disconnect();
 
-    const settings = parseSettings(JSON.stringify({ redis: { url: server.url, password: "${REDIS_PASSWORD}", prefix: "redis-password-test" }, projects: [PROJECT] }), "test", { REDIS_PASSWORD: PASSWORD });
+    const settings = parseSettings(
+      JSON.stringify({ redis: { url: server.url, password: "${REDIS_PASSWORD}", prefix: "redis-password-test" }, projects: [PROJECT] }),
+      "test",
+      { REDIS_PASSWORD: PASSWORD },
+    );
     if (!settings.redis) throw new Error("the config names a Redis");
     redis = await connectCommandRedis(settings.redis);
 

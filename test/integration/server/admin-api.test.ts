@@ -16,7 +16,9 @@ const TRIGGER_TOKEN = "admin-test-trigger-token-0123";
 const ADMIN = { name: "ada", password: "ada-password-0123", role: "admin", token: "ada-script-token-0123456789" } as const;
 const VIEWER = { name: "vic", password: "vic-password-0123", role: "viewer" } as const;
 
-const basic = (user: { name: string; password: string }): Record<string, string> => ({ authorization: `Basic ${Buffer.from(`${user.name}:${user.password}`).toString("base64")}` });
+const basic = (user: { name: string; password: string }): Record<string, string> => ({
+  authorization: `Basic ${Buffer.from(`${user.name}:${user.password}`).toString("base64")}`,
+});
 
 describe("admin API and dashboard (/admin), and GET /v1/jobs", () => {
   let workers: WorkersFixture;
@@ -28,7 +30,8 @@ describe("admin API and dashboard (/admin), and GET /v1/jobs", () => {
     if (!worker?.serverUrl) throw new Error("the worker has no HTTP server");
     return worker.serverUrl;
   });
-  const as = (user: { name: string; password: string }, path: string, call: TriggerCall = {}) => client.call(path, { ...call, headers: { ...basic(user), ...call.headers } });
+  const as = (user: { name: string; password: string }, path: string, call: TriggerCall = {}) =>
+    client.call(path, { ...call, headers: { ...basic(user), ...call.headers } });
 
   test.beforeEach(({ sims: simulators, redis: testRedis, queues: projectQueues, workers: keeper }) => {
     sims = simulators;
@@ -38,15 +41,29 @@ describe("admin API and dashboard (/admin), and GET /v1/jobs", () => {
   });
 
   async function start(admin: boolean): Promise<void> {
-    const config = testConfigObject({ pimUrl: sims.pim.url, serviceUrl: sims.service.url, redisPrefix: redis.prefix, trigger: { token: TRIGGER_TOKEN } });
+    const config = testConfigObject({
+      pimUrl: sims.pim.url,
+      serviceUrl: sims.service.url,
+      redisPrefix: redis.prefix,
+      trigger: { token: TRIGGER_TOKEN },
+    });
     const server = { host: "127.0.0.1", port: 0, ...(admin ? { admin: { users: [ADMIN, VIEWER] } } : {}) };
-    worker = workers.keep(await startWorkerProcess({ settings: parseSettings(JSON.stringify({ ...config, server }), "admin-test-config", {}), logger: silentLogger() }));
+    worker = workers.keep(
+      await startWorkerProcess({
+        settings: parseSettings(JSON.stringify({ ...config, server }), "admin-test-config", {}),
+        logger: silentLogger(),
+      }),
+    );
   }
 
   /** An add-options job that fails at once: its attribute is not in the project's allowlist (queued past the trigger's check). */
   async function failedJob(): Promise<string> {
     if (!queues) throw new Error("not started");
-    const job = await queues.enqueueAddOptions({ project: PROJECT, attribute: "color", options: [{ name: "teal", label: { es_ES: "Verde azulado" } }] });
+    const job = await queues.enqueueAddOptions({
+      project: PROJECT,
+      attribute: "color",
+      options: [{ name: "teal", label: { es_ES: "Verde azulado" } }],
+    });
     await waitForJobState(queues, PROJECT, job.jobId, "failed", 30_000);
     return job.jobId;
   }
@@ -79,7 +96,9 @@ describe("admin API and dashboard (/admin), and GET /v1/jobs", () => {
 
     const list = await as(VIEWER, `/admin/api/jobs?state=failed&project=${PROJECT}`);
     expect(list.status).toBe(200);
-    expect((list.json as { jobs: unknown[] }).jobs).toEqual([expect.objectContaining({ ref: `${PROJECT}/${id}`, state: "failed", description: "options.add color: teal" })]);
+    expect((list.json as { jobs: unknown[] }).jobs).toEqual([
+      expect.objectContaining({ ref: `${PROJECT}/${id}`, state: "failed", description: "options.add color: teal" }),
+    ]);
     expect((await as(VIEWER, "/admin/api/jobs?state=nope")).status).toBe(400);
     const shown = await as(VIEWER, `/admin/api/jobs/${PROJECT}/${id}`);
     expect(shown.status).toBe(200);
@@ -102,9 +121,15 @@ describe("admin API and dashboard (/admin), and GET /v1/jobs", () => {
     const foreign = await as(ADMIN, `/admin/api/projects/${PROJECT}/sync`, { method: "POST", headers: { origin: "https://evil.example" } });
     expect(foreign.status).toBe(403);
     expect(foreign.text).toMatch(/cross-site/);
-    expect((await as(ADMIN, `/admin/api/projects/${PROJECT}/sync`, { method: "POST", headers: { "sec-fetch-site": "cross-site" } })).status).toBe(403);
+    expect(
+      (await as(ADMIN, `/admin/api/projects/${PROJECT}/sync`, { method: "POST", headers: { "sec-fetch-site": "cross-site" } })).status,
+    ).toBe(403);
 
-    const same = await as(ADMIN, `/admin/api/projects/${PROJECT}/sync`, { method: "POST", body: { full: true }, headers: { origin: url, "sec-fetch-site": "same-origin" } });
+    const same = await as(ADMIN, `/admin/api/projects/${PROJECT}/sync`, {
+      method: "POST",
+      body: { full: true },
+      headers: { origin: url, "sec-fetch-site": "same-origin" },
+    });
     expect(same.status).toBe(202);
     const jobId = (same.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length);
     const job = await queues?.queueFor(PROJECT).getJob(jobId);
@@ -122,13 +147,19 @@ describe("admin API and dashboard (/admin), and GET /v1/jobs", () => {
 
     const viewerQueues = await as(VIEWER, "/admin/api/queues");
     expect(viewerQueues.status).toBe(200);
-    expect((viewerQueues.json as { queues: { name: string; readOnlyMode: boolean }[] }).queues).toEqual([expect.objectContaining({ name: queueNameOf(PROJECT), readOnlyMode: true })]);
+    expect((viewerQueues.json as { queues: { name: string; readOnlyMode: boolean }[] }).queues).toEqual([
+      expect.objectContaining({ name: queueNameOf(PROJECT), readOnlyMode: true }),
+    ]);
     const adminQueues = await as(ADMIN, "/admin/api/queues");
-    expect((adminQueues.json as { queues: { readOnlyMode: boolean }[] }).queues).toEqual([expect.objectContaining({ readOnlyMode: false })]);
+    expect((adminQueues.json as { queues: { readOnlyMode: boolean }[] }).queues).toEqual([
+      expect.objectContaining({ readOnlyMode: false }),
+    ]);
 
     const retryPath = `/admin/api/queues/${encodeURIComponent(queueNameOf(PROJECT))}/${id}/retry`;
     expect((await as(VIEWER, retryPath, { method: "PUT" })).status).toBe(403);
-    expect((await as(ADMIN, `/admin/api/queues/${encodeURIComponent(queueNameOf(PROJECT))}/obliterate`, { method: "PUT" })).status).toBe(403);
+    expect((await as(ADMIN, `/admin/api/queues/${encodeURIComponent(queueNameOf(PROJECT))}/obliterate`, { method: "PUT" })).status).toBe(
+      403,
+    );
     const retried = await as(ADMIN, retryPath, { method: "PUT" });
     expect(retried.status, retried.text).toBeLessThan(300);
   });

@@ -40,13 +40,24 @@ describe("the admin route table, however the path is spelled", () => {
   });
 
   async function start(): Promise<{ queues: JobQueues; url: string }> {
-    const config = testConfigObject({ pimUrl: sims.pim.url, serviceUrl: sims.service.url, redisPrefix: redis.prefix, trigger: { token: TRIGGER_TOKEN } });
+    const config = testConfigObject({
+      pimUrl: sims.pim.url,
+      serviceUrl: sims.service.url,
+      redisPrefix: redis.prefix,
+      trigger: { token: TRIGGER_TOKEN },
+    });
     const server = { host: "127.0.0.1", port: 0, admin: { users: [ADMIN, VIEWER] } };
-    worker = workers.keep(await startWorkerProcess({ settings: parseSettings(JSON.stringify({ ...config, server }), "guard-test-config", {}), logger: silentLogger() }));
+    worker = workers.keep(
+      await startWorkerProcess({
+        settings: parseSettings(JSON.stringify({ ...config, server }), "guard-test-config", {}),
+        logger: silentLogger(),
+      }),
+    );
     return { queues, url: worker.serverUrl ?? "" };
   }
 
-  const as = (url: string, user: { name: string; password: string }, call: RawCall): Promise<RawAnswer> => rawRequest(url, { ...call, headers: { ...basicAuth(user.name, user.password), ...call.headers } });
+  const as = (url: string, user: { name: string; password: string }, call: RawCall): Promise<RawAnswer> =>
+    rawRequest(url, { ...call, headers: { ...basicAuth(user.name, user.password), ...call.headers } });
 
   /** A job that waits (its queue is paused) and one delayed for an hour, both created a minute ago (past bull-board's 5 s clean grace). */
   async function pausedWithWaitingAndDelayed(jobQueues: JobQueues): Promise<{ waiting: string; delayed: string }> {
@@ -179,7 +190,12 @@ describe("the admin route table, however the path is spelled", () => {
     expect(JSON.parse(retried.text)).toMatchObject({ retried: 1 });
     await waitForJobState(jobQueues, PROJECT, failed.jobId, "failed", 30_000);
     expect((await queue.getJob(failed.jobId))?.attemptsStarted).toBeGreaterThan(1);
-    for (const path of [`/admin/api/queues/${QUEUE}/clean/completed`, `/admin/api/queues/${QUEUE}/clean/failed`, `/admin/api/%71ueues/${QUEUE}/clean/%66ailed`, `/admin/api/queues/${QUEUE}/promote`]) {
+    for (const path of [
+      `/admin/api/queues/${QUEUE}/clean/completed`,
+      `/admin/api/queues/${QUEUE}/clean/failed`,
+      `/admin/api/%71ueues/${QUEUE}/clean/%66ailed`,
+      `/admin/api/queues/${QUEUE}/promote`,
+    ]) {
       const answer = await as(url, ADMIN, { method: "PUT", path });
       expect(answer.status, `PUT ${path}: ${answer.text}`).toBe(200);
     }

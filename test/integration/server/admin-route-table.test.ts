@@ -17,7 +17,10 @@ describe("the admin route table decides every route the admin surface registers"
   let redis: TestRedis;
   let queues: JobQueues;
 
-  test("lists every (method, route) bull-board and the admin API register, and no route that is not registered", async ({ redis: testRedis, queues: projectQueues }) => {
+  test("lists every (method, route) bull-board and the admin API register, and no route that is not registered", async ({
+    redis: testRedis,
+    queues: projectQueues,
+  }) => {
     redis = testRedis;
     queues = projectQueues;
     const limits = serverSchema.parse({});
@@ -30,7 +33,10 @@ describe("the admin route table decides every route the admin surface registers"
       users: [{ name: "ada", password: "ada-password-0123", role: "admin" }],
       admin: createJobAdmin(queues),
       queues,
-      review: { history: createRedisHistoryStore(redis.redis, redis.prefix, { retentionMs: 60_000 }), held: createRedisHeldStore(redis.redis, redis.prefix) },
+      review: {
+        history: createRedisHistoryStore(redis.redis, redis.prefix, { retentionMs: 60_000 }),
+        held: createRedisHeldStore(redis.redis, redis.prefix),
+      },
       logger: silentLogger(),
       redisTimeoutMs: 5_000,
       gate: createAuthGate({ surface: "admin", limits: limits.auth_throttle, logger: silentLogger() }),
@@ -45,7 +51,10 @@ describe("the admin route table decides every route the admin surface registers"
     // under another method: the guard answers 405 (the admin API's POST routes' GET/PUT/... twins).
     const undecided = [...registered].filter((route) => !listed.has(route) && !listedUrls.has(route.slice(route.indexOf(" ") + 1)));
     expect(undecided, "routes registered under /admin that the table does not decide").toEqual([]);
-    expect([...listed].filter((route) => !registered.has(route)), "rules for routes nobody registers").toEqual([]);
+    expect(
+      [...listed].filter((route) => !registered.has(route)),
+      "rules for routes nobody registers",
+    ).toEqual([]);
     expect(registered.size).toBeGreaterThan(40);
   });
 });

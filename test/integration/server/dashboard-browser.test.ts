@@ -71,10 +71,18 @@ describe("the job dashboard in a browser", () => {
       redisPrefix: redis.prefix,
       projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
     });
-    const settings = parseSettings(JSON.stringify({ ...config, server: { host: "127.0.0.1", port: 0, admin: { users: [ADMIN, VIEWER] } } }), "dashboard-test-config", {});
+    const settings = parseSettings(
+      JSON.stringify({ ...config, server: { host: "127.0.0.1", port: 0, admin: { users: [ADMIN, VIEWER] } } }),
+      "dashboard-test-config",
+      {},
+    );
     worker = await startWorkerProcess({ settings, logger: silentLogger() });
     sims.service.faults.failNext({ method: "PATCH" }, { status: 403, times: 1 });
-    const job = await queues.enqueueAddOptions({ project: PROJECT, attribute: "color", options: [{ name: "teal", label: { en_US: "Teal" } }] });
+    const job = await queues.enqueueAddOptions({
+      project: PROJECT,
+      attribute: "color",
+      options: [{ name: "teal", label: { en_US: "Teal" } }],
+    });
     await waitForJobState(queues, PROJECT, job.jobId, "failed", 30_000);
     return { url: worker.serverUrl ?? "", jobId: job.jobId };
   }

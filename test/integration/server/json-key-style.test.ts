@@ -43,7 +43,12 @@ describe("one JSON style: the admin API and GET /v1/jobs answer snake_case (came
 
   /** Starts a worker, runs one sync to completion and one add-options job to failure; their refs. */
   async function startWithJobs(jsonKeys?: JsonKeyStyle): Promise<{ sync: string; failed: string }> {
-    const config = testConfigObject({ pimUrl: sims.pim.url, serviceUrl: sims.service.url, redisPrefix: redis.prefix, trigger: { token: TRIGGER_TOKEN } });
+    const config = testConfigObject({
+      pimUrl: sims.pim.url,
+      serviceUrl: sims.service.url,
+      redisPrefix: redis.prefix,
+      trigger: { token: TRIGGER_TOKEN },
+    });
     const server = { host: "127.0.0.1", port: 0, admin: { users: [ADMIN] } };
     const settings = parseSettings(JSON.stringify({ ...config, server }), "json-keys-config", {});
     worker = workers.keep(await startWorkerProcess({ settings, logger: silentLogger(), ...(jsonKeys ? { jsonKeys } : {}) }));
@@ -51,7 +56,11 @@ describe("one JSON style: the admin API and GET /v1/jobs answer snake_case (came
     const syncId = (sync.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length);
     await waitForJobState(queues, PROJECT, syncId, "completed", 30_000);
     // Not in the project's allowlist: queued past the trigger's check, it fails at once.
-    const failed = await queues.enqueueAddOptions({ project: PROJECT, attribute: "color", options: [{ name: "teal", label: { en_US: "Teal" } }] });
+    const failed = await queues.enqueueAddOptions({
+      project: PROJECT,
+      attribute: "color",
+      options: [{ name: "teal", label: { en_US: "Teal" } }],
+    });
     await waitForJobState(queues, PROJECT, failed.jobId, "failed", 30_000);
     return { sync: `${PROJECT}/${syncId}`, failed: `${PROJECT}/${failed.jobId}` };
   }
@@ -66,17 +75,42 @@ describe("one JSON style: the admin API and GET /v1/jobs answer snake_case (came
       expect(answer.status).toBe(200);
       expect(keysOf(answer.json).filter((key) => CAMEL_KEY.test(key))).toEqual([]);
     }
-    expect((list.json as { jobs: unknown[] }).jobs).toEqual(expect.arrayContaining([expect.objectContaining({ ref: refs.failed, attempts_made: 1, failed_reason: expect.stringMatching(/^add-options rejected/) as unknown })]));
-    expect(shownFailed.json).toMatchObject({ ref: refs.failed, attempts_made: 1, attempts_started: 1, pending_retry_reason: null, earlier_stacktraces: [] });
+    expect((list.json as { jobs: unknown[] }).jobs).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          ref: refs.failed,
+          attempts_made: 1,
+          failed_reason: expect.stringMatching(/^add-options rejected/) as unknown,
+        }),
+      ]),
+    );
+    expect(shownFailed.json).toMatchObject({
+      ref: refs.failed,
+      attempts_made: 1,
+      attempts_started: 1,
+      pending_retry_reason: null,
+      earlier_stacktraces: [],
+    });
     expect(shownSync.json).toMatchObject({ result: { held_back: [], duration_ms: expect.any(Number) as unknown } });
-    expect(polled.json).toMatchObject({ job_id: refs.sync, state: "completed", attempts_made: 1, result: { outcome: "done", held_back: [], duration_ms: expect.any(Number) as unknown } });
+    expect(polled.json).toMatchObject({
+      job_id: refs.sync,
+      state: "completed",
+      attempts_made: 1,
+      result: { outcome: "done", held_back: [], duration_ms: expect.any(Number) as unknown },
+    });
   });
 
   test("answers the earlier camelCase shapes with --json-keys camel (kept for one release)", async () => {
     const refs = await startWithJobs("camel");
     const list = await client.call("/admin/api/jobs", { token: ADMIN.token });
-    expect((list.json as { jobs: unknown[] }).jobs).toEqual(expect.arrayContaining([expect.objectContaining({ ref: refs.failed, attemptsMade: 1 })]));
+    expect((list.json as { jobs: unknown[] }).jobs).toEqual(
+      expect.arrayContaining([expect.objectContaining({ ref: refs.failed, attemptsMade: 1 })]),
+    );
     const polled = await client.call(`/v1/jobs/${refs.sync}`, { token: TRIGGER_TOKEN });
-    expect(polled.json).toMatchObject({ job_id: refs.sync, attempts_made: 1, result: { heldBack: [], durationMs: expect.any(Number) as unknown } });
+    expect(polled.json).toMatchObject({
+      job_id: refs.sync,
+      attempts_made: 1,
+      result: { heldBack: [], durationMs: expect.any(Number) as unknown },
+    });
   });
 });

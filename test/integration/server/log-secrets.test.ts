@@ -38,7 +38,11 @@ describe("worker logs (every level): one child logger per job, and no configured
   });
   test("a sync, an add-options job and failed logins (admin, trigger, an upstream login) log every job line with its job, name, project and queue, and no secret", async () => {
     const lines: string[] = [];
-    const logger = createLogger({ level: "trace", redactor: EMPTY_REDACTOR, destination: { write: (line: string) => void lines.push(line) } });
+    const logger = createLogger({
+      level: "trace",
+      redactor: EMPTY_REDACTOR,
+      destination: { write: (line: string) => void lines.push(line) },
+    });
     const config = testConfigObject({
       pimUrl: sims.pim.url,
       serviceUrl: sims.service.url,
@@ -49,21 +53,34 @@ describe("worker logs (every level): one child logger per job, and no configured
     });
     const server = { host: "127.0.0.1", port: 0, metrics_token: METRICS_TOKEN, admin: { users: [ADMIN] } };
     const [first] = config.projects as Record<string, unknown>[];
-    const other = { ...first, id: OTHER_PROJECT, service: { url: sims.service.url, email: "sim@example.com", password: WRONG_SERVICE_PASSWORD, token_name: "pim-sync" } };
+    const other = {
+      ...first,
+      id: OTHER_PROJECT,
+      service: { url: sims.service.url, email: "sim@example.com", password: WRONG_SERVICE_PASSWORD, token_name: "pim-sync" },
+    };
     const projects = [first, other];
-    worker = workers.keep(await startWorkerProcess({ settings: parseSettings(JSON.stringify({ ...config, projects, server }), "log-test-config", {}), logger }));
+    worker = workers.keep(
+      await startWorkerProcess({ settings: parseSettings(JSON.stringify({ ...config, projects, server }), "log-test-config", {}), logger }),
+    );
     const client = createTriggerClient(() => worker?.serverUrl ?? "");
 
     const sync = await client.call("/v1/sync", { token: TRIGGER_TOKEN, body: { project: PROJECT } });
     const syncId = (sync.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length);
     await waitForJobState(queues, PROJECT, syncId, "completed", 30_000);
-    const add = await client.call("/v1/add-options", { token: TRIGGER_TOKEN, body: { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { en_US: "Teal" } }] } });
+    const add = await client.call("/v1/add-options", {
+      token: TRIGGER_TOKEN,
+      body: { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { en_US: "Teal" } }] },
+    });
     const addId = (add.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length);
     await waitForJobState(queues, PROJECT, addId, "completed", 30_000);
     // A failed upstream login: the job fails or waits for a retry, and says why in the logs.
     const refusedLogin = await client.call("/v1/sync", { token: TRIGGER_TOKEN, body: { project: OTHER_PROJECT } });
     const refusedId = (refusedLogin.json as { job_id: string }).job_id.slice(`${OTHER_PROJECT}/`.length);
-    await waitFor(() => lines.some((line) => line.includes(`"job":"${refusedId}"`) && line.includes('"msg":"job failed"')), 30_000, "the refused login's job to fail");
+    await waitFor(
+      () => lines.some((line) => line.includes(`"job":"${refusedId}"`) && line.includes('"msg":"job failed"')),
+      30_000,
+      "the refused login's job to fail",
+    );
     const wrongAdmin = `Basic ${Buffer.from(`${ADMIN.name}:${ADMIN.password}x`).toString("base64")}`;
     expect((await client.call("/admin/api/jobs", { headers: { authorization: wrongAdmin } })).status).toBe(401);
     expect((await client.call("/v1/sync", { token: `${TRIGGER_TOKEN}x`, body: { project: PROJECT } })).status).toBe(401);
@@ -77,9 +94,16 @@ describe("worker logs (every level): one child logger per job, and no configured
       // Job ids are per queue: project 99's jobs may reuse these ids.
       const ofJob = records.filter((record) => record.job === id && record.attempt !== undefined && record.project !== OTHER_PROJECT);
       expect(ofJob.length, `lines of job ${id}`).toBeGreaterThan(1);
-      for (const record of ofJob) expect(record).toMatchObject({ project: PROJECT, queue: queueNameOf(PROJECT), jobName: id === syncId ? "sync.run" : "options.add" });
+      for (const record of ofJob)
+        expect(record).toMatchObject({
+          project: PROJECT,
+          queue: queueNameOf(PROJECT),
+          jobName: id === syncId ? "sync.run" : "options.add",
+        });
     }
-    expect(records.some((record) => record.msg === "authentication refused" && record.surface === "admin" && record.user === ADMIN.name)).toBe(true);
+    expect(
+      records.some((record) => record.msg === "authentication refused" && record.surface === "admin" && record.user === ADMIN.name),
+    ).toBe(true);
     expect(records.some((record) => record.msg === "authentication refused" && record.surface === "trigger")).toBe(true);
     const all = lines.join("");
     for (const secret of SECRETS) expect(all.includes(secret), `the logs contain the secret '${secret}'`).toBe(false);

@@ -42,7 +42,11 @@ describe("GET /metrics (prom-client, over real HTTP)", () => {
       trigger: { token: TRIGGER_TOKEN },
       projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
     });
-    const settings = parseSettings(JSON.stringify({ ...config, server: { host: "127.0.0.1", port: 0, metrics_token: METRICS_TOKEN } }), "metrics-test-config", {});
+    const settings = parseSettings(
+      JSON.stringify({ ...config, server: { host: "127.0.0.1", port: 0, metrics_token: METRICS_TOKEN } }),
+      "metrics-test-config",
+      {},
+    );
     worker = workers.keep(await startWorkerProcess({ settings, logger: silentLogger() }));
   });
 
@@ -70,7 +74,10 @@ describe("GET /metrics (prom-client, over real HTTP)", () => {
     expect(sync.status).toBe(202);
     await waitForJobState(queues, PROJECT, (sync.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length), "completed", 30_000);
 
-    const add = await client.call("/v1/add-options", { token: TRIGGER_TOKEN, body: { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { en_US: "Teal" } }] } });
+    const add = await client.call("/v1/add-options", {
+      token: TRIGGER_TOKEN,
+      body: { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { en_US: "Teal" } }] },
+    });
     expect(add.status).toBe(202);
     await waitForJobState(queues, PROJECT, (add.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length), "completed", 30_000);
 
@@ -107,7 +114,10 @@ describe("GET /metrics (prom-client, over real HTTP)", () => {
   test("passes `promtool check metrics` on the real scrape, after a sync, an add-options job and refused requests", async () => {
     const sync = await client.call("/v1/sync", { token: TRIGGER_TOKEN, body: { project: PROJECT } });
     await waitForJobState(queues, PROJECT, (sync.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length), "completed", 30_000);
-    const add = await client.call("/v1/add-options", { token: TRIGGER_TOKEN, body: { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { en_US: "Teal" } }] } });
+    const add = await client.call("/v1/add-options", {
+      token: TRIGGER_TOKEN,
+      body: { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { en_US: "Teal" } }] },
+    });
     await waitForJobState(queues, PROJECT, (add.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length), "completed", 30_000);
     await client.call("/v1/sync", { token: "not-the-trigger-token-0000", body: { project: PROJECT } });
     const text = await scrape();

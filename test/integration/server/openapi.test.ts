@@ -62,9 +62,20 @@ describe("the OpenAPI description at /openapi.json (a real worker with every sur
       projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
       server: { host: "127.0.0.1", port: 0, metrics_token: METRICS_TOKEN, admin: { users: [ADMIN, VIEWER] } },
     });
-    const activation = { url: sims.activation.url, pim_connection_id: SIM_ACTIVATION_CONNECTION_ID, access_token: SIM_ACTIVATION_TOKEN, orders: { sink: { type: "file", dir: join(stateDir, "orders") } } };
+    const activation = {
+      url: sims.activation.url,
+      pim_connection_id: SIM_ACTIVATION_CONNECTION_ID,
+      access_token: SIM_ACTIVATION_TOKEN,
+      orders: { sink: { type: "file", dir: join(stateDir, "orders") } },
+    };
     const parsed = parseSettings(JSON.stringify({ ...config, activation }), "openapi-test-config", {});
-    const settings = { ...parsed, projects: parsed.projects.map((project) => ({ ...project, pim: { ...project.pim, events: pimEventsSchema.parse({ secret: EVENTS_SECRET }) } })) };
+    const settings = {
+      ...parsed,
+      projects: parsed.projects.map((project) => ({
+        ...project,
+        pim: { ...project.pim, events: pimEventsSchema.parse({ secret: EVENTS_SECRET }) },
+      })),
+    };
     worker = await startWorkerProcess({ settings, logger: silentLogger() });
 
     const sync = await client.call("/v1/sync", { token: TRIGGER_TOKEN, body: { project: PROJECT } });
@@ -112,8 +123,18 @@ describe("the OpenAPI description at /openapi.json (a real worker with every sur
     expect(validator.version).toBe("3.1");
 
     const { operations } = openApiAnswers(document);
-    expect(operations.filter((operation) => operation.includes("/admin/") && !operation.includes("/admin/api/jobs") && !operation.includes("/admin/api/projects") && !operation.includes("/admin/api/activation")), "bull-board routes").toEqual([]);
-    const paths = (document as { paths: Record<string, Record<string, { security?: unknown; requestBody?: { required?: boolean } }>> }).paths;
+    expect(
+      operations.filter(
+        (operation) =>
+          operation.includes("/admin/") &&
+          !operation.includes("/admin/api/jobs") &&
+          !operation.includes("/admin/api/projects") &&
+          !operation.includes("/admin/api/activation"),
+      ),
+      "bull-board routes",
+    ).toEqual([]);
+    const paths = (document as { paths: Record<string, Record<string, { security?: unknown; requestBody?: { required?: boolean } }>> })
+      .paths;
     expect(paths["/v1/sync"]?.post?.security).toEqual([{ triggerToken: [] }]);
     expect(paths["/metrics"]?.get?.security).toEqual([{ metricsToken: [] }]);
     expect(paths["/admin/api/jobs"]?.get?.security).toEqual([{ adminBasic: [] }, { adminToken: [] }]);
@@ -132,8 +153,17 @@ describe("the OpenAPI description at /openapi.json (a real worker with every sur
     const basic = `Basic ${Buffer.from(`${ADMIN.name}:${ADMIN.password}`).toString("base64")}`;
     const addOptions = { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { en_US: "Teal" } }] };
 
-    const event = JSON.stringify({ specversion: "1.0", id: "openapi-event-1", type: "com.akeneo.pim.v1.attribute-option.created", source: "pim", data: { attribute_code: "color", code: "teal" } });
-    const signed = (body: string): TriggerCall => ({ body, headers: { "x-akeneo-signature-primary": createHmac("sha256", EVENTS_SECRET).update(body).digest("hex") } });
+    const event = JSON.stringify({
+      specversion: "1.0",
+      id: "openapi-event-1",
+      type: "com.akeneo.pim.v1.attribute-option.created",
+      source: "pim",
+      data: { attribute_code: "color", code: "teal" },
+    });
+    const signed = (body: string): TriggerCall => ({
+      body,
+      headers: { "x-akeneo-signature-primary": createHmac("sha256", EVENTS_SECRET).update(body).digest("hex") },
+    });
 
     const exercises: readonly Exercise[] = [
       { operation: "POST /v1/pim-events/{project}", path: `/v1/pim-events/${PROJECT}`, call: signed(event) },
@@ -141,12 +171,28 @@ describe("the OpenAPI description at /openapi.json (a real worker with every sur
       { operation: "POST /v1/pim-events/{project}", path: `/v1/pim-events/${PROJECT}`, call: signed("{}") },
       { operation: "POST /v1/pim-events/{project}", path: "/v1/pim-events/5", call: signed(event) },
       { operation: "GET /admin/api/projects/{id}/history", path: `/admin/api/projects/${PROJECT}/history`, call: admin() },
-      { operation: "GET /admin/api/projects/{id}/history", path: `/admin/api/projects/${PROJECT}/history?since=yesterday`, call: { token: VIEWER.token } },
+      {
+        operation: "GET /admin/api/projects/{id}/history",
+        path: `/admin/api/projects/${PROJECT}/history?since=yesterday`,
+        call: { token: VIEWER.token },
+      },
       { operation: "GET /admin/api/projects/{id}/history", path: "/admin/api/projects/5/history", call: admin() },
       { operation: "GET /admin/api/projects/{id}/held", path: `/admin/api/projects/${PROJECT}/held`, call: { token: VIEWER.token } },
-      { operation: "POST /admin/api/projects/{id}/held/{heldId}/approve", path: `/admin/api/projects/${PROJECT}/held/${HELD_ID}/approve`, call: { token: VIEWER.token, method: "POST" } },
-      { operation: "POST /admin/api/projects/{id}/held/{heldId}/approve", path: `/admin/api/projects/${PROJECT}/held/${HELD_ID}/approve`, call: admin({ method: "POST" }) },
-      { operation: "POST /admin/api/projects/{id}/held/{heldId}/approve", path: `/admin/api/projects/${PROJECT}/held/no-such-plan/approve`, call: admin({ method: "POST" }) },
+      {
+        operation: "POST /admin/api/projects/{id}/held/{heldId}/approve",
+        path: `/admin/api/projects/${PROJECT}/held/${HELD_ID}/approve`,
+        call: { token: VIEWER.token, method: "POST" },
+      },
+      {
+        operation: "POST /admin/api/projects/{id}/held/{heldId}/approve",
+        path: `/admin/api/projects/${PROJECT}/held/${HELD_ID}/approve`,
+        call: admin({ method: "POST" }),
+      },
+      {
+        operation: "POST /admin/api/projects/{id}/held/{heldId}/approve",
+        path: `/admin/api/projects/${PROJECT}/held/no-such-plan/approve`,
+        call: admin({ method: "POST" }),
+      },
       { operation: "GET /healthz", path: "/healthz" },
       { operation: "GET /health", path: "/health" },
       { operation: "GET /readyz", path: "/readyz" },
@@ -159,16 +205,40 @@ describe("the OpenAPI description at /openapi.json (a real worker with every sur
       { operation: "POST /v1/sync", path: "/v1/sync", call: { body: { project: PROJECT } } },
       { operation: "POST /v1/sync", path: "/v1/sync", call: trigger({ body: "project=67", contentType: "text/plain" }) },
       { operation: "POST /v1/sync", path: "/v1/sync", call: trigger({ body: `{"project":67,"requested_by":"${"x".repeat(1_100_000)}"}` }) },
-      { operation: "POST /v1/add-options", path: "/v1/add-options", call: trigger({ body: addOptions, headers: { "idempotency-key": "openapi-1" } }) },
-      { operation: "POST /v1/add-options", path: "/v1/add-options", call: trigger({ body: { ...addOptions, options: [{ name: "mint" }] }, headers: { "idempotency-key": "openapi-1" } }) },
-      { operation: "POST /v1/add-options", path: "/v1/add-options", call: trigger({ body: { ...addOptions, attribute: "material", options: [] } }) },
+      {
+        operation: "POST /v1/add-options",
+        path: "/v1/add-options",
+        call: trigger({ body: addOptions, headers: { "idempotency-key": "openapi-1" } }),
+      },
+      {
+        operation: "POST /v1/add-options",
+        path: "/v1/add-options",
+        call: trigger({ body: { ...addOptions, options: [{ name: "mint" }] }, headers: { "idempotency-key": "openapi-1" } }),
+      },
+      {
+        operation: "POST /v1/add-options",
+        path: "/v1/add-options",
+        call: trigger({ body: { ...addOptions, attribute: "material", options: [] } }),
+      },
       { operation: "GET /v1/jobs/{project}/{id}", path: `/v1/jobs/${jobs.completed}`, call: trigger() },
       { operation: "GET /v1/jobs/{project}/{id}", path: `/v1/jobs/${jobs.failed}`, call: trigger() },
       { operation: "GET /v1/jobs/{project}/{id}", path: `/v1/jobs/${PROJECT}/no-such-job`, call: trigger() },
       { operation: "GET /v1/jobs/{project}/{id}", path: "/v1/jobs/five/1", call: trigger() },
-      { operation: "POST /v1/activation/offers", path: "/v1/activation/offers", call: trigger({ body: { connection: CONNECTION, offers: [{ sku: "A-1", price: 10 }] } }) },
-      { operation: "POST /v1/activation/offers", path: "/v1/activation/offers", call: trigger({ body: { connection: "nowhere", offers: "many" } }) },
-      { operation: "POST /v1/activation/shipments", path: "/v1/activation/shipments", call: trigger({ body: { connection: CONNECTION, shipment: { orderId: `${CONNECTION}-order-1` } } }) },
+      {
+        operation: "POST /v1/activation/offers",
+        path: "/v1/activation/offers",
+        call: trigger({ body: { connection: CONNECTION, offers: [{ sku: "A-1", price: 10 }] } }),
+      },
+      {
+        operation: "POST /v1/activation/offers",
+        path: "/v1/activation/offers",
+        call: trigger({ body: { connection: "nowhere", offers: "many" } }),
+      },
+      {
+        operation: "POST /v1/activation/shipments",
+        path: "/v1/activation/shipments",
+        call: trigger({ body: { connection: CONNECTION, shipment: { orderId: `${CONNECTION}-order-1` } } }),
+      },
       { operation: "POST /v1/activation/shipments", path: "/v1/activation/shipments", call: trigger({ body: { connection: CONNECTION } }) },
       { operation: "GET /admin/api/jobs", path: "/admin/api/jobs", call: admin() },
       { operation: "GET /admin/api/jobs", path: "/admin/api/jobs?state=failed", call: { headers: { authorization: basic } } },
@@ -177,26 +247,56 @@ describe("the OpenAPI description at /openapi.json (a real worker with every sur
       { operation: "GET /admin/api/jobs/{project}/{id}", path: `/admin/api/jobs/${jobs.completed}`, call: admin() },
       { operation: "GET /admin/api/jobs/{project}/{id}", path: `/admin/api/jobs/${jobs.failed}`, call: { token: VIEWER.token } },
       { operation: "GET /admin/api/jobs/{project}/{id}", path: `/admin/api/jobs/${PROJECT}/no-such-job`, call: admin() },
-      { operation: "POST /admin/api/jobs/{project}/{id}/retry", path: `/admin/api/jobs/${jobs.completed}/retry`, call: admin({ method: "POST" }) },
-      { operation: "POST /admin/api/jobs/{project}/{id}/retry", path: `/admin/api/jobs/${jobs.failed}/retry`, call: { token: VIEWER.token, method: "POST" } },
-      { operation: "POST /admin/api/jobs/retry-failed", path: `/admin/api/jobs/retry-failed?project=${PROJECT}`, call: admin({ method: "POST" }) },
+      {
+        operation: "POST /admin/api/jobs/{project}/{id}/retry",
+        path: `/admin/api/jobs/${jobs.completed}/retry`,
+        call: admin({ method: "POST" }),
+      },
+      {
+        operation: "POST /admin/api/jobs/{project}/{id}/retry",
+        path: `/admin/api/jobs/${jobs.failed}/retry`,
+        call: { token: VIEWER.token, method: "POST" },
+      },
+      {
+        operation: "POST /admin/api/jobs/retry-failed",
+        path: `/admin/api/jobs/retry-failed?project=${PROJECT}`,
+        call: admin({ method: "POST" }),
+      },
       { operation: "POST /admin/api/jobs/retry-failed", path: "/admin/api/jobs/retry-failed?project=5", call: admin({ method: "POST" }) },
       { operation: "POST /admin/api/projects/{id}/sync", path: `/admin/api/projects/${PROJECT}/sync`, call: admin({ method: "POST" }) },
-      { operation: "POST /admin/api/projects/{id}/sync", path: `/admin/api/projects/${PROJECT}/sync`, call: admin({ body: { full: "yes" } }) },
+      {
+        operation: "POST /admin/api/projects/{id}/sync",
+        path: `/admin/api/projects/${PROJECT}/sync`,
+        call: admin({ body: { full: "yes" } }),
+      },
       { operation: "POST /admin/api/projects/{id}/sync", path: "/admin/api/projects/5/sync", call: admin({ method: "POST" }) },
       { operation: "GET /admin/api/activation/refused", path: "/admin/api/activation/refused", call: admin() },
       { operation: "GET /admin/api/activation/refused", path: "/admin/api/activation/refused?connection=", call: admin() },
-      { operation: "POST /admin/api/activation/refused/{connection}/resend", path: `/admin/api/activation/refused/${CONNECTION}/resend`, call: admin({ method: "POST" }) },
-      { operation: "POST /admin/api/activation/refused/{connection}/resend", path: `/admin/api/activation/refused/${CONNECTION}/resend`, call: admin({ body: { order_ids: [] } }) },
+      {
+        operation: "POST /admin/api/activation/refused/{connection}/resend",
+        path: `/admin/api/activation/refused/${CONNECTION}/resend`,
+        call: admin({ method: "POST" }),
+      },
+      {
+        operation: "POST /admin/api/activation/refused/{connection}/resend",
+        path: `/admin/api/activation/refused/${CONNECTION}/resend`,
+        call: admin({ body: { order_ids: [] } }),
+      },
     ];
 
     const answered: { operation: string; answer: TriggerAnswer; sent: unknown }[] = [];
-    for (const exercise of exercises) answered.push({ operation: exercise.operation, answer: await client.call(exercise.path, exercise.call), sent: exercise.call?.body });
+    for (const exercise of exercises)
+      answered.push({ operation: exercise.operation, answer: await client.call(exercise.path, exercise.call), sent: exercise.call?.body });
 
-    expect(answered.map(({ operation, answer, sent }) => mismatch(operation, answer, sent)).filter((problem) => problem !== null)).toEqual([]);
+    expect(answered.map(({ operation, answer, sent }) => mismatch(operation, answer, sent)).filter((problem) => problem !== null)).toEqual(
+      [],
+    );
     // Every described operation was answered for real, successfully at least once.
     const succeeded = new Set(answered.filter(({ answer }) => answer.status < 300).map(({ operation }) => operation));
-    expect(operations.filter((operation) => !succeeded.has(operation)), "described operations not exercised with a 2xx answer").toEqual([]);
+    expect(
+      operations.filter((operation) => !succeeded.has(operation)),
+      "described operations not exercised with a 2xx answer",
+    ).toEqual([]);
     // The refusals exercised are the documented kinds (so a refusal answered 500 would not pass unnoticed above).
     expect([...new Set(answered.map(({ answer }) => answer.status))].sort()).toEqual([200, 202, 400, 401, 403, 404, 413, 415, 422]);
   }, 60_000);

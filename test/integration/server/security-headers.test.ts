@@ -44,9 +44,19 @@ describe("security headers on every answer (real worker, real HTTP)", () => {
     workers = keeper;
   });
   test("the dashboard and admin API: no framing, nosniff, no-store, and a CSP of its own scripts only; the rest of the server: a CSP that loads nothing", async () => {
-    const config = testConfigObject({ pimUrl: sims.pim.url, serviceUrl: sims.service.url, redisPrefix: redis.prefix, trigger: { token: TRIGGER_TOKEN } });
+    const config = testConfigObject({
+      pimUrl: sims.pim.url,
+      serviceUrl: sims.service.url,
+      redisPrefix: redis.prefix,
+      trigger: { token: TRIGGER_TOKEN },
+    });
     const server = { host: "127.0.0.1", port: 0, admin: { users: [ADMIN] } };
-    worker = workers.keep(await startWorkerProcess({ settings: parseSettings(JSON.stringify({ ...config, server }), "headers-test-config", {}), logger: silentLogger() }));
+    worker = workers.keep(
+      await startWorkerProcess({
+        settings: parseSettings(JSON.stringify({ ...config, server }), "headers-test-config", {}),
+        logger: silentLogger(),
+      }),
+    );
     const url = worker.serverUrl ?? "";
     const admin = basicAuth(ADMIN.name, ADMIN.password);
 
@@ -61,7 +71,10 @@ describe("security headers on every answer (real worker, real HTTP)", () => {
       ["GET /admin/api/queues", await rawRequest(url, { path: "/admin/api/queues", headers: admin })],
       ["GET /admin/api/jobs", await rawRequest(url, { path: "/admin/api/jobs", headers: admin })],
       ["GET /admin without credentials (401)", await rawRequest(url, { path: "/admin" })],
-      ["PUT /admin/api/queues/:name/obliterate (403)", await rawRequest(url, { method: "PUT", path: `/admin/api/queues/${queueNameOf(67)}/obliterate`, headers: admin })],
+      [
+        "PUT /admin/api/queues/:name/obliterate (403)",
+        await rawRequest(url, { method: "PUT", path: `/admin/api/queues/${queueNameOf(67)}/obliterate`, headers: admin }),
+      ],
       ["GET /admin/nothing (404)", await rawRequest(url, { path: "/admin/nothing", headers: admin })],
     ];
     expect(dashboard.map(([what, answer]) => `${what}: ${answer.status}`)).toEqual([
@@ -89,7 +102,12 @@ describe("security headers on every answer (real worker, real HTTP)", () => {
       ["GET /metrics", await rawRequest(url, { path: "/metrics" })],
       ["GET /nothing (404)", await rawRequest(url, { path: "/nothing" })],
     ];
-    expect(rest.map(([what, answer]) => `${what}: ${answer.status}`)).toEqual(["GET /healthz: 200", "POST /v1/sync without a token (401): 401", "GET /metrics: 200", "GET /nothing (404): 404"]);
+    expect(rest.map(([what, answer]) => `${what}: ${answer.status}`)).toEqual([
+      "GET /healthz: 200",
+      "POST /v1/sync without a token (401): 401",
+      "GET /metrics: 200",
+      "GET /nothing (404): 404",
+    ]);
     for (const [what, answer] of rest) {
       expectCommonHeaders(answer, what);
       expect(directives(answer).get("default-src"), what).toBe("'none'");

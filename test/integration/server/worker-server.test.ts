@@ -39,8 +39,21 @@ describe("the worker's HTTP server: health, readiness, limits", () => {
   /** A worker on a redis-server of the test's own (so the test may stop it), with `server` settings. */
   async function start(server: Record<string, unknown>): Promise<RunningWorkerProcess> {
     redis = await ownRedis.start();
-    const config = testConfigObject({ pimUrl: sims.pim.url, serviceUrl: sims.service.url, redisPrefix: "server-test", trigger: { token: TOKEN } });
-    const settings = parseSettings(JSON.stringify({ ...config, redis: { url: redis.url, prefix: "server-test", connect_timeout_ms: 500 }, server: { host: "127.0.0.1", port: 0, ...server } }), "server-test-config", {});
+    const config = testConfigObject({
+      pimUrl: sims.pim.url,
+      serviceUrl: sims.service.url,
+      redisPrefix: "server-test",
+      trigger: { token: TOKEN },
+    });
+    const settings = parseSettings(
+      JSON.stringify({
+        ...config,
+        redis: { url: redis.url, prefix: "server-test", connect_timeout_ms: 500 },
+        server: { host: "127.0.0.1", port: 0, ...server },
+      }),
+      "server-test-config",
+      {},
+    );
     worker = workers.keep(await startWorkerProcess({ settings, logger: silentLogger() }));
     return worker;
   }
@@ -68,13 +81,20 @@ describe("the worker's HTTP server: health, readiness, limits", () => {
     expect(ready.json).toEqual({ status: "ready" });
 
     await redis?.kill();
-    const notReady = await waitFor(async () => {
-      const answer = await client.call("/readyz");
-      return answer.status === 503 ? answer : null;
-    }, 10_000, "/readyz to answer 503");
+    const notReady = await waitFor(
+      async () => {
+        const answer = await client.call("/readyz");
+        return answer.status === 503 ? answer : null;
+      },
+      10_000,
+      "/readyz to answer 503",
+    );
     const body = notReady.json as { status: string; reasons: string[] };
     expect(body.status).toBe("not ready");
-    expect(body.reasons.some((reason) => reason.startsWith("redis: ")), notReady.text).toBe(true);
+    expect(
+      body.reasons.some((reason) => reason.startsWith("redis: ")),
+      notReady.text,
+    ).toBe(true);
     expect((await client.call("/healthz")).status).toBe(200);
 
     const sync = await client.call("/v1/sync", { token: TOKEN, body: { project: 67 } });

@@ -27,7 +27,9 @@ describe("configuration-service simulator", () => {
 
   const start = async (options: Partial<ConfigServiceSimulatorOptions> = {}): Promise<ConfigServiceSimulator> => {
     // 1000 req/s unless a test is about the throttle: the other tests send bursts.
-    service = closeAfter(await startConfigServiceSimulator({ catalog: (await sampleCatalog()).service, requestsPerSecond: 1000, ...options }));
+    service = closeAfter(
+      await startConfigServiceSimulator({ catalog: (await sampleCatalog()).service, requestsPerSecond: 1000, ...options }),
+    );
     return service;
   };
 
@@ -46,7 +48,11 @@ describe("configuration-service simulator", () => {
   test("issues a token per user and token name, and checks Token auth DRF-style", async () => {
     const sim = await start();
     const tokenOf = (body: unknown) =>
-      fetch(`${sim.url}/api/v1/auth/token/`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      fetch(`${sim.url}/api/v1/auth/token/`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
     const credentials = { email: "sim@example.com", password: "sim-password", token_name: "pim-sync" };
     const first = (await (await tokenOf(credentials)).json()) as { key: string };
     expect(first.key).toMatch(/^[0-9a-f-]{36}$/);
@@ -111,7 +117,10 @@ describe("configuration-service simulator", () => {
   test("update-options: delete_all, then deletes, then upserts (each replacing the label map)", async () => {
     const sim = await start();
     const response = await update(sim, 30, {
-      upsert_options: [{ name: "red", label: { "fr-FR": "Rouge" } }, { name: "lime", label: { "en-US": "Lime" } }],
+      upsert_options: [
+        { name: "red", label: { "fr-FR": "Rouge" } },
+        { name: "lime", label: { "en-US": "Lime" } },
+      ],
       delete_options: ["red", "absent"],
     });
     expect(response.status).toBe(200);
@@ -142,7 +151,12 @@ describe("configuration-service simulator", () => {
       { upsert_options: [{ name: "x", label: { "en-US": 3 } }] },
       { upsert_options: [{ name: "x", label: { en_US: "X" } }] },
       { upsert_options: [{ name: "x", labels: { "en-US": "X" } }] },
-      { upsert_options: [{ name: "x", label: {} }, { name: "x", label: {} }] },
+      {
+        upsert_options: [
+          { name: "x", label: {} },
+          { name: "x", label: {} },
+        ],
+      },
       { delete_all: "yes" },
     ];
     for (const body of cases) {
@@ -170,7 +184,10 @@ describe("configuration-service simulator", () => {
     pim = closeAfter(await startPimSimulator({ catalog: catalog.pim }));
     const sim = await start({ pim });
     const response = await add(sim, 5, {
-      upsert_options: [{ name: "red", label: { "en-US": "Red!" } }, { name: "teal", label: { "en-US": "Teal", "fr-FR": "Sarcelle" } }],
+      upsert_options: [
+        { name: "red", label: { "en-US": "Red!" } },
+        { name: "teal", label: { "en-US": "Teal", "fr-FR": "Sarcelle" } },
+      ],
     });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ id: 5, name: "color", project: 67 });

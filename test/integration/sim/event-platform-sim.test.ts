@@ -1,7 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startEventPlatformSimulator, type EventPlatformSimulator } from "../../../src/sim/event-platform/event-platform-simulator.js";
 
-const HEADERS = { "content-type": "application/json", "x-pim-url": "https://pim.example.com", "x-pim-token": "token-1", "x-pim-client-id": "client-1" };
+const HEADERS = {
+  "content-type": "application/json",
+  "x-pim-url": "https://pim.example.com",
+  "x-pim-token": "token-1",
+  "x-pim-client-id": "client-1",
+};
 
 describe("Event Platform simulator", () => {
   let platform: EventPlatformSimulator;
@@ -13,7 +18,8 @@ describe("Event Platform simulator", () => {
     await platform.close();
   });
 
-  const post = (path: string, body: unknown, headers: Record<string, string> = HEADERS) => fetch(`${platform.apiUrl}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+  const post = (path: string, body: unknown, headers: Record<string, string> = HEADERS) =>
+    fetch(`${platform.apiUrl}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
 
   async function subscriber(): Promise<string> {
     const answer = await post("/subscriber", { name: "n", contact: { technical_email: "ops@example.com" } });
@@ -26,7 +32,9 @@ describe("Event Platform simulator", () => {
   it("refuses a call without one of the three X-PIM headers (401), or a bad subscriber body (400)", async () => {
     for (const missing of ["x-pim-url", "x-pim-token", "x-pim-client-id"]) {
       const headers = Object.fromEntries(Object.entries(HEADERS).filter(([name]) => name !== missing));
-      expect((await post("/subscriber", { name: "n", contact: { technical_email: "ops@example.com" } }, headers)).status, missing).toBe(401);
+      expect((await post("/subscriber", { name: "n", contact: { technical_email: "ops@example.com" } }, headers)).status, missing).toBe(
+        401,
+      );
     }
     expect((await post("/subscriber", { name: "n", contact: { technical_email: "nope" } })).status).toBe(400);
     expect(platform.subscribers()).toEqual([]);
@@ -34,7 +42,13 @@ describe("Event Platform simulator", () => {
 
   it("ties a subscriber to its PIM and connection, and checks the destination with HEAD", async () => {
     const id = await subscriber();
-    const body = { source: "pim", subject: "https://pim.example.com", events: ["com.akeneo.pim.v1.attribute.created"], type: "https", config: { url: `${platform.url}/nowhere`, secret: { primary: "p" } } };
+    const body = {
+      source: "pim",
+      subject: "https://pim.example.com",
+      events: ["com.akeneo.pim.v1.attribute.created"],
+      type: "https",
+      config: { url: `${platform.url}/nowhere`, secret: { primary: "p" } },
+    };
     expect((await post(`/subscriber/${id}/subscription`, body, { ...HEADERS, "x-pim-client-id": "client-2" })).status).toBe(403);
     expect((await post("/subscriber/unknown/subscription", body)).status).toBe(404);
     expect((await post(`/subscriber/${id}/subscription`, { ...body, type: "http" })).status).toBe(400);

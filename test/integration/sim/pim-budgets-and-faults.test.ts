@@ -39,7 +39,9 @@ describe("PIM simulator: budgets and faults", () => {
       { clientId: "a", secret: "sa", username: "ua", password: "pa" },
       { clientId: "b", secret: "sb", username: "ub", password: "pb" },
     ];
-    sim = closeAfter(await startPimSimulator({ catalog: (await sampleCatalog()).pim, latencyMs: 300, clients, budgets: { inFlightPerConnection: 2 } }));
+    sim = closeAfter(
+      await startPimSimulator({ catalog: (await sampleCatalog()).pim, latencyMs: 300, clients, budgets: { inFlightPerConnection: 2 } }),
+    );
     const api = `${sim.url}/api/rest/v1`;
     const tokenOf = async (client: (typeof clients)[number]): Promise<string> => {
       const body = { grant_type: "password", username: client.username, password: client.password };

@@ -89,7 +89,9 @@ describe("PIM simulator: payload shapes match the official examples", () => {
     const bearer = { authorization: `Bearer ${token}` };
     expect(await errorKeys(`${api}/attributes/nope`, bearer)).toEqual(keysOf(akeneoFixture("error_404_not_found.json")));
     expect(await errorKeys(`${api}/attributes/nope/options`, bearer)).toEqual(keysOf(akeneoFixture("error_404_attribute_not_found.json")));
-    expect(await errorKeys(`${api}/attributes/sku/options`, bearer)).toEqual(keysOf(akeneoFixture("error_404_attribute_does_not_support_options.json")));
+    expect(await errorKeys(`${api}/attributes/sku/options`, bearer)).toEqual(
+      keysOf(akeneoFixture("error_404_attribute_does_not_support_options.json")),
+    );
     expect(await errorKeys(`${api}/attributes?limit=101`, bearer)).toEqual(keysOf(akeneoFixture("error_422_limit_over_100.json")));
     sim.faults.failNext({ path: "/api/rest/v1/channels" }, { status: 429 });
     expect(await errorKeys(`${api}/channels`, bearer)).toEqual(keysOf(akeneoFixture("error_429_too_many_requests.json")));

@@ -89,7 +89,11 @@ describe("PIM simulator: reads", () => {
     const channels = (await getJson(`${api}/channels`, token)).body as PageBody;
     expect(channels._embedded.items.map((item) => item.code)).toEqual(["ecommerce", "mobile"]);
     const currencies = (await getJson(`${api}/currencies`, token)).body as PageBody;
-    expect(currencies._embedded.items.map((item) => [item.code, item["enabled"]])).toEqual([["EUR", true], ["GBP", false], ["USD", true]]);
+    expect(currencies._embedded.items.map((item) => [item.code, item["enabled"]])).toEqual([
+      ["EUR", true],
+      ["GBP", false],
+      ["USD", true],
+    ]);
     const families = (await getJson(`${api}/families`, token)).body as PageBody;
     expect(families._embedded.items[0]).toMatchObject({ code: "shoes", attribute_as_label: "name" });
   });

@@ -28,7 +28,10 @@ describe("PIM simulator: writes", () => {
   });
 
   it("creates an option (201, Location, empty body), then updates it (204), merging labels key by key", async () => {
-    const created = await patch("/attributes/color/options/yellow", JSON.stringify({ code: "yellow", labels: { en_US: "Yellow", fr_FR: "Jaune" } }));
+    const created = await patch(
+      "/attributes/color/options/yellow",
+      JSON.stringify({ code: "yellow", labels: { en_US: "Yellow", fr_FR: "Jaune" } }),
+    );
     expect(created.status).toBe(201);
     expect(created.headers.get("location")).toBe(`${api}/attributes/color/options/yellow`);
     expect(await created.text()).toBe("");
@@ -57,7 +60,11 @@ describe("PIM simulator: writes", () => {
       expect(response.status).toBe(422);
       expect(await response.json()).toMatchObject({ errors: [{ property: "labels" }] });
     }
-    expect(sim.state.attribute_options["color"]?.find((option) => option.code === "red")?.labels).toEqual({ en_US: "Red", fr_FR: "Rouge", de_DE: "Rot" });
+    expect(sim.state.attribute_options["color"]?.find((option) => option.code === "red")?.labels).toEqual({
+      en_US: "Red",
+      fr_FR: "Rouge",
+      de_DE: "Rot",
+    });
   });
 
   it("answers the PIM's other single-write errors", async () => {
@@ -90,7 +97,13 @@ describe("PIM simulator: writes", () => {
     expect(response.headers.get("content-type")).toBe(COLLECTION);
     const results = (await response.text()).split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(results.map((result) => [result["line"], result["status_code"]])).toEqual([
-      [1, 201], [2, 422], [3, 204], [4, 400], [5, 422], [6, 422], [7, 422],
+      [1, 201],
+      [2, 422],
+      [3, 204],
+      [4, 400],
+      [5, 422],
+      [6, 422],
+      [7, 422],
     ]);
     const fixture = akeneoFixtureText("attribute_options_patch_collection_response.ndjson")
       .trim()
@@ -124,7 +137,10 @@ describe("PIM simulator: writes", () => {
     expect(created.status).toBe(201);
     expect(created.headers.get("location")).toBe(`${api}/reference-entities/brands/records/alessi`);
     expect((await patch("/reference-entities/brands/records/alessi", JSON.stringify({ values: label("ALESSI") }))).status).toBe(204);
-    expect((await getJson(`${api}/reference-entities/brands/records/alessi`, token)).body).toMatchObject({ code: "alessi", values: label("ALESSI") });
+    expect((await getJson(`${api}/reference-entities/brands/records/alessi`, token)).body).toMatchObject({
+      code: "alessi",
+      values: label("ALESSI"),
+    });
 
     const list = await patch(
       "/reference-entities/designers/records",
@@ -136,7 +152,11 @@ describe("PIM simulator: writes", () => {
     );
     expect(list.status).toBe(200);
     const results = (await list.json()) as Record<string, unknown>[];
-    expect(results.map((result) => [result["code"], result["status_code"]])).toEqual([["starck", 204], ["gray", 422], ["aalto", 201]]);
+    expect(results.map((result) => [result["code"], result["status_code"]])).toEqual([
+      ["starck", 204],
+      ["gray", 422],
+      ["aalto", 201],
+    ]);
     const fixture = akeneoFixture("reference_entity_records_patch_response.json") as Record<string, unknown>[];
     expect(keysOf(results[1])).toEqual(keysOf(fixture[1]));
     const starck = sim.state.reference_entity_records["designers"]?.find((record) => record.code === "starck");

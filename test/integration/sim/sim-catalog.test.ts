@@ -31,7 +31,9 @@ describe("simulator catalogue", () => {
 
   it("rejects an unknown key with its path", () => {
     const broken = {
-      pim: { attributes: [{ code: "color", type: "pim_catalog_simpleselect", group: "g", localizable: false, scopable: false, colour: "red" }] },
+      pim: {
+        attributes: [{ code: "color", type: "pim_catalog_simpleselect", group: "g", localizable: false, scopable: false, colour: "red" }],
+      },
     };
     expect(() => parseSimCatalog(broken)).toThrow(SimCatalogError);
     expect(() => parseSimCatalog(broken)).toThrow(/colour[\s\S]*pim\.attributes\[0\]/);

@@ -58,7 +58,11 @@ export async function pimToken(baseUrl: string): Promise<TokenBody> {
   return (await response.json()) as TokenBody;
 }
 
-export async function getJson(url: string, token: string, headers: Record<string, string> = {}): Promise<{ status: number; body: unknown; headers: Headers }> {
+export async function getJson(
+  url: string,
+  token: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: unknown; headers: Headers }> {
   const response = await fetch(url, { headers: { authorization: `Bearer ${token}`, ...headers } });
   return { status: response.status, body: await response.json(), headers: response.headers };
 }

@@ -19,7 +19,9 @@ describe("project lock", () => {
       (error: unknown) => error,
     );
     expect(refused).toBeInstanceOf(ProjectBusy);
-    expect((refused as Error).message).toBe("project 67 is busy: job 67/1 holds its lock; nothing was written, try again when it has finished");
+    expect((refused as Error).message).toBe(
+      "project 67 is busy: job 67/1 holds its lock; nothing was written, try again when it has finished",
+    );
     // Other projects are independent.
     await (await lock.tryAcquire(99, "job 99/1")).release();
     await first.release();

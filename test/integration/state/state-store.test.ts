@@ -87,7 +87,10 @@ function mapOf(...options: ServiceOption[]): Map<string, ServiceLabels> {
 
 function bulk(count: number, prefix = "option_"): ServiceOption[] {
   return Array.from({ length: count }, (_, i) =>
-    opt(`${prefix}${i}`, i % 3 === 0 ? { "en-US": `Option ${i}`, "fr-FR": `Option ${i} (fr)`, "de-DE": `Option ${i} (de)` } : { "en-US": `Option ${i}` }),
+    opt(
+      `${prefix}${i}`,
+      i % 3 === 0 ? { "en-US": `Option ${i}`, "fr-FR": `Option ${i} (fr)`, "de-DE": `Option ${i} (de)` } : { "en-US": `Option ${i}` },
+    ),
   );
 }
 
@@ -234,25 +237,17 @@ describe.each([redisFactory, fileFactory])("$name state store", ({ create }) => 
     expect(after?.has("constructor")).toBe(false);
   });
 
-  it.each([
-    "size:eu",
-    "a/b",
-    "../escape",
-    "with space",
-    "unicode-名前-ü-🎨",
-    "mixed: a/b c ü",
-    "a%2Fb",
-    ".",
-    "..",
-    "*?[glob]",
-  ])("handles the collection name %j", async (collection) => {
-    await store.replace(4, collection, [opt("x", { "en-US": "X" })]);
-    expect(await store.read(4, collection)).toEqual(mapOf(opt("x", { "en-US": "X" })));
-    await store.update(4, collection, [opt("y")], ["x"]);
-    expect(await store.read(4, collection)).toEqual(mapOf(opt("y")));
-    await store.forget(4, collection);
-    expect(await store.read(4, collection)).toBeNull();
-  });
+  it.each(["size:eu", "a/b", "../escape", "with space", "unicode-名前-ü-🎨", "mixed: a/b c ü", "a%2Fb", ".", "..", "*?[glob]"])(
+    "handles the collection name %j",
+    async (collection) => {
+      await store.replace(4, collection, [opt("x", { "en-US": "X" })]);
+      expect(await store.read(4, collection)).toEqual(mapOf(opt("x", { "en-US": "X" })));
+      await store.update(4, collection, [opt("y")], ["x"]);
+      expect(await store.read(4, collection)).toEqual(mapOf(opt("y")));
+      await store.forget(4, collection);
+      expect(await store.read(4, collection)).toBeNull();
+    },
+  );
 
   it("never mixes up collections whose names differ only by characters an encoding could merge", async () => {
     const names = ["a/b", "a%2Fb", "a:b", "a b", "a+b", "A/b", "a_b", "a.b"];
@@ -309,7 +304,15 @@ describe.each([redisFactory, fileFactory])("$name state store", ({ create }) => 
 
     it("keeps the labels each option was added with; a later addition replaces them", async () => {
       await store.recordAdded(1, "color", [{ name: "teal", label: { "en-US": "Teal" } }], 1_000);
-      await store.recordAdded(1, "color", [{ name: "teal", label: { "en-US": "Teal", "fr-FR": "Sarcelle" } }, { name: "navy", label: {} }], 2_000);
+      await store.recordAdded(
+        1,
+        "color",
+        [
+          { name: "teal", label: { "en-US": "Teal", "fr-FR": "Sarcelle" } },
+          { name: "navy", label: {} },
+        ],
+        2_000,
+      );
       expect(await store.recentlyAdded(1, "color", 0)).toEqual(
         new Map([
           ["teal", { "en-US": "Teal", "fr-FR": "Sarcelle" }],

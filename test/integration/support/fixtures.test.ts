@@ -60,9 +60,24 @@ describe("the test fixtures", () => {
  * handle, the second (run after it: the tests of a file run in order) looks at it.
  */
 describe("the test fixtures release what they set up, after the test", () => {
-  const kept: { dir?: string; stopped?: boolean; pimUrl?: string; ownRedisUrl?: string; ownClient?: Redis; queues?: JobQueues; closed?: string[] } = {};
+  const kept: {
+    dir?: string;
+    stopped?: boolean;
+    pimUrl?: string;
+    ownRedisUrl?: string;
+    ownClient?: Redis;
+    queues?: JobQueues;
+    closed?: string[];
+  } = {};
 
-  test("tempDir, workers, harness, ownRedis (a server and a client), queues and closeAfter set up", async ({ tempDir, workers, harness, ownRedis, queues, closeAfter }) => {
+  test("tempDir, workers, harness, ownRedis (a server and a client), queues and closeAfter set up", async ({
+    tempDir,
+    workers,
+    harness,
+    ownRedis,
+    queues,
+    closeAfter,
+  }) => {
     kept.closed = [];
     for (const name of ["first", "second"]) closeAfter({ close: async () => kept.closed?.push(name) });
     // A server the test closed itself: closing it again after the test is no failure.

@@ -35,7 +35,10 @@ describe("later syncs send only the differences", () => {
     const red = options.find((o) => o.code === "red");
     if (!red) throw new Error("no red");
     red.labels = { ...red.labels, en_US: "Scarlet" };
-    options.splice(options.findIndex((o) => o.code === "white"), 1);
+    options.splice(
+      options.findIndex((o) => o.code === "white"),
+      1,
+    );
     const writesBefore = h.service.writes()[collectionId(h, "color")]?.length ?? 0;
 
     const report = await h.sync();

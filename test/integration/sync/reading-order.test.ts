@@ -25,12 +25,14 @@ describe("sync: reading order", () => {
 
   test("reads the largest attribute's pages before a smaller one's that comes first in the catalogue", async ({ closeAfter }) => {
     // color comes before size_eu among the PIM's attributes.
-    h = closeAfter(await startSyncHarness({
-      editCatalog: (catalog) => {
-        growAttribute(catalog, "color", 250);
-        growAttribute(catalog, "size_eu", 450);
-      },
-    }));
+    h = closeAfter(
+      await startSyncHarness({
+        editCatalog: (catalog) => {
+          growAttribute(catalog, "color", 250);
+          growAttribute(catalog, "size_eu", 450);
+        },
+      }),
+    );
 
     // One reader: the one that takes the largest opened source.
     const report = await h.sync({ sourceConcurrency: 1 });
@@ -68,7 +70,9 @@ describe("sync: reading order", () => {
 
     const report = await h.sync({}, { wrapPim: removeAfterOpen });
 
-    expect(report.failures.join("\n")).toMatch(/reading attribute-options:color failed, its 1 collection\(s\) were not touched: .*count of 250/);
+    expect(report.failures.join("\n")).toMatch(
+      /reading attribute-options:color failed, its 1 collection\(s\) were not touched: .*count of 250/,
+    );
     expect(namesOf(h.optionsOf("color"))).toEqual(before);
     expect(h.service.requests.filter((request) => request.method === "PATCH" && request.path.endsWith("/5/update-options"))).toEqual([]);
   });

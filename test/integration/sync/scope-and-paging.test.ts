@@ -38,18 +38,21 @@ describe("project filters and paging", () => {
   });
 
   test("follows every page: attributes, options, records and the service's collection list", async ({ closeAfter }) => {
-    h = closeAfter(await startSyncHarness({
-      editCatalog: (catalog) => {
-        const options = catalog.pim.attribute_options["color"] ?? [];
-        for (let i = 0; i < 245; i += 1) options.push({ code: `shade_${String(i).padStart(3, "0")}`, sort_order: 10 + i, labels: { en_US: `Shade ${i}` } });
-        catalog.pim.attribute_options["color"] = options;
-        const color = catalog.pim.attributes.find((a) => a.code === "color");
-        if (!color) throw new Error("no color attribute");
-        for (let i = 0; i < 105; i += 1) catalog.pim.attributes.push({ ...color, code: `extra_select_${String(i).padStart(3, "0")}` });
-      },
-      pim: { recordsPageSize: 2 },
-      service: { pageSizeMax: 4 },
-    }));
+    h = closeAfter(
+      await startSyncHarness({
+        editCatalog: (catalog) => {
+          const options = catalog.pim.attribute_options["color"] ?? [];
+          for (let i = 0; i < 245; i += 1)
+            options.push({ code: `shade_${String(i).padStart(3, "0")}`, sort_order: 10 + i, labels: { en_US: `Shade ${i}` } });
+          catalog.pim.attribute_options["color"] = options;
+          const color = catalog.pim.attributes.find((a) => a.code === "color");
+          if (!color) throw new Error("no color attribute");
+          for (let i = 0; i < 105; i += 1) catalog.pim.attributes.push({ ...color, code: `extra_select_${String(i).padStart(3, "0")}` });
+        },
+        pim: { recordsPageSize: 2 },
+        service: { pageSizeMax: 4 },
+      }),
+    );
 
     const report = await h.sync();
 

@@ -5,9 +5,17 @@ import { PROJECT, startSyncHarness, type SyncHarness } from "../../support/sync-
 const colorOnly = (codes: string[]): SyncTargets => ({ attributes: [], referenceEntities: [], options: [{ attribute: "color", codes }] });
 /** Makes the PIM's color list `count` options longer: three pages at 250, so that two options read alone cost less than the list. */
 const lengthenColor = (h: SyncHarness, count: number): void => {
-  for (let index = 0; index < count; index += 1) h.pim.state.attribute_options["color"]?.push({ code: `filler_${index}`, sort_order: 1_000 + index, labels: { en_US: `Filler ${index}` } });
+  for (let index = 0; index < count; index += 1)
+    h.pim.state.attribute_options["color"]?.push({
+      code: `filler_${index}`,
+      sort_order: 1_000 + index,
+      labels: { en_US: `Filler ${index}` },
+    });
 };
-const colorReads = (h: SyncHarness): string[] => h.pim.requests.filter((request) => request.method === "GET" && request.path.startsWith("/api/rest/v1/attributes/color/options")).map((request) => request.path);
+const colorReads = (h: SyncHarness): string[] =>
+  h.pim.requests
+    .filter((request) => request.method === "GET" && request.path.startsWith("/api/rest/v1/attributes/color/options"))
+    .map((request) => request.path);
 
 describe("a targeted sync of named options", () => {
   let h: SyncHarness;
@@ -32,7 +40,10 @@ describe("a targeted sync of named options", () => {
     h = await startSyncHarness();
     await h.sync();
     expect(h.optionsOf("color").length).toBeLessThanOrEqual(100);
-    h.pim.state.attribute_options["color"]?.push({ code: "teal", sort_order: 50, labels: { en_US: "Teal" } }, { code: "unannounced", sort_order: 51, labels: { en_US: "Unannounced" } });
+    h.pim.state.attribute_options["color"]?.push(
+      { code: "teal", sort_order: 50, labels: { en_US: "Teal" } },
+      { code: "unannounced", sort_order: 51, labels: { en_US: "Unannounced" } },
+    );
     h.pim.clearRequests();
     const report = await h.sync({ targets: colorOnly(["teal"]) });
     expect(report.failures).toEqual([]);

@@ -61,7 +61,10 @@ describe("upstream failures during a sync", () => {
     await h.sync();
     expect(h.optionsOf("color")).toHaveLength(5);
     // A full replace in writes of 2 options: delete_all + 2 options go through, the second write fails.
-    h.service.faults.failNext({ method: "PATCH", path: /\/5\/update-options\/$/ }, { status: 400, after: 1, body: { upsert_options: ["refused"] } });
+    h.service.faults.failNext(
+      { method: "PATCH", path: /\/5\/update-options\/$/ },
+      { status: 400, after: 1, body: { upsert_options: ["refused"] } },
+    );
 
     const broken = await h.sync({ full: true, maxOptionsPerWrite: 2 });
 
@@ -94,12 +97,17 @@ describe("upstream failures during a sync", () => {
     expect(retry.collections.find((c) => c.collection === "color")).toMatchObject({ action: "update", upserts: 1, written: true });
   });
 
-  test("an update-options answered 307 once fails that collection: nothing recorded, and the next sync writes the option", async ({ closeAfter }) => {
+  test("an update-options answered 307 once fails that collection: nothing recorded, and the next sync writes the option", async ({
+    closeAfter,
+  }) => {
     h = closeAfter(await startSyncHarness());
     await h.sync();
     const color = h.pim.state.attribute_options["color"] ?? [];
     color.push({ code: "mint", sort_order: 9, labels: { en_US: "Mint" } });
-    h.service.faults.failNext({ method: "PATCH", path: /\/5\/update-options\/$/ }, { status: 307, body: {}, headers: { location: "https://user:pw@maintenance.example/update" } });
+    h.service.faults.failNext(
+      { method: "PATCH", path: /\/5\/update-options\/$/ },
+      { status: 307, body: {}, headers: { location: "https://user:pw@maintenance.example/update" } },
+    );
 
     const report = await h.sync();
 
@@ -118,7 +126,9 @@ describe("upstream failures during a sync", () => {
     expect([...((await h.state.read(PROJECT, "color")) ?? new Map()).keys()]).toContain("mint");
   });
 
-  test("an update-options answered 200 without its collection's id, or with another collection's summary is not taken as done", async ({ closeAfter }) => {
+  test("an update-options answered 200 without its collection's id, or with another collection's summary is not taken as done", async ({
+    closeAfter,
+  }) => {
     h = closeAfter(await startSyncHarness());
     await h.sync();
     const color = h.pim.state.attribute_options["color"] ?? [];
@@ -130,7 +140,10 @@ describe("upstream failures during a sync", () => {
     expect(report.failures.join("\n")).toMatch(/unexpected response shape: id/);
     expect([...((await h.state.read(PROJECT, "color")) ?? new Map()).keys()]).not.toContain("mint");
 
-    h.service.faults.failNext({ method: "PATCH", path: /\/5\/update-options\/$/ }, { status: 200, body: { id: 6, name: "other", project: PROJECT } });
+    h.service.faults.failNext(
+      { method: "PATCH", path: /\/5\/update-options\/$/ },
+      { status: 200, body: { id: 6, name: "other", project: PROJECT } },
+    );
     const again = await h.sync();
     expect(again.failures.join("\n")).toMatch(/summary of collection 6, not 5/);
 

@@ -15,7 +15,13 @@ const USER = "sync-user";
 const PASSWORD = "pass:word/99+x";
 
 /** What of a span can carry text, as plain data (the leak check reads it as JSON). */
-const textOf = (span: ReadableSpan) => ({ name: span.name, attributes: span.attributes, events: span.events.map((e) => ({ name: e.name, attributes: e.attributes })), status: span.status, links: span.links.map((l) => l.attributes) });
+const textOf = (span: ReadableSpan) => ({
+  name: span.name,
+  attributes: span.attributes,
+  events: span.events.map((e) => ({ name: e.name, attributes: e.attributes })),
+  status: span.status,
+  links: span.links.map((l) => l.attributes),
+});
 
 describe("tracing in this process: the SDK as start-tracing.ts builds it, spans kept in memory", () => {
   const exporter = new InMemorySpanExporter();
@@ -24,7 +30,10 @@ describe("tracing in this process: the SDK as start-tracing.ts builds it, spans 
   let origin: string;
 
   beforeAll(async () => {
-    tracing = startTracing({ tracesUrl: "http://127.0.0.1:9/v1/traces", protocol: "http/protobuf", serviceName: "pim-sync-in-process", batch: {} }, { exporter });
+    tracing = startTracing(
+      { tracesUrl: "http://127.0.0.1:9/v1/traces", protocol: "http/protobuf", serviceName: "pim-sync-in-process", batch: {} },
+      { exporter },
+    );
     tracing.useRedactor(createRedactor({ secrets: [SECRET, PASSWORD], basicPairs: [[USER, PASSWORD]] }));
     upstream = createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end("{}"));
     await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
@@ -55,8 +64,16 @@ describe("tracing in this process: the SDK as start-tracing.ts builds it, spans 
   it("every place of a span that holds text is scrubbed, in every spelling of the secret (raw, URL-encoded, JSON-escaped, Basic pair)", async () => {
     exporter.reset();
     const basic = Buffer.from(`${USER}:${PASSWORD}`).toString("base64");
-    const span = trace.getTracer("pim-sync-test").startSpan(`call with ${SECRET}`, { links: [{ context: { traceId: "0".repeat(31) + "1", spanId: "0".repeat(15) + "1", traceFlags: 1 }, attributes: { note: PASSWORD } }] });
-    span.setAttributes({ plain: SECRET, encoded: `q=${encodeURIComponent(SECRET)}`, list: ["ok", JSON.stringify({ password: PASSWORD })], header: `Basic ${basic}`, count: 3 });
+    const span = trace.getTracer("pim-sync-test").startSpan(`call with ${SECRET}`, {
+      links: [{ context: { traceId: "0".repeat(31) + "1", spanId: "0".repeat(15) + "1", traceFlags: 1 }, attributes: { note: PASSWORD } }],
+    });
+    span.setAttributes({
+      plain: SECRET,
+      encoded: `q=${encodeURIComponent(SECRET)}`,
+      list: ["ok", JSON.stringify({ password: PASSWORD })],
+      header: `Basic ${basic}`,
+      count: 3,
+    });
     span.addEvent(`event ${PASSWORD}`, { detail: SECRET });
     span.setStatus({ code: SpanStatusCode.ERROR, message: `upstream echoed ${SECRET}` });
     span.end();
@@ -79,7 +96,12 @@ describe("tracing in this process: the SDK as start-tracing.ts builds it, spans 
       parent.end();
     });
     await tracing.forceFlush();
-    expect(exporter.getFinishedSpans().map((s) => s.name).sort()).toEqual(["complete project-67", "request"]);
+    expect(
+      exporter
+        .getFinishedSpans()
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(["complete project-67", "request"]);
   });
 
   it("while it runs, BullMQ is given its telemetry; once shut down, every hook is a no-op again", async () => {

@@ -26,7 +26,11 @@ async function probe(env: Readonly<Record<string, string>>): Promise<{ code: num
   const childEnv: Record<string, string | undefined> = { ...process.env };
   for (const key of Object.keys(childEnv)) if (key.startsWith("OTEL_")) delete childEnv[key];
   delete childEnv.NODE_OPTIONS;
-  const { stdout } = await run(process.execPath, ["--input-type=module", "-e", PROBE, join(REPO_ROOT, "dist", "src", "cli", "main.js"), JSON.stringify(env)], { env: childEnv, timeout: 60_000 });
+  const { stdout } = await run(
+    process.execPath,
+    ["--input-type=module", "-e", PROBE, join(REPO_ROOT, "dist", "src", "cli", "main.js"), JSON.stringify(env)],
+    { env: childEnv, timeout: 60_000 },
+  );
   return JSON.parse(stdout.trim()) as { code: number; tracing: number; fastify: boolean };
 }
 
@@ -35,7 +39,11 @@ describe("tracing off costs nothing: without an OTLP endpoint no module of the t
 
   it("off: the worker command's modules load (fastify among them) and not one of the SDK, the exporters, the instrumentations or bullmq-otel", async () => {
     expect(await probe({})).toEqual({ code: 0, tracing: 0, fastify: true });
-    expect(await probe({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9", OTEL_SDK_DISABLED: "true" })).toEqual({ code: 0, tracing: 0, fastify: true });
+    expect(await probe({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9", OTEL_SDK_DISABLED: "true" })).toEqual({
+      code: 0,
+      tracing: 0,
+      fastify: true,
+    });
   });
 
   it("on: the same probe sees them (so it would see them loaded while off)", async () => {

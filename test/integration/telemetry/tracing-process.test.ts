@@ -74,7 +74,10 @@ describe.each([
     expect(sync.status).toBe(202);
     const syncId = (sync.json as { job_id: string }).job_id.split("/")[1] ?? "";
     await waitForJobState(queues, PROJECT, syncId, "completed", 60_000);
-    const add = await client.call("/v1/add-options", { token: TOKEN, body: { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { en_US: "Teal" } }] } });
+    const add = await client.call("/v1/add-options", {
+      token: TOKEN,
+      body: { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { en_US: "Teal" } }] },
+    });
     expect(add.status).toBe(202);
     const addId = (add.json as { job_id: string }).job_id.split("/")[1] ?? "";
     await waitForJobState(queues, PROJECT, addId, "completed", 60_000);
@@ -90,7 +93,8 @@ describe.each([
 
     expect(receiver.errors()).toEqual([]);
     expect(receiver.exports().length).toBeGreaterThan(0);
-    for (const received of receiver.exports()) expect({ path: received.path, contentType: received.contentType }).toEqual({ path: "/v1/traces", contentType });
+    for (const received of receiver.exports())
+      expect({ path: received.path, contentType: received.contentType }).toEqual({ path: "/v1/traces", contentType });
     const spans = receiver.spans();
     for (const span of spans) expect(span.resource["service.name"]).toBe(serviceName ?? "pim-sync");
 
@@ -112,20 +116,36 @@ describe.each([
       const request = inTrace((s) => s.scope === "@fastify/otel" && s.name === "request", "fastify's request span");
       expect({ parent: request.parentSpanId, route: request.attributes["http.route"] }).toEqual({ parent: root.spanId, route });
       const handler = inTrace((s) => s.attributes["fastify.type"] === "request-handler", "the route handler's span");
-      expect(handler.attributes).toMatchObject({ "pim_sync.project": PROJECT, "pim_sync.job.id": jobId, "pim_sync.enqueue.status": "queued" });
+      expect(handler.attributes).toMatchObject({
+        "pim_sync.project": PROJECT,
+        "pim_sync.job.id": jobId,
+        "pim_sync.enqueue.status": "queued",
+      });
       const produce = inTrace((s) => s.kind === SPAN_KIND.producer, "BullMQ's add span");
       expect(produce.name).toBe(`add project-${PROJECT}.${jobName}`);
       expect(ancestorsOf(produce, trace).map((s) => s.spanId)).toEqual([handler.spanId, request.spanId, root.spanId]);
       const consume = inTrace((s) => s.kind === SPAN_KIND.consumer, "BullMQ's process span");
       expect(consume.parentSpanId).toBe(produce.spanId);
-      expect(consume.attributes).toMatchObject({ "pim_sync.project": PROJECT, "pim_sync.job.id": jobId, "pim_sync.job.name": jobName, "pim_sync.job.outcome": "completed" });
+      expect(consume.attributes).toMatchObject({
+        "pim_sync.project": PROJECT,
+        "pim_sync.job.id": jobId,
+        "pim_sync.job.name": jobName,
+        "pim_sync.job.outcome": "completed",
+      });
       const upstreamCalls = trace.filter((s) => s.kind === SPAN_KIND.client && ancestorsOf(s, trace).includes(consume));
       const ports = new Set(upstreamCalls.map((s) => s.attributes["server.port"]));
-      expect(ports, `the job of ${route} called the PIM and the service`).toEqual(new Set([portOf(sims.pim.url), portOf(sims.service.url)]));
+      expect(ports, `the job of ${route} called the PIM and the service`).toEqual(
+        new Set([portOf(sims.pim.url), portOf(sims.service.url)]),
+      );
     }
 
     // BullMQ's housekeeping (stalled checks every second here) is not a trace of its own.
-    expect(spans.filter((s) => s.scope === "bullmq" && s.parentSpanId === "").map((s) => s.name).sort()).toEqual([]);
+    expect(
+      spans
+        .filter((s) => s.scope === "bullmq" && s.parentSpanId === "")
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual([]);
 
     expect(spans.filter((s) => String(s.attributes["url.path"]).startsWith("/healthz"))).toEqual([]);
 

@@ -52,7 +52,11 @@ describe("GET /v1/jobs/:project/:id answers a job's outcome for the whole idempo
   }
 
   test("a completed add-options request: its state and per-collection result, kept with the idempotency window's TTL", async () => {
-    const queued = await client.call("/v1/add-options", { token: TOKEN, headers: { "idempotency-key": "pim-request-1" }, body: { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { en_US: "Teal" } }] } });
+    const queued = await client.call("/v1/add-options", {
+      token: TOKEN,
+      headers: { "idempotency-key": "pim-request-1" },
+      body: { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { en_US: "Teal" } }] },
+    });
     expect(queued.status).toBe(202);
     const ref = (queued.json as { job_id: string }).job_id;
     const id = ref.slice(`${PROJECT}/`.length);
@@ -64,20 +68,35 @@ describe("GET /v1/jobs/:project/:id answers a job's outcome for the whole idempo
     const answer = await client.call(`/v1/jobs/${ref}`, { token: TOKEN });
     expect(answer.status).toBe(200);
     expect(answer.json).toEqual({ ...(live.json as object), retrying_after: null });
-    expect(answer.json).toMatchObject({ job_id: ref, name: "options.add", state: "completed", attempts_made: 1, failed_reason: null, result: { collections: [{ collection: "color", added: ["teal"], skipped: [] }] } });
+    expect(answer.json).toMatchObject({
+      job_id: ref,
+      name: "options.add",
+      state: "completed",
+      attempts_made: 1,
+      failed_reason: null,
+      result: { collections: [{ collection: "color", added: ["teal"], skipped: [] }] },
+    });
 
     const window = idempotencyWindowSeconds(settings.worker);
     const ttl = await redis.redis.ttl(statusKey(id));
     expect(ttl).toBeGreaterThan(window - 600);
     expect(ttl).toBeLessThanOrEqual(window);
     // A redelivery within the window is still the same request, and its outcome still answers.
-    const again = await client.call("/v1/add-options", { token: TOKEN, headers: { "idempotency-key": "pim-request-1" }, body: { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { en_US: "Teal" } }] } });
+    const again = await client.call("/v1/add-options", {
+      token: TOKEN,
+      headers: { "idempotency-key": "pim-request-1" },
+      body: { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { en_US: "Teal" } }] },
+    });
     expect(again.json).toEqual({ job_id: ref, status: "duplicate" });
   });
 
   test("a job that failed for good: its state and failure reason; an id never seen is still 404", async () => {
     // Not in the project's allowlist: queued past the trigger's check, the job fails at once.
-    const failed = await queues.enqueueAddOptions({ project: PROJECT, attribute: "size", options: [{ name: "xl", label: { en_US: "XL" } }] });
+    const failed = await queues.enqueueAddOptions({
+      project: PROJECT,
+      attribute: "size",
+      options: [{ name: "xl", label: { en_US: "XL" } }],
+    });
     await waitForJobState(queues, PROJECT, failed.jobId, "failed", 30_000);
     await removedByRetention(failed.jobId);
 

@@ -13,7 +13,7 @@ import { test } from "../../support/fixtures.js";
 
 const PROJECT = 67;
 const TOKEN = "trigger-token-0123456789abcdef";
-const VALID = { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { "en-US": "Teal", "fr_FR": "Sarcelle" } }] };
+const VALID = { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { "en-US": "Teal", fr_FR: "Sarcelle" } }] };
 
 describe("trigger endpoint (in-process worker)", () => {
   let sims: RunningSimulators;
@@ -74,7 +74,11 @@ describe("trigger endpoint (in-process worker)", () => {
     const jobId = body.job_id.slice("67/".length);
     const job = await waitForJobState(queues, PROJECT, jobId, "completed", 20_000);
     expect(job.name).toBe("options.add");
-    expect(job.data).toEqual({ project: PROJECT, attribute: "color", options: [{ name: "teal", label: { "en-US": "Teal", "fr-FR": "Sarcelle" } }] });
+    expect(job.data).toEqual({
+      project: PROJECT,
+      attribute: "color",
+      options: [{ name: "teal", label: { "en-US": "Teal", "fr-FR": "Sarcelle" } }],
+    });
     expect(job.returnvalue).toMatchObject({ collections: [{ collection: "color", added: ["teal"], skipped: [] }], missing: [] });
     const color = sims.service.collections().find((c) => c.project === PROJECT && c.name === "color");
     expect(color?.options).toContainEqual({ name: "teal", label: { "en-US": "Teal", "fr-FR": "Sarcelle" } });
@@ -84,7 +88,10 @@ describe("trigger endpoint (in-process worker)", () => {
   test("answers 401 without a token, with a wrong token or another scheme, and queues nothing", async () => {
     const none = await client.call("/v1/add-options", { body: VALID });
     const wrong = await client.call("/v1/add-options", { token: `${TOKEN}x`, body: VALID });
-    const basic = await client.call("/v1/add-options", { headers: { authorization: `Basic ${Buffer.from(`x:${TOKEN}`).toString("base64")}` }, body: VALID });
+    const basic = await client.call("/v1/add-options", {
+      headers: { authorization: `Basic ${Buffer.from(`x:${TOKEN}`).toString("base64")}` },
+      body: VALID,
+    });
     const syncWithout = await client.call("/v1/sync", { body: { project: PROJECT } });
 
     for (const answer of [none, wrong, basic, syncWithout]) {
@@ -95,37 +102,71 @@ describe("trigger endpoint (in-process worker)", () => {
   });
 
   test.each([
-    { what: "an option name outside the PIM code rule", body: { ...VALID, options: [{ name: "te al" }] }, field: /^options\.0\.name: .*letters, digits and underscores/ },
-    { what: "a label key that is not a locale", body: { ...VALID, options: [{ name: "teal", label: { english: "Teal" } }] }, field: /^options\.0\.label\.english: label keys must be locale codes/ },
-    { what: "a label key without a region", body: { ...VALID, options: [{ name: "teal", label: { en: "Teal" } }] }, field: /^options\.0\.label\.en: label keys must be locale codes with a region/ },
+    {
+      what: "an option name outside the PIM code rule",
+      body: { ...VALID, options: [{ name: "te al" }] },
+      field: /^options\.0\.name: .*letters, digits and underscores/,
+    },
+    {
+      what: "a label key that is not a locale",
+      body: { ...VALID, options: [{ name: "teal", label: { english: "Teal" } }] },
+      field: /^options\.0\.label\.english: label keys must be locale codes/,
+    },
+    {
+      what: "a label key without a region",
+      body: { ...VALID, options: [{ name: "teal", label: { en: "Teal" } }] },
+      field: /^options\.0\.label\.en: label keys must be locale codes with a region/,
+    },
     { what: "an empty option list", body: { ...VALID, options: [] }, field: /^options: at least one option/ },
-    { what: "two options differing only in case", body: { ...VALID, options: [{ name: "Teal" }, { name: "teal" }] }, field: /^options\.1\.name: 'teal' repeats options\[0\]/ },
+    {
+      what: "two options differing only in case",
+      body: { ...VALID, options: [{ name: "Teal" }, { name: "teal" }] },
+      field: /^options\.1\.name: 'teal' repeats options\[0\]/,
+    },
     { what: "an unknown key", body: { ...VALID, colour: "red" }, field: /colour/ },
     { what: "an unknown project", body: { ...VALID, project: 5 }, field: /^project: 5 is not a configured project/ },
     { what: "a project given as a string", body: { ...VALID, project: "67" }, field: /^project: / },
-    { what: "a project without the attribute in its allowlist", body: { ...VALID, attribute: "size_eu" }, field: /^attribute: 'size_eu' is not in allowed_options_for_pim_attribute_addition/ },
+    {
+      what: "a project without the attribute in its allowlist",
+      body: { ...VALID, attribute: "size_eu" },
+      field: /^attribute: 'size_eu' is not in allowed_options_for_pim_attribute_addition/,
+    },
   ])("answers 400 naming the field for $what, and queues nothing", async ({ body, field }) => {
     const answer = await client.call("/v1/add-options", { token: TOKEN, body });
 
     expect(answer.status).toBe(400);
-    expect(errorsOf(answer).some((reason) => field.test(reason)), answer.text).toBe(true);
+    expect(
+      errorsOf(answer).some((reason) => field.test(reason)),
+      answer.text,
+    ).toBe(true);
     expect(await allJobs(queues)).toEqual([]);
   });
 
   test("a 400 says every reason: a non-allowlisted attribute and invalid options together", async () => {
-    const answer = await client.call("/v1/add-options", { token: TOKEN, body: { project: PROJECT, attribute: "size_eu", options: [{ name: "te al" }] } });
+    const answer = await client.call("/v1/add-options", {
+      token: TOKEN,
+      body: { project: PROJECT, attribute: "size_eu", options: [{ name: "te al" }] },
+    });
 
     expect(answer.status).toBe(400);
     const errors = errorsOf(answer);
     expect(errors.some((reason) => reason.startsWith("attribute: "))).toBe(true);
-    expect(errors.some((reason) => reason.startsWith("options.0.name: ")), answer.text).toBe(true);
+    expect(
+      errors.some((reason) => reason.startsWith("options.0.name: ")),
+      answer.text,
+    ).toBe(true);
   });
 
   test("refuses a label locale the project lacks with a 400 naming it; nothing is queued or written", async () => {
-    const answer = await client.call("/v1/add-options", { token: TOKEN, body: { ...VALID, options: [{ name: "teal", label: { "en-US": "Teal", "es-ES": "Verde azulado" } }] } });
+    const answer = await client.call("/v1/add-options", {
+      token: TOKEN,
+      body: { ...VALID, options: [{ name: "teal", label: { "en-US": "Teal", "es-ES": "Verde azulado" } }] },
+    });
 
     expect(answer.status).toBe(400);
-    expect(errorsOf(answer)).toEqual([expect.stringMatching(/^options\.0\.label\.es-ES: 'es-ES' is not among the project's locales \(.*en-US.*\)$/)]);
+    expect(errorsOf(answer)).toEqual([
+      expect.stringMatching(/^options\.0\.label\.es-ES: 'es-ES' is not among the project's locales \(.*en-US.*\)$/),
+    ]);
     expect(await allJobs(queues)).toEqual([]);
     expect(sims.service.requests.filter((r) => r.method === "PATCH")).toEqual([]);
   });
@@ -231,7 +272,11 @@ describe("trigger endpoint (in-process worker)", () => {
     const headers = { "idempotency-key": "delivery-42" };
     const first = await client.call("/v1/add-options", { token: TOKEN, body: VALID, headers });
     const second = await client.call("/v1/add-options", { token: TOKEN, body: VALID, headers });
-    const other = await client.call("/v1/add-options", { token: TOKEN, body: { ...VALID, options: [{ name: "mint" }] }, headers: { "idempotency-key": "delivery-43" } });
+    const other = await client.call("/v1/add-options", {
+      token: TOKEN,
+      body: { ...VALID, options: [{ name: "mint" }] },
+      headers: { "idempotency-key": "delivery-43" },
+    });
 
     expect(first.status).toBe(202);
     expect(second.status).toBe(202);
@@ -240,7 +285,12 @@ describe("trigger endpoint (in-process worker)", () => {
     expect(second.json).toEqual({ job_id: firstBody.job_id, status: "duplicate" });
     expect((other.json as { job_id: string }).job_id).not.toBe(firstBody.job_id);
     const jobs = await allJobs(queues);
-    expect(jobs.filter((job) => job.name === "options.add").map((job) => `67/${job.id ?? ""}`).sort()).toEqual([firstBody.job_id, (other.json as { job_id: string }).job_id].sort());
+    expect(
+      jobs
+        .filter((job) => job.name === "options.add")
+        .map((job) => `67/${job.id ?? ""}`)
+        .sort(),
+    ).toEqual([firstBody.job_id, (other.json as { job_id: string }).job_id].sort());
 
     // Once the job ran, a late third delivery is still the same job: the option is added once.
     await waitForJobState(queues, PROJECT, firstBody.job_id.slice(3), "completed", 20_000);
@@ -259,11 +309,17 @@ describe("trigger endpoint (in-process worker)", () => {
 
     for (const answer of [otherOptions, otherAttribute]) {
       expect(answer.status).toBe(422);
-      expect(errorsOf(answer)).toEqual([`Idempotency-Key: already used for another request body (job ${firstId}); use a new key for a new request`]);
+      expect(errorsOf(answer)).toEqual([
+        `Idempotency-Key: already used for another request body (job ${firstId}); use a new key for a new request`,
+      ]);
     }
     const jobs = (await allJobs(queues)).filter((job) => job.name === "options.add");
     expect(jobs.map((job) => `67/${job.id ?? ""}`)).toEqual([firstId]);
-    expect(jobs[0]?.data).toEqual({ project: PROJECT, attribute: "color", options: [{ name: "teal", label: { "en-US": "Teal", "fr-FR": "Sarcelle" } }] });
+    expect(jobs[0]?.data).toEqual({
+      project: PROJECT,
+      attribute: "color",
+      options: [{ name: "teal", label: { "en-US": "Teal", "fr-FR": "Sarcelle" } }],
+    });
   });
 
   test("Idempotency-Key: a redelivery after the job was removed is a duplicate naming it, and nothing runs again", async () => {

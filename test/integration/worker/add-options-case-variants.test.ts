@@ -21,14 +21,24 @@ describe("worker: add-options of a case variant of a code the PIM has", () => {
     // Created PIM-side after the last sync, so the collection does not have it yet.
     h.pim.state.attribute_options["color"]?.push({ code: "teal", sort_order: 99, labels: { en_US: "Teal" } });
 
-    const added = await h.queues.enqueueAddOptions({ project: PROJECT, attribute: "color", options: [{ name: "Teal", label: { "en-US": "Teal" } }] });
+    const added = await h.queues.enqueueAddOptions({
+      project: PROJECT,
+      attribute: "color",
+      options: [{ name: "Teal", label: { "en-US": "Teal" } }],
+    });
     expect((await finishedJob(h.queue(), added.jobId)).state).toBe("completed");
-    expect(serviceOptions(h.service, "color").filter((option) => option.name.toLowerCase() === "teal")).toEqual([{ name: "teal", label: { "en-US": "Teal" } }]);
+    expect(serviceOptions(h.service, "color").filter((option) => option.name.toLowerCase() === "teal")).toEqual([
+      { name: "teal", label: { "en-US": "Teal" } },
+    ]);
 
     for (let round = 0; round < 2; round += 1) {
       const sync = await h.queues.enqueueSync({ project: PROJECT });
       expect((await finishedJob(h.queue(), sync.jobId)).state).toBe("completed");
-      expect(serviceOptions(h.service, "color").filter((option) => option.name.toLowerCase() === "teal").map((option) => option.name)).toEqual(["teal"]);
+      expect(
+        serviceOptions(h.service, "color")
+          .filter((option) => option.name.toLowerCase() === "teal")
+          .map((option) => option.name),
+      ).toEqual(["teal"]);
     }
   });
 });

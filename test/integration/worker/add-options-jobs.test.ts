@@ -41,7 +41,9 @@ describe("worker: add-options jobs", () => {
     expect(result.collections).toEqual([{ collection: "color", added: ["teal"], skipped: [] }]);
     expect(result.missing).toEqual([]);
     expect(serviceOptions(h.service, "color")).toContainEqual({ name: "teal", label: { "en-US": "Teal", "fr-FR": "Sarcelle" } });
-    expect(h.pim.state.attribute_options.color).toContainEqual(expect.objectContaining({ code: "teal", labels: { en_US: "Teal", fr_FR: "Sarcelle" } }));
+    expect(h.pim.state.attribute_options.color).toContainEqual(
+      expect.objectContaining({ code: "teal", labels: { en_US: "Teal", fr_FR: "Sarcelle" } }),
+    );
     expect(addOptionsRequests(h.service).map((r) => r.status)).toEqual([200]);
   });
 
@@ -85,9 +87,24 @@ describe("worker: add-options jobs", () => {
 
   describe("rejected at once, as permanent, before any write", () => {
     const cases: { what: string; attribute: string; options: { name: string; label?: Record<string, string> }[]; reason: RegExp }[] = [
-      { what: "an attribute not allowlisted", attribute: "season", options: [{ name: "winter" }], reason: /'season' is not in allowed_options_for_pim_attribute_addition/ },
-      { what: "a label in a locale the project does not have", attribute: "color", options: [{ name: "teal", label: { "es-ES": "Verde azulado" } }], reason: /label locale\(s\) es-ES are not among the project's locales/ },
-      { what: "an allowlisted attribute that is not a select (metric)", attribute: "weight", options: [{ name: "STONE" }], reason: /'weight' \(pim_catalog_metric\) is not a select or reference-entity attribute/ },
+      {
+        what: "an attribute not allowlisted",
+        attribute: "season",
+        options: [{ name: "winter" }],
+        reason: /'season' is not in allowed_options_for_pim_attribute_addition/,
+      },
+      {
+        what: "a label in a locale the project does not have",
+        attribute: "color",
+        options: [{ name: "teal", label: { "es-ES": "Verde azulado" } }],
+        reason: /label locale\(s\) es-ES are not among the project's locales/,
+      },
+      {
+        what: "an allowlisted attribute that is not a select (metric)",
+        attribute: "weight",
+        options: [{ name: "STONE" }],
+        reason: /'weight' \(pim_catalog_metric\) is not a select or reference-entity attribute/,
+      },
     ];
     for (const c of cases) {
       test(c.what, async () => {
@@ -100,12 +117,18 @@ describe("worker: add-options jobs", () => {
         expect(addOptionsRequests(h.service)).toEqual([]);
         expect(h.service.requests.filter((r) => r.method !== "GET")).toEqual([]);
         const listed = await h.admin.list({ state: "failed" });
-        expect(listed).toEqual([expect.objectContaining({ ref: `${PROJECT}/${job.id}`, name: "options.add", failedReason: job.failedReason })]);
+        expect(listed).toEqual([
+          expect.objectContaining({ ref: `${PROJECT}/${job.id}`, name: "options.add", failedReason: job.failedReason }),
+        ]);
       });
     }
 
     const badData: { what: string; options: { name: string; label?: Record<string, string> }[]; reason: RegExp }[] = [
-      { what: "a bad option code (bad-name)", options: [{ name: "bad-name" }], reason: /options\.0\.name: option names may contain only letters, digits and underscores/ },
+      {
+        what: "a bad option code (bad-name)",
+        options: [{ name: "bad-name" }],
+        reason: /options\.0\.name: option names may contain only letters, digits and underscores/,
+      },
       { what: "a bad label key (xx)", options: [{ name: "teal", label: { xx: "Teal" } }], reason: /\bxx\b/ },
     ];
     for (const c of badData) {
@@ -119,7 +142,10 @@ describe("worker: add-options jobs", () => {
           expect(enqueued.message).toMatch(c.reason);
         }
         // Data written past the catalog (an older version, another producer) is checked again.
-        const raw = enqueued instanceof Error ? await h.queue().add("options.add", data, { attempts: 8, removeOnComplete: true, removeOnFail: { age: 86_400 } }) : { id: enqueued.jobId };
+        const raw =
+          enqueued instanceof Error
+            ? await h.queue().add("options.add", data, { attempts: 8, removeOnComplete: true, removeOnFail: { age: 86_400 } })
+            : { id: enqueued.jobId };
         const { job, state } = await finishedJob(h.queue(), raw.id ?? "");
 
         expect(state).toBe("failed");

@@ -68,25 +68,50 @@ describe("worker: merged add-options", () => {
     expect(results.get(leader ?? "")).toMatchObject({ status: "added", merged_into: null, batch: { requests: 6, left_to_run: 0 } });
     for (const id of others) expect(results.get(id)?.merged_into).toBe(leader);
     // The admin API (and `jobs show`) tell a merged request's own outcome.
-    expect((await h.admin.show(`${PROJECT}/${ids[1] ?? ""}`)).result).toMatchObject({ status: "added", attribute: "material", merged_into: leader });
+    expect((await h.admin.show(`${PROJECT}/${ids[1] ?? ""}`)).result).toMatchObject({
+      status: "added",
+      attribute: "material",
+      merged_into: leader,
+    });
     // The first request in queue order adds `teal` with its label; the later one finds it there.
     expect(results.get(ids[2] ?? "")?.collections).toEqual([{ collection: "color", added: ["navy"], skipped: ["Teal"] }]);
-    expect(results.get(ids[4] ?? "")).toMatchObject({ status: "already_present", collections: [{ collection: "color", added: [], skipped: ["TEAL"] }] });
-    expect(serviceOptions(h.service, "color").filter((o) => o.name.toLowerCase() === "teal")).toEqual([{ name: "teal", label: { "en-US": "Teal (first)" } }]);
+    expect(results.get(ids[4] ?? "")).toMatchObject({
+      status: "already_present",
+      collections: [{ collection: "color", added: [], skipped: ["TEAL"] }],
+    });
+    expect(serviceOptions(h.service, "color").filter((o) => o.name.toLowerCase() === "teal")).toEqual([
+      { name: "teal", label: { "en-US": "Teal (first)" } },
+    ]);
 
     // One add-options call per collection, carrying every option it lacked.
     const calls = addOptionsRequests(h.service);
     const collections = ["color", ...(SIBLINGS.material ?? []), ...(SIBLINGS.size_eu ?? [])];
     expect(calls.map((r) => r.status)).toEqual(collections.map(() => 200));
-    expect(calls.map((r) => r.path).sort()).toEqual(collections.map((name) => `/api/v1/options_collections/${collectionId(name)}/add-options/`).sort());
+    expect(calls.map((r) => r.path).sort()).toEqual(
+      collections.map((name) => `/api/v1/options_collections/${collectionId(name)}/add-options/`).sort(),
+    );
     const writes = h.service.writes();
     expect((writes[collectionId("color")] ?? []).map((w) => w.body)).toEqual([
-      { upsert_options: [{ name: "teal", label: { "en-US": "Teal (first)" } }, { name: "navy", label: {} }] },
+      {
+        upsert_options: [
+          { name: "teal", label: { "en-US": "Teal (first)" } },
+          { name: "navy", label: {} },
+        ],
+      },
     ]);
     for (const name of SIBLINGS.material ?? []) {
-      expect(serviceOptions(h.service, name).map((o) => o.name).filter((n) => ["silk", "wool"].includes(n)).sort()).toEqual(["silk", "wool"]);
+      expect(
+        serviceOptions(h.service, name)
+          .map((o) => o.name)
+          .filter((n) => ["silk", "wool"].includes(n))
+          .sort(),
+      ).toEqual(["silk", "wool"]);
     }
-    expect(pimCodes(h.pim, "color").filter((code) => ["teal", "navy"].includes(code)).sort()).toEqual(["navy", "teal"]);
+    expect(
+      pimCodes(h.pim, "color")
+        .filter((code) => ["teal", "navy"].includes(code))
+        .sort(),
+    ).toEqual(["navy", "teal"]);
     // The merged jobs asked nothing upstream on their own turn: one run of the batch only.
     expect(h.logs.filter((l) => l.msg === "options added").length).toBe(collections.length);
   });
@@ -111,7 +136,14 @@ describe("worker: merged add-options", () => {
       expect(d?.job.attemptsMade).toBe(1);
       expect(d?.job.failedReason).toMatch(reason);
     }
-    expect((h.service.writes()[collectionId("color")] ?? []).map((w) => w.body)).toEqual([{ upsert_options: [{ name: "teal", label: {} }, { name: "navy", label: {} }] }]);
+    expect((h.service.writes()[collectionId("color")] ?? []).map((w) => w.body)).toEqual([
+      {
+        upsert_options: [
+          { name: "teal", label: {} },
+          { name: "navy", label: {} },
+        ],
+      },
+    ]);
     expect(serviceOptions(h.service, "color").map((o) => o.name)).not.toContain("olive");
     const failed = await h.admin.list({ state: "failed" });
     expect(failed.map((j) => j.ref).sort()).toEqual([`${PROJECT}/${badLocale}`, `${PROJECT}/${notAllowed}`].sort());
@@ -126,12 +158,18 @@ describe("worker: merged add-options", () => {
     expect(done[1]?.job.failedReason).toMatch(/'season' is not in allowed_options_for_pim_attribute_addition/);
 
     await first.stop();
-    await h.startWorker(h.settings({ projects: [h.project(PROJECT, { allowed_options_for_pim_attribute_addition: ["color", "season"] })] }));
+    await h.startWorker(
+      h.settings({ projects: [h.project(PROJECT, { allowed_options_for_pim_attribute_addition: ["color", "season"] })] }),
+    );
     expect(await h.admin.retry([`${PROJECT}/${season}`])).toEqual([{ ref: `${PROJECT}/${season}`, outcome: "retried" }]);
     const retried = await finishedJob(h.queue(), season, 30_000);
 
     expect(retried.state).toBe("completed");
-    expect(retried.job.returnvalue).toMatchObject({ status: "added", merged_into: null, collections: [{ collection: "season-ecommerce", added: ["winter"], skipped: [] }] });
+    expect(retried.job.returnvalue).toMatchObject({
+      status: "added",
+      merged_into: null,
+      collections: [{ collection: "season-ecommerce", added: ["winter"], skipped: [] }],
+    });
   });
 
   test("isolates the request whose option the service refuses inside a merged write, by halving the batch", async () => {
@@ -155,11 +193,20 @@ describe("worker: merged add-options", () => {
     const adds = (h.service.writes()[collectionId("color")] ?? []).filter((w) => w.kind === "add-options");
     expect(adds.map((w) => w.body)).toEqual([
       { upsert_options: [{ name: "teal", label: {} }] },
-      { upsert_options: [{ name: "navy", label: {} }, { name: "olive", label: {} }] },
+      {
+        upsert_options: [
+          { name: "navy", label: {} },
+          { name: "olive", label: {} },
+        ],
+      },
     ]);
     // [all 4] refused, [teal, clash] refused, [teal] ok, [clash] refused, [navy, olive] ok.
     expect(addOptionsRequests(h.service).map((r) => r.status)).toEqual([400, 400, 200, 400, 200]);
-    expect(serviceOptions(h.service, "color").map((o) => o.name).sort()).toEqual(["clash", "navy", "olive", "teal"]);
+    expect(
+      serviceOptions(h.service, "color")
+        .map((o) => o.name)
+        .sort(),
+    ).toEqual(["clash", "navy", "olive", "teal"]);
   });
 
   test("leaves a request that relied on a refused one without an outcome: it runs on its own turn and adds the option", async () => {
@@ -176,8 +223,16 @@ describe("worker: merged add-options", () => {
 
     expect(done.map((d) => d.state)).toEqual(["failed", "completed"]);
     expect(done[0]?.job.failedReason).toMatch(/already exists/);
-    expect(done[1]?.job.returnvalue).toMatchObject({ status: "added", merged_into: null, collections: [{ collection: "color", added: ["red"], skipped: [] }] });
-    expect(serviceOptions(h.service, "color").map((o) => o.name).sort()).toEqual(["clash", "red"]);
+    expect(done[1]?.job.returnvalue).toMatchObject({
+      status: "added",
+      merged_into: null,
+      collections: [{ collection: "color", added: ["red"], skipped: [] }],
+    });
+    expect(
+      serviceOptions(h.service, "color")
+        .map((o) => o.name)
+        .sort(),
+    ).toEqual(["clash", "red"]);
   });
 
   test("never lets a waiting sync be overtaken: a batch stops at the first job of another name", async () => {
@@ -202,7 +257,10 @@ describe("worker: merged add-options", () => {
   test("keeps Idempotency-Key duplicates: one job per key, merged like any other", async () => {
     await start();
     const first = await enqueue("color", [{ name: "teal" }], "key-1");
-    const again = await h.queues.enqueueAddOptions({ project: PROJECT, attribute: "color", options: [{ name: "teal" }] }, { idempotencyKey: "key-1" });
+    const again = await h.queues.enqueueAddOptions(
+      { project: PROJECT, attribute: "color", options: [{ name: "teal" }] },
+      { idempotencyKey: "key-1" },
+    );
     const other = await enqueue("color", [{ name: "navy" }], "key-2");
     expect(again).toMatchObject({ status: "duplicate", jobId: first });
     const done = await runAll([first, other]);

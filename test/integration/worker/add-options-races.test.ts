@@ -135,7 +135,12 @@ describe("worker: add-options racing syncs", () => {
             await h.queues.enqueueSync({ project: PROJECT, full: step.full ?? false, requested_by: round.what });
           } else {
             added.push({ attribute: step.attribute, name: step.name });
-            await h.queues.enqueueAddOptions({ project: PROJECT, attribute: step.attribute, options: [{ name: step.name, label: { "en-US": step.name } }], requested_by: round.what });
+            await h.queues.enqueueAddOptions({
+              project: PROJECT,
+              attribute: step.attribute,
+              options: [{ name: step.name, label: { "en-US": step.name } }],
+              requested_by: round.what,
+            });
           }
         }
         await waitFor(() => isDrained(queue), 20_000, `round '${round.what}' to drain`);
@@ -153,13 +158,18 @@ describe("worker: add-options racing syncs", () => {
     // Every added option is in every sibling collection, and in the PIM.
     for (const { attribute, name } of added) {
       for (const collection of SIBLINGS[attribute] ?? []) {
-        expect(serviceOptions(h.service, collection).map((o) => o.name), `${name} in ${collection}`).toContain(name);
+        expect(
+          serviceOptions(h.service, collection).map((o) => o.name),
+          `${name} in ${collection}`,
+        ).toContain(name);
       }
       expect(pimCodes(h.pim, attribute), `${name} in the PIM's ${attribute}`).toContain(name);
     }
     // PIM-side edits reached every sibling too.
-    for (const collection of SIBLINGS.material ?? []) expect(serviceOptions(h.service, collection).map((o) => o.name)).toContain("r3_pim_linen");
-    for (const collection of SIBLINGS.size_eu ?? []) expect(serviceOptions(h.service, collection).map((o) => o.name)).toContain("r7_pim_s3");
+    for (const collection of SIBLINGS.material ?? [])
+      expect(serviceOptions(h.service, collection).map((o) => o.name)).toContain("r3_pim_linen");
+    for (const collection of SIBLINGS.size_eu ?? [])
+      expect(serviceOptions(h.service, collection).map((o) => o.name)).toContain("r7_pim_s3");
 
     // No write ever took an added option away: replay each collection's writes in order.
     const removals: string[] = [];
@@ -173,7 +183,11 @@ describe("worker: add-options racing syncs", () => {
         present = new Set([...options].filter((option) => addedHere.has(option)));
       }
       // The replay agrees with what the service holds.
-      expect([...(states.at(-1)?.options ?? [])].sort(), name).toEqual(serviceOptions(h.service, name).map((o) => o.name).sort());
+      expect([...(states.at(-1)?.options ?? [])].sort(), name).toEqual(
+        serviceOptions(h.service, name)
+          .map((o) => o.name)
+          .sort(),
+      );
     }
     expect(removals).toEqual([]);
     expect(vanished).toEqual([]);
@@ -191,7 +205,11 @@ describe("worker: add-options racing syncs", () => {
     await h.startWorker(h.settings({ projects: [h.project(OTHER_PROJECT)] }));
     const syncJob = await h.queues.enqueueSync({ project: OTHER_PROJECT });
     expect((await finishedJob(h.queue(OTHER_PROJECT), syncJob.jobId)).state).toBe("completed");
-    expect(serviceOptions(h.service, "color", OTHER_PROJECT).map((o) => o.name).sort()).toEqual(["black", "blue", "green", "red", "white"]);
+    expect(
+      serviceOptions(h.service, "color", OTHER_PROJECT)
+        .map((o) => o.name)
+        .sort(),
+    ).toEqual(["black", "blue", "green", "red", "white"]);
   });
 
   test("an add-options job before a collection's first sync does not keep the sync from replacing it", async () => {
@@ -208,6 +226,10 @@ describe("worker: add-options racing syncs", () => {
 
     // The PIM's options plus the added one, as after a first sync: add-options records no state
     // for a collection that had none, so the sync still replaces it (keeping the addition).
-    expect(serviceOptions(h.service, "color", OTHER_PROJECT).map((o) => o.name).sort()).toEqual(["black", "blue", "green", "red", "teal", "white"]);
+    expect(
+      serviceOptions(h.service, "color", OTHER_PROJECT)
+        .map((o) => o.name)
+        .sort(),
+    ).toEqual(["black", "blue", "green", "red", "teal", "white"]);
   });
 });

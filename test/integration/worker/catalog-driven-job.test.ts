@@ -82,7 +82,9 @@ describe("a job added to the catalog's list only", () => {
   test("a name the catalog does not have, or of another queue, fails clearly: refused when queued, failed at once when found on a queue", async () => {
     const { running, settings } = await start();
     await expect(running.queues.enqueue("test.nope", { project: PROJECT })).rejects.toThrow(UnknownJobName);
-    await expect(running.queues.enqueue("activation.orders.pull", { connection: "x" })).rejects.toThrow("unknown job name 'activation.orders.pull' on the project queue");
+    await expect(running.queues.enqueue("activation.orders.pull", { connection: "x" })).rejects.toThrow(
+      "unknown job name 'activation.orders.pull' on the project queue",
+    );
 
     const options = { ...jobOptionsFor("sync.run", settings.worker), attempts: 3 };
     const unknown = await h.queue().add("test.nope", { project: PROJECT }, options);

@@ -31,7 +31,11 @@ describe("worker: failed jobs, replay and upstream delays", () => {
   test("a job failed by the upstream is listed with its reason and replayed to success once the upstream recovers", async () => {
     // The service refuses the route (not the job's fault): a permanent failure, at once.
     h.service.faults.failNext({ method: "PATCH", path: ADD_OPTIONS_ROUTE }, { status: 404, times: 1000 });
-    const enqueued = await h.queues.enqueueAddOptions({ project: PROJECT, attribute: "color", options: [{ name: "teal", label: { "en-US": "Teal" } }] });
+    const enqueued = await h.queues.enqueueAddOptions({
+      project: PROJECT,
+      attribute: "color",
+      options: [{ name: "teal", label: { "en-US": "Teal" } }],
+    });
     const failed = await finishedJob(h.queue(), enqueued.jobId);
     expect(failed.state).toBe("failed");
     expect(failed.job.attemptsMade).toBe(1);
@@ -123,7 +127,11 @@ describe("worker: failed jobs, replay and upstream delays", () => {
     h.service.faults.failNext({ method: "PATCH", path: UPDATE_OPTIONS_ROUTE }, { status: 429, retryAfterSeconds: 3 });
     const enqueued = await h.queues.enqueueSync({ project: PROJECT });
 
-    const delayed = await waitFor(() => jobInState(h.queue(), enqueued.jobId, ["delayed", "failed", "completed"]), 10_000, "the sync to leave active");
+    const delayed = await waitFor(
+      () => jobInState(h.queue(), enqueued.jobId, ["delayed", "failed", "completed"]),
+      10_000,
+      "the sync to leave active",
+    );
     // As for the same 429 on the collection list: delayed by the upstream's 3 s, no attempt used.
     expect({ state: delayed.state, attemptsMade: delayed.job.attemptsMade }).toEqual({ state: "delayed", attemptsMade: 0 });
     expect(delayed.job.delay).toBeLessThanOrEqual(3_000);
@@ -140,7 +148,11 @@ describe("worker: failed jobs, replay and upstream delays", () => {
     const enqueued = await h.queues.enqueueAddOptions({ project: PROJECT, attribute: "color", options: [{ name: "teal" }] });
     await h.service.waitForRequest((r) => r.path === LIST_ROUTE, 10_000);
     h.service.setLatencyMs(2_500);
-    const retrying = await waitFor(() => jobInState(h.queue(), enqueued.jobId, ["delayed", "failed"]), 10_000, "the first attempt to time out");
+    const retrying = await waitFor(
+      () => jobInState(h.queue(), enqueued.jobId, ["delayed", "failed"]),
+      10_000,
+      "the first attempt to time out",
+    );
     expect(retrying).toMatchObject({ state: "delayed", job: { attemptsMade: 1 } });
     expect(retrying.job.failedReason).toMatch(/add-options\/": no answer within 1000 ms/);
     h.service.setLatencyMs(0);

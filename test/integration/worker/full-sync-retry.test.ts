@@ -7,7 +7,12 @@ const BRAND_ID = 14;
 
 /** Accepted writes that replaced a collection (delete_all), by collection name, after `since`. */
 function replacesAfter(h: WorkerHarness, since: number): Record<string, number> {
-  const nameById = new Map(h.service.collections().filter((c) => c.project === PROJECT).map((c) => [c.id, c.name] as const));
+  const nameById = new Map(
+    h.service
+      .collections()
+      .filter((c) => c.project === PROJECT)
+      .map((c) => [c.id, c.name] as const),
+  );
   const counts: Record<string, number> = {};
   for (const [id, writes] of Object.entries(h.service.writes())) {
     const name = nameById.get(Number(id));
@@ -31,7 +36,10 @@ describe("worker: a retried --full sync", () => {
     const since = Date.now();
     // brand's write keeps failing (3 in-process attempts), with a Retry-After: the job's run
     // ends incomplete and the job runs again a second later, every other collection replaced.
-    h.service.faults.failNext({ method: "PATCH", path: new RegExp(`/${BRAND_ID}/update-options/$`) }, { status: 503, times: 3, retryAfterSeconds: 1 });
+    h.service.faults.failNext(
+      { method: "PATCH", path: new RegExp(`/${BRAND_ID}/update-options/$`) },
+      { status: 503, times: 3, retryAfterSeconds: 1 },
+    );
     const full = await h.queues.enqueueSync({ project: PROJECT, full: true });
 
     const { job, state } = await finishedJob(h.queue(), full.jobId, 30_000);
@@ -44,7 +52,9 @@ describe("worker: a retried --full sync", () => {
     expect(serviceOptions(h.service, "brand").length).toBeGreaterThan(0);
     expect(job.returnvalue).toMatchObject({ outcome: "done", written: 1 });
     const { logs } = await h.queue().getJobLogs(full.jobId);
-    expect(logs.join("\n")).toMatch(new RegExp(`resuming a full sync: ${DERIVED_67.length - 1} collection\\(s\\) were replaced by an earlier attempt`));
+    expect(logs.join("\n")).toMatch(
+      new RegExp(`resuming a full sync: ${DERIVED_67.length - 1} collection\\(s\\) were replaced by an earlier attempt`),
+    );
     // Nothing left behind once the job is done.
     expect((await h.redis.keys()).filter((key) => key.includes(":full-sync:"))).toEqual([]);
   });
@@ -62,7 +72,10 @@ describe("worker: a retried --full sync", () => {
   }, 90_000);
 
   test("a new --full sync job replaces everything again", async () => {
-    h.service.faults.failNext({ method: "PATCH", path: new RegExp(`/${BRAND_ID}/update-options/$`) }, { status: 503, times: 3, retryAfterSeconds: 1 });
+    h.service.faults.failNext(
+      { method: "PATCH", path: new RegExp(`/${BRAND_ID}/update-options/$`) },
+      { status: 503, times: 3, retryAfterSeconds: 1 },
+    );
     const retried = await h.queues.enqueueSync({ project: PROJECT, full: true });
     expect((await finishedJob(h.queue(), retried.jobId, 30_000)).state).toBe("completed");
 

@@ -36,37 +36,49 @@ describe("worker: what every job keeps (log bindings, project lock, data checked
     workers = fixture;
   });
 
-  async function start(level: string, handlers: Partial<JobHandlers>): Promise<{ readonly settings: Settings; readonly running: RunningWorker }> {
+  async function start(
+    level: string,
+    handlers: Partial<JobHandlers>,
+  ): Promise<{ readonly settings: Settings; readonly running: RunningWorker }> {
     const settings = h.settings();
     const logger = createLogger({ level, redactor: EMPTY_REDACTOR, destination: { write: (line: string) => void lines.push(line) } });
     const noop = () => Promise.resolve(null);
-    worker = workers.keep(await startWorker({ settings, logger, handlers: { "sync.run": noop, "sync.events": noop, "options.add": noop, ...handlers } }));
+    worker = workers.keep(
+      await startWorker({ settings, logger, handlers: { "sync.run": noop, "sync.events": noop, "options.add": noop, ...handlers } }),
+    );
     return { settings, running: worker };
   }
 
   const records = (): Record<string, unknown>[] => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
   const lockKey = (): string => `${h.redis.prefix}:lock:project:${PROJECT}`;
 
-  test.each(["info", "warn"])("at %s, every line of a job (the processor's and its handler's) carries job, jobName, project, queue and attempt; secrets redacted", async (level) => {
-    const { settings, running } = await start(level, {
-      "sync.run": (_data, context: JobContext) => {
-        context.logger.info({ token: SECRET }, "handler info");
-        context.logger.child({ component: "inner" }).warn({ headers: { authorization: `Bearer ${SECRET}` } }, "handler warn");
-        return Promise.resolve(null);
-      },
-    });
-    const job = await running.queues.queueFor(PROJECT).add("sync.run", SYNC_DATA, jobOptionsFor("sync.run", settings.worker));
-    expect((await finishedJob(h.queue(), job.id ?? "")).state).toBe("completed");
+  test.each(["info", "warn"])(
+    "at %s, every line of a job (the processor's and its handler's) carries job, jobName, project, queue and attempt; secrets redacted",
+    async (level) => {
+      const { settings, running } = await start(level, {
+        "sync.run": (_data, context: JobContext) => {
+          context.logger.info({ token: SECRET }, "handler info");
+          context.logger.child({ component: "inner" }).warn({ headers: { authorization: `Bearer ${SECRET}` } }, "handler warn");
+          return Promise.resolve(null);
+        },
+      });
+      const job = await running.queues.queueFor(PROJECT).add("sync.run", SYNC_DATA, jobOptionsFor("sync.run", settings.worker));
+      expect((await finishedJob(h.queue(), job.id ?? "")).state).toBe("completed");
 
-    const bindings = { job: job.id, jobName: "sync.run", project: PROJECT, queue: queueNameOf(PROJECT), attempt: 1 };
-    const ofJob = records().filter((record) => typeof record.msg === "string" && ["job started", "job done", "handler info", "handler warn"].includes(record.msg));
-    const expected = level === "info" ? ["job started", "handler info", "handler warn", "job done"] : ["handler warn"];
-    expect(ofJob.map((record) => record.msg)).toEqual(expected);
-    for (const record of ofJob) expect(record).toMatchObject(bindings);
-    expect(lines.join("")).not.toContain(SECRET);
-  });
+      const bindings = { job: job.id, jobName: "sync.run", project: PROJECT, queue: queueNameOf(PROJECT), attempt: 1 };
+      const ofJob = records().filter(
+        (record) => typeof record.msg === "string" && ["job started", "job done", "handler info", "handler warn"].includes(record.msg),
+      );
+      const expected = level === "info" ? ["job started", "handler info", "handler warn", "job done"] : ["handler warn"];
+      expect(ofJob.map((record) => record.msg)).toEqual(expected);
+      for (const record of ofJob) expect(record).toMatchObject(bindings);
+      expect(lines.join("")).not.toContain(SECRET);
+    },
+  );
 
-  test("a job runs holding its project's lock (a --once command is refused), and the lock is free once the last job of a run completed", async ({ redis }) => {
+  test("a job runs holding its project's lock (a --once command is refused), and the lock is free once the last job of a run completed", async ({
+    redis,
+  }) => {
     other = redis.redis;
     const outsider = createProjectLock(other, h.redis.prefix, { ttlMs: 5_000 });
     const seen: { holder: string | null; refused: boolean }[] = [];
@@ -81,7 +93,9 @@ describe("worker: what every job keeps (log bindings, project lock, data checked
         return null;
       },
     });
-    const jobs = await running.queues.queueFor(PROJECT).addBulk(Array.from({ length: 5 }, () => ({ name: "sync.run", data: SYNC_DATA, opts: jobOptionsFor("sync.run", settings.worker) })));
+    const jobs = await running.queues
+      .queueFor(PROJECT)
+      .addBulk(Array.from({ length: 5 }, () => ({ name: "sync.run", data: SYNC_DATA, opts: jobOptionsFor("sync.run", settings.worker) })));
     for (const job of jobs) expect((await finishedJob(h.queue(), job.id ?? "")).state).toBe("completed");
 
     expect(seen).toHaveLength(5);
@@ -102,7 +116,9 @@ describe("worker: what every job keeps (log bindings, project lock, data checked
         throw context.signal.reason instanceof Error ? context.signal.reason : new Error("aborted without a reason");
       },
     });
-    const job = await running.queues.queueFor(PROJECT).add("sync.run", SYNC_DATA, { ...jobOptionsFor("sync.run", settings.worker), attempts: 1 });
+    const job = await running.queues
+      .queueFor(PROJECT)
+      .add("sync.run", SYNC_DATA, { ...jobOptionsFor("sync.run", settings.worker), attempts: 1 });
     const failed = await finishedJob(h.queue(), job.id ?? "", 20_000);
     expect(failed.state).toBe("failed");
     expect(failed.job.failedReason).toMatch(/lost the project lock .*another holder took it/);

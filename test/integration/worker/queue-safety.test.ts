@@ -22,7 +22,10 @@ describe("worker: queue safety settings survive a Redis that lost its data", () 
   });
 
   function workerSettings(safetyCheckMs: number) {
-    const settings = h.settings({ projects: [h.project(PROJECT, { schedule: { cron: CRON } })], worker: { safety_check_interval_ms: safetyCheckMs } });
+    const settings = h.settings({
+      projects: [h.project(PROJECT, { schedule: { cron: CRON } })],
+      worker: { safety_check_interval_ms: safetyCheckMs },
+    });
     return { ...settings, redis: { url: server.url, prefix: h.redis.prefix, connect_timeout_ms: 5_000 } };
   }
 
@@ -43,10 +46,14 @@ describe("worker: queue safety settings survive a Redis that lost its data", () 
     await server.kill();
     await server.start();
 
-    await waitFor(async () => {
-      const state = await safetyState();
-      return state.concurrency === "1" && state.scheduler;
-    }, 20_000, "the global concurrency and the scheduler to be back");
+    await waitFor(
+      async () => {
+        const state = await safetyState();
+        return state.concurrency === "1" && state.scheduler;
+      },
+      20_000,
+      "the global concurrency and the scheduler to be back",
+    );
     // They were gone, and the worker put them back.
     expect(h.logs.some((line) => line.msg === "queue global concurrency was missing; set to 1 again")).toBe(true);
   });
@@ -58,10 +65,14 @@ describe("worker: queue safety settings survive a Redis that lost its data", () 
     // Lost without a disconnection (FLUSHALL by an operator, a failover to an empty replica).
     await probe.flushall();
 
-    await waitFor(async () => {
-      const state = await safetyState();
-      return state.concurrency === "1" && state.scheduler;
-    }, 10_000, "the periodic check to restore them");
+    await waitFor(
+      async () => {
+        const state = await safetyState();
+        return state.concurrency === "1" && state.scheduler;
+      },
+      10_000,
+      "the periodic check to restore them",
+    );
     expect(h.logs.some((line) => line.msg === "queue global concurrency was missing; set to 1 again")).toBe(true);
   });
 });

@@ -64,7 +64,9 @@ describe("worker: a job's slot handed to the queue's next job", () => {
 
   async function addSyncs(s: Settings, project: number, count: number): Promise<string[]> {
     const data = { project, full: false, allow_mass_delete: false, trigger: "cli" as const };
-    const jobs = await h.queue(project).addBulk(Array.from({ length: count }, () => ({ name: "sync.run", data, opts: jobOptionsFor("sync.run", s.worker) })));
+    const jobs = await h
+      .queue(project)
+      .addBulk(Array.from({ length: count }, () => ({ name: "sync.run", data, opts: jobOptionsFor("sync.run", s.worker) })));
     return jobs.map((job) => job.id ?? "");
   }
 
@@ -77,7 +79,9 @@ describe("worker: a job's slot handed to the queue's next job", () => {
     const events: string[] = [];
     let atGrant: string[] = [];
     let otherRelease: (() => void) | undefined;
-    const jobs = await queue.addBulk(["a", "b", "c"].map((name) => ({ name, data: {}, opts: { removeOnComplete: { age: 60 }, removeOnFail: { age: 60 } } })));
+    const jobs = await queue.addBulk(
+      ["a", "b", "c"].map((name) => ({ name, data: {}, opts: { removeOnComplete: { age: 60 }, removeOnFail: { age: 60 } } })),
+    );
     const gated = new SlotGatedWorker(
       "slot-handover",
       (job) => {

@@ -16,10 +16,14 @@ describe("worker: stalled-job check interval", () => {
 
   async function stalledCheckTtl(): Promise<number> {
     const key = `${h.redis.prefix}:project-${PROJECT}:stalled-check`;
-    return waitFor(async () => {
-      const ttl = await h.redis.redis.pttl(key);
-      return ttl > 0 ? ttl : null;
-    }, 10_000, "the first stalled check");
+    return waitFor(
+      async () => {
+        const ttl = await h.redis.redis.pttl(key);
+        return ttl > 0 ? ttl : null;
+      },
+      10_000,
+      "the first stalled check",
+    );
   }
 
   test("defaults to half the lock duration", async () => {

@@ -2,7 +2,15 @@ import type { Job } from "bullmq";
 import type { EnqueuedJob } from "../../../src/jobs/job-queues.js";
 import { describe, expect } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
-import { DERIVED_67, finishedJob, isDrained, jobInState, overlapsInEvents, PROJECT, type WorkerHarness } from "../../support/worker-harness.js";
+import {
+  DERIVED_67,
+  finishedJob,
+  isDrained,
+  jobInState,
+  overlapsInEvents,
+  PROJECT,
+  type WorkerHarness,
+} from "../../support/worker-harness.js";
 import { waitFor } from "../../support/worker-wait.js";
 import { test } from "../../support/fixtures.js";
 
@@ -34,7 +42,13 @@ describe("worker: duplicate sync triggers collapse", () => {
       await sample();
     }
     // While the first one runs, every trigger becomes the one follow-up BullMQ starts after it.
-    expect(again.map((job) => job.status)).toEqual(["follows-running", "follows-running", "follows-running", "follows-running", "follows-running"]);
+    expect(again.map((job) => job.status)).toEqual([
+      "follows-running",
+      "follows-running",
+      "follows-running",
+      "follows-running",
+      "follows-running",
+    ]);
     expect(again.map((job) => job.jobId)).toEqual(Array(5).fill(first.jobId));
 
     await waitFor(
@@ -52,7 +66,9 @@ describe("worker: duplicate sync triggers collapse", () => {
       expect(s.active).toBeLessThanOrEqual(1);
       expect(s.waiting).toBeLessThanOrEqual(1);
     }
-    const syncs: Job[] = (await queue.getJobs(["completed", "failed", "active", "waiting", "delayed"], 0, -1)).filter((job) => job.name === "sync.run");
+    const syncs: Job[] = (await queue.getJobs(["completed", "failed", "active", "waiting", "delayed"], 0, -1)).filter(
+      (job) => job.name === "sync.run",
+    );
     expect(syncs).toHaveLength(2);
     const followUp = syncs.find((job) => job.id !== first.jobId);
     // The follow-up carries the latest request's data.
@@ -73,7 +89,11 @@ describe("worker: duplicate sync triggers collapse", () => {
     const plain = await h.queues.enqueueSync({ project: PROJECT, requested_by: "plain" });
     expect([full.status, plain.status]).toEqual(["follows-running", "follows-running"]);
 
-    const followUp = await waitFor(async () => (await queue.getJobs(["waiting", "active", "completed"], 0, -1)).find((job) => job.id !== first.jobId), 20_000, "the follow-up");
+    const followUp = await waitFor(
+      async () => (await queue.getJobs(["waiting", "active", "completed"], 0, -1)).find((job) => job.id !== first.jobId),
+      20_000,
+      "the follow-up",
+    );
     h.pim.setLatencyMs(0);
     // BullMQ keeps the latest request's data; the options of the earlier one are not lost.
     expect(followUp.data).toEqual({ project: PROJECT, full: true, allow_mass_delete: true, trigger: "cli", requested_by: "plain" });
@@ -127,7 +147,10 @@ describe("worker: a --full request racing the worker that takes the waiting sync
       const ran = (await queue.getJobs(["completed", "failed"], 0, -1)).filter((job) => job.id !== undefined && !seen.has(job.id));
       for (const job of ran) seen.add(job.id ?? "");
       const replacedAll = ran.some((job) => (job.returnvalue as { written?: number } | null)?.written === DERIVED_67.length);
-      if (!replacedAll) lost.push(`round ${round}: answered ${full.status} (job ${full.jobId}), runs wrote ${ran.map((job) => (job.returnvalue as { written?: number } | null)?.written).join(", ")}`);
+      if (!replacedAll)
+        lost.push(
+          `round ${round}: answered ${full.status} (job ${full.jobId}), runs wrote ${ran.map((job) => (job.returnvalue as { written?: number } | null)?.written).join(", ")}`,
+        );
     }
 
     expect(lost).toEqual([]);

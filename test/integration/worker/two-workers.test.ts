@@ -94,7 +94,12 @@ describe("worker: two workers on one Redis, two projects", () => {
 
     // And the work itself was done once.
     for (const name of SIBLINGS.material ?? []) {
-      expect(serviceOptions(h.service, name).filter((o) => o.name === "tw_silk" || o.name === "tw_wool").map((o) => o.name).sort()).toEqual(["tw_silk", "tw_wool"]);
+      expect(
+        serviceOptions(h.service, name)
+          .filter((o) => o.name === "tw_silk" || o.name === "tw_wool")
+          .map((o) => o.name)
+          .sort(),
+      ).toEqual(["tw_silk", "tw_wool"]);
     }
     expect(serviceOptions(h.service, "color", OTHER_PROJECT).map((o) => o.name)).toContain("tw_navy");
     expect(serviceOptions(h.service, "color", OTHER_PROJECT).map((o) => o.name)).not.toContain("navy");

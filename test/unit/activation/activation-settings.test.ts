@@ -49,12 +49,21 @@ activation:
       requests_per_second: 5,
       cursor_param: "search_after",
       offers: { batch_size: 100, envelope: null, key: "sku", retention_days: 30 },
-      orders: { schedule: "*/5 * * * *", connections: "all", sink: { type: "webhook", url: "https://erp.example/orders", token: "hook-1" }, retention_days: 90 },
+      orders: {
+        schedule: "*/5 * * * *",
+        connections: "all",
+        sink: { type: "webhook", url: "https://erp.example/orders", token: "hook-1" },
+        retention_days: 90,
+      },
     });
   });
 
   it("defaults the orders part to every connection, a file sink and no schedule", () => {
-    const settings = parseSettings(`${PROJECTS}\nactivation: { url: "http://a", pim_connection_id: c, access_token: t }\n`, "test.yaml", {});
+    const settings = parseSettings(
+      `${PROJECTS}\nactivation: { url: "http://a", pim_connection_id: c, access_token: t }\n`,
+      "test.yaml",
+      {},
+    );
     expect(settings.activation?.orders).toEqual({ connections: "all", sink: { type: "file", dir: "./orders" }, retention_days: 90 });
   });
 
@@ -86,7 +95,9 @@ activation:
   });
 
   it("never puts the token's value in a problem", () => {
-    const problems = problemsOf(`${PROJECTS}\nactivation: { url: "http://a", pim_connection_id: c, access_token: s3cr3t-value, requests_per_second: -1 }\n`);
+    const problems = problemsOf(
+      `${PROJECTS}\nactivation: { url: "http://a", pim_connection_id: c, access_token: s3cr3t-value, requests_per_second: -1 }\n`,
+    );
     expect(problems.join("\n")).not.toContain("s3cr3t-value");
   });
 });

@@ -30,7 +30,10 @@ describe("parseJsonRecords", () => {
   });
 
   it("names every bad array element by its index, and a broken array as a whole", () => {
-    expect(problemsOf('[{"sku":"a"}, 3, [], {"sku":"b"}]')).toEqual(["element [1]: expected an object, got a number", "element [2]: expected an object, got an array"]);
+    expect(problemsOf('[{"sku":"a"}, 3, [], {"sku":"b"}]')).toEqual([
+      "element [1]: expected an object, got a number",
+      "element [2]: expected an object, got an array",
+    ]);
     expect(problemsOf('[{"sku":"a"},')[0]).toMatch(/^not valid JSON/);
   });
 

@@ -45,7 +45,10 @@ describe("planOfferBatches", () => {
 
   it("plans no batch when everything is skipped or there is nothing", () => {
     expect(planOfferBatches([], new Map(), { batchSize: 10, force: false }).batches).toEqual([]);
-    expect(planOfferBatches(keyed(offers(2)), new Map(offers(2).map((o) => [String(o.sku), contentHash(o)])), { batchSize: 10, force: false }).batches).toEqual([]);
+    expect(
+      planOfferBatches(keyed(offers(2)), new Map(offers(2).map((o) => [String(o.sku), contentHash(o)])), { batchSize: 10, force: false })
+        .batches,
+    ).toEqual([]);
   });
 
   it("refuses offers without a key, naming each by position (nothing is planned)", () => {

@@ -4,12 +4,17 @@ import { deliveryIdOf } from "../../../src/activation/delivery-id.js";
 import { listOrders, selectOrdersToEmit } from "../../../src/activation/select-orders-to-emit.js";
 
 const order = (id: unknown, status = "WAITING_FOR_SHIPMENT"): Record<string, unknown> => ({ id, data: { status: { code: status } } });
-const select = (pages: unknown[][], last: Map<string, { hash: string; version: number }>, all = false) => selectOrdersToEmit("shop", listOrders(pages).orders, last, { all });
+const select = (pages: unknown[][], last: Map<string, { hash: string; version: number }>, all = false) =>
+  selectOrdersToEmit("shop", listOrders(pages).orders, last, { all });
 
 describe("listOrders and selectOrdersToEmit", () => {
   it("emits every order the first time, in the API's order, across pages, as version 1", () => {
     const selection = select([[order("a"), order("b")], [order("c")]], new Map());
-    expect(selection.emit.map((o) => [o.id, o.version])).toEqual([["a", 1], ["b", 1], ["c", 1]]);
+    expect(selection.emit.map((o) => [o.id, o.version])).toEqual([
+      ["a", 1],
+      ["b", 1],
+      ["c", 1],
+    ]);
     expect(selection.unchanged).toBe(0);
   });
 
@@ -19,7 +24,10 @@ describe("listOrders and selectOrdersToEmit", () => {
       ["b", { hash: contentHash(order("b")), version: 4 }],
     ]);
     const selection = select([[order("a"), order("b", "SHIPPED"), order("c")]], last);
-    expect(selection.emit.map((o) => [o.id, o.version])).toEqual([["b", 5], ["c", 1]]);
+    expect(selection.emit.map((o) => [o.id, o.version])).toEqual([
+      ["b", 5],
+      ["c", 1],
+    ]);
     expect(selection.unchanged).toBe(1);
   });
 
@@ -44,7 +52,10 @@ describe("listOrders and selectOrdersToEmit", () => {
   });
 
   it("reports orders without a usable id by page and position and never emits them", () => {
-    const listed = listOrders([[order("a"), { data: {} }], [order(null), order(""), order({ x: 1 }), "text"]]);
+    const listed = listOrders([
+      [order("a"), { data: {} }],
+      [order(null), order(""), order({ x: 1 }), "text"],
+    ]);
     expect(listed.orders.map((o) => o.id)).toEqual(["a"]);
     expect(listed.withoutId).toEqual(["page 1, order 2", "page 2, order 1", "page 2, order 2", "page 2, order 3", "page 2, order 4"]);
   });

@@ -11,7 +11,10 @@ const valid = { project: 67, attribute: "color", options: [{ name: "teal", label
 
 describe("addOptionsRequestSchema", () => {
   it("accepts a valid request and normalises en_US label keys to en-US", () => {
-    const parsed = addOptionsRequestSchema.parse({ ...valid, options: [{ name: "teal", label: { en_US: "Teal", "fr-FR": "Sarcelle", zh_hant_tw: "x" } }] });
+    const parsed = addOptionsRequestSchema.parse({
+      ...valid,
+      options: [{ name: "teal", label: { en_US: "Teal", "fr-FR": "Sarcelle", zh_hant_tw: "x" } }],
+    });
     expect(parsed.options[0]?.label).toEqual({ "en-US": "Teal", "fr-FR": "Sarcelle", "zh-Hant-TW": "x" });
   });
 
@@ -34,9 +37,13 @@ describe("addOptionsRequestSchema", () => {
   });
 
   it("rejects label keys that are not locales, and empty or too long labels", () => {
-    expect(issuesOf({ ...valid, options: [{ name: "a", label: { xx: "A" } }] })[0]).toMatch(/options\.0\.label\.xx: label keys must be locale codes with a region/);
+    expect(issuesOf({ ...valid, options: [{ name: "a", label: { xx: "A" } }] })[0]).toMatch(
+      /options\.0\.label\.xx: label keys must be locale codes with a region/,
+    );
     expect(issuesOf({ ...valid, options: [{ name: "a", label: { en: "A" } }] })[0]).toMatch(/options\.0\.label\.en: /);
-    expect(issuesOf({ ...valid, options: [{ name: "a", label: { "en-US": " " } }] })[0]).toMatch(/options\.0\.label\.en-US: labels must not be empty/);
+    expect(issuesOf({ ...valid, options: [{ name: "a", label: { "en-US": " " } }] })[0]).toMatch(
+      /options\.0\.label\.en-US: labels must not be empty/,
+    );
     expect(issuesOf({ ...valid, options: [{ name: "a", label: { "en-US": "x".repeat(256) } }] })[0]).toMatch(/at most 255/);
     expect(issuesOf({ ...valid, options: [{ name: "a", label: { "en-US": 3 } }] })[0]).toMatch(/options\.0\.label\.en-US/);
   });

@@ -17,10 +17,13 @@ describe("assembleOutcomes", () => {
     collections: new Map([
       ["10", [{ collection: "color", added: ["teal"], skipped: [] }]],
       ["11", [{ collection: "color", added: [], skipped: ["teal"] }]],
-      ["13", [
-        { collection: "material-en_US", added: ["silk"], skipped: [] },
-        { collection: "material-fr_FR", added: [], skipped: ["silk"] },
-      ]],
+      [
+        "13",
+        [
+          { collection: "material-en_US", added: ["silk"], skipped: [] },
+          { collection: "material-fr_FR", added: [], skipped: ["silk"] },
+        ],
+      ],
     ]),
     missing: new Map([["material", ["material-de_DE"]]]),
   });
@@ -30,8 +33,16 @@ describe("assembleOutcomes", () => {
   });
 
   it("tells added from already present, per request, with the attribute's missing collections", () => {
-    expect(outcomes.get("10")).toMatchObject({ status: "added", reasons: [], collections: [{ collection: "color", added: ["teal"], skipped: [] }], missing: [] });
-    expect(outcomes.get("11")).toMatchObject({ status: "already_present", collections: [{ collection: "color", added: [], skipped: ["teal"] }] });
+    expect(outcomes.get("10")).toMatchObject({
+      status: "added",
+      reasons: [],
+      collections: [{ collection: "color", added: ["teal"], skipped: [] }],
+      missing: [],
+    });
+    expect(outcomes.get("11")).toMatchObject({
+      status: "already_present",
+      collections: [{ collection: "color", added: [], skipped: ["teal"] }],
+    });
     // Added to one sibling collection is enough to be "added".
     expect(outcomes.get("13")).toMatchObject({ status: "added", missing: ["material-de_DE"] });
   });

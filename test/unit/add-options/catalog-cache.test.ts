@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import { createCatalogCache } from "../../../src/add-options/catalog-cache.js";
 import type { PimCatalogStructure } from "../../../src/domain/pim-catalog.js";
 
-const emptyStructure: PimCatalogStructure = { attributes: [], channels: [], locales: [], currencies: [], families: [], measurementFamilies: [] };
+const emptyStructure: PimCatalogStructure = {
+  attributes: [],
+  channels: [],
+  locales: [],
+  currencies: [],
+  families: [],
+  measurementFamilies: [],
+};
 
 function setup(ttlMs: number) {
   let clock = 0;
@@ -107,7 +114,11 @@ describe("createCatalogCache", () => {
 
   it("a caller that gives up stops waiting; the others still get the shared read", async () => {
     let release: (value: PimCatalogStructure) => void = () => undefined;
-    const cache = createCatalogCache({ ttlMs: 1000, readStructure: () => new Promise((resolve) => (release = resolve)), listCollections: async () => [] });
+    const cache = createCatalogCache({
+      ttlMs: 1000,
+      readStructure: () => new Promise((resolve) => (release = resolve)),
+      listCollections: async () => [],
+    });
     const controller = new AbortController();
     const giving = cache.structure({ fresh: false, signal: controller.signal });
     const staying = cache.structure({ fresh: false });

@@ -21,7 +21,11 @@ describe("recordAddedHistory: a history that cannot be written", () => {
     const notAFolder = join(dir, "state");
     await writeFile(notAFolder, "");
     const lines: string[] = [];
-    const logger = createLogger({ level: "info", redactor: EMPTY_REDACTOR, destination: { write: (line: string) => void lines.push(line) } });
+    const logger = createLogger({
+      level: "info",
+      redactor: EMPTY_REDACTOR,
+      destination: { write: (line: string) => void lines.push(line) },
+    });
     const history = createFileHistoryStore(notAFolder, { retentionMs: 86_400_000 });
 
     await recordAddedHistory({
@@ -34,7 +38,10 @@ describe("recordAddedHistory: a history that cannot be written", () => {
       now: Date.now,
     });
 
-    const logged = lines.map((line) => JSON.parse(line) as { msg?: string; collection?: string; err?: { type?: string; code?: string; message?: string; stack?: string } });
+    const logged = lines.map(
+      (line) =>
+        JSON.parse(line) as { msg?: string; collection?: string; err?: { type?: string; code?: string; message?: string; stack?: string } },
+    );
     const line = logged.find((entry) => entry.msg === "could not record added options in the change history");
     expect(line?.collection).toBe("color");
     expect(line?.err).toMatchObject({ type: "Error", code: "ENOTDIR" });

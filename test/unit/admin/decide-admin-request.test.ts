@@ -3,16 +3,25 @@ import { adminRouteRules } from "../../../src/admin/admin-route-rules.js";
 import { decideAdminRequest } from "../../../src/admin/decide-admin-request.js";
 
 const rules = adminRouteRules(["project-67"]);
-const decide = (method: string, route: string | undefined, params: Record<string, string> = {}, role: "admin" | "viewer" = "admin") => decideAdminRequest(rules, { method, route, params, role });
+const decide = (method: string, route: string | undefined, params: Record<string, string> = {}, role: "admin" | "viewer" = "admin") =>
+  decideAdminRequest(rules, { method, route, params, role });
 
 describe("decideAdminRequest", () => {
   it("lets an admin clean finished jobs of a project's queue, and nothing else", () => {
     const clean = "/admin/api/queues/:queueName/clean/:queueStatus";
-    for (const status of ["completed", "failed"]) expect(decide("PUT", clean, { queueName: "project-67", queueStatus: status })).toMatchObject({ allowed: true });
+    for (const status of ["completed", "failed"])
+      expect(decide("PUT", clean, { queueName: "project-67", queueStatus: status })).toMatchObject({ allowed: true });
     for (const status of ["wait", "waiting", "delayed", "active", "paused", "prioritized", "Completed", "completed ", "failed\u0000"]) {
-      expect(decide("PUT", clean, { queueName: "project-67", queueStatus: status }), status).toMatchObject({ allowed: false, status: 403, error: expect.stringMatching(/queueStatus: only completed and failed/) });
+      expect(decide("PUT", clean, { queueName: "project-67", queueStatus: status }), status).toMatchObject({
+        allowed: false,
+        status: 403,
+        error: expect.stringMatching(/queueStatus: only completed and failed/),
+      });
     }
-    expect(decide("PUT", clean, { queueName: "project-5", queueStatus: "failed" })).toMatchObject({ allowed: false, error: expect.stringMatching(/queueName: not a configured queue/) });
+    expect(decide("PUT", clean, { queueName: "project-5", queueStatus: "failed" })).toMatchObject({
+      allowed: false,
+      error: expect.stringMatching(/queueName: not a configured queue/),
+    });
   });
 
   it("retries only failed jobs as a whole", () => {
@@ -22,14 +31,24 @@ describe("decideAdminRequest", () => {
   });
 
   it("refuses the routes nobody may call, giving the reason", () => {
-    expect(decide("POST", "/admin/api/queues/:queueName/add", { queueName: "project-67" })).toMatchObject({ allowed: false, status: 403, error: expect.stringMatching(/trigger routes/) });
-    expect(decide("PUT", "/admin/api/queues/:queueName/obliterate", { queueName: "project-67" })).toMatchObject({ allowed: false, status: 403 });
+    expect(decide("POST", "/admin/api/queues/:queueName/add", { queueName: "project-67" })).toMatchObject({
+      allowed: false,
+      status: 403,
+      error: expect.stringMatching(/trigger routes/),
+    });
+    expect(decide("PUT", "/admin/api/queues/:queueName/obliterate", { queueName: "project-67" })).toMatchObject({
+      allowed: false,
+      status: 403,
+    });
   });
 
   it("a viewer reads, and is refused every change", () => {
     expect(decide("GET", "/admin/api/queues", {}, "viewer")).toMatchObject({ allowed: true });
     expect(decide("HEAD", "/admin/static/*", {}, "viewer")).toMatchObject({ allowed: true });
-    expect(decide("PUT", "/admin/api/queues/:queueName/promote", { queueName: "project-67" }, "viewer")).toMatchObject({ allowed: false, status: 403 });
+    expect(decide("PUT", "/admin/api/queues/:queueName/promote", { queueName: "project-67" }, "viewer")).toMatchObject({
+      allowed: false,
+      status: 403,
+    });
     expect(decide("POST", "/admin/api/projects/:id/sync", { id: "67" }, "viewer")).toMatchObject({ allowed: false, status: 403 });
   });
 
@@ -41,6 +60,11 @@ describe("decideAdminRequest", () => {
   });
 
   it("answers 405 with Allow for a listed route called with another method", () => {
-    expect(decide("GET", "/admin/api/projects/:id/sync", { id: "67" })).toEqual({ allowed: false, status: 405, error: "/admin/api/projects/:id/sync answers POST only", allow: "POST" });
+    expect(decide("GET", "/admin/api/projects/:id/sync", { id: "67" })).toEqual({
+      allowed: false,
+      status: 405,
+      error: "/admin/api/projects/:id/sync answers POST only",
+      allow: "POST",
+    });
   });
 });

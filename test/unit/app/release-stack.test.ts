@@ -21,7 +21,10 @@ describe("the app's release stack", () => {
     stack.push("lock", () => Promise.reject(new Error("lock release refused")));
     stack.push("runtime", () => void released.push("runtime"));
 
-    const failure = await stack.releaseAll().then(() => null, (error: unknown) => error);
+    const failure = await stack.releaseAll().then(
+      () => null,
+      (error: unknown) => error,
+    );
 
     expect(released).toEqual(["runtime", "redis"]);
     expect(failure).toBeInstanceOf(ReleaseFailed);

@@ -17,13 +17,23 @@ describe("createAuthRefusalLog", () => {
     for (let i = 0; i < 4; i += 1) log.refused({ surface: "admin", reason: "invalid", ip: "10.0.0.1", user: "ada" });
     log.refused({ surface: "trigger", reason: "invalid", ip: "10.0.0.2" });
     expect(lines).toEqual([
-      expect.objectContaining({ level: 40, msg: "authentication refused", surface: "admin", reason: "invalid", ip: "10.0.0.1", user: "ada", suppressed: 0 }),
+      expect.objectContaining({
+        level: 40,
+        msg: "authentication refused",
+        surface: "admin",
+        reason: "invalid",
+        ip: "10.0.0.1",
+        user: "ada",
+        suppressed: 0,
+      }),
       expect.objectContaining({ level: 40, msg: "authentication refused", surface: "trigger", ip: "10.0.0.2", suppressed: 0 }),
     ]);
     expect(lines[1]).not.toHaveProperty("user");
     now += 60_000;
     log.refused({ surface: "admin", reason: "throttled", ip: "10.0.0.1", user: "ada" });
-    expect(lines[2]).toEqual(expect.objectContaining({ msg: "authentication refused", reason: "throttled", ip: "10.0.0.1", suppressed: 4 }));
+    expect(lines[2]).toEqual(
+      expect.objectContaining({ msg: "authentication refused", reason: "throttled", ip: "10.0.0.1", suppressed: 4 }),
+    );
   });
 
   it("writes the count of an address that stopped once its interval is over and another refusal comes in", () => {

@@ -21,14 +21,24 @@ function attribute(code: string, type = SIMPLE): AttributeFacts {
   return { code, type, localizable: false, scopable: false };
 }
 
-function specs(attributeCode: string, names: readonly string[], kind: CollectionSpec["kind"] = "select"): Pick<CollectionSpec, "name" | "attribute" | "kind">[] {
+function specs(
+  attributeCode: string,
+  names: readonly string[],
+  kind: CollectionSpec["kind"] = "select",
+): Pick<CollectionSpec, "name" | "attribute" | "kind">[] {
   return names.map((name) => ({ name, attribute: attributeCode, kind }));
 }
 
 describe("pickAddOptionsTargets", () => {
   it("takes single-collection select attributes first, in catalogue order, up to the count", () => {
     const attributes = [attribute("b"), attribute("loc"), attribute("a", MULTI), attribute("c"), attribute("d")];
-    const all = [...specs("b", ["b"]), ...specs("loc", ["loc-en_US", "loc-fr_FR"]), ...specs("a", ["a"]), ...specs("c", ["c"]), ...specs("d", ["d"])];
+    const all = [
+      ...specs("b", ["b"]),
+      ...specs("loc", ["loc-en_US", "loc-fr_FR"]),
+      ...specs("a", ["a"]),
+      ...specs("c", ["c"]),
+      ...specs("d", ["d"]),
+    ];
     expect(pickAddOptionsTargets(all, attributes, 3)).toEqual([
       { attribute: "b", type: SIMPLE, collections: ["b"] },
       { attribute: "a", type: MULTI, collections: ["a"] },
@@ -58,7 +68,11 @@ describe("pickAddOptionsTargets", () => {
 
   it("leaves out attributes that are not simple or multi selects, and collections of other kinds", () => {
     const attributes = [attribute("designer", "akeneo_reference_entity"), attribute("weight", "pim_catalog_metric"), attribute("color")];
-    const all = [...specs("designer", ["designer"], "reference-entity"), ...specs("weight", ["weight-unit"], "unit"), ...specs("color", ["color"])];
+    const all = [
+      ...specs("designer", ["designer"], "reference-entity"),
+      ...specs("weight", ["weight-unit"], "unit"),
+      ...specs("color", ["color"]),
+    ];
     expect(pickAddOptionsTargets(all, attributes, 20).map((target) => target.attribute)).toEqual(["color"]);
   });
 
@@ -76,7 +90,11 @@ describe("pickAddOptionsTargets", () => {
 });
 
 describe("addOptionsJobs", () => {
-  const targets: AddOptionsTarget[] = Array.from({ length: 20 }, (_, i) => ({ attribute: `attr_${i}`, type: SIMPLE, collections: [`attr_${i}`] }));
+  const targets: AddOptionsTarget[] = Array.from({ length: 20 }, (_, i) => ({
+    attribute: `attr_${i}`,
+    type: SIMPLE,
+    collections: [`attr_${i}`],
+  }));
 
   it("deals 1,000 one-option jobs round-robin: 50 per attribute, unique codes, valid job data", () => {
     const jobs = addOptionsJobs(BENCH_PROJECT, targets, "en_US");
@@ -89,7 +107,11 @@ describe("addOptionsJobs", () => {
     expect([...perAttribute.values()].every((count) => count === 50)).toBe(true);
     expect(new Set(jobs.map((job) => job.options[0]?.name)).size).toBe(1000);
     const parsed = parseJobData("options.add", jobs[7]);
-    expect(parsed).toMatchObject({ project: BENCH_PROJECT, attribute: "attr_7", options: [{ name: "bench_add_7", label: { "en-US": "Bench addition 7" } }] });
+    expect(parsed).toMatchObject({
+      project: BENCH_PROJECT,
+      attribute: "attr_7",
+      options: [{ name: "bench_add_7", label: { "en-US": "Bench addition 7" } }],
+    });
   });
 
   it("needs at least one target", () => {
@@ -110,11 +132,20 @@ describe("add-options floor", () => {
   });
 
   it("is 100 s for 1,000 additions at the service's 10 req/s, the PIM's 2,000 GETs taking 20 s", () => {
-    expect(addOptionsFloor({ service: 1000, pim: 2000 }, 20)).toEqual({ pimSeconds: 20, serviceSeconds: 100, seconds: 100, boundBy: "service" });
+    expect(addOptionsFloor({ service: 1000, pim: 2000 }, 20)).toEqual({
+      pimSeconds: 20,
+      serviceSeconds: 100,
+      seconds: 100,
+      boundBy: "service",
+    });
   });
 
   it("is 2 s merged: one call per collection, and per attribute one list read before and after instead of 100 GETs", () => {
-    const single: AddOptionsTarget[] = Array.from({ length: 20 }, (_, i) => ({ attribute: `attr_${i}`, type: SIMPLE, collections: [`attr_${i}`] }));
+    const single: AddOptionsTarget[] = Array.from({ length: 20 }, (_, i) => ({
+      attribute: `attr_${i}`,
+      type: SIMPLE,
+      collections: [`attr_${i}`],
+    }));
     const jobs = addOptionsJobs(BENCH_PROJECT, single, "en_US", 1000);
     // 50 additions per attribute of 120 options: count + 2 pages before, count + 2 pages after.
     const counts = new Map(single.map((t) => [t.attribute, 120] as const));

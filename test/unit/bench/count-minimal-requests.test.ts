@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  countMinimalRequests,
-  pagedRequests,
-  searchAfterRequests,
-  writeRequests,
-} from "../../../bench/floor/count-minimal-requests.js";
+import { countMinimalRequests, pagedRequests, searchAfterRequests, writeRequests } from "../../../bench/floor/count-minimal-requests.js";
 import { parseSimCatalog, type SimCatalog } from "../../../src/sim/catalog/catalog-file.js";
 
 const options = (n: number): { code: string }[] => Array.from({ length: n }, (_, i) => ({ code: `o${i}` }));
@@ -127,7 +122,10 @@ describe("countMinimalRequests", () => {
 
   it("neither reads nor writes collections the service does not have", () => {
     const catalog = tinyCatalog();
-    const withoutPart = { ...catalog, service: { ...catalog.service, collections: catalog.service.collections.filter((c) => c.name !== "part") } };
+    const withoutPart = {
+      ...catalog,
+      service: { ...catalog.service, collections: catalog.service.collections.filter((c) => c.name !== "part") },
+    };
     const counted = countMinimalRequests(withoutPart, { project: 67, withWrites: true });
     expect(counted.pim.options).toBe(3);
     expect(counted.service.writes).toBe(6);

@@ -1,8 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { EVENT_ATTRIBUTES, EVENT_BURSTS, EVENT_CHANGES, eventChangeLabel, pickEventAttributes, planEventChanges, type SelectAttribute } from "../../../bench/scenarios/events-plan.js";
+import {
+  EVENT_ATTRIBUTES,
+  EVENT_BURSTS,
+  EVENT_CHANGES,
+  eventChangeLabel,
+  pickEventAttributes,
+  planEventChanges,
+  type SelectAttribute,
+} from "../../../bench/scenarios/events-plan.js";
 
 const attributesOf = (count: number, options: (index: number) => number): SelectAttribute[] =>
-  Array.from({ length: count }, (_, index) => ({ code: `attr_${index}`, options: Array.from({ length: options(index) }, (_, option) => `opt_${index}_${option}`) }));
+  Array.from({ length: count }, (_, index) => ({
+    code: `attr_${index}`,
+    options: Array.from({ length: options(index) }, (_, option) => `opt_${index}_${option}`),
+  }));
 
 describe("the events scenario's plan", () => {
   it("picks 50 attributes spread evenly over the catalogue's select attributes", () => {

@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { fleetFigures } from "../../../bench/fleet/fleet-figures.js";
 import { peakInWindow, peakOverlap } from "../../../bench/fleet/upstream-peaks.js";
 
-const answered = (startedAt: number, endedAt: number, status = 200, authScheme: string | null = "Bearer") => ({ startedAt, endedAt, status, authScheme });
+const answered = (startedAt: number, endedAt: number, status = 200, authScheme: string | null = "Bearer") => ({
+  startedAt,
+  endedAt,
+  status,
+  authScheme,
+});
 
 describe("peakInWindow", () => {
   it("counts the most arrivals in any window, a window closing just before the next arrival", () => {

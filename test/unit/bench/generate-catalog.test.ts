@@ -25,14 +25,21 @@ describe("generateCatalog", () => {
     const serviceNames = catalog.service.collections.map((collection) => collection.name);
     expect(serviceNames).toEqual(derivedNames);
     expect(new Set(serviceNames).size).toBe(serviceNames.length);
-    expect(catalog.service.collections.every((collection) => collection.project === BENCH_PROJECT && collection.options.length === 0)).toBe(true);
+    expect(catalog.service.collections.every((collection) => collection.project === BENCH_PROJECT && collection.options.length === 0)).toBe(
+      true,
+    );
     // Every kind of collection is there: select, reference entity, unit, currency.
-    expect(new Set(deriveCatalog(catalog.pim).specs.map((spec) => spec.kind))).toEqual(new Set(["select", "reference-entity", "unit", "currency"]));
+    expect(new Set(deriveCatalog(catalog.pim).specs.map((spec) => spec.kind))).toEqual(
+      new Set(["select", "reference-entity", "unit", "currency"]),
+    );
   });
 
   it("materialises option and record lists in code order with the planned counts", () => {
     // The option-heavy shape scaled down (20k options in all instead of 1M) to stay fast.
-    const spec = { ...CATALOG_SIZES["option-heavy"], options: { ...CATALOG_SIZES["option-heavy"].options, huge: 2, hugeMin: 2_000, hugeMax: 4_000, targetTotal: 20_000 } };
+    const spec = {
+      ...CATALOG_SIZES["option-heavy"],
+      options: { ...CATALOG_SIZES["option-heavy"].options, huge: 2, hugeMin: 2_000, hugeMax: 4_000, targetTotal: 20_000 },
+    };
     const plan = planCatalog(spec, 3);
     const catalog = materializeCatalog(plan);
     let total = 0;

@@ -18,7 +18,12 @@ describe("percentile", () => {
 
 describe("requestLatencies", () => {
   it("is enqueue to completion per job, and refuses a job that has not finished", () => {
-    expect(requestLatencies([{ timestamp: 1000, finishedOn: 1800 }, { timestamp: 1050, finishedOn: 1300 }])).toEqual([800, 250]);
+    expect(
+      requestLatencies([
+        { timestamp: 1000, finishedOn: 1800 },
+        { timestamp: 1050, finishedOn: 1300 },
+      ]),
+    ).toEqual([800, 250]);
     expect(() => requestLatencies([{ id: "7", timestamp: 1000 }])).toThrow(/job 7 has not finished/);
   });
 });

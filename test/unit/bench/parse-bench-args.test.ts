@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SEED } from "../../../bench/catalog/generate-catalog.js";
-import { BenchUsageError, DEFAULT_ADD_OPTIONS_SIZE, DEFAULT_EVENTS_SIZE, DEFAULT_HISTORY_PAIRS, DEFAULT_HISTORY_SIZE, DEFAULT_LATENCY_MS, parseBenchArgs } from "../../../bench/parse-bench-args.js";
+import {
+  BenchUsageError,
+  DEFAULT_ADD_OPTIONS_SIZE,
+  DEFAULT_EVENTS_SIZE,
+  DEFAULT_HISTORY_PAIRS,
+  DEFAULT_HISTORY_SIZE,
+  DEFAULT_LATENCY_MS,
+  parseBenchArgs,
+} from "../../../bench/parse-bench-args.js";
 import { DEFAULT_BENCH_REDIS_URL } from "../../../bench/worker/bench-redis.js";
 
 describe("parseBenchArgs", () => {
@@ -19,7 +27,18 @@ describe("parseBenchArgs", () => {
   });
 
   it("takes sizes repeated or comma-separated, in canonical order, each once", () => {
-    const args = parseBenchArgs(["--size", "option-heavy,small", "--size", "small", "--latency-ms", "0", "--seed", "7", "--json", "--no-results"]);
+    const args = parseBenchArgs([
+      "--size",
+      "option-heavy,small",
+      "--size",
+      "small",
+      "--latency-ms",
+      "0",
+      "--seed",
+      "7",
+      "--json",
+      "--no-results",
+    ]);
     expect(args).toMatchObject({ kind: "run", sizes: ["small", "option-heavy"], latencyMs: 0, seed: 7, json: true, writeResults: false });
   });
 
@@ -46,34 +65,85 @@ describe("parseBenchArgs", () => {
   });
 
   it("runs the scale scenario alone with --scenario scale, and refuses another scenario", () => {
-    expect(parseBenchArgs(["--scenario", "scale", "--json", "--latency-ms", "5"])).toEqual({ kind: "scale", latencyMs: 5, redisUrl: "redis://127.0.0.1:6379", json: true });
+    expect(parseBenchArgs(["--scenario", "scale", "--json", "--latency-ms", "5"])).toEqual({
+      kind: "scale",
+      latencyMs: 5,
+      redisUrl: "redis://127.0.0.1:6379",
+      json: true,
+    });
     expect(() => parseBenchArgs(["--scenario", "huge"])).toThrow("unknown --scenario 'huge'");
   });
 
   it("runs the queue overhead alone with --scenario queue-overhead", () => {
-    expect(parseBenchArgs(["--scenario", "queue-overhead", "--json"])).toEqual({ kind: "queue-overhead", redisUrl: "redis://127.0.0.1:6379", json: true });
-    expect(parseBenchArgs(["--scenario", "queue-overhead", "--redis-url", "redis://10.0.0.2:6380"])).toEqual({ kind: "queue-overhead", redisUrl: "redis://10.0.0.2:6380", json: false });
+    expect(parseBenchArgs(["--scenario", "queue-overhead", "--json"])).toEqual({
+      kind: "queue-overhead",
+      redisUrl: "redis://127.0.0.1:6379",
+      json: true,
+    });
+    expect(parseBenchArgs(["--scenario", "queue-overhead", "--redis-url", "redis://10.0.0.2:6380"])).toEqual({
+      kind: "queue-overhead",
+      redisUrl: "redis://10.0.0.2:6380",
+      json: false,
+    });
   });
 
   it("runs the fleet alone with --scenario fleet, 16 projects unless --fleet-projects says fewer", () => {
-    expect(parseBenchArgs(["--scenario", "fleet", "--json"])).toEqual({ kind: "fleet", latencyMs: DEFAULT_LATENCY_MS, redisUrl: "redis://127.0.0.1:6379", seed: DEFAULT_SEED, projects: 16, json: true });
-    expect(parseBenchArgs(["--scenario", "fleet", "--fleet-projects", "4", "--latency-ms", "5"])).toMatchObject({ kind: "fleet", latencyMs: 5, projects: 4 });
+    expect(parseBenchArgs(["--scenario", "fleet", "--json"])).toEqual({
+      kind: "fleet",
+      latencyMs: DEFAULT_LATENCY_MS,
+      redisUrl: "redis://127.0.0.1:6379",
+      seed: DEFAULT_SEED,
+      projects: 16,
+      json: true,
+    });
+    expect(parseBenchArgs(["--scenario", "fleet", "--fleet-projects", "4", "--latency-ms", "5"])).toMatchObject({
+      kind: "fleet",
+      latencyMs: 5,
+      projects: 4,
+    });
     expect(() => parseBenchArgs(["--scenario", "fleet", "--fleet-projects", "0"])).toThrow(/--fleet-projects/);
     expect(() => parseBenchArgs(["--scenario", "fleet", "--fleet-projects", "2.5"])).toThrow(/--fleet-projects/);
   });
 
   it("runs the PIM events scenario alone with --scenario events, on one size (option-heavy unless --size)", () => {
-    expect(parseBenchArgs(["--scenario", "events"])).toEqual({ kind: "events", size: DEFAULT_EVENTS_SIZE, latencyMs: DEFAULT_LATENCY_MS, seed: DEFAULT_SEED, redisUrl: DEFAULT_BENCH_REDIS_URL, json: false, markdown: false });
+    expect(parseBenchArgs(["--scenario", "events"])).toEqual({
+      kind: "events",
+      size: DEFAULT_EVENTS_SIZE,
+      latencyMs: DEFAULT_LATENCY_MS,
+      seed: DEFAULT_SEED,
+      redisUrl: DEFAULT_BENCH_REDIS_URL,
+      json: false,
+      markdown: false,
+    });
     expect(DEFAULT_EVENTS_SIZE).toBe("option-heavy");
-    expect(parseBenchArgs(["--scenario", "events", "--size", "medium", "--markdown", "--seed", "3"])).toMatchObject({ kind: "events", size: "medium", seed: 3, markdown: true });
+    expect(parseBenchArgs(["--scenario", "events", "--size", "medium", "--markdown", "--seed", "3"])).toMatchObject({
+      kind: "events",
+      size: "medium",
+      seed: 3,
+      markdown: true,
+    });
     expect(() => parseBenchArgs(["--scenario", "events", "--size", "small,large"])).toThrow("runs one --size");
     expect(() => parseBenchArgs(["--scenario", "events", "--size", "giant"])).toThrow(BenchUsageError);
   });
 
   it("runs the history overhead alone with --scenario history: one size, some pairs", () => {
-    expect(parseBenchArgs(["--scenario", "history"])).toEqual({ kind: "history", size: DEFAULT_HISTORY_SIZE, pairs: DEFAULT_HISTORY_PAIRS, latencyMs: DEFAULT_LATENCY_MS, seed: DEFAULT_SEED, json: false, writeResults: true });
+    expect(parseBenchArgs(["--scenario", "history"])).toEqual({
+      kind: "history",
+      size: DEFAULT_HISTORY_SIZE,
+      pairs: DEFAULT_HISTORY_PAIRS,
+      latencyMs: DEFAULT_LATENCY_MS,
+      seed: DEFAULT_SEED,
+      json: false,
+      writeResults: true,
+    });
     expect(DEFAULT_HISTORY_SIZE).toBe("option-heavy");
-    expect(parseBenchArgs(["--scenario", "history", "--size", "small", "--pairs", "5", "--json", "--no-results"])).toMatchObject({ kind: "history", size: "small", pairs: 5, json: true, writeResults: false });
+    expect(parseBenchArgs(["--scenario", "history", "--size", "small", "--pairs", "5", "--json", "--no-results"])).toMatchObject({
+      kind: "history",
+      size: "small",
+      pairs: 5,
+      json: true,
+      writeResults: false,
+    });
     expect(() => parseBenchArgs(["--scenario", "history", "--size", "small,medium"])).toThrow(/one --size/);
     expect(() => parseBenchArgs(["--scenario", "history", "--pairs", "0"])).toThrow(/--pairs/);
   });

@@ -60,7 +60,17 @@ describe("planCatalog size targets (counted without materialising)", () => {
 });
 
 describe("drawOptionCounts", () => {
-  const spec: OptionCounts = { min: 5, max: 500, longShare: 0, longMin: 1, longMax: 1, huge: 3, hugeMin: 2_000, hugeMax: 3_000, targetTotal: 12_345 };
+  const spec: OptionCounts = {
+    min: 5,
+    max: 500,
+    longShare: 0,
+    longMin: 1,
+    longMax: 1,
+    huge: 3,
+    hugeMin: 2_000,
+    hugeMax: 3_000,
+    targetTotal: 12_345,
+  };
 
   it("hits a target total exactly, keeping the huge lists as drawn", () => {
     const counts = drawOptionCounts(40, spec, createSeededRandom(2));

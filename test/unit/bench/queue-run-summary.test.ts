@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { jobsPerSecond, median, medianPairedRatio, streamIdMs, summarizeQueueRun, type QueueStreamEvent } from "../../../bench/worker/queue-run-summary.js";
+import {
+  jobsPerSecond,
+  median,
+  medianPairedRatio,
+  streamIdMs,
+  summarizeQueueRun,
+  type QueueStreamEvent,
+} from "../../../bench/worker/queue-run-summary.js";
 
 describe("streamIdMs", () => {
   it("reads the milliseconds of a stream id", () => {
@@ -14,7 +21,12 @@ describe("streamIdMs", () => {
 });
 
 describe("summarizeQueueRun", () => {
-  const event = (ms: number, seq: number, name: string, jobId: string, prev?: string): QueueStreamEvent => ({ id: `${ms}-${seq}`, event: name, jobId, prev });
+  const event = (ms: number, seq: number, name: string, jobId: string, prev?: string): QueueStreamEvent => ({
+    id: `${ms}-${seq}`,
+    event: name,
+    jobId,
+    prev,
+  });
 
   it("times a run from its first add and first start to its last finish, counting jobs once", () => {
     const summary = summarizeQueueRun([
@@ -31,13 +43,29 @@ describe("summarizeQueueRun", () => {
       event(1030, 0, "completed", "2", "active"),
       event(1031, 0, "drained", ""),
     ]);
-    expect(summary).toEqual({ added: 2, completed: 2, failed: 0, requeued: 2, firstAddedMs: 1000, firstActiveMs: 1002, lastFinishedMs: 1030 });
+    expect(summary).toEqual({
+      added: 2,
+      completed: 2,
+      failed: 0,
+      requeued: 2,
+      firstAddedMs: 1000,
+      firstActiveMs: 1002,
+      lastFinishedMs: 1030,
+    });
   });
 
   it("counts final failures as finished, and an empty stream as nothing", () => {
     const summary = summarizeQueueRun([event(5, 0, "added", "9"), event(6, 0, "active", "9"), event(9, 0, "failed", "9", "active")]);
     expect(summary).toMatchObject({ completed: 0, failed: 1, lastFinishedMs: 9 });
-    expect(summarizeQueueRun([])).toEqual({ added: 0, completed: 0, failed: 0, requeued: 0, firstAddedMs: null, firstActiveMs: null, lastFinishedMs: null });
+    expect(summarizeQueueRun([])).toEqual({
+      added: 0,
+      completed: 0,
+      failed: 0,
+      requeued: 0,
+      firstAddedMs: null,
+      firstActiveMs: null,
+      lastFinishedMs: null,
+    });
   });
 });
 

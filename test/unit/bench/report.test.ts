@@ -72,7 +72,9 @@ describe("results", () => {
 
   it("reads a results file written before the fleet figures existed, those figures as not measured", () => {
     const results = assembleResults({ ...base, sizes: { small: sizeResult("small", { full_sync_ratio: 1.05 }) } });
-    const older = JSON.parse(JSON.stringify(results)) as Record<string, unknown> & { sizes: { small: { figures: Record<string, unknown> } } };
+    const older = JSON.parse(JSON.stringify(results)) as Record<string, unknown> & {
+      sizes: { small: { figures: Record<string, unknown> } };
+    };
     for (const key of ["fleet_ratio", "fleet_429s", "fair_small_job_wait_ms"]) {
       delete older[key];
       delete older.sizes.small.figures[key];
@@ -85,7 +87,13 @@ describe("results", () => {
 
   it("renders the fleet's figures against their targets and its measurements", () => {
     const small = {
-      ...sizeResult("small", { fleet_429s: 0, fleet_peak_service_rps: 11, fleet_peak_pim_in_flight: 4, fleet_ratio: 1.1, limiter_overhead_us_p50: 400 }),
+      ...sizeResult("small", {
+        fleet_429s: 0,
+        fleet_peak_service_rps: 11,
+        fleet_peak_pim_in_flight: 4,
+        fleet_ratio: 1.1,
+        limiter_overhead_us_p50: 400,
+      }),
       measurements: { fleet: { processes: 4, concurrency: 2, projects: 16, wall_s: 24.6, floor_s: 22.4, floor_bound_by: "service" } },
     };
     const text = renderResults(assembleResults({ ...base, sizes: { small } }));
@@ -117,7 +125,12 @@ describe("results", () => {
 
   it("renders the worker scenarios' measurements, and '-' for a size that did not run them", () => {
     const small = {
-      ...sizeResult("small", { add_options_ratio: 1.05, add_options_service_calls: 1000, add_options_latency_p95_ms: 1500, queue_overhead_ratio: 0.7 }),
+      ...sizeResult("small", {
+        add_options_ratio: 1.05,
+        add_options_service_calls: 1000,
+        add_options_latency_p95_ms: 1500,
+        queue_overhead_ratio: 0.7,
+      }),
       measurements: {
         add_options: { jobs: 1000, attributes: 20, collections: 20, wall_s: 105, floor_s: 100, floor_bound_by: "service" },
         add_options_latency: { jobs: 400, p50_ms: 700, p95_ms: 1500, max_ms: 1900, batches: 30, service_add_options: 300 },
@@ -136,7 +149,23 @@ describe("results", () => {
   });
 
   it("renders rows as aligned text or Markdown", () => {
-    expect(renderRows([["a", "bb"], ["ccc", "d"]], "text")).toBe("a    bb\nccc  d");
-    expect(renderRows([["a", "b|c"], ["1", "2"]], "markdown")).toBe("| a | b\\|c |\n| --- | --- |\n| 1 | 2 |");
+    expect(
+      renderRows(
+        [
+          ["a", "bb"],
+          ["ccc", "d"],
+        ],
+        "text",
+      ),
+    ).toBe("a    bb\nccc  d");
+    expect(
+      renderRows(
+        [
+          ["a", "b|c"],
+          ["1", "2"],
+        ],
+        "markdown",
+      ),
+    ).toBe("| a | b\\|c |\n| --- | --- |\n| 1 | 2 |");
   });
 });

@@ -26,7 +26,12 @@ describe("sequentialTailMs", () => {
   });
 
   it("is zero when the last requests overlap", () => {
-    expect(sequentialTailMs([{ startedAt: 0, endedAt: 30 }, { startedAt: 10, endedAt: 30 }])).toBe(0);
+    expect(
+      sequentialTailMs([
+        { startedAt: 0, endedAt: 30 },
+        { startedAt: 10, endedAt: 30 },
+      ]),
+    ).toBe(0);
     expect(sequentialTailMs([])).toBe(0);
   });
 });
@@ -41,7 +46,13 @@ describe("runTimeline", () => {
       pimLimit: 100,
       serviceLimit: 10,
     });
-    expect(timeline).toMatchObject({ startupMs: 700, shutdownMs: 100, pimTightestWindowMs: null, serviceTightestWindowMs: null, prefixMs: null });
+    expect(timeline).toMatchObject({
+      startupMs: 700,
+      shutdownMs: 100,
+      pimTightestWindowMs: null,
+      serviceTightestWindowMs: null,
+      prefixMs: null,
+    });
   });
 
   it("measures the prefix up to the first option or record page", () => {

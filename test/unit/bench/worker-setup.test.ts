@@ -20,7 +20,11 @@ describe("benchWorkerSettings", () => {
     expect(settings.log_level).toBe("warn");
     expect(settings.add_options.visibility_delay_ms).toBe(100);
     expect(settings.projects).toHaveLength(1);
-    expect(settings.projects[0]).toMatchObject({ id: 67, allowed_options_for_pim_attribute_addition: ["color", "size"], service: { token: "sim-service-token" } });
+    expect(settings.projects[0]).toMatchObject({
+      id: 67,
+      allowed_options_for_pim_attribute_addition: ["color", "size"],
+      service: { token: "sim-service-token" },
+    });
   });
 });
 
@@ -36,8 +40,12 @@ describe("queue overhead setup", () => {
 
   it("replaces both handlers by no-ops", async () => {
     const context = {} as JobContext;
-    await expect(NO_OP_HANDLERS["sync.run"]({ project: 67, full: false, allow_mass_delete: false, trigger: "cli" }, context)).resolves.toBeNull();
-    await expect(NO_OP_HANDLERS["options.add"]({ project: 67, attribute: "color", options: [{ name: "red", label: {} }] }, context)).resolves.toBeNull();
+    await expect(
+      NO_OP_HANDLERS["sync.run"]({ project: 67, full: false, allow_mass_delete: false, trigger: "cli" }, context),
+    ).resolves.toBeNull();
+    await expect(
+      NO_OP_HANDLERS["options.add"]({ project: 67, attribute: "color", options: [{ name: "red", label: {} }] }, context),
+    ).resolves.toBeNull();
   });
 });
 

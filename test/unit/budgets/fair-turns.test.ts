@@ -38,10 +38,14 @@ describe("fair shares: round robin per project at each acquisition", () => {
   it("the rate budget takes the projects in turn too", async () => {
     const budgets = createProcessBudgets();
     const grants: string[] = [];
-    const take = (project: string): Promise<void> => budgets.rate("service-n-shared", { limit: 100 }, project).acquire().then((settle) => {
-      grants.push(project);
-      settle();
-    });
+    const take = (project: string): Promise<void> =>
+      budgets
+        .rate("service-n-shared", { limit: 100 }, project)
+        .acquire()
+        .then((settle) => {
+          grants.push(project);
+          settle();
+        });
     await Promise.all([take("67"), take("67"), take("67"), take("67"), take("99"), take("98")]);
     expect(grants).toEqual(["67", "67", "99", "98", "67", "67"]);
   });

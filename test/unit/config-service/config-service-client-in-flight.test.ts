@@ -61,7 +61,7 @@ describe("config-service client: `service.max_in_flight` bounds its calls in fli
     const calls = 6;
     const writes = Promise.all(Array.from({ length: calls }, (_, i) => client.addOptions(5, [{ name: `o${i}`, label: {} }])));
     // Two at a time reach the service: each pair is answered once both are held.
-    for (let answered = 0; answered < calls; ) {
+    for (let answered = 0; answered < calls;) {
       const pair = Math.min(2, calls - answered);
       await waitFor(() => service.held() >= pair, { timeoutMs: 20_000, what: "two held writes" });
       answered += service.answerAll();

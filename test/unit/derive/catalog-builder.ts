@@ -30,17 +30,11 @@ export function channel(code: string, locales: readonly string[], currencies: re
 }
 
 export function locales(enabled: readonly string[], disabled: readonly string[] = []): PimLocale[] {
-  return [
-    ...enabled.map((code) => ({ code, enabled: true })),
-    ...disabled.map((code) => ({ code, enabled: false })),
-  ];
+  return [...enabled.map((code) => ({ code, enabled: true })), ...disabled.map((code) => ({ code, enabled: false }))];
 }
 
 export function currencies(enabled: readonly string[], disabled: readonly string[] = []): PimCurrency[] {
-  return [
-    ...enabled.map((code) => ({ code, enabled: true })),
-    ...disabled.map((code) => ({ code, enabled: false })),
-  ];
+  return [...enabled.map((code) => ({ code, enabled: true })), ...disabled.map((code) => ({ code, enabled: false }))];
 }
 
 export function family(code: string, attributes: readonly string[]): PimFamily {

@@ -35,7 +35,14 @@ describe("deriveCollectionSpecs: value dimensions", () => {
   it.each([SELECT, MULTI])("%s neither localizable nor scopable gives one collection", (type) => {
     const { specs, problems } = derive([attribute("color", type)]);
     expect(specs).toEqual<CollectionSpec[]>([
-      { name: "color", attribute: "color", kind: "select", locale: null, channel: null, source: { kind: "attribute-options", attribute: "color" } },
+      {
+        name: "color",
+        attribute: "color",
+        kind: "select",
+        locale: null,
+        channel: null,
+        source: { kind: "attribute-options", attribute: "color" },
+      },
     ]);
     expect(problems).toEqual([]);
   });
@@ -120,9 +127,7 @@ describe("deriveCollectionSpecs: value dimensions", () => {
   });
 
   it("localizable and scopable with no pair left gives nothing and no problem", () => {
-    const { specs, problems } = derive([
-      attribute("color", SELECT, { localizable: true, scopable: true, availableLocales: ["it_IT"] }),
-    ]);
+    const { specs, problems } = derive([attribute("color", SELECT, { localizable: true, scopable: true, availableLocales: ["it_IT"] })]);
     expect(specs).toEqual([]);
     expect(problems).toEqual([]);
   });
@@ -174,10 +179,7 @@ describe("deriveCollectionSpecs: attribute kinds", () => {
   });
 
   it.each([REF, REF_MULTI])("%s expands like a select", (type) => {
-    expect(names([attribute("brand", type, { referenceDataName: "brands", scopable: true })])).toEqual([
-      "brand-ecommerce",
-      "brand-print",
-    ]);
+    expect(names([attribute("brand", type, { referenceDataName: "brands", scopable: true })])).toEqual(["brand-ecommerce", "brand-print"]);
   });
 
   it.each([
@@ -197,7 +199,14 @@ describe("deriveCollectionSpecs: attribute kinds", () => {
       attribute("weight", "pim_catalog_metric", { metricFamily: "Weight", localizable: true, scopable: true }),
     ]);
     expect(specs).toEqual<CollectionSpec[]>([
-      { name: "weight-unit", attribute: "weight", kind: "unit", locale: null, channel: null, source: { kind: "measurement-units", measurementFamily: "Weight" } },
+      {
+        name: "weight-unit",
+        attribute: "weight",
+        kind: "unit",
+        locale: null,
+        channel: null,
+        source: { kind: "measurement-units", measurementFamily: "Weight" },
+      },
     ]);
     expect(problems).toEqual([]);
   });
@@ -229,10 +238,9 @@ describe("deriveCollectionSpecs: attribute kinds", () => {
   it("uses the unit and currency templates", () => {
     const naming = { ...DEFAULT_NAMING, unit: "{attribute}__unit", currency: "cur_{attribute}" };
     expect(
-      names(
-        [attribute("weight", "pim_catalog_metric", { metricFamily: "Weight" }), attribute("price", "pim_catalog_price_collection")],
-        { naming },
-      ),
+      names([attribute("weight", "pim_catalog_metric", { metricFamily: "Weight" }), attribute("price", "pim_catalog_price_collection")], {
+        naming,
+      }),
     ).toEqual(["cur_price", "weight__unit"]);
   });
 

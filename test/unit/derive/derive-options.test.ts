@@ -29,13 +29,16 @@ describe.each([
 
   it("keeps input order", () => {
     const codes = ["zeta", "alpha", "Mid", "beta"];
-    expect(derive(codes.map((code) => ({ code, labels: {} })), project).map((o) => o.name)).toEqual(codes);
+    expect(
+      derive(
+        codes.map((code) => ({ code, labels: {} })),
+        project,
+      ).map((o) => o.name),
+    ).toEqual(codes);
   });
 
   it("keeps an option with no usable label, with empty labels", () => {
-    expect(derive([{ code: "plain", labels: { en_US: " ", fr_FR: "", de_DE: "x" } }], project)).toEqual([
-      { name: "plain", label: {} },
-    ]);
+    expect(derive([{ code: "plain", labels: { en_US: " ", fr_FR: "", de_DE: "x" } }], project)).toEqual([{ name: "plain", label: {} }]);
   });
 
   it("keeps the first of codes that differ only in case, with its labels and casing", () => {
@@ -89,8 +92,14 @@ describe("optionsFromCurrencies", () => {
   it.each([
     [[], []],
     [["EUR"], ["EUR"]],
-    [["USD", "EUR", "CHF"], ["USD", "EUR", "CHF"]],
-    [["EUR", "eur", "USD", "EUR"], ["EUR", "USD"]],
+    [
+      ["USD", "EUR", "CHF"],
+      ["USD", "EUR", "CHF"],
+    ],
+    [
+      ["EUR", "eur", "USD", "EUR"],
+      ["EUR", "USD"],
+    ],
   ])("%j gives %j", (codes, expected) => {
     const options = optionsFromCurrencies(codes);
     expect(options.map((o) => o.name)).toEqual(expected);

@@ -43,35 +43,35 @@ describe("validateNamingTemplates", () => {
   it.each<[keyof NamingTemplates, string, string[]]>([
     ["select", "{attribute}-{lang}", ["naming template 'select' uses unknown placeholder {lang}"]],
     ["unit", "{attribute}-{}", ["naming template 'unit' uses unknown placeholder {}"]],
-    ["scopable", "{Attribute}-{channel}", [
-      "naming template 'scopable' uses unknown placeholder {Attribute}",
-      "naming template 'scopable' must use {attribute}",
-    ]],
+    [
+      "scopable",
+      "{Attribute}-{channel}",
+      ["naming template 'scopable' uses unknown placeholder {Attribute}", "naming template 'scopable' must use {attribute}"],
+    ],
     ["select", "name", ["naming template 'select' must use {attribute}"]],
     ["currency", "", ["naming template 'currency' must use {attribute}"]],
     ["localizable", "{attribute}", ["naming template 'localizable' must use {locale}"]],
-    ["localizable", "{attribute}-{channel}", [
-      "naming template 'localizable' must use {locale}",
-      "naming template 'localizable' must not use {channel}",
-    ]],
+    [
+      "localizable",
+      "{attribute}-{channel}",
+      ["naming template 'localizable' must use {locale}", "naming template 'localizable' must not use {channel}"],
+    ],
     ["scopable", "{attribute}", ["naming template 'scopable' must use {channel}"]],
     ["scopable", "{attribute}-{locale}-{channel}", ["naming template 'scopable' must not use {locale}"]],
     ["localizableScopable", "{attribute}-{locale}", ["naming template 'localizableScopable' must use {channel}"]],
     ["localizableScopable", "{attribute}-{channel}", ["naming template 'localizableScopable' must use {locale}"]],
-    ["localizableScopable", "{attribute}", [
-      "naming template 'localizableScopable' must use {locale}",
-      "naming template 'localizableScopable' must use {channel}",
-    ]],
+    [
+      "localizableScopable",
+      "{attribute}",
+      ["naming template 'localizableScopable' must use {locale}", "naming template 'localizableScopable' must use {channel}"],
+    ],
     ["unit", "{attribute}-{locale}-unit", ["naming template 'unit' must not use {locale}"]],
     ["unit", "{attribute}-{channel}-unit", ["naming template 'unit' must not use {channel}"]],
     ["currency", "{attribute}-{locale}-currency", ["naming template 'currency' must not use {locale}"]],
     ["currency", "{attribute}-{channel}-currency", ["naming template 'currency' must not use {channel}"]],
     ["select", "{attribute}-{locale}", ["naming template 'select' must not use {locale}"]],
     ["select", "{attribute}-{channel}", ["naming template 'select' must not use {channel}"]],
-    ["select", "{attribute", [
-      "naming template 'select' has an unmatched '{' or '}'",
-      "naming template 'select' must use {attribute}",
-    ]],
+    ["select", "{attribute", ["naming template 'select' has an unmatched '{' or '}'", "naming template 'select' must use {attribute}"]],
     ["select", "{attribute}}", ["naming template 'select' has an unmatched '{' or '}'"]],
     ["select", "{{attribute}}", ["naming template 'select' has an unmatched '{' or '}'"]],
   ])("rejects %s = %j", (key, template, problems) => {

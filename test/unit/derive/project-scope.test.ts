@@ -49,10 +49,7 @@ describe("resolveProjectScope: channels", () => {
   it("reports each unknown channel and keeps the known ones", () => {
     const { scope, problems } = resolve({ channels: ["web", "print", "shop"] });
     expect(scope.channels.map((c) => c.code)).toEqual(["print"]);
-    expect(problems).toEqual([
-      "channels filter names unknown channel 'web'",
-      "channels filter names unknown channel 'shop'",
-    ]);
+    expect(problems).toEqual(["channels filter names unknown channel 'web'", "channels filter names unknown channel 'shop'"]);
   });
 
   it("selects nothing when the PIM has no channels", () => {

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 
 /** src/derive/ must stay a pure core: domain types and its own files only. */
 const DERIVE_DIR = join(import.meta.dirname, "../../../src/derive");
-const IMPORT_SPECIFIER = /(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']\s*\)|\bimport\s*["']([^"']+)["']/g;
+const IMPORT_SPECIFIER =
+  /(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']\s*\)|\bimport\s*["']([^"']+)["']/g;
 const ALLOWED = /^(?:\.\.\/domain\/[a-z0-9-]+\.js|\.\/[a-z0-9-]+\.js)$/;
 
 const files = readdirSync(DERIVE_DIR).filter((file) => file.endsWith(".ts"));
@@ -15,7 +16,8 @@ describe("src/derive purity", () => {
   });
 
   it("recognises every import form it guards against", () => {
-    const sample = 'import a from "node:fs";\nimport type { B } from "zod";\nexport { c } from "../pim/x.js";\nimport "pino";\nconst d = import("undici");';
+    const sample =
+      'import a from "node:fs";\nimport type { B } from "zod";\nexport { c } from "../pim/x.js";\nimport "pino";\nconst d = import("undici");';
     expect(importSpecifiers(sample)).toEqual(["node:fs", "zod", "../pim/x.js", "pino", "undici"]);
   });
 

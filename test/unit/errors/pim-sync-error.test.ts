@@ -10,7 +10,10 @@ import { ConfigError } from "../../../src/settings/config-error.js";
 describe("PimSyncError", () => {
   it("carries a code, whether a retry can help, the upstream's Retry-After and the cause", () => {
     const cause = new Error("ECONNRESET");
-    const error = new HttpError({ code: "HTTP_NETWORK", upstream: "pim", method: "GET", url: "http://pim/x", transient: true, retryAfterMs: 2_000, cause }, "network error");
+    const error = new HttpError(
+      { code: "HTTP_NETWORK", upstream: "pim", method: "GET", url: "http://pim/x", transient: true, retryAfterMs: 2_000, cause },
+      "network error",
+    );
     expect(error).toBeInstanceOf(PimSyncError);
     expect(error).toMatchObject({ code: "HTTP_NETWORK", retryable: true, transient: true, retryAfterMs: 2_000, name: "HttpError" });
     expect(error.cause).toBe(cause);
@@ -32,7 +35,17 @@ describe("PimSyncError", () => {
     const lines: string[] = [];
     const destination = new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(chunk.toString()), done()) });
     const logger = createLogger({ level: "info", redactor: EMPTY_REDACTOR, destination });
-    const error = new HttpError({ code: "HTTP_TIMEOUT", upstream: "service", method: "PATCH", url: "http://svc/x", transient: true, cause: new Error("socket hang up") }, "no answer");
+    const error = new HttpError(
+      {
+        code: "HTTP_TIMEOUT",
+        upstream: "service",
+        method: "PATCH",
+        url: "http://svc/x",
+        transient: true,
+        cause: new Error("socket hang up"),
+      },
+      "no answer",
+    );
     logger.warn({ err: error }, "write failed");
     logger.flush();
     await expect.poll(() => lines.length).toBeGreaterThan(0);

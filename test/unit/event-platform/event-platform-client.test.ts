@@ -31,7 +31,12 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
-      seen.push({ method: request.method ?? "", url: request.url ?? "", headers: request.headers, body: Buffer.concat(chunks).toString("utf8") });
+      seen.push({
+        method: request.method ?? "",
+        url: request.url ?? "",
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+      });
       const reply = replies.shift() ?? { status: 500, body: "no reply scripted" };
       response.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
       response.end(reply.body);
@@ -65,7 +70,12 @@ function client(): EventPlatformClient {
   });
 }
 
-const request = { subject: "https://pim.example.com", events: ["com.akeneo.pim.v1.attribute.created"], url: "https://sync.example.com/v1/pim-events/67", secret: { primary: PRIMARY, secondary: SECONDARY } };
+const request = {
+  subject: "https://pim.example.com",
+  events: ["com.akeneo.pim.v1.attribute.created"],
+  url: "https://sync.example.com/v1/pim-events/67",
+  secret: { primary: PRIMARY, secondary: SECONDARY },
+};
 
 async function failure(promise: Promise<unknown>): Promise<HttpError> {
   const error: unknown = await promise.then(
@@ -78,14 +88,33 @@ async function failure(promise: Promise<unknown>): Promise<HttpError> {
 
 describe("event platform client", () => {
   it("sends the published headers and bodies, and reads the subscriber's id", async () => {
-    replies = [{ status: 201, body: JSON.stringify({ id: "sub-1", tenant_id: "t", client_id: CLIENT_ID, name: "n", subject: "https://pim.example.com", status: "active", contact: {}, extra: 1 }) }];
+    replies = [
+      {
+        status: 201,
+        body: JSON.stringify({
+          id: "sub-1",
+          tenant_id: "t",
+          client_id: CLIENT_ID,
+          name: "n",
+          subject: "https://pim.example.com",
+          status: "active",
+          contact: {},
+          extra: 1,
+        }),
+      },
+    ];
     const subscriber = await client().createSubscriber({ name: "pim-sync project 67", technicalEmail: "ops@example.com" });
 
     expect(subscriber.id).toBe("sub-1");
     const [sent] = seen;
     expect(sent?.method).toBe("POST");
     expect(sent?.url).toBe("/api/v1/subscriber");
-    expect(sent?.headers).toMatchObject({ "x-pim-url": "https://pim.example.com", "x-pim-token": TOKEN, "x-pim-client-id": CLIENT_ID, "content-type": "application/json" });
+    expect(sent?.headers).toMatchObject({
+      "x-pim-url": "https://pim.example.com",
+      "x-pim-token": TOKEN,
+      "x-pim-client-id": CLIENT_ID,
+      "content-type": "application/json",
+    });
     expect(JSON.parse(sent?.body ?? "")).toEqual({ name: "pim-sync project 67", contact: { technical_email: "ops@example.com" } });
   });
 
@@ -160,7 +189,11 @@ describe("event platform client", () => {
   });
 
   it("keeps the token, the client id and the secrets out of an error that echoes the request", async () => {
-    const echo = JSON.stringify({ message: "bad", headers: { "x-pim-token": TOKEN, "x-pim-client-id": CLIENT_ID }, config: { secret: { primary: PRIMARY, secondary: SECONDARY } } });
+    const echo = JSON.stringify({
+      message: "bad",
+      headers: { "x-pim-token": TOKEN, "x-pim-client-id": CLIENT_ID },
+      config: { secret: { primary: PRIMARY, secondary: SECONDARY } },
+    });
     replies = [{ status: 400, body: echo }];
     const error = await failure(client().createSubscription("sub-1", request));
     const shown = `${error.message}\n${error.stack ?? ""}\n${error.bodyExcerpt ?? ""}`;

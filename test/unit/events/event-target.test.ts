@@ -5,16 +5,26 @@ const event = (type: string, data: unknown) => ({ id: "e1", type: `com.akeneo.pi
 
 describe("event targets", () => {
   it("an attribute-option event targets that one option of its attribute", () => {
-    expect(targetOfEvent(event("attribute-option.created", { attribute_option: { code: "Teal", attribute: { code: "color" } } }))).toEqual({ kind: "option", attribute: "color", code: "Teal" });
+    expect(targetOfEvent(event("attribute-option.created", { attribute_option: { code: "Teal", attribute: { code: "color" } } }))).toEqual({
+      kind: "option",
+      attribute: "color",
+      code: "Teal",
+    });
   });
 
   it("attribute and record events keep their whole-list targets", () => {
     expect(targetOfEvent(event("attribute.updated", { attribute: { code: "color" } }))).toEqual({ kind: "attribute", code: "color" });
-    expect(targetOfEvent(event("reference-entity-record.deleted", { reference_entity_record: { code: "r", reference_entity: { code: "brand" } } }))).toEqual({ kind: "reference-entity", code: "brand" });
+    expect(
+      targetOfEvent(
+        event("reference-entity-record.deleted", { reference_entity_record: { code: "r", reference_entity: { code: "brand" } } }),
+      ),
+    ).toEqual({ kind: "reference-entity", code: "brand" });
   });
 
   it("an option event without its option code names no target", () => {
-    expect(targetOfEvent(event("attribute-option.deleted", { attribute_option: { attribute: { code: "color" } } }))).toHaveProperty("ignored");
+    expect(targetOfEvent(event("attribute-option.deleted", { attribute_option: { attribute: { code: "color" } } }))).toHaveProperty(
+      "ignored",
+    );
   });
 
   it("option keys are lower case and read back, whatever `:` either code holds", () => {

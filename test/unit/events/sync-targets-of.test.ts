@@ -18,7 +18,11 @@ describe("syncTargetsOf", () => {
   });
 
   it("an attribute event makes its options part of the whole list", () => {
-    const keys = [option("color", "red"), targetKey({ kind: "attribute", code: "color" }), targetKey({ kind: "reference-entity", code: "brand" })];
+    const keys = [
+      option("color", "red"),
+      targetKey({ kind: "attribute", code: "color" }),
+      targetKey({ kind: "reference-entity", code: "brand" }),
+    ];
     expect(syncTargetsOf(keys)).toEqual({ attributes: ["color"], referenceEntities: ["brand"], options: [] });
   });
 

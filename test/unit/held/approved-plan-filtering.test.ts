@@ -12,13 +12,21 @@ const base = { collection: "color", lastWritten, full: false, allowMassDelete: f
 describe("planning with approved held deletions", () => {
   it("deletes only the approved options and holds the newly planned one again", () => {
     // The PIM kept a and b: 10 of 12 go, the guard trips. 9 were approved; `l` is new.
-    const plan = planCollection({ ...base, desired: [option("a"), option("b")], approvedDeletions: new Set(["c", "d", "e", "f", "g", "h", "i", "j", "k"]) });
+    const plan = planCollection({
+      ...base,
+      desired: [option("a"), option("b")],
+      approvedDeletions: new Set(["c", "d", "e", "f", "g", "h", "i", "j", "k"]),
+    });
     expect(plan.deletes).toEqual(["c", "d", "e", "f", "g", "h", "i", "j", "k"]);
     expect(plan.heldBack).toMatchObject({ names: ["l"], reason: "would delete 10 of 12 options (more than 50%)" });
   });
 
   it("never deletes an approved option the PIM has again", () => {
-    const plan = planCollection({ ...base, desired: ["a", "b", "c"].map(option), approvedDeletions: new Set(["c", "d", "e", "f", "g", "h", "i", "j", "k", "l"]) });
+    const plan = planCollection({
+      ...base,
+      desired: ["a", "b", "c"].map(option),
+      approvedDeletions: new Set(["c", "d", "e", "f", "g", "h", "i", "j", "k", "l"]),
+    });
     expect(plan.deletes).not.toContain("c");
     expect(plan.heldBack).toBeNull();
   });
@@ -38,7 +46,17 @@ function report(collections: Partial<SyncReport["collections"][number]>[]): Sync
     full: false,
     startedAt: "2026-01-01T00:00:00.000Z",
     durationMs: 1,
-    collections: collections.map((c) => ({ collection: "color", attribute: "color", action: "update", reason: "changed", upserts: 0, deletes: 0, heldBack: null, written: true, ...c })),
+    collections: collections.map((c) => ({
+      collection: "color",
+      attribute: "color",
+      action: "update",
+      reason: "changed",
+      upserts: 0,
+      deletes: 0,
+      heldBack: null,
+      written: true,
+      ...c,
+    })),
     missing: [],
     unsupported: [],
     failures: [],
@@ -64,9 +82,21 @@ const args = { origin, nowMs: Date.parse("2026-01-02T00:00:00.000Z"), expiryMs: 
 describe("held plans after a run", () => {
   it("drops an approved plan once carried out, and keeps the new deletion as a new pending plan", () => {
     const approved = plan("p1", [{ collection: "color", options: ["c", "d"], reason: "r" }], { by: "ada", at: "2026-01-01T12:00:00.000Z" });
-    const changes = reviewAfterRun({ ...args, plans: [approved], report: report([{ deletes: 2, heldBack: { names: ["l"], reason: "would delete" } }]) });
+    const changes = reviewAfterRun({
+      ...args,
+      plans: [approved],
+      report: report([{ deletes: 2, heldBack: { names: ["l"], reason: "would delete" } }]),
+    });
     expect(changes.remove).toEqual(["p1"]);
-    expect(changes.put).toEqual([expect.objectContaining({ id: "new", approved: null, collections: [{ collection: "color", options: ["l"], reason: "would delete" }], expiresAt: "2026-01-02T00:00:01.000Z", run: origin })]);
+    expect(changes.put).toEqual([
+      expect.objectContaining({
+        id: "new",
+        approved: null,
+        collections: [{ collection: "color", options: ["l"], reason: "would delete" }],
+        expiresAt: "2026-01-02T00:00:01.000Z",
+        run: origin,
+      }),
+    ]);
   });
 
   it("keeps an approved plan whose collection could not be written", () => {
@@ -78,7 +108,17 @@ describe("held plans after a run", () => {
   it("keeps the same pending plan (its id) when a run holds the same options again, and supersedes one it no longer holds", () => {
     const same = plan("p1", [{ collection: "color", options: ["b", "a"], reason: "old" }], null);
     const again = reviewAfterRun({ ...args, plans: [same], report: report([{ heldBack: { names: ["a", "b"], reason: "now" } }]) });
-    expect(again).toEqual({ put: [expect.objectContaining({ id: "p1", heldAt: same.heldAt, lastHeldAt: "2026-01-02T00:00:00.000Z", collections: [{ collection: "color", options: ["a", "b"], reason: "now" }] })], remove: [] });
+    expect(again).toEqual({
+      put: [
+        expect.objectContaining({
+          id: "p1",
+          heldAt: same.heldAt,
+          lastHeldAt: "2026-01-02T00:00:00.000Z",
+          collections: [{ collection: "color", options: ["a", "b"], reason: "now" }],
+        }),
+      ],
+      remove: [],
+    });
     const gone = reviewAfterRun({ ...args, plans: [same], report: report([{}]) });
     expect(gone).toEqual({ put: [], remove: ["p1"] });
     // A run that did not plan the collection (its read failed) leaves the plan as it is.

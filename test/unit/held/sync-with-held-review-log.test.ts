@@ -38,7 +38,11 @@ describe("syncWithHeldReview: held plans that cannot be kept", () => {
   it("are logged with the error itself (type, code, stack), and the run's report is returned", async () => {
     dir = await mkdtemp(join(tmpdir(), "held-review-log-"));
     const lines: string[] = [];
-    const logger = createLogger({ level: "info", redactor: EMPTY_REDACTOR, destination: { write: (line: string) => void lines.push(line) } });
+    const logger = createLogger({
+      level: "info",
+      redactor: EMPTY_REDACTOR,
+      destination: { write: (line: string) => void lines.push(line) },
+    });
     const report = emptyReport();
     const result = await syncWithHeldReview(
       { held: createFileHeldStore(dir), project: PROJECT, origin: cliOrigin("sync"), expiryMs: 86_400_000, dryRun: false, logger },
@@ -51,7 +55,10 @@ describe("syncWithHeldReview: held plans that cannot be kept", () => {
     );
 
     expect(result).toBe(report);
-    const logged = lines.map((line) => JSON.parse(line) as { msg?: string; project?: number; err?: { type?: string; code?: string; message?: string; stack?: string } });
+    const logged = lines.map(
+      (line) =>
+        JSON.parse(line) as { msg?: string; project?: number; err?: { type?: string; code?: string; message?: string; stack?: string } },
+    );
     const line = logged.find((entry) => entry.msg === "could not keep the held deletions for review");
     expect(line?.project).toBe(PROJECT);
     expect(line?.err).toMatchObject({ type: "Error", code: "ENOTDIR" });

@@ -22,7 +22,11 @@ async function settle(): Promise<void> {
   for (let i = 0; i < 20; i += 1) await Promise.resolve();
 }
 
-function track<T>(promise: Promise<T>): { state: () => "pending" | "fulfilled" | "rejected"; value: () => T | undefined; reason: () => unknown } {
+function track<T>(promise: Promise<T>): {
+  state: () => "pending" | "fulfilled" | "rejected";
+  value: () => T | undefined;
+  reason: () => unknown;
+} {
   let state: "pending" | "fulfilled" | "rejected" = "pending";
   let value: T | undefined;
   let reason: unknown;

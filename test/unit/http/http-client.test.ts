@@ -166,7 +166,9 @@ describe("createHttpClient: success", () => {
     const http = client({ headers: { pim_connection_id: "conn", access_token: "tok" } });
     await http.send({ method: "GET", url: "a", schema: z.object({}), headers: { "idempotency-key": "k-1" } });
     await http.send({ method: "GET", url: "b", schema: z.object({}) });
-    expect(seen.map((request) => [request.headers.pim_connection_id, request.headers.access_token, request.headers["idempotency-key"]])).toEqual([
+    expect(
+      seen.map((request) => [request.headers.pim_connection_id, request.headers.access_token, request.headers["idempotency-key"]]),
+    ).toEqual([
       ["conn", "tok", "k-1"],
       ["conn", "tok", undefined],
     ]);
@@ -181,7 +183,12 @@ describe("createHttpClient: success", () => {
   it("sends `json` as a JSON body and counts the request as a write", async () => {
     script({ status: 201, body: JSON.stringify({ ok: true }) });
     const http = client();
-    const response = await http.send({ method: "POST", url: "items", json: { name: "blue", n: [1, 2] }, schema: z.object({ ok: z.boolean() }) });
+    const response = await http.send({
+      method: "POST",
+      url: "items",
+      json: { name: "blue", n: [1, 2] },
+      schema: z.object({ ok: z.boolean() }),
+    });
     expect(response).toEqual({ status: 201, data: { ok: true } });
     expect(seen[0]!.headers["content-type"]).toBe("application/json");
     expect(JSON.parse(seen[0]!.body)).toEqual({ name: "blue", n: [1, 2] });
@@ -278,7 +285,14 @@ describe("createHttpClient: status errors and retries", () => {
     const http = client();
     const error = await failure(http.send({ method: "GET", url: "items/9", schema: itemSchema }));
     expect(error).toBeInstanceOf(HttpError);
-    expect(error).toMatchObject({ code: "HTTP_STATUS", status: 404, transient: false, bodyExcerpt: "no such item", upstream: "test", method: "GET" });
+    expect(error).toMatchObject({
+      code: "HTTP_STATUS",
+      status: 404,
+      transient: false,
+      bodyExcerpt: "no such item",
+      upstream: "test",
+      method: "GET",
+    });
     expect(error.url).toBe(`${origin}/api/v1/items/9`);
     expect(error.message).toBe(`[test GET] "${origin}/api/v1/items/9": 404 no such item`);
     expect(seen).toHaveLength(1);
@@ -590,15 +604,24 @@ describe("createHttpClient: limiters", () => {
 });
 
 describe("createHttpClient: 3xx answers", () => {
-  it.each([301, 302, 303, 307, 308])("%i is HTTP_REDIRECT, permanent, never followed, naming the Location's origin only", async (status) => {
-    script({ status, body: "<html>moved</html>", headers: { location: "https://user:hunter2-pass@elsewhere.example:8443/path?token=abc123secret" } });
-    const error = await failure(client().send({ method: "PATCH", url: "things/1", json: { a: 1 }, schema: z.unknown(), idempotent: true }));
-    expect(error).toMatchObject({ code: "HTTP_REDIRECT", status, transient: false });
-    expect(error.message).toContain(`${status} redirect to https://elsewhere.example:8443`);
-    expect(error.message).not.toMatch(/hunter2|abc123secret|\/path|user:/);
-    // Not retried, and not followed anywhere.
-    expect(seen).toHaveLength(1);
-  });
+  it.each([301, 302, 303, 307, 308])(
+    "%i is HTTP_REDIRECT, permanent, never followed, naming the Location's origin only",
+    async (status) => {
+      script({
+        status,
+        body: "<html>moved</html>",
+        headers: { location: "https://user:hunter2-pass@elsewhere.example:8443/path?token=abc123secret" },
+      });
+      const error = await failure(
+        client().send({ method: "PATCH", url: "things/1", json: { a: 1 }, schema: z.unknown(), idempotent: true }),
+      );
+      expect(error).toMatchObject({ code: "HTTP_REDIRECT", status, transient: false });
+      expect(error.message).toContain(`${status} redirect to https://elsewhere.example:8443`);
+      expect(error.message).not.toMatch(/hunter2|abc123secret|\/path|user:/);
+      // Not retried, and not followed anywhere.
+      expect(seen).toHaveLength(1);
+    },
+  );
 
   it("a 3xx without a Location says so", async () => {
     script({ status: 307 });
@@ -611,7 +634,9 @@ describe("createHttpClient: 3xx answers", () => {
     const error = await failure(client().send({ method: "PUT", url: "things", json: [], schema: z.unknown(), responseType: "none" }));
     expect(error).toMatchObject({ code: "HTTP_RESPONSE_SHAPE", status: 200, transient: false });
     script({ status: 200, body: "<html>ok</html>", headers: { "content-type": "text/html" } });
-    await expect(client({ htmlMayAnswer: true }).send({ method: "POST", url: "hook", json: {}, schema: z.unknown(), responseType: "none" })).resolves.toMatchObject({ status: 200 });
+    await expect(
+      client({ htmlMayAnswer: true }).send({ method: "POST", url: "hook", json: {}, schema: z.unknown(), responseType: "none" }),
+    ).resolves.toMatchObject({ status: 200 });
   });
 });
 
@@ -620,10 +645,21 @@ describe("createHttpClient: echoed credentials", () => {
   const password = "p@ss word/+=ü";
 
   it("removes the Authorization credentials and the listed secrets, in every spelling, from the error, before cutting the excerpt", async () => {
-    const echo = [`x`.repeat(280), token, Buffer.from(token).toString("base64"), encodeURIComponent(password), JSON.stringify({ password })].join(" | ");
+    const echo = [
+      `x`.repeat(280),
+      token,
+      Buffer.from(token).toString("base64"),
+      encodeURIComponent(password),
+      JSON.stringify({ password }),
+    ].join(" | ");
     script({ status: 400, body: echo });
     const error = await failure(
-      client({ authorize: () => Promise.resolve(`Bearer ${token}`), secrets: () => [password] }).send({ method: "POST", url: "login", json: { password }, schema: z.unknown() }),
+      client({ authorize: () => Promise.resolve(`Bearer ${token}`), secrets: () => [password] }).send({
+        method: "POST",
+        url: "login",
+        json: { password },
+        schema: z.unknown(),
+      }),
     );
     const text = `${error.message}\n${error.stack ?? ""}\n${error.bodyExcerpt ?? ""}`;
     // The excerpt is cut at 300 characters after scrubbing: no half secret at its end.
@@ -637,7 +673,14 @@ describe("createHttpClient: echoed credentials", () => {
   it("removes a Basic pair: the encoded header and the user and password it decodes to", async () => {
     const basic = Buffer.from("client-id-1:client-secret-1").toString("base64");
     script({ status: 500, body: `authorization: Basic ${basic}; user client-id-1 pass client-secret-1` });
-    const error = await failure(client({ authorize: () => Promise.resolve(`Basic ${basic}`), retry: { ...retry, maxAttempts: 1 } }).send({ method: "POST", url: "token", json: {}, schema: z.unknown() }));
+    const error = await failure(
+      client({ authorize: () => Promise.resolve(`Basic ${basic}`), retry: { ...retry, maxAttempts: 1 } }).send({
+        method: "POST",
+        url: "token",
+        json: {},
+        schema: z.unknown(),
+      }),
+    );
     expect(error.message).not.toMatch(new RegExp(`${basic}|client-id-1|client-secret-1`));
   });
 });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { describeIssues, HttpError, isPermanentNetworkFailure, isTransientStatus, TRANSIENT_STATUSES } from "../../../src/http/http-error.js";
+import {
+  describeIssues,
+  HttpError,
+  isPermanentNetworkFailure,
+  isTransientStatus,
+  TRANSIENT_STATUSES,
+} from "../../../src/http/http-error.js";
 
 describe("isTransientStatus", () => {
   it.each([408, 425, 429, 500, 502, 503, 504])("%i is transient", (status) => {
@@ -20,7 +26,7 @@ describe("isTransientStatus", () => {
 });
 
 describe("HttpError", () => {
-  it("reads like a log line: [upstream METHOD] \"url\": what", () => {
+  it('reads like a log line: [upstream METHOD] "url": what', () => {
     const error = new HttpError(
       { code: "HTTP_STATUS", upstream: "pim", method: "GET", url: "http://host/api/rest/v1/attributes", status: 503, transient: true },
       "503 Service Unavailable",
@@ -135,7 +141,8 @@ describe("isPermanentNetworkFailure", () => {
   });
 
   it("refused connections, resets and a DNS server that is away stay transient", () => {
-    for (const code of ["ECONNREFUSED", "ECONNRESET", "EAI_AGAIN", "ETIMEDOUT"]) expect(isPermanentNetworkFailure(withCode(code))).toBe(false);
+    for (const code of ["ECONNREFUSED", "ECONNRESET", "EAI_AGAIN", "ETIMEDOUT"])
+      expect(isPermanentNetworkFailure(withCode(code))).toBe(false);
     expect(isPermanentNetworkFailure("ENOTFOUND")).toBe(false);
   });
 });

@@ -6,12 +6,7 @@ import { DEFAULT_SETTINGS } from "../../support/default-settings.js";
 
 const policy: RetryPolicy = { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 5000 };
 
-function httpError(options: {
-  status?: number;
-  transient: boolean;
-  retryAfterMs?: number;
-  code?: HttpErrorCode;
-}): HttpError {
+function httpError(options: { status?: number; transient: boolean; retryAfterMs?: number; code?: HttpErrorCode }): HttpError {
   return new HttpError(
     {
       code: options.code ?? (options.status === undefined ? "HTTP_NETWORK" : "HTTP_STATUS"),
@@ -41,7 +36,10 @@ function decide(
 
 describe("retryPolicyOf: the `http` settings are the only source of the policy", () => {
   it("takes each number from its own key", () => {
-    const settings = { ...DEFAULT_SETTINGS, http: { ...DEFAULT_SETTINGS.http, max_attempts: 3, base_delay_ms: 7, max_delay_ms: 70, max_retry_after_ms: 700 } };
+    const settings = {
+      ...DEFAULT_SETTINGS,
+      http: { ...DEFAULT_SETTINGS.http, max_attempts: 3, base_delay_ms: 7, max_delay_ms: 70, max_retry_after_ms: 700 },
+    };
     expect(retryPolicyOf(settings)).toEqual({ maxAttempts: 3, baseDelayMs: 7, maxDelayMs: 70, maxRetryAfterMs: 700 });
   });
 
@@ -82,7 +80,10 @@ describe("decideRetry: what is retried", () => {
 
   it("retries a non-idempotent request on 429 (rejected before processing)", () => {
     expect(decide(httpError({ status: 429, transient: true }), { idempotent: false }).retry).toBe(true);
-    expect(decide(httpError({ status: 429, transient: true, retryAfterMs: 40 }), { idempotent: false })).toEqual({ retry: true, delayMs: 40 });
+    expect(decide(httpError({ status: 429, transient: true, retryAfterMs: 40 }), { idempotent: false })).toEqual({
+      retry: true,
+      delayMs: 40,
+    });
   });
 });
 
@@ -106,7 +107,10 @@ describe("decideRetry: attempts", () => {
 
 describe("decideRetry: Retry-After", () => {
   it("waits exactly Retry-After, ignoring backoff and jitter", () => {
-    expect(decide(httpError({ status: 429, transient: true, retryAfterMs: 1234 }), { random: () => 0 })).toEqual({ retry: true, delayMs: 1234 });
+    expect(decide(httpError({ status: 429, transient: true, retryAfterMs: 1234 }), { random: () => 0 })).toEqual({
+      retry: true,
+      delayMs: 1234,
+    });
     expect(decide(httpError({ status: 503, transient: true, retryAfterMs: 3000 }), { attempt: 3 })).toEqual({ retry: true, delayMs: 3000 });
   });
 
@@ -141,7 +145,10 @@ describe("decideRetry: exponential backoff with full jitter", () => {
     [3, 0.5, 200], // ceiling 400
     [3, 0.75, 300],
   ])("attempt %i with random %f waits %i ms", (attempt, random, expected) => {
-    expect(decide(error, { attempt, random: () => random, policy: { ...policy, maxAttempts: 20 } })).toEqual({ retry: true, delayMs: expected });
+    expect(decide(error, { attempt, random: () => random, policy: { ...policy, maxAttempts: 20 } })).toEqual({
+      retry: true,
+      delayMs: expected,
+    });
   });
 
   it("never waits less than half the base delay (random 0)", () => {

@@ -185,17 +185,20 @@ describe("createSlidingWindowLimiter", () => {
     { answerAfterMs: 30, nextStart: 130 },
     { answerAfterMs: 250, nextStart: 350 },
     { answerAfterMs: 60_000, nextStart: 60_100 },
-  ])("counts a request until windowMs after its answer: answered after $answerAfterMs ms, the next starts at $nextStart", async ({ answerAfterMs, nextStart }) => {
-    const limiter = limiterOf(1, 100);
-    const first = track(limiter.acquire(), answerAfterMs);
-    const next = track(limiter.acquire());
-    await vi.advanceTimersByTimeAsync(nextStart - 1);
-    expect(first.answeredAt()).toBe(answerAfterMs);
-    expect(next.state()).toBe("pending");
-    await vi.advanceTimersByTimeAsync(1);
-    expect(next.state()).toBe("fulfilled");
-    expect(next.at()).toBe(nextStart);
-  });
+  ])(
+    "counts a request until windowMs after its answer: answered after $answerAfterMs ms, the next starts at $nextStart",
+    async ({ answerAfterMs, nextStart }) => {
+      const limiter = limiterOf(1, 100);
+      const first = track(limiter.acquire(), answerAfterMs);
+      const next = track(limiter.acquire());
+      await vi.advanceTimersByTimeAsync(nextStart - 1);
+      expect(first.answeredAt()).toBe(answerAfterMs);
+      expect(next.state()).toBe("pending");
+      await vi.advanceTimersByTimeAsync(1);
+      expect(next.state()).toBe("fulfilled");
+      expect(next.at()).toBe(nextStart);
+    },
+  );
 
   it("frees each slot windowMs after its own answer: a request answered late keeps its slot longer than one started later", async () => {
     const limiter = limiterOf(2, 100);
@@ -598,7 +601,8 @@ describe("createSlidingWindowLimiter", () => {
       for (let k = 0; k <= 20; k += 1) {
         const { waiting, behind } = await abortRace(k);
         // Rejected at t=1000 means no request was sent: the caller behind should start then.
-        if (waiting.state() === "rejected" && behind.at() !== 1000) late.push(`abort after ${k} microtasks: next caller at t=${behind.at()}`);
+        if (waiting.state() === "rejected" && behind.at() !== 1000)
+          late.push(`abort after ${k} microtasks: next caller at t=${behind.at()}`);
         vi.clearAllTimers();
       }
       expect(late).toEqual([]);

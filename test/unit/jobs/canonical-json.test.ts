@@ -6,7 +6,9 @@ describe("canonicalJson", () => {
     const a = { project: 67, options: [{ name: "teal", label: { "fr-FR": "Sarcelle", "en-US": "Teal" } }], attribute: "color" };
     const b = { attribute: "color", options: [{ label: { "en-US": "Teal", "fr-FR": "Sarcelle" }, name: "teal" }], project: 67 };
     expect(canonicalJson(a)).toBe(canonicalJson(b));
-    expect(canonicalJson(a)).toBe('{"attribute":"color","options":[{"label":{"en-US":"Teal","fr-FR":"Sarcelle"},"name":"teal"}],"project":67}');
+    expect(canonicalJson(a)).toBe(
+      '{"attribute":"color","options":[{"label":{"en-US":"Teal","fr-FR":"Sarcelle"},"name":"teal"}],"project":67}',
+    );
   });
 
   it("keeps array order and tells different values apart", () => {

@@ -11,7 +11,10 @@ import { ConfigError } from "../../../src/settings/config-error.js";
 import { ProjectScopeError } from "../../../src/sync/sync-project.js";
 
 function httpError(status: number | undefined, transient: boolean, retryAfterMs?: number): HttpError {
-  return new HttpError({ code: status ? "HTTP_STATUS" : "HTTP_TIMEOUT", upstream: "pim", method: "GET", url: "http://pim/x", status, transient, retryAfterMs }, "boom");
+  return new HttpError(
+    { code: status ? "HTTP_STATUS" : "HTTP_TIMEOUT", upstream: "pim", method: "GET", url: "http://pim/x", status, transient, retryAfterMs },
+    "boom",
+  );
 }
 
 describe("classifyFailure", () => {
@@ -24,13 +27,19 @@ describe("classifyFailure", () => {
     ["a worker without the activation section", new ActivationNotConfigured()],
     ["a 404", httpError(404, false)],
     ["a 400", httpError(400, false)],
-    ["a response of the wrong shape", new HttpError({ code: "HTTP_RESPONSE_SHAPE", upstream: "pim", method: "GET", url: "u", transient: false }, "shape")],
+    [
+      "a response of the wrong shape",
+      new HttpError({ code: "HTTP_RESPONSE_SHAPE", upstream: "pim", method: "GET", url: "u", transient: false }, "shape"),
+    ],
   ])("fails %s at once", (_, error) => {
     expect(classifyFailure(error).kind).toBe("permanent");
   });
 
   it("fails at once a sync whose every failure would recur (a derivation problem, a collection listed twice)", () => {
-    const problems = ["collection name 'color' from attribute 'COLOR' clashes with one from attribute 'color'", "collection 'size' exists more than once in project 67; left untouched"];
+    const problems = [
+      "collection name 'color' from attribute 'COLOR' clashes with one from attribute 'color'",
+      "collection 'size' exists more than once in project 67; left untouched",
+    ];
     const verdict = classifyFailure(new SyncIncomplete(problems, null, problems));
     expect(verdict).toMatchObject({ kind: "permanent" });
     expect(verdict.reason).toContain("clashes with one from attribute 'color'");
@@ -58,7 +67,9 @@ describe("classifyFailure", () => {
   });
 
   it("keeps the reason", () => {
-    expect(classifyFailure(new AddOptionsRejected(["attribute 'x' is not allowlisted"])).reason).toMatch(/attribute 'x' is not allowlisted/);
+    expect(classifyFailure(new AddOptionsRejected(["attribute 'x' is not allowlisted"])).reason).toMatch(
+      /attribute 'x' is not allowlisted/,
+    );
   });
 });
 

@@ -1,11 +1,28 @@
 import { describe, expect, it } from "vitest";
 import { jobCatalogOf } from "../../../src/jobs/catalog/job-catalog-of.js";
-import { DEFAULT_JOB_CATALOG, isActivationJobName, isJobName, isProjectJobName, JOB_CATALOG, JOB_DEFINITIONS, JobDataError, parseJobData } from "../../../src/jobs/job-catalog.js";
+import {
+  DEFAULT_JOB_CATALOG,
+  isActivationJobName,
+  isJobName,
+  isProjectJobName,
+  JOB_CATALOG,
+  JOB_DEFINITIONS,
+  JobDataError,
+  parseJobData,
+} from "../../../src/jobs/job-catalog.js";
 import { UnknownJobName } from "../../../src/jobs/unknown-job-name.js";
 
 describe("the job catalog", () => {
   it("knows its job names and nothing else", () => {
-    expect(Object.keys(JOB_CATALOG).sort()).toEqual(["activation.offers.put", "activation.orders.pull", "activation.orders.resend", "activation.shipment.update", "options.add", "sync.events", "sync.run"]);
+    expect(Object.keys(JOB_CATALOG).sort()).toEqual([
+      "activation.offers.put",
+      "activation.orders.pull",
+      "activation.orders.resend",
+      "activation.shipment.update",
+      "options.add",
+      "sync.events",
+      "sync.run",
+    ]);
     expect(isJobName("sync.run")).toBe(true);
     expect(isJobName("toString")).toBe(false);
     expect(isJobName("sync.all")).toBe(false);
@@ -29,7 +46,9 @@ describe("the job catalog", () => {
   });
 
   it("validates add-options data with the request schema", () => {
-    expect(() => parseJobData("options.add", { project: 67, attribute: "color", options: [{ name: "bad-name" }] })).toThrow(/options\.0\.name/);
+    expect(() => parseJobData("options.add", { project: 67, attribute: "color", options: [{ name: "bad-name" }] })).toThrow(
+      /options\.0\.name/,
+    );
   });
 
   it("bounds every job's attempts and uses jittered exponential backoff", () => {
@@ -50,7 +69,11 @@ describe("the job catalog", () => {
 
   it("validates Activation job data: a connection, offer and shipment objects, no unknown keys", () => {
     expect(parseJobData("activation.orders.pull", { connection: "amazon-fr" })).toEqual({ connection: "amazon-fr", trigger: "cli" });
-    expect(parseJobData("activation.offers.put", { connection: "a", offers: [{ sku: "x" }] })).toEqual({ connection: "a", offers: [{ sku: "x" }], force: false });
+    expect(parseJobData("activation.offers.put", { connection: "a", offers: [{ sku: "x" }] })).toEqual({
+      connection: "a",
+      offers: [{ sku: "x" }],
+      force: false,
+    });
     expect(() => parseJobData("activation.offers.put", { connection: "a", offers: [] })).toThrow(/offers: must hold at least one offer/);
     expect(() => parseJobData("activation.offers.put", { connection: "a", offers: [1] })).toThrow(/offers\.0/);
     expect(() => parseJobData("activation.shipment.update", { connection: "", shipment: [] })).toThrow(/connection: .*shipment: /s);
@@ -58,7 +81,11 @@ describe("the job catalog", () => {
   });
 
   it("derives each job's queue from its entry, and finds entries by the names Redis holds", () => {
-    expect(JOB_DEFINITIONS.filter((entry) => entry.queue === "project").map((entry) => entry.name)).toEqual(["sync.run", "sync.events", "options.add"]);
+    expect(JOB_DEFINITIONS.filter((entry) => entry.queue === "project").map((entry) => entry.name)).toEqual([
+      "sync.run",
+      "sync.events",
+      "options.add",
+    ]);
     expect(DEFAULT_JOB_CATALOG.entry("options.add", "project")).toBe(JOB_CATALOG["options.add"]);
     expect(DEFAULT_JOB_CATALOG.entry("activation.orders.pull")).toBe(JOB_CATALOG["activation.orders.pull"]);
   });
@@ -66,7 +93,13 @@ describe("the job catalog", () => {
   it("an unknown name, or one of another queue, fails clearly with its code; a name listed twice is refused", () => {
     expect(() => DEFAULT_JOB_CATALOG.entry("sync.all")).toThrow(UnknownJobName);
     expect(() => DEFAULT_JOB_CATALOG.entry("sync.all")).toThrow("unknown job name 'sync.all'");
-    expect(() => DEFAULT_JOB_CATALOG.entry("sync.run", "activation")).toThrow(expect.objectContaining({ code: "JOB_NAME_UNKNOWN", retryable: false, message: "unknown job name 'sync.run' on the activation queue" }));
+    expect(() => DEFAULT_JOB_CATALOG.entry("sync.run", "activation")).toThrow(
+      expect.objectContaining({
+        code: "JOB_NAME_UNKNOWN",
+        retryable: false,
+        message: "unknown job name 'sync.run' on the activation queue",
+      }),
+    );
     expect(() => jobCatalogOf([...JOB_DEFINITIONS, JOB_CATALOG["sync.run"]])).toThrow(/lists 'sync.run' twice/);
   });
 

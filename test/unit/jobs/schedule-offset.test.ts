@@ -18,7 +18,8 @@ describe("spread schedules: a stable per-project offset within the jitter window
     }
     // 50 offsets in a 60 s window: most land in a second of their own, none piles up.
     const seconds = new Map<number, number>();
-    for (const start of starts) seconds.set(Math.floor((start - CRON_TIME) / 1000), (seconds.get(Math.floor((start - CRON_TIME) / 1000)) ?? 0) + 1);
+    for (const start of starts)
+      seconds.set(Math.floor((start - CRON_TIME) / 1000), (seconds.get(Math.floor((start - CRON_TIME) / 1000)) ?? 0) + 1);
     expect(seconds.size).toBeGreaterThanOrEqual(25);
     expect(Math.max(...seconds.values())).toBeLessThanOrEqual(5);
   });
@@ -33,7 +34,8 @@ describe("spread schedules: a stable per-project offset within the jitter window
   });
 
   it("never as long as the cron's shortest gap, and none without a jitter window", () => {
-    for (let project = 1; project <= 30; project += 1) expect(scheduleOffsetMs(project, { pattern: "*/1 * * * * *" }, 60_000)).toBeLessThan(1000);
+    for (let project = 1; project <= 30; project += 1)
+      expect(scheduleOffsetMs(project, { pattern: "*/1 * * * * *" }, 60_000)).toBeLessThan(1000);
     expect(scheduleOffsetMs(67, QUARTER, 0)).toBe(0);
     expect(spreadRepeatStrategy(67, 0)(CRON_TIME - 1, QUARTER)).toBe(CRON_TIME);
   });

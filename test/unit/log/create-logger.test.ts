@@ -6,7 +6,11 @@ const SECRET = "svc-password-7d1e-never-log";
 
 function capture(): { readonly lines: () => string[]; readonly logger: ReturnType<typeof createLogger> } {
   const raw: string[] = [];
-  const logger = createLogger({ level: "info", redactor: createRedactor({ secrets: [SECRET] }), destination: { write: (line: string) => void raw.push(line) } });
+  const logger = createLogger({
+    level: "info",
+    redactor: createRedactor({ secrets: [SECRET] }),
+    destination: { write: (line: string) => void raw.push(line) },
+  });
   return { lines: () => raw, logger };
 }
 

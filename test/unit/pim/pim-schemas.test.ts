@@ -78,7 +78,11 @@ describe("attributes", () => {
 
   it("parses a single attribute", () => {
     const attribute = toPimAttribute(attributeSchema.parse(akeneoFixture("attribute_get_response.json")));
-    expect(attribute).toMatchObject({ code: "release_date", type: "pim_catalog_date", labels: { en_US: "Sale date", fr_FR: "Date des soldes" } });
+    expect(attribute).toMatchObject({
+      code: "release_date",
+      type: "pim_catalog_date",
+      labels: { en_US: "Sale date", fr_FR: "Date des soldes" },
+    });
   });
 
   it("reads `available_locales: null` (concept example) as no restriction", () => {
@@ -97,8 +101,12 @@ describe("attributes", () => {
 
   it("keeps metric family and reference entity codes", () => {
     const base = { code: "x", localizable: true, scopable: true, labels: [] };
-    expect(toPimAttribute(attributeSchema.parse({ ...base, type: "pim_catalog_metric", metric_family: "Weight" })).metricFamily).toBe("Weight");
-    const linked = toPimAttribute(attributeSchema.parse({ ...base, type: "akeneo_reference_entity", reference_data_name: "brands", available_locales: ["en_US"] }));
+    expect(toPimAttribute(attributeSchema.parse({ ...base, type: "pim_catalog_metric", metric_family: "Weight" })).metricFamily).toBe(
+      "Weight",
+    );
+    const linked = toPimAttribute(
+      attributeSchema.parse({ ...base, type: "akeneo_reference_entity", reference_data_name: "brands", available_locales: ["en_US"] }),
+    );
     expect(linked).toMatchObject({ referenceDataName: "brands", availableLocales: ["en_US"], labels: {} });
   });
 });
@@ -120,11 +128,15 @@ describe("attribute options", () => {
   });
 
   it("parses the CE page with `items_count` and the empty page past the end", () => {
-    const counted = pageSchema(attributeOptionSchema).parse(akeneoFixture("from-pim-community-dev/attribute_options_list_response_with_count.json"));
+    const counted = pageSchema(attributeOptionSchema).parse(
+      akeneoFixture("from-pim-community-dev/attribute_options_list_response_with_count.json"),
+    );
     expect(counted.items_count).toBe(2);
     expect(counted._links?.next).toBeUndefined();
     expect(counted._embedded.items.map((item) => item.code)).toEqual(["optionA", "optionB"]);
-    const past = pageSchema(attributeOptionSchema).parse(akeneoFixture("from-pim-community-dev/attribute_options_list_response_out_of_range_page.json"));
+    const past = pageSchema(attributeOptionSchema).parse(
+      akeneoFixture("from-pim-community-dev/attribute_options_list_response_out_of_range_page.json"),
+    );
     expect(past._embedded.items).toEqual([]);
     expect(past._links?.next).toBeUndefined();
   });
@@ -138,7 +150,11 @@ describe("channels", () => {
       { code: "mobile", locales: ["en_US", "fr_FR", "de_DE"], currencies: ["USD", "EUR"] },
       { code: "print", locales: ["en_US", "fr_FR", "de_DE"], currencies: ["USD", "EUR"] },
     ]);
-    expect(page._embedded.items[0]?.conversion_units).toEqual({ a_metric: "KILOWATT", a_metric_negative: "CELSIUS", a_metric_to_not_convert: null });
+    expect(page._embedded.items[0]?.conversion_units).toEqual({
+      a_metric: "KILOWATT",
+      a_metric_negative: "CELSIUS",
+      a_metric_to_not_convert: null,
+    });
   });
 
   it("parses a single channel", () => {
@@ -148,11 +164,15 @@ describe("channels", () => {
 
   it("accepts SaaS conversion units holding rule objects, and `[]`", () => {
     const saas = akeneoFixture("channel_conversion_units_saas_example.json");
-    const units = conversionUnitsSchema.parse(typeof saas === "object" && saas !== null && "conversion_units" in saas ? saas.conversion_units : undefined);
+    const units = conversionUnitsSchema.parse(
+      typeof saas === "object" && saas !== null && "conversion_units" in saas ? saas.conversion_units : undefined,
+    );
     expect(units).toMatchObject({ display_diagonal: "INCH", pim_config_family_rules: { Weight: { en_US: { unit: "POUND" } } } });
     const channel = akeneoFixture("channel_get_response.json");
     expect(channelSchema.safeParse({ ...(typeof channel === "object" ? channel : {}), conversion_units: units }).success).toBe(true);
-    expect(channelSchema.parse({ code: "c", locales: ["en_US"], currencies: ["EUR"], conversion_units: [], labels: [] }).labels).toEqual({});
+    expect(channelSchema.parse({ code: "c", locales: ["en_US"], currencies: ["EUR"], conversion_units: [], labels: [] }).labels).toEqual(
+      {},
+    );
   });
 });
 
@@ -214,7 +234,9 @@ describe("measurement families", () => {
   };
 
   it("turns the plain array's unit objects into unit lists, in the PIM's order", () => {
-    expect(measurementFamiliesSchema.parse(akeneoFixture("measurement_families_list_response.json")).map(toPimMeasurementFamily)).toEqual([expectedArea]);
+    expect(measurementFamiliesSchema.parse(akeneoFixture("measurement_families_list_response.json")).map(toPimMeasurementFamily)).toEqual([
+      expectedArea,
+    ]);
     expect(toPimMeasurementFamily(measurementFamilySchema.parse(akeneoFixture("measurement_family_example.json")))).toEqual(expectedArea);
   });
 
@@ -229,7 +251,10 @@ describe("reference entities and records", () => {
     const page = searchAfterPageSchema(referenceEntitySchema).parse(akeneoFixture("reference_entities_list_response.json"));
     expect(page._embedded.items.map((item) => item.code)).toEqual(["brands", "designers", "colors"]);
     expect(page._links?.next?.href).toBe("https://demo.akeneo.com/api/rest/v1/reference-entities?search_after=2x055w%3D%3D");
-    expect(referenceEntitySchema.parse(akeneoFixture("reference_entity_get_response.json")).labels).toEqual({ en_US: "Brands", fr_FR: "Marques" });
+    expect(referenceEntitySchema.parse(akeneoFixture("reference_entity_get_response.json")).labels).toEqual({
+      en_US: "Brands",
+      fr_FR: "Marques",
+    });
   });
 
   it("reduces records to their label values (the `updated` with seconds = 60 is no obstacle)", () => {
@@ -240,7 +265,10 @@ describe("reference entities and records", () => {
       { code: "usm", labels: { en_US: "USM" } },
       { code: "ligneroset", labels: { en_US: "Ligne Roset" } },
     ]);
-    expect(toPimRecord(recordSchema.parse(akeneoFixture("reference_entity_record_get_response.json")))).toEqual({ code: "kartell", labels: { en_US: "Kartell" } });
+    expect(toPimRecord(recordSchema.parse(akeneoFixture("reference_entity_record_get_response.json")))).toEqual({
+      code: "kartell",
+      labels: { en_US: "Kartell" },
+    });
   });
 
   it("ignores per-channel, locale-less and non-text label values", () => {

@@ -21,33 +21,51 @@ describe("collection PATCH answers (NDJSON)", () => {
 
   it("parses the CE end-to-end answer", () => {
     const lines = collectionResponseSchema.parse(akeneoFixtureText(`${CE}attribute_options_patch_collection_response_e2e.ndjson`));
-    expect(resultsFromCollectionLines(sent("optionA", "optionB", "optionC"), lines).map((result) => result.status)).toEqual([204, 204, 201]);
+    expect(resultsFromCollectionLines(sent("optionA", "optionB", "optionC"), lines).map((result) => result.status)).toEqual([
+      204, 204, 201,
+    ]);
   });
 
   it("ties code-less lines (code missing, invalid JSON, line too long) to what was sent by line number", () => {
-    const missing = collectionResponseSchema.parse(akeneoFixtureText(`${CE}attribute_options_patch_collection_response_code_missing.ndjson`));
+    const missing = collectionResponseSchema.parse(
+      akeneoFixtureText(`${CE}attribute_options_patch_collection_response_code_missing.ndjson`),
+    );
     expect(resultsFromCollectionLines(sent("a", "b", "c", "d", "e"), missing)).toEqual(
       ["a", "b", "c", "d", "e"].map((code) => ({ code, status: 422, message: "Code is missing." })),
     );
-    const invalid = collectionResponseSchema.parse(akeneoFixtureText(`${CE}attribute_options_patch_collection_response_invalid_and_too_long_lines.ndjson`));
+    const invalid = collectionResponseSchema.parse(
+      akeneoFixtureText(`${CE}attribute_options_patch_collection_response_invalid_and_too_long_lines.ndjson`),
+    );
     const codes = Array.from({ length: 10 }, (_, index) => `o${index + 1}`);
     const results = resultsFromCollectionLines(sent(...codes), invalid);
     expect(results.map((result) => [result.code, result.status])).toEqual([
-      ["o1", 400], ["o2", 400], ["o3", 400], ["o4", 413], ["o5", 413],
-      ["o6", 413], ["o7", 413], ["o8", 413], ["o9", 413], ["o10", 400],
+      ["o1", 400],
+      ["o2", 400],
+      ["o3", 400],
+      ["o4", 413],
+      ["o5", 413],
+      ["o6", 413],
+      ["o7", 413],
+      ["o8", 413],
+      ["o9", 413],
+      ["o10", 400],
     ]);
     expect(results[3]?.message).toBe("Line is too long.");
   });
 
   it("puts validation details into the message", () => {
-    const lines = collectionResponseSchema.parse(akeneoFixtureText(`${CE}attribute_options_patch_collection_response_validation_failed.ndjson`));
+    const lines = collectionResponseSchema.parse(
+      akeneoFixtureText(`${CE}attribute_options_patch_collection_response_validation_failed.ndjson`),
+    );
     expect(resultsFromCollectionLines(sent("foo,"), lines)).toEqual([
       { code: "foo,", status: 422, message: "Validation failed. | code: Option code may contain only letters, numbers and underscores" },
     ]);
   });
 
   it("tolerates `_links` on unknown-property lines", () => {
-    const lines = collectionResponseSchema.parse(akeneoFixtureText(`${CE}attribute_options_patch_collection_response_unknown_property.ndjson`));
+    const lines = collectionResponseSchema.parse(
+      akeneoFixtureText(`${CE}attribute_options_patch_collection_response_unknown_property.ndjson`),
+    );
     expect(lines).toEqual([
       {
         line: 1,

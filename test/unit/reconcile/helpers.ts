@@ -22,7 +22,12 @@ export function plan(overrides: Partial<PlanCollectionInput> & { desired: readon
 }
 
 /** A small deterministic generator (Park–Miller LCG), so property checks need no library. */
-export function lcg(seed: number): { next: () => number; int: (n: number) => number; pick: <T>(items: readonly T[]) => T; chance: (p: number) => boolean } {
+export function lcg(seed: number): {
+  next: () => number;
+  int: (n: number) => number;
+  pick: <T>(items: readonly T[]) => T;
+  chance: (p: number) => boolean;
+} {
   let value = seed % 2147483647;
   if (value <= 0) value += 2147483646;
   const next = (): number => {

@@ -217,7 +217,12 @@ describe("planCollection: deletion guard", () => {
       reason: "unchanged",
       upserts: [],
       deletes: [],
-      heldBack: { names: many(19).slice(9).map((o) => o.name), reason: "would delete 10 of 19 options (more than 50%)" },
+      heldBack: {
+        names: many(19)
+          .slice(9)
+          .map((o) => o.name),
+        reason: "would delete 10 of 19 options (more than 50%)",
+      },
       kept: [],
     });
   });
@@ -250,7 +255,9 @@ describe("planCollection: deletion guard", () => {
       action: "update",
       reason: "changed",
       upserts: [],
-      deletes: many(19).slice(9).map((o) => o.name),
+      deletes: many(19)
+        .slice(9)
+        .map((o) => o.name),
       heldBack: null,
       kept: [],
     });
@@ -302,7 +309,12 @@ describe("planCollection: --full", () => {
       reason: "full",
       upserts: desired,
       deletes: [],
-      heldBack: { names: many(19).slice(9).map((o) => o.name), reason: "would delete 10 of 19 options (more than 50%)" },
+      heldBack: {
+        names: many(19)
+          .slice(9)
+          .map((o) => o.name),
+        reason: "would delete 10 of 19 options (more than 50%)",
+      },
       kept: [],
     });
   });
@@ -370,7 +382,11 @@ describe("planCollection: recently added options (add-options)", () => {
   });
 
   it("lists as kept only names missing from the PIM, not recent names it already lists", () => {
-    const result = plan({ desired: [opt("added")], lastWritten: state(opt("added"), opt("old")), recentlyAdded: recent("added", "unknown") });
+    const result = plan({
+      desired: [opt("added")],
+      lastWritten: state(opt("added"), opt("old")),
+      recentlyAdded: recent("added", "unknown"),
+    });
     expect(result.kept).toEqual([]);
     expect(result.deletes).toEqual(["old"]);
   });
@@ -395,7 +411,12 @@ describe("planCollection: recently added options (add-options)", () => {
 
   it("under --full with names to keep, rewrites every desired option and deletes only the removable (no replace)", () => {
     const desired = [opt("a"), opt("b")];
-    const result = plan({ desired, lastWritten: state(opt("a"), opt("b"), opt("recent"), opt("gone")), full: true, recentlyAdded: recent("recent") });
+    const result = plan({
+      desired,
+      lastWritten: state(opt("a"), opt("b"), opt("recent"), opt("gone")),
+      full: true,
+      recentlyAdded: recent("recent"),
+    });
     expect(result).toEqual<CollectionPlan>({
       collection: "color",
       action: "update",
@@ -414,7 +435,12 @@ describe("planCollection: recently added options (add-options)", () => {
   });
 
   it("keeps recent names even with allowMassDelete", () => {
-    const result = plan({ desired: [], lastWritten: state(opt("recent"), opt("x")), allowMassDelete: true, recentlyAdded: recent("recent") });
+    const result = plan({
+      desired: [],
+      lastWritten: state(opt("recent"), opt("x")),
+      allowMassDelete: true,
+      recentlyAdded: recent("recent"),
+    });
     expect(result.deletes).toEqual(["x"]);
     expect(result.kept).toEqual(["recent"]);
   });

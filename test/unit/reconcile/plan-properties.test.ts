@@ -56,7 +56,10 @@ function asMap(options: readonly ServiceOption[]): Map<string, ServiceLabels> {
 }
 
 /** Applies the writes the way the service (and the state store) would. */
-function applyWrites(before: ReadonlyMap<string, ServiceLabels> | null, writes: ReturnType<typeof splitPlanWrites>): Map<string, ServiceLabels> {
+function applyWrites(
+  before: ReadonlyMap<string, ServiceLabels> | null,
+  writes: ReturnType<typeof splitPlanWrites>,
+): Map<string, ServiceLabels> {
   let current = new Map(before ?? []);
   for (const write of writes) {
     if (write.delete_all) current = new Map();

@@ -119,7 +119,10 @@ describe("splitPlanWrites: renames (a code the PIM now spells differently)", () 
   const renamed = (from: string[], to: string) => ({ from, option: opt(to) });
 
   it("puts each rename's deletion and upsert in one request, before other deletions and upserts", () => {
-    const plan: CollectionPlan = { ...planOf("update", [opt("new")], ["gone"]), renames: [renamed(["Teal"], "teal"), renamed(["RED", "Red"], "red")] };
+    const plan: CollectionPlan = {
+      ...planOf("update", [opt("new")], ["gone"]),
+      renames: [renamed(["Teal"], "teal"), renamed(["RED", "Red"], "red")],
+    };
     expect(splitPlanWrites(plan, 100)).toEqual([
       { delete_options: ["Teal", "RED", "Red", "gone"], upsert_options: [opt("teal"), opt("red"), opt("new")], delete_all: false },
     ]);

@@ -22,7 +22,9 @@ describe("keyspace", () => {
     expect(keys.projectKey(67, "sync-follow-up")).toBe("pim-sync:sync-follow-up:67");
     expect(keys.projectKey(67, "full-sync", "12")).toBe("pim-sync:full-sync:67:12");
     expect(keys.projectKey(67, "idempotency", "ab12")).toBe("pim-sync:idempotency:67:ab12");
-    expect(keys.activationKey("idempotency", "activation.offers.put", "ab12")).toBe("pim-sync:idempotency:activation:activation.offers.put:ab12");
+    expect(keys.activationKey("idempotency", "activation.offers.put", "ab12")).toBe(
+      "pim-sync:idempotency:activation:activation.offers.put:ab12",
+    );
     expect(keys.activationStateKey("shop-1", "orders")).toBe("pim-sync:activation:shop-1:orders");
     expect(keys.activationStateKey("shop-1", "offers")).toBe("pim-sync:activation:shop-1:offers");
     expect(keys.globalKey("lock", "schedules")).toBe("pim-sync:lock:schedules");

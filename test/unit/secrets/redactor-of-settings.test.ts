@@ -6,16 +6,41 @@ import { parseSettings } from "../../../src/settings/load-settings.js";
 const CONFIG = {
   redis: { url: "redis://default:redis-pass-1@127.0.0.1:6379" },
   trigger: { token: "trigger-token-0123456789" },
-  server: { metrics_token: "metrics-token-0123456789", admin: { users: [{ name: "ops", password: "admin-password-1", role: "admin", token: "admin-token-0123456789" }] } },
+  server: {
+    metrics_token: "metrics-token-0123456789",
+    admin: { users: [{ name: "ops", password: "admin-password-1", role: "admin", token: "admin-token-0123456789" }] },
+  },
   projects: [
     {
       id: 1,
-      pim: { url: "http://pim.example", client_id: "client-id-1", secret: "pim-secret-1", username: "pim-user-1", password: "pim-pass-1", events: { secret: "event-secret-primary-1", secondary_secret: "event-secret-second-1" } },
+      pim: {
+        url: "http://pim.example",
+        client_id: "client-id-1",
+        secret: "pim-secret-1",
+        username: "pim-user-1",
+        password: "pim-pass-1",
+        events: { secret: "event-secret-primary-1", secondary_secret: "event-secret-second-1" },
+      },
       service: { url: "http://service.example", email: "ops@example.com", password: "svc-pass-1" },
     },
-    { id: 2, pim: { url: "http://pim.example", client_id: "client-id-2", secret: "pim-secret-2", username: "pim-user-2", password: "${UNSET_PIM_PASSWORD}" }, service: { url: "http://service.example", token: "svc-token-2" } },
+    {
+      id: 2,
+      pim: {
+        url: "http://pim.example",
+        client_id: "client-id-2",
+        secret: "pim-secret-2",
+        username: "pim-user-2",
+        password: "${UNSET_PIM_PASSWORD}",
+      },
+      service: { url: "http://service.example", token: "svc-token-2" },
+    },
   ],
-  activation: { url: "http://activation.example", pim_connection_id: "conn-1", access_token: "act-token-1", orders: { sink: { type: "webhook", url: "http://hook.example", token: "hook-token-1" } } },
+  activation: {
+    url: "http://activation.example",
+    pim_connection_id: "conn-1",
+    access_token: "act-token-1",
+    orders: { sink: { type: "webhook", url: "http://hook.example", token: "hook-token-1" } },
+  },
 };
 
 describe("redactorOfSettings", () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createRedactor, REDACTED, redactSecrets } from "../../../src/secrets/redactor.js";
 import { MIN_SECRET_CHARS } from "../../../src/secrets/secret-forms.js";
 
-const SECRET = "s3cr3t/pa+ss wörd\"x";
+const SECRET = 's3cr3t/pa+ss wörd"x';
 
 /** Every spelling an echoing upstream is known to use. */
 function spellings(secret: string): string[] {
@@ -41,7 +41,9 @@ describe("createRedactor", () => {
 
   it("removes a Basic pair", () => {
     const pair = Buffer.from("some-client:the-client-secret").toString("base64");
-    expect(createRedactor({ secrets: [], basicPairs: [["some-client", "the-client-secret"]] }).redact(`Basic ${pair}`)).toBe(`Basic ${REDACTED}`);
+    expect(createRedactor({ secrets: [], basicPairs: [["some-client", "the-client-secret"]] }).redact(`Basic ${pair}`)).toBe(
+      `Basic ${REDACTED}`,
+    );
   });
 
   it(`leaves secrets shorter than ${MIN_SECRET_CHARS} characters alone (they would blank everything)`, () => {
@@ -66,7 +68,12 @@ describe("createRedactor", () => {
 
   it("scrubs values and keys of plain data, leaving the rest as it was", () => {
     const value = { reason: `x ${SECRET}`, list: [1, SECRET, null], [SECRET]: true, nested: { ok: "fine" } };
-    expect(redactor.redactValue(value)).toEqual({ reason: `x ${REDACTED}`, list: [1, REDACTED, null], [REDACTED]: true, nested: { ok: "fine" } });
+    expect(redactor.redactValue(value)).toEqual({
+      reason: `x ${REDACTED}`,
+      list: [1, REDACTED, null],
+      [REDACTED]: true,
+      nested: { ok: "fine" },
+    });
   });
 
   it("redactSecrets (the former helper) goes through the same implementation", () => {

@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { listenSettingsOf } from "../../../src/server/listen-settings.js";
 import { settingsSchema } from "../../../src/settings/settings-schema.js";
 
-const PROJECT = { id: 1, pim: { url: "http://pim", client_id: "c", secret: "s", username: "u", password: "p" }, service: { url: "http://svc", token: "t" } };
+const PROJECT = {
+  id: 1,
+  pim: { url: "http://pim", client_id: "c", secret: "s", username: "u", password: "p" },
+  service: { url: "http://svc", token: "t" },
+};
 const TOKEN = "a-trigger-token-of-16+";
 
 function listenOf(extra: Record<string, unknown>) {

@@ -40,13 +40,16 @@ function validItem(field: Field): fc.Arbitrary<string> {
   const base = fc.oneof(
     fc.constant("*"),
     value.chain((v) => valueText(field, v)),
-    fc.tuple(value, value).chain(([a, b]) => fc.tuple(valueText(field, Math.min(a, b)), valueText(field, Math.max(a, b))).map(([x, y]) => `${x}-${y}`)),
+    fc
+      .tuple(value, value)
+      .chain(([a, b]) => fc.tuple(valueText(field, Math.min(a, b)), valueText(field, Math.max(a, b))).map(([x, y]) => `${x}-${y}`)),
   );
   const step = fc.option(fc.integer({ min: 1, max: field.max }), { nil: undefined });
   return fc.tuple(base, step).map(([b, s]) => (s === undefined ? b : `${b}/${s}`));
 }
 
-const validField = (field: Field): fc.Arbitrary<string> => fc.array(validItem(field), { minLength: 1, maxLength: 3 }).map((items) => items.join(","));
+const validField = (field: Field): fc.Arbitrary<string> =>
+  fc.array(validItem(field), { minLength: 1, maxLength: 3 }).map((items) => items.join(","));
 
 /** A well-formed expression: 5 fields, or 6 with seconds first. */
 const validExpression = fc.boolean().chain((seconds) => {
@@ -56,7 +59,9 @@ const validExpression = fc.boolean().chain((seconds) => {
 
 describe("cronExpressionProblem", () => {
   it("the brief's short patterns are refused, naming the field count", () => {
-    expect(cronExpressionProblem("*/15 * * *")).toBe("has 4 fields; give 5 (minute hour day-of-month month weekday) or 6 (a seconds field first)");
+    expect(cronExpressionProblem("*/15 * * *")).toBe(
+      "has 4 fields; give 5 (minute hour day-of-month month weekday) or 6 (a seconds field first)",
+    );
     expect(cronExpressionProblem("*/15")).toBe("has 1 field; give 5 (minute hour day-of-month month weekday) or 6 (a seconds field first)");
     expect(cronExpressionProblem("0 0 1 1 * * *")).toMatch(/^has 7 fields/);
   });
@@ -83,7 +88,9 @@ describe("cronExpressionProblem", () => {
   });
 
   it("fewer than 5 or more than 6 fields are refused, whatever the fields hold", () => {
-    const fields = fc.array(validField(FIVE[0]!), { minLength: 1, maxLength: 9 }).filter((parts) => parts.length !== 5 && parts.length !== 6);
+    const fields = fc
+      .array(validField(FIVE[0]!), { minLength: 1, maxLength: 9 })
+      .filter((parts) => parts.length !== 5 && parts.length !== 6);
     fc.assert(
       fc.property(fields, (parts) => {
         expect(cronExpressionProblem(parts.join(" "))).toMatch(new RegExp(`^has ${parts.length} fields?; give 5`));
@@ -111,7 +118,13 @@ describe("cronExpressionProblem", () => {
   });
 
   it("a step of 0, beyond the field's largest value, or not a whole number is refused", () => {
-    const badStep = fc.oneof(fc.constant("0"), fc.constant("1.5"), fc.constant(""), fc.constant("x"), fc.integer({ min: 60, max: 1000 }).map(String));
+    const badStep = fc.oneof(
+      fc.constant("0"),
+      fc.constant("1.5"),
+      fc.constant(""),
+      fc.constant("x"),
+      fc.integer({ min: 60, max: 1000 }).map(String),
+    );
     fc.assert(
       fc.property(validExpression, fc.nat(), badStep, ({ fields, parts }, at, step) => {
         const index = at % fields.length;
@@ -147,7 +160,15 @@ describe("cronExpressionProblem", () => {
   });
 
   it("names, Sunday as 7, surrounding and repeated spaces are accepted", () => {
-    for (const expression of ["0 3 * * *", " 0  3 * *   * ", "0 9 * jan-Mar mon-fri", "0 0 * * 7", "0 */5 * * * *", "5/10 * * * *", "0 0 1,15 * SUN,sat"]) {
+    for (const expression of [
+      "0 3 * * *",
+      " 0  3 * *   * ",
+      "0 9 * jan-Mar mon-fri",
+      "0 0 * * 7",
+      "0 */5 * * * *",
+      "5/10 * * * *",
+      "0 0 1,15 * SUN,sat",
+    ]) {
       expect(cronExpressionProblem(expression), expression).toBeNull();
     }
   });
@@ -177,11 +198,18 @@ describe("schedules in a config", () => {
   });
 
   it("a day no month of the expression has is still refused by the queue's parser", () => {
-    expect(problemsOf({ projects: [project({ cron: "0 0 30 2 *" })] })).toEqual([expect.stringMatching(/^projects\[0\]\.schedule\.cron \(project 67\): '0 0 30 2 \*' is not a valid cron expression \(.*day of month/)]);
+    expect(problemsOf({ projects: [project({ cron: "0 0 30 2 *" })] })).toEqual([
+      expect.stringMatching(/^projects\[0\]\.schedule\.cron \(project 67\): '0 0 30 2 \*' is not a valid cron expression \(.*day of month/),
+    ]);
   });
 
   it("activation.orders.schedule is checked the same way", () => {
-    const activation = (schedule: string): Record<string, unknown> => ({ url: "https://activation.example", pim_connection_id: "pim-1", access_token: "token", orders: { schedule } });
+    const activation = (schedule: string): Record<string, unknown> => ({
+      url: "https://activation.example",
+      pim_connection_id: "pim-1",
+      access_token: "token",
+      orders: { schedule },
+    });
     expect(problemsOf({ projects: [project({ cron: "0 3 * * *" })], activation: activation("*/15") })).toEqual([
       "activation.orders.schedule: '*/15' is not a valid cron expression: has 1 field; give 5 (minute hour day-of-month month weekday) or 6 (a seconds field first)",
     ]);

@@ -48,7 +48,13 @@ const EXPECTED_MINIMAL: Settings = {
     keep_completed_days: 7,
     safety_check_interval_ms: 60_000,
   },
-  add_options: { visibility_attempts: 5, visibility_delay_ms: 1_000, recent_addition_grace_ms: 900_000, catalog_cache_ms: 60_000, locale_recheck_ms: 30_000 },
+  add_options: {
+    visibility_attempts: 5,
+    visibility_delay_ms: 1_000,
+    recent_addition_grace_ms: 900_000,
+    catalog_cache_ms: 60_000,
+    locale_recheck_ms: 30_000,
+  },
   budgets: { lease_ms: 5_000 },
   history: { enabled: true, retention_ms: 90 * 86_400_000 },
   held_deletions: { expiry_ms: 7 * 86_400_000 },
@@ -250,9 +256,7 @@ projects:
   });
 
   it("reports an unset variable even when the rest of the config is valid", () => {
-    const problems = problemsOf(() =>
-      parseSettings(MINIMAL_YAML.replace("token: tok", 'token: "tok-${SUFFIX}"'), "env.yaml", {}),
-    );
+    const problems = problemsOf(() => parseSettings(MINIMAL_YAML.replace("token: tok", 'token: "tok-${SUFFIX}"'), "env.yaml", {}));
     expect(problems).toEqual(["projects[0].service.token: environment variable SUFFIX is not set"]);
   });
 
@@ -274,7 +278,14 @@ describe("parseSettings: service credentials", () => {
   it("accepts { url, email, password } and defaults token_name to pim-sync", () => {
     const service = parse({ projects: [project({ service: { url: "https://svc", email: "sync@example.com", password: "pw" } })] })
       .projects[0]!.service;
-    expect(service).toEqual({ url: "https://svc", email: "sync@example.com", password: "pw", token_name: "pim-sync", requests_per_second: 10, max_in_flight: 8 });
+    expect(service).toEqual({
+      url: "https://svc",
+      email: "sync@example.com",
+      password: "pw",
+      token_name: "pim-sync",
+      requests_per_second: 10,
+      max_in_flight: 8,
+    });
   });
 
   it("keeps an explicit token_name", () => {
@@ -304,7 +315,9 @@ describe("parseSettings: service credentials", () => {
   });
 
   it("rejects a bad email address", () => {
-    const problems = problemsOf(() => parse({ projects: [project({ service: { url: "https://svc", email: "not-an-email", password: "pw" } })] }));
+    const problems = problemsOf(() =>
+      parse({ projects: [project({ service: { url: "https://svc", email: "not-an-email", password: "pw" } })] }),
+    );
     expect(problems).toContain("projects[0].service.email: must be an email address");
   });
 
@@ -357,14 +370,21 @@ projects:
       "projects[1].id: project id 1 appears twice (also projects[0])",
     ];
     for (const prefix of expectedPrefixes) {
-      expect(problems.filter((p) => p.startsWith(prefix)), `a problem starting with ${JSON.stringify(prefix)} in ${JSON.stringify(problems)}`).toHaveLength(1);
+      expect(
+        problems.filter((p) => p.startsWith(prefix)),
+        `a problem starting with ${JSON.stringify(prefix)} in ${JSON.stringify(problems)}`,
+      ).toHaveLength(1);
     }
     expect(problems).toHaveLength(expectedPrefixes.length);
   });
 
   it("names every unknown key of one object together", () => {
     const problems = problemsOf(() =>
-      parse({ projects: [project({ pim: { url: "https://p", client_id: "c", secret: "s", username: "u", password: "p", colour: "red", size: 3 } })] }),
+      parse({
+        projects: [
+          project({ pim: { url: "https://p", client_id: "c", secret: "s", username: "u", password: "p", colour: "red", size: 3 } }),
+        ],
+      }),
     );
     expect(problems).toEqual(["projects[0].pim: unknown keys 'colour', 'size'"]);
   });
@@ -376,13 +396,24 @@ projects:
   });
 
   it("reports duplicate project ids, each time they repeat", () => {
-    const problems = problemsOf(() => parse({ projects: [project({ id: 5 }), project({ id: 6 }), project({ id: 5 }), project({ id: 5 })] }));
-    expect(problems).toEqual(["projects[2].id: project id 5 appears twice (also projects[0])", "projects[3].id: project id 5 appears twice (also projects[0])"]);
+    const problems = problemsOf(() =>
+      parse({ projects: [project({ id: 5 }), project({ id: 6 }), project({ id: 5 }), project({ id: 5 })] }),
+    );
+    expect(problems).toEqual([
+      "projects[2].id: project id 5 appears twice (also projects[0])",
+      "projects[3].id: project id 5 appears twice (also projects[0])",
+    ]);
   });
 
   it("needs at least one project, unless the config is Activation-only", () => {
-    expect(problemsOf(() => parse({ projects: [] }))).toEqual(["projects: at least one project is needed (or an `activation` section, for an Activation-only deployment)"]);
-    const activationOnly = parseSettings(JSON.stringify({ activation: { url: "https://activation.example", pim_connection_id: "p", access_token: "t" } }), "a.json", {});
+    expect(problemsOf(() => parse({ projects: [] }))).toEqual([
+      "projects: at least one project is needed (or an `activation` section, for an Activation-only deployment)",
+    ]);
+    const activationOnly = parseSettings(
+      JSON.stringify({ activation: { url: "https://activation.example", pim_connection_id: "p", access_token: "t" } }),
+      "a.json",
+      {},
+    );
     expect(activationOnly.projects).toEqual([]);
     expect(activationOnly.activation?.orders.retention_days).toBe(90);
     expect(activationOnly.activation?.offers).toMatchObject({ key: "sku", retention_days: 30 });
@@ -402,8 +433,12 @@ projects:
 
   it("takes memory.heap_growing_percent, 0 for V8's own growth, and rejects a negative or fractional one naming the key", () => {
     expect(parse({ memory: { heap_growing_percent: 0 }, projects: [project()] }).memory).toEqual({ heap_growing_percent: 0 });
-    expect(problemsOf(() => parse({ memory: { heap_growing_percent: -1 }, projects: [project()] }))[0]).toMatch(/^memory\.heap_growing_percent: /);
-    expect(problemsOf(() => parse({ memory: { heap_growing_percent: 12.5 }, projects: [project()] }))[0]).toMatch(/^memory\.heap_growing_percent: /);
+    expect(problemsOf(() => parse({ memory: { heap_growing_percent: -1 }, projects: [project()] }))[0]).toMatch(
+      /^memory\.heap_growing_percent: /,
+    );
+    expect(problemsOf(() => parse({ memory: { heap_growing_percent: 12.5 }, projects: [project()] }))[0]).toMatch(
+      /^memory\.heap_growing_percent: /,
+    );
   });
 
   it("rejects a redis URL that is not redis:// or rediss://, and a bad prefix", () => {
@@ -415,31 +450,52 @@ projects:
     const nodes = ["redis://:pw@10.0.0.1:6379", "redis://:pw@10.0.0.2:6379", "redis://:pw@10.0.0.3"];
 
     it("accepts startup nodes instead of redis.url", () => {
-      expect(parse({ redis: { cluster: { nodes }, prefix: "tenant-a" }, projects: [project()] }).redis).toEqual({ cluster: { nodes, failover_wait_ms: 30_000 }, prefix: "tenant-a", connect_timeout_ms: 5_000 });
+      expect(parse({ redis: { cluster: { nodes }, prefix: "tenant-a" }, projects: [project()] }).redis).toEqual({
+        cluster: { nodes, failover_wait_ms: 30_000 },
+        prefix: "tenant-a",
+        connect_timeout_ms: 5_000,
+      });
     });
 
     it("redis.cluster.failover_wait_ms: how long a worker's command waits for a failover, bounded, the field named", () => {
-      expect(parse({ redis: { cluster: { nodes, failover_wait_ms: 60_000 } }, projects: [project()] }).redis?.cluster?.failover_wait_ms).toBe(60_000);
-      expect(problemsOf(() => parse({ redis: { cluster: { nodes, failover_wait_ms: 500 } }, projects: [project()] }))[0]).toMatch(/^redis\.cluster\.failover_wait_ms: /);
-      expect(problemsOf(() => parse({ redis: { cluster: { nodes, failover_wait_ms: "30s" } }, projects: [project()] }))[0]).toMatch(/^redis\.cluster\.failover_wait_ms: /);
+      expect(
+        parse({ redis: { cluster: { nodes, failover_wait_ms: 60_000 } }, projects: [project()] }).redis?.cluster?.failover_wait_ms,
+      ).toBe(60_000);
+      expect(problemsOf(() => parse({ redis: { cluster: { nodes, failover_wait_ms: 500 } }, projects: [project()] }))[0]).toMatch(
+        /^redis\.cluster\.failover_wait_ms: /,
+      );
+      expect(problemsOf(() => parse({ redis: { cluster: { nodes, failover_wait_ms: "30s" } }, projects: [project()] }))[0]).toMatch(
+        /^redis\.cluster\.failover_wait_ms: /,
+      );
     });
 
     it("needs exactly one of url and cluster, naming the field", () => {
       expect(problemsOf(() => parse({ redis: { url: "redis://cache", cluster: { nodes } }, projects: [project()] }))).toEqual([
         "redis.cluster: give either `redis.url` (one Redis) or `redis.cluster` (a Redis Cluster), not both",
       ]);
-      expect(problemsOf(() => parse({ redis: { prefix: "p" }, projects: [project()] }))).toEqual(["redis.url: needed (or `redis.cluster.nodes` for a Redis Cluster)"]);
+      expect(problemsOf(() => parse({ redis: { prefix: "p" }, projects: [project()] }))).toEqual([
+        "redis.url: needed (or `redis.cluster.nodes` for a Redis Cluster)",
+      ]);
     });
 
     it("rejects an empty node list, a node that is not a redis URL, and unknown keys", () => {
-      expect(problemsOf(() => parse({ redis: { cluster: { nodes: [] } }, projects: [project()] }))).toEqual(["redis.cluster.nodes: at least one startup node is needed"]);
-      expect(problemsOf(() => parse({ redis: { cluster: { nodes: ["redis://a:1", "http://b:2"] } }, projects: [project()] }))).toEqual(["redis.cluster.nodes[1]: must be a redis:// or rediss:// URL"]);
-      expect(problemsOf(() => parse({ redis: { cluster: { nodes, replicas: 1 } }, projects: [project()] }))[0]).toMatch(/^redis\.cluster: .*replicas/);
+      expect(problemsOf(() => parse({ redis: { cluster: { nodes: [] } }, projects: [project()] }))).toEqual([
+        "redis.cluster.nodes: at least one startup node is needed",
+      ]);
+      expect(problemsOf(() => parse({ redis: { cluster: { nodes: ["redis://a:1", "http://b:2"] } }, projects: [project()] }))).toEqual([
+        "redis.cluster.nodes[1]: must be a redis:// or rediss:// URL",
+      ]);
+      expect(problemsOf(() => parse({ redis: { cluster: { nodes, replicas: 1 } }, projects: [project()] }))[0]).toMatch(
+        /^redis\.cluster: .*replicas/,
+      );
     });
 
     it("makes every node agree on TLS and credentials, and on database 0, without echoing a URL", () => {
       const problems = problemsOf(() =>
-        parse({ redis: { cluster: { nodes: ["rediss://:pw@a:1", "redis://:pw@b:2", "rediss://:other-secret@c:3", "rediss://:pw@d:4/2"] } }, projects: [project()] }),
+        parse({
+          redis: { cluster: { nodes: ["rediss://:pw@a:1", "redis://:pw@b:2", "rediss://:other-secret@c:3", "rediss://:pw@d:4/2"] } },
+          projects: [project()],
+        }),
       );
       expect(problems).toEqual([
         "redis.cluster.nodes[1]: every node must use the same scheme (all redis:// or all rediss://)",
@@ -456,7 +512,9 @@ projects:
   });
 
   it("rejects an empty schedule cron", () => {
-    expect(problemsOf(() => parse({ projects: [project({ schedule: { cron: " " } })] }))).toEqual(["projects[0].schedule.cron: must not be empty"]);
+    expect(problemsOf(() => parse({ projects: [project({ schedule: { cron: " " } })] }))).toEqual([
+      "projects[0].schedule.cron: must not be empty",
+    ]);
   });
 
   it("rejects rates out of range", () => {
@@ -464,7 +522,15 @@ projects:
       parse({
         projects: [
           project({
-            pim: { url: "https://p", client_id: "c", secret: "s", username: "u", password: "p", requests_per_second: 0, option_writes_per_second: 101 },
+            pim: {
+              url: "https://p",
+              client_id: "c",
+              secret: "s",
+              username: "u",
+              password: "p",
+              requests_per_second: 0,
+              option_writes_per_second: 101,
+            },
             service: { url: "https://s", token: "t", requests_per_second: 101 },
           }),
         ],
@@ -476,7 +542,9 @@ projects:
   });
 
   it("reports a bad naming template under projects[i].naming", () => {
-    const problems = problemsOf(() => parse({ projects: [project(), project({ id: 2, naming: { select: "{attr}", unit: "{attribute}-{locale}" } })] }));
+    const problems = problemsOf(() =>
+      parse({ projects: [project(), project({ id: 2, naming: { select: "{attr}", unit: "{attribute}-{locale}" } })] }),
+    );
     expect(problems).toEqual([
       "projects[1].naming: naming template 'select' uses unknown placeholder {attr}",
       "projects[1].naming: naming template 'select' must use {attribute}",
@@ -586,11 +654,23 @@ describe("loadSettings", () => {
 describe("parseSettings: a syntax error never quotes the file", () => {
   const SECRET = "Sup3r-s3cret-Passw0rd";
   it.each([
-    ["an unclosed quote", `projects:\n  - id: 1\n    pim:\n      password: "${SECRET}\n      secret: x\n`, /^not valid YAML or JSON: line \d+, column \d+: a closing quote or bracket is missing$/],
+    [
+      "an unclosed quote",
+      `projects:\n  - id: 1\n    pim:\n      password: "${SECRET}\n      secret: x\n`,
+      /^not valid YAML or JSON: line \d+, column \d+: a closing quote or bracket is missing$/,
+    ],
     ["an unclosed flow sequence", `projects: [${SECRET}\n`, /^not valid YAML or JSON: line 2, column 1: /],
     ["a value with ': ' in it", `password: a: ${SECRET}\n`, /^not valid YAML or JSON: line 1, column 11: a mapping is nested on one line/],
-    ["a bad escape", `password: "${SECRET}\\q"\n`, /^not valid YAML or JSON: line 1, column \d+: a double-quoted string has an invalid escape sequence$/],
-    ["a tab as indentation", `projects:\n\tpassword: ${SECRET}\n`, /^not valid YAML or JSON: line 2, column 1: tabs are not allowed as indentation$/],
+    [
+      "a bad escape",
+      `password: "${SECRET}\\q"\n`,
+      /^not valid YAML or JSON: line 1, column \d+: a double-quoted string has an invalid escape sequence$/,
+    ],
+    [
+      "a tab as indentation",
+      `projects:\n\tpassword: ${SECRET}\n`,
+      /^not valid YAML or JSON: line 2, column 1: tabs are not allowed as indentation$/,
+    ],
     ["broken JSON", `{"password": "${SECRET}" "x": 1}`, /^not valid YAML or JSON: line 1, column \d+: unexpected text/],
     ["an alias to no anchor", `password: *${SECRET}\n`, /^not valid YAML or JSON: an alias \(\*name\) refers to no anchor/],
     // The parser only warns and reads the value as a string; a config must not start on a guess.
@@ -626,11 +706,17 @@ describe("parseSettings: a syntax error never quotes the file", () => {
 
 describe("parseSettings: server.auth_throttle", () => {
   it("defaults to 10 failures in 15 minutes and one warning per address a minute", () => {
-    expect(parse({ server: {}, projects: [project()] }).server?.auth_throttle).toEqual({ max_failures: 10, window_ms: 900_000, log_interval_ms: 60_000 });
+    expect(parse({ server: {}, projects: [project()] }).server?.auth_throttle).toEqual({
+      max_failures: 10,
+      window_ms: 900_000,
+      log_interval_ms: 60_000,
+    });
   });
 
   it("names each bad field", () => {
-    const problems = problemsOf(() => parse({ server: { auth_throttle: { max_failures: 0, window_ms: 10, log_interval_ms: -1, burst: 3 } }, projects: [project()] }));
+    const problems = problemsOf(() =>
+      parse({ server: { auth_throttle: { max_failures: 0, window_ms: 10, log_interval_ms: -1, burst: 3 } }, projects: [project()] }),
+    );
     expect(problems.join("\n")).toMatch(/server\.auth_throttle\.max_failures/);
     expect(problems.join("\n")).toMatch(/server\.auth_throttle\.window_ms/);
     expect(problems.join("\n")).toMatch(/server\.auth_throttle\.log_interval_ms/);

@@ -5,9 +5,16 @@ import { parseSettings } from "../../../src/settings/load-settings.js";
 
 /** Every character that breaks a password written into a Redis URL. */
 const PASSWORD = "p@ss/w#rd?%40:x y";
-const PROJECT = { id: 1, pim: { url: "http://pim.example", client_id: "c", secret: "s", username: "u", password: "p" }, service: { url: "http://service.example", token: "t" } };
+const PROJECT = {
+  id: 1,
+  pim: { url: "http://pim.example", client_id: "c", secret: "s", username: "u", password: "p" },
+  service: { url: "http://service.example", token: "t" },
+};
 
-function parse(redis: Record<string, unknown>, env: Record<string, string> = { REDIS_PASSWORD: PASSWORD }): ReturnType<typeof parseSettings> {
+function parse(
+  redis: Record<string, unknown>,
+  env: Record<string, string> = { REDIS_PASSWORD: PASSWORD },
+): ReturnType<typeof parseSettings> {
   return parseSettings(JSON.stringify({ redis, projects: [PROJECT] }), "test", env);
 }
 
@@ -49,7 +56,9 @@ describe("redis.password", () => {
   });
 
   it("must not be empty (an unset-looking variable)", () => {
-    expect(problemsOf(() => parse({ url: "redis://redis:6379", password: "${REDIS_PASSWORD}" }, { REDIS_PASSWORD: "" }))).toEqual(["redis.password: must not be empty"]);
+    expect(problemsOf(() => parse({ url: "redis://redis:6379", password: "${REDIS_PASSWORD}" }, { REDIS_PASSWORD: "" }))).toEqual([
+      "redis.password: must not be empty",
+    ]);
   });
 
   it("is removed from logs, errors and answers like every other secret", () => {

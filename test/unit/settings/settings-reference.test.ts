@@ -12,7 +12,9 @@ describe("the configuration reference is generated from the settings schema", ()
   });
 
   it("every key has a description, so none reaches the docs unexplained", () => {
-    const undescribed = settingsReference().filter((row) => row.description.trim() === "").map((row) => row.key);
+    const undescribed = settingsReference()
+      .filter((row) => row.description.trim() === "")
+      .map((row) => row.key);
     expect(undescribed).toEqual([]);
   });
 
@@ -22,7 +24,10 @@ describe("the configuration reference is generated from the settings schema", ()
       section: z.strictObject({ name: z.string().describe("a name"), flag: z.boolean().optional().describe("a flag") }).optional(),
       items: z.array(z.strictObject({ code: z.string().default("x").describe("a code") })).default([]),
       codes: z.array(z.string()).default([]).describe("some codes"),
-      either: z.union([z.strictObject({ token: z.string().describe("a token") }), z.strictObject({ email: z.string().describe("an email") })]),
+      either: z.union([
+        z.strictObject({ token: z.string().describe("a token") }),
+        z.strictObject({ email: z.string().describe("an email") }),
+      ]),
     });
     expect(settingsReference(schema)).toEqual([
       { key: "a", defaultValue: "3", description: "an int" },

@@ -67,7 +67,9 @@ describe("serviceConnectionSchema", () => {
   });
 
   it("rejects a blank token_name", () => {
-    expect(serviceConnectionSchema.safeParse({ url: service.url, email: "bot@example.com", password: "pw", token_name: "" }).success).toBe(false);
+    expect(serviceConnectionSchema.safeParse({ url: service.url, email: "bot@example.com", password: "pw", token_name: "" }).success).toBe(
+      false,
+    );
   });
 
   it("rejects more than 100 requests per second", () => {
@@ -133,6 +135,8 @@ describe("projectSchema: codes and locales", () => {
   });
 
   it("rejects a non-code attribute open to additions", () => {
-    expect(projectSchema.safeParse({ id: 1, pim, service, allowed_options_for_pim_attribute_addition: ["not-a-code"] }).success).toBe(false);
+    expect(projectSchema.safeParse({ id: 1, pim, service, allowed_options_for_pim_attribute_addition: ["not-a-code"] }).success).toBe(
+      false,
+    );
   });
 });

@@ -7,8 +7,20 @@ import { desiredWithNamedOptions, type NamedOptions } from "../../../src/sync/na
 const state = (...names: string[]): Map<string, ServiceLabels> => new Map(names.map((name) => [name, { "en-US": name.toUpperCase() }]));
 
 /** The plan of one collection for options read alone, as a targeted sync makes it. */
-function planNamed(lastWritten: Map<string, ServiceLabels>, named: NamedOptions, extra: { recentlyAdded?: Map<string, ServiceLabels> } = {}) {
-  return planCollection({ collection: "color", desired: desiredWithNamedOptions(lastWritten, named), lastWritten, full: false, allowMassDelete: false, guard: DEFAULT_DELETION_GUARD, ...extra });
+function planNamed(
+  lastWritten: Map<string, ServiceLabels>,
+  named: NamedOptions,
+  extra: { recentlyAdded?: Map<string, ServiceLabels> } = {},
+) {
+  return planCollection({
+    collection: "color",
+    desired: desiredWithNamedOptions(lastWritten, named),
+    lastWritten,
+    full: false,
+    allowMassDelete: false,
+    guard: DEFAULT_DELETION_GUARD,
+    ...extra,
+  });
 }
 
 describe("planning options read alone", () => {
@@ -18,12 +30,20 @@ describe("planning options read alone", () => {
   });
 
   it("a relabelled option is an upsert; an unchanged one is nothing", () => {
-    expect(planNamed(state("red", "blue"), { present: [{ name: "red", label: { "en-US": "Crimson" } }], gone: [] })).toMatchObject({ action: "update", upserts: [{ name: "red" }], deletes: [] });
+    expect(planNamed(state("red", "blue"), { present: [{ name: "red", label: { "en-US": "Crimson" } }], gone: [] })).toMatchObject({
+      action: "update",
+      upserts: [{ name: "red" }],
+      deletes: [],
+    });
     expect(planNamed(state("red", "blue"), { present: [{ name: "red", label: { "en-US": "RED" } }], gone: [] }).action).toBe("none");
   });
 
   it("a 404 deletes that option only, whatever its spelling in the state; a 404 for an unknown option is nothing", () => {
-    expect(planNamed(state("Red", "blue", "green"), { present: [], gone: ["red"] })).toMatchObject({ action: "update", upserts: [], deletes: ["Red"] });
+    expect(planNamed(state("Red", "blue", "green"), { present: [], gone: ["red"] })).toMatchObject({
+      action: "update",
+      upserts: [],
+      deletes: ["Red"],
+    });
     expect(planNamed(state("red", "blue"), { present: [], gone: ["teal"] }).action).toBe("none");
   });
 
@@ -40,12 +60,23 @@ describe("planning options read alone", () => {
     expect(plan.deletes).toEqual([]);
     expect(plan.heldBack?.names).toHaveLength(11);
     // The same PIM read whole (nine options left) plans the same.
-    const whole = planCollection({ collection: "color", desired: [...lastWritten].slice(11).map(([name, label]) => ({ name, label })), lastWritten, full: false, allowMassDelete: false, guard: DEFAULT_DELETION_GUARD });
+    const whole = planCollection({
+      collection: "color",
+      desired: [...lastWritten].slice(11).map(([name, label]) => ({ name, label })),
+      lastWritten,
+      full: false,
+      allowMassDelete: false,
+      guard: DEFAULT_DELETION_GUARD,
+    });
     expect(plan).toEqual(whole);
   });
 
   it("an option added through add-options moments ago is not deleted on a 404", () => {
-    const plan = planNamed(state("red", "fresh"), { present: [], gone: ["fresh"] }, { recentlyAdded: new Map([["fresh", { "en-US": "Fresh" }]]) });
+    const plan = planNamed(
+      state("red", "fresh"),
+      { present: [], gone: ["fresh"] },
+      { recentlyAdded: new Map([["fresh", { "en-US": "Fresh" }]]) },
+    );
     expect(plan).toMatchObject({ action: "none", deletes: [], kept: ["fresh"] });
   });
 });

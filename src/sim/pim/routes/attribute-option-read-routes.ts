@@ -59,7 +59,10 @@ export function addAttributeOptionReadRoutes(router: PimRouter, { state }: PimRo
       const optionCode = paramOf(params, "option");
       const option = optionsOf(state, found.attribute.code).find((candidate) => sameCode(candidate.code, optionCode));
       if (option === undefined) {
-        return akeneoError(404, `Attribute option "${optionCode}" does not exist or is not an option of the attribute "${found.attribute.code}".`);
+        return akeneoError(
+          404,
+          `Attribute option "${optionCode}" does not exist or is not an option of the attribute "${found.attribute.code}".`,
+        );
       }
       return jsonReply(200, presentOption(found.attribute.code, option));
     },

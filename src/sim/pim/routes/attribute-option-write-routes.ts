@@ -45,7 +45,8 @@ function notSupportingOptions(attribute: PimCatalogAttribute) {
 }
 
 export function addAttributeOptionWriteRoutes(router: PimRouter, { state, events }: PimRouteContext): void {
-  const changed: OptionChanged = (attribute, option, status) => events.emit(`attribute-option.${status === 201 ? "created" : "updated"}`, optionEventData(attribute, option));
+  const changed: OptionChanged = (attribute, option, status) =>
+    events.emit(`attribute-option.${status === 201 ? "created" : "updated"}`, optionEventData(attribute, option));
   router.add("PATCH", `${API_PREFIX}/attributes/:code/options/:option`, {
     optionWrite: true,
     handle: (request, params) => patchOne(state, request, paramOf(params, "code"), paramOf(params, "option"), changed),

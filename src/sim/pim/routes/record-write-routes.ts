@@ -25,7 +25,10 @@ function readJson(request: SimRequest): { ok: true; value: unknown } | { ok: fal
     return { ok: false, reply: akeneoError(415, "The 'Content-type' header is missing. 'application/json' has to specified as value.") };
   }
   if (contentType !== "application/json") {
-    return { ok: false, reply: akeneoError(415, `"${contentType}" in "Content-Type" header is not valid. Only "application/json" is allowed.`) };
+    return {
+      ok: false,
+      reply: akeneoError(415, `"${contentType}" in "Content-Type" header is not valid. Only "application/json" is allowed.`),
+    };
   }
   try {
     return { ok: true, value: JSON.parse(request.body.toString("utf8")) };
@@ -40,7 +43,8 @@ function unknownEntity(state: PimState, code: string): SimReply | undefined {
 }
 
 export function addRecordWriteRoutes(router: PimRouter, { state, events }: PimRouteContext): void {
-  const changed = (entity: string, record: string, status: number): void => events.emit(`reference-entity-record.${status === 201 ? "created" : "updated"}`, recordEventData(entity, record));
+  const changed = (entity: string, record: string, status: number): void =>
+    events.emit(`reference-entity-record.${status === 201 ? "created" : "updated"}`, recordEventData(entity, record));
   router.add("PATCH", `${API_PREFIX}/reference-entities/:code/records/:record`, {
     handle(request, params) {
       const entityCode = paramOf(params, "code");

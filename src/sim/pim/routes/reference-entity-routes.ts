@@ -74,7 +74,10 @@ export function addReferenceEntityRoutes(router: PimRouter, { state, recordsPage
 /** The `locales` filter, or an error message for a locale the PIM does not have activated. */
 function readLocales(state: PimState, raw: string | null): ReadonlySet<string> | undefined | string {
   if (raw === null) return undefined;
-  const codes = raw.split(",").map((code) => code.trim()).filter((code) => code !== "");
+  const codes = raw
+    .split(",")
+    .map((code) => code.trim())
+    .filter((code) => code !== "");
   const inactive = codes.find((code) => localeStatus(state, code) !== "enabled");
   if (inactive !== undefined) return `Locale "${inactive}" does not exist or is not activated.`;
   return new Set(codes);
