@@ -220,7 +220,7 @@ async function startServer(
     await app.register(pimEventRoutes, {
       projects: settings.projects,
       store: prepared.pimEvents,
-      enqueue: (project, delayMs) => prepared.queues.enqueueEventSync(project, delayMs),
+      enqueue: (project, window) => prepared.queues.enqueueEventSync(project, window),
       logger,
       redisTimeoutMs: listen.redis_timeout_ms,
       warnIntervalMs: listen.auth_throttle.log_interval_ms,

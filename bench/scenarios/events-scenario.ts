@@ -72,7 +72,7 @@ export interface EventsResult {
     readonly bursts: number;
     readonly burst_interval_ms: number;
     readonly window_ms: number;
-    /** Options of the 50 attributes before the changes (read whole only when an attribute has more than `pim.events.option_read_limit` changes pending in one targeted sync). */
+    /** Options of the 50 attributes before the changes (an attribute's changes pending in one targeted sync are read alone when they are fewer than its list's pages, else its list is read). */
     readonly options_of_attributes: number;
     readonly largest_attribute_options: number;
   };

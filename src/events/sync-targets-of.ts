@@ -3,11 +3,11 @@ import { targetOfKey } from "./event-target.js";
 
 /**
  * The targeted sync's targets from the project's pending set (fields it does not know are left
- * out). An attribute is read whole when an attribute event named it, or when more than
- * `optionReadLimit` of its options are pending (a burst that large, an import or a bulk edit,
- * costs fewer requests as the list's pages); otherwise each pending option is read alone.
+ * out). An attribute is read whole when an attribute event named it; otherwise its pending
+ * options are named, and the sync reads them alone or reads the list, whichever costs fewer
+ * requests (src/sync/reads-options-alone.ts: it knows the list's size, this does not).
  */
-export function syncTargetsOf(keys: Iterable<string>, optionReadLimit: number): SyncTargets {
+export function syncTargetsOf(keys: Iterable<string>): SyncTargets {
   const whole = new Set<string>();
   const referenceEntities = new Set<string>();
   const optionsByAttribute = new Map<string, Set<string>>();
@@ -23,9 +23,7 @@ export function syncTargetsOf(keys: Iterable<string>, optionReadLimit: number): 
   }
   const options: OptionTargets[] = [];
   for (const [attribute, codes] of optionsByAttribute) {
-    if (whole.has(attribute)) continue;
-    if (codes.size > optionReadLimit) whole.add(attribute);
-    else options.push({ attribute, codes: [...codes].sort() });
+    if (!whole.has(attribute)) options.push({ attribute, codes: [...codes].sort() });
   }
   options.sort((a, b) => (a.attribute < b.attribute ? -1 : a.attribute > b.attribute ? 1 : 0));
   return { attributes: [...whole].sort(), referenceEntities: [...referenceEntities].sort(), options };

@@ -5,6 +5,7 @@ import type { AnyJobDefinition } from "./catalog/define-job.js";
 import { enqueueSync } from "./enqueue-sync.js";
 import { addJobOnce } from "./idempotency-keys.js";
 import type { JobData } from "./job-catalog.js";
+import { quietDelayMs } from "./quiet-delay.js";
 
 /**
  * - `queued`: a new job.
@@ -33,6 +34,12 @@ export interface EnqueueRequest {
   readonly idempotencyKey?: string | undefined;
   /** Run no sooner than this from now. */
   readonly delayMs?: number | undefined;
+  /**
+   * Makes `delayMs` a quiet gap (`one-waiting` jobs): a request joining a job still delayed
+   * moves its start to `delayMs` from now, but never later than this long after that job was
+   * queued. Without it a joined job keeps its start.
+   */
+  readonly quietUpToMs?: number | undefined;
 }
 
 /** States in which a job has not started yet. */
@@ -63,7 +70,25 @@ export async function enqueueJob(
       const existingId = await queue.getDeduplicationJobId(deduplicationId);
       const existing = existingId ? await queue.getJob(existingId) : undefined;
       const state = existing ? await existing.getState() : undefined;
-      if (existing && state !== undefined && NOT_STARTED.has(state)) return { jobId: existing.id ?? "", status: "merged" };
+      if (existing && state !== undefined && NOT_STARTED.has(state)) {
+        // Only the first attempt's delay: a retry's delay is its backoff, not a window.
+        if (state === "delayed" && request.quietUpToMs !== undefined && existing.attemptsStarted === 0) {
+          const delay = quietDelayMs({
+            now: Date.now(),
+            queuedAt: existing.timestamp,
+            quietMs: request.delayMs ?? 0,
+            maxMs: request.quietUpToMs,
+          });
+          try {
+            await existing.changeDelay(delay);
+          } catch (error) {
+            // It left the delayed set meanwhile: it starts now, after this request's data was
+            // stored, so it carries the request all the same.
+            if ((await existing.getState()) === "delayed") throw error;
+          }
+        }
+        return { jobId: existing.id ?? "", status: "merged" };
+      }
       const job = await queue.add(entry.name, data, { ...delayed, deduplication: { id: deduplicationId, keepLastIfActive: true } });
       if (existing && state === "active") return { jobId: existing.id ?? "", status: "follows-running" };
       return { jobId: job.id ?? "", status: "queued" };

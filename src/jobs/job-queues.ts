@@ -7,6 +7,7 @@ import { enqueueJob, type EnqueueRequest, type EnqueueStatus, type EnqueueTarget
 import { keyspaceOf } from "../redis/keyspace.js";
 import { spreadRepeatStrategy } from "./schedule-offset.js";
 import { queueTelemetryOption } from "./queue-telemetry.js";
+import type { EventWindow } from "../events/event-window.js";
 
 export interface EnqueuedJob {
   readonly project: number;
@@ -36,11 +37,11 @@ export interface JobQueues {
     options?: { readonly idempotencyKey?: string | undefined },
   ): Promise<EnqueuedJob>;
   /**
-   * A targeted sync of the project's pending PIM events, `delayMs` from now; while one is
-   * waiting, this joins it (its run reads every target pending when it starts); while one runs,
-   * one more follows it.
+   * A targeted sync of the project's pending PIM events, once the window closes: `quietMs` after
+   * the last request, at most `maxMs` after the first. While one is waiting, this joins it (its
+   * run reads every target pending when it starts); while one runs, one more follows it.
    */
-  enqueueEventSync(project: number, delayMs: number): Promise<void>;
+  enqueueEventSync(project: number, window: EventWindow): Promise<void>;
   /** One job at a time per project queue, across every worker (see queue-names.ts). */
   enforceOneJobPerProject(): Promise<void>;
   close(): Promise<void>;
@@ -107,8 +108,8 @@ export function createJobQueues(args: {
     enqueue,
     enqueueSync: (input) => enqueue("sync.run", input),
     enqueueAddOptions: (input, options = {}) => enqueue("options.add", input, { idempotencyKey: options.idempotencyKey }),
-    async enqueueEventSync(project, delayMs) {
-      await enqueue("sync.events", { project }, { delayMs });
+    async enqueueEventSync(project, window) {
+      await enqueue("sync.events", { project }, { delayMs: Math.min(window.quietMs, window.maxMs), quietUpToMs: window.maxMs });
     },
     async enforceOneJobPerProject() {
       await Promise.all([...queues.values()].map((queue) => queue.setGlobalConcurrency(1)));

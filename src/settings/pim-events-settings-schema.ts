@@ -20,14 +20,16 @@ export const pimEventsSchema = z
       .min(0)
       .max(60_000)
       .default(1_000)
-      .describe("Events of the project arriving within this long of the first are merged into one targeted sync (default 1000 ms)."),
-    option_read_limit: z
+      .describe(
+        "The longest merge window: events of the project arriving within this long of the first are merged into one targeted sync, which starts at the latest this long after the first (default 1000 ms).",
+      ),
+    quiet_ms: z
       .int()
       .min(0)
-      .max(1_000)
-      .default(20)
+      .max(60_000)
+      .default(200)
       .describe(
-        "An attribute with at most this many options changed (attribute-option events pending for one targeted sync) has each read alone (one request per option); above it, or after an attribute event, its whole option list is read (a page per 100 options). 0 always reads whole lists. Default 20: as many requests as a 2,000-option list's pages.",
+        "The merge window closes early once no event of the project has arrived for this long (the burst is over): the targeted sync starts then, at most `window_ms` after the first event (default 200 ms).",
       ),
     subject: z
       .string()

@@ -8,6 +8,7 @@ import type { NamedOptions } from "./named-options.js";
 import type { PimReader } from "./pim-reader.js";
 import { openSourceOptions } from "./read-source-options.js";
 import { readNamedOptions } from "./read-named-options.js";
+import { readsOptionsAlone } from "./reads-options-alone.js";
 import type { SourceSize } from "./reading-order.js";
 
 /**
@@ -29,8 +30,9 @@ export interface OpenedDesired {
 /**
  * Opens one source of a sync. An attribute whose options a targeted sync names alone is read
  * option by option, provided every collection of it has a last-written state to plan them
- * against; a collection without one (never synced, or its state lost) can only be replaced from
- * the whole list, so the attribute is then read whole, like every other source.
+ * against and that costs fewer requests than its list's pages (readsOptionsAlone); a collection
+ * without a state (never synced, or its state lost) can only be replaced from the whole list, so
+ * the attribute is then read whole, like every other source.
  */
 export async function openDesiredOptions(args: {
   readonly group: SourceGroup;
@@ -52,7 +54,8 @@ export async function openDesiredOptions(args: {
       if (state === null) break;
       lastWritten.set(spec.name, state);
     }
-    if (lastWritten.size === group.specs.length) {
+    const largest = Math.max(0, ...[...lastWritten.values()].map((state) => state.size));
+    if (lastWritten.size === group.specs.length && readsOptionsAlone(codes.length, largest)) {
       return {
         size: { kind: "counted", items: codes.length },
         read: async () => ({

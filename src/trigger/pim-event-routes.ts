@@ -7,6 +7,7 @@ import { SIGNATURE_HEADERS, signatureMatches } from "../events/event-signature.j
 import { targetKey, targetOfEvent } from "../events/event-target.js";
 import { pimEventSchema } from "../events/pim-event.js";
 import type { PimEventStore } from "../events/pim-event-store.js";
+import type { EventWindow } from "../events/event-window.js";
 import { HIDDEN_ROUTE } from "../openapi/route-schema.js";
 import { pimEventRouteSchema } from "./pim-event-route-schemas.js";
 
@@ -14,8 +15,8 @@ export interface PimEventRoutesOptions {
   /** The configured projects; those with `pim.events` get a receiver. */
   readonly projects: readonly ProjectSettings[];
   readonly store: PimEventStore;
-  /** Queues (or joins) the project's targeted sync, `delayMs` from now. */
-  readonly enqueue: (project: number, delayMs: number) => Promise<void>;
+  /** Queues (or joins) the project's targeted sync, to start when the window closes. */
+  readonly enqueue: (project: number, window: EventWindow) => Promise<void>;
   readonly logger: Logger;
   /** Recording answers 503 when Redis has not taken the event within this. */
   readonly redisTimeoutMs: number;
@@ -115,7 +116,7 @@ export async function pimEventRoutes(app: FastifyInstance, options: PimEventRout
     }
     // Also for a duplicate: the first delivery may have been recorded and its job not queued
     // (Redis failed in between); a job that finds nothing pending reads nothing.
-    await inTime(options.enqueue(project.id, events.window_ms));
+    await inTime(options.enqueue(project.id, { quietMs: events.quiet_ms, maxMs: events.window_ms }));
     if (fresh) log.info({ project: project.id, event: event.id, type: event.type, target: targetKey(target) }, "PIM event recorded");
     return reply.code(200).send({ status: fresh ? "recorded" : "duplicate" });
   });

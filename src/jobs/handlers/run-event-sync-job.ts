@@ -10,8 +10,7 @@ export async function runEventSyncJob(data: { readonly project: number }, contex
   const { runtime, settings } = context;
   if (!context.pimEvents) throw new Error("this worker keeps no PIM event backlog");
   const taken = await context.pimEvents.pending(data.project);
-  // A project no longer subscribed (its pending targets left from before) reads whole lists.
-  const targets = syncTargetsOf(taken.keys(), runtime.project.pim.events?.option_read_limit ?? 0);
+  const targets = syncTargetsOf(taken.keys());
   if (isEmptyTargets(targets)) {
     // A follow-up of a run that already took every target, or a redelivered event.
     await context.pimEvents.settle(data.project, taken);

@@ -88,6 +88,20 @@ describe("PIM events through the worker process and the simulators", () => {
       logger: createLogger({ level: "silent", redactor: EMPTY_REDACTOR }),
     });
 
+  /**
+   * Makes the PIM's color list `count` options longer (its sample list is one page). Before the
+   * worker's first sync, so the state it plans against has them: an option is read alone only
+   * when that costs fewer requests than the list's pages (e.g. 150 options: 2 pages).
+   */
+  const lengthenColor = (count: number): void => {
+    for (let index = 0; index < count; index += 1)
+      sims.pim.state.attribute_options["color"]?.push({
+        code: `filler_${index}`,
+        sort_order: 1_000 + index,
+        labels: { en_US: `Filler ${index}` },
+      });
+  };
+
   const optionsOf = (collection: string): string[] => (collectionsOf(sims.service, PROJECT)[collection] ?? []).map((option) => option.name);
 
   async function eventSyncsDone(): Promise<number> {
@@ -107,6 +121,7 @@ describe("PIM events through the worker process and the simulators", () => {
   }
 
   it("an option created in the PIM reaches the service through a signed event, read with one GET of that option", async () => {
+    lengthenColor(150);
     await startWorker();
     sims.pim.clearRequests();
     await pim().upsertAttributeOptions("color", [{ code: "teal", labels: { en_US: "Teal" } }]);
@@ -171,8 +186,11 @@ describe("PIM events through the worker process and the simulators", () => {
   });
 
   it("events spread over less than the merge window are one targeted sync job and one read of each option", async () => {
+    // 5 single reads must cost less than the list: 6 pages.
+    lengthenColor(600);
     // Long enough for the events below on a busy machine: they take a few requests each.
-    await startWorker({}, 5_000);
+    // A quiet gap as long as the window: the events below come slower than the default gap.
+    await startWorker({}, 5_000, { quiet_ms: 5_000 });
     sims.pim.clearRequests();
     const eventSyncJobs = async () => (await allJobs(queues, PROJECT)).filter((job) => job.name === "sync.events");
     const changes = 5;
@@ -204,7 +222,29 @@ describe("PIM events through the worker process and the simulators", () => {
     expect(reads.sort()).toEqual(Array.from({ length: changes }, (_, index) => `/api/rest/v1/attributes/color/options/spread_${index}`));
   });
 
+  it("a burst followed by silence is synced once no event came for quiet_ms, long before window_ms", async () => {
+    // The longest window the settings allow: a sync before it ends can only come from the quiet gap.
+    const windowMs = 60_000;
+    await startWorker({}, windowMs, { quiet_ms: 100 });
+    const codes = ["quiet_a", "quiet_b", "quiet_c"];
+    for (const [index, code] of codes.entries()) {
+      sims.pim.state.attribute_options["color"]?.push({ code, sort_order: 300 + index, labels: { en_US: code } });
+      sims.pim.events.emit("attribute-option.created", optionEventData("color", code));
+    }
+    await waitFor(() => codes.every((code) => optionsOf("color").includes(code)), {
+      timeoutMs: WAIT_MS,
+      what: "the burst's options in the service",
+    });
+    const jobs = (await allJobs(queues, PROJECT)).filter((job) => job.name === "sync.events");
+    const lastEventAt = Number(await redis.redis.get(`${redis.prefix}:pim-events:${PROJECT}:last`));
+    expect(jobs.length).toBeGreaterThan(0);
+    for (const job of jobs) expect(job.processedOn ?? Number.POSITIVE_INFINITY).toBeLessThan(job.timestamp + windowMs);
+    // The last job started after the burst's last event arrived: the gap closed the window.
+    expect(Math.max(...jobs.map((job) => job.processedOn ?? 0))).toBeGreaterThanOrEqual(lastEventAt);
+  });
+
   it("a delete event deletes only once the PIM confirms the option is gone", async () => {
+    lengthenColor(150);
     await startWorker();
     const announce = (): void => sims.pim.events.emit("attribute-option.deleted", optionEventData("color", "red"));
     expect(optionsOf("color")).toContain("red");
@@ -231,13 +271,16 @@ describe("PIM events through the worker process and the simulators", () => {
   });
 
   it("deletions the guard would hold from a full sync are held from option events the same way", async () => {
-    await startWorker({ deletion_guard: { max_fraction: 0.5, min_count: 2 } }, 5_000);
+    // 4 deletions of 455 options (5 pages: read alone), more than the guard's 0.5 %.
+    lengthenColor(450);
+    await startWorker({ deletion_guard: { max_fraction: 0.005, min_count: 2 } }, 5_000, { quiet_ms: 5_000 });
     const before = optionsOf("color");
     const colors = sims.pim.state.attribute_options["color"] ?? [];
-    sims.pim.state.attribute_options["color"] = colors.slice(0, 1);
+    const deleted = colors.slice(1, 5);
+    sims.pim.state.attribute_options["color"] = colors.filter((option) => !deleted.includes(option));
     sims.pim.clearRequests();
     // One event per deleted option, all in one targeted sync (the window is long enough).
-    for (const option of colors.slice(1)) sims.pim.events.emit("attribute-option.deleted", optionEventData("color", option.code));
+    for (const option of deleted) sims.pim.events.emit("attribute-option.deleted", optionEventData("color", option.code));
     await eventSyncsDone();
     // Read option by option (each 404), not as the list.
     expect(sims.pim.requests.filter((request) => request.path === "/api/rest/v1/attributes/color/options")).toEqual([]);
@@ -247,6 +290,7 @@ describe("PIM events through the worker process and the simulators", () => {
   });
 
   it("a relabelled option reaches the service from its event, read alone", async () => {
+    lengthenColor(150);
     await startWorker();
     sims.pim.clearRequests();
     await pim().upsertAttributeOptions("color", [{ code: "red", labels: { en_US: "Crimson" } }]);
@@ -259,8 +303,10 @@ describe("PIM events through the worker process and the simulators", () => {
     expect(reads).toEqual(["/api/rest/v1/attributes/color/options/red"]);
   });
 
-  it("more pending options of one attribute than option_read_limit read its list once, not each option", async () => {
-    await startWorker({}, 5_000, { option_read_limit: 2 });
+  it("more pending options of one attribute than its list has pages read the list once, not each option", async () => {
+    // 155 options: 2 pages, against 3 single reads.
+    lengthenColor(150);
+    await startWorker({}, 5_000, { quiet_ms: 5_000 });
     sims.pim.clearRequests();
     const codes = ["burst_a", "burst_b", "burst_c"];
     for (const [index, code] of codes.entries()) {
@@ -272,7 +318,8 @@ describe("PIM events through the worker process and the simulators", () => {
     const reads = sims.pim.requests
       .filter((request) => request.method === "GET" && request.path.startsWith("/api/rest/v1/attributes/color/options"))
       .map((request) => request.path);
-    expect(reads).toEqual(["/api/rest/v1/attributes/color/options"]);
+    // The list's two pages, no single option.
+    expect(reads).toEqual(["/api/rest/v1/attributes/color/options", "/api/rest/v1/attributes/color/options"]);
   });
 
   it("events the platform lost are repaired by the next scheduled sync", async () => {

@@ -3,6 +3,15 @@ import type { SyncTargets } from "../../../src/domain/sync-targets.js";
 import { PROJECT, startSyncHarness, type SyncHarness } from "../../support/sync-harness.js";
 
 const colorOnly = (codes: string[]): SyncTargets => ({ attributes: [], referenceEntities: [], options: [{ attribute: "color", codes }] });
+/** Makes the PIM's color list `count` options longer: three pages at 250, so that two options read alone cost less than the list. */
+const lengthenColor = (h: SyncHarness, count: number): void => {
+  for (let index = 0; index < count; index += 1)
+    h.pim.state.attribute_options["color"]?.push({
+      code: `filler_${index}`,
+      sort_order: 1_000 + index,
+      labels: { en_US: `Filler ${index}` },
+    });
+};
 const colorReads = (h: SyncHarness): string[] =>
   h.pim.requests
     .filter((request) => request.method === "GET" && request.path.startsWith("/api/rest/v1/attributes/color/options"))
@@ -16,6 +25,7 @@ describe("a targeted sync of named options", () => {
 
   it("reads each named option alone and writes only its difference", async () => {
     h = await startSyncHarness();
+    lengthenColor(h, 250);
     await h.sync();
     h.pim.state.attribute_options["color"]?.push({ code: "teal", sort_order: 50, labels: { en_US: "Teal" } });
     h.pim.clearRequests();
@@ -24,6 +34,21 @@ describe("a targeted sync of named options", () => {
     expect(colorReads(h).sort()).toEqual(["/api/rest/v1/attributes/color/options/red", "/api/rest/v1/attributes/color/options/teal"]);
     expect(report.collections).toMatchObject([{ collection: "color", action: "update", upserts: 1, deletes: 0 }]);
     expect(h.optionsOf("color").map((option) => option.name)).toContain("teal");
+  });
+
+  it("reads a one-page list whole rather than its named option alone: one request either way, and the list shows what events missed", async () => {
+    h = await startSyncHarness();
+    await h.sync();
+    expect(h.optionsOf("color").length).toBeLessThanOrEqual(100);
+    h.pim.state.attribute_options["color"]?.push(
+      { code: "teal", sort_order: 50, labels: { en_US: "Teal" } },
+      { code: "unannounced", sort_order: 51, labels: { en_US: "Unannounced" } },
+    );
+    h.pim.clearRequests();
+    const report = await h.sync({ targets: colorOnly(["teal"]) });
+    expect(report.failures).toEqual([]);
+    expect(colorReads(h)).toEqual(["/api/rest/v1/attributes/color/options"]);
+    expect(h.optionsOf("color").map((option) => option.name)).toEqual(expect.arrayContaining(["teal", "unannounced"]));
   });
 
   it("reads the whole list when a collection of the attribute has no last-written state", async () => {
