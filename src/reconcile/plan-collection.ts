@@ -23,6 +23,12 @@ export interface PlanCollectionInput {
    * go ahead though the guard trips; other deletions it holds stay held.
    */
   readonly approvedDeletions?: ReadonlySet<string>;
+  /**
+   * Options of the last-written state left out of `lastWritten` and `desired` (an option-level
+   * plan reads only the named options' entries): they stay as they are, so the deletion guard
+   * counts them on both sides, as it would with the whole state. Never with `full`.
+   */
+  readonly unlisted?: number;
 }
 
 /**
@@ -37,6 +43,10 @@ export interface PlanCollectionInput {
  */
 export function planCollection(input: PlanCollectionInput): CollectionPlan {
   const { collection, desired, lastWritten } = input;
+  const unlisted = input.unlisted ?? 0;
+  // A replace would drop the options left out.
+  if (unlisted > 0 && (input.full || lastWritten === null))
+    throw new Error(`collection '${collection}': a partial state cannot be replaced`);
   const recentlyAdded = input.recentlyAdded ?? new Map<string, ServiceLabels>();
   const desiredKeys = new Set(desired.map((option) => codeKey(option.name)));
   const recentKeys = new Set([...recentlyAdded.keys()].map(codeKey));
@@ -67,7 +77,12 @@ export function planCollection(input: PlanCollectionInput): CollectionPlan {
   const removed = missingFromPim.filter((name) => !recentKeys.has(codeKey(name)));
   const verdict = input.allowMassDelete
     ? null
-    : checkDeletionGuard({ deletes: removed.length, lastWrittenCount: lastWritten.size, desiredCount: desired.length, guard: input.guard });
+    : checkDeletionGuard({
+        deletes: removed.length,
+        lastWrittenCount: lastWritten.size + unlisted,
+        desiredCount: desired.length + unlisted,
+        guard: input.guard,
+      });
 
   if (input.full && verdict === null && kept.length === 0) {
     return { collection, action: "replace", reason: "full", upserts: desired, deletes: [], heldBack: null, kept };

@@ -85,6 +85,12 @@ export function createFileStateStore(stateDir: string): StateStore {
 
   return {
     read: readMap,
+    async readSome(project, collection, wanted) {
+      // One file holds the whole state: nothing to save by reading less of it.
+      const all = await readMap(project, collection);
+      if (all === null) return null;
+      return { entries: new Map([...all].filter(([name]) => wanted(name))), size: all.size };
+    },
     async replace(project, collection, options) {
       await writeMap(project, collection, new Map(options.map((option: ServiceOption) => [option.name, option.label])));
     },

@@ -48,6 +48,22 @@ export function createRedisStateStore(redis: RedisClient, prefix: string, option
         out.set(name, decodeLabels(text, `${collectionKey(project, collection)}#${name}`));
       return out;
     },
+    async readSome(project, collection, wanted) {
+      const key = collectionKey(project, collection);
+      // The names alone (no labels to move or decode), then the labels of the wanted ones: the
+      // caller matches names its own way (case-insensitively), which no Redis lookup does.
+      const [known, names] = await Promise.all([redis.sismember(knownKey(project), collection), redis.hkeys(key)]);
+      if (known === 0) return null;
+      const picked = names.filter(wanted);
+      const entries = new Map<string, ServiceLabels>();
+      const texts = picked.length === 0 ? [] : await redis.hmget(key, ...picked);
+      picked.forEach((name, index) => {
+        const text = texts[index];
+        // Deleted between the two reads: it would not have been in a whole read either.
+        if (text !== null && text !== undefined) entries.set(name, decodeLabels(text, `${key}#${name}`));
+      });
+      return { entries, size: names.length };
+    },
     async replace(project, collection, options) {
       const key = collectionKey(project, collection);
       const multi = redis.multi().del(key);

@@ -36,7 +36,7 @@ function desiredOf(source: DesiredOptions, lastWritten: LastWritten, collection:
 
 /**
  * One collection: plans it against its last-written state (the options of a list read whole, or
- * the last-written ones with the named options read alone; then the deletion guard, recent
+ * the last-written entries of the named options with those read alone; then the deletion guard, recent
  * add-options, approved held deletions), then, unless nothing changed or it is a dry run,
  * confirms every deletion with the PIM, writes the plan in chunks, updates the state after each
  * chunk and records each chunk in the history. A write that fails is a failure of this
@@ -49,9 +49,11 @@ export async function syncCollection(
   deletionCheck: DeletionCheck,
 ): Promise<CollectionOutcome> {
   const { deps, input, log, now, signal } = run;
-  const lastWritten =
-    source.kind === "named" ? (source.lastWritten.get(spec.name) ?? null) : await deps.state.read(input.project, spec.name);
+  const some = source.kind === "named" ? source.lastWritten.get(spec.name) : undefined;
+  const lastWritten = source.kind === "named" ? (some?.entries ?? null) : await deps.state.read(input.project, spec.name);
   const desired = desiredOf(source, lastWritten, spec.name);
+  // Named options are planned against their entries only; the state's other options stay as they are.
+  const unlisted = some ? some.size - some.entries.size : 0;
   const recentlyAdded = await deps.state.recentlyAdded(input.project, spec.name, now().getTime() - input.recentAdditionGraceMs);
   const approvedHere = input.approvedDeletions?.get(spec.name);
   const plan = planCollection({
@@ -62,6 +64,7 @@ export async function syncCollection(
     allowMassDelete: input.allowMassDelete,
     guard: input.guard,
     recentlyAdded,
+    unlisted,
     ...(approvedHere ? { approvedDeletions: new Set(approvedHere.keys()) } : {}),
   });
   input.onCollection?.({ spec, options: desired }, plan);

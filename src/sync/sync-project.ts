@@ -11,7 +11,8 @@ import { createDeletionCheck } from "./confirm-deletions.js";
 import { groupSpecsBySource, type SourceGroup } from "./group-specs-by-source.js";
 import { longSourceWeight } from "./long-source-weight.js";
 import { ProjectScopeError } from "./project-scope-error.js";
-import { openDesiredOptions, type DesiredOptions } from "./open-desired-options.js";
+import { openDesiredOptions } from "./open-desired-options.js";
+import { optionsHeld } from "./options-held.js";
 import { compareReadingOrder } from "./reading-order.js";
 import { runSourcePipeline } from "./run-source-pipeline.js";
 import { serviceCollectionIds } from "./service-collection-ids.js";
@@ -57,12 +58,6 @@ function readStructureFor(pim: PimReader, targets: SyncTargets | undefined, sign
   if (!targets) return pim.readStructure(signal);
   if (!pim.readTargetStructure) throw new Error("this PIM reader cannot read a targeted structure");
   return pim.readTargetStructure(targets, signal);
-}
-
-/** The options a read source holds in memory: its list, or its collections' states and named options. */
-function optionsHeld(desired: DesiredOptions): number {
-  if (desired.kind === "list") return desired.options.length;
-  return [...desired.lastWritten.values()].reduce((sum, state) => sum + state.size, desired.named.present.length);
 }
 
 async function runSync(deps: SyncDeps, input: SyncInput, signal: AbortSignal, history: HistoryRecorder | undefined): Promise<SyncReport> {
@@ -135,6 +130,7 @@ async function runSync(deps: SyncDeps, input: SyncInput, signal: AbortSignal, hi
             state: deps.state,
             project: input.project,
             targets,
+            full: input.full,
             signal,
           }),
         };

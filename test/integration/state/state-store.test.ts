@@ -124,6 +124,16 @@ describe.each([redisFactory, fileFactory])("$name state store", ({ create }) => 
     expect(read?.size).toBe(0);
   });
 
+  it("reads some entries: only the wanted names' labels, with the whole state's size; null when never written", async () => {
+    expect(await store.readSome(1, "color", () => true)).toBeNull();
+    await store.replace(1, "color", [opt("Red", { "en-US": "Red" }), opt("blue"), opt("green")]);
+    const some = await store.readSome(1, "color", (name) => name.toLowerCase() === "red");
+    expect(some).toEqual({ entries: mapOf(opt("Red", { "en-US": "Red" })), size: 3 });
+    expect(await store.readSome(1, "color", () => false)).toEqual({ entries: new Map(), size: 3 });
+    await store.replace(1, "empty", []);
+    expect(await store.readSome(1, "empty", () => true)).toEqual({ entries: new Map(), size: 0 });
+  });
+
   it("a second replace drops every option of the first", async () => {
     await store.replace(1, "color", [opt("red"), opt("blue")]);
     await store.replace(1, "color", [opt("green")]);

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { SyncTargets } from "../../../src/domain/sync-targets.js";
+import { keyspaceOf } from "../../../src/redis/keyspace.js";
 import { PROJECT, startSyncHarness, type SyncHarness } from "../../support/sync-harness.js";
 
 const colorOnly = (codes: string[]): SyncTargets => ({ attributes: [], referenceEntities: [], options: [{ attribute: "color", codes }] });
@@ -59,5 +60,34 @@ describe("a targeted sync of named options", () => {
     const report = await h.sync({ targets: colorOnly(["red"]) });
     expect(colorReads(h)).toEqual(["/api/rest/v1/attributes/color/options"]);
     expect(report.collections).toMatchObject([{ collection: "color", action: "replace", reason: "no-state" }]);
+  });
+
+  it("reads only the named options' entries of the state: another option's entry is never read", async () => {
+    h = await startSyncHarness();
+    lengthenColor(h, 250);
+    await h.sync();
+    // A corrupt entry of an option nobody named: a whole read of the state would throw on it.
+    const key = keyspaceOf(h.redis.redis, h.redis.prefix).projectKey(PROJECT, "state", "c", "color");
+    await h.redis.redis.hset(key, "filler_7", "not json");
+    h.pim.state.attribute_options["color"]?.push({ code: "teal", sort_order: 50, labels: { en_US: "Teal" } });
+    const report = await h.sync({ targets: colorOnly(["teal"]) });
+    expect(report.failures).toEqual([]);
+    expect(report.collections).toMatchObject([{ collection: "color", action: "update", upserts: 1, deletes: 0 }]);
+    expect(h.optionsOf("color").map((option) => option.name)).toContain("teal");
+  });
+
+  it("the deletion guard counts the whole state, not the entries read: 11 options gone of 1,200 are deleted", async () => {
+    h = await startSyncHarness();
+    lengthenColor(h, 1_200);
+    await h.sync();
+    const gone = Array.from({ length: 11 }, (_, index) => `filler_${index}`);
+    const options = h.pim.state.attribute_options["color"] ?? [];
+    h.pim.state.attribute_options["color"] = options.filter((option) => !gone.includes(option.code));
+    h.pim.clearRequests();
+    const report = await h.sync({ targets: colorOnly(gone) });
+    expect(report.failures).toEqual([]);
+    expect(colorReads(h)).toHaveLength(11);
+    expect(report.collections).toMatchObject([{ collection: "color", action: "update", upserts: 0, deletes: 11, heldBack: null }]);
+    expect(h.optionsOf("color").map((option) => option.name)).not.toContain("filler_3");
   });
 });

@@ -79,4 +79,46 @@ describe("planning options read alone", () => {
     );
     expect(plan).toMatchObject({ action: "none", deletes: [], kept: ["fresh"] });
   });
+
+  it("against a part of the state (the named entries and the state's size), the plan is the whole state's", () => {
+    const lastWritten = state(...Array.from({ length: 1_200 }, (_, index) => `o${index}`));
+    const gone = Array.from({ length: 11 }, (_, index) => `o${index}`);
+    const named: NamedOptions = { present: [{ name: "O20", label: { "en-US": "O20" } }], gone };
+    const part = new Map([...lastWritten].filter(([name]) => [...gone, "o20"].includes(name)));
+    const partial = planCollection({
+      collection: "color",
+      desired: desiredWithNamedOptions(part, named),
+      lastWritten: part,
+      unlisted: lastWritten.size - part.size,
+      full: false,
+      allowMassDelete: false,
+      guard: DEFAULT_DELETION_GUARD,
+    });
+    expect(partial).toEqual(planNamed(lastWritten, named));
+    expect(partial).toMatchObject({ action: "update", deletes: gone, heldBack: null, renames: [{ from: ["o20"] }] });
+    // Of 20 options, the same 11 deletions are held, as with the whole state.
+    const small = state(...Array.from({ length: 20 }, (_, index) => `o${index}`));
+    const smallPart = new Map([...small].filter(([name]) => gone.includes(name)));
+    const held = planCollection({
+      collection: "color",
+      desired: desiredWithNamedOptions(smallPart, { present: [], gone }),
+      lastWritten: smallPart,
+      unlisted: 9,
+      full: false,
+      allowMassDelete: false,
+      guard: DEFAULT_DELETION_GUARD,
+    });
+    expect(held.heldBack?.names).toHaveLength(11);
+    expect(() =>
+      planCollection({
+        collection: "color",
+        desired: [],
+        lastWritten: smallPart,
+        unlisted: 9,
+        full: true,
+        allowMassDelete: false,
+        guard: DEFAULT_DELETION_GUARD,
+      }),
+    ).toThrow(/partial state/);
+  });
 });
