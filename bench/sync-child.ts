@@ -2,14 +2,14 @@
  * One sync in its own process, so that its peak RSS is the sync's alone (the simulators, which
  * hold the whole catalogue, live in the parent). Wired exactly like `pim-sync sync --once`
  * without Redis: createApp with parsed settings, state in a file store under the
- * job's folder, then one syncProject. Prints one JSON result on stdout; logs go to stderr.
+ * job's folder, then the one sync path (runReviewedSync). Prints one JSON result on stdout; logs go to stderr.
  */
 import { performance } from "node:perf_hooks";
 import { createLogger } from "../src/log/create-logger.js";
-import { guardOf, namingOf } from "../src/project-runtime.js";
 import { createApp } from "../src/app/create-app.js";
 import { settingsSchema } from "../src/settings/settings-schema.js";
-import { syncProject } from "../src/sync/sync-project.js";
+import { runReviewedSync } from "../src/held/run-reviewed-sync.js";
+import { cliOrigin } from "../src/history/run-origin.js";
 import type { SyncReport } from "../src/sync/sync-report.js";
 import { syncChildJobSchema, type SyncChildResult } from "./sync-child-protocol.js";
 import { redactorOfSettings } from "../src/secrets/redactor-of-settings.js";
@@ -68,6 +68,7 @@ async function main(): Promise<void> {
   const settings = settingsSchema.parse({
     state_dir: job.stateDir,
     log_level: job.logLevel,
+    history: { enabled: job.history },
     projects: [
       {
         id: job.project,
@@ -87,19 +88,12 @@ async function main(): Promise<void> {
   const memory = sampleMemory();
   const startedAt = performance.now();
   try {
-    report = await syncProject(
-      { pim: runtime.pim, service: runtime.service, state: runtime.state, logger, ...(job.history ? { history: runtime.history } : {}) },
-      {
-        project: project.id,
-        filters: { channels: project.channels, locales: project.locales },
-        naming: namingOf(project),
-        guard: guardOf(project),
-        full: false,
-        allowMassDelete: false,
-        dryRun: false,
-        recentAdditionGraceMs: settings.add_options.recent_addition_grace_ms,
-      },
-    );
+    report = await runReviewedSync(runtime, settings, logger, {
+      origin: cliOrigin("bench"),
+      full: false,
+      allowMassDelete: false,
+      dryRun: false,
+    });
   } finally {
     await app.stop();
   }

@@ -6,14 +6,11 @@ import type { ServiceCredentials } from "./config-service/service-auth.js";
 import { createAgent } from "./http/create-agent.js";
 import { retryPolicyOf } from "./http/retry-policy-of.js";
 import { createPimClient, type PimClient } from "./pim/pim-client.js";
-import { namingTemplatesOf } from "./settings/naming-templates-of.js";
 import { redisPrefixOf } from "./settings/redis-prefix-of.js";
 import type { ProjectSettings, Settings } from "./settings/settings-schema.js";
 import { createFileStateStore } from "./state/file-state-store.js";
 import { createRedisStateStore } from "./state/redis-state-store.js";
 import type { StateStore } from "./state/state-store.js";
-import type { NamingTemplates } from "./derive/naming.js";
-import type { DeletionGuard } from "./reconcile/collection-plan.js";
 import { createCatalogCache, type CatalogCache } from "./add-options/catalog-cache.js";
 import { pimConnectionBudgetOf, pimInstanceBudgetOf, serviceBudgetOf } from "./budgets/budget-identity.js";
 import { createProcessBudgets, createRedisBudgets, type UpstreamBudgets } from "./budgets/upstream-budgets.js";
@@ -41,14 +38,6 @@ export interface ProjectRuntime {
   /** Structure and collection list, reused between add-options jobs (see catalog-cache.ts). */
   readonly catalog: CatalogCache;
   close(): Promise<void>;
-}
-
-export function namingOf(project: ProjectSettings): NamingTemplates {
-  return namingTemplatesOf(project.naming);
-}
-
-export function guardOf(project: ProjectSettings): DeletionGuard {
-  return { maxFraction: project.deletion_guard.max_fraction, minCount: project.deletion_guard.min_count };
 }
 
 export function serviceCredentialsOf(project: ProjectSettings): ServiceCredentials {

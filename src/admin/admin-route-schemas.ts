@@ -134,6 +134,7 @@ const heldPlanAnswer = z.object({
   run: z.object({ job: z.string(), trigger: z.enum(HISTORY_TRIGGERS), requested_by: z.string().optional() }),
   expires_at: z.string(),
   approved: z.object({ by: z.string(), at: z.string() }).nullable(),
+  revision: z.int().describe("bumped by every change of the plan"),
 });
 
 /** The change history and the held plans (review-admin-routes.ts). */
@@ -174,7 +175,7 @@ export const reviewRouteSchemas = (keyStyle: JsonKeyStyle) => ({
     params: projectParams.extend({ heldId: z.string() }),
     answers: {
       200: answer("the approved plan", keyStyle === "camel" ? camelAnswer : z.object({ approved: heldPlanAnswer })),
-      ...refusals(404),
+      ...refusals(404, 409),
       ...POST_REFUSALS,
     },
   }),

@@ -103,6 +103,7 @@ export function reviewAdminRoutes(
       if (project === null) return reply.code(404).send({ error: `project ${request.params.id} is not configured` });
       const result = await inTime(approveHeldPlan(review.held, project, request.params.heldId, options.userOf(request)));
       if ("notFound" in result) return reply.code(404).send({ error: result.notFound });
+      if ("conflict" in result) return reply.code(409).send({ error: result.conflict });
       return { approved: inKeyStyle(result.approved, keyStyle) };
     },
   );

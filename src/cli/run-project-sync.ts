@@ -1,17 +1,17 @@
 import { createLogger } from "../log/create-logger.js";
-import { findProject, guardOf, namingOf } from "../project-runtime.js";
-import { syncProject, type SyncInput } from "../sync/sync-project.js";
+import { findProject } from "../project-runtime.js";
+import type { SyncInput } from "../sync/sync-project.js";
 import type { SyncReport } from "../sync/sync-report.js";
 import type { CliIo } from "./cli-io.js";
 import { createProgressLine } from "./progress-line.js";
 import { UsageError } from "./usage-error.js";
 import { redactorOfSettings } from "../secrets/redactor-of-settings.js";
 import { loadCommandSettings } from "./load-command-settings.js";
-import { syncWithHeldReview } from "../held/sync-with-held-review.js";
+import { runReviewedSync } from "../held/run-reviewed-sync.js";
 import { cliOrigin } from "../history/run-origin.js";
 import { withApp } from "../app/with-app.js";
 
-/** Shared by `sync --once` and `plan`: settings → the app's project runtime (under the project's lock unless a dry run) → one syncProject call. */
+/** Shared by `sync --once` and `plan`: settings → the app's project runtime (under the project's lock unless a dry run) → the one sync path (runReviewedSync). */
 export async function runProjectSync(args: {
   readonly io: CliIo;
   readonly configPath: string;
@@ -36,34 +36,15 @@ export async function runProjectSync(args: {
     const progress = createProgressLine(args.io.stderr);
     const origin = cliOrigin(args.dryRun ? "plan" : "sync");
     try {
-      const review = {
-        held: runtime.held,
-        project: project.id,
+      return await runReviewedSync(runtime, settings, logger, {
         origin,
-        expiryMs: settings.held_deletions.expiry_ms,
+        full: args.full,
+        allowMassDelete: args.allowMassDelete,
         dryRun: args.dryRun,
-        logger,
-      };
-      return await syncWithHeldReview(review, (approvedDeletions) =>
-        syncProject(
-          { pim: runtime.pim, service: runtime.service, state: runtime.state, history: runtime.history, logger },
-          {
-            project: project.id,
-            filters: { channels: project.channels, locales: project.locales },
-            naming: namingOf(project),
-            guard: guardOf(project),
-            full: args.full,
-            allowMassDelete: args.allowMassDelete,
-            dryRun: args.dryRun,
-            signal,
-            recentAdditionGraceMs: settings.add_options.recent_addition_grace_ms,
-            onProgress: ({ done, total, collection }) => progress.update(`[${done}/${total}] ${collection}`),
-            origin,
-            approvedDeletions,
-            ...args.hooks,
-          },
-        ),
-      );
+        signal,
+        onProgress: ({ done, total, collection }) => progress.update(`[${done}/${total}] ${collection}`),
+        ...args.hooks,
+      });
     } finally {
       progress.done();
     }

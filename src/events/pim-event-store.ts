@@ -26,7 +26,17 @@ if ARGV[5] ~= '' then redis.call('SET', KEYS[6], ARGV[5]) end
 return 1
 `);
 
-/** Removes the pending targets a sync covered, unless a later event bumped them meanwhile. */
+/**
+ * Targeted syncs a target may fail (a failure a retry could get past) before it is given up: the
+ * scheduled sync is the safety net, and one collection that cannot be written must not keep
+ * every later event job failing and re-reading.
+ */
+export const TARGET_ATTEMPTS = 3;
+
+/**
+ * Removes the pending targets a sync covered, unless a later event bumped them meanwhile; their
+ * failed attempts are forgotten either way (a later event is a new change, with attempts of its own).
+ */
 const SETTLE = redisScript(`
 local removed = 0
 for i = 1, #ARGV, 2 do
@@ -34,8 +44,19 @@ for i = 1, #ARGV, 2 do
     redis.call('HDEL', KEYS[1], ARGV[i])
     removed = removed + 1
   end
+  redis.call('HDEL', KEYS[2], ARGV[i])
 end
 return removed
+`);
+
+/** Counts one failed attempt for each target; returns those that reached ARGV[1] attempts. */
+const FAILED = redisScript(`
+local spent = {}
+for i = 2, #ARGV do
+  if redis.call('HINCRBY', KEYS[1], ARGV[i], 1) >= tonumber(ARGV[1]) then spent[#spent + 1] = ARGV[i] end
+end
+redis.call('PEXPIRE', KEYS[1], 604800000)
+return spent
 `);
 
 export const recordedEventSchema = z.strictObject({
@@ -61,6 +82,11 @@ export interface PimEventStore {
   pending(project: number): Promise<PendingTargets>;
   /** Drops the targets read by `pending` whose sequence is unchanged. */
   settle(project: number, taken: PendingTargets): Promise<void>;
+  /**
+   * Counts a failed targeted sync for each of these pending-set keys; returns the keys that have
+   * now failed TARGET_ATTEMPTS times (the caller gives them up by settling them).
+   */
+  failed(project: number, keys: readonly string[]): Promise<string[]>;
   /** When the project's last event (duplicates included) arrived, in ms, or null. */
   lastEventAt(project: number): Promise<number | null>;
   /** The most recent events, newest first. */
@@ -94,7 +120,12 @@ export function createPimEventStore(redis: RedisClient, keyspace: Keyspace): Pim
     },
     async settle(project, taken) {
       if (taken.size === 0) return;
-      await SETTLE(redis, [key(project, "pending")], [...taken].flat());
+      await SETTLE(redis, [key(project, "pending"), key(project, "attempts")], [...taken].flat());
+    },
+    async failed(project, keys) {
+      if (keys.length === 0) return [];
+      const spent = await FAILED(redis, [key(project, "attempts")], [TARGET_ATTEMPTS, ...keys]);
+      return Array.isArray(spent) ? spent.map(String) : [];
     },
     async lastEventAt(project) {
       const raw = await redis.get(key(project, "last"));

@@ -2,7 +2,7 @@ import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { heldPlanSchema, type HeldPlan } from "./held-plan.js";
-import { isExpired, oldestFirst, type HeldStore } from "./held-store.js";
+import { isExpired, nextRevision, oldestFirst, type HeldStore } from "./held-store.js";
 import { readTextIfExists } from "../state/read-text-if-exists.js";
 
 const fileSchema = z.array(heldPlanSchema);
@@ -42,14 +42,24 @@ export function createFileHeldStore(stateDir: string, options: { readonly now?: 
       if (live.length < plans.length) await write(project, live);
       return live.sort(oldestFirst);
     },
-    async put(plan) {
-      const plans = (await read(plan.project)).filter((other) => other.id !== plan.id);
-      await write(plan.project, [...plans, plan]);
+    // Without Redis only one process writes a project's plans at a time (the `--once` lock), so
+    // a read-compare-write in this process is the compare-and-set.
+    async save(plan, read_) {
+      const plans = await read(plan.project);
+      const current = plans.find((other) => other.id === plan.id) ?? null;
+      if (read_ === null ? current !== null : current?.revision !== read_.revision) return false;
+      await write(plan.project, [...plans.filter((other) => other.id !== plan.id), nextRevision(plan, read_)]);
+      return true;
     },
-    async remove(project, ids) {
-      const plans = await read(project);
-      const kept = plans.filter((plan) => !ids.includes(plan.id));
-      if (kept.length < plans.length) await write(project, kept);
+    async discard(plan) {
+      const plans = await read(plan.project);
+      const current = plans.find((other) => other.id === plan.id);
+      if (current?.revision !== plan.revision) return false;
+      await write(
+        plan.project,
+        plans.filter((other) => other.id !== plan.id),
+      );
+      return true;
     },
   };
 }

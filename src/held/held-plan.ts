@@ -26,9 +26,15 @@ export const heldPlanSchema = z.object({
   run: z.object({ job: z.string(), trigger: z.enum(HISTORY_TRIGGERS), requestedBy: z.string().optional() }),
   expiresAt: z.string(),
   approved: z.object({ by: z.string(), at: z.string() }).nullable(),
+  /**
+   * Bumped by every write: a write names the revision it read and is refused if the plan changed
+   * meanwhile, so an approval given while a sync runs is never overwritten by the run's older
+   * copy. Plans stored before revisions existed read as 0.
+   */
+  revision: z.int().nonnegative().default(0),
 });
 
-export type HeldPlan = z.infer<typeof heldPlanSchema>;
+export type HeldPlan = z.output<typeof heldPlanSchema>;
 export type HeldCollection = z.infer<typeof heldCollectionSchema>;
 
 /** Options a plan holds, in all its collections. */

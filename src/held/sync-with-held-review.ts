@@ -42,8 +42,16 @@ export async function syncWithHeldReview(
       expiryMs: args.expiryMs,
       newId: () => newHeldPlanId(now()),
     });
-    for (const plan of changes.put) await args.held.put(plan);
-    await args.held.remove(args.project, changes.remove);
+    // Each a compare-and-set on what this run read: a plan an admin approved while the run went
+    // on keeps its approval (the next run carries it out), and one that went is not brought back.
+    const refused: string[] = [];
+    for (const { plan, read } of changes.save) if (!(await args.held.save(plan, read))) refused.push(plan.id);
+    for (const plan of changes.discard) if (!(await args.held.discard(plan))) refused.push(plan.id);
+    if (refused.length > 0)
+      args.logger.info(
+        { project: args.project, plans: refused },
+        "held plans changed while the sync ran (approved meanwhile): left as they are for the next run",
+      );
   } catch (error) {
     args.logger.error({ project: args.project, err: error }, "could not keep the held deletions for review");
   }

@@ -4,8 +4,11 @@ import { z } from "zod";
 export const HISTORY_KINDS = ["added", "relabelled", "renamed", "deleted", "replaced"] as const;
 export type HistoryKind = (typeof HISTORY_KINDS)[number];
 
-/** Who asked for the run that wrote: its schedule, a trigger request, the CLI, an admin (or a replay of a job). */
-export const HISTORY_TRIGGERS = ["schedule", "trigger", "cli", "admin", "replay"] as const;
+/**
+ * Who asked for the run that wrote: its schedule, a trigger request, the CLI, an admin (or a
+ * replay of a job), or the PIM's events (a targeted sync).
+ */
+export const HISTORY_TRIGGERS = ["schedule", "trigger", "cli", "admin", "replay", "event"] as const;
 export type HistoryTrigger = (typeof HISTORY_TRIGGERS)[number];
 
 const labelsSchema = z.record(z.string(), z.string());

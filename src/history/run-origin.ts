@@ -14,6 +14,7 @@ export function historyTriggerOf(jobTrigger: string): HistoryTrigger {
     case "cli":
     case "admin":
     case "replay":
+    case "event":
       return jobTrigger;
     default:
       // `api`: the token-protected trigger endpoint.

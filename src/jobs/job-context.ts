@@ -24,7 +24,7 @@ export interface JobContext {
   readonly pimEvents?: PimEventBacklog;
 }
 
-export type PimEventBacklog = Pick<PimEventStore, "pending" | "settle">;
+export type PimEventBacklog = Pick<PimEventStore, "pending" | "settle" | "failed">;
 
 export interface AddOptionsBatching {
   /** The add-options requests waiting right behind this job (see peek-mergeable-add-options.ts). */

@@ -21,6 +21,7 @@ const REFUSALS = {
   401: ["credentials missing or wrong; WWW-Authenticate names the scheme", errorAnswer],
   403: ["the user may not do this: the role, the admin route table or a cross-site request", errorAnswer],
   404: ["no such job, project or route", errorAnswer],
+  409: ["the resource changed while the request was carried out; try again", errorAnswer],
   413: ["the body is larger than the server reads (1,000,000 bytes)", problemsAnswer],
   415: ["the body is not sent as application/json", problemsAnswer],
   422: ["the Idempotency-Key was used before with another body", problemsAnswer],

@@ -8,6 +8,12 @@ export interface DeletionGuard {
   readonly maxFraction: number;
   /** ...when they are at least this many. */
   readonly minCount: number;
+  /**
+   * How long the guard counts a collection's deletions across runs (0 or left out: each run
+   * alone). A removal that arrives a few options at a time is then held once its total crosses
+   * the guard, as it would have been in one run.
+   */
+  readonly windowMs?: number;
 }
 
 export const DEFAULT_DELETION_GUARD: DeletionGuard = { maxFraction: 0.5, minCount: 10 };

@@ -29,6 +29,11 @@ export interface PlanCollectionInput {
    * counts them on both sides, as it would with the whole state. Never with `full`.
    */
   readonly unlisted?: number;
+  /**
+   * This collection's deletions made by earlier runs within the guard's window and not reviewed
+   * (see checkDeletionGuard): the guard counts them with this run's.
+   */
+  readonly recentDeletes?: number;
 }
 
 /**
@@ -82,6 +87,7 @@ export function planCollection(input: PlanCollectionInput): CollectionPlan {
         lastWrittenCount: lastWritten.size + unlisted,
         desiredCount: desired.length + unlisted,
         guard: input.guard,
+        recentDeletes: input.recentDeletes ?? 0,
       });
 
   if (input.full && verdict === null && kept.length === 0) {

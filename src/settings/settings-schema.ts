@@ -120,6 +120,13 @@ export const deletionGuardSchema = z.strictObject({
     .min(1)
     .default(10)
     .describe("...and at least this many options (an empty read that would delete everything is always held)"),
+  window_ms: z
+    .int()
+    .min(0)
+    .default(86_400_000)
+    .describe(
+      "the guard counts a collection's deletions over this long, across runs: a removal that arrives a few options at a time (PIM events) is held as soon as the total crosses the guard; an approved plan or `--allow-mass-delete` starts the count again; 0 counts each run alone",
+    ),
 });
 
 export const projectSchema = z.strictObject({

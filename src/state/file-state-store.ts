@@ -1,8 +1,12 @@
+import { z } from "zod";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ServiceLabels, ServiceOption } from "../domain/option-collection.js";
 import { parseAddition, parseLabels } from "./labels-codec.js";
 import type { StateStore } from "./state-store.js";
+import { readTextIfExists } from "./read-text-if-exists.js";
+
+const deletedRecordsSchema = z.array(z.tuple([z.number(), z.int().nonnegative()]));
 
 /**
  * For `--once` without Redis: one JSON file per collection under
@@ -38,6 +42,25 @@ export function createFileStateStore(stateDir: string): StateStore {
       if (Array.isArray(entry) && typeof entry[0] === "string") added.set(entry[0], parseAddition(entry[1], `${path}#${entry[0]}`));
     }
     return added;
+  }
+
+  const deletedFileOf = (project: number, collection: string): string =>
+    join(stateDir, `project-${project}`, "deleted", `${encodeURIComponent(collection)}.json`);
+
+  /** [atMs, count] pairs, oldest first. */
+  async function readDeleted(project: number, collection: string): Promise<[number, number][]> {
+    const path = deletedFileOf(project, collection);
+    const text = await readTextIfExists(path);
+    if (text === null) return [];
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      throw new Error(`corrupt deletions file ${path}: not JSON`);
+    }
+    const parsed = deletedRecordsSchema.safeParse(raw);
+    if (!parsed.success) throw new Error(`corrupt deletions file ${path}: expected [time, count] pairs`);
+    return parsed.data;
   }
 
   async function writeAtomically(path: string, text: string): Promise<void> {
@@ -111,6 +134,20 @@ export function createFileStateStore(stateDir: string): StateStore {
       const recent = new Map<string, { at: number; label: ServiceLabels }>([...added].filter(([, addition]) => addition.at >= sinceMs));
       if (recent.size < added.size) await writeAdded(project, collection, recent);
       return new Map([...recent].map(([name, addition]) => [name, addition.label]));
+    },
+    async deletedSince(project, collection, sinceMs) {
+      const records = await readDeleted(project, collection);
+      const recent = records.filter(([at]) => at >= sinceMs);
+      if (recent.length < records.length) await writeAtomically(deletedFileOf(project, collection), JSON.stringify(recent));
+      return recent.reduce((sum, [, count]) => sum + count, 0);
+    },
+    async recordDeleted(project, collection, count, atMs) {
+      if (count <= 0) return;
+      const records = await readDeleted(project, collection);
+      await writeAtomically(deletedFileOf(project, collection), JSON.stringify([...records, [atMs, count]]));
+    },
+    async forgetDeleted(project, collection) {
+      await rm(deletedFileOf(project, collection), { force: true });
     },
     async forget(project, collection) {
       await rm(fileOf(project, collection), { force: true });

@@ -1,8 +1,12 @@
+import { randomBytes } from "node:crypto";
 import { keyspaceOf } from "../redis/keyspace.js";
 import type { RedisClient } from "../redis/redis-client.js";
 import type { ServiceLabels, ServiceOption } from "../domain/option-collection.js";
 import { decodeLabels, encodeAddition, encodeLabels, parseAddition } from "./labels-codec.js";
 import type { StateStore } from "./state-store.js";
+
+/** How long a collection's deletion records outlive its last deletion (the guard's window is at most this long). */
+export const DELETED_RECORD_MS = 30 * 86_400_000;
 
 /** HSET arguments per round trip: keeps single commands small on 20k-option collections. */
 const HSET_CHUNK = 1000;
@@ -27,6 +31,8 @@ export function createRedisStateStore(redis: RedisClient, prefix: string, option
   const collectionKey = (project: number, collection: string): string => keyspace.projectKey(project, "state", "c", collection);
   const knownKey = (project: number): string => keyspace.projectKey(project, "state", "known");
   const addedKey = (project: number, collection: string): string => keyspace.projectKey(project, "state", "a", collection);
+  // A sorted set per collection: member `{atMs}:{count}:{nonce}`, scored by the time.
+  const deletedKey = (project: number, collection: string): string => keyspace.projectKey(project, "state", "d", collection);
 
   async function hsetChunks(key: string, options: readonly ServiceOption[], multi: ReturnType<RedisClient["multi"]>): Promise<void> {
     for (let i = 0; i < options.length; i += HSET_CHUNK) {
@@ -104,6 +110,29 @@ export function createRedisStateStore(redis: RedisClient, prefix: string, option
       }
       if (expired.length > 0) await redis.hdel(key, ...expired);
       return recent;
+    },
+    async deletedSince(project, collection, sinceMs) {
+      const key = deletedKey(project, collection);
+      const [, members] = await Promise.all([
+        redis.zremrangebyscore(key, "-inf", `(${sinceMs}`),
+        redis.zrangebyscore(key, sinceMs, "+inf"),
+      ]);
+      return members.reduce((sum, member) => sum + (Number(member.split(":")[1]) || 0), 0);
+    },
+    async recordDeleted(project, collection, count, atMs) {
+      if (count <= 0) return;
+      const key = deletedKey(project, collection);
+      await execOrThrow(
+        redis
+          .multi()
+          .zadd(key, atMs, `${atMs}:${count}:${randomBytes(4).toString("hex")}`)
+          // Bounds what a collection that is never synced again leaves behind; a window is far shorter.
+          .pexpire(key, DELETED_RECORD_MS),
+        `deletion record of ${collection}`,
+      );
+    },
+    async forgetDeleted(project, collection) {
+      await redis.del(deletedKey(project, collection));
     },
     async forget(project, collection) {
       await execOrThrow(

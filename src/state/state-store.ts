@@ -37,6 +37,16 @@ export interface StateStore {
    * sync have removed that option, add-options can add it again (it reads with `sinceMs` 0).
    */
   recentlyAdded(project: number, collection: string, sinceMs: number): Promise<Map<string, ServiceLabels>>;
+  /**
+   * How many options pim-sync deleted from the collection at or after `sinceMs` without an
+   * admin's review: the deletion guard counts them with a run's own (its window). Older records
+   * are dropped from the store.
+   */
+  deletedSince(project: number, collection: string, sinceMs: number): Promise<number>;
+  /** `count` options were deleted from the collection at `atMs`. */
+  recordDeleted(project: number, collection: string, count: number, atMs: number): Promise<void>;
+  /** An admin reviewed the collection's deletions (an approved plan, `--allow-mass-delete`): the count starts again. */
+  forgetDeleted(project: number, collection: string): Promise<void>;
   /** Forget a collection's options (a replace is under way): the next sync will replace it. */
   forget(project: number, collection: string): Promise<void>;
   close(): Promise<void>;

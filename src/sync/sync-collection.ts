@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { CollectionSpec, ServiceOption } from "../domain/option-collection.js";
-import type { LastWritten } from "../reconcile/collection-plan.js";
+import type { CollectionPlan, LastWritten } from "../reconcile/collection-plan.js";
+import { codeKey } from "../derive/code-key.js";
 import type { batchOfWrite, WriteContext } from "../history/batch-of-write.js";
 import { planCollection } from "../reconcile/plan-collection.js";
 import { splitPlanWrites } from "../reconcile/split-plan-writes.js";
@@ -35,6 +36,38 @@ function desiredOf(source: DesiredOptions, lastWritten: LastWritten, collection:
 }
 
 /**
+ * Keeps the deletion guard's count across runs (StateStore.deletedSince) as a collection is
+ * written: each chunk's deletions are counted once the service accepted them, so a run that
+ * fails half-way counts what it did delete. Deletions an admin reviewed (an approved plan,
+ * `--allow-mass-delete`) start the count again instead. A replace deletes implicitly: the
+ * last-written options the PIM no longer lists.
+ */
+function deletionCounter(
+  run: CollectionRun,
+  collection: string,
+  plan: CollectionPlan,
+  lastWritten: LastWritten,
+  approvedHere: ReadonlyMap<string, string> | undefined,
+): { written(names: readonly string[]): Promise<void>; done(): Promise<void> } {
+  const { deps, input } = run;
+  if ((input.guard.windowMs ?? 0) === 0) return { written: async () => {}, done: async () => {} };
+  const reviewed = input.allowMassDelete || (approvedHere !== undefined && plan.deletes.some((name) => approvedHere.has(name)));
+  const planned = new Set(plan.deletes);
+  const record = (count: number): Promise<void> =>
+    reviewed || count === 0 ? Promise.resolve() : deps.state.recordDeleted(input.project, collection, count, run.now().getTime());
+  return {
+    written: (names) => record(names.filter((name) => planned.has(name)).length),
+    async done() {
+      if (reviewed) await deps.state.forgetDeleted(input.project, collection);
+      else if (plan.action === "replace" && lastWritten !== null) {
+        const listed = new Set([...plan.upserts.map((option) => codeKey(option.name))]);
+        await record([...lastWritten.keys()].filter((name) => !listed.has(codeKey(name))).length);
+      }
+    },
+  };
+}
+
+/**
  * One collection: plans it against its last-written state (the options of a list read whole, or
  * the last-written entries of the named options with those read alone; then the deletion guard, recent
  * add-options, approved held deletions), then, unless nothing changed or it is a dry run,
@@ -56,6 +89,12 @@ export async function syncCollection(
   const unlisted = some ? some.size - some.entries.size : 0;
   const recentlyAdded = await deps.state.recentlyAdded(input.project, spec.name, now().getTime() - input.recentAdditionGraceMs);
   const approvedHere = input.approvedDeletions?.get(spec.name);
+  const windowMs = input.guard.windowMs ?? 0;
+  // Only a guard that would count them needs them: nothing to delete from, or no guard, costs no read.
+  const recentDeletes =
+    windowMs > 0 && lastWritten !== null && !input.allowMassDelete
+      ? await deps.state.deletedSince(input.project, spec.name, now().getTime() - windowMs)
+      : 0;
   const plan = planCollection({
     collection: spec.name,
     desired,
@@ -65,6 +104,7 @@ export async function syncCollection(
     guard: input.guard,
     recentlyAdded,
     unlisted,
+    recentDeletes,
     ...(approvedHere ? { approvedDeletions: new Set(approvedHere.keys()) } : {}),
   });
   input.onCollection?.({ spec, options: desired }, plan);
@@ -77,6 +117,7 @@ export async function syncCollection(
     upserts: plan.upserts.length + (plan.renames?.length ?? 0),
     deletes: plan.deletes.length,
     heldBack: plan.heldBack,
+    ...(source.kind === "named" ? { only: [...source.named.present.map((option) => option.name), ...source.named.gone] } : {}),
   };
   if (plan.heldBack)
     log.warn({ collection: spec.name, heldBack: plan.heldBack.names.length, reason: plan.heldBack.reason }, "deletions held back");
@@ -94,12 +135,15 @@ export async function syncCollection(
     const deletionsConfirmedAt = plan.deletes.length === 0 ? null : now().toISOString();
     // A replace that fails half-way must be replaced again next time, whatever was known.
     if (plan.action === "replace") await deps.state.forget(input.project, spec.name);
+    const deletions = deletionCounter(run, spec.name, plan, lastWritten, approvedHere);
     for (const write of splitPlanWrites(plan, input.maxOptionsPerWrite ?? DEFAULT_MAX_OPTIONS_PER_WRITE)) {
       await deps.service.updateOptions(id, write, signal);
       if (plan.action === "update") await deps.state.update(input.project, spec.name, write.upsert_options, write.delete_options);
+      await deletions.written(write.delete_options);
       await run.record(write, { plan, lastWritten, deletionsConfirmedAt, approvedIn: approvedHere });
     }
     if (plan.action === "replace") await deps.state.replace(input.project, spec.name, plan.upserts);
+    await deletions.done();
     if (plan.action === "replace" && input.full) {
       // Only saves work on a retry: if it cannot be recorded, the retry replaces again.
       await input
@@ -111,7 +155,7 @@ export async function syncCollection(
   } catch (error) {
     if (signal.aborted) throw error;
     const message = error instanceof Error ? error.message : String(error);
-    run.failures.failRequest(`write to '${spec.name}' failed: ${message}`, error);
+    run.failures.failCollections(`write to '${spec.name}' failed: ${message}`, error, [spec]);
     return { ...base, written: false, error: message };
   }
 }

@@ -1,4 +1,6 @@
+import type { CollectionSpec } from "../domain/option-collection.js";
 import { HttpError } from "../http/http-error.js";
+import type { UnwrittenCollection } from "../domain/unwritten-collection.js";
 
 /** A request the upstream refused for good (4xx but 408/425/429, a response of the wrong shape). */
 function isPermanent(error: unknown): boolean {
@@ -13,6 +15,7 @@ function isPermanent(error: unknown): boolean {
 export class SyncFailures {
   readonly failures: string[] = [];
   readonly permanentFailures: string[] = [];
+  readonly unwritten: UnwrittenCollection[] = [];
   retryAfterMs: number | null = null;
 
   /** Derivation problems come from the PIM's data or the naming: the next run derives the same. */
@@ -36,5 +39,18 @@ export class SyncFailures {
   failRequest(message: string, error: unknown): void {
     this.noteRetryAfter(error);
     this.fail(message, error);
+  }
+
+  /** A failed request that left these collections unwritten: also recorded per collection. */
+  failCollections(message: string, error: unknown, specs: readonly CollectionSpec[]): void {
+    this.failRequest(message, error);
+    const permanent = isPermanent(error);
+    for (const spec of specs)
+      this.unwritten.push({
+        collection: spec.name,
+        attribute: spec.attribute,
+        ...(spec.source.kind === "reference-entity-records" ? { referenceEntity: spec.source.referenceEntity } : {}),
+        permanent,
+      });
   }
 }

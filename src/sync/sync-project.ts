@@ -108,9 +108,10 @@ async function runSync(deps: SyncDeps, input: SyncInput, signal: AbortSignal, hi
     if (signal.aborted) throw error;
     const message = error instanceof Error ? error.message : String(error);
     // No plan without a complete read: these collections are left exactly as they are.
-    failures.failRequest(
+    failures.failCollections(
       `reading ${optionSourceKey(group.source)} failed, its ${group.specs.length} collection(s) were not touched: ${message}`,
       error,
+      group.specs,
     );
     done += group.specs.length;
     return undefined;
@@ -176,6 +177,7 @@ async function runSync(deps: SyncDeps, input: SyncInput, signal: AbortSignal, hi
     unsupported: derived.unsupported,
     failures: failures.failures,
     permanentFailures: failures.permanentFailures,
+    unwritten: failures.unwritten,
     retryAfterMs: failures.retryAfterMs,
     requests: { pim: statsSince(pimBefore, deps.pim.stats), service: statsSince(serviceBefore, deps.service.stats) },
   };

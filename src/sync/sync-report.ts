@@ -1,3 +1,4 @@
+import type { UnwrittenCollection } from "../domain/unwritten-collection.js";
 import type { RequestStats } from "../http/request-stats.js";
 import type { CollectionPlan } from "../reconcile/collection-plan.js";
 
@@ -9,6 +10,11 @@ export interface CollectionOutcome {
   readonly upserts: number;
   readonly deletes: number;
   readonly heldBack: CollectionPlan["heldBack"];
+  /**
+   * The options an option-level plan looked at (read alone); absent when the plan covered the
+   * whole collection. What it says of held deletions holds for these options only.
+   */
+  readonly only?: readonly string[];
   /** false in a dry run, or when the write failed. */
   readonly written: boolean;
   readonly error?: string;
@@ -36,10 +42,14 @@ export interface SyncReport {
    * twice in the service, a request the upstream refused with a 4xx): a subset of `failures`.
    */
   readonly permanentFailures: readonly string[];
+  /** The collections a failed read or write left unwritten (the failures name them too). */
+  readonly unwritten: readonly UnwrittenCollection[];
   /** The longest Retry-After an upstream asked for among the failures, if any did. */
   readonly retryAfterMs: number | null;
   readonly requests: { readonly pim: RequestStats; readonly service: RequestStats };
 }
+
+export type { UnwrittenCollection } from "../domain/unwritten-collection.js";
 
 export const EXIT_CODES = { ok: 0, failure: 1, usage: 2, heldBack: 3 } as const;
 

@@ -2,11 +2,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLogger } from "../../log/create-logger.js";
-import { guardOf, namingOf } from "../../project-runtime.js";
 import { createApp } from "../../app/create-app.js";
 import { settingsSchema } from "../../settings/settings-schema.js";
 import { startSimulators } from "../../sim/start-simulators.js";
-import { syncProject } from "../../sync/sync-project.js";
+import { runReviewedSync } from "../../held/run-reviewed-sync.js";
+import { cliOrigin } from "../../history/run-origin.js";
 import type { SyncReport } from "../../sync/sync-report.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { runActivationDemo } from "./activation-demo.js";
@@ -60,20 +60,13 @@ export async function runDemoCommand(argv: readonly string[], io: CliIo): Promis
       const app = createApp(settings, { logger: runLogger });
       try {
         const runtime = await app.project(project.id);
-        const report = await syncProject(
-          { pim: runtime.pim, service: runtime.service, state: runtime.state, logger: runLogger },
-          {
-            project: DEMO_PROJECT,
-            filters: {},
-            naming: namingOf(project),
-            guard: guardOf(project),
-            full: false,
-            allowMassDelete: false,
-            dryRun: false,
-            recentAdditionGraceMs: settings.add_options.recent_addition_grace_ms,
-            signal: io.signal,
-          },
-        );
+        const report = await runReviewedSync(runtime, settings, runLogger, {
+          origin: cliOrigin("demo"),
+          full: false,
+          allowMassDelete: false,
+          dryRun: false,
+          signal: io.signal,
+        });
         writeLine(io.stdout, `\n=== ${title} ===`);
         writeLine(io.stdout, renderSyncReport(report));
         return report;

@@ -88,6 +88,11 @@ export async function runHeldCommand(argv: readonly string[], io: CliIo): Promis
       if (values.json) writeLine(io.stdout, jsonText({ error: { kind: "not_found", message: result.notFound } }));
       return 1;
     }
+    if ("conflict" in result) {
+      writeLine(io.stderr, `pim-sync held approve: ${result.conflict}`);
+      if (values.json) writeLine(io.stdout, jsonText({ error: { kind: "conflict", message: result.conflict } }));
+      return 1;
+    }
     if (values.json) writeLine(io.stdout, jsonText(result.approved, keyStyle));
     else
       writeLine(

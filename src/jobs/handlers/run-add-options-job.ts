@@ -4,7 +4,7 @@ import type { AddOptionsRequest } from "../../add-options/add-options-request.js
 import { runAddOptionsBatch } from "../../add-options/run-add-options-batch.js";
 import { jobOrigin } from "../../history/run-origin.js";
 import type { RequestStats } from "../../http/request-stats.js";
-import { namingOf } from "../../project-runtime.js";
+import { namingOf } from "../../settings/project-sync-settings-of.js";
 import type { JobContext } from "../job-context.js";
 
 /** An add-options job's result: its own outcome, and for the job that ran a batch, the batch. */

@@ -1,11 +1,23 @@
 import { isEmptyTargets } from "../../domain/sync-targets.js";
 import { syncTargetsOf } from "../../events/sync-targets-of.js";
-import { guardOf, namingOf } from "../../project-runtime.js";
-import { syncProject } from "../../sync/sync-project.js";
+import { targetsLeftUnwritten } from "../../events/targets-left-unwritten.js";
+import { runReviewedSync } from "../../held/run-reviewed-sync.js";
+import { jobOrigin } from "../../history/run-origin.js";
 import type { JobContext } from "../job-context.js";
-import { syncResultOf, type SyncJobResult } from "./sync-job-result.js";
+import { SyncIncomplete } from "./sync-incomplete.js";
+import { logSynced, summaryOf, type SyncJobResult } from "./sync-job-result.js";
 
-/** A targeted sync of what the project's PIM events left pending (src/events/). */
+const pick = (taken: ReadonlyMap<string, string>, keys: readonly string[]): Map<string, string> =>
+  new Map(keys.flatMap((key) => (taken.has(key) ? [[key, taken.get(key) ?? ""] as const] : [])));
+
+/**
+ * A targeted sync of what the project's PIM events left pending (src/events/), through the one
+ * sync path (history, held review, the guard counted across runs). Each target is settled on its
+ * own: one whose collections were written or found unchanged is done; one a failure left
+ * unwritten stays pending for this job's retry, at most TARGET_ATTEMPTS runs (then, like one the
+ * upstream refused for good, it is given up to the scheduled sync); a failure that involves no
+ * target does not fail the run.
+ */
 export async function runEventSyncJob(data: { readonly project: number }, context: JobContext): Promise<SyncJobResult> {
   const { runtime, settings } = context;
   if (!context.pimEvents) throw new Error("this worker keeps no PIM event backlog");
@@ -20,23 +32,33 @@ export async function runEventSyncJob(data: { readonly project: number }, contex
   await context.log(
     `targeted sync of ${targets.attributes.length} whole attribute(s), ${options} option(s) of ${targets.options.length} other attribute(s) and ${targets.referenceEntities.length} reference entit(ies)`,
   );
-  const report = await syncProject(
-    { pim: runtime.pim, service: runtime.service, state: runtime.state, logger: context.logger },
-    {
-      project: data.project,
-      filters: { channels: runtime.project.channels, locales: runtime.project.locales },
-      naming: namingOf(runtime.project),
-      guard: guardOf(runtime.project),
-      full: false,
-      allowMassDelete: false,
-      dryRun: false,
-      recentAdditionGraceMs: settings.add_options.recent_addition_grace_ms,
-      signal: context.signal,
-      targets,
-    },
-  );
-  // Thrown before settling: a failed run leaves its targets pending for its retry.
-  const result = await syncResultOf(report, context);
-  await context.pimEvents.settle(data.project, taken);
-  return { ...result, targets: taken.size };
+  // A run that throws (the structure or the collection list unread, aborted) settles nothing: its retry reads every target again.
+  const report = await runReviewedSync(runtime, settings, context.logger, {
+    origin: jobOrigin(data.project, context.jobId, "event"),
+    full: false,
+    allowMassDelete: false,
+    dryRun: false,
+    signal: context.signal,
+    targets,
+  });
+  await logSynced(report, context);
+  const sorted = targetsLeftUnwritten(taken.keys(), report.unwritten);
+  const spent = await context.pimEvents.failed(data.project, sorted.retry);
+  const givenUp = [...sorted.refused, ...spent];
+  await context.pimEvents.settle(data.project, pick(taken, [...sorted.done, ...givenUp]));
+  if (givenUp.length > 0) {
+    context.logger.warn(
+      { project: data.project, targets: givenUp, failures: report.failures },
+      "PIM event targets given up: the scheduled sync takes them over",
+    );
+    await context.log(`given up to the scheduled sync: ${givenUp.join(", ")}`);
+  }
+  const retrying = sorted.retry.filter((key) => !spent.includes(key));
+  if (retrying.length > 0) {
+    await context.log(`left pending for a retry: ${retrying.join(", ")}`);
+    throw new SyncIncomplete(report.failures, report.retryAfterMs, []);
+  }
+  if (report.failures.length > 0 && givenUp.length === 0)
+    context.logger.warn({ project: data.project, failures: report.failures }, "targeted sync: failures that involve none of its targets");
+  return { ...summaryOf(report), targets: taken.size, givenUp: givenUp.length };
 }

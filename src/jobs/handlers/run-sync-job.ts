@@ -1,7 +1,5 @@
-import { syncWithHeldReview } from "../../held/sync-with-held-review.js";
+import { runReviewedSync } from "../../held/run-reviewed-sync.js";
 import { jobOrigin } from "../../history/run-origin.js";
-import { guardOf, namingOf } from "../../project-runtime.js";
-import { syncProject } from "../../sync/sync-project.js";
 import type { JobContext } from "../job-context.js";
 import { syncResultOf, type SyncJobResult } from "./sync-job-result.js";
 
@@ -23,35 +21,15 @@ export async function runSyncJob(data: SyncRunRequest, context: JobContext): Pro
     await context.log(
       `resuming a full sync: ${alreadyReplaced.size} collection(s) were replaced by an earlier attempt and get the difference only`,
     );
-  const origin = jobOrigin(data.project, context.jobId, data.trigger, data.requested_by);
-  const review = {
-    held: runtime.held,
-    project: data.project,
-    origin,
-    expiryMs: settings.held_deletions.expiry_ms,
+  const report = await runReviewedSync(runtime, settings, context.logger, {
+    origin: jobOrigin(data.project, context.jobId, data.trigger, data.requested_by),
+    full: data.full,
+    allowMassDelete: data.allow_mass_delete,
     dryRun: false,
-    logger: context.logger,
-  };
-  const report = await syncWithHeldReview(review, (approvedDeletions) =>
-    syncProject(
-      { pim: runtime.pim, service: runtime.service, state: runtime.state, history: runtime.history, logger: context.logger },
-      {
-        project: data.project,
-        filters: { channels: runtime.project.channels, locales: runtime.project.locales },
-        naming: namingOf(runtime.project),
-        guard: guardOf(runtime.project),
-        full: data.full,
-        allowMassDelete: data.allow_mass_delete,
-        dryRun: false,
-        recentAdditionGraceMs: settings.add_options.recent_addition_grace_ms,
-        signal: context.signal,
-        alreadyReplaced,
-        ...(progress ? { onReplaced: (collection: string) => progress.record(data.project, context.jobId, collection) } : {}),
-        origin,
-        approvedDeletions,
-      },
-    ),
-  );
+    signal: context.signal,
+    alreadyReplaced,
+    ...(progress ? { onReplaced: (collection: string) => progress.record(data.project, context.jobId, collection) } : {}),
+  });
   const result = await syncResultOf(report, context);
   await progress?.clear(data.project, context.jobId);
   return result;

@@ -6,6 +6,8 @@ export interface SyncJobResult {
   readonly outcome: "done" | "held_back";
   /** For `sync.events`: the targets (attributes, reference entities) the run reconciled. */
   readonly targets?: number;
+  /** For `sync.events`: targets given up after TARGET_ATTEMPTS failed runs, or refused for good (the schedule takes them over). */
+  readonly givenUp?: number;
   readonly written: number;
   /** Options upserted and deleted in the collections written. */
   readonly upserts: number;
@@ -18,11 +20,21 @@ export interface SyncJobResult {
 
 /** The job's result from the sync's report; SyncIncomplete when something is left to retry. */
 export async function syncResultOf(report: SyncReport, context: JobContext): Promise<SyncJobResult> {
+  await logSynced(report, context);
+  if (exitCodeOf(report) === EXIT_CODES.failure) throw new SyncIncomplete(report.failures, report.retryAfterMs, report.permanentFailures);
+  return summaryOf(report);
+}
+
+export async function logSynced(report: SyncReport, context: JobContext): Promise<void> {
   const written = report.collections.filter((c) => c.written).length;
   await context.log(`synced: ${written} collection(s) written, ${report.missing.length} missing, ${report.failures.length} failure(s)`);
-  if (exitCodeOf(report) === EXIT_CODES.failure) throw new SyncIncomplete(report.failures, report.retryAfterMs, report.permanentFailures);
+}
+
+/** The result of a run, whatever its failures: the caller decides whether they fail the job. */
+export function summaryOf(report: SyncReport): SyncJobResult {
+  const written = report.collections.filter((c) => c.written).length;
   return {
-    outcome: exitCodeOf(report) === EXIT_CODES.heldBack ? "held_back" : "done",
+    outcome: report.collections.some((c) => c.heldBack !== null) ? "held_back" : "done",
     written,
     upserts: report.collections.reduce((sum, c) => sum + (c.written ? c.upserts : 0), 0),
     deletes: report.collections.reduce((sum, c) => sum + (c.written ? c.deletes : 0), 0),

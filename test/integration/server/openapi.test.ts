@@ -88,16 +88,20 @@ describe("the OpenAPI description at /openapi.json (a real worker with every sur
     // A held plan to review and approve (a guard holding deletions back writes the same), put after
     // the sync above, which would have found it superseded.
     const now = Date.now();
-    await createRedisHeldStore(redis.redis, redis.prefix).put({
-      id: HELD_ID,
-      project: PROJECT,
-      collections: [{ collection: "color", options: ["red", "blue"], reason: "would delete 2 of 3 options" }],
-      heldAt: new Date(now).toISOString(),
-      lastHeldAt: new Date(now).toISOString(),
-      run: { job: `${PROJECT}/1`, trigger: "schedule" },
-      expiresAt: new Date(now + 3_600_000).toISOString(),
-      approved: null,
-    });
+    await createRedisHeldStore(redis.redis, redis.prefix).save(
+      {
+        id: HELD_ID,
+        project: PROJECT,
+        collections: [{ collection: "color", options: ["red", "blue"], reason: "would delete 2 of 3 options" }],
+        heldAt: new Date(now).toISOString(),
+        lastHeldAt: new Date(now).toISOString(),
+        run: { job: `${PROJECT}/1`, trigger: "schedule" },
+        expiresAt: new Date(now + 3_600_000).toISOString(),
+        approved: null,
+        revision: 0,
+      },
+      null,
+    );
   }, 120_000);
 
   afterAll(async () => {

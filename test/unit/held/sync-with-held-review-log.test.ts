@@ -24,11 +24,24 @@ function emptyReport(): SyncReport {
     full: false,
     startedAt: new Date().toISOString(),
     durationMs: 0,
-    collections: [],
+    // Held deletions: the run has a plan to keep.
+    collections: [
+      {
+        collection: "color",
+        attribute: "color",
+        action: "none",
+        reason: "unchanged",
+        upserts: 0,
+        deletes: 0,
+        heldBack: { names: ["red"], reason: "would delete 1 of 1 options" },
+        written: false,
+      },
+    ],
     missing: [],
     unsupported: [],
     failures: [],
     permanentFailures: [],
+    unwritten: [],
     retryAfterMs: null,
     requests: { pim: createRequestStats(), service: createRequestStats() },
   };

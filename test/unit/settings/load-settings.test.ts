@@ -83,7 +83,7 @@ const EXPECTED_MINIMAL: Settings = {
         unit: "{attribute}-unit",
         currency: "{attribute}-currency",
       },
-      deletion_guard: { max_fraction: 0.5, min_count: 10 },
+      deletion_guard: { max_fraction: 0.5, min_count: 10, window_ms: 86_400_000 },
     },
   ],
 };
@@ -177,7 +177,7 @@ describe("parseSettings: minimal configs", () => {
     expect(p.schedule).toEqual({ cron: "0 3 * * *", timezone: "Europe/Paris" });
     // A partial naming block keeps the defaults of the templates it does not set.
     expect(p.naming).toEqual({ ...EXPECTED_MINIMAL.projects[0]!.naming, select: "sel_{attribute}" });
-    expect(p.deletion_guard).toEqual({ max_fraction: 0.2, min_count: 3 });
+    expect(p.deletion_guard).toEqual({ max_fraction: 0.2, min_count: 3, window_ms: 86_400_000 });
   });
 
   it("fills the redis prefix when only the URL is given", () => {
@@ -202,6 +202,7 @@ describe("parseSettings: minimal configs", () => {
     expect(parse({ projects: [project({ deletion_guard: { max_fraction: 0.9 } })] }).projects[0]!.deletion_guard).toEqual({
       max_fraction: 0.9,
       min_count: 10,
+      window_ms: 86_400_000,
     });
   });
 
