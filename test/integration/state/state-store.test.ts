@@ -307,6 +307,32 @@ describe.each([redisFactory, fileFactory])("$name state store", ({ create }) => 
     expect((error as Error).message).toContain("corrupt state");
   });
 
+  describe("deletions counted for the guard's window", () => {
+    it("counts the deletions made at or after the time asked for, and drops older records", async () => {
+      expect(await store.deletedSince(1, "color", 0)).toBe(0);
+      await store.recordDeleted(1, "color", 3, 1_000);
+      await store.recordDeleted(1, "color", 3, 1_000);
+      await store.recordDeleted(1, "color", 4, 2_000);
+      await store.recordDeleted(1, "size", 7, 2_000);
+      expect(await store.deletedSince(1, "color", 1_000)).toBe(10);
+      expect(await store.deletedSince(1, "color", 1_001)).toBe(4);
+      // The records before 1,001 were dropped on the way.
+      expect(await store.deletedSince(1, "color", 0)).toBe(4);
+      expect(await store.deletedSince(1, "size", 0)).toBe(7);
+      expect(await store.deletedSince(2, "color", 0)).toBe(0);
+    });
+
+    it("starts again once forgotten (an admin reviewed the deletions), and keeps the count through a replace", async () => {
+      await store.recordDeleted(1, "color", 5, 1_000);
+      await store.forget(1, "color");
+      expect(await store.deletedSince(1, "color", 0)).toBe(5);
+      await store.forgetDeleted(1, "color");
+      expect(await store.deletedSince(1, "color", 0)).toBe(0);
+      await store.recordDeleted(1, "color", 0, 1_000);
+      expect(await store.deletedSince(1, "color", 0)).toBe(0);
+    });
+  });
+
   describe("recently added names", () => {
     it("has none for a collection without records", async () => {
       expect(addedNames(await store.recentlyAdded(1, "color", 0))).toEqual(new Set());
