@@ -50,16 +50,19 @@ const REJECTION_STATUSES: ReadonlySet<number> = new Set([400, 401, 403, 422]);
 
 interface TokenState {
   readonly accessToken: string;
-  readonly refreshToken: string;
-  readonly expiresAtMs: number;
-  readonly lifetimeMs: number;
+  /** Left out by the PIM: the next renewal is a password grant. */
+  readonly refreshToken: string | undefined;
+  /** Undefined when the PIM gave no `expires_in`: the token is used until a request answers 401. */
+  readonly expiry: { readonly atMs: number; readonly lifetimeMs: number } | undefined;
 }
 
 type Grant = { grant_type: "password"; username: string; password: string } | { grant_type: "refresh_token"; refresh_token: string };
 
 /**
  * OAuth password grant for a PIM connection, with refresh. Every caller shares one in-flight login
- * or refresh, so a burst of requests (or of 401s) costs a single token call.
+ * or refresh, so a burst of requests (or of 401s) costs a single token call. A token answer may
+ * leave out `expires_in` (the token is then kept until a 401) and `refresh_token` (renewal is then
+ * a new password grant): Akeneo's API description makes both optional.
  */
 export function createPimAuth(options: PimAuthOptions): PimAuth {
   const now = options.now ?? Date.now;
@@ -95,10 +98,14 @@ export function createPimAuth(options: PimAuthOptions): PimAuth {
     const startedAtMs = now();
     // Repeating a token call is harmless (at worst one more token), so transient failures retry.
     const { data } = await http.send({ method: "POST", url: TOKEN_PATH, json: grant, schema: tokenResponseSchema, idempotent: true });
-    const lifetimeMs = data.expires_in * 1000;
+    const lifetimeMs = data.expires_in === undefined ? undefined : data.expires_in * 1000;
     // Counted from before the call: the PIM started the clock no later than that.
-    state = { accessToken: data.access_token, refreshToken: data.refresh_token, expiresAtMs: startedAtMs + lifetimeMs, lifetimeMs };
-    log.info({ grant: grant.grant_type, expiresInS: data.expires_in }, "PIM access token obtained");
+    const expiry = lifetimeMs === undefined ? undefined : { atMs: startedAtMs + lifetimeMs, lifetimeMs };
+    state = { accessToken: data.access_token, refreshToken: data.refresh_token, expiry };
+    log.info(
+      { grant: grant.grant_type, expiresInS: data.expires_in ?? null, refreshable: data.refresh_token !== undefined },
+      "PIM access token obtained",
+    );
   }
 
   async function logIn(): Promise<void> {
@@ -111,6 +118,7 @@ export function createPimAuth(options: PimAuthOptions): PimAuth {
 
   async function refreshOrLogIn(): Promise<void> {
     const refreshToken = state?.refreshToken;
+    // No refresh token was given (or none yet): only the password can renew.
     if (refreshToken === undefined) return logIn();
     try {
       await requestToken({ grant_type: "refresh_token", refresh_token: refreshToken });
@@ -153,9 +161,11 @@ export function createPimAuth(options: PimAuthOptions): PimAuth {
   }
 
   function isFresh(current: TokenState): boolean {
+    // No lifetime said: nothing to renew ahead of; the 401 that ends it renews it (onUnauthorized).
+    if (current.expiry === undefined) return true;
     // A token shorter-lived than twice the margin would otherwise be renewed on every call.
-    const marginMs = Math.min(REFRESH_MARGIN_MS, current.lifetimeMs / 2);
-    return now() < current.expiresAtMs - marginMs;
+    const marginMs = Math.min(REFRESH_MARGIN_MS, current.expiry.lifetimeMs / 2);
+    return now() < current.expiry.atMs - marginMs;
   }
 
   return {

@@ -1,11 +1,19 @@
 import { z } from "zod";
 import { parseNdjson } from "./parse-ndjson.js";
+import { CURRENCY_ENABLED_WHEN_UNSAID } from "./pim-assumptions.js";
 
 /**
  * Akeneo wire formats, as the PIM sends them. Objects are not strict: Akeneo adds fields between
  * versions (and SaaS ahead of PaaS), and a new field must never break a sync. Where PHP
  * serialises an empty map as `[]` or a field comes back as null instead of empty, the schema
  * accepts every form and normalises it, so mapping code sees one shape only.
+ *
+ * Required here is what Akeneo's API description (Swagger, `content/swagger/` of
+ * akeneo/pim-api-docs) requires, and nothing more, with three exceptions the description leaves
+ * optional but without which an answer says nothing usable: a token answer's `access_token`, a
+ * list page's `_embedded.items`, and a link's `href` (decision 0009). A property the description
+ * leaves optional gets its documented default when it has one; otherwise pim-assumptions.ts says
+ * what its absence is read as.
  */
 
 /** PHP serialises an empty associative array as `[]`; that is the only array accepted as a map. */
@@ -22,6 +30,14 @@ const codeListSchema = z
   .array(z.string())
   .nullish()
   .transform((codes) => codes ?? []);
+
+/** A boolean the description makes optional with a documented default; null reads as that default too. */
+function flagWithDefault(documentedDefault: boolean) {
+  return z
+    .boolean()
+    .nullish()
+    .transform((flag) => flag ?? documentedDefault);
+}
 
 const optionalCodeSchema = z
   .string()
@@ -55,21 +71,35 @@ export function searchAfterPageSchema<T extends z.ZodType>(item: T) {
   });
 }
 
+/**
+ * The description requires none of these. Without `access_token` there is nothing to use, so it
+ * stays required. Without `expires_in` the token is used until a 401; without `refresh_token`
+ * it is renewed by a new password grant (pim-auth.ts). Null reads as left out.
+ */
 export const tokenResponseSchema = z.object({
   access_token: z.string().min(1),
-  expires_in: z.number().positive(),
-  token_type: z.string().optional(),
+  expires_in: z
+    .number()
+    .positive()
+    .nullish()
+    .transform((seconds) => seconds ?? undefined),
+  token_type: z.string().nullish(),
   // Documented as a string, always null in practice; unused either way.
   scope: z.string().nullish(),
-  refresh_token: z.string().min(1),
+  refresh_token: z
+    .string()
+    .min(1)
+    .nullish()
+    .transform((token) => token ?? undefined),
 });
 export type TokenResponse = z.infer<typeof tokenResponseSchema>;
 
 export const attributeSchema = z.object({
   code: z.string(),
   type: z.string(),
-  localizable: z.boolean(),
-  scopable: z.boolean(),
+  // Optional, documented default false: one value for every locale, for every channel.
+  localizable: flagWithDefault(false),
+  scopable: flagWithDefault(false),
   available_locales: codeListSchema,
   metric_family: optionalCodeSchema,
   reference_data_name: optionalCodeSchema,
@@ -104,17 +134,21 @@ export type WireChannel = z.infer<typeof channelSchema>;
 /**
  * `enabled` per the schema and every real answer; the published single-locale example (and the
  * concept doc) say `enable`. Accepting the typo as an alias costs nothing and cannot misread a
- * real payload; a locale carrying neither is rejected rather than guessed.
+ * real payload (`enabled` wins when both come). A locale carrying neither is disabled: `enabled`
+ * is optional with the documented default false.
  */
-export const localeSchema = z.union([
-  z.object({ code: z.string(), enabled: z.boolean() }),
-  z.object({ code: z.string(), enable: z.boolean() }).transform(({ code, enable }) => ({ code, enabled: enable })),
-]);
+export const localeSchema = z
+  .object({ code: z.string(), enabled: z.boolean().nullish(), enable: z.boolean().nullish() })
+  .transform(({ code, enabled, enable }) => ({ code, enabled: enabled ?? enable ?? false }));
 export type WireLocale = z.infer<typeof localeSchema>;
 
+/** Only `code` is required; `enabled` and `label` have no documented default (pim-assumptions.ts). */
 export const currencySchema = z.object({
   code: z.string(),
-  enabled: z.boolean(),
+  enabled: z
+    .boolean()
+    .nullish()
+    .transform((enabled) => enabled ?? CURRENCY_ENABLED_WHEN_UNSAID),
   label: z.string().nullish(),
 });
 export type WireCurrency = z.infer<typeof currencySchema>;
@@ -151,11 +185,15 @@ export const referenceEntitySchema = z.object({
 });
 export type WireReferenceEntity = z.infer<typeof referenceEntitySchema>;
 
-/** One value of a record attribute; `data`'s type depends on the attribute type, hence unknown. */
+/**
+ * One value of a record attribute; `data`'s type depends on the attribute type, hence unknown.
+ * The description requires none of the three: a missing `locale`/`channel` is none, a missing
+ * `data` no value (so no label).
+ */
 const recordValueSchema = z.object({
   locale: z.string().nullish(),
   channel: z.string().nullish(),
-  data: z.unknown(),
+  data: z.unknown().optional(),
 });
 
 export const recordSchema = z.object({

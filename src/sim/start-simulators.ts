@@ -12,6 +12,7 @@ import type { ConfigServiceSimulator } from "./config-service/config-service-sim
 import { startPimSimulator } from "./pim/pim-simulator.js";
 import { startActivationSimulator, type ActivationSimulator } from "./activation/activation-simulator.js";
 import type { PimSimulator } from "./pim/pim-simulator.js";
+import type { PimAnswerShape } from "./pim/resource-forms.js";
 
 export interface StartSimulatorsOptions {
   /** Catalogue JSON; `config/sim-catalog.json` of the package when left out. */
@@ -22,6 +23,8 @@ export interface StartSimulatorsOptions {
   readonly activationPort?: number;
   readonly host?: string;
   readonly latencyMs?: number;
+  /** The PIM simulator's answers: `full` (the default) or `sparse` (pim/resource-forms.ts). */
+  readonly pimShape?: PimAnswerShape;
 }
 
 export interface RunningSimulators {
@@ -35,7 +38,7 @@ export async function startSimulators(options: StartSimulatorsOptions = {}): Pro
   const catalog = await loadSimCatalog(options.catalogPath ?? defaultCatalogPath());
   const host = options.host ?? "127.0.0.1";
   const latencyMs = options.latencyMs ?? 0;
-  const pim = await startPimSimulator({ catalog: catalog.pim, host, port: options.pimPort ?? 0, latencyMs });
+  const pim = await startPimSimulator({ catalog: catalog.pim, host, port: options.pimPort ?? 0, latencyMs, shape: options.pimShape });
   let service: ConfigServiceSimulator;
   try {
     service = await startConfigServiceSimulator({ catalog: catalog.service, pim, host, port: options.servicePort ?? 0, latencyMs });

@@ -4,7 +4,7 @@ import { parseCommandArgs } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
 
 export const SIM_HELP = `Usage: pim-sync sim [--catalog FILE] [--host H] [--pim-port N] [--service-port N]
-                    [--activation-port N] [--latency-ms N]
+                    [--activation-port N] [--latency-ms N] [--pim-sparse]
 
 Starts the PIM, configuration-service and Activation API simulators on 127.0.0.1 with a sample
 catalogue (config/sim-catalog.json by default), prints their URLs and credentials, and runs
@@ -17,6 +17,9 @@ Options:
   --service-port N    configuration-service simulator port (default 8082; 0 picks a free one)
   --activation-port N Activation API simulator port (default 8083; 0 picks a free one)
   --latency-ms N      latency added to every response (default 0)
+  --pim-sparse        the PIM simulator leaves out every property Akeneo's API description
+                      makes optional (token answers hold only the access token; see
+                      src/sim/README.md), to try a client against the thinnest answers allowed
   -h, --help          show this help`;
 
 function portOf(value: string | boolean | undefined, flag: string, fallback: number): number {
@@ -37,6 +40,7 @@ export async function runSimCommand(argv: readonly string[], io: CliIo): Promise
       "service-port": { type: "string" },
       "activation-port": { type: "string" },
       "latency-ms": { type: "string" },
+      "pim-sparse": { type: "boolean" },
     },
     SIM_HELP,
   );
@@ -51,8 +55,13 @@ export async function runSimCommand(argv: readonly string[], io: CliIo): Promise
     servicePort: portOf(values["service-port"], "--service-port", 8082),
     activationPort: portOf(values["activation-port"], "--activation-port", 8083),
     latencyMs: portOf(values["latency-ms"], "--latency-ms", 0),
+    pimShape: values["pim-sparse"] === true ? "sparse" : "full",
   });
-  writeLine(io.stdout, `PIM simulator:                   ${sims.pim.url}  (client sim-client / sim-secret, user sim-user / sim-password)`);
+  const sparse = values["pim-sparse"] === true ? "; sparse answers" : "";
+  writeLine(
+    io.stdout,
+    `PIM simulator:                   ${sims.pim.url}  (client sim-client / sim-secret, user sim-user / sim-password${sparse})`,
+  );
   writeLine(io.stdout, `Configuration-service simulator: ${sims.service.url}  (token sim-service-token)`);
   writeLine(
     io.stdout,

@@ -15,6 +15,7 @@ import type { SimReply, SimRequest } from "../shared/sim-request.js";
 import { jsonReply } from "../shared/replies.js";
 
 import { akeneoError, INVALID_JSON_MESSAGE } from "./akeneo-errors.js";
+import type { ResourceForms } from "./resource-forms.js";
 import type { TokenStore } from "./token-store.js";
 
 export interface OAuthClient {
@@ -41,7 +42,12 @@ const tokenRequestSchema = z.object({
   refresh_token: z.string().optional().catch(undefined),
 });
 
-export function handleTokenRequest(request: SimRequest, clients: readonly OAuthClient[], tokens: TokenStore): SimReply {
+export function handleTokenRequest(
+  request: SimRequest,
+  clients: readonly OAuthClient[],
+  tokens: TokenStore,
+  forms: Pick<ResourceForms, "token">,
+): SimReply {
   const contentType = contentTypeOf(request);
   if (contentType === undefined) {
     return akeneoError(415, "The 'Content-type' header is missing. 'application/json' has to specified as value.");
@@ -77,24 +83,20 @@ export function handleTokenRequest(request: SimRequest, clients: readonly OAuthC
     if (!sameSecret(body.username, client.username) || !sameSecret(body.password, client.password)) {
       return akeneoError(422, "Invalid username and password combination");
     }
-    return tokenResponse(tokens.issue(client.clientId, client.username));
+    return tokenResponse(forms.token(tokens.issue(client.clientId, client.username)));
   }
   if (body.grant_type === "refresh_token") {
     if (body.refresh_token === undefined) return akeneoError(422, 'No "refresh_token" parameter found');
     const redeemed = tokens.redeemRefresh(client.clientId, body.refresh_token);
     if (!redeemed.ok) return akeneoError(422, redeemed.message);
-    return tokenResponse(tokens.issue(client.clientId, redeemed.username));
+    return tokenResponse(forms.token(tokens.issue(client.clientId, redeemed.username)));
   }
   return akeneoError(422, "Invalid grant_type parameter or parameter missing");
 }
 
-function tokenResponse(pair: { access_token: string; refresh_token: string; expires_in: number }): SimReply {
-  // Field order and values as token_response.json; scope is always null.
-  return jsonReply(
-    200,
-    { access_token: pair.access_token, expires_in: pair.expires_in, token_type: "bearer", scope: null, refresh_token: pair.refresh_token },
-    { "cache-control": "no-store", pragma: "no-cache" },
-  );
+/** The answer's body comes from `forms.token` (resource-forms.ts): full, or the access token alone. */
+function tokenResponse(body: object): SimReply {
+  return jsonReply(200, body, { "cache-control": "no-store", pragma: "no-cache" });
 }
 
 function authenticateClient(authorization: string | undefined, clients: readonly OAuthClient[]): OAuthClient | undefined {

@@ -47,14 +47,15 @@ function positiveInteger(raw: string): number | undefined {
 
 /**
  * One page of `all` (already filtered and sorted). `present` turns an item into its wire form,
- * `_links.self` included; `carried` names request parameters the links repeat after the paging ones.
+ * `_links.self` included; `carried` names request parameters the links repeat after the paging
+ * ones; `currentPage` false leaves `current_page` out (optional in the description).
  */
 export function pageReply<T>(
   request: SimRequest,
   all: readonly T[],
   params: PageParams,
-  present: (item: T) => Readonly<Record<string, unknown>>,
-  carried: readonly string[] = ["search"],
+  present: (item: T) => object,
+  { carried = ["search"], currentPage = true }: { readonly carried?: readonly string[]; readonly currentPage?: boolean } = {},
 ): SimReply {
   const href = (page: number): string => {
     const query = new URLSearchParams({ page: String(page), limit: String(params.limit) });
@@ -72,13 +73,8 @@ export function pageReply<T>(
   if (start + params.limit < all.length) links["next"] = { href: href(params.page + 1) };
   return jsonReply(200, {
     _links: links,
-    current_page: params.page,
+    ...(currentPage ? { current_page: params.page } : {}),
     ...(params.withCount === "true" ? { items_count: all.length } : {}),
     _embedded: { items },
   });
-}
-
-/** An item as lists and GETs serve it: `_links.self` first, then the resource. */
-export function withSelfLink(href: string, resource: object): Record<string, unknown> {
-  return { _links: { self: { href } }, ...resource };
 }

@@ -4,6 +4,7 @@ import type { SimReply, SimRequest } from "../shared/sim-request.js";
 
 import type { PimState } from "./pim-state.js";
 import type { PimEventEmitter } from "./pim-event-emitter.js";
+import type { ResourceForms } from "./resource-forms.js";
 
 export interface PimRoute {
   /** The token endpoint: needs no bearer token and does not count against a connection. */
@@ -22,6 +23,8 @@ export interface PimRouteContext {
   readonly recordsPageSize: number;
   /** Told of each change a write made (the Event Platform's events). */
   readonly events: PimEventEmitter;
+  /** Full or sparse answers (resource-forms.ts). */
+  readonly forms: ResourceForms;
 }
 
 export const API_PREFIX = "/api/rest/v1";

@@ -23,6 +23,7 @@ import { addReferenceEntityRoutes } from "./routes/reference-entity-routes.js";
 import { addStructureRoutes } from "./routes/structure-routes.js";
 import { createTokenStore } from "./token-store.js";
 import { createPimEventEmitter, type PimEventEmitter } from "./pim-event-emitter.js";
+import { resourceFormsOf, type PimAnswerShape } from "./resource-forms.js";
 
 export interface PimSimulatorOptions {
   readonly catalog: SimCatalog["pim"];
@@ -35,6 +36,11 @@ export interface PimSimulatorOptions {
   readonly budgets?: Partial<PimBudgets>;
   /** Page size of the search_after lists (reference entities and records). */
   readonly recordsPageSize?: number;
+  /**
+   * `full` (the default) sends every property, as the published examples do; `sparse` leaves
+   * out every property Akeneo's API description makes optional (resource-forms.ts).
+   */
+  readonly shape?: PimAnswerShape;
 }
 
 export interface PimSimulator extends SimulatorControls {
@@ -60,10 +66,11 @@ export async function startPimSimulator(options: PimSimulatorOptions): Promise<P
     throw new RangeError(`recordsPageSize must be a positive integer, got ${recordsPageSize}`);
   }
 
+  const forms = resourceFormsOf(options.shape ?? "full");
   const router = createRouter<PimRoute>();
-  router.add("POST", "/api/oauth/v1/token", { public: true, handle: (request) => handleTokenRequest(request, clients, tokens) });
+  router.add("POST", "/api/oauth/v1/token", { public: true, handle: (request) => handleTokenRequest(request, clients, tokens, forms) });
   const events = createPimEventEmitter();
-  const context: PimRouteContext = { state, recordsPageSize, events };
+  const context: PimRouteContext = { state, recordsPageSize, events, forms };
   addAttributeRoutes(router, context);
   addAttributeOptionReadRoutes(router, context);
   addAttributeOptionWriteRoutes(router, context);

@@ -25,7 +25,7 @@ export function searchAfterReply<T extends { readonly code: string }>(
   request: SimRequest,
   all: readonly T[],
   pageSize: number,
-  present: (item: T) => Readonly<Record<string, unknown>>,
+  present: (item: T) => object,
   carried: readonly string[] = [],
 ): SimReply {
   const href = (cursor: string | null): string => {

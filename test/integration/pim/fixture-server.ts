@@ -24,6 +24,8 @@ export interface FixtureServerOptions {
   readonly username: string;
   readonly password: string;
   readonly expiresInS?: number;
+  /** Token answer fields left out, as Akeneo's API description allows (it requires none). */
+  readonly tokenOmits?: readonly ("expires_in" | "refresh_token")[];
 }
 
 const TOKEN_PATH = "/api/oauth/v1/token";
@@ -117,17 +119,20 @@ export async function startFixtureServer(options: FixtureServerOptions) {
     }
     const accessToken = `access-${randomUUID()}`;
     const refreshToken = `refresh-${randomUUID()}`;
+    const omits = options.tokenOmits ?? [];
     validAccess.add(accessToken);
-    validRefresh.add(refreshToken);
+    // A refresh token not handed out cannot be redeemed.
+    if (!omits.includes("refresh_token")) validRefresh.add(refreshToken);
     issuedTokens.push(accessToken, refreshToken);
     // The shape of token_response.json, with tokens of our own.
-    const answer = {
+    const answer: Record<string, unknown> = {
       access_token: accessToken,
       expires_in: options.expiresInS ?? 3600,
       token_type: "bearer",
       scope: null,
       refresh_token: refreshToken,
     };
+    for (const field of omits) delete answer[field];
     return { status: 200, body: JSON.stringify(answer) };
   }
 

@@ -1,28 +1,27 @@
 import { Agent } from "undici";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { HttpError } from "../../../src/http/http-error.js";
 import { createPimAuth, CREDENTIALS_REJECTED_MESSAGE, type PimAuth } from "../../../src/pim/pim-auth.js";
-import { startFixtureServer, type FixtureServer } from "./fixture-server.js";
+import { startFixtureServer, type FixtureServer, type FixtureServerOptions } from "./fixture-server.js";
 import { createMemoryLogger } from "./memory-logger.js";
-import { CREDENTIALS, TEST_RETRY } from "./start-pim-client.js";
+import { CREDENTIALS, startPimHarness, TEST_RETRY } from "./start-pim-client.js";
+import { test, type PimSyncFixtures } from "../../support/fixtures.js";
 
 const HOUR_MS = 3_600_000;
 
-let server: FixtureServer | undefined;
-let dispatcher: Agent | undefined;
-
-afterEach(async () => {
-  await dispatcher?.destroy();
-  await server?.close();
-  server = dispatcher = undefined;
+let closeAfter: PimSyncFixtures["closeAfter"];
+test.beforeEach(({ closeAfter: keeper }) => {
+  closeAfter = keeper;
 });
 
 /** The auth against a fresh fixture server, on a clock the test moves by hand. */
 async function setup(
-  options: { expiresInS?: number } = {},
+  options: Pick<FixtureServerOptions, "expiresInS" | "tokenOmits"> = {},
 ): Promise<{ auth: PimAuth; server: FixtureServer; clock: { ms: number }; logs: () => string }> {
-  server = await startFixtureServer({ ...CREDENTIALS, ...options });
-  dispatcher = new Agent({ keepAliveTimeout: 10, keepAliveMaxTimeout: 10 });
+  const server = closeAfter(await startFixtureServer({ ...CREDENTIALS, ...options }));
+  // Closed first (newest first), so no connection outlives the server.
+  const dispatcher = new Agent({ keepAliveTimeout: 10, keepAliveMaxTimeout: 10 });
+  closeAfter({ close: () => dispatcher.destroy() });
   const clock = { ms: 1_700_000_000_000 };
   const { logger, text } = createMemoryLogger();
   const auth = createPimAuth({
@@ -39,7 +38,7 @@ async function setup(
 }
 
 describe("createPimAuth", () => {
-  it("logs in lazily, reuses the token, and refreshes it 30 s before it expires", async () => {
+  test("logs in lazily, reuses the token, and refreshes it 30 s before it expires", async () => {
     const { auth, server, clock } = await setup();
     expect(server.grants).toEqual([]);
 
@@ -55,7 +54,7 @@ describe("createPimAuth", () => {
     expect(server.grants).toEqual(["password", "refresh_token"]);
   });
 
-  it("renews a short-lived token at half its lifetime rather than on every call", async () => {
+  test("renews a short-lived token at half its lifetime rather than on every call", async () => {
     const { auth, server, clock } = await setup({ expiresInS: 40 });
     const first = await auth.authorize();
     clock.ms += 19_000;
@@ -65,7 +64,7 @@ describe("createPimAuth", () => {
     expect(server.grants).toEqual(["password", "refresh_token"]);
   });
 
-  it("shares one login among concurrent callers", async () => {
+  test("shares one login among concurrent callers", async () => {
     const { auth, server } = await setup();
     server.controls.responseDelayMs = 20;
     const bearers = await Promise.all(Array.from({ length: 8 }, () => auth.authorize()));
@@ -73,7 +72,7 @@ describe("createPimAuth", () => {
     expect(server.grants).toEqual(["password"]);
   });
 
-  it("shares one refresh among concurrent 401s, and hands out the new token", async () => {
+  test("shares one refresh among concurrent 401s, and hands out the new token", async () => {
     const { auth, server } = await setup();
     const first = await auth.authorize();
     server.controls.responseDelayMs = 20;
@@ -82,7 +81,7 @@ describe("createPimAuth", () => {
     await expect(auth.authorize()).resolves.not.toBe(first);
   });
 
-  it("lets one caller give up without cancelling the login the others wait for", async () => {
+  test("lets one caller give up without cancelling the login the others wait for", async () => {
     const { auth, server } = await setup();
     server.controls.responseDelayMs = 50;
     const impatient = new AbortController();
@@ -95,7 +94,32 @@ describe("createPimAuth", () => {
     expect(server.grants).toEqual(["password"]);
   });
 
-  it("turns a 422 into a permanent, credential-free error, even when the server quotes the request", async () => {
+  test("keeps a token answered without `expires_in` however long, and renews it after a 401 with the refresh token", async () => {
+    const { auth, server, clock } = await setup({ tokenOmits: ["expires_in"] });
+    const first = await auth.authorize();
+    clock.ms += 30 * 24 * HOUR_MS;
+    await expect(auth.authorize()).resolves.toBe(first);
+    expect(server.grants).toEqual(["password"]);
+
+    await expect(auth.onUnauthorized()).resolves.toBe(true);
+    expect(server.grants).toEqual(["password", "refresh_token"]);
+    await expect(auth.authorize()).resolves.not.toBe(first);
+  });
+
+  test("renews a token answered without `refresh_token` by a new password grant, before expiry and after a 401", async () => {
+    const { auth, server, clock } = await setup({ tokenOmits: ["refresh_token"] });
+    const first = await auth.authorize();
+    clock.ms += HOUR_MS - 29_000;
+    const second = await auth.authorize();
+    expect(second).not.toBe(first);
+    expect(server.grants).toEqual(["password", "password"]);
+
+    await expect(auth.onUnauthorized()).resolves.toBe(true);
+    expect(server.grants).toEqual(["password", "password", "password"]);
+    await expect(auth.authorize()).resolves.not.toBe(second);
+  });
+
+  test("turns a 422 into a permanent, credential-free error, even when the server quotes the request", async () => {
     const { auth, server, logs } = await setup();
     server.controls.rejectPasswordLogins = true;
     server.controls.echoRejectedLogins = true;
@@ -115,5 +139,23 @@ describe("createPimAuth", () => {
       expect(logs()).not.toContain(secret);
     }
     expect(server.grants).toEqual(["password"]);
+  });
+});
+
+describe("a PIM whose token answers hold nothing but the token", () => {
+  test("the client reads with it until a request answers 401, logs in again with the password, and the request succeeds", async () => {
+    const harness = closeAfter(await startPimHarness({}, { tokenOmits: ["expires_in", "refresh_token"] }));
+    const entities = await harness.client.listReferenceEntities();
+    expect(entities).not.toEqual([]);
+    const pages = harness.server.restRequests("reference-entities").length;
+    harness.server.expireAccessTokens();
+    await expect(harness.client.listReferenceEntities()).resolves.toEqual(entities);
+    expect(harness.server.grants).toEqual(["password", "password"]);
+    const bearers = harness.server.restRequests("reference-entities").map((request) => request.authorization);
+    // The second read's first request was refused (the expired token), then sent again with the new one.
+    expect(bearers).toHaveLength(2 * pages + 1);
+    expect(new Set(bearers.slice(0, pages + 1)).size).toBe(1);
+    expect(new Set(bearers.slice(pages + 1)).size).toBe(1);
+    expect(bearers[pages + 1]).not.toBe(bearers[0]);
   });
 });

@@ -1,6 +1,6 @@
 import { Agent } from "undici";
 import { createPimClient, type PimClient, type PimClientOptions } from "../../../src/pim/pim-client.js";
-import { startFixtureServer, type FixtureServer } from "./fixture-server.js";
+import { startFixtureServer, type FixtureServer, type FixtureServerOptions } from "./fixture-server.js";
 import { createMemoryLogger } from "./memory-logger.js";
 import { DEFAULT_PIM_CLIENT_LIMITS } from "../../support/default-settings.js";
 
@@ -23,8 +23,11 @@ export interface PimHarness {
 }
 
 /** A fixture server and a client pointed at it, with its own connection pool. */
-export async function startPimHarness(overrides: Partial<PimClientOptions> = {}): Promise<PimHarness> {
-  const server = await startFixtureServer(CREDENTIALS);
+export async function startPimHarness(
+  overrides: Partial<PimClientOptions> = {},
+  serverOptions: Partial<FixtureServerOptions> = {},
+): Promise<PimHarness> {
+  const server = await startFixtureServer({ ...CREDENTIALS, ...serverOptions });
   // Short keep-alive, as undici advises for tests, so nothing outlives the test.
   const dispatcher = new Agent({ keepAliveTimeout: 10, keepAliveMaxTimeout: 10 });
   const { logger, text } = createMemoryLogger();

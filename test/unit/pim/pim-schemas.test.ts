@@ -26,6 +26,7 @@ import {
   searchAfterPageSchema,
   tokenResponseSchema,
 } from "../../../src/pim/pim-schemas.js";
+import { CURRENCY_ENABLED_WHEN_UNSAID } from "../../../src/pim/pim-assumptions.js";
 import { akeneoFixture } from "./read-akeneo-fixture.js";
 
 describe("token responses", () => {
@@ -35,7 +36,7 @@ describe("token responses", () => {
     expect(token.token_type).toBe("bearer");
     expect(token.scope).toBeNull();
     expect(token.access_token.length).toBeGreaterThan(20);
-    expect(token.refresh_token.length).toBeGreaterThan(20);
+    expect(token.refresh_token?.length).toBeGreaterThan(20);
   });
 
   it("keeps the exact tokens of the published example", () => {
@@ -189,10 +190,9 @@ describe("locales", () => {
     expect(page._links?.next?.href).toBe(page._links?.self?.href);
   });
 
-  it("reads the single-locale example's `enable` typo as `enabled`, and rejects a locale with neither", () => {
+  it("reads the single-locale example's `enable` typo as `enabled`, `enabled` winning when both come", () => {
     expect(toPimLocale(localeSchema.parse(akeneoFixture("locale_get_response.json")))).toEqual({ code: "en_US", enabled: true });
     expect(localeSchema.parse({ code: "fr_FR", enabled: false, enable: true })).toEqual({ code: "fr_FR", enabled: false });
-    expect(localeSchema.safeParse({ code: "de_DE" }).success).toBe(false);
   });
 });
 
@@ -296,5 +296,117 @@ describe("labels", () => {
     expect(labelsSchema.parse(undefined)).toEqual({});
     expect(labelsSchema.safeParse(["Red"]).success).toBe(false);
     expect(labelsSchema.safeParse({ en_US: 1 }).success).toBe(false);
+  });
+});
+
+/**
+ * Akeneo's API description (its Swagger file, excerpted in swagger_response_definitions.json)
+ * requires only a few properties of each answer; a PIM may leave out every other one.
+ */
+describe("answers holding only what the description requires", () => {
+  interface Definition {
+    readonly required?: readonly string[];
+    readonly allOf?: readonly Definition[];
+  }
+  const description = akeneoFixture("swagger_response_definitions.json") as {
+    definitions: Record<string, Definition>;
+    token_response: Definition;
+  };
+  const requiredOf = (definition: Definition | undefined): string[] =>
+    [...(definition?.required ?? []), ...(definition?.allOf ?? []).flatMap(requiredOf)].sort();
+
+  // Each holds exactly the required properties of its definition (checked below).
+  const minimal = {
+    Attribute: { code: "color", type: "pim_catalog_simpleselect", group: "marketing" },
+    AttributeOption: { code: "red" },
+    Family: { code: "shoes", attribute_as_label: "name" },
+    Channel: { code: "ecommerce", category_tree: "master", locales: ["en_US"], currencies: ["EUR"] },
+    Locale: { code: "en_US" },
+    Currency: { code: "EUR" },
+    MeasurementFamily: { code: "Weight", standard_unit_code: "KILOGRAM", units: { KILOGRAM: {}, GRAM: {} } },
+    ReferenceEntity: { code: "brands" },
+    ReferenceEntityRecord: { code: "kartell" },
+  } as const;
+
+  it.each(Object.keys(minimal))("the %s used below holds exactly the description's required properties", (name) => {
+    expect(Object.keys(minimal[name as keyof typeof minimal]).sort()).toEqual(requiredOf(description.definitions[name]));
+  });
+
+  it("an attribute without `localizable`/`scopable` (documented default false), locales, family, entity or labels", () => {
+    expect(toPimAttribute(attributeSchema.parse(minimal.Attribute))).toEqual({
+      code: "color",
+      type: "pim_catalog_simpleselect",
+      localizable: false,
+      scopable: false,
+      availableLocales: [],
+      metricFamily: null,
+      referenceDataName: null,
+      labels: {},
+    });
+    // A given value wins over the default; null reads as the default.
+    const given = toPimAttribute(attributeSchema.parse({ ...minimal.Attribute, localizable: true, scopable: null }));
+    expect(given).toMatchObject({ localizable: true, scopable: false });
+  });
+
+  it("an option without `attribute`, `sort_order` or labels", () => {
+    expect(toPimAttributeOption(attributeOptionSchema.parse(minimal.AttributeOption))).toEqual({ code: "red", labels: {} });
+  });
+
+  it("a family without attributes (documented default []) or labels", () => {
+    expect(toPimFamily(familySchema.parse(minimal.Family))).toEqual({ code: "shoes", attributes: [] });
+  });
+
+  it("a channel without conversion units or labels", () => {
+    expect(toPimChannel(channelSchema.parse(minimal.Channel))).toEqual({ code: "ecommerce", locales: ["en_US"], currencies: ["EUR"] });
+  });
+
+  it("a locale without `enabled` is disabled (documented default false)", () => {
+    expect(toPimLocale(localeSchema.parse(minimal.Locale))).toEqual({ code: "en_US", enabled: false });
+    expect(toPimLocale(localeSchema.parse({ code: "en_US", enabled: null }))).toEqual({ code: "en_US", enabled: false });
+  });
+
+  it("a currency without `enabled` (no documented default) is read as pim-assumptions.ts says: enabled", () => {
+    expect(CURRENCY_ENABLED_WHEN_UNSAID).toBe(true);
+    expect(toPimCurrency(currencySchema.parse(minimal.Currency))).toEqual({ code: "EUR", enabled: true });
+    expect(currencySchema.parse(minimal.Currency).label).toBeUndefined();
+    expect(toPimCurrency(currencySchema.parse({ code: "GBP", enabled: false }))).toEqual({ code: "GBP", enabled: false });
+  });
+
+  it("a measurement family without labels, and units holding none of their optional properties", () => {
+    expect(toPimMeasurementFamily(measurementFamilySchema.parse(minimal.MeasurementFamily))).toEqual({
+      code: "Weight",
+      units: [
+        { code: "KILOGRAM", labels: {} },
+        { code: "GRAM", labels: {} },
+      ],
+    });
+  });
+
+  it("a reference entity without labels or image, a record without values, a value without `locale`/`channel`", () => {
+    expect(referenceEntitySchema.parse(minimal.ReferenceEntity)).toEqual({ code: "brands", labels: {} });
+    expect(toPimRecord(recordSchema.parse(minimal.ReferenceEntityRecord))).toEqual({ code: "kartell", labels: {} });
+    // A label value without `channel` is channel-less; one without `locale` has no key to go under.
+    const values = { label: [{ locale: "en_US", data: "Kartell" }, { channel: null, data: "no locale" }, {}] };
+    expect(toPimRecord(recordSchema.parse({ code: "kartell", values }))).toEqual({ code: "kartell", labels: { en_US: "Kartell" } });
+  });
+
+  it("a token answer without `expires_in`, `refresh_token`, `token_type` or `scope`; never without `access_token`", () => {
+    // The description requires nothing of a token answer; pim-sync needs the token itself.
+    expect(requiredOf(description.token_response)).toEqual([]);
+    expect(tokenResponseSchema.parse({ access_token: "abc" })).toEqual({ access_token: "abc" });
+    expect(tokenResponseSchema.parse({ access_token: "abc", expires_in: null, refresh_token: null })).toMatchObject({
+      expires_in: undefined,
+      refresh_token: undefined,
+    });
+    expect(tokenResponseSchema.safeParse({ expires_in: 3600, refresh_token: "r" }).success).toBe(false);
+  });
+
+  it("page envelopes without `_links` or `current_page`, items without `_links`", () => {
+    const page = pageSchema(localeSchema).parse({ _embedded: { items: [{ code: "en_US", enabled: true }, { code: "es_ES" }] } });
+    expect(page._embedded.items.map(toPimLocale)).toEqual([
+      { code: "en_US", enabled: true },
+      { code: "es_ES", enabled: false },
+    ]);
+    expect(searchAfterPageSchema(recordSchema).parse({ _embedded: { items: [minimal.ReferenceEntityRecord] } })._links).toBeUndefined();
   });
 });

@@ -6,18 +6,13 @@
 import { jsonReply } from "../../shared/replies.js";
 import { paramOf } from "../../shared/router.js";
 import type { SimReply, SimRequest } from "../../shared/sim-request.js";
-import type { PimCatalogAttribute, PimCatalogOption } from "../../catalog/pim-catalog-schema.js";
+import type { PimCatalogAttribute } from "../../catalog/pim-catalog-schema.js";
 import { akeneoError } from "../akeneo-errors.js";
-import { pageReply, readPageParams, withSelfLink } from "../page-pagination.js";
+import { pageReply, readPageParams } from "../page-pagination.js";
 import { API_PREFIX } from "../pim-route.js";
 import type { PimRouteContext, PimRouter } from "../pim-route.js";
 import { byCodeCached, findAttribute, optionsOf, sameCode, supportsOptions } from "../pim-state.js";
 import type { PimState } from "../pim-state.js";
-
-/** The option as the PIM serves it: with its attribute code. */
-export function presentOption(attributeCode: string, option: PimCatalogOption): Record<string, unknown> {
-  return { code: option.code, attribute: attributeCode, sort_order: option.sort_order, labels: option.labels };
-}
 
 export function optionHref(origin: string, attributeCode: string, optionCode: string): string {
   return `${origin}${API_PREFIX}/attributes/${encodeURIComponent(attributeCode)}/options/${encodeURIComponent(optionCode)}`;
@@ -38,7 +33,7 @@ export function selectAttributeOr404(state: PimState, code: string): { attribute
   return { attribute };
 }
 
-export function addAttributeOptionReadRoutes(router: PimRouter, { state }: PimRouteContext): void {
+export function addAttributeOptionReadRoutes(router: PimRouter, { state, forms }: PimRouteContext): void {
   router.add("GET", `${API_PREFIX}/attributes/:code/options`, {
     handle(request: SimRequest, params) {
       const found = selectAttributeOr404(state, paramOf(params, "code"));
@@ -46,8 +41,12 @@ export function addAttributeOptionReadRoutes(router: PimRouter, { state }: PimRo
       const paging = readPageParams(request.query);
       if (!paging.ok) return paging.reply;
       const code = found.attribute.code;
-      return pageReply(request, byCodeCached(optionsOf(state, code)), paging.params, (option) =>
-        withSelfLink(optionHref(request.origin, code, option.code), presentOption(code, option)),
+      return pageReply(
+        request,
+        byCodeCached(optionsOf(state, code)),
+        paging.params,
+        (option) => forms.listItem(optionHref(request.origin, code, option.code), forms.option(code, option)),
+        { currentPage: forms.currentPage },
       );
     },
   });
@@ -64,7 +63,7 @@ export function addAttributeOptionReadRoutes(router: PimRouter, { state }: PimRo
           `Attribute option "${optionCode}" does not exist or is not an option of the attribute "${found.attribute.code}".`,
         );
       }
-      return jsonReply(200, presentOption(found.attribute.code, option));
+      return jsonReply(200, forms.option(found.attribute.code, option));
     },
   });
 }

@@ -4,15 +4,15 @@ import { paramOf } from "../../shared/router.js";
 import type { SimRequest } from "../../shared/sim-request.js";
 import type { PimCatalogAttribute } from "../../catalog/pim-catalog-schema.js";
 import { akeneoError } from "../akeneo-errors.js";
-import { pageReply, readPageParams, withSelfLink } from "../page-pagination.js";
+import { pageReply, readPageParams } from "../page-pagination.js";
 import { API_PREFIX } from "../pim-route.js";
 import type { PimRouteContext, PimRouter } from "../pim-route.js";
 import { byCode, findAttribute } from "../pim-state.js";
 import { applySearch, inFilter } from "../search-filters.js";
 
-export function addAttributeRoutes(router: PimRouter, { state }: PimRouteContext): void {
+export function addAttributeRoutes(router: PimRouter, { state, forms }: PimRouteContext): void {
   const present = (request: SimRequest) => (attribute: PimCatalogAttribute) =>
-    withSelfLink(`${request.origin}${API_PREFIX}/attributes/${encodeURIComponent(attribute.code)}`, attribute);
+    forms.listItem(`${request.origin}${API_PREFIX}/attributes/${encodeURIComponent(attribute.code)}`, forms.attribute(attribute));
 
   router.add("GET", `${API_PREFIX}/attributes`, {
     handle(request) {
@@ -23,7 +23,7 @@ export function addAttributeRoutes(router: PimRouter, { state }: PimRouteContext
         type: { IN: inFilter((attribute) => attribute.type) },
       });
       if (!filtered.ok) return filtered.reply;
-      return pageReply(request, byCode(filtered.items), paging.params, present(request));
+      return pageReply(request, byCode(filtered.items), paging.params, present(request), { currentPage: forms.currentPage });
     },
   });
 
@@ -33,7 +33,7 @@ export function addAttributeRoutes(router: PimRouter, { state }: PimRouteContext
       const attribute = findAttribute(state, code);
       if (attribute === undefined) return akeneoError(404, `Resource \`${code}\` does not exist.`);
       // A single GET carries no `_links` (attribute_get_response.json).
-      return jsonReply(200, attribute);
+      return jsonReply(200, forms.attribute(attribute));
     },
   });
 }

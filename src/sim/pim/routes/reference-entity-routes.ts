@@ -7,7 +7,6 @@ import { paramOf } from "../../shared/router.js";
 import type { SimRequest } from "../../shared/sim-request.js";
 import type { PimCatalogRecord } from "../../catalog/pim-catalog-schema.js";
 import { akeneoError } from "../akeneo-errors.js";
-import { withSelfLink } from "../page-pagination.js";
 import { API_PREFIX } from "../pim-route.js";
 import type { PimRouteContext, PimRouter } from "../pim-route.js";
 import { byCode, byCodeCached, localeStatus, sameCode } from "../pim-state.js";
@@ -15,14 +14,14 @@ import type { PimState } from "../pim-state.js";
 import { searchAfterReply } from "../search-after-pagination.js";
 
 /** The entity page size is the server's choice and undocumented; it reuses the records one. */
-export function addReferenceEntityRoutes(router: PimRouter, { state, recordsPageSize }: PimRouteContext): void {
+export function addReferenceEntityRoutes(router: PimRouter, { state, recordsPageSize, forms }: PimRouteContext): void {
   const entityHref = (request: SimRequest, code: string): string =>
     `${request.origin}${API_PREFIX}/reference-entities/${encodeURIComponent(code)}`;
 
   router.add("GET", `${API_PREFIX}/reference-entities`, {
     handle: (request) =>
       searchAfterReply(request, byCode(state.reference_entities), recordsPageSize, (entity) =>
-        withSelfLink(entityHref(request, entity.code), entity),
+        forms.listItem(entityHref(request, entity.code), forms.referenceEntity(entity)),
       ),
   });
 
@@ -31,10 +30,11 @@ export function addReferenceEntityRoutes(router: PimRouter, { state, recordsPage
       const code = paramOf(params, "code");
       const entity = state.reference_entities.find((candidate) => candidate.code === code);
       if (entity === undefined) return akeneoError(404, `Reference entity "${code}" does not exist.`);
-      // A single entity has `_links` only for its image (reference_entity_get_response.json).
+      // A single entity has `_links` only for its image (reference_entity_get_response.json), and
+      // only in full answers: the description makes them optional.
       const imageHref = `${request.origin}${API_PREFIX}/reference-entities-media-files/${entity.image ?? ""}`;
-      const links = entity.image === null ? {} : { _links: { image_download: { href: imageHref } } };
-      return jsonReply(200, { ...links, ...entity });
+      const links = entity.image === null || forms.shape === "sparse" ? {} : { _links: { image_download: { href: imageHref } } };
+      return jsonReply(200, { ...links, ...forms.referenceEntity(entity) });
     },
   });
 
@@ -51,7 +51,7 @@ export function addReferenceEntityRoutes(router: PimRouter, { state, recordsPage
         request,
         byCodeCached(state.reference_entity_records[code] ?? []),
         recordsPageSize,
-        (record) => withSelfLink(recordHref(record), filterValues(record, locales)),
+        (record) => forms.listItem(recordHref(record), forms.record(filterValues(record, locales))),
         ["locales"],
       );
     },
@@ -66,7 +66,7 @@ export function addReferenceEntityRoutes(router: PimRouter, { state, recordsPage
       const recordCode = paramOf(params, "record");
       const record = (state.reference_entity_records[code] ?? []).find((candidate) => sameCode(candidate.code, recordCode));
       if (record === undefined) return akeneoError(404, `Record "${recordCode}" does not exist.`);
-      return jsonReply(200, record);
+      return jsonReply(200, forms.record(record));
     },
   });
 }
