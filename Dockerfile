@@ -1,5 +1,8 @@
 # pim-sync worker image: `docker build -t pim-sync .` (docs/docker.md). No configuration is baked
 # in: the worker reads /etc/pim-sync/compose.yaml, mounted read-only by docker-compose.yml.
+# No Docker engine runs in CI: scripts/check-image-tree.ts builds this final stage's file tree
+# in a temporary folder and starts the worker from it as ENTRYPOINT + CMD would. It reads this
+# file's final stage and refuses an instruction it does not know: change the two together.
 # Build stage: every dependency, compile TypeScript.
 FROM node:20-slim AS build
 WORKDIR /app
@@ -21,8 +24,10 @@ RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean -
 COPY --from=build /app/dist ./dist
 # The simulators' sample catalogue only (`pim-sync sim`, the compose `sim` profile).
 COPY config/sim-catalog.json ./config/sim-catalog.json
-# For `docker compose exec worker pim-sync jobs list` and the like.
+# For `docker compose exec worker pim-sync jobs list` and the like: every command finds the
+# mounted configuration through PIM_SYNC_CONFIG, with no --config.
 RUN ln -s /app/dist/src/cli/bin.js /usr/local/bin/pim-sync && chmod +x /app/dist/src/cli/bin.js
+ENV PIM_SYNC_CONFIG=/etc/pim-sync/compose.yaml
 USER node
 # The port of `server.port` in the mounted config, inside the container. The healthcheck below
 # uses it too, never the port compose publishes on the host (which may differ).
@@ -32,4 +37,4 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
 # Node runs the program itself (exec form, no package manager or shell in between), so SIGTERM
 # reaches it; compose's `init: true` reaps any child.
 ENTRYPOINT ["node", "/app/dist/src/cli/bin.js"]
-CMD ["worker", "--config", "/etc/pim-sync/compose.yaml"]
+CMD ["worker"]

@@ -29,3 +29,23 @@ export function parseProjectId(value: string | boolean | (string | boolean)[] | 
   if (!Number.isInteger(id) || id <= 0) throw new UsageError(`--project must be a positive whole number, got '${text}'`, help);
   return id;
 }
+
+/** Where every command looks for its config file when `--config` is not given. */
+export const CONFIG_PATH_ENV = "PIM_SYNC_CONFIG";
+
+/**
+ * `--config`, else the PIM_SYNC_CONFIG environment variable: a container sets the variable once
+ * and every command run in it (`docker compose exec worker pim-sync jobs list`) finds the file.
+ * The flag wins, so a one-off run can point elsewhere without unsetting anything.
+ */
+export function configPathOf(
+  value: string | boolean | (string | boolean)[] | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+  help: string,
+): string {
+  if (typeof value === "string" && value !== "") return value;
+  if (value !== undefined) throw new UsageError("--config needs a file path", help);
+  const fromEnv = env[CONFIG_PATH_ENV];
+  if (fromEnv !== undefined && fromEnv !== "") return fromEnv;
+  throw new UsageError(`no configuration file: give --config FILE or set the ${CONFIG_PATH_ENV} environment variable`, help);
+}

@@ -1,7 +1,14 @@
+/** `${NAME}` or `${NAME:-default}`, with an optional leading `$` that escapes it. */
+const REFERENCE = /\$(\$?)\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
 /**
  * Replaces `${VAR}` in every string value of a parsed config document. `$${` escapes a literal
  * `${`. Unset variables are collected (with the key path that uses them) rather than thrown one
  * at a time, so a user sees every missing variable at once.
+ *
+ * `${VAR:-default}` takes the default when VAR is unset or empty, as compose and the shell read
+ * it: the same config then runs in the compose stack (`redis://redis:6379`) and against another
+ * Redis (REDIS_URL set) without an edit. The default is taken as written (no `${...}` inside it).
  */
 export function interpolateEnv(
   value: unknown,
@@ -11,9 +18,10 @@ export function interpolateEnv(
   options: InterpolateOptions = {},
 ): { value: unknown; missing: string[] } {
   if (typeof value === "string") {
-    const replaced = value.replace(/\$(\$?)\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (match, escape: string, name: string) => {
+    const replaced = value.replace(REFERENCE, (match, escape: string, name: string, fallback: string | undefined) => {
       if (escape === "$") return match.slice(1);
       const found = env[name];
+      if (fallback !== undefined && (found === undefined || found === "")) return fallback;
       if (found === undefined) {
         if (options.mayBeUnset?.(path)) return unsetPlaceholder(name);
         missing.push(`${formatPath(path)}: environment variable ${name} is not set`);

@@ -10,7 +10,7 @@ import { createLogger } from "../../log/create-logger.js";
 import type { Settings } from "../../settings/settings-schema.js";
 import { EXIT_CODES } from "../../sync/sync-report.js";
 import { writeLine, type CliIo } from "../cli-io.js";
-import { parseCommandArgs, requireString } from "../parse-command-args.js";
+import { parseCommandArgs, requireString, configPathOf } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
 import { OfferKeyError } from "../../activation/offer-key.js";
 import { explainingUnknownConnection, UnknownConnection } from "../../activation/unknown-connection.js";
@@ -50,6 +50,7 @@ error (an unknown connection too, with the known ones listed).
 
 Options:
   --config FILE       configuration file with an \`activation\` section
+                      (default: the PIM_SYNC_CONFIG environment variable)
   --connection ID     channel connection id (see \`activation connections\`)
   --order ID          a set-aside order to re-send (repeatable; all when left out)
   --json, --out FILE, --all, --file FILE, --force   as above
@@ -227,7 +228,7 @@ export async function runActivationCommand(argv: readonly string[], io: CliIo): 
         : `unknown activation command '${what}'`,
       ACTIVATION_HELP,
     );
-  const configPath = requireString(values.config, "--config", ACTIVATION_HELP);
+  const configPath = configPathOf(values.config, io.env, ACTIVATION_HELP);
   const connection = what === "connections" || what === "refused" ? "" : requireString(values.connection, "--connection", ACTIVATION_HELP);
   const file = what.endsWith(" put") ? requireString(values.file, "--file", ACTIVATION_HELP) : "";
   const settings = await loadActivationSettings(configPath, io);

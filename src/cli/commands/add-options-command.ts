@@ -8,7 +8,7 @@ import { namingOf } from "../../settings/project-sync-settings-of.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { openJobQueues } from "../open-job-queues.js";
 import { JSON_KEYS_OPTION, jsonText, parseJsonKeyStyle } from "../json-output.js";
-import { parseCommandArgs, parseProjectId, requireString } from "../parse-command-args.js";
+import { parseCommandArgs, parseProjectId, requireString, configPathOf } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
 import { withApp } from "../../app/with-app.js";
 import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
@@ -29,6 +29,7 @@ Option names follow the PIM code rule (letters, digits, underscore); label keys 
 
 Options:
   --config FILE           configuration file
+                          (default: the PIM_SYNC_CONFIG environment variable)
   --project ID            project id
   --attribute CODE        PIM attribute code
   --options JSON          the options, as a JSON array
@@ -61,7 +62,7 @@ export async function runAddOptionsCommand(argv: readonly string[], io: CliIo): 
     writeLine(io.stdout, ADD_OPTIONS_HELP);
     return 0;
   }
-  const configPath = requireString(values.config, "--config", ADD_OPTIONS_HELP);
+  const configPath = configPathOf(values.config, io.env, ADD_OPTIONS_HELP);
   const projectId = parseProjectId(values.project, ADD_OPTIONS_HELP);
   let options: unknown;
   try {

@@ -1,6 +1,6 @@
 import { writeLine, type CliIo } from "../cli-io.js";
 import { openJobQueues } from "../open-job-queues.js";
-import { parseCommandArgs, parseProjectId, requireString } from "../parse-command-args.js";
+import { parseCommandArgs, parseProjectId, requireString, configPathOf } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
 import { enqueueActivationOrders } from "./enqueue-activation-orders.js";
 import { loadCommandSettings } from "../load-command-settings.js";
@@ -18,6 +18,7 @@ id the API does not list is refused (exit 2, naming the known ones).
 
 Options:
   --config FILE          configuration file (needs \`redis\`)
+                         (default: the PIM_SYNC_CONFIG environment variable)
   --project ID           project id
   --connection ID        Activation channel connection id (activation-orders)
   --full                 replace every collection
@@ -44,7 +45,7 @@ export async function runEnqueueCommand(argv: readonly string[], io: CliIo): Pro
   }
   if ((positionals[0] !== "sync" && positionals[0] !== "activation-orders") || positionals.length !== 1)
     throw new UsageError("what to enqueue: `sync` or `activation-orders`", ENQUEUE_HELP);
-  const settings = await loadCommandSettings(requireString(values.config, "--config", ENQUEUE_HELP), io, { secrets: "optional" });
+  const settings = await loadCommandSettings(configPathOf(values.config, io.env, ENQUEUE_HELP), io, { secrets: "optional" });
   if (positionals[0] === "activation-orders") {
     return enqueueActivationOrders(settings, requireString(values.connection, "--connection", ENQUEUE_HELP), io, {
       json: values.json === true,

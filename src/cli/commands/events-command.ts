@@ -3,7 +3,7 @@ import { SUBSCRIBED_EVENT_TYPES } from "../../events/pim-event.js";
 import { findProject } from "../../project-runtime.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { loadCommandSettings } from "../load-command-settings.js";
-import { parseCommandArgs, parseProjectId, requireString } from "../parse-command-args.js";
+import { parseCommandArgs, parseProjectId, requireString, configPathOf } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
 import { createEventSubscription, type SubscriberChoice } from "./create-event-subscription.js";
 
@@ -29,6 +29,7 @@ subscription: run it once per project.
 
 Options:
   --config FILE            configuration file (YAML or JSON)
+                           (default: the PIM_SYNC_CONFIG environment variable)
   --project ID             configuration-service project id (its pim.events must be set)
   --url BASE_URL           the worker's public base URL, https
   --create                 create the subscription through the Event Platform's API
@@ -81,7 +82,7 @@ export async function runEventsCommand(argv: readonly string[], io: CliIo): Prom
     writeLine(io.stdout, EVENTS_HELP);
     return 0;
   }
-  const configPath = requireString(values.config, "--config", EVENTS_HELP);
+  const configPath = configPathOf(values.config, io.env, EVENTS_HELP);
   const projectId = parseProjectId(values.project, EVENTS_HELP);
   const base = requireString(values.url, "--url", EVENTS_HELP);
   const subscriber = subscriberChoiceOf(values.create === true, values["technical-email"], values.subscriber);

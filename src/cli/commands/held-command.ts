@@ -8,7 +8,7 @@ import { loadCommandSettings } from "../load-command-settings.js";
 import { withApp } from "../../app/with-app.js";
 import { createLogger } from "../../log/create-logger.js";
 import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
-import { parseCommandArgs, parseProjectId, requireString } from "../parse-command-args.js";
+import { parseCommandArgs, parseProjectId, requireString, configPathOf } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
 
 export const HELD_HELP = `Usage: pim-sync held --config FILE --project ID [--json]
@@ -22,6 +22,7 @@ stops. A plan expires after held_deletions.expiry_ms (default 7 days). Calls no 
 
 Options:
   --config FILE      configuration file (YAML or JSON)
+                     (default: the PIM_SYNC_CONFIG environment variable)
   --project ID       configuration-service project id
   --id ID            the held plan to approve (from 'pim-sync held')
   --json             JSON on stdout: the array of held plans, or the approved plan
@@ -63,7 +64,7 @@ export async function runHeldCommand(argv: readonly string[], io: CliIo): Promis
   if (extra.length > 0 || (action !== undefined && action !== "approve"))
     throw new UsageError(`unknown arguments: ${positionals.join(" ")} (only 'approve' follows 'held')`, HELD_HELP);
   const keyStyle = parseJsonKeyStyle(values["json-keys"], HELD_HELP);
-  const configPath = requireString(values.config, "--config", HELD_HELP);
+  const configPath = configPathOf(values.config, io.env, HELD_HELP);
   const projectId = parseProjectId(values.project, HELD_HELP);
   const id = action === "approve" ? requireString(values.id, "--id", HELD_HELP) : undefined;
   if (action === undefined && values.id !== undefined) throw new UsageError("--id goes with 'held approve'", HELD_HELP);

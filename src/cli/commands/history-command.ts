@@ -8,7 +8,7 @@ import { loadCommandSettings } from "../load-command-settings.js";
 import { withApp } from "../../app/with-app.js";
 import { createLogger } from "../../log/create-logger.js";
 import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
-import { parseCommandArgs, parseProjectId, requireString } from "../parse-command-args.js";
+import { parseCommandArgs, parseProjectId, configPathOf } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
 
 export const HISTORY_HELP = `Usage: pim-sync history --config FILE --project ID [--collection NAME] [--option NAME] [--since AGE] [--json]
@@ -20,6 +20,7 @@ days), in Redis when the config names one, else under state_dir. Calls no upstre
 
 Options:
   --config FILE        configuration file (YAML or JSON)
+                       (default: the PIM_SYNC_CONFIG environment variable)
   --project ID         configuration-service project id
   --collection NAME    only this collection
   --option NAME        only this option (a rename is found by its old spelling too)
@@ -72,7 +73,7 @@ export async function runHistoryCommand(argv: readonly string[], io: CliIo): Pro
     return 0;
   }
   const keyStyle = parseJsonKeyStyle(values["json-keys"], HISTORY_HELP);
-  const configPath = requireString(values.config, "--config", HISTORY_HELP);
+  const configPath = configPathOf(values.config, io.env, HISTORY_HELP);
   const projectId = parseProjectId(values.project, HISTORY_HELP);
   let sinceMs = 0;
   if (values.since !== undefined) {

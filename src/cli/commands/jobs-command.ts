@@ -10,7 +10,7 @@ import {
 } from "../../jobs/job-admin.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { openJobQueues } from "../open-job-queues.js";
-import { parseCommandArgs, parseProjectId, requireString } from "../parse-command-args.js";
+import { parseCommandArgs, parseProjectId, configPathOf } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
 import { JSON_KEYS_OPTION, jsonText, parseJsonKeyStyle } from "../json-output.js";
 import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
@@ -33,6 +33,7 @@ activation/<id> for an Activation job (listed with the others when \`activation\
 
 Options:
   --config FILE   configuration file (needs \`redis\`)
+                  (default: the PIM_SYNC_CONFIG environment variable)
   -h, --help      show this help`;
 
 const LIST_COLUMNS = ["REF", "JOB", "STATE", "ATTEMPTS", "CREATED", "DATA", "FAILURE"] as const;
@@ -106,7 +107,7 @@ export async function runJobsCommand(argv: readonly string[], io: CliIo): Promis
   if (state !== undefined && !(JOB_STATES as readonly string[]).includes(state))
     throw new UsageError(`--state must be one of ${JOB_STATES.join(", ")}`, JOBS_HELP);
   const project = values.project === undefined ? undefined : parseProjectId(values.project, JOBS_HELP);
-  const settings = await loadCommandSettings(requireString(values.config, "--config", JOBS_HELP), io, { secrets: "optional" });
+  const settings = await loadCommandSettings(configPathOf(values.config, io.env, JOBS_HELP), io, { secrets: "optional" });
   // The secrets set in this environment (the `jobs` commands run without the unset ones).
   const redactor = redactorOfSettings(settings);
   const logger = createLogger({ level: settings.log_level, redactor });

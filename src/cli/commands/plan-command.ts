@@ -1,7 +1,7 @@
 import type { SelectField, ServiceOption } from "../../domain/option-collection.js";
 import type { CollectionPlan } from "../../reconcile/collection-plan.js";
 import { writeLine, type CliIo } from "../cli-io.js";
-import { parseCommandArgs, parseProjectId, requireString } from "../parse-command-args.js";
+import { parseCommandArgs, parseProjectId, configPathOf } from "../parse-command-args.js";
 import { renderSyncReport } from "../render-sync-report.js";
 import { runProjectSync } from "../run-project-sync.js";
 import { JSON_KEYS_OPTION, jsonText, parseJsonKeyStyle } from "../json-output.js";
@@ -13,6 +13,7 @@ writes a sync would make. Writes nothing (neither the service nor the state).
 
 Options:
   --config FILE     configuration file (YAML or JSON)
+                    (default: the PIM_SYNC_CONFIG environment variable)
   --project ID      configuration-service project id
   --full            plan a full replace of every collection
   --json            print { collections: [{name, options: [{name, label}]}], fields: [...],
@@ -37,7 +38,7 @@ export async function runPlanCommand(argv: readonly string[], io: CliIo): Promis
   let fields: readonly SelectField[] = [];
   const report = await runProjectSync({
     io,
-    configPath: requireString(values.config, "--config", PLAN_HELP),
+    configPath: configPathOf(values.config, io.env, PLAN_HELP),
     projectId: parseProjectId(values.project, PLAN_HELP),
     help: PLAN_HELP,
     full: values.full === true,

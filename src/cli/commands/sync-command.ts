@@ -1,6 +1,6 @@
 import { exitCodeOf } from "../../sync/sync-report.js";
 import { writeLine, type CliIo } from "../cli-io.js";
-import { parseCommandArgs, parseProjectId, requireString } from "../parse-command-args.js";
+import { parseCommandArgs, parseProjectId, configPathOf } from "../parse-command-args.js";
 import { renderSyncReport } from "../render-sync-report.js";
 import { runProjectSync } from "../run-project-sync.js";
 import { UsageError } from "../usage-error.js";
@@ -13,6 +13,7 @@ writes what changed since the last sync into the configuration service.
 
 Options:
   --config FILE          configuration file (YAML or JSON)
+                         (default: the PIM_SYNC_CONFIG environment variable)
   --project ID           configuration-service project id, as in the config file
   --once                 run one sync in this process (state in Redis if configured, else files
                          under state_dir)
@@ -45,7 +46,7 @@ export async function runSyncCommand(argv: readonly string[], io: CliIo): Promis
     return 0;
   }
   const keyStyle = parseJsonKeyStyle(values["json-keys"], SYNC_HELP);
-  const configPath = requireString(values.config, "--config", SYNC_HELP);
+  const configPath = configPathOf(values.config, io.env, SYNC_HELP);
   const projectId = parseProjectId(values.project, SYNC_HELP);
   if (!values.once) {
     throw new UsageError("--once is required: queued syncs run in the worker (`pim-sync enqueue sync`)", SYNC_HELP);

@@ -1,7 +1,7 @@
 import { createLogger } from "../../log/create-logger.js";
 import { createApp } from "../../app/create-app.js";
 import { writeLine, type CliIo } from "../cli-io.js";
-import { parseCommandArgs, requireString } from "../parse-command-args.js";
+import { parseCommandArgs, configPathOf } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
 import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
 import { loadCommandSettings } from "../load-command-settings.js";
@@ -22,6 +22,7 @@ the queue (no attempt used), for another worker to finish.
 
 Options:
   --config FILE     configuration file (needs \`redis\`)
+                    (default: the PIM_SYNC_CONFIG environment variable)
   --json-keys camel the admin API and GET /v1/jobs answer the camelCase keys of earlier
                     versions (kept for one release); snake_case otherwise
   -h, --help        show this help`;
@@ -33,7 +34,7 @@ export async function runWorkerCommand(argv: readonly string[], io: CliIo): Prom
     return 0;
   }
   const jsonKeys = parseJsonKeyStyle(values["json-keys"], WORKER_HELP);
-  const settings = await loadCommandSettings(requireString(values.config, "--config", WORKER_HELP), io);
+  const settings = await loadCommandSettings(configPathOf(values.config, io.env, WORKER_HELP), io);
   if (!settings.redis) throw new UsageError("the worker needs `redis` in the config", WORKER_HELP);
   // From here on every line the worker prints is one JSON log record (stderr).
   const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings), destination: io.stderr });

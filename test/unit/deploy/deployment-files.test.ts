@@ -4,14 +4,16 @@
  * file naming variables no .env.example lists, plain HTTP published on every interface,
  * `npm install` instead of `npm ci`, a healthcheck on the host's port, Redis at 127.0.0.1 inside
  * the container, no persistence, a grace period shorter than the shutdown timeout, a program
- * started through npm or a shell.
+ * started through npm or a shell, a second project or tracing needing an edit of the compose file.
+ * What reading cannot show (the image's tree installs and its worker answers) is
+ * scripts/check-image-tree.ts's, run by CI after `npm test`.
  */
 import { readdir, readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { z } from "zod";
 import { DEMO_NEXT_STEPS } from "../../../src/cli/commands/demo-command.js";
-import { loadSettings } from "../../../src/settings/load-settings.js";
+import { loadSettings, parseSettings } from "../../../src/settings/load-settings.js";
 import { settingsSchema } from "../../../src/settings/settings-schema.js";
 
 const root = new URL("../../../", import.meta.url);
@@ -25,6 +27,7 @@ const service = z.looseObject({
   ports: z.array(z.string()).optional(),
   volumes: z.array(z.string()).optional(),
   environment: z.record(z.string(), z.string()).optional(),
+  env_file: z.array(z.string()).optional(),
   networks: z.array(z.string()).optional(),
   profiles: z.array(z.string()).optional(),
   init: z.boolean().optional(),
@@ -51,6 +54,18 @@ function composeVariables(value: unknown, into = new Set<string>()): Set<string>
   else if (Array.isArray(value)) for (const item of value) composeVariables(item, into);
   else if (value !== null && typeof value === "object") for (const item of Object.values(value)) composeVariables(item, into);
   return into;
+}
+
+/** The variables a config file names (`${VAR}`, `${VAR:-x}`), in its values only: a YAML comment names none. */
+function configVariables(configText: string): Set<string> {
+  const names = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (typeof value === "string") for (const match of value.matchAll(/(?<!\$)\$\{([A-Za-z_][A-Za-z0-9_]*)/g)) names.add(match[1] ?? "");
+    else if (Array.isArray(value)) value.forEach(visit);
+    else if (value !== null && typeof value === "object") Object.values(value).forEach(visit);
+  };
+  visit(parse(configText));
+  return names;
 }
 
 /** A short-syntax port or volume split on its colons, those inside `${...}` kept. */
@@ -96,6 +111,26 @@ describe("the deployment files", async () => {
     return { hostDir: envExample.get(variable ?? "") ?? "", containerDir: target };
   };
 
+  /** The mounted config's text: its host folder (from .env.example) and the file the image's PIM_SYNC_CONFIG names in it. */
+  const mountedConfigText = (): Promise<string> => {
+    const { hostDir, containerDir } = configMount();
+    const containerPath = /^ENV PIM_SYNC_CONFIG=(\S+)$/m.exec(finalStage)?.[1] ?? "";
+    expect(containerPath.startsWith(`${containerDir}/`), `PIM_SYNC_CONFIG=${containerPath} is under the mount ${containerDir}`).toBe(true);
+    return text(`${hostDir.replace(/^\.\//, "")}/${containerPath.slice(containerDir.length + 1)}`);
+  };
+
+  /**
+   * The worker container's environment as compose makes it from a .env: every entry (env_file),
+   * then `environment`, whose `${VAR:?...}` compose fills from the same .env.
+   */
+  const workerEnvironment = (dotenv: ReadonlyMap<string, string>): Record<string, string> => {
+    const env: Record<string, string> = {};
+    if (worker.env_file?.includes(".env")) for (const [name, value] of dotenv) env[name] = value;
+    for (const [name, value] of Object.entries(worker.environment ?? {}))
+      env[name] = value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::[?-][^}]*)?\}/g, (_match, variable: string) => dotenv.get(variable) ?? "");
+    return env;
+  };
+
   describe("docker-compose.yml", () => {
     it("Redis keeps its data (AOF on a named volume), never evicts, needs a password and is not published", () => {
       const command = (redis.command ?? []).join(" ");
@@ -118,8 +153,8 @@ describe("the deployment files", async () => {
       expect(worker.restart).toBe("unless-stopped");
       const shutdownSeconds = settingsSchema.shape.worker.parse(undefined).shutdown_timeout_ms / 1000;
       expect(seconds(worker.stop_grace_period ?? "0s")).toBeGreaterThan(shutdownSeconds + 5);
-      const { containerDir } = configMount();
-      expect(worker.command).toEqual(["worker", "--config", `${containerDir}/compose.yaml`]);
+      // The image's own command, which finds the mounted config through PIM_SYNC_CONFIG.
+      expect(worker.command).toBeUndefined();
       expect(worker.depends_on?.redis?.condition).toBe("service_healthy");
     });
 
@@ -141,10 +176,15 @@ describe("the deployment files", async () => {
       expect(simulators.ports).toBeUndefined();
     });
 
-    it("every variable compose reads is listed in .env.example, and every entry there is read", () => {
+    it("every variable compose reads is listed in .env.example, and every entry there is read by compose or the mounted config", async () => {
       const used = composeVariables(parse(composeText));
       expect([...used].filter((name) => !envExample.has(name))).toEqual([]);
-      expect([...envExample.keys()].filter((name) => !used.has(name))).toEqual([]);
+      const readByConfig = configVariables(await mountedConfigText());
+      expect([...envExample.keys()].filter((name) => !used.has(name) && !readByConfig.has(name))).toEqual([]);
+    });
+
+    it("passes all of .env to the worker, so the mounted config may name any variable without an edit here", () => {
+      expect(worker.env_file).toEqual([".env"]);
     });
 
     it("no secret has a default in compose: each is required and blank in .env.example", () => {
@@ -166,25 +206,48 @@ describe("the deployment files", async () => {
       return { ...env, REDIS_PASSWORD };
     };
 
-    it("is not in the image: the Dockerfile copies no configuration and runs the one under the worker's mount", () => {
+    it("is not in the image: the Dockerfile copies no configuration, and every command reads the one under the worker's mount", () => {
       const { containerDir } = configMount();
       expect(dockerfile).not.toMatch(/^COPY\s+config(\/[^\s]*\.ya?ml)?\s/m);
       expect(dockerfile).not.toMatch(/^COPY\s+config\/?\s/m);
-      expect(finalStage).toMatch(new RegExp(`^CMD \\["worker", "--config", "${containerDir}/compose\\.yaml"\\]$`, "m"));
+      expect(finalStage).toMatch(new RegExp(`^ENV PIM_SYNC_CONFIG=${containerDir}/compose\\.yaml$`, "m"));
+      expect(finalStage).toMatch(/^CMD \["worker"\]$/m);
     });
 
     it("loads with .env.example's values: Redis and the simulators by their service names, the password apart from the URL, every variable passed to the worker", async () => {
       const { hostDir } = configMount();
       const path = new URL(`${hostDir.replace(/^\.\//, "")}/compose.yaml`, root).pathname;
       const configText = await readFile(path, "utf8");
-      const needed = [...configText.matchAll(/(?<!\$)\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((match) => match[1] ?? "");
-      expect(needed.filter((name) => worker.environment?.[name] === undefined)).toEqual([]);
+      const given = workerEnvironment(new Map(Object.entries(environment())));
+      const withDefault = new Set([...configText.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*):-/g)].map((match) => match[1] ?? ""));
+      expect([...configVariables(configText)].filter((name) => given[name] === undefined && !withDefault.has(name))).toEqual([]);
 
-      const settings = await loadSettings(path, environment());
+      const settings = await loadSettings(path, given);
       expect(settings.redis?.url).toBe("redis://redis:6379");
       expect(settings.redis?.password).toBe(REDIS_PASSWORD);
       expect(settings.server?.admin?.users.map((user) => user.role).sort()).toEqual(["admin", "viewer"]);
       expect(new URL(settings.projects[0]?.pim.url ?? "").hostname).toBe("simulators");
+    });
+
+    it("serves another project, with PIM events, and traces, by compose.yaml and .env alone: the example project its comment shows loads", async () => {
+      const configText = await mountedConfigText();
+      // The commented example entry, uncommented in place: what a team writes for its second project.
+      const example = configText.split("\n").filter((line) => line.startsWith("  #   "));
+      expect(example.length).toBeGreaterThan(0);
+      const withSecondProject = configText.replace(/^ {2}# {3}(.*)$/gm, "  $1");
+      const withDefault = new Set([...withSecondProject.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*):-/g)].map((match) => match[1] ?? ""));
+      const variables = [...configVariables(withSecondProject)].filter((name) => !envExample.has(name) && !withDefault.has(name));
+      expect(variables).toContain("PIM_68_EVENTS_SECRET");
+      const dotenv = new Map(Object.entries(environment()));
+      for (const name of variables)
+        dotenv.set(name, name.endsWith("_URL") ? `https://${name.toLowerCase()}.example.com` : `${name.toLowerCase()}-0123456789`);
+      dotenv.set("OTEL_EXPORTER_OTLP_ENDPOINT", "http://otel-collector:4318");
+
+      const env = workerEnvironment(dotenv);
+      const settings = parseSettings(withSecondProject, "compose.yaml", env);
+      expect(settings.projects.map((project) => project.id)).toEqual([68, 67]);
+      expect(settings.projects[0]?.pim.events?.secret).toBe("pim_68_events_secret-0123456789");
+      expect(env.OTEL_EXPORTER_OTLP_ENDPOINT).toBe("http://otel-collector:4318");
     });
 
     it("listens on every interface of the container, on the port the image exposes and checks, which compose publishes", async () => {

@@ -65,6 +65,30 @@ describe("interpolateEnv", () => {
     expect(missing).toEqual([]);
   });
 
+  it("takes ${VAR:-default}'s default when VAR is unset or empty, without reporting it missing", () => {
+    const document = { url: "${URL:-redis://redis:6379/0}", prefix: "${PREFIX:-pim-sync}", empty: "a${NONE:-}b" };
+    expect(interpolateEnv(document, {})).toEqual({ value: { url: "redis://redis:6379/0", prefix: "pim-sync", empty: "ab" }, missing: [] });
+    expect(interpolateEnv(document, { URL: "", PREFIX: "" }).value).toEqual({
+      url: "redis://redis:6379/0",
+      prefix: "pim-sync",
+      empty: "ab",
+    });
+  });
+
+  it("takes the variable's value over the default when it is set", () => {
+    expect(interpolateEnv("${URL:-redis://redis:6379}", { URL: "redis://10.0.0.5:6380" }).value).toBe("redis://10.0.0.5:6380");
+  });
+
+  it("takes a default as written, and keeps $${VAR:-x} literal", () => {
+    expect(interpolateEnv("${A:-$B and :- here}", { B: "no" }).value).toBe("$B and :- here");
+    expect(interpolateEnv("$${A:-x}", { A: "set" }).value).toBe("${A:-x}");
+  });
+
+  it("uses the default rather than the unset placeholder where a variable may be unset", () => {
+    const { value } = interpolateEnv({ token: "${T:-fallback-token-0123}" }, {}, [], [], { mayBeUnset: () => true });
+    expect(value).toEqual({ token: "fallback-token-0123" });
+  });
+
   it("does not interpolate keys", () => {
     expect(interpolateEnv({ "${K}": "v" }, { K: "key" }).value).toEqual({ "${K}": "v" });
   });

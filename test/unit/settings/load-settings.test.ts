@@ -264,6 +264,14 @@ projects:
   it("puts the source in the error message", () => {
     expect(() => parseSettings(yaml, "my/config.yaml", {})).toThrow(/^Invalid configuration in my\/config\.yaml:\n {2}- /);
   });
+
+  it("takes ${VAR:-default}'s default when the variable is unset or empty, and the variable's value when set", () => {
+    const withRedis = `redis:\n  url: "\${REDIS_URL:-redis://redis:6379}"\n  prefix: "\${REDIS_PREFIX:-pim-sync}"\n${MINIMAL_YAML}`;
+    expect(parseSettings(withRedis, "env.yaml", {}).redis).toMatchObject({ url: "redis://redis:6379", prefix: "pim-sync" });
+    expect(parseSettings(withRedis, "env.yaml", { REDIS_URL: "" }).redis?.url).toBe("redis://redis:6379");
+    const set = parseSettings(withRedis, "env.yaml", { REDIS_URL: "redis://10.0.0.5:6380", REDIS_PREFIX: "team-b" });
+    expect(set.redis).toMatchObject({ url: "redis://10.0.0.5:6380", prefix: "team-b" });
+  });
 });
 
 describe("parseSettings: service credentials", () => {
