@@ -138,9 +138,12 @@ export async function syncCollection(
     const deletions = deletionCounter(run, spec.name, plan, lastWritten, approvedHere);
     for (const write of splitPlanWrites(plan, input.maxOptionsPerWrite ?? DEFAULT_MAX_OPTIONS_PER_WRITE)) {
       await deps.service.updateOptions(id, write, signal);
+      // In the history before the state: a run killed between the two writes the chunk again on
+      // its retry (the state does not have it) and records it again, so no accepted write is
+      // ever missing from the history (one may be there twice).
+      await run.record(write, { plan, lastWritten, deletionsConfirmedAt, approvedIn: approvedHere });
       if (plan.action === "update") await deps.state.update(input.project, spec.name, write.upsert_options, write.delete_options);
       await deletions.written(write.delete_options);
-      await run.record(write, { plan, lastWritten, deletionsConfirmedAt, approvedIn: approvedHere });
     }
     if (plan.action === "replace") await deps.state.replace(input.project, spec.name, plan.upserts);
     await deletions.done();

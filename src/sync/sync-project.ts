@@ -64,10 +64,12 @@ async function runSync(deps: SyncDeps, input: SyncInput, signal: AbortSignal, hi
   const now = deps.now ?? (() => new Date());
   const startedAt = now();
   const origin = input.origin ?? cliOrigin("sync", startedAt);
-  // Recorded after the service accepted the write, never before, and stored while the next
-  // chunk is written.
+  // Recorded after the service accepted the write, never before, and stored before the state
+  // takes the write (see syncCollection).
   const record: RecordWrite = async (write, context) => {
-    await history?.record(batchOfWrite(write, { ...context, origin, at: now().toISOString() }));
+    if (!history) return;
+    void history.record(batchOfWrite(write, { ...context, origin, at: now().toISOString() }));
+    await history.settled();
   };
   // The clients may be shared with other jobs of the worker: report this run's requests only.
   const pimBefore = { ...deps.pim.stats };

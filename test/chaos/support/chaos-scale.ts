@@ -21,6 +21,8 @@ interface ChaosSizes {
   readonly configFuzzCases: number;
   /** Config files through the CLI (a process each). */
   readonly cliConfigFuzzCases: number;
+  /** PIM changes announced by events in each scenario of the event path. */
+  readonly eventChanges: number;
 }
 
 const SIZES: Readonly<Record<ChaosScale, ChaosSizes>> = {
@@ -32,6 +34,7 @@ const SIZES: Readonly<Record<ChaosScale, ChaosSizes>> = {
     jobDataFuzzCases: 25,
     configFuzzCases: 300,
     cliConfigFuzzCases: 4,
+    eventChanges: 30,
   },
   full: {
     sigkillPoints: 20,
@@ -41,6 +44,7 @@ const SIZES: Readonly<Record<ChaosScale, ChaosSizes>> = {
     jobDataFuzzCases: 300,
     configFuzzCases: 5000,
     cliConfigFuzzCases: 40,
+    eventChanges: 300,
   },
 };
 
