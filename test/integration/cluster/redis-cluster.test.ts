@@ -133,7 +133,13 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
     const cluster2 = cluster1.duplicate();
     try {
       const budgetsOf = (redis: typeof cluster1) =>
-        createRedisBudgets({ redis, keyspace: keyspaceOf(redis, harness.redis.prefix), leaseMs: 2_000, logger: silentLogger() });
+        createRedisBudgets({
+          redis,
+          keyspace: keyspaceOf(redis, harness.redis.prefix),
+          leaseMs: 2_000,
+          maxPauseMs: 60_000,
+          logger: silentLogger(),
+        });
       const [one, two] = [budgetsOf(cluster1), budgetsOf(cluster2)];
       const identities = ["service-n-cluster-a", "service-n-cluster-b"];
       const settles = await Promise.all(
