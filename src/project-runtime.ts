@@ -52,8 +52,15 @@ export function serviceCredentialsOf(project: ProjectSettings): ServiceCredentia
  * fleet counts with it), else this process's own.
  */
 export function budgetsFor(settings: Settings, logger: Logger, redis: RedisClient | undefined): UpstreamBudgets {
-  if (!redis) return createProcessBudgets();
-  return createRedisBudgets({ redis, keyspace: keyspaceOf(redis, redisPrefixOf(settings)), leaseMs: settings.budgets.lease_ms, logger });
+  const maxPauseMs = settings.http.max_retry_after_ms;
+  if (!redis) return createProcessBudgets({ maxPauseMs });
+  return createRedisBudgets({
+    redis,
+    keyspace: keyspaceOf(redis, redisPrefixOf(settings)),
+    leaseMs: settings.budgets.lease_ms,
+    maxPauseMs,
+    logger,
+  });
 }
 
 /**

@@ -21,6 +21,8 @@ const SAMPLES = 1_000;
 const ROOMY = 1_000_000;
 /** The settings' default lease (budgets.lease_ms). */
 const LEASE_MS = 5_000;
+/** `http.max_retry_after_ms`'s default: no pause is set here, it only has to be given. */
+const MAX_PAUSE_MS = 60_000;
 
 export interface LimiterOverhead {
   readonly redisP50Us: number;
@@ -57,9 +59,15 @@ async function timeCalls(budgets: UpstreamBudgets): Promise<number[]> {
 export async function measureLimiterOverhead(args: { readonly redis: RedisClient; readonly prefix: string }): Promise<LimiterOverhead> {
   const logger = pino({ level: "silent" });
   const shared = await timeCalls(
-    createRedisBudgets({ redis: args.redis, keyspace: createKeyspace(args.prefix, { cluster: false }), leaseMs: LEASE_MS, logger }),
+    createRedisBudgets({
+      redis: args.redis,
+      keyspace: createKeyspace(args.prefix, { cluster: false }),
+      leaseMs: LEASE_MS,
+      maxPauseMs: MAX_PAUSE_MS,
+      logger,
+    }),
   );
-  const local = await timeCalls(createProcessBudgets());
+  const local = await timeCalls(createProcessBudgets({ maxPauseMs: MAX_PAUSE_MS }));
   const us = (values: readonly number[], p: number): number => round(percentile(values, p) ?? Number.NaN, 0);
   return {
     redisP50Us: us(shared, 50),

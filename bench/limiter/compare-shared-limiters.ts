@@ -110,10 +110,14 @@ async function main(): Promise<void> {
   const logger = pino({ level: "silent" });
   try {
     const lua = (redis: Redis, identity: string, limit: number): Take => {
-      const limiter = redisRateLimiter({ redis, keyspace: createKeyspace(prefix, { cluster: false }), leaseMs: 5_000, logger }, identity, {
-        limit,
-        windowMs: 1000,
-      });
+      const limiter = redisRateLimiter(
+        { redis, keyspace: createKeyspace(prefix, { cluster: false }), leaseMs: 5_000, maxPauseMs: 60_000, logger },
+        identity,
+        {
+          limit,
+          windowMs: 1000,
+        },
+      );
       return () => limiter.acquire();
     };
     const flexible = (redis: Redis, keyPrefix: string, points: number): Take =>

@@ -66,7 +66,9 @@ export function createActivationClient(options: {
     logger: options.logger,
     retry: options.retry,
     timeoutMs: options.timeoutMs,
-    rateLimiter: options.rateLimiter ?? createSlidingWindowLimiter(activationRateBudget(settings.requests_per_second)),
+    rateLimiter:
+      options.rateLimiter ??
+      createSlidingWindowLimiter({ ...activationRateBudget(settings.requests_per_second), maxPauseMs: options.retry.maxRetryAfterMs }),
     headers: authHeadersOf(settings.auth, settings.pim_connection_id, settings.access_token),
     // In `headers` mode the token travels in a header of its own, which an echo may carry back.
     secrets: () => [settings.access_token],

@@ -20,12 +20,14 @@ local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
 
 /**
  * KEYS: window, pause. ARGV: limit, windowMs, leaseMs, member.
- * 0: taken. >0: wait this many ms (a pause, or the oldest answered request leaving the window).
+ * 0: taken. >0: wait this many ms (the oldest answered request leaving the window).
  * -1: every request of the window is in flight: room comes back when one is answered.
+ * {'pause', ms}: the budget is paused for this many ms more (told apart from a window's wait,
+ * since a pause longer than `http.max_retry_after_ms` is refused rather than waited for).
  */
 export const takeRequestScript = redisScript(`${NOW}
 local paused = redis.call('PTTL', KEYS[2])
-if paused > 0 then return paused end
+if paused > 0 then return {'pause', paused} end
 local limit, windowMs, leaseMs = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - windowMs)
 if redis.call('ZCARD', KEYS[1]) < limit then
@@ -69,7 +71,10 @@ end
 return -1
 `);
 
-/** KEYS: pause. ARGV: ms. Pauses the budget for every process, never shortening a longer pause. */
+/**
+ * KEYS: pause. ARGV: ms. Pauses the budget for every process, never shortening a longer pause
+ * (the caller caps `ms` at `http.max_retry_after_ms`).
+ */
 export const pauseScript = redisScript(`
 local left = redis.call('PTTL', KEYS[1])
 if left < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], '1', 'PX', ARGV[1]) end

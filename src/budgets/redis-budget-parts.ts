@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "pino";
+import { z } from "zod";
+import { BudgetPaused } from "../http/budget-paused.js";
 import type { RateLimiter } from "../http/sliding-window-limiter.js";
 import type { Keyspace } from "../redis/keyspace.js";
 import type { RedisClient } from "../redis/redis-client.js";
@@ -18,8 +20,16 @@ export interface RedisBudgetContext {
   readonly keyspace: Keyspace;
   /** In-flight requests and held slots expire after this unless renewed (every third of it). */
   readonly leaseMs: number;
+  /**
+   * `http.max_retry_after_ms`: the longest pause set on a budget for every process, and the
+   * longest one a caller waits for (a longer one, left by an older version, is refused).
+   */
+  readonly maxPauseMs: number;
   readonly logger: Logger;
 }
+
+/** takeRequestScript's answer (budget-scripts.ts). */
+const takeAnswerSchema = z.union([z.number(), z.tuple([z.literal("pause"), z.number()])]);
 
 /**
  * Members are unique per process and call: a killed process's leftovers are never mistaken for
@@ -118,7 +128,7 @@ export function redisRateLimiter(
     async acquire(signal) {
       const member = nextMember();
       for (;;) {
-        const answer = Number(
+        const answer = takeAnswerSchema.parse(
           await askUntilAnswered(
             ctx,
             identity,
@@ -126,6 +136,12 @@ export function redisRateLimiter(
             signal,
           ),
         );
+        if (Array.isArray(answer)) {
+          const [, pauseLeftMs] = answer;
+          if (pauseLeftMs > ctx.maxPauseMs) throw new BudgetPaused(pauseLeftMs, ctx.maxPauseMs);
+          await sleep(pauseLeftMs, undefined, { signal });
+          continue;
+        }
         if (answer === 0) break;
         // Every request of the window is in flight: once one of ours is answered, the wait is known (a window after it).
         if (answer < 0) await wakeUp.nap(POLL_MS, signal);
@@ -141,8 +157,9 @@ export function redisRateLimiter(
       };
     },
     pauseFor(ms) {
-      if (ms <= 0) return;
-      quietly(ctx, "pausing a shared budget", pauseScript(ctx.redis, [pauseKey], [Math.ceil(ms)]));
+      const pauseMs = Math.ceil(Math.min(ms, ctx.maxPauseMs));
+      if (pauseMs <= 0) return;
+      quietly(ctx, "pausing a shared budget", pauseScript(ctx.redis, [pauseKey], [pauseMs]));
     },
   };
 }

@@ -78,11 +78,14 @@ function upstreamBudgets(make: BudgetMaker): UpstreamBudgets {
   };
 }
 
-/** Budgets of this process only: `--once` and the CLI without Redis. */
-export function createProcessBudgets(): UpstreamBudgets {
+/**
+ * Budgets of this process only: `--once` and the CLI without Redis. `maxPauseMs` is
+ * `http.max_retry_after_ms`, the longest pause a budget keeps and waits for (sliding-window-limiter.ts).
+ */
+export function createProcessBudgets(options: { readonly maxPauseMs: number }): UpstreamBudgets {
   return upstreamBudgets({
     scope: "process",
-    rate: (_identity, limit, windowMs) => createSlidingWindowLimiter({ limit, windowMs }),
+    rate: (_identity, limit, windowMs) => createSlidingWindowLimiter({ limit, windowMs, maxPauseMs: options.maxPauseMs }),
     gate: (_identity, limit) => {
       const limiter = createConcurrencyLimiter(limit);
       return { acquire: (signal) => limiter.acquire(signal) };

@@ -47,7 +47,8 @@ export interface ConfigServiceClientOptions {
 }
 
 export function createConfigServiceClient(options: ConfigServiceClientOptions): ConfigServiceClient {
-  const rateLimiter = options.rateLimiter ?? createSlidingWindowLimiter({ limit: options.requestsPerSecond });
+  const rateLimiter =
+    options.rateLimiter ?? createSlidingWindowLimiter({ limit: options.requestsPerSecond, maxPauseMs: options.retry.maxRetryAfterMs });
   const common = {
     upstream: "service",
     baseUrl: options.baseUrl,

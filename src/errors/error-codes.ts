@@ -27,6 +27,7 @@ export const ERROR_CODES = {
   HTTP_NETWORK: "connection refused, reset, DNS",
   HTTP_RESPONSE_SHAPE: "an answer that does not match the expected schema",
   HTTP_FOREIGN_ORIGIN: "not sent: the URL left the configured origin",
+  HTTP_PAUSED: "not sent: the upstream's budget is paused for longer than http.max_retry_after_ms (left to the job queue)",
   UPSTREAM_PAGING: "a list whose paging misbehaves (a repeated cursor or page, a wrong count)",
   // The Activation API.
   ACTIVATION_PROTOCOL: "the Activation API answered something it should not",

@@ -7,7 +7,8 @@ import { describeIssues, HttpError, isPermanentNetworkFailure, isTransientStatus
 import { parseRetryAfterMs } from "./parse-retry-after.js";
 import { createRequestStats, type RequestStats } from "./request-stats.js";
 import { decideRetry, type RetryPolicy } from "./retry-policy.js";
-import type { RateLimiter } from "./sliding-window-limiter.js";
+import type { RateLimiter, SettleRequest } from "./sliding-window-limiter.js";
+import { BudgetPaused } from "./budget-paused.js";
 import { createRedactor, type Redactor } from "../secrets/redactor.js";
 import { credentialsInAuthorization } from "./credentials-in-authorization.js";
 import { redirectError } from "./redirect-error.js";
@@ -119,6 +120,33 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
   const buildUrl = (req: HttpRequest<z.ZodType>): URL => requestUrl(options.baseUrl, req.url, req.query);
 
+  /**
+   * A turn of a rate budget. One paused for longer than `http.max_retry_after_ms` (another
+   * project's or process's 429, or a pause an older version left) refuses to wait: the request
+   * is not sent and fails as transient with the pause's end, for the job queue to delay the job.
+   */
+  async function takeTurn(limiter: RateLimiter | undefined, req: HttpRequest<z.ZodType>, url: URL): Promise<SettleRequest | undefined> {
+    try {
+      return await limiter?.acquire(req.signal);
+    } catch (error) {
+      if (!(error instanceof BudgetPaused)) throw error;
+      throw createRedactor({ secrets: options.secrets?.() ?? [] }).redactError(
+        new HttpError(
+          {
+            upstream: options.upstream,
+            method: req.method,
+            url: url.toString(),
+            code: "HTTP_PAUSED",
+            transient: true,
+            retryAfterMs: error.pauseLeftMs,
+            cause: error,
+          },
+          `not sent: ${error.message}; left to the job queue`,
+        ),
+      );
+    }
+  }
+
   async function attemptOnce<S extends z.ZodType>(req: HttpRequest<S>, url: URL): Promise<HttpResponse<z.infer<S>>> {
     const method = req.method;
     const urlText = url.toString();
@@ -143,7 +171,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     }
     // Holding a slot while waiting for the per-second budget is fine: when that budget is the
     // bottleneck the slots are not. The timeout starts once the request may really go.
-    const settle = await options.rateLimiter?.acquire(req.signal);
+    const settle = await takeTurn(options.rateLimiter, req, url);
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
     stats.requests += 1;
@@ -255,7 +283,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       try {
         // A slow secondary budget (3 option writes/s) is waited for before taking a slot, so
         // queued writes never starve reads of the connection's few slots.
-        const settleExtra = await req.extraLimiter?.acquire(req.signal);
+        const settleExtra = await takeTurn(req.extraLimiter, req, url);
         const run = (): Promise<HttpResponse<z.infer<S>>> => attemptOnce(req, url);
         try {
           return await (options.concurrency ? options.concurrency.run(run, req.signal) : run());
@@ -273,6 +301,11 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           throw error.cause;
         }
         if (!(error instanceof HttpError)) throw error;
+        if (error.code === "HTTP_PAUSED") {
+          // The budget refused to wait for its pause: retrying here would be that wait.
+          stats.failures += 1;
+          throw error;
+        }
         if (error.status === 401 && !refreshedAuth && options.onUnauthorized) {
           refreshedAuth = true;
           if (await options.onUnauthorized(req.signal)) {

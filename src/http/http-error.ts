@@ -8,7 +8,8 @@ export type HttpErrorCode =
   | "HTTP_TIMEOUT" // no (complete) answer in time
   | "HTTP_NETWORK" // connection refused, reset, DNS...
   | "HTTP_RESPONSE_SHAPE" // the answer did not match the expected schema
-  | "HTTP_FOREIGN_ORIGIN"; // not sent: the URL left the configured origin (credentials stay home)
+  | "HTTP_FOREIGN_ORIGIN" // not sent: the URL left the configured origin (credentials stay home)
+  | "HTTP_PAUSED"; // not sent: its budget is paused (a Retry-After) for longer than the client waits in-process
 
 export interface HttpErrorDetails {
   readonly code: HttpErrorCode;

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { BudgetPaused } from "./budget-paused.js";
 
 /** Call once the request's answer arrived (or it failed): from then on it ages out of the window. */
 export type SettleRequest = () => void;
@@ -12,9 +13,16 @@ export type SettleRequest = () => void;
  * 880 ms, each costing a 429 and a one-second pause). A sliding window rather than a token
  * bucket because a full bucket plus its refill would burst to twice the budget. `pauseFor` lets
  * a 429's Retry-After hold back every caller, not just one.
+ *
+ * A limiter given `maxPauseMs` (`http.max_retry_after_ms`) pauses for at most that long, and a
+ * caller that would still have to wait longer for a pause (a clock that went back here; in
+ * Redis, a pause left by an older version) is refused with `BudgetPaused` rather than held: a
+ * longer Retry-After is the job queue's to wait for, not a worker slot's.
  */
 export interface RateLimiter {
+  /** Rejects with `BudgetPaused` when the budget is paused for longer than the limiter's `maxPauseMs`. */
   acquire(signal?: AbortSignal): Promise<SettleRequest>;
+  /** Holds every caller back for `ms`, or for the limiter's `maxPauseMs` when that is shorter. */
   pauseFor(ms: number): void;
 }
 
@@ -23,6 +31,8 @@ export function createSlidingWindowLimiter(options: {
   readonly windowMs?: number;
   /** Added to the window, for upstreams that count with a coarser clock. */
   readonly marginMs?: number;
+  /** The longest pause kept and waited for (`http.max_retry_after_ms`); none when left out. */
+  readonly maxPauseMs?: number;
   readonly now?: () => number;
 }): RateLimiter {
   if (!Number.isFinite(options.limit) || options.limit < 1) throw new Error(`rate limit must be at least 1, got ${options.limit}`);
@@ -58,6 +68,8 @@ export function createSlidingWindowLimiter(options: {
       const t = now();
       while (settled.length > 0 && (settled[0] ?? 0) <= t - windowMs) settled.shift();
       const waitPause = pausedUntil - t;
+      if (options.maxPauseMs !== undefined && waitPause > options.maxPauseMs)
+        throw new BudgetPaused(Math.ceil(waitPause), options.maxPauseMs);
       const full = inFlight + settled.length >= options.limit;
       if (!full && waitPause <= 0) return takeSlot();
       if (full && settled.length === 0 && waitPause <= 0) {
@@ -81,7 +93,7 @@ export function createSlidingWindowLimiter(options: {
       return leaveOnAbort(turn, signal);
     },
     pauseFor(ms) {
-      pausedUntil = Math.max(pausedUntil, now() + ms);
+      pausedUntil = Math.max(pausedUntil, now() + Math.min(ms, options.maxPauseMs ?? ms));
     },
   };
 }

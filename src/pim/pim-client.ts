@@ -93,8 +93,10 @@ export function createPimClient(options: PimClientOptions): PimClient {
   const { retry, maxInFlight, timeoutMs } = options;
   const logger = options.logger.child({ component: "pim-client" });
   // Shared by every request of this process to this PIM, token calls included.
-  const rateLimiter = options.budgets?.requests ?? createSlidingWindowLimiter({ limit: options.requestsPerSecond });
-  const optionWriteLimiter = options.budgets?.optionWrites ?? createSlidingWindowLimiter({ limit: options.optionWritesPerSecond });
+  const maxPauseMs = retry.maxRetryAfterMs;
+  const rateLimiter = options.budgets?.requests ?? createSlidingWindowLimiter({ limit: options.requestsPerSecond, maxPauseMs });
+  const optionWriteLimiter =
+    options.budgets?.optionWrites ?? createSlidingWindowLimiter({ limit: options.optionWritesPerSecond, maxPauseMs });
   const auth = createPimAuth({
     baseUrl: options.baseUrl,
     credentials: options.credentials,

@@ -462,7 +462,10 @@ export const settingsSchema = z
           .int()
           .min(0)
           .default(60_000)
-          .describe("a longer `Retry-After` is not waited for in-process: the run fails as transient (a job is delayed by it)"),
+          .describe(
+            "a longer `Retry-After` is not waited for in-process: the run fails as transient (a job is delayed by it); " +
+              "also the longest pause a 429 sets on its shared upstream budget, and a request that meets a longer pause there is not sent but fails the same way",
+          ),
       })
       // prefault: the section left out is parsed as {}, so the defaults above are the only ones.
       .prefault({}),

@@ -20,6 +20,10 @@ import { createClusterTestRedis, createTestRedis, escapeRedisGlob, scanKeys, TES
 import { waitFor } from "./worker-wait.js";
 
 export const PROJECT = 67;
+/** Every request of the PIM simulator's REST API (not its token endpoint): what a gate holds to keep a sync open. */
+export const PIM_API = /^\/api\/rest\/v1\//;
+/** Requests a test holds at a simulator's gate wait for the test, not for a timer. */
+export const HELD_HTTP = { timeout_ms: 120_000 } as const;
 /** The sample catalogue's second project: its service part has a `color` collection only. */
 export const OTHER_PROJECT = 99;
 export const SERVICE_TOKEN = "sim-service-token";

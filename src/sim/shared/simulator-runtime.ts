@@ -7,7 +7,8 @@
  */
 import { abortableSleep } from "./abortable-sleep.js";
 import { createFaultInjector } from "./fault-injector.js";
-import type { FaultInjector } from "./fault-injector.js";
+import type { FaultInjector, FaultMatch } from "./fault-injector.js";
+import { createRequestGates, type RequestGate, type RequestGateOptions } from "./request-gates.js";
 import { createPagingFaults } from "./paging-faults.js";
 import type { PagingFaults } from "./paging-faults.js";
 import { startHttpServer } from "./http-server.js";
@@ -32,13 +33,19 @@ export interface SimulatorControls {
   /** List pages that lie about what follows (loops, repeats, early ends, links to elsewhere). */
   readonly pagingFaults: PagingFaults;
   setLatencyMs(ms: number): void;
+  /**
+   * Holds the requests `match` selects once admitted (after the latency, keeping their in-flight
+   * slot) until the gate is opened: for a test that needs a request or a job to last until
+   * something else happened, which a latency only makes likely.
+   */
+  holdRequests(match: FaultMatch, options?: RequestGateOptions): RequestGate;
   waitForRequest(predicate: (request: RecordedRequest) => boolean, timeoutMs: number): Promise<RecordedRequest>;
   stats(): SimStatsSnapshot;
   close(): Promise<void>;
 }
 
 export interface DispatchContext {
-  /** Waits the configured latency (cut short when the simulator closes). */
+  /** Waits the configured latency, then at the gates the request matches (both cut short when the simulator closes). */
   applyLatency(): Promise<void>;
 }
 
@@ -58,8 +65,14 @@ export async function startSimulatorRuntime<H>(options: SimulatorRuntimeOptions<
   const faults = createFaultInjector();
   const pagingFaults = createPagingFaults();
   const lifetime = new AbortController();
+  const gates = createRequestGates();
   let latencyMs = checkedLatency(options.latencyMs);
-  const context: DispatchContext = { applyLatency: () => abortableSleep(latencyMs, lifetime.signal) };
+  const contextOf = (request: SimRequest): DispatchContext => ({
+    async applyLatency() {
+      await abortableSleep(latencyMs, lifetime.signal);
+      await gates.pass(request.method, request.path, request.query);
+    },
+  });
 
   const handle = async (request: SimRequest): Promise<SimReply> => {
     const startedAt = epochNow();
@@ -71,7 +84,7 @@ export async function startSimulatorRuntime<H>(options: SimulatorRuntimeOptions<
     let pagingFaultFired = false;
     try {
       if (fault === undefined) {
-        const edited = pagingFaults.apply(request, await options.dispatch(request, lookup, context));
+        const edited = pagingFaults.apply(request, await options.dispatch(request, lookup, contextOf(request)));
         reply = edited.reply;
         pagingFaultFired = edited.fired;
       } else {
@@ -114,10 +127,12 @@ export async function startSimulatorRuntime<H>(options: SimulatorRuntimeOptions<
     setLatencyMs(ms) {
       latencyMs = checkedLatency(ms);
     },
+    holdRequests: (match, options) => gates.hold(match, options),
     waitForRequest: (predicate, timeoutMs) => log.waitFor(predicate, timeoutMs),
     stats: () => stats.snapshot(),
     async close() {
       lifetime.abort();
+      gates.openAll();
       log.rejectWaiters(new Error("simulator closed"));
       await server.close();
     },

@@ -6,6 +6,7 @@ import { Agent, request } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createRedisBudgets, type UpstreamBudgets } from "../../../src/budgets/upstream-budgets.js";
 import { createHttpClient } from "../../../src/http/http-client.js";
+import { classifyFailure } from "../../../src/jobs/classify-failure.js";
 import { keyspaceOf } from "../../../src/redis/keyspace.js";
 import { z } from "zod";
 import { createTestRedis, TEST_REDIS_URL, type TestRedis } from "../../support/redis.js";
@@ -17,15 +18,17 @@ import { spawn } from "node:child_process";
 import { test } from "../../support/fixtures.js";
 
 const IDENTITY = "service-n-test-account";
+/** `http.max_retry_after_ms` of these budgets (the default). */
+const MAX_PAUSE_MS = 60_000;
 const silent = pino({ level: "silent" });
 
 /** A loopback upstream that records when each request arrived (its own clock, as an upstream counts). */
-async function startCountingUpstream(status: () => number = () => 200) {
+async function startCountingUpstream(status: () => number = () => 200, headers: Readonly<Record<string, string>> = {}) {
   const arrivals: number[] = [];
   const server: Server = createServer((req, res) => {
     arrivals.push(performance.now());
     req.resume();
-    res.writeHead(status(), { "content-type": "application/json" });
+    res.writeHead(status(), { "content-type": "application/json", ...headers });
     res.end("{}");
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -49,8 +52,20 @@ describe("shared upstream budgets in Redis (two connections standing for two pro
   beforeEach(async () => {
     redis = await createTestRedis();
     other = redis.redis.duplicate();
-    budgetsA = createRedisBudgets({ redis: redis.redis, keyspace: keyspaceOf(redis.redis, redis.prefix), leaseMs: 2_000, logger: silent });
-    budgetsB = createRedisBudgets({ redis: other, keyspace: keyspaceOf(other, redis.prefix), leaseMs: 2_000, logger: silent });
+    budgetsA = createRedisBudgets({
+      redis: redis.redis,
+      keyspace: keyspaceOf(redis.redis, redis.prefix),
+      leaseMs: 2_000,
+      maxPauseMs: MAX_PAUSE_MS,
+      logger: silent,
+    });
+    budgetsB = createRedisBudgets({
+      redis: other,
+      keyspace: keyspaceOf(other, redis.prefix),
+      leaseMs: 2_000,
+      maxPauseMs: MAX_PAUSE_MS,
+      logger: silent,
+    });
   });
 
   afterEach(async () => {
@@ -137,6 +152,66 @@ describe("shared upstream budgets in Redis (two connections standing for two pro
     }
   });
 
+  it("a 429 with Retry-After: 900 pauses the identity for every process for at most http.max_retry_after_ms; the request fails with the whole 900 s", async () => {
+    const upstream = await startCountingUpstream(() => 429, { "retry-after": "900" });
+    const pauseKey = keyspaceOf(redis.redis, redis.prefix).budgetKey(IDENTITY, "pause");
+    try {
+      const client = createHttpClient({
+        upstream: "service",
+        baseUrl: upstream.url,
+        dispatcher: new Agent(),
+        logger: silent,
+        retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: MAX_PAUSE_MS },
+        timeoutMs: 5_000,
+        rateLimiter: budgetsA.rate(IDENTITY, { limit: 10 }, "1"),
+      });
+      const error: unknown = await client.send({ method: "GET", url: "x", schema: z.unknown() }).catch((caught: unknown) => caught);
+      // Not waited for here: the job queue delays the job by the whole Retry-After.
+      expect(error).toMatchObject({ status: 429, retryAfterMs: 900_000, transient: true });
+      expect(classifyFailure(error)).toMatchObject({ kind: "delay", delayMs: 900_000 });
+      expect(upstream.arrivals).toHaveLength(1);
+      await waitFor(async () => (await redis.redis.pttl(pauseKey)) > 0, 5_000, "the pause to be set in Redis");
+      // Every other caller of the identity is held back for the cap at most, not for 15 minutes.
+      expect(await redis.redis.pttl(pauseKey)).toBeLessThanOrEqual(MAX_PAUSE_MS);
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it("a pause longer than http.max_retry_after_ms already on the budget (an older version's) is refused, not waited for: nothing sent, transient HTTP_PAUSED", async () => {
+    const upstream = await startCountingUpstream();
+    const pauseKey = keyspaceOf(redis.redis, redis.prefix).budgetKey(IDENTITY, "pause");
+    try {
+      await redis.redis.set(pauseKey, "1", "PX", 900_000);
+      const client = createHttpClient({
+        upstream: "service",
+        baseUrl: upstream.url,
+        dispatcher: new Agent(),
+        logger: silent,
+        retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: MAX_PAUSE_MS },
+        timeoutMs: 5_000,
+        rateLimiter: budgetsB.rate(IDENTITY, { limit: 10 }, "2"),
+      });
+      const error: unknown = await client.send({ method: "GET", url: "x", schema: z.unknown() }).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: "HTTP_PAUSED", transient: true, status: undefined });
+      const retryAfterMs = (error as { retryAfterMs: number }).retryAfterMs;
+      expect(retryAfterMs).toBeGreaterThan(MAX_PAUSE_MS);
+      expect(retryAfterMs).toBeLessThanOrEqual(900_000);
+      // The job layer delays the job by the pause's end rather than holding its slot and lock.
+      expect(classifyFailure(error)).toMatchObject({ kind: "delay", delayMs: retryAfterMs });
+      expect(upstream.arrivals).toEqual([]);
+      // Nothing was counted in the window for the request that was not sent.
+      expect(await redis.redis.zcard(keyspaceOf(redis.redis, redis.prefix).budgetKey(IDENTITY, "window"))).toBe(0);
+      // Once the pause is within the cap again, it is waited for as before.
+      await redis.redis.set(pauseKey, "1", "PX", 300);
+      const settle = await budgetsB.rate(IDENTITY, { limit: 10 }, "2").acquire();
+      expect(await redis.redis.pttl(pauseKey)).toBeLessThanOrEqual(0);
+      settle();
+    } finally {
+      await upstream.close();
+    }
+  });
+
   it("a process killed while holding slots: its leases expire and the slots come back", async () => {
     const slotsKey = keyspaceOf(redis.redis, redis.prefix).budgetKey(IDENTITY, "slots");
     // A real process takes every slot and holds them (renewing its leases) until it is killed.
@@ -146,7 +221,7 @@ describe("shared upstream budgets in Redis (two connections standing for two pro
       import { Redis } from "ioredis";
       import { pino } from "pino";
       const redis = new Redis(process.env.URL);
-      const budgets = createRedisBudgets({ redis, keyspace: keyspaceOf(redis, process.env.PREFIX), leaseMs: 2000, logger: pino({ level: "silent" }) });
+      const budgets = createRedisBudgets({ redis, keyspace: keyspaceOf(redis, process.env.PREFIX), leaseMs: 2000, maxPauseMs: 60000, logger: pino({ level: "silent" }) });
       const gate = budgets.slots([{ identity: "${IDENTITY}", limit: 4 }], "1");
       for (let i = 0; i < 4; i += 1) void gate.run(() => new Promise(() => {}));
     `;
@@ -188,7 +263,13 @@ describe("shared upstream budgets when Redis does not answer", () => {
   });
 
   test("fails closed: a request waits while Redis is away and goes once it answers again", async () => {
-    const budgets = createRedisBudgets({ redis: client, keyspace: keyspaceOf(client, "pim-sync-test"), leaseMs: 2_000, logger: silent });
+    const budgets = createRedisBudgets({
+      redis: client,
+      keyspace: keyspaceOf(client, "pim-sync-test"),
+      leaseMs: 2_000,
+      maxPauseMs: MAX_PAUSE_MS,
+      logger: silent,
+    });
     const view = budgets.rate(IDENTITY, { limit: 10 }, "1");
     await server.kill();
     let granted = false;

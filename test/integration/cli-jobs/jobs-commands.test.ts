@@ -14,6 +14,7 @@ import { waitFor } from "../../support/process-poll.js";
 import { TEST_REDIS_URL, type TestRedis } from "../../support/redis.js";
 import { silentLogger } from "../../support/silent-logger.js";
 import { test, type WorkersFixture } from "../../support/fixtures.js";
+import { HELD_HTTP, PIM_API } from "../../support/worker-harness.js";
 
 const PROJECT = 67;
 const ADD_OPTIONS_PATH = /\/add-options\/$/;
@@ -45,6 +46,8 @@ describe("pim-sync enqueue, add-options and jobs", () => {
       serviceUrl: sims.service.url,
       projectExtras: { allowed_options_for_pim_attribute_addition: ["color", "material", "brand", "weight", "ghost"] },
       stateDir: join(dir, "state"),
+      // A request the test holds at a simulator's gate waits for the test, not for a timer.
+      http: HELD_HTTP,
     };
     configPath = await writeTestConfig(dir, { ...common, redisPrefix: redis.prefix });
     noRedisConfigPath = await writeTestConfig(dir, { ...common, redisPrefix: null }, "no-redis.json");
@@ -123,13 +126,15 @@ describe("pim-sync enqueue, add-options and jobs", () => {
     });
 
     test("enqueue sync while a sync is running (none waiting) says a follow-up will run, and one does", async () => {
-      // Slow writes (the service answers after 300 ms) keep the first sync running.
-      sims.service.setLatencyMs(300);
+      // The PIM holds the first sync's reads: it is still running when the second request comes.
+      const gate = sims.pim.holdRequests({ path: PIM_API });
       await startInProcessWorker();
       const first = refIn((await cli("enqueue", "sync", "--config", configPath, "--project", "67")).out);
       await waitForJobState(queues, PROJECT, idOf(first), "active", 10_000);
+      await gate.reached(1, 10_000);
 
       const second = await cli("enqueue", "sync", "--config", configPath, "--project", "67", "--json");
+      gate.open();
       expect(second.code).toBe(0);
       const answer = JSON.parse(second.out) as { job_id: string; status: string };
 

@@ -11,6 +11,7 @@ import { waitForJobState } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/process-poll.js";
 import type { TestRedis } from "../../support/redis.js";
 import { test, type CliFixture, type WorkersFixture } from "../../support/fixtures.js";
+import { HELD_HTTP, PIM_API } from "../../support/worker-harness.js";
 
 const PROJECT = 67;
 const TOKEN = "/api/oauth/v1/token";
@@ -47,6 +48,8 @@ describe("--once commands and the worker on one project", () => {
         stateDir: join(dir, "state"),
         logLevel: extra.logLevel ?? "silent",
         projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
+        // A PIM request the test holds at a gate waits for the test, not for a timer.
+        http: HELD_HTTP,
         ...(extra.addOptions ? { addOptions: extra.addOptions } : {}),
       },
       name,
@@ -64,12 +67,13 @@ describe("--once commands and the worker on one project", () => {
   test("while a worker job of the project runs, sync --once and add-options --once are refused (exit 1, nothing done)", async () => {
     const configPath = await config();
     await startInProcessWorker(configPath);
-    // Every PIM answer takes 4 s (under the 5 s timeout): the job holds the lock until the
-    // latency is lifted, however slowly the commands start.
-    sims.pim.setLatencyMs(4_000);
+    // The PIM holds the job's reads: it keeps the lock until the gate opens, however slowly the
+    // commands start.
+    const gate = sims.pim.holdRequests({ path: PIM_API });
     const job = await queues.enqueueSync({ project: PROJECT });
     // Logged once the lock is taken.
     await waitFor(() => workerLogs.find((line) => line.msg === "job started"), { timeoutMs: 15_000, what: "the job to start" });
+    await gate.reached(1, 15_000);
     const tokensBefore = sims.pim.requests.filter((r) => r.path === TOKEN).length;
 
     const sync = cli.spawn(["sync", "--config", configPath, "--project", "67", "--once"]);
@@ -98,7 +102,7 @@ describe("--once commands and the worker on one project", () => {
     // Refused before any request: neither command logged in to the PIM.
     expect(sims.pim.requests.filter((r) => r.path === TOKEN).length).toBe(tokensBefore);
     expect(workerLogs.some((line) => line.msg === "job done")).toBe(false);
-    sims.pim.setLatencyMs(0);
+    gate.open();
     expect((await waitForJobState(queues, PROJECT, job.jobId, "completed", 30_000)).returnvalue).toMatchObject({ outcome: "done" });
     expect(
       sims.service
@@ -111,10 +115,12 @@ describe("--once commands and the worker on one project", () => {
   test("a worker job waits while sync --once holds the project's lock, then runs after it", async () => {
     const configPath = await config({ logLevel: "info" });
     await startInProcessWorker(configPath);
+    // The command's option reads are held (after its structure read, with the lock taken): it
+    // keeps the lock until the gate opens below.
+    const gate = sims.pim.holdRequests({ path: /\/attributes\/[^/]+\/options$/ });
     const once = cli.spawn(["sync", "--config", configPath, "--project", "67", "--once"]);
     await once.waitForLog((line) => line.msg === "PIM structure read", 15_000, "the structure read");
-    // The command now holds the lock; slow its PIM answers so it keeps it until lifted below.
-    sims.pim.setLatencyMs(4_000);
+    await gate.reached(1, 15_000);
 
     const job = await queues.enqueueSync({ project: PROJECT });
     const waiting = await waitFor(() => workerLogs.find((line) => line.msg === "waiting for the project lock"), {
@@ -125,7 +131,7 @@ describe("--once commands and the worker on one project", () => {
     expect(workerLogs.some((line) => line.msg === "job started")).toBe(false);
     expect(once.hasExited()).toBe(false);
 
-    sims.pim.setLatencyMs(0);
+    gate.open();
     expect((await waitForExit(once, 30_000)).code).toBe(0);
     const done = await waitForJobState(queues, PROJECT, job.jobId, "completed", 30_000);
 

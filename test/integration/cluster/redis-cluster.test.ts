@@ -43,6 +43,7 @@ import {
   finishedJob,
   isDrained,
   jobInState,
+  PIM_API,
   PROJECT,
   serviceOptions,
   startWorkerHarness,
@@ -133,7 +134,13 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
     const cluster2 = cluster1.duplicate();
     try {
       const budgetsOf = (redis: typeof cluster1) =>
-        createRedisBudgets({ redis, keyspace: keyspaceOf(redis, harness.redis.prefix), leaseMs: 2_000, logger: silentLogger() });
+        createRedisBudgets({
+          redis,
+          keyspace: keyspaceOf(redis, harness.redis.prefix),
+          leaseMs: 2_000,
+          maxPauseMs: 60_000,
+          logger: silentLogger(),
+        });
       const [one, two] = [budgetsOf(cluster1), budgetsOf(cluster2)];
       const identities = ["service-n-cluster-a", "service-n-cluster-b"];
       const settles = await Promise.all(
@@ -232,8 +239,8 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
     const harness = await startHarness();
     const configPath = await configFile(harness);
     const workers: CliProcess[] = await Promise.all([startWorkerCli(configPath, 20_000), startWorkerCli(configPath, 20_000)]);
-    // A slow PIM keeps the sync running long enough to be killed in the middle.
-    harness.pim.setLatencyMs(150);
+    // The PIM holds the sync's reads until its worker is killed: it is certainly in the middle.
+    const gate = harness.pim.holdRequests({ path: PIM_API });
     const sync = await harness.queues.enqueueSync({ project: PROJECT });
     const runner = await waitFor(
       () => workers.find((worker) => worker.logs().some((line) => line.msg === "job started" && line.job === sync.jobId)),
@@ -242,10 +249,11 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
     );
     const other = workers.find((worker) => worker !== runner);
     if (!other) throw new Error("two workers were started");
+    await gate.reached(1, 20_000);
     runner.signal("SIGKILL");
     expect(await waitForExit(runner, 10_000)).toEqual({ code: null, signal: "SIGKILL" });
     expect(await jobInState(harness.queue(), sync.jobId, ["active"])).not.toBeNull();
-    harness.pim.setLatencyMs(0);
+    gate.open();
 
     const done = await finishedJob(harness.queue(), sync.jobId, 40_000);
     expect(done.state).toBe("completed");

@@ -1,12 +1,13 @@
 import { beforeAll, describe, expect } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
 import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { RequestGate } from "../../../src/sim/shared/request-gates.js";
 import { assertCliBuilt, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { writeTestConfig } from "../../support/process-config.js";
 import { cleanSyncEndState, collectionsOf, waitForJobState, type CollectionsByName } from "../../support/process-jobs.js";
-import { waitFor } from "../../support/process-poll.js";
 import type { TestRedis } from "../../support/redis.js";
 import { test, type CliFixture } from "../../support/fixtures.js";
+import { HELD_HTTP } from "../../support/worker-harness.js";
 
 const PROJECT = 67;
 /** Collections of project 67 the sample catalogue derives and the service holds. */
@@ -33,9 +34,6 @@ describe("pim-sync worker as a process: signals", () => {
   test.beforeEach(async ({ sims: simulators, redis: testRedis, queues: projectQueues, tempDir, cli: processes }) => {
     cli = processes;
     sims = simulators;
-    // A slow PIM and a tight service budget (2 requests a second for 13 writes): a sync takes
-    // several seconds, so a signal lands in the middle of it.
-    sims.pim.setLatencyMs(100);
     redis = testRedis;
     queues = projectQueues;
     dir = tempDir;
@@ -44,31 +42,40 @@ describe("pim-sync worker as a process: signals", () => {
       serviceUrl: sims.service.url,
       redisPrefix: redis.prefix,
       logLevel: "info",
-      serviceExtras: { requests_per_second: 2 },
+      http: HELD_HTTP,
     });
   });
+
+  /**
+   * Holds the sync's update-options writes from the one after the first `written`: the sync is
+   * then certainly in its middle when a signal is sent, however fast or slow the machine (a
+   * slow upstream only made that likely). Open the gate to let it go on.
+   */
+  const holdWrites = (written: number): RequestGate =>
+    sims.service.holdRequests({ method: "PATCH", path: /\/update-options\/$/ }, { after: written });
 
   const startWorkerProcess = (): Promise<CliProcess> => cli.startWorker(configPath);
 
   test("SIGTERM during a sync lets it finish: exit 0, the job completed, every collection synced", async () => {
+    const gate = holdWrites(1);
     const worker = await startWorkerProcess();
     const { jobId } = await queues.enqueueSync({ project: PROJECT, trigger: "cli" });
 
-    // The sync is under way: the job is active, the PIM was read, the first collection written.
+    // The sync is under way: the job is active, the PIM was read, the first collection written,
+    // the second write held.
     await worker.waitForLog((line) => line.msg === "job started" && line.job === jobId, 10_000, "'job started'");
-    await waitFor(() => sims.service.requests.some(isUpdateOptions), { timeoutMs: 15_000, what: "a first update-options write" });
+    await gate.reached(1, 30_000);
     const job = await queues.queueFor(PROJECT).getJob(jobId);
     expect(await job?.getState()).toBe("active");
     expect(sims.pim.requests.some((r) => r.path.startsWith("/api/rest/v1/"))).toBe(true);
-    const writesBeforeSignal = sims.service.requests.filter(isUpdateOptions).length;
-    expect(writesBeforeSignal).toBeGreaterThanOrEqual(1);
-    expect(writesBeforeSignal).toBeLessThan(SYNCED_COLLECTIONS);
+    expect(sims.service.requests.filter(isUpdateOptions)).toHaveLength(1);
 
     worker.signal("SIGTERM");
+    await worker.waitForLog((line) => line.msg === "stopping: waiting for active jobs", 15_000, "'stopping: waiting for active jobs'");
+    gate.open();
     const exit = await waitForExit(worker, 30_000);
 
     expect(exit).toEqual({ code: 0, signal: null });
-    expect(worker.logs().some((line) => line.msg === "stopping: waiting for active jobs")).toBe(true);
     expect(worker.logs().some((line) => line.msg === "worker stopped" && line.forced === false)).toBe(true);
     expect(worker.stderr()).not.toContain("left to be recovered");
     const finished = await queues.queueFor(PROJECT).getJob(jobId);
@@ -100,22 +107,26 @@ describe("pim-sync worker as a process: signals", () => {
         serviceUrl: sims.service.url,
         redisPrefix: redis.prefix,
         logLevel: "info",
-        serviceExtras: { requests_per_second: 2 },
+        http: HELD_HTTP,
         worker: { shutdown_timeout_ms: 500 },
       },
       "short-deadline.json",
     );
+    // The second write is held until A has exited: the deadline certainly passes mid-sync.
+    const gate = holdWrites(1);
     const workerA = cli.spawn(["worker", "--config", shortDeadline]);
     await workerA.waitForLog((line) => line.msg === "worker started", 15_000, "'worker started'");
     const { jobId } = await queues.enqueueSync({ project: PROJECT, trigger: "cli" });
-    await waitFor(() => sims.service.requests.some(isUpdateOptions), { timeoutMs: 15_000, what: "a first update-options write" });
-    expect(sims.service.requests.filter(isUpdateOptions).length).toBeLessThan(SYNCED_COLLECTIONS);
+    await gate.reached(1, 30_000);
+    expect(sims.service.requests.filter(isUpdateOptions)).toHaveLength(1);
 
     workerA.signal("SIGTERM");
     const exit = await waitForExit(workerA, 30_000);
+    // The held write is answered to nobody (A aborted it), as a server may answer a client that left.
+    gate.open();
 
     expect(exit).toEqual({ code: 0, signal: null });
-    // The deadline passed with the sync still running (about 6 s of writes were left)...
+    // The deadline passed with the sync still running (its second write held)...
     expect(workerA.logs().some((line) => line.msg === "active jobs did not finish in time; handing them back")).toBe(true);
     expect(workerA.logs().some((line) => line.msg === "worker stopped" && line.forced === true)).toBe(true);
     // ...so A aborted the sync and handed the job back instead of finishing it.
@@ -135,6 +146,7 @@ describe("pim-sync worker as a process: signals", () => {
   });
 
   test("SIGKILL during a sync: a second worker recovers the stalled job and ends where a clean sync ends", async () => {
+    const gate = holdWrites(2);
     const workerA = await startWorkerProcess();
     // Enqueued through the built CLI, as an operator would.
     const enqueue = cli.spawn(["enqueue", "sync", "--config", configPath, "--project", String(PROJECT), "--json"]);
@@ -143,12 +155,12 @@ describe("pim-sync worker as a process: signals", () => {
     expect(enqueued.status).toBe("queued");
     const jobId = enqueued.job_id.slice(`${PROJECT}/`.length);
 
-    // Some collections are written, not all.
-    await waitFor(() => sims.service.requests.filter(isUpdateOptions).length >= 2, { timeoutMs: 20_000, what: "2 update-options writes" });
+    // Some collections are written, not all: the third write is held until A is dead.
+    await gate.reached(1, 30_000);
     workerA.signal("SIGKILL");
     expect(await waitForExit(workerA, 10_000)).toEqual({ code: null, signal: "SIGKILL" });
-    const writtenByA = sims.service.requests.filter(isUpdateOptions).length;
-    expect(writtenByA).toBeLessThan(SYNCED_COLLECTIONS);
+    expect(sims.service.requests.filter(isUpdateOptions)).toHaveLength(2);
+    gate.open();
     // A died holding the job: it is still active (its lock not yet expired or not yet noticed).
     expect(await (await queues.queueFor(PROJECT).getJob(jobId))?.getState()).toBe("active");
 

@@ -8,6 +8,7 @@ import { testConfigObject } from "../../support/process-config.js";
 import { waitForJobState } from "../../support/process-jobs.js";
 import type { TestRedis } from "../../support/redis.js";
 import { test, type CliFixture } from "../../support/fixtures.js";
+import { HELD_HTTP, PIM_API } from "../../support/worker-harness.js";
 
 const PROJECTS = [67, 99] as const;
 
@@ -43,8 +44,6 @@ describe("pim-sync worker processes: a process takes a job only with a free slot
   test.beforeEach(async ({ sims: simulators, redis: testRedis, queues: projectQueues, tempDir, cli: processes }) => {
     cli = processes;
     sims = simulators;
-    // A slow PIM and a tight service budget: a sync takes several seconds.
-    sims.pim.setLatencyMs(100);
     redis = testRedis;
     queues = projectQueues;
     dir = tempDir;
@@ -53,7 +52,7 @@ describe("pim-sync worker processes: a process takes a job only with a free slot
       serviceUrl: sims.service.url,
       redisPrefix: redis.prefix,
       logLevel: "info",
-      serviceExtras: { requests_per_second: 2 },
+      http: HELD_HTTP,
       worker: { concurrency: 1 },
     });
     const [first] = config.projects as Record<string, unknown>[];
@@ -68,10 +67,16 @@ describe("pim-sync worker processes: a process takes a job only with a free slot
     // The issue's case: process A is up when the work arrives, B comes a moment later. A runs one
     // job; before the fix its second project's Worker had taken the other job too (waiting for
     // A's slot), so B found nothing and A ran both in turn.
+    // The PIM holds every API request until B has started its job: A's job cannot end before
+    // then, however long B takes to come up (a latency only made that likely).
+    const gate = sims.pim.holdRequests({ path: PIM_API });
     const a = await startWorkerProcess();
     const jobs = await Promise.all(PROJECTS.map((project) => queues.enqueueSync({ project })));
     const first = await a.waitForLog((line) => line.msg === "job started", 10_000, "A's first 'job started'");
+    await gate.reached(1, 30_000);
     const b = await startWorkerProcess();
+    await b.waitForLog((line) => line.msg === "job started", 30_000, "B's 'job started' while A's job is held");
+    gate.open();
 
     await Promise.all(jobs.map((job) => waitForJobState(queues, job.project, job.jobId, "completed", 60_000)));
     const runsOfA = runsIn(a.logs());

@@ -23,9 +23,15 @@ describe("PIM simulator: budgets and faults", () => {
     fetch(url, { headers: { authorization: `Bearer ${token}` }, signal });
 
   test("answers 429 with Retry-After: 1 past 4 requests in flight on one connection", async () => {
-    // The latency keeps all five requests in flight together.
-    const { sim: pim, token, api } = await start({ latencyMs: 300 });
-    const responses = await Promise.all(Array.from({ length: 5 }, () => get(`${api}/channels`, token)));
+    // A gate keeps the four admitted requests in flight until the fifth has been refused.
+    const { sim: pim, token, api } = await start();
+    const gate = pim.holdRequests({ path: "/api/rest/v1/channels" });
+    const answers = Promise.all(Array.from({ length: 5 }, () => get(`${api}/channels`, token)));
+    await gate.reached(4, 10_000);
+    await pim.waitForRequest((request) => request.path === "/api/rest/v1/channels" && request.status === 429, 10_000);
+    expect(gate.held).toBe(4);
+    gate.open();
+    const responses = await answers;
     const limited = responses.filter((response) => response.status === 429);
     expect(limited).toHaveLength(1);
     expect(limited[0]?.headers.get("retry-after")).toBe("1");
@@ -39,9 +45,7 @@ describe("PIM simulator: budgets and faults", () => {
       { clientId: "a", secret: "sa", username: "ua", password: "pa" },
       { clientId: "b", secret: "sb", username: "ub", password: "pb" },
     ];
-    sim = closeAfter(
-      await startPimSimulator({ catalog: (await sampleCatalog()).pim, latencyMs: 300, clients, budgets: { inFlightPerConnection: 2 } }),
-    );
+    sim = closeAfter(await startPimSimulator({ catalog: (await sampleCatalog()).pim, clients, budgets: { inFlightPerConnection: 2 } }));
     const api = `${sim.url}/api/rest/v1`;
     const tokenOf = async (client: (typeof clients)[number]): Promise<string> => {
       const body = { grant_type: "password", username: client.username, password: client.password };
@@ -49,7 +53,12 @@ describe("PIM simulator: budgets and faults", () => {
       return ((await response.json()) as { access_token: string }).access_token;
     };
     const [tokenA, tokenB] = await Promise.all(clients.map(tokenOf));
-    const responses = await Promise.all([tokenA, tokenA, tokenB, tokenB].map((token) => get(`${api}/locales`, token ?? "")));
+    // Held until all four are in flight together: two per client, each within its own budget.
+    const gate = sim.holdRequests({ path: "/api/rest/v1/locales" });
+    const answers = Promise.all([tokenA, tokenA, tokenB, tokenB].map((token) => get(`${api}/locales`, token ?? "")));
+    await gate.reached(4, 10_000);
+    gate.open();
+    const responses = await answers;
     expect(responses.map((response) => response.status)).toEqual([200, 200, 200, 200]);
   });
 
@@ -129,6 +138,41 @@ describe("PIM simulator: budgets and faults", () => {
     await expect(get(`${api}/channels`, token)).rejects.toThrow(TypeError);
     const dropped = await pim.waitForRequest((request) => request.status === 0, 1000);
     expect(dropped.fault).toBe(true);
+  });
+
+  test("holds the requests a gate selects, once admitted, until the test opens it", async () => {
+    const { sim: pim, api, token } = await start();
+    const gate = pim.holdRequests({ path: "/api/rest/v1/channels" });
+    let answered = false;
+    const held = get(`${api}/channels`, token).then((response) => {
+      answered = true;
+      return response;
+    });
+    await gate.reached(1, 10_000);
+    // Other requests pass; the held one is not answered (nor recorded) while the gate is shut.
+    expect((await get(`${api}/locales`, token)).status).toBe(200);
+    expect(answered).toBe(false);
+    expect(gate.held).toBe(1);
+    expect(pim.requests.filter((request) => request.path === "/api/rest/v1/channels")).toEqual([]);
+    // A request refused at admission never reaches the gate.
+    expect((await get(`${api}/channels`, "not-a-token")).status).toBe(401);
+    expect(gate.held).toBe(1);
+    gate.open();
+    expect((await held).status).toBe(200);
+    expect(gate.held).toBe(0);
+    // An opened gate holds nothing more.
+    expect((await get(`${api}/channels`, token)).status).toBe(200);
+    await expect(pim.holdRequests({ path: "/nothing" }).reached(1, 50)).rejects.toThrow("0 of 1 request(s) reached the gate within 50 ms");
+
+    // `after`: the first matching requests go by, the next is held (a hold half-way).
+    const halfWay = pim.holdRequests({ path: "/api/rest/v1/currencies" }, { after: 2 });
+    expect((await get(`${api}/currencies`, token)).status).toBe(200);
+    expect((await get(`${api}/currencies`, token)).status).toBe(200);
+    const third = get(`${api}/currencies`, token);
+    await halfWay.reached(1, 10_000);
+    expect(halfWay.held).toBe(1);
+    halfWay.open();
+    expect((await third).status).toBe(200);
   });
 
   test("adds latency to answers and lets tests change it", async () => {

@@ -5,9 +5,11 @@ import { setTimeout as sleep } from "node:timers/promises";
 import {
   DERIVED_67,
   finishedJob,
+  HELD_HTTP,
   isDrained,
   jobInState,
   overlapsInEvents,
+  PIM_API,
   PROJECT,
   type WorkerHarness,
 } from "../../support/worker-harness.js";
@@ -23,13 +25,14 @@ describe("worker: duplicate sync triggers collapse", () => {
   });
 
   test("5 triggers while a sync runs: at most one active and one waiting, two syncs in all", async () => {
-    await h.startWorker();
+    await h.startWorker(h.settings({ http: HELD_HTTP }));
     const queue = h.queue(PROJECT);
-    // Slow PIM: the first sync is still running when the triggers arrive.
-    h.pim.setLatencyMs(150);
+    // The PIM holds the first sync's reads: it is still running when the triggers arrive.
+    const gate = h.pim.holdRequests({ path: PIM_API });
     const first = await h.queues.enqueueSync({ project: PROJECT, trigger: "cli", requested_by: "first" });
     expect(first.status).toBe("queued");
     await waitFor(() => jobInState(queue, first.jobId, ["active"]), 10_000, "the first sync to be active");
+    await gate.reached(1, 10_000);
 
     const samples: { active: number; waiting: number }[] = [];
     const sample = async (): Promise<void> => {
@@ -51,6 +54,7 @@ describe("worker: duplicate sync triggers collapse", () => {
     ]);
     expect(again.map((job) => job.jobId)).toEqual(Array(5).fill(first.jobId));
 
+    gate.open();
     await waitFor(
       async () => {
         await sample();
@@ -60,7 +64,6 @@ describe("worker: duplicate sync triggers collapse", () => {
       20_000,
       "the running sync and its one follow-up to complete",
     );
-    h.pim.setLatencyMs(0);
 
     for (const s of samples) {
       expect(s.active).toBeLessThanOrEqual(1);
@@ -80,21 +83,22 @@ describe("worker: duplicate sync triggers collapse", () => {
   });
 
   test("the follow-up of a running sync keeps --full of an earlier request when a later plain one replaces it", async () => {
-    await h.startWorker();
+    await h.startWorker(h.settings({ http: HELD_HTTP }));
     const queue = h.queue(PROJECT);
-    h.pim.setLatencyMs(150);
+    const gate = h.pim.holdRequests({ path: PIM_API });
     const first = await h.queues.enqueueSync({ project: PROJECT, requested_by: "first" });
     await waitFor(() => jobInState(queue, first.jobId, ["active"]), 10_000, "the first sync to be active");
+    await gate.reached(1, 10_000);
     const full = await h.queues.enqueueSync({ project: PROJECT, full: true, allow_mass_delete: true, requested_by: "full" });
     const plain = await h.queues.enqueueSync({ project: PROJECT, requested_by: "plain" });
     expect([full.status, plain.status]).toEqual(["follows-running", "follows-running"]);
+    gate.open();
 
     const followUp = await waitFor(
       async () => (await queue.getJobs(["waiting", "active", "completed"], 0, -1)).find((job) => job.id !== first.jobId),
       20_000,
       "the follow-up",
     );
-    h.pim.setLatencyMs(0);
     // BullMQ keeps the latest request's data; the options of the earlier one are not lost.
     expect(followUp.data).toEqual({ project: PROJECT, full: true, allow_mass_delete: true, trigger: "cli", requested_by: "plain" });
     await waitFor(() => isDrained(queue), 20_000, "both syncs to finish");

@@ -1,11 +1,13 @@
 import { describe, expect } from "vitest";
 import {
   finishedJob,
+  HELD_HTTP,
   isDrained,
   jobInState,
   OTHER_PROJECT,
   overlapsInEvents,
   overlapsInRuns,
+  PIM_API,
   PROJECT,
   serviceOptions,
   SIBLINGS,
@@ -25,6 +27,7 @@ describe("worker: two workers on one Redis, two projects", () => {
   function settings() {
     return h.settings({
       projects: [h.project(PROJECT), h.project(OTHER_PROJECT, { allowed_options_for_pim_attribute_addition: ["color"] })],
+      http: HELD_HTTP,
     });
   }
 
@@ -34,8 +37,9 @@ describe("worker: two workers on one Redis, two projects", () => {
     const q67 = h.queue(PROJECT);
     const q99 = h.queue(OTHER_PROJECT);
 
-    // 1. Syncs of both projects at once: both are active at the same time.
-    h.pim.setLatencyMs(100);
+    // 1. Syncs of both projects at once: both are active at the same time (the PIM holds their
+    //    reads until both are).
+    const bothHeld = h.pim.holdRequests({ path: PIM_API });
     const s67 = await h.queues.enqueueSync({ project: PROJECT });
     const s99 = await h.queues.enqueueSync({ project: OTHER_PROJECT });
     await waitFor(
@@ -43,6 +47,7 @@ describe("worker: two workers on one Redis, two projects", () => {
       10_000,
       "the syncs of projects 67 and 99 to be active at the same time",
     );
+    bothHeld.open();
     expect((await finishedJob(q67, s67.jobId)).state).toBe("completed");
     expect((await finishedJob(q99, s99.jobId)).state).toBe("completed");
 
@@ -58,20 +63,26 @@ describe("worker: two workers on one Redis, two projects", () => {
     expect(await h.admin.list({ state: "failed" })).toEqual([]);
 
     // 3. While one worker runs a job of project 67, the other (idle, running) must not start the
-    //    next one; once the first worker stops, the other takes over.
-    h.pim.setLatencyMs(100);
+    //    next one; once the first worker stops, the other takes over. The PIM holds the long
+    //    sync's reads until its worker is stopping, so it cannot end before.
+    const longHeld = h.pim.holdRequests({ path: PIM_API });
     const long = await h.queues.enqueueSync({ project: PROJECT, full: true });
     const holder = await waitFor(
       () => h.handlerRuns(PROJECT).find((run) => run.job === long.jobId && run.outcome === "running")?.worker,
       10_000,
       "a worker to start the long sync",
     );
+    await longHeld.reached(1, 10_000);
     const next = [
       await h.queues.enqueueAddOptions({ project: PROJECT, attribute: "material", options: [{ name: "tw_wool" }] }),
       await h.queues.enqueueAddOptions({ project: PROJECT, attribute: "color", options: [{ name: "tw_plum" }] }),
     ];
     expect(await q67.getJobCounts("active", "waiting")).toEqual({ active: 1, waiting: 2 });
-    await (holder === "A" ? a : b).stop();
+    // stop() closes the worker's BullMQ Workers before its first await: opened after that, the
+    // gate lets the long sync finish without its worker taking the next job.
+    const stopped = (holder === "A" ? a : b).stop();
+    longHeld.open();
+    await stopped;
     for (const job of next) expect((await finishedJob(q67, job.jobId)).state).toBe("completed");
 
     const runs = h.handlerRuns(PROJECT);

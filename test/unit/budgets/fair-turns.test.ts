@@ -11,7 +11,7 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
 
 describe("fair shares: round robin per project at each acquisition", () => {
   it("a small job's call waits for one grant of the large job's backlog, not for all of it", async () => {
-    const budgets = createProcessBudgets();
+    const budgets = createProcessBudgets({ maxPauseMs: 60_000 });
     const large = budgets.slots([{ identity: "pim-connection-n-shared", limit: 1 }], "67");
     const small = budgets.slots([{ identity: "pim-connection-n-shared", limit: 1 }], "99");
     const order: string[] = [];
@@ -36,7 +36,7 @@ describe("fair shares: round robin per project at each acquisition", () => {
   });
 
   it("the rate budget takes the projects in turn too", async () => {
-    const budgets = createProcessBudgets();
+    const budgets = createProcessBudgets({ maxPauseMs: 60_000 });
     const grants: string[] = [];
     const take = (project: string): Promise<void> =>
       budgets

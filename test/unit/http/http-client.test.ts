@@ -7,6 +7,7 @@ import { z } from "zod";
 import { createConcurrencyLimiter } from "../../../src/http/concurrency-limiter.js";
 import { createHttpClient, type HttpClient, type HttpClientOptions } from "../../../src/http/http-client.js";
 import { HttpError } from "../../../src/http/http-error.js";
+import { BudgetPaused } from "../../../src/http/budget-paused.js";
 import { createRequestStats } from "../../../src/http/request-stats.js";
 import type { RetryPolicy } from "../../../src/http/retry-policy.js";
 import { createSlidingWindowLimiter, type RateLimiter } from "../../../src/http/sliding-window-limiter.js";
@@ -355,6 +356,35 @@ describe("createHttpClient: status errors and retries", () => {
     expect(seen).toHaveLength(1);
     expect(limiter.pauses).toEqual([5000]);
     expect(http.stats).toMatchObject({ rateLimited: 1, retries: 0, failures: 1 });
+  });
+
+  it("a budget paused for longer than it waits: not sent, HTTP_PAUSED (transient, the pause's end as Retry-After), not retried in-process", async () => {
+    script({ status: 200, body: "{}" });
+    let asked = 0;
+    const paused: RateLimiter = {
+      acquire: () => {
+        asked += 1;
+        return Promise.reject(new BudgetPaused(900_000, 1_000));
+      },
+      pauseFor: () => undefined,
+    };
+    // Even a policy that would wait 900 s does not: the budget refused to, so a retry here would be that wait.
+    const http = client({ rateLimiter: paused, retry: { ...retry, maxRetryAfterMs: 1_000_000 } });
+    const error = await failure(http.send({ method: "GET", url: "x", schema: z.object({}) }));
+    expect(error).toMatchObject({ code: "HTTP_PAUSED", transient: true, retryable: true, retryAfterMs: 900_000, status: undefined });
+    expect(error.message).toMatch(/^\[test GET\] ".*\/api\/v1\/x": not sent: the upstream budget is paused for 900000 ms more/);
+    expect(error.cause).toBeInstanceOf(BudgetPaused);
+    expect(asked).toBe(1);
+    expect(seen).toHaveLength(0);
+    expect(http.stats).toMatchObject({ requests: 0, retries: 0, failures: 1 });
+  });
+
+  it("the extra limiter paused for longer than it waits: the write is not sent, HTTP_PAUSED", async () => {
+    script({ status: 200, body: "{}" });
+    const extra: RateLimiter = { acquire: () => Promise.reject(new BudgetPaused(90_000, 1_000)), pauseFor: () => undefined };
+    const error = await failure(client().send({ method: "PATCH", url: "x", json: {}, extraLimiter: extra, schema: z.object({}) }));
+    expect(error).toMatchObject({ code: "HTTP_PAUSED", method: "PATCH", transient: true, retryAfterMs: 90_000 });
+    expect(seen).toHaveLength(0);
   });
 
   it("reads Retry-After on 503 but ignores it on other statuses", async () => {

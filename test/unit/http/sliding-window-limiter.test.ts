@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createSlidingWindowLimiter, type RateLimiter, type SettleRequest } from "../../../src/http/sliding-window-limiter.js";
+import { BudgetPaused } from "../../../src/http/budget-paused.js";
 
 // Lets a test act right after one of the limiter's sleeps ended (see the abort race below).
 const sleepHooks = vi.hoisted(() => ({ onSleepEnd: undefined as (() => void) | undefined }));
@@ -423,6 +424,35 @@ describe("createSlidingWindowLimiter", () => {
       const later = track(limiter.acquire());
       await vi.advanceTimersByTimeAsync(0);
       expect(later.at()).toBe(150);
+    });
+  });
+
+  describe("maxPauseMs (http.max_retry_after_ms)", () => {
+    it("pauses for at most maxPauseMs, however long the Retry-After", async () => {
+      const limiter = createSlidingWindowLimiter({ limit: 10, windowMs: 1000, marginMs: 0, maxPauseMs: 2_000, now: () => Date.now() });
+      limiter.pauseFor(900_000);
+      const call = track(limiter.acquire());
+      await vi.advanceTimersByTimeAsync(1_999);
+      expect(call.state()).toBe("pending");
+      await vi.advanceTimersByTimeAsync(1);
+      expect(call.at()).toBe(2_000);
+    });
+
+    it("refuses to wait for a pause that lasts longer than maxPauseMs (a clock that went back): BudgetPaused with the pause's end", async () => {
+      let clock = 10_000;
+      const limiter = createSlidingWindowLimiter({ limit: 10, windowMs: 1000, marginMs: 0, maxPauseMs: 2_000, now: () => clock });
+      limiter.pauseFor(2_000); // until 12,000
+      clock = 5_000;
+      const refused = track(limiter.acquire());
+      await vi.advanceTimersByTimeAsync(0);
+      expect(refused.state()).toBe("rejected");
+      expect(refused.reason()).toBeInstanceOf(BudgetPaused);
+      expect(refused.reason()).toMatchObject({ code: "HTTP_PAUSED", retryable: true, retryAfterMs: 7_000, pauseLeftMs: 7_000 });
+      // A refusal leaves the line to the next caller: once the pause is within the cap, it is waited for.
+      clock = 10_500;
+      const waits = track(limiter.acquire());
+      await vi.advanceTimersByTimeAsync(0);
+      expect(waits.state()).toBe("pending");
     });
   });
 
