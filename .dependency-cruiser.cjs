@@ -6,7 +6,7 @@
  * meaning upward as surely as a value does. Keep this table and the architecture doc's in step.
  */
 const LAYERS = [
-  ["domain", "json", "errors"], // the model, the one JSON key style, the error base and codes: import nothing of ours
+  ["domain", "json", "errors"], // the model, the JSON key style, canonical JSON and depth check, the error base and codes: import nothing of ours
   ["derive"], // PURE: catalogue structure -> collections, names, labels
   ["reconcile"], // PURE: desired + last written -> plan, guard
   ["settings"], // the config file's schema (the one home of defaults) and its loading

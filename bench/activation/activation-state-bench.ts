@@ -12,7 +12,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { contentHash } from "../../src/activation/canonical-json.js";
+import { contentHash } from "../../src/json/canonical-json.js";
 import { createApp } from "../../src/app/create-app.js";
 import { dailyFileSink } from "../../src/activation/daily-file-sink.js";
 import { pullOrders } from "../../src/activation/pull-orders.js";

@@ -53,7 +53,7 @@ export function cursorText(cursor: string | number): string {
 }
 
 // "Changed" = the order's canonical JSON (keys sorted, no spaces) differs from the last one
-// delivered for that id, compared through its SHA-256 (canonical-json.ts, select-orders-to-emit.ts):
+// delivered for that id, compared through its SHA-256 (src/json/canonical-json.ts, select-orders-to-emit.ts):
 // key order alone is not a change. An offer is "already accepted" when the last one accepted
 // under its `offers.key` has the same hash. A webhook's Idempotency-Key is the delivery id
 // (delivery-id.ts).
@@ -75,6 +75,14 @@ export const CONNECTION_LIST_CACHE_MS = 60_000;
 
 /** Upper bound on one activation job (no published response times). */
 export const ACTIVATION_JOB_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * How deeply an offer or a shipment may nest: the object itself is level 1, `{"price": {"amount": 1}}`
+ * has 2. Nothing is published; the samples nest 3 or 4 levels. Deeper input is refused as bad input
+ * (400 on the trigger routes, exit 2 from the CLI) before anything walks it: no caller's JSON reaches
+ * code that recurses into it (hashing, the job's data, the PUT's body) deep enough to exhaust the stack.
+ */
+export const MAX_PAYLOAD_DEPTH = 32;
 
 /** A pull stops with an error after this many pages, in case a cursor cycles without repeating at once. */
 export const MAX_ORDER_PAGES = 10_000;

@@ -1,7 +1,12 @@
 import { z } from "zod";
+import { payloadDepthProblem } from "./payload-depth-problem.js";
 
 const connection = z.string().trim().min(1, "must be a channel connection id").max(200);
-const jsonObject = z.record(z.string(), z.unknown());
+/** An offer or a shipment: any object, nested at most MAX_PAYLOAD_DEPTH levels. */
+const jsonObject = z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
+  const problem = payloadDepthProblem(value);
+  if (problem !== null) ctx.addIssue({ code: "custom", message: problem });
+});
 
 /**
  * Data of the Activation jobs (validated when enqueued and when processed, like every job).

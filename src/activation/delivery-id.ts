@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { canonicalJson } from "./canonical-json.js";
+import { canonicalJson } from "../json/canonical-json.js";
 
 /**
  * The delivery id of one version of one order: the same for every re-delivery of that version

@@ -1,5 +1,6 @@
 import { PimSyncError } from "../errors/pim-sync-error.js";
 import { messageOf } from "../errors/message-of.js";
+import { payloadDepthProblem } from "./payload-depth-problem.js";
 /** A problem in an input file, with the line (NDJSON) or element (array) it is on. */
 export class RecordFileError extends PimSyncError {
   constructor(
@@ -15,7 +16,8 @@ export class RecordFileError extends PimSyncError {
  * Reads the objects of an offers or shipments file: a JSON array of objects, or NDJSON (one
  * object per line, blank lines skipped). Which one is decided by the first non-blank character
  * (`[` = array). Every bad line or element is reported at once, by number; nothing is returned
- * when any is bad, so a half-read file never leads to a partial send.
+ * when any is bad, so a half-read file never leads to a partial send. An object nested deeper
+ * than MAX_PAYLOAD_DEPTH is bad (nothing walks it before this check).
  */
 export function parseJsonRecords(text: string, source: string): Record<string, unknown>[] {
   const body = text.replace(/^\uFEFF/, "");
@@ -37,7 +39,8 @@ function parseArray(text: string, source: string): Record<string, unknown>[] {
   if (!Array.isArray(parsed)) throw new RecordFileError(source, ["expected a JSON array of objects"]);
   const problems: string[] = [];
   parsed.forEach((item: unknown, index) => {
-    if (!isObject(item)) problems.push(`element [${index}]: expected an object, got ${describe(item)}`);
+    const problem = isObject(item) ? payloadDepthProblem(item) : `expected an object, got ${describe(item)}`;
+    if (problem !== null) problems.push(`element [${index}]: ${problem}`);
   });
   if (problems.length > 0) throw new RecordFileError(source, problems);
   return parsed as Record<string, unknown>[];
@@ -56,8 +59,9 @@ function parseNdjsonLines(text: string, source: string): Record<string, unknown>
       problems.push(`line ${index + 1}: not valid JSON`);
       return;
     }
-    if (!isObject(value)) problems.push(`line ${index + 1}: expected an object, got ${describe(value)}`);
-    else records.push(value);
+    const problem = isObject(value) ? payloadDepthProblem(value) : `expected an object, got ${describe(value)}`;
+    if (problem !== null) problems.push(`line ${index + 1}: ${problem}`);
+    else if (isObject(value)) records.push(value);
   });
   if (problems.length > 0) throw new RecordFileError(source, problems);
   return records;

@@ -1,6 +1,6 @@
 import { chunksOf } from "../pim/chunks-of.js";
 import type { AcceptedOffer } from "./activation-state-store.js";
-import { contentHash } from "./canonical-json.js";
+import { contentHash } from "../json/canonical-json.js";
 import { OfferKeyError, offerKeyOf } from "./offer-key.js";
 
 export interface KeyedOffer extends AcceptedOffer {

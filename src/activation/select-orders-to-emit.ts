@@ -1,6 +1,6 @@
 import { orderIdOf } from "./activation-assumptions.js";
 import type { LastDelivered } from "./activation-state-store.js";
-import { contentHash } from "./canonical-json.js";
+import { contentHash } from "../json/canonical-json.js";
 import { deliveryIdOf } from "./delivery-id.js";
 
 export interface OrderToEmit {

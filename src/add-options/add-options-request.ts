@@ -9,15 +9,25 @@ const LABEL_KEY = /^[A-Za-z]{2,3}(?:[_-][A-Za-z]{4})?[_-](?:[A-Za-z]{2}|[0-9]{3}
 /** The PIM's code rule (options, records, attributes): letters, digits, underscore. */
 const PIM_CODE = /^[A-Za-z0-9_]+$/;
 
+const LABEL_KEY_MESSAGE = "label keys must be locale codes with a region, such as en-US (or en_US)";
+
+/**
+ * Keys are checked on the input as sent, before the record: zod's records leave a `__proto__`
+ * key out without a word (JSON.parse makes it an own key like any other), so a label under it
+ * would be dropped and the request accepted. Reported as unrecognized keys, which do not stop
+ * the record's own checks: every problem comes back at once, each naming its key.
+ */
 const labelsSchema = z
-  .record(z.string(), z.string().trim().min(1, "labels must not be empty").max(255, "labels are at most 255 characters"))
-  .superRefine((labels, ctx) => {
-    // Checked here rather than as the record's key schema, so the message names the key.
-    for (const key of Object.keys(labels)) {
-      if (!LABEL_KEY.test(key))
-        ctx.addIssue({ code: "custom", path: [key], message: "label keys must be locale codes with a region, such as en-US (or en_US)" });
-    }
-  })
+  .preprocess(
+    (labels, ctx) => {
+      if (labels === null || typeof labels !== "object" || Array.isArray(labels)) return labels;
+      for (const key of Object.keys(labels)) {
+        if (!LABEL_KEY.test(key)) ctx.addIssue({ code: "unrecognized_keys", keys: [key], path: [key], message: LABEL_KEY_MESSAGE });
+      }
+      return labels;
+    },
+    z.record(z.string(), z.string().trim().min(1, "labels must not be empty").max(255, "labels are at most 255 characters")),
+  )
   .transform((labels) => {
     const out: Record<string, string> = {};
     for (const [key, value] of Object.entries(labels)) out[pimLocaleToServiceLocale(key)] = value;

@@ -71,7 +71,8 @@ export function adminRouteRules(queueNames: readonly string[], options: { readon
     },
     { method: "PUT", url: "/admin/api/queues/:queueName/:jobId/retry", role: "admin", params: ofQueue, jobStates: ["failed"] },
     { method: "PUT", url: "/admin/api/queues/:queueName/promote", role: "admin", params: ofQueue },
-    { method: "PUT", url: "/admin/api/queues/:queueName/:jobId/promote", role: "admin", params: ofQueue },
+    // BullMQ promotes only a delayed job (it throws for any other, which bull-board answered 500).
+    { method: "PUT", url: "/admin/api/queues/:queueName/:jobId/promote", role: "admin", params: ofQueue, jobStates: ["delayed"] },
     {
       method: "PUT",
       url: "/admin/api/queues/:queueName/clean/:queueStatus",

@@ -61,6 +61,8 @@ async function adminScope(app: FastifyInstance, options: AdminRoutesOptions): Pr
   const log = options.logger.child({ component: "admin" });
   const keyStyle = options.jsonKeys ?? "snake";
   const identities = new WeakMap<FastifyRequest, AdminIdentity>();
+  /** The rule of a request that acts on a job in given states, once its check passed. */
+  const stateBoundRules = new WeakMap<FastifyRequest, AdminRouteRule>();
   const inTime = <T>(work: Promise<T>): Promise<T> => withRedisDeadline(options.redisTimeoutMs, work);
   const projects = new Set(options.queues.projects);
   // The names bull-board routes by are the queues' own (hash-tagged on a cluster); each maps to
@@ -123,6 +125,7 @@ async function adminScope(app: FastifyInstance, options: AdminRoutesOptions): Pr
     if (decision.rule !== null) {
       const stateProblem = await jobStateProblem(decision.rule, request.params);
       if (stateProblem !== null) return refuse(request, reply, identity, 403, stateProblem);
+      if (decision.rule.jobStates !== undefined) stateBoundRules.set(request, decision.rule);
     }
     if (READS.has(request.method)) return;
     const crossSite = crossSiteProblem(request);
@@ -146,6 +149,18 @@ async function adminScope(app: FastifyInstance, options: AdminRoutesOptions): Pr
     } catch {
       return payload;
     }
+  });
+
+  // The job's state was checked before bull-board acted, but it can change in between (a delay
+  // ends, another admin retries it): BullMQ then throws and bull-board answers 500. Answered as
+  // the check would have, when the state is what made it fail.
+  app.addHook("onSend", async (request, reply, payload) => {
+    const rule = stateBoundRules.get(request);
+    if (rule === undefined || reply.statusCode < 500) return payload;
+    const stateProblem = await jobStateProblem(rule, request.params).catch(() => null);
+    if (stateProblem === null) return payload;
+    void reply.code(403).header("content-type", "application/json; charset=utf-8");
+    return JSON.stringify({ error: stateProblem });
   });
 
   app.setNotFoundHandler(async (_request, reply) => reply.code(404).send({ error: "not found" }));

@@ -261,7 +261,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     return { status: statusCode, data: parsed.data as z.infer<S> };
   }
 
-  async function send<S extends z.ZodType>(req: HttpRequest<S>): Promise<HttpResponse<z.infer<S>>> {
+  async function send<S extends z.ZodType>(asked: HttpRequest<S>): Promise<HttpResponse<z.infer<S>>> {
+    // The call's own signal, aborted with the caller's: what this call waits on (a budget's
+    // line, a slot, the shared login, a retry's delay) listens on it, and the listeners go with
+    // the call. On the caller's signal they would pile up: a job's dozens of calls at once share
+    // it (Node's MaxListenersExceededWarning at 11), and it outlives every one of them.
+    const req: HttpRequest<S> = asked.signal ? { ...asked, signal: AbortSignal.any([asked.signal]) } : asked;
     const url = buildUrl(req);
     // Every request carries credentials: whatever a caller (or an upstream's link) names, they
     // are only ever sent to the configured origin. Paging code rewrites links onto it first.

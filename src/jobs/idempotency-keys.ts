@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { JobsOptions, Queue } from "bullmq";
 import type { RedisClient } from "../redis/redis-client.js";
-import { canonicalJson } from "./canonical-json.js";
+import { contentHash } from "../json/canonical-json.js";
 import { IdempotencyKeyConflict } from "./idempotency-key-conflict.js";
 
 /**
@@ -86,7 +86,7 @@ export async function addJobOnce(args: {
   const digest = createHash("sha256").update(args.idempotencyKey).digest("hex").slice(0, 32);
   const key = args.keyOf(digest);
   const claim = await claimIdempotencyKey(args.redis, key, {
-    bodyHash: createHash("sha256").update(canonicalJson(args.data)).digest("hex"),
+    bodyHash: contentHash(args.data),
     jobId: `${args.jobIdPrefix}${digest}`,
     ttlSeconds: args.ttlSeconds,
   });

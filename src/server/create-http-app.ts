@@ -4,6 +4,7 @@ import { IdempotencyKeyConflict } from "../jobs/idempotency-key-conflict.js";
 import { JobNotFoundError, JobRefError } from "../jobs/job-admin.js";
 import { JobDataError } from "../jobs/job-catalog.js";
 import { BodyError } from "./body-error.js";
+import { bodyDepthProblem } from "./body-depth-problem.js";
 import { logBadRequests } from "./bad-request-log.js";
 import { describeHttpApi } from "../openapi/describe-http-api.js";
 import type { ListenSettings } from "./listen-settings.js";
@@ -56,11 +57,16 @@ export function createHttpApp(args: {
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(typeof body === "string" ? body : body.toString("utf8")) as unknown);
+      parsed = JSON.parse(typeof body === "string" ? body : body.toString("utf8"));
     } catch {
       done(new BodyError(400, "body is not valid JSON"), undefined);
+      return;
     }
+    const tooDeep = bodyDepthProblem(parsed);
+    if (tooDeep !== null) done(new BodyError(400, tooDeep));
+    else done(null, parsed);
   });
 
   // An answer given before the request's body was read (401, 413, 415) leaves the rest of that

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import { createPerAddressWarnLog } from "../log/per-address-warn-log.js";
+import { bodyDepthProblem } from "../server/body-depth-problem.js";
 import { withRedisDeadline } from "../server/redis-deadline.js";
 import type { ProjectSettings } from "../settings/settings-schema.js";
 import { SIGNATURE_HEADERS, signatureMatches } from "../events/event-signature.js";
@@ -88,6 +89,8 @@ export async function pimEventRoutes(app: FastifyInstance, options: PimEventRout
     } catch {
       return reply.code(400).send({ errors: ["body is not valid JSON"] });
     }
+    const tooDeep = bodyDepthProblem(json);
+    if (tooDeep !== null) return reply.code(400).send({ errors: [tooDeep] });
     const parsed = pimEventSchema.safeParse(json);
     if (!parsed.success)
       return reply.code(400).send({ errors: parsed.error.issues.map((issue) => `${issue.path.join(".") || "(body)"}: ${issue.message}`) });

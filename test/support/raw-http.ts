@@ -13,6 +13,8 @@ export interface RawCall {
   readonly headers?: Readonly<Record<string, string>>;
   /** Sent as JSON. */
   readonly body?: unknown;
+  /** Sent as it is, as `application/json` (a body JSON.stringify could not write, or one it would change); instead of `body`. */
+  readonly text?: string;
   /** The client's source address (any 127.x.y.z on loopback), to appear as another client. */
   readonly localAddress?: string;
 }
@@ -20,7 +22,7 @@ export interface RawCall {
 /** One HTTP/1.1 request to `baseUrl` over node:http, on a fresh connection. */
 export function rawRequest(baseUrl: string, call: RawCall): Promise<RawAnswer> {
   const url = new URL(baseUrl);
-  const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+  const body = call.text ?? (call.body === undefined ? undefined : JSON.stringify(call.body));
   return new Promise((resolve, reject) => {
     const outgoing = request(
       {

@@ -2,7 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Job } from "bullmq";
 import { afterEach, describe, expect } from "vitest";
-import { contentHash } from "../../../src/activation/canonical-json.js";
+import { contentHash } from "../../../src/json/canonical-json.js";
 import { deliveryIdOf } from "../../../src/activation/delivery-id.js";
 import { runCli } from "../../../src/cli/main.js";
 import { ACTIVATION_QUEUE, createActivationQueue, type ActivationQueue } from "../../../src/jobs/activation-queue.js";

@@ -3,6 +3,8 @@
  * simulators): however a path is spelled, the router's decoded route decides, and only the
  * listed calls pass. Paths are sent byte for byte (node:http), not normalised as fetch would.
  */
+import { request as httpRequest } from "node:http";
+import { pino, type Logger } from "pino";
 import { describe, expect } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
 import { queueNameOf } from "../../../src/redis/queue-names.js";
@@ -11,6 +13,7 @@ import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
 import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { allJobs, waitForJobState } from "../../support/process-jobs.js";
+import { waitFor } from "../../support/process-poll.js";
 import { basicAuth, rawRequest, type RawAnswer, type RawCall } from "../../support/raw-http.js";
 import type { TestRedis } from "../../support/redis.js";
 import { silentLogger } from "../../support/silent-logger.js";
@@ -39,7 +42,7 @@ describe("the admin route table, however the path is spelled", () => {
     workers = keeper;
   });
 
-  async function start(): Promise<{ queues: JobQueues; url: string }> {
+  async function start(logger: Logger = silentLogger()): Promise<{ queues: JobQueues; url: string }> {
     const config = testConfigObject({
       pimUrl: sims.pim.url,
       serviceUrl: sims.service.url,
@@ -50,7 +53,7 @@ describe("the admin route table, however the path is spelled", () => {
     worker = workers.keep(
       await startWorkerProcess({
         settings: parseSettings(JSON.stringify({ ...config, server }), "guard-test-config", {}),
-        logger: silentLogger(),
+        logger,
       }),
     );
     return { queues, url: worker.serverUrl ?? "" };
@@ -201,6 +204,60 @@ describe("the admin route table, however the path is spelled", () => {
     }
     const single = await as(url, ADMIN, { method: "PUT", path: `/admin/api/queues/${QUEUE}/${failed.jobId}/retry` });
     expect(single.status, single.text).toBeLessThan(300);
+  });
+
+  test("promoting a job that is not delayed is refused (403, saying so), never a 500; a delayed one is promoted", async () => {
+    const { queues: jobQueues, url } = await start();
+    const { waiting, delayed } = await pausedWithWaitingAndDelayed(jobQueues);
+    const refused = await as(url, ADMIN, { method: "PUT", path: `/admin/api/queues/${QUEUE}/${waiting}/promote` });
+    expect(refused.status, refused.text).toBe(403);
+    expect(JSON.parse(refused.text)).toEqual({
+      error: `job ${PROJECT}/${waiting} is waiting: the dashboard does this to delayed jobs only`,
+    });
+    const promoted = await as(url, ADMIN, { method: "PUT", path: `/admin/api/queues/${QUEUE}/${delayed}/promote` });
+    expect(promoted.status, promoted.text).toBeLessThan(300);
+    const queue = jobQueues.queueFor(PROJECT);
+    expect(await queue.getJobState(waiting)).toBe("waiting");
+    expect(await queue.getJobState(delayed)).toBe("waiting");
+  });
+
+  test("a job that stops being delayed between the check and bull-board's promote is answered 403 too, not 500", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino({ level: "info" }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+    const { queues: jobQueues, url } = await start(logger);
+    const { delayed } = await pausedWithWaitingAndDelayed(jobQueues);
+    const target = new URL(url);
+    // The headers now, the body later: the route table's checks (the job's state among them) run
+    // on the headers, bull-board once the body is in. The job leaves the delayed state in between.
+    const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const outgoing = httpRequest(
+        {
+          host: target.hostname,
+          port: target.port,
+          method: "PUT",
+          path: `/admin/api/queues/${QUEUE}/${delayed}/promote`,
+          agent: false,
+          headers: { ...basicAuth(ADMIN.name, ADMIN.password), "content-type": "application/json", "content-length": "2" },
+        },
+        (incoming) => {
+          const chunks: Buffer[] = [];
+          incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+          incoming.on("end", () => resolve({ status: incoming.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+        },
+      );
+      outgoing.on("error", reject);
+      outgoing.flushHeaders();
+      void waitFor(() => lines.some((line) => line.msg === "admin action"), { timeoutMs: 10_000, what: "the admin checks to pass" }).then(
+        async () => {
+          await (await jobQueues.queueFor(PROJECT).getJob(delayed))?.promote();
+          outgoing.end("{}");
+        },
+        reject,
+      );
+    });
+    const { status, text } = await answer;
+    expect(status, text).toBe(403);
+    expect(JSON.parse(text)).toEqual({ error: `job ${PROJECT}/${delayed} is waiting: the dashboard does this to delayed jobs only` });
   });
 
   test("a viewer is refused every state-changing call, the ones an admin may make included, and nothing changes", async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { MAX_PAYLOAD_DEPTH } from "../../../src/activation/activation-assumptions.js";
 import { parseJsonRecords, RecordFileError } from "../../../src/activation/parse-json-records.js";
 
 function problemsOf(text: string): readonly string[] {
@@ -35,6 +36,17 @@ describe("parseJsonRecords", () => {
       "element [2]: expected an object, got an array",
     ]);
     expect(problemsOf('[{"sku":"a"},')[0]).toMatch(/^not valid JSON/);
+  });
+
+  it("names a record nested deeper than MAX_PAYLOAD_DEPTH, line or element, and takes one at the limit", () => {
+    const nested = (depth: number): string => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
+    const tooDeep = `nests deeper than ${MAX_PAYLOAD_DEPTH} levels of objects and arrays, the most an offer or shipment may (at a.a.a.a.a.a…)`;
+    expect(problemsOf(`${nested(MAX_PAYLOAD_DEPTH)}\n${nested(MAX_PAYLOAD_DEPTH + 1)}\n${nested(100_000)}`)).toEqual([
+      `line 2: ${tooDeep}`,
+      `line 3: ${tooDeep}`,
+    ]);
+    expect(problemsOf(`[${nested(2)}, ${nested(5_000)}]`)).toEqual([`element [1]: ${tooDeep}`]);
+    expect(parseJsonRecords(nested(MAX_PAYLOAD_DEPTH), "f")).toHaveLength(1);
   });
 
   it("reads an empty file as no records", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentHash } from "../../../src/activation/canonical-json.js";
+import { contentHash } from "../../../src/json/canonical-json.js";
 import { OfferKeyError } from "../../../src/activation/offer-key.js";
 import { keyOffers, planOfferBatches } from "../../../src/activation/plan-offer-batches.js";
 

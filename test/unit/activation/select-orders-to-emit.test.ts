@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentHash } from "../../../src/activation/canonical-json.js";
+import { contentHash } from "../../../src/json/canonical-json.js";
 import { deliveryIdOf } from "../../../src/activation/delivery-id.js";
 import { listOrders, selectOrdersToEmit } from "../../../src/activation/select-orders-to-emit.js";
 

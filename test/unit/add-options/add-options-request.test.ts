@@ -48,6 +48,20 @@ describe("addOptionsRequestSchema", () => {
     expect(issuesOf({ ...valid, options: [{ name: "a", label: { "en-US": 3 } }] })[0]).toMatch(/options\.0\.label\.en-US/);
   });
 
+  it("rejects a __proto__ label key as it comes from JSON.parse (zod's records would drop it unseen), with the other problems", () => {
+    const sent = JSON.parse(
+      '{"project": 67, "attribute": "color", "options": [{"name": "a", "label": {"__proto__": "x", "en_US": " "}}]}',
+    ) as unknown;
+    expect(issuesOf(sent)).toEqual([
+      "options.0.label.__proto__: label keys must be locale codes with a region, such as en-US (or en_US)",
+      "options.0.label.en_US: labels must not be empty",
+    ]);
+    const alone = JSON.parse(
+      '{"project": 67, "attribute": "color", "options": [{"name": "a", "label": {"__proto__": {"en_US": "x"}}}]}',
+    ) as unknown;
+    expect(issuesOf(alone)).toEqual(["options.0.label.__proto__: label keys must be locale codes with a region, such as en-US (or en_US)"]);
+  });
+
   it("rejects duplicate names, compared case-insensitively like the PIM", () => {
     expect(issuesOf({ ...valid, options: [{ name: "Red" }, { name: "red" }] })).toEqual(["options.1.name: 'red' repeats options[0]"]);
   });

@@ -1,9 +1,11 @@
+import { getEventListeners } from "node:events";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pino } from "pino";
 import { Agent } from "undici";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { createProcessBudgets } from "../../../src/budgets/upstream-budgets.js";
 import { createConcurrencyLimiter } from "../../../src/http/concurrency-limiter.js";
 import { createHttpClient, type HttpClient, type HttpClientOptions } from "../../../src/http/http-client.js";
 import { HttpError } from "../../../src/http/http-error.js";
@@ -615,6 +617,34 @@ describe("createHttpClient: limiters", () => {
     );
     expect(outcome).toEqual({ status: 200, data: {} });
     expect(seen).toHaveLength(1);
+  });
+
+  it("calls waiting at once with one signal (a job's) leave no listeners on it: each call listens on a signal of its own", async () => {
+    fallback = { status: 200, body: "{}", delayMs: 5 };
+    // The budgets a project's clients wait in (fair turns, then the slot), one slot for all.
+    const budgets = createProcessBudgets();
+    const http = client({
+      concurrency: budgets.slots([{ identity: "pim", limit: 1 }], "67"),
+      rateLimiter: budgets.rate("pim", { limit: 1000 }, "67"),
+    });
+    const job = new AbortController();
+    const calls = Array.from({ length: 30 }, () => http.send({ method: "GET", url: "x", schema: z.object({}), signal: job.signal }));
+    // One call is at the server, 29 wait in the budget's line.
+    await expect.poll(() => seen.length, { timeout: 2000, interval: 1 }).toBeGreaterThanOrEqual(1);
+    expect(getEventListeners(job.signal, "abort").length).toBeLessThanOrEqual(1);
+    await Promise.all(calls);
+    expect(getEventListeners(job.signal, "abort")).toHaveLength(0);
+    // Still aborted through it: a waiting call leaves at once.
+    fallback = "hang";
+    const waiting = [
+      http.send({ method: "GET", url: "x", schema: z.object({}), signal: job.signal }),
+      http.send({ method: "GET", url: "x", schema: z.object({}), signal: job.signal }),
+    ];
+    await expect.poll(() => seen.length, { timeout: 2000, interval: 1 }).toBe(31);
+    const reason = new Error("job cancelled");
+    job.abort(reason);
+    await expect(Promise.all(waiting)).rejects.toBe(reason);
+    expect(seen).toHaveLength(31);
   });
 
   it("a request waiting for the extra limiter does not hold a concurrency slot", async () => {
