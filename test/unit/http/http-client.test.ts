@@ -622,7 +622,7 @@ describe("createHttpClient: limiters", () => {
   it("calls waiting at once with one signal (a job's) leave no listeners on it: each call listens on a signal of its own", async () => {
     fallback = { status: 200, body: "{}", delayMs: 5 };
     // The budgets a project's clients wait in (fair turns, then the slot), one slot for all.
-    const budgets = createProcessBudgets();
+    const budgets = createProcessBudgets({ maxPauseMs: 60_000 });
     const http = client({
       concurrency: budgets.slots([{ identity: "pim", limit: 1 }], "67"),
       rateLimiter: budgets.rate("pim", { limit: 1000 }, "67"),
