@@ -66,6 +66,9 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string }
   },
 };
 
+/** Every command's name, as `pim-sync <command>` takes it (docs/cli.md must name each: test/integration/docs/docs-drift.test.ts). */
+export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
+
 export const MAIN_HELP = `Usage: pim-sync <command> [options]
 
 Keeps the option collections of the configuration service in step with an Akeneo PIM.
