@@ -15,12 +15,9 @@ import { createCatalogCache, type CatalogCache } from "./add-options/catalog-cac
 import { pimConnectionBudgetOf, pimInstanceBudgetOf, serviceBudgetOf } from "./budgets/budget-identity.js";
 import { createProcessBudgets, createRedisBudgets, type UpstreamBudgets } from "./budgets/upstream-budgets.js";
 import { keyspaceOf } from "./redis/keyspace.js";
-import { DISABLED_HISTORY, type HistoryStore } from "./history/history-store.js";
-import { createRedisHistoryStore } from "./history/redis-history-store.js";
-import { createFileHistoryStore } from "./history/file-history-store.js";
 import type { HeldStore } from "./held/held-store.js";
-import { createRedisHeldStore } from "./held/redis-held-store.js";
-import { createFileHeldStore } from "./held/file-held-store.js";
+import { reviewStoresOf } from "./held/review-stores-of.js";
+import type { HistoryStore } from "./history/history-store.js";
 
 /** Akeneo allows 10 calls in flight per instance, whatever the connections (4 each). */
 const PIM_INSTANCE_IN_FLIGHT = 10;
@@ -61,33 +58,6 @@ export function budgetsFor(settings: Settings, logger: Logger, redis: RedisClien
     maxPauseMs,
     logger,
   });
-}
-
-/**
- * The change history and the held plans, beside the state: in the Redis when the config names
- * one, else in files under `state_dir`.
- */
-export function reviewStoresOf(
-  settings: Settings,
-  redis: RedisClient | undefined,
-): { readonly history: HistoryStore; readonly held: HeldStore } {
-  const retentionMs = settings.history.retention_ms;
-  if (redis) {
-    const prefix = redisPrefixOf(settings);
-    return {
-      history: settings.history.enabled ? createRedisHistoryStore(redis, prefix, { retentionMs }) : DISABLED_HISTORY,
-      held: createRedisHeldStore(redis, prefix),
-    };
-  }
-  if (settings.redis) throw new Error("the config names a Redis: connect it first and pass it as `redis`");
-  return {
-    history: settings.history.enabled ? createFileHistoryStore(settings.state_dir, { retentionMs }) : DISABLED_HISTORY,
-    held: createFileHeldStore(settings.state_dir),
-  };
-}
-
-export function findProject(settings: Settings, id: number): ProjectSettings | undefined {
-  return settings.projects.find((project) => project.id === id);
 }
 
 /**

@@ -24,7 +24,7 @@ import type { JsonKeyStyle } from "./json/json-key-style.js";
 import { pimEventRoutes } from "./trigger/pim-event-routes.js";
 import { packageVersion } from "./cli/package-version.js";
 import { openApiRoutes } from "./openapi/openapi-routes.js";
-import { reviewStoresOf } from "./project-runtime.js";
+import { reviewStoresOf } from "./held/review-stores-of.js";
 import type { HeldStore } from "./held/held-store.js";
 import { heldOptionCount } from "./held/held-plan.js";
 import type { ReviewAdmin } from "./admin/review-admin-routes.js";

@@ -144,8 +144,8 @@ export const reviewRouteSchemas = (keyStyle: JsonKeyStyle) => ({
     description: "Viewers and admins. `next_cursor` asks for the next page.",
     params: projectParams,
     querystring: z.strictObject({
-      collection: z.string().optional(),
-      option: z.string().optional(),
+      collection: z.string().optional().describe("only this collection, in any case"),
+      option: z.string().optional().describe("only this option, in any case; a rename is found by its old spelling too"),
       since: z.string().optional().describe("a duration back from now (`7d`, `12h`) or an ISO time"),
       cursor: z.string().optional(),
       limit: z.string().optional().describe("entries per page, 1 to 1000 (100)"),

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { createActivationRuntime, type ActivationRuntime } from "../activation/activation-runtime.js";
+import type { ActivationRuntime } from "../activation/activation-runtime.js";
 import type { HeldStore } from "../held/held-store.js";
 import type { HistoryStore } from "../history/history-store.js";
 import type { ActivationQueue } from "../jobs/activation-queue.js";
@@ -7,10 +7,11 @@ import type { JobCatalog } from "../jobs/catalog/job-catalog-of.js";
 import type { JobHandlers } from "../jobs/job-handlers.js";
 import type { JobQueues } from "../jobs/job-queues.js";
 import type { JsonKeyStyle } from "../json/json-key-style.js";
-import { createProjectRuntime, findProject, reviewStoresOf, type ProjectRuntime } from "../project-runtime.js";
+import type { ProjectRuntime } from "../project-runtime.js";
 import { closeRedis } from "../redis/close-redis.js";
 import { connectCommandRedis } from "../redis/connect-command-redis.js";
 import type { RedisClient } from "../redis/redis-client.js";
+import { findProject } from "../settings/find-project.js";
 import { redisPrefixOf } from "../settings/redis-prefix-of.js";
 import type { Settings } from "../settings/settings-schema.js";
 import { createProjectLock, describeHolder } from "../state/project-lock.js";
@@ -149,6 +150,9 @@ export function createApp(settings: Settings, options: AppOptions): App {
         const project = findProject(settings, id);
         if (!project) throw new Error(`project ${id} is not configured`);
         const connection = await redis();
+        // Loaded on demand, as the queues are: the upstream clients (undici, the PIM and service
+        // clients) are for the commands that call an upstream, not for `jobs` or `history`.
+        const { createProjectRuntime } = await import("../project-runtime.js");
         const runtime = createProjectRuntime({ settings, project, logger, ...(connection ? { redis: connection } : {}) });
         stack.push(`project ${id}'s runtime`, () => runtime.close());
         return runtime;
@@ -157,6 +161,7 @@ export function createApp(settings: Settings, options: AppOptions): App {
     activation() {
       return once("activation", async () => {
         const connection = await redis();
+        const { createActivationRuntime } = await import("../activation/activation-runtime.js");
         const runtime = createActivationRuntime({ settings, logger, ...(connection ? { redis: connection } : {}) });
         stack.push("Activation runtime", () => runtime.close());
         return runtime;
@@ -164,7 +169,11 @@ export function createApp(settings: Settings, options: AppOptions): App {
     },
     reviewStores() {
       // Stores on the shared connection or in files: nothing of their own to release.
-      return once("review stores", async () => reviewStoresOf(settings, await redis()));
+      return once("review stores", async () => {
+        const connection = await redis();
+        const { reviewStoresOf } = await import("../held/review-stores-of.js");
+        return reviewStoresOf(settings, connection);
+      });
     },
     jobQueues() {
       return once("job queues", async () => {

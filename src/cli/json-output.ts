@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import { UsageError } from "./usage-error.js";
 import { inKeyStyle, type JsonKeyStyle } from "../json/json-key-style.js";
 
@@ -17,3 +18,29 @@ export function parseJsonKeyStyle(value: string | boolean | (string | boolean)[]
 
 /** The option, for parseCommandArgs. */
 export const JSON_KEYS_OPTION = { "json-keys": { type: "string" } } as const;
+
+/** Writes `text`, and when the stream's buffer is full waits for it to drain (a listing too long to hold). */
+export async function writeWaiting(stream: NodeJS.WritableStream, text: string, signal?: AbortSignal): Promise<void> {
+  if (!stream.write(text)) await once(stream, "drain", signal === undefined ? {} : { signal });
+}
+
+/**
+ * Writes the items as one JSON array, byte for byte what `jsonText` of the whole array prints
+ * (and a newline), one item at a time: for listings too long to hold in memory at once.
+ */
+export async function writeJsonArray(
+  stream: NodeJS.WritableStream,
+  items: AsyncIterable<unknown>,
+  style: JsonKeyStyle = "snake",
+  signal?: AbortSignal,
+): Promise<void> {
+  let first = true;
+  for await (const item of items) {
+    signal?.throwIfAborted();
+    // The item's own lines, indented as JSON.stringify indents an array's elements.
+    const text = `  ${jsonText(item, style).replaceAll("\n", "\n  ")}`;
+    await writeWaiting(stream, first ? `[\n${text}` : `,\n${text}`, signal);
+    first = false;
+  }
+  await writeWaiting(stream, first ? "[]\n" : "\n]\n", signal);
+}

@@ -1,8 +1,9 @@
 import { ConfigError } from "../settings/config-error.js";
-import { ProjectScopeError } from "../sync/sync-project.js";
+import { ProjectScopeError } from "../sync/project-scope-error.js";
 import { EXIT_CODES } from "../sync/sync-report.js";
 import { writeLine, type CliIo } from "./cli-io.js";
 import { UsageError } from "./usage-error.js";
+import { closestName } from "./closest-name.js";
 import { packageVersion } from "./package-version.js";
 import { jsonErrorText, type FailureKind } from "./json-error.js";
 import { RedisUnavailableError } from "../redis/redis-unavailable-error.js";
@@ -65,6 +66,9 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string }
   },
 };
 
+/** Every command's name, as `pim-sync <command>` takes it (docs/cli.md must name each: test/integration/docs/docs-drift.test.ts). */
+export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
+
 export const MAIN_HELP = `Usage: pim-sync <command> [options]
 
 Keeps the option collections of the configuration service in step with an Akeneo PIM.
@@ -89,7 +93,8 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
   }
   const command = COMMANDS[name];
   if (!command) {
-    writeLine(io.stderr, `pim-sync: unknown command '${name}'\n\n${MAIN_HELP}`);
+    const meant = closestName(name, Object.keys(COMMANDS));
+    writeLine(io.stderr, `pim-sync: unknown command '${name}'${meant === undefined ? "" : ` (did you mean '${meant}'?)`}\n\n${MAIN_HELP}`);
     return EXIT_CODES.usage;
   }
   // Under --json a failure is also an object on stdout (see json-error.ts).

@@ -1,21 +1,59 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { UsageError } from "./usage-error.js";
 import { messageOf } from "../errors/message-of.js";
+import { closestName } from "./closest-name.js";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
-/** node:util parseArgs, with its errors turned into UsageErrors that carry the command's help. */
+/**
+ * node:util parseArgs, with its errors turned into UsageErrors that carry the command's help; an
+ * unknown option is named with the one it most likely stands for (`--limt`: did you mean --limit?).
+ */
 export function parseCommandArgs<T extends Options>(argv: readonly string[], options: T, help: string) {
+  const all = { ...options, help: { type: "boolean", short: "h" } } satisfies Options;
   try {
-    return parseArgs({
-      args: [...argv],
-      options: { ...options, help: { type: "boolean", short: "h" } },
-      allowPositionals: true,
-      strict: true,
-    });
+    return parseArgs({ args: [...argv], options: all, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError(messageOf(error), help);
+    const unknown = (error as { code?: unknown }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? unknownOption(argv, all) : undefined;
+    throw new UsageError(unknown === undefined ? messageOf(error) : unknownOptionMessage(unknown, Object.keys(all)), help);
   }
+}
+
+/** `unknown option '--limt' (did you mean --limit?)`; a long name given with one dash is found too. */
+export function unknownOptionMessage(given: string, names: readonly string[]): string {
+  const bare = given.replace(/^--?/, "");
+  const meant = given.startsWith("--") || bare.length > 1 ? closestName(bare, names) : undefined;
+  const exact = !given.startsWith("--") && names.includes(bare) ? bare : meant;
+  return `unknown option '${given}'${exact === undefined ? "" : ` (did you mean --${exact}?)`}`;
+}
+
+/**
+ * The first option of `argv` that `options` does not know, as typed (without a `=value`): the
+ * values of string options are skipped, and nothing after `--` is an option.
+ */
+export function unknownOption(argv: readonly string[], options: Options): string | undefined {
+  const shorts = new Map(Object.entries(options).flatMap(([name, option]) => (option.short ? [[option.short, name] as const] : [])));
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index] ?? "";
+    if (arg === "--") return undefined;
+    if (arg.startsWith("--")) {
+      const [name = ""] = arg.slice(2).split("=", 1);
+      const option = options[name];
+      if (option === undefined) return `--${name}`;
+      if (option.type === "string" && !arg.includes("=")) index += 1;
+    } else if (arg.startsWith("-") && arg.length > 1) {
+      // `-abc` is three short flags, the last of which may take the rest as its value (`-cfile`).
+      for (let at = 1; at < arg.length; at += 1) {
+        const name = shorts.get(arg.charAt(at));
+        if (name === undefined) return at === 1 ? arg : `-${arg.charAt(at)}`;
+        if (options[name]?.type === "string") {
+          if (at === arg.length - 1) index += 1;
+          break;
+        }
+      }
+    }
+  }
+  return undefined;
 }
 
 export function requireString(value: string | boolean | (string | boolean)[] | undefined, flag: string, help: string): string {

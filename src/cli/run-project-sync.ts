@@ -1,5 +1,5 @@
 import { createLogger } from "../log/create-logger.js";
-import { findProject } from "../project-runtime.js";
+import { findProject } from "../settings/find-project.js";
 import type { SyncInput } from "../sync/sync-project.js";
 import type { SyncReport } from "../sync/sync-report.js";
 import type { CliIo } from "./cli-io.js";

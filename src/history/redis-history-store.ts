@@ -3,8 +3,13 @@ import { keyspaceOf } from "../redis/keyspace.js";
 import { entriesOfBatch, historyBatchSchema, optionsIn } from "./history-batch.js";
 import type { HistoryRecord, HistoryStore } from "./history-store.js";
 
-/** Stream entries read per round trip when listing. */
-const READ_PAGE = 200;
+/**
+ * Stream entries read per round trip when listing: few at first, doubling up to the last. Each
+ * is a written chunk of up to 5,000 options, so a listing of the newest 100 entries (the CLI's
+ * default) reads one or two chunks, not a first sync's whole history.
+ */
+const FIRST_READ_PAGE = 4;
+const LAST_READ_PAGE = 128;
 /** The stream entry's one field: the chunk's batch as JSON. */
 const BATCH_FIELD = "b";
 
@@ -34,11 +39,11 @@ export function createRedisHistoryStore(
       const key = keyOf(project);
       const since = Math.max(query.sinceMs, now() - options.retentionMs);
       let end = query.startId ?? "+";
-      for (;;) {
-        const page = await redis.xrevrange(key, end, String(Math.max(0, since)), "COUNT", READ_PAGE);
+      for (let count = FIRST_READ_PAGE; ; count = Math.min(count * 2, LAST_READ_PAGE)) {
+        const page = await redis.xrevrange(key, end, String(Math.max(0, since)), "COUNT", count);
         for (const [id, fields] of page) yield recordOf(key, id, fields);
         const last = page.at(-1);
-        if (last === undefined || page.length < READ_PAGE) return;
+        if (last === undefined || page.length < count) return;
         end = `(${last[0]}`;
       }
     },

@@ -6,6 +6,7 @@ import { SECURITY_SCHEMES } from "./security-schemes.js";
 const TAGS = [
   { name: "health", description: "Liveness and readiness, for orchestrators: public." },
   { name: "trigger", description: "The way in for PIM-side callers: queue syncs, add-options and Activation jobs, follow them." },
+  { name: "events", description: "PIM events from the Akeneo Event Platform: signed by the platform, not by a token." },
   { name: "admin", description: "The admin API under /admin/api (the dashboard's pages and bull-board's own API are not described here)." },
   { name: "metrics", description: "Prometheus metrics." },
   { name: "description", description: "This document." },

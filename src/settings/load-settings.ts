@@ -42,10 +42,12 @@ export function parseSettings(
   options: LoadOptions = {},
 ): Settings {
   const document = parseDocumentText(text, source);
-  const { value, missing } = interpolateEnv(document, env, [], [], options.secrets === "optional" ? { mayBeUnset: isSecretPath } : {});
+  const { value, missing, unsetPaths } = interpolateEnv(document, env, options.secrets === "optional" ? { mayBeUnset: isSecretPath } : {});
   const parsed = settingsSchema.safeParse(value);
   const problems = [...missing];
-  if (!parsed.success) problems.push(...describeSettingsIssues(parsed.error.issues));
+  // A key an unset variable left short is reported once, as the unset variable: its value's
+  // other complaints (empty, too short, not a URL) follow from it.
+  if (!parsed.success) problems.push(...describeSettingsIssues(parsed.error.issues.filter((issue) => !isUnder(issue.path, unsetPaths))));
   // Checked on the raw document, so they are reported alongside any schema problem.
   problems.push(...duplicateProjectIds(value), ...namingProblems(value), ...schedulesProblems(value));
   if (problems.length > 0 || !parsed.success) throw new ConfigError(source, problems);
@@ -137,6 +139,12 @@ function namingProblems(document: unknown): string[] {
     }
   });
   return problems;
+}
+
+/** Whether the issue's key is one of `paths` (formatted as formatPath does) or inside one. */
+function isUnder(issuePath: readonly PropertyKey[], paths: readonly string[]): boolean {
+  const text = formatPath(issuePath);
+  return paths.some((path) => text === path || text.startsWith(`${path}.`) || text.startsWith(`${path}[`));
 }
 
 function describeSettingsIssues(issues: readonly z.core.$ZodIssue[]): string[] {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { SUBSCRIBED_EVENT_TYPES } from "../../events/pim-event.js";
-import { findProject } from "../../project-runtime.js";
+import { findProject } from "../../settings/find-project.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { loadCommandSettings } from "../load-command-settings.js";
 import { parseCommandArgs, parseProjectId, requireString, configPathOf } from "../parse-command-args.js";

@@ -1,7 +1,7 @@
 import { userInfo } from "node:os";
 import { approveHeldPlan } from "../../held/approve-held-plan.js";
 import { heldOptionCount, type HeldPlan } from "../../held/held-plan.js";
-import { findProject } from "../../project-runtime.js";
+import { findProject } from "../../settings/find-project.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { JSON_KEYS_OPTION, jsonText, parseJsonKeyStyle } from "../json-output.js";
 import { loadCommandSettings } from "../load-command-settings.js";

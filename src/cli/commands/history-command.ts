@@ -1,9 +1,9 @@
-import { findProject } from "../../project-runtime.js";
-import { allHistory } from "../../history/query-history.js";
+import { findProject } from "../../settings/find-project.js";
+import { eachHistoryEntry, queryHistory } from "../../history/query-history.js";
 import type { HistoryEntry } from "../../history/history-entry.js";
 import { parseSince } from "../../history/parse-since.js";
 import { writeLine, type CliIo } from "../cli-io.js";
-import { JSON_KEYS_OPTION, jsonText, parseJsonKeyStyle } from "../json-output.js";
+import { JSON_KEYS_OPTION, jsonText, parseJsonKeyStyle, writeJsonArray, writeWaiting } from "../json-output.js";
 import { loadCommandSettings } from "../load-command-settings.js";
 import { withApp } from "../../app/with-app.js";
 import { createLogger } from "../../log/create-logger.js";
@@ -11,7 +11,11 @@ import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
 import { parseCommandArgs, parseProjectId, configPathOf } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
 
-export const HISTORY_HELP = `Usage: pim-sync history --config FILE --project ID [--collection NAME] [--option NAME] [--since AGE] [--json]
+/** Entries listed when `--limit` is not given: a first sync records one per option, a million for a large catalogue. */
+export const DEFAULT_HISTORY_LIMIT = 100;
+
+export const HISTORY_HELP = `Usage: pim-sync history --config FILE --project ID [--collection NAME] [--option NAME] [--since AGE]
+                        [--limit N|all] [--json]
 
 Lists the writes pim-sync made to the configuration service for a project, newest first: each
 option added, relabelled, renamed, deleted or replaced, with its labels before and after, the
@@ -22,16 +26,28 @@ Options:
   --config FILE        configuration file (YAML or JSON)
                        (default: the PIM_SYNC_CONFIG environment variable)
   --project ID         configuration-service project id
-  --collection NAME    only this collection
-  --option NAME        only this option (a rename is found by its old spelling too)
+  --collection NAME    only this collection (any case)
+  --option NAME        only this option, in any case (a rename is found by its old spelling too)
   --since AGE          only writes this recent: 30m, 12h, 7d, 2w, or an ISO 8601 date
                        (default: everything kept)
+  --limit N|all        the newest N entries (default ${DEFAULT_HISTORY_LIMIT}); stderr says when more are kept.
+                       all: every entry kept, printed as it is read
   --json               one JSON array of entries (collection, option, kind, labels_before,
                        labels_after, reason, job, trigger, at, ...)
   --json-keys camel    the camelCase keys of earlier versions (kept for one release)
   -h, --help           show this help
 
 Exit codes: 0 done, 1 failure, 2 usage or config error.`;
+
+/** `--limit`: a positive whole number, or `all`. */
+export function parseHistoryLimit(value: string | undefined, help: string): number | "all" {
+  if (value === undefined) return DEFAULT_HISTORY_LIMIT;
+  if (value === "all") return "all";
+  const limit = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(limit) || limit < 1)
+    throw new UsageError(`--limit must be a positive whole number or 'all', got '${value}'`, help);
+  return limit;
+}
 
 function labelsText(labels: HistoryEntry["labelsBefore"]): string {
   return labels === null
@@ -63,6 +79,7 @@ export async function runHistoryCommand(argv: readonly string[], io: CliIo): Pro
       collection: { type: "string" },
       option: { type: "string" },
       since: { type: "string" },
+      limit: { type: "string" },
       json: { type: "boolean" },
       ...JSON_KEYS_OPTION,
     },
@@ -75,6 +92,7 @@ export async function runHistoryCommand(argv: readonly string[], io: CliIo): Pro
   const keyStyle = parseJsonKeyStyle(values["json-keys"], HISTORY_HELP);
   const configPath = configPathOf(values.config, io.env, HISTORY_HELP);
   const projectId = parseProjectId(values.project, HISTORY_HELP);
+  const limit = parseHistoryLimit(values.limit, HISTORY_HELP);
   let sinceMs = 0;
   if (values.since !== undefined) {
     const since = parseSince(values.since, Date.now());
@@ -88,12 +106,35 @@ export async function runHistoryCommand(argv: readonly string[], io: CliIo): Pro
       HISTORY_HELP,
     );
   const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) });
-  const entries = await withApp(settings, { logger, signal: io.signal }, async (app) =>
-    allHistory((await app.reviewStores()).history, projectId, { collection: values.collection, option: values.option, sinceMs }),
-  );
-  if (values.json) writeLine(io.stdout, jsonText(entries, keyStyle));
-  else if (entries.length === 0)
-    writeLine(io.stdout, `No write recorded for project ${projectId}${values.since === undefined ? "" : ` since ${values.since}`}.`);
-  else for (const entry of entries) writeLine(io.stdout, entryLine(entry));
-  return 0;
+  const query = { collection: values.collection, option: values.option, sinceMs };
+  const none = `No write recorded for project ${projectId}${values.since === undefined ? "" : ` since ${values.since}`}.`;
+  return withApp(settings, { logger, signal: io.signal }, async (app) => {
+    const store = (await app.reviewStores()).history;
+    if (limit === "all") {
+      // Printed as read: a first sync of a large catalogue has a million entries.
+      const entries = eachHistoryEntry(store, projectId, query);
+      if (values.json) await writeJsonArray(io.stdout, entries, keyStyle, io.signal);
+      else {
+        let shown = 0;
+        for await (const entry of entries) {
+          io.signal?.throwIfAborted();
+          await writeWaiting(io.stdout, `${entryLine(entry)}\n`, io.signal);
+          shown += 1;
+        }
+        if (shown === 0) writeLine(io.stdout, none);
+      }
+      return 0;
+    }
+    const page = await queryHistory(store, projectId, { ...query, limit });
+    if (values.json) writeLine(io.stdout, jsonText(page.entries, keyStyle));
+    else if (page.entries.length === 0) writeLine(io.stdout, none);
+    else for (const entry of page.entries) writeLine(io.stdout, entryLine(entry));
+    // On stderr, so that stdout stays the entries alone (a --json array, lines to grep).
+    if (page.next !== null)
+      writeLine(
+        io.stderr,
+        `pim-sync history: showing the newest ${limit} entries; older ones are kept: --limit N for more, --limit all for every one, or narrow with --since, --collection or --option.`,
+      );
+    return 0;
+  });
 }

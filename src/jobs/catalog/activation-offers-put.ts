@@ -1,5 +1,4 @@
 import { ACTIVATION_JOB_TIMEOUT_MS } from "../../activation/activation-assumptions.js";
-import { putOffersJob } from "../../activation/activation-job-handlers.js";
 import { activationJobSchemas } from "../../activation/activation-job-schemas.js";
 import { connectionSummary } from "./connection-summary.js";
 import { defineJob } from "./define-job.js";
@@ -14,6 +13,6 @@ export const activationOffersPutJob = defineJob({
   backoff: { type: "exponential", delay: 10_000, jitter: 0.5 },
   timeoutMs: () => ACTIVATION_JOB_TIMEOUT_MS,
   summary: connectionSummary,
-  handler: putOffersJob,
+  handler: async (data, context) => (await import("../../activation/activation-job-handlers.js")).putOffersJob(data, context),
   enqueue: { kind: "each", idempotentJobIdPrefix: "act-" },
 });

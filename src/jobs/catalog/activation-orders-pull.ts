@@ -1,5 +1,4 @@
 import { ACTIVATION_JOB_TIMEOUT_MS } from "../../activation/activation-assumptions.js";
-import { pullOrdersJob } from "../../activation/activation-job-handlers.js";
 import { activationJobSchemas } from "../../activation/activation-job-schemas.js";
 import { pullDeduplicationId } from "../../redis/queue-names.js";
 import { connectionSummary } from "./connection-summary.js";
@@ -15,6 +14,6 @@ export const activationOrdersPullJob = defineJob({
   backoff: { type: "exponential", delay: 5_000, jitter: 0.5 },
   timeoutMs: () => ACTIVATION_JOB_TIMEOUT_MS,
   summary: connectionSummary,
-  handler: pullOrdersJob,
+  handler: async (data, context) => (await import("../../activation/activation-job-handlers.js")).pullOrdersJob(data, context),
   enqueue: { kind: "one-waiting", deduplicationId: (data) => pullDeduplicationId(data.connection) },
 });

@@ -1,5 +1,4 @@
 import { ACTIVATION_JOB_TIMEOUT_MS } from "../../activation/activation-assumptions.js";
-import { resendRefusedJob } from "../../activation/activation-job-handlers.js";
 import { activationJobSchemas } from "../../activation/activation-job-schemas.js";
 import { connectionSummary } from "./connection-summary.js";
 import { defineJob } from "./define-job.js";
@@ -14,6 +13,6 @@ export const activationOrdersResendJob = defineJob({
   backoff: { type: "exponential", delay: 5_000, jitter: 0.5 },
   timeoutMs: () => ACTIVATION_JOB_TIMEOUT_MS,
   summary: connectionSummary,
-  handler: resendRefusedJob,
+  handler: async (data, context) => (await import("../../activation/activation-job-handlers.js")).resendRefusedJob(data, context),
   enqueue: { kind: "each", idempotentJobIdPrefix: "act-" },
 });

@@ -65,7 +65,12 @@ export interface JobDefinition<
   timeoutMs(settings: Settings): number;
   /** One line for `jobs list` and the admin listing. */
   summary(data: StoredJobData): string;
-  /** Thin: the data is parsed; call the core, log, and turn its report into a result or an error. */
+  /**
+   * Thin: the data is parsed; call the core, log, and turn its report into a result or an error.
+   * Entries import their handler module when first called (`async (data, context) => (await
+   * import(...)).run(data, context)`): the catalog is read by `jobs list` and the enqueueing
+   * commands too, which would otherwise load every upstream client and feature at start.
+   */
   handler(data: z.output<S>, context: JobQueueContexts[Q]): Promise<R>;
   /**
    * The `outcome` label of `pim_sync_job_runs_total` for a run that ended without error (`ok`

@@ -1,5 +1,4 @@
 import { addOptionsRequestSchema } from "../../add-options/add-options-request.js";
-import { runAddOptionsJob } from "../handlers/run-add-options-job.js";
 import { defineJob } from "./define-job.js";
 
 const SHOWN_OPTIONS = 5;
@@ -23,6 +22,6 @@ export const optionsAddJob = defineJob({
       names.slice(0, SHOWN_OPTIONS).join(", ") + (names.length > SHOWN_OPTIONS ? ` and ${names.length - SHOWN_OPTIONS} more` : "");
     return `${typeof data.attribute === "string" ? data.attribute : "?"}: ${shown}`;
   },
-  handler: runAddOptionsJob,
+  handler: async (data, context) => (await import("../handlers/run-add-options-job.js")).runAddOptionsJob(data, context),
   enqueue: { kind: "each", idempotentJobIdPrefix: "add-" },
 });

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { eventSyncDeduplicationId } from "../../redis/queue-names.js";
-import { runEventSyncJob } from "../handlers/run-event-sync-job.js";
 import type { SyncJobResult } from "../handlers/sync-job-result.js";
 import { defineJob } from "./define-job.js";
 
@@ -17,7 +16,7 @@ export const syncEventsJob = defineJob({
   backoff: { type: "exponential", delay: 5_000, jitter: 0.5 },
   timeoutMs: (settings) => settings.worker.sync_timeout_ms,
   summary: () => "targeted sync of PIM events",
-  handler: runEventSyncJob,
+  handler: async (data, context) => (await import("../handlers/run-event-sync-job.js")).runEventSyncJob(data, context),
   metricOutcome: (result: SyncJobResult) => (result.outcome === "held_back" ? "held_back" : "ok"),
   enqueue: { kind: "one-waiting", deduplicationId: (data) => eventSyncDeduplicationId(data.project) },
 });

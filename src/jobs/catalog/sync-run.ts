@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { runSyncJob } from "../handlers/run-sync-job.js";
 import type { SyncJobResult } from "../handlers/sync-job-result.js";
 import { defineJob } from "./define-job.js";
 
@@ -24,7 +23,7 @@ export const syncRunJob = defineJob({
     const trigger = typeof data.trigger === "string" ? [`trigger ${data.trigger}`] : [];
     return [...flags, ...trigger].join(", ") || "sync";
   },
-  handler: runSyncJob,
+  handler: async (data, context) => (await import("../handlers/run-sync-job.js")).runSyncJob(data, context),
   metricOutcome: (result: SyncJobResult) => (result.outcome === "held_back" ? "held_back" : "ok"),
   enqueue: { kind: "merge-sync" },
 });

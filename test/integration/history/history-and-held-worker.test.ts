@@ -104,6 +104,8 @@ describe("the worker records its writes and keeps held deletions for an admin's 
     expect((await historyOf(VIEWER, "option=teal")).entries).toEqual([
       expect.objectContaining({ kind: "added", collection: "color", job: `${PROJECT}/${added.jobId}`, requested_by: "shop" }),
     ]);
+    // Codes are case-insensitive, in the history's filters too.
+    expect((await historyOf(VIEWER, "option=TEAL&collection=Color")).entries).toEqual((await historyOf(VIEWER, "option=teal")).entries);
 
     dropFromPim("black", "blue");
     const holding = await syncAsAdmin();

@@ -37,6 +37,11 @@ describe("interpolateEnv", () => {
     expect(value).toEqual({ projects: [{ pim: { secret: "", user: "-ok" } }], top: "" });
   });
 
+  it("names the keys an unset variable left short, once each", () => {
+    const { unsetPaths } = interpolateEnv({ a: "${X}-${Y}", b: ["${X}"], c: "${SET}" }, { SET: "x" });
+    expect(unsetPaths).toEqual(["a", "b[0]"]);
+  });
+
   it("names array positions in the path", () => {
     const { missing } = interpolateEnv({ projects: [{}, { channels: ["a", "${CH}"] }] }, {});
     expect(missing).toEqual(["projects[1].channels[1]: environment variable CH is not set"]);
@@ -47,8 +52,8 @@ describe("interpolateEnv", () => {
   });
 
   it("keeps $${VAR} as a literal ${VAR}, whether or not VAR is set", () => {
-    expect(interpolateEnv({ a: "pa$${X}ss" }, { X: "nope" })).toEqual({ value: { a: "pa${X}ss" }, missing: [] });
-    expect(interpolateEnv({ a: "$${UNSET}" }, {})).toEqual({ value: { a: "${UNSET}" }, missing: [] });
+    expect(interpolateEnv({ a: "pa$${X}ss" }, { X: "nope" })).toEqual({ value: { a: "pa${X}ss" }, missing: [], unsetPaths: [] });
+    expect(interpolateEnv({ a: "$${UNSET}" }, {})).toEqual({ value: { a: "${UNSET}" }, missing: [], unsetPaths: [] });
   });
 
   it("mixes escapes and replacements in one string", () => {
@@ -85,7 +90,7 @@ describe("interpolateEnv", () => {
   });
 
   it("uses the default rather than the unset placeholder where a variable may be unset", () => {
-    const { value } = interpolateEnv({ token: "${T:-fallback-token-0123}" }, {}, [], [], { mayBeUnset: () => true });
+    const { value } = interpolateEnv({ token: "${T:-fallback-token-0123}" }, {}, { mayBeUnset: () => true });
     expect(value).toEqual({ token: "fallback-token-0123" });
   });
 

@@ -261,6 +261,27 @@ projects:
     expect(problems).toEqual(["projects[0].service.token: environment variable SUFFIX is not set"]);
   });
 
+  it("reports a key whose unset variable leaves it empty or too short once, as the unset variable", () => {
+    const text = `${MINIMAL_YAML.replace("secret: s3cret", 'secret: "${PIM_SECRET}"').replace('url: "https://pim.example.com"', 'url: "${PIM_URL}"')}
+trigger:
+  token: "\${TRIGGER_TOKEN}"
+`;
+    const problems = problemsOf(() => parseSettings(text, "env.yaml", {}));
+    expect(problems).toEqual([
+      "projects[0].pim.url: environment variable PIM_URL is not set",
+      "projects[0].pim.secret: environment variable PIM_SECRET is not set",
+      "trigger.token: environment variable TRIGGER_TOKEN is not set",
+    ]);
+  });
+
+  it("still reports a schema problem of a key whose variables are all set", () => {
+    const text = `${MINIMAL_YAML}
+trigger:
+  token: "\${SHORT}"
+`;
+    expect(problemsOf(() => parseSettings(text, "env.yaml", { SHORT: "abc" }))).toEqual([expect.stringMatching(/^trigger\.token: .*16/)]);
+  });
+
   it("puts the source in the error message", () => {
     expect(() => parseSettings(yaml, "my/config.yaml", {})).toThrow(/^Invalid configuration in my\/config\.yaml:\n {2}- /);
   });

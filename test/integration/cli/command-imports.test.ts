@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import { describe, expect } from "vitest";
 import { assertCliBuilt, CLI_BIN } from "../../support/process-cli.js";
 import { test } from "../../support/fixtures.js";
+import { writeTestConfig } from "../../support/process-config.js";
 
 /** Every module URL the built CLI resolves, recorded by a loader hook on stderr. */
 async function modulesLoadedBy(args: readonly string[], dir: string): Promise<string[]> {
@@ -33,6 +34,13 @@ async function modulesLoadedBy(args: readonly string[], dir: string): Promise<st
     .map((line) => line.slice("LOADED ".length));
 }
 
+/**
+ * Modules of the upstream clients and the features: what a command that calls no upstream has no
+ * use for (of sync/, every command loads the two that define its exit codes and a config error).
+ */
+const UPSTREAM_AND_FEATURES =
+  /\/node_modules\/(undici|fastify|@fastify|@bull-board|@opentelemetry)\/|\/dist\/src\/(sim\/|pim\/|config-service\/|event-platform\/|sync\/(?!project-scope-error\.js|sync-report\.js)|activation\/activation-runtime|http\/create-agent)/;
+
 describe("pim-sync sync: what the command loads", () => {
   let dir: string;
   test.beforeEach(async ({ tempDir }) => {
@@ -48,5 +56,31 @@ describe("pim-sync sync: what the command loads", () => {
       /\/node_modules\/(ioredis|bullmq|fastify|@bull-board|cron-parser)\/|\/dist\/src\/sim\//.test(url),
     );
     expect(unneeded).toEqual([]);
+  });
+});
+
+describe("commands that call no upstream: what they load", () => {
+  let dir: string;
+  let configPath: string;
+  test.beforeEach(async ({ tempDir, redis }) => {
+    assertCliBuilt();
+    dir = tempDir;
+    configPath = await writeTestConfig(dir, { pimUrl: "http://127.0.0.1:9", serviceUrl: "http://127.0.0.1:9", redisPrefix: redis.prefix });
+  });
+
+  // The job catalog's handlers and the project runtime are loaded when a job runs or an upstream
+  // is called: an operator's `jobs list` should answer without loading either.
+  test("jobs list loads BullMQ but no upstream client, no job handler, no HTTP server", async () => {
+    const loaded = await modulesLoadedBy(["jobs", "list", "--config", configPath], dir);
+
+    expect(loaded.some((url) => url.includes("/node_modules/bullmq/"))).toBe(true);
+    expect(loaded.filter((url) => UPSTREAM_AND_FEATURES.test(url) || url.includes("/dist/src/jobs/handlers/"))).toEqual([]);
+  });
+
+  test("history loads neither BullMQ nor an upstream client", async () => {
+    const loaded = await modulesLoadedBy(["history", "--config", configPath, "--project", "67"], dir);
+
+    expect(loaded.some((url) => url.includes("/dist/src/history/redis-history-store.js"))).toBe(true);
+    expect(loaded.filter((url) => UPSTREAM_AND_FEATURES.test(url) || url.includes("/node_modules/bullmq/"))).toEqual([]);
   });
 });
