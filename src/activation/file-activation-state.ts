@@ -1,8 +1,9 @@
+import { z } from "zod";
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { ActivationRetention, ActivationStateStore, LastDelivered, RefusedOrder } from "./activation-state-store.js";
 import { parseRefusedOrder } from "./refused-order-schema.js";
-import { readTextIfExists } from "../state/read-text-if-exists.js";
+import { readJsonFile } from "../state/read-json-file.js";
 
 interface OrderEntry extends LastDelivered {
   /** When a pull last listed the order (or it was delivered), ms. */
@@ -30,18 +31,7 @@ export function createFileActivationState(
   const fileOf = (connection: string, name: string): string => join(stateDir, "activation", encodeURIComponent(connection), name);
   const refusedFile = join(stateDir, "activation", "refused.json");
 
-  async function readJson(path: string): Promise<unknown[]> {
-    const text = await readTextIfExists(path);
-    if (text === null) return [];
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      throw new Error(`corrupt activation state file ${path}: not JSON`);
-    }
-    if (!Array.isArray(raw)) throw new Error(`corrupt activation state file ${path}: expected an array`);
-    return raw;
-  }
+  const readJson = (path: string): Promise<unknown[]> => readJsonFile(path, z.array(z.unknown()), "activation state file", []);
 
   async function writeJson(path: string, value: unknown): Promise<void> {
     await mkdir(dirname(path), { recursive: true });

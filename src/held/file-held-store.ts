@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { heldPlanSchema, type HeldPlan } from "./held-plan.js";
 import { isExpired, nextRevision, oldestFirst, type HeldStore } from "./held-store.js";
-import { readTextIfExists } from "../state/read-text-if-exists.js";
+import { readJsonFile } from "../state/read-json-file.js";
 
 const fileSchema = z.array(heldPlanSchema);
 
@@ -12,20 +12,7 @@ export function createFileHeldStore(stateDir: string, options: { readonly now?: 
   const now = options.now ?? Date.now;
   const fileOf = (project: number): string => join(stateDir, `project-${project}`, "held.json");
 
-  async function read(project: number): Promise<HeldPlan[]> {
-    const path = fileOf(project);
-    const text = await readTextIfExists(path);
-    if (text === null) return [];
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      throw new Error(`corrupt held plans file ${path}: not JSON`);
-    }
-    const parsed = fileSchema.safeParse(raw);
-    if (!parsed.success) throw new Error(`corrupt held plans file ${path}: ${parsed.error.issues[0]?.message ?? "bad plans"}`);
-    return parsed.data;
-  }
+  const read = (project: number): Promise<HeldPlan[]> => readJsonFile(fileOf(project), fileSchema, "held plans file", []);
 
   async function write(project: number, plans: readonly HeldPlan[]): Promise<void> {
     const path = fileOf(project);

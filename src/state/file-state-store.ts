@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { ServiceLabels, ServiceOption } from "../domain/option-collection.js";
 import { parseAddition, parseLabels } from "./labels-codec.js";
 import type { StateStore } from "./state-store.js";
-import { readTextIfExists } from "./read-text-if-exists.js";
+import { readJsonFile } from "./read-json-file.js";
 
 const deletedRecordsSchema = z.array(z.tuple([z.number(), z.int().nonnegative()]));
 
@@ -48,20 +48,8 @@ export function createFileStateStore(stateDir: string): StateStore {
     join(stateDir, `project-${project}`, "deleted", `${encodeURIComponent(collection)}.json`);
 
   /** [atMs, count] pairs, oldest first. */
-  async function readDeleted(project: number, collection: string): Promise<[number, number][]> {
-    const path = deletedFileOf(project, collection);
-    const text = await readTextIfExists(path);
-    if (text === null) return [];
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      throw new Error(`corrupt deletions file ${path}: not JSON`);
-    }
-    const parsed = deletedRecordsSchema.safeParse(raw);
-    if (!parsed.success) throw new Error(`corrupt deletions file ${path}: expected [time, count] pairs`);
-    return parsed.data;
-  }
+  const readDeleted = (project: number, collection: string): Promise<[number, number][]> =>
+    readJsonFile(deletedFileOf(project, collection), deletedRecordsSchema, "deletions file", []);
 
   async function writeAtomically(path: string, text: string): Promise<void> {
     await mkdir(join(path, ".."), { recursive: true });

@@ -5,11 +5,11 @@ import type { HeldPlan } from "../../../src/held/held-plan.js";
 import type { HeldStore } from "../../../src/held/held-store.js";
 import { createRedisHeldStore } from "../../../src/held/redis-held-store.js";
 import { syncWithHeldReview } from "../../../src/held/sync-with-held-review.js";
-import { createRequestStats } from "../../../src/http/request-stats.js";
 import type { SyncReport } from "../../../src/sync/sync-report.js";
 import { test } from "../../support/fixtures.js";
 import type { TestRedis } from "../../support/redis.js";
 import { silentLogger } from "../../support/silent-logger.js";
+import { syncReportOf } from "../../support/sync-report-of.js";
 
 const PROJECT = 67;
 const plan = (id: string, options: string[]): HeldPlan => ({
@@ -25,32 +25,8 @@ const plan = (id: string, options: string[]): HeldPlan => ({
 });
 
 /** A run that held `options` of color again. */
-const heldAgain = (options: string[]): SyncReport => ({
-  project: PROJECT,
-  dryRun: false,
-  full: false,
-  startedAt: new Date().toISOString(),
-  durationMs: 1,
-  collections: [
-    {
-      collection: "color",
-      attribute: "color",
-      action: "none",
-      reason: "unchanged",
-      upserts: 0,
-      deletes: 0,
-      heldBack: { names: options, reason: "would delete" },
-      written: false,
-    },
-  ],
-  missing: [],
-  unsupported: [],
-  failures: [],
-  permanentFailures: [],
-  unwritten: [],
-  retryAfterMs: null,
-  requests: { pim: createRequestStats(), service: createRequestStats() },
-});
+const heldAgain = (options: string[]): SyncReport =>
+  syncReportOf([{ action: "none", reason: "unchanged", heldBack: { names: options, reason: "would delete" }, written: false }]);
 
 type Opened = (fixtures: { readonly redis: TestRedis; readonly tempDir: string }) => HeldStore;
 const STORES: { readonly name: string; readonly open: Opened }[] = [

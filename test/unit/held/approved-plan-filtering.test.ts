@@ -4,6 +4,7 @@ import type { HeldPlan } from "../../../src/held/held-plan.js";
 import { DEFAULT_DELETION_GUARD } from "../../../src/reconcile/collection-plan.js";
 import { planCollection } from "../../../src/reconcile/plan-collection.js";
 import type { SyncReport } from "../../../src/sync/sync-report.js";
+import { syncReportOf } from "../../support/sync-report-of.js";
 
 const option = (name: string) => ({ name, label: { "en-US": name } });
 const lastWritten = new Map(["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"].map((name) => [name, { "en-US": name }] as const));
@@ -38,34 +39,7 @@ describe("planning with approved held deletions", () => {
   });
 });
 
-function report(collections: Partial<SyncReport["collections"][number]>[]): SyncReport {
-  const request = { requests: 0, reads: 0, writes: 0, retries: 0, rateLimited: 0, failures: 0 };
-  return {
-    project: 67,
-    dryRun: false,
-    full: false,
-    startedAt: "2026-01-01T00:00:00.000Z",
-    durationMs: 1,
-    collections: collections.map((c) => ({
-      collection: "color",
-      attribute: "color",
-      action: "update",
-      reason: "changed",
-      upserts: 0,
-      deletes: 0,
-      heldBack: null,
-      written: true,
-      ...c,
-    })),
-    missing: [],
-    unsupported: [],
-    failures: [],
-    permanentFailures: [],
-    unwritten: [],
-    retryAfterMs: null,
-    requests: { pim: request, service: request },
-  };
-}
+const report = (collections: Partial<SyncReport["collections"][number]>[]): SyncReport => syncReportOf(collections);
 
 const plan = (id: string, collections: HeldPlan["collections"], approved: HeldPlan["approved"]): HeldPlan => ({
   id,

@@ -5,10 +5,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createFileHeldStore } from "../../../src/held/file-held-store.js";
 import { syncWithHeldReview } from "../../../src/held/sync-with-held-review.js";
 import { cliOrigin } from "../../../src/history/run-origin.js";
-import { createRequestStats } from "../../../src/http/request-stats.js";
 import { createLogger } from "../../../src/log/create-logger.js";
 import { EMPTY_REDACTOR } from "../../../src/secrets/redactor.js";
 import type { SyncReport } from "../../../src/sync/sync-report.js";
+import { syncReportOf } from "../../support/sync-report-of.js";
 
 const PROJECT = 67;
 let dir: string | undefined;
@@ -17,35 +17,12 @@ afterEach(async () => {
   dir = undefined;
 });
 
-function emptyReport(): SyncReport {
-  return {
-    project: PROJECT,
-    dryRun: false,
-    full: false,
-    startedAt: new Date().toISOString(),
-    durationMs: 0,
-    // Held deletions: the run has a plan to keep.
-    collections: [
-      {
-        collection: "color",
-        attribute: "color",
-        action: "none",
-        reason: "unchanged",
-        upserts: 0,
-        deletes: 0,
-        heldBack: { names: ["red"], reason: "would delete 1 of 1 options" },
-        written: false,
-      },
-    ],
-    missing: [],
-    unsupported: [],
-    failures: [],
-    permanentFailures: [],
-    unwritten: [],
-    retryAfterMs: null,
-    requests: { pim: createRequestStats(), service: createRequestStats() },
-  };
-}
+/** Held deletions: the run has a plan to keep. */
+const emptyReport = (): SyncReport =>
+  syncReportOf(
+    [{ action: "none", reason: "unchanged", heldBack: { names: ["red"], reason: "would delete 1 of 1 options" }, written: false }],
+    PROJECT,
+  );
 
 describe("syncWithHeldReview: held plans that cannot be kept", () => {
   it("are logged with the error itself (type, code, stack), and the run's report is returned", async () => {

@@ -72,7 +72,11 @@ describe("interpolateEnv", () => {
 
   it("takes ${VAR:-default}'s default when VAR is unset or empty, without reporting it missing", () => {
     const document = { url: "${URL:-redis://redis:6379/0}", prefix: "${PREFIX:-pim-sync}", empty: "a${NONE:-}b" };
-    expect(interpolateEnv(document, {})).toEqual({ value: { url: "redis://redis:6379/0", prefix: "pim-sync", empty: "ab" }, missing: [] });
+    expect(interpolateEnv(document, {})).toEqual({
+      value: { url: "redis://redis:6379/0", prefix: "pim-sync", empty: "ab" },
+      missing: [],
+      unsetPaths: [],
+    });
     expect(interpolateEnv(document, { URL: "", PREFIX: "" }).value).toEqual({
       url: "redis://redis:6379/0",
       prefix: "pim-sync",
