@@ -28,6 +28,10 @@ import { reviewStoresOf } from "./held/review-stores-of.js";
 import type { HeldStore } from "./held/held-store.js";
 import { heldOptionCount } from "./held/held-plan.js";
 import type { ReviewAdmin } from "./admin/review-admin-routes.js";
+import { readProjectJobStatus } from "./jobs/project-job-status.js";
+import { budgetsOfProjects, readBudgetUsage } from "./budgets/budget-usage.js";
+import { keyspaceOf } from "./redis/keyspace.js";
+import { redisPrefixOf } from "./settings/redis-prefix-of.js";
 
 export interface RunningWorkerProcess extends RunningWorker {
   /** The HTTP server's base URL, when `server` (or the deprecated `trigger` host/port) is configured. */
@@ -237,6 +241,7 @@ async function startServer(
       refuseWhileStarting(() => running() !== null),
     );
     if (listen.admin) {
+      const budgets = budgetsOfProjects(settings.projects);
       const activation = prepared.activation ? { queue: prepared.activation.queue, state: prepared.activation.runtime.state } : undefined;
       await scope.register(adminRoutes, {
         users: listen.admin.users,
@@ -248,6 +253,17 @@ async function startServer(
         activation,
         gate: gate("admin"),
         jsonKeys,
+        console: {
+          retentionMs: settings.history.retention_ms,
+          sources: {
+            projects: settings.projects.map((project) => project.id),
+            eventProjects: new Set(settings.projects.filter((project) => project.pim.events !== undefined).map((project) => project.id)),
+            jobStatus: (project) => readProjectJobStatus(prepared.queues, project),
+            lastEventAt: (project) => prepared.pimEvents.lastEventAt(project),
+            held: (project) => review.held.list(project),
+            budgets: () => readBudgetUsage(prepared.connection, keyspaceOf(prepared.connection, redisPrefixOf(settings)), budgets),
+          },
+        },
       });
     }
     if (settings.trigger) {

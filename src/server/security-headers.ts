@@ -49,6 +49,30 @@ export const DASHBOARD_HEADERS = {
   },
 } satisfies FastifyHelmetOptions;
 
+/**
+ * The operator console (`/admin/console`): its own script and stylesheet only, no inline script
+ * or style at all (the pages are server-rendered, their chart an SVG of attributes), its JSON
+ * from this server; nothing from another origin.
+ */
+export const CONSOLE_HEADERS = {
+  ...COMMON,
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'none'"],
+      baseUri: ["'none'"],
+      scriptSrc: ["'self'"],
+      scriptSrcAttr: ["'none'"],
+      styleSrc: ["'self'"],
+      imgSrc: ["'self'"],
+      connectSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      frameAncestors: ["'none'"],
+      formAction: ["'self'"],
+    },
+  },
+} satisfies FastifyHelmetOptions;
+
 /** The server-wide headers (the dashboard's routes replace them with DASHBOARD_HEADERS). */
 export function securityHeaders(app: FastifyInstance): void {
   void app.register(helmet, { global: true, ...API_HEADERS });
