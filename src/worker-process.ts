@@ -258,7 +258,8 @@ async function startServer(
           sources: {
             projects: settings.projects.map((project) => project.id),
             eventProjects: new Set(settings.projects.filter((project) => project.pim.events !== undefined).map((project) => project.id)),
-            jobStatus: (project) => readProjectJobStatus(prepared.queues, project),
+            // Failure reasons are errors' messages: through the redactor, as every answer.
+            jobStatus: async (project) => redactor.redactValue(await readProjectJobStatus(prepared.queues, project)),
             lastEventAt: (project) => prepared.pimEvents.lastEventAt(project),
             held: (project) => review.held.list(project),
             budgets: () => readBudgetUsage(prepared.connection, keyspaceOf(prepared.connection, redisPrefixOf(settings)), budgets),

@@ -190,7 +190,8 @@ const lastSyncAnswer = z.object({
   outcome: z.enum(["done", "held_back", "failed"]),
   written: z.int().describe("options upserted and deleted (0 for a failed job)"),
   held: z.int().describe("options the deletion guard held back"),
-  failed: z.int().describe("collections the run could not read or write (the PIM's missing ones; 1 for a failed job)"),
+  failed: z.int().describe("what the run could not do: a targeted sync's targets given up; 1 for a failed job"),
+  missing: z.int().describe("collections the run found no source for in the PIM (nothing written to them)"),
   failed_reason: z.string().nullable(),
 });
 const projectOverviewAnswer = z.object({

@@ -25,7 +25,7 @@ function lastSyncCell(project: ProjectOverview): string {
       : last.outcome === "held_back"
         ? `<strong class="warn">held back</strong>`
         : `<span class="ok">done</span>`;
-  const counts = `${last.written} written, ${last.held} held, ${last.failed} failed`;
+  const counts = `${last.written} written, ${last.held} held, ${last.failed} failed${last.missing > 0 ? `, ${last.missing} missing` : ""}`;
   const job = `<a href="${dashboardJobHref(project.queue, jobIdOf(last.job))}">job ${escapeHtml(last.job)}</a>`;
   return `${outcome} ${timeElement(last.finishedAt)}<br><span class="counts">${counts}</span> · ${job}`;
 }
@@ -113,9 +113,9 @@ function planSection(plan: HeldPlan, canApprove: boolean): string {
 <h3>Project ${plan.project}: plan <code>${escapeHtml(plan.id)}</code></h3>
 <dl>
 <dt>Held</dt><dd>${timeElement(plan.heldAt)} (last ${timeElement(plan.lastHeldAt)})</dd>
-<dt>By run</dt><dd>job ${escapeHtml(plan.run.job)}, trigger ${escapeHtml(plan.run.trigger)}${
+<dt>By run</dt><dd>job ${escapeHtml(plan.run.job)} (trigger: ${escapeHtml(plan.run.trigger)})${
     plan.run.requestedBy === undefined ? "" : `, asked by ${escapeHtml(plan.run.requestedBy)}`
-  }</dd>
+  })</dd>
 <dt>Expires</dt><dd>${timeElement(plan.expiresAt)}</dd>
 </dl>
 <table>

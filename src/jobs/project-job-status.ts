@@ -13,8 +13,10 @@ export interface LastSync {
   readonly written: number;
   /** Options the deletion guard held back. */
   readonly held: number;
-  /** Collections the run could not read or write: the PIM's missing ones, or 1 for a failed job. */
+  /** What the run could not do: for `sync.events` the targets it gave up, for a failed job 1 (the job). */
   readonly failed: number;
+  /** Collections the service has that the PIM lacks (or that are not in the project's scope): nothing is written to them. */
+  readonly missing: number;
   readonly failedReason: string | null;
 }
 
@@ -51,21 +53,24 @@ const syncResultSchema = z.object({
   deletes: z.number().catch(0),
   heldBack: z.array(z.object({ names: z.number().catch(0) })).catch([]),
   missing: z.array(z.unknown()).catch([]),
+  givenUp: z.number().optional().catch(undefined),
 });
 
 const isoOf = (ms: number | undefined): string | null => (ms === undefined ? null : new Date(ms).toISOString());
 
 function lastSyncOf(project: number, job: Job, state: "completed" | "failed"): LastSync {
   const base = { job: `${project}/${job.id ?? ""}`, name: job.name, finishedAt: isoOf(job.finishedOn) ?? "" };
-  if (state === "failed") return { ...base, outcome: "failed", written: 0, held: 0, failed: 1, failedReason: job.failedReason || null };
+  if (state === "failed")
+    return { ...base, outcome: "failed", written: 0, held: 0, failed: 1, missing: 0, failedReason: job.failedReason || null };
   const result = syncResultSchema.safeParse(job.returnvalue);
-  if (!result.success) return { ...base, outcome: "done", written: 0, held: 0, failed: 0, failedReason: null };
+  if (!result.success) return { ...base, outcome: "done", written: 0, held: 0, failed: 0, missing: 0, failedReason: null };
   return {
     ...base,
     outcome: result.data.outcome,
     written: result.data.upserts + result.data.deletes,
     held: result.data.heldBack.reduce((sum, collection) => sum + collection.names, 0),
-    failed: result.data.missing.length,
+    failed: result.data.givenUp ?? 0,
+    missing: result.data.missing.length,
     failedReason: null,
   };
 }

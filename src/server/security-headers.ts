@@ -26,8 +26,9 @@ export const API_HEADERS = {
 /**
  * The dashboard (bull-board's UI): its own scripts, styles and API only. Inline styles stay
  * allowed (its loading screen and components use them); inline and foreign scripts do not. Its
- * page also asks for web fonts from a foreign host: refused here, the UI falls back to the
- * system fonts, and no admin's visit is reported to that host.
+ * page's link to web fonts on a foreign host is removed before it is sent (admin-routes.ts) and
+ * would be refused here anyway: the UI uses the system fonts, and no admin's visit is reported
+ * to that host.
  */
 export const DASHBOARD_HEADERS = {
   ...COMMON,
