@@ -32,6 +32,7 @@ import { readProjectJobStatus } from "./jobs/project-job-status.js";
 import { budgetsOfProjects, readBudgetUsage } from "./budgets/budget-usage.js";
 import { keyspaceOf } from "./redis/keyspace.js";
 import { redisPrefixOf } from "./settings/redis-prefix-of.js";
+import { createRedisStateStore } from "./state/redis-state-store.js";
 
 export interface RunningWorkerProcess extends RunningWorker {
   /** The HTTP server's base URL, when `server` (or the deprecated `trigger` host/port) is configured. */
@@ -242,6 +243,8 @@ async function startServer(
     );
     if (listen.admin) {
       const budgets = budgetsOfProjects(settings.projects);
+      // Read only, on the worker's connection (which it does not close).
+      const state = createRedisStateStore(prepared.connection, redisPrefixOf(settings));
       const activation = prepared.activation ? { queue: prepared.activation.queue, state: prepared.activation.runtime.state } : undefined;
       await scope.register(adminRoutes, {
         users: listen.admin.users,
@@ -262,6 +265,11 @@ async function startServer(
             jobStatus: async (project) => redactor.redactValue(await readProjectJobStatus(prepared.queues, project)),
             lastEventAt: (project) => prepared.pimEvents.lastEventAt(project),
             held: (project) => review.held.list(project),
+            optionLabels: async (project, collection, options) => {
+              const wanted = new Set(options);
+              const found = await state.readSome(project, collection, (name) => wanted.has(name));
+              return options.map((option) => found?.entries.get(option) ?? null);
+            },
             budgets: () => readBudgetUsage(prepared.connection, keyspaceOf(prepared.connection, redisPrefixOf(settings)), budgets),
           },
         },

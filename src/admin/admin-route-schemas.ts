@@ -218,7 +218,18 @@ const projectOverviewAnswer = z.object({
   held_pending: z.int(),
   held_approved: z.int(),
   held_options: z.int().describe("options of the plans awaiting approval"),
-  held: z.array(heldPlanAnswer),
+  held: z.array(
+    heldPlanAnswer.extend({
+      collections: z.array(
+        z.object({
+          collection: z.string(),
+          options: z.array(z.string()),
+          reason: z.string(),
+          labels: z.array(labels).describe("each option's labels as pim-sync last wrote them (the sync state), null where none is known"),
+        }),
+      ),
+    }),
+  ),
   attention: z.array(z.enum(["failing", "held", "events_silent"])).describe("why the project needs a person, most urgent first"),
 });
 const budgetUsageAnswer = z.object({

@@ -1,7 +1,7 @@
 import type { BudgetUsage } from "../budgets/budget-usage.js";
-import type { HeldPlan } from "../held/held-plan.js";
+import type { ServiceLabels } from "../domain/option-collection.js";
 import { ageText, CONSOLE_PATH, escapeHtml, timeElement } from "./console-html.js";
-import type { Attention, FleetOverview, ProjectOverview } from "./fleet-overview.js";
+import type { Attention, FleetOverview, LabelledHeldPlan, ProjectOverview } from "./fleet-overview.js";
 
 const ATTENTION_TEXT: Record<Attention, string> = {
   failing: "failing",
@@ -85,13 +85,23 @@ function budgetRow(budget: BudgetUsage): string {
 </tr>`;
 }
 
-function planSection(plan: HeldPlan, canApprove: boolean): string {
+function optionItem(option: string, labels: ServiceLabels | null | undefined): string {
+  const shown =
+    labels === null || labels === undefined
+      ? ""
+      : ` <span class="labels">${Object.entries(labels)
+          .map(([locale, label]) => `<span lang="${escapeHtml(locale)}">${escapeHtml(label)}</span>`)
+          .join(" · ")}</span>`;
+  return `<li><code>${escapeHtml(option)}</code>${shown}</li>`;
+}
+
+function planSection(plan: LabelledHeldPlan, canApprove: boolean): string {
   const optionCount = plan.collections.reduce((sum, collection) => sum + collection.options.length, 0);
   const collections = plan.collections
     .map(
       (collection) => `<tr>
 <th scope="row">${escapeHtml(collection.collection)}</th>
-<td><ul class="options">${collection.options.map((option) => `<li><code>${escapeHtml(option)}</code></li>`).join("")}</ul></td>
+<td><ul class="options">${collection.options.map((option, index) => optionItem(option, collection.labels[index])).join("")}</ul></td>
 <td>${escapeHtml(collection.reason)}</td>
 </tr>`,
     )
@@ -132,7 +142,7 @@ ${actions}
 /** The console's front page: the fleet, the budgets and the held deletions. */
 export function overviewMain(overview: FleetOverview, canApprove: boolean): string {
   const plans = overview.projects.flatMap((project) => project.held);
-  const byProject = new Map<number, HeldPlan[]>();
+  const byProject = new Map<number, LabelledHeldPlan[]>();
   for (const plan of plans) byProject.set(plan.project, [...(byProject.get(plan.project) ?? []), plan]);
   const heldSections = [...byProject]
     .sort(([a], [b]) => a - b)

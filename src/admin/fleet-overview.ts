@@ -1,5 +1,6 @@
 import type { BudgetUsage } from "../budgets/budget-usage.js";
-import type { HeldPlan } from "../held/held-plan.js";
+import type { ServiceLabels } from "../domain/option-collection.js";
+import type { HeldCollection, HeldPlan } from "../held/held-plan.js";
 import type { ProjectJobStatus } from "../jobs/project-job-status.js";
 
 /** Where the console's overview reads each part; every read is the caller's, bounded in time. */
@@ -10,7 +11,14 @@ export interface FleetSources {
   jobStatus(project: number): Promise<ProjectJobStatus>;
   lastEventAt(project: number): Promise<number | null>;
   held(project: number): Promise<HeldPlan[]>;
+  /** The labels pim-sync last wrote for these options of a collection (the sync state), null where none is known. */
+  optionLabels(project: number, collection: string, options: readonly string[]): Promise<(ServiceLabels | null)[]>;
   budgets(): Promise<BudgetUsage[]>;
+}
+
+/** A held plan with each option's last-written labels beside its code. */
+export interface LabelledHeldPlan extends HeldPlan {
+  readonly collections: (HeldCollection & { readonly labels: (ServiceLabels | null)[] })[];
 }
 
 /** Why a project needs a person, most urgent first. */
@@ -28,7 +36,7 @@ export interface ProjectOverview extends ProjectJobStatus {
   readonly heldApproved: number;
   readonly heldOptions: number;
   /** The plans themselves, oldest first. */
-  readonly held: readonly HeldPlan[];
+  readonly held: readonly LabelledHeldPlan[];
   readonly attention: readonly Attention[];
 }
 
@@ -49,6 +57,17 @@ async function projectOverview(sources: FleetSources, project: number, nowMs: nu
     sources.held(project),
   ]);
   const pending = plans.filter((plan) => plan.approved === null);
+  const labelled = await Promise.all(
+    plans.map(async (plan) => ({
+      ...plan,
+      collections: await Promise.all(
+        plan.collections.map(async (collection) => ({
+          ...collection,
+          labels: await sources.optionLabels(project, collection.collection, collection.options),
+        })),
+      ),
+    })),
+  );
   const ageSeconds = lastEventAt === null ? null : Math.max(0, Math.round((nowMs - lastEventAt) / 1000));
   const attention: Attention[] = [];
   if (status.failedCount > 0 || status.lastSync?.outcome === "failed") attention.push("failing");
@@ -61,7 +80,7 @@ async function projectOverview(sources: FleetSources, project: number, nowMs: nu
     heldPending: pending.length,
     heldApproved: plans.length - pending.length,
     heldOptions: pending.reduce((sum, plan) => sum + plan.collections.reduce((n, collection) => n + collection.options.length, 0), 0),
-    held: plans,
+    held: labelled,
     attention,
   };
 }

@@ -48,6 +48,7 @@ describe("the admin route table decides every route the admin surface registers"
           lastEventAt: async () => null,
           held: async () => [],
           budgets: async () => [],
+          optionLabels: async () => [],
         },
       },
       gate: createAuthGate({ surface: "admin", limits: limits.auth_throttle, logger: silentLogger() }),

@@ -174,6 +174,9 @@ describe("the operator console in a browser", () => {
       );
       await expect(page.locator(`#fleet tr[data-project="${EVENTS}"]`).textContent()).resolves.toMatch(/last \d+ (s|min) ago/);
       expect(await page.locator("#budgets tbody tr").count()).toBeGreaterThan(0);
+      // Each held option with the labels pim-sync last wrote for it.
+      const blue = page.locator("article[data-plan] ul.options li").filter({ has: page.locator("code", { hasText: /^blue$/ }) });
+      await expect(blue.textContent()).resolves.toMatch(/\bBlue\b/);
       expect(await accessibilityProblems(page)).toEqual([]);
       await page.screenshot({ path: join(SHOTS, "admin-overview.png"), fullPage: true });
 

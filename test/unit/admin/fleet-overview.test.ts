@@ -30,6 +30,7 @@ function sources(overrides: {
     lastEventAt: async (project) => overrides.events?.[project] ?? null,
     held: async (project) => overrides.held?.[project] ?? [],
     budgets: async () => [],
+    optionLabels: async (_project, _collection, options) => options.map((option) => (option === "blue" ? { "en-US": "Blue" } : null)),
   };
 }
 
@@ -52,6 +53,7 @@ describe("the fleet overview", () => {
     ]);
     const two = overview.projects.find((project) => project.project === 2);
     expect([two?.heldPending, two?.heldApproved, two?.heldOptions]).toEqual([1, 0, 2]);
+    expect(two?.held[0]?.collections[0]?.labels).toEqual([{ "en-US": "Blue" }, null]);
     // An approved plan waits for the next run: nothing for a person to do.
     expect(overview.projects.find((project) => project.project === 5)?.heldApproved).toBe(1);
     expect(overview.projects.find((project) => project.project === 1)?.events).toEqual({
