@@ -122,12 +122,14 @@ export function historyMain(args: {
   const next =
     args.nextCursor === null
       ? ""
-      : `<p><a rel="next" href="${CONSOLE_PATH}/projects/${project}/history?${new URLSearchParams({
-          ...(search.collection ? { collection: search.collection } : {}),
-          ...(search.option ? { option: search.option } : {}),
-          ...(search.since ? { since: search.since } : {}),
-          cursor: args.nextCursor,
-        }).toString()}">Older entries</a></p>`;
+      : `<p><a rel="next" href="${CONSOLE_PATH}/projects/${project}/history?${escapeHtml(
+          new URLSearchParams({
+            ...(search.collection ? { collection: search.collection } : {}),
+            ...(search.option ? { option: search.option } : {}),
+            ...(search.since ? { since: search.since } : {}),
+            cursor: args.nextCursor,
+          }).toString(),
+        )}">Older entries</a></p>`;
   const problems =
     args.problems.length === 0
       ? ""

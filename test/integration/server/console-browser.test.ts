@@ -130,6 +130,9 @@ describe("the operator console in a browser", () => {
   }
 
   it("a viewer sees the fleet and the held plan without an approve button, and the server refuses a viewer's approval", async () => {
+    // Behind the dashboard's login: nothing without credentials.
+    const anonymous = await fetch(`${url}/admin/console`);
+    expect([anonymous.status, anonymous.headers.get("www-authenticate")]).toEqual([401, 'Basic realm="pim-sync admin", charset="UTF-8"']);
     const { context, page, foreign } = await openAs(VIEWER);
     try {
       const answer = await page.goto(`${url}/admin/console`);
