@@ -26,6 +26,8 @@ thead th { background: #f0f0f0; }
 .counts { color: #333; font-size: 0.9em; }
 .labels { color: #333; }
 ul.jobs, ul.options { margin: 0.25rem 0 0; padding-left: 1.1rem; }
+ul.jobs { max-width: 32rem; overflow-wrap: anywhere; }
+time { white-space: nowrap; }
 .plan { border: 1px solid #bbb; border-radius: 4px; padding: 0.5rem 1rem; margin-bottom: 1rem; }
 .plan dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.2rem 1rem; }
 .plan dd { margin: 0; }

@@ -123,7 +123,7 @@ function planSection(plan: LabelledHeldPlan, canApprove: boolean): string {
 <h3>Project ${plan.project}: plan <code>${escapeHtml(plan.id)}</code></h3>
 <dl>
 <dt>Held</dt><dd>${timeElement(plan.heldAt)} (last ${timeElement(plan.lastHeldAt)})</dd>
-<dt>By run</dt><dd>job ${escapeHtml(plan.run.job)} (trigger: ${escapeHtml(plan.run.trigger)})${
+<dt>By run</dt><dd>job ${escapeHtml(plan.run.job)} (trigger: ${escapeHtml(plan.run.trigger)}${
     plan.run.requestedBy === undefined ? "" : `, asked by ${escapeHtml(plan.run.requestedBy)}`
   })</dd>
 <dt>Expires</dt><dd>${timeElement(plan.expiresAt)}</dd>

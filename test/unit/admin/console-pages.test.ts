@@ -51,6 +51,7 @@ describe("the console's pages", () => {
 
   it("give an admin the approve button and a viewer none", () => {
     expect(overviewMain(overview, true)).toContain(`data-approve="plan-1"`);
+    expect(overviewMain(overview, true)).toContain("<dd>job 67/1 (trigger: event)</dd>");
     const viewer = overviewMain(overview, false);
     expect(viewer).not.toContain(`data-approve="`);
     expect(viewer).not.toContain(`data-sync="`);
