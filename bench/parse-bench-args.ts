@@ -68,6 +68,11 @@ Options:
                     peak RSS, history_overhead_ratio; writes
                     bench/results/history-overhead-<date>T<hh-mm>.json; --size (one), --latency-ms,
                     --seed, --json and --no-results apply
+  --scenario console
+                    run only the operator console's load: an in-process worker with
+                    200 projects (a tenth with a held plan), the time GET /admin/console
+                    and GET /admin/api/overview take (p50, p95 of 20); --redis-url and
+                    --json apply
   -h, --help        show this help`;
 
 export class BenchUsageError extends Error {
@@ -79,6 +84,7 @@ export type BenchArgs =
   | { readonly kind: "report"; readonly file: string; readonly json: boolean; readonly markdown: boolean }
   | { readonly kind: "scale"; readonly latencyMs: number; readonly redisUrl: string; readonly json: boolean }
   | { readonly kind: "queue-overhead"; readonly redisUrl: string; readonly json: boolean }
+  | { readonly kind: "console"; readonly redisUrl: string; readonly json: boolean }
   | {
       readonly kind: "fleet";
       readonly latencyMs: number;
@@ -150,6 +156,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
   if (values.report !== undefined) return { kind: "report", file: values.report, json, markdown };
   if (values.scenario !== undefined) {
     if (values.scenario === "queue-overhead") return { kind: "queue-overhead", redisUrl: redisUrlOf(values["redis-url"]), json };
+    if (values.scenario === "console") return { kind: "console", redisUrl: redisUrlOf(values["redis-url"]), json };
     if (values.scenario === "fleet") {
       return {
         kind: "fleet",
@@ -183,7 +190,9 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       };
     }
     if (values.scenario !== "scale")
-      throw new BenchUsageError(`unknown --scenario '${values.scenario}' (scenarios: scale, queue-overhead, fleet, events, history)`);
+      throw new BenchUsageError(
+        `unknown --scenario '${values.scenario}' (scenarios: scale, queue-overhead, fleet, events, history, console)`,
+      );
     return {
       kind: "scale",
       latencyMs: nonNegativeNumber(values["latency-ms"], "--latency-ms", DEFAULT_LATENCY_MS),

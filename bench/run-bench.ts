@@ -20,6 +20,7 @@ import { runEventsScenario } from "./scenarios/events-scenario.js";
 import { renderEventsResult } from "./report/render-events-table.js";
 import { measureHistoryOverhead } from "./scenarios/history-overhead-scenario.js";
 import type { ScenarioResult } from "./scenarios/scenario.js";
+import { measureConsole } from "./scenarios/console-scenario.js";
 import { FIGURES } from "./report/figures.js";
 import { startSimulators } from "../src/sim/start-simulators.js";
 import type { CatalogSizeName } from "./catalog/catalog-sizes.js";
@@ -189,6 +190,20 @@ async function runHistoryOverhead(args: Extract<BenchArgs, { kind: "history" }>)
   process.stdout.write(`${lines.join("\n")}\n`);
 }
 
+async function runConsole(args: Extract<BenchArgs, { kind: "console" }>): Promise<void> {
+  const result = await measureConsole({ redisUrl: args.redisUrl, progress });
+  const report = { generated_at: new Date().toISOString(), machine: machineInfo(), console: result };
+  if (args.json) {
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    return;
+  }
+  const lines = [
+    `console_page_p50_ms ${result.page.p50_ms} (p95 ${result.page.p95_ms}; ${result.page.bytes} bytes; ${result.projects} projects, ${result.rounds} rounds)`,
+    `console_overview_api_p50_ms ${result.api.p50_ms} (p95 ${result.api.p95_ms}; ${result.api.bytes} bytes)`,
+  ];
+  process.stdout.write(`${lines.join("\n")}\n`);
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   let args: BenchArgs;
   try {
@@ -224,6 +239,9 @@ async function main(argv: readonly string[]): Promise<number> {
       return 0;
     case "history":
       await runHistoryOverhead(args);
+      return 0;
+    case "console":
+      await runConsole(args);
       return 0;
   }
 }

@@ -13,14 +13,12 @@ import { createRedisStateStore } from "./state/redis-state-store.js";
 import type { StateStore } from "./state/state-store.js";
 import { createCatalogCache, type CatalogCache } from "./add-options/catalog-cache.js";
 import { pimConnectionBudgetOf, pimInstanceBudgetOf, serviceBudgetOf } from "./budgets/budget-identity.js";
+import { PIM_INSTANCE_IN_FLIGHT } from "./budgets/budget-usage.js";
 import { createProcessBudgets, createRedisBudgets, type UpstreamBudgets } from "./budgets/upstream-budgets.js";
 import { keyspaceOf } from "./redis/keyspace.js";
 import type { HeldStore } from "./held/held-store.js";
 import { reviewStoresOf } from "./held/review-stores-of.js";
 import type { HistoryStore } from "./history/history-store.js";
-
-/** Akeneo allows 10 calls in flight per instance, whatever the connections (4 each). */
-const PIM_INSTANCE_IN_FLIGHT = 10;
 
 /** The clients and stores one project's work needs, with one `close()` that releases them all. */
 export interface ProjectRuntime {

@@ -28,6 +28,11 @@ import { reviewStoresOf } from "./held/review-stores-of.js";
 import type { HeldStore } from "./held/held-store.js";
 import { heldOptionCount } from "./held/held-plan.js";
 import type { ReviewAdmin } from "./admin/review-admin-routes.js";
+import { readProjectJobStatus } from "./jobs/project-job-status.js";
+import { budgetsOfProjects, readBudgetUsage } from "./budgets/budget-usage.js";
+import { keyspaceOf } from "./redis/keyspace.js";
+import { redisPrefixOf } from "./settings/redis-prefix-of.js";
+import { createRedisStateStore } from "./state/redis-state-store.js";
 
 export interface RunningWorkerProcess extends RunningWorker {
   /** The HTTP server's base URL, when `server` (or the deprecated `trigger` host/port) is configured. */
@@ -237,6 +242,9 @@ async function startServer(
       refuseWhileStarting(() => running() !== null),
     );
     if (listen.admin) {
+      const budgets = budgetsOfProjects(settings.projects);
+      // Read only, on the worker's connection (which it does not close).
+      const state = createRedisStateStore(prepared.connection, redisPrefixOf(settings));
       const activation = prepared.activation ? { queue: prepared.activation.queue, state: prepared.activation.runtime.state } : undefined;
       await scope.register(adminRoutes, {
         users: listen.admin.users,
@@ -248,6 +256,23 @@ async function startServer(
         activation,
         gate: gate("admin"),
         jsonKeys,
+        console: {
+          retentionMs: settings.history.retention_ms,
+          sources: {
+            projects: settings.projects.map((project) => project.id),
+            eventProjects: new Set(settings.projects.filter((project) => project.pim.events !== undefined).map((project) => project.id)),
+            // Failure reasons are errors' messages: through the redactor, as every answer.
+            jobStatus: async (project) => redactor.redactValue(await readProjectJobStatus(prepared.queues, project)),
+            lastEventAt: (project) => prepared.pimEvents.lastEventAt(project),
+            held: (project) => review.held.list(project),
+            optionLabels: async (project, collection, options) => {
+              const wanted = new Set(options);
+              const found = await state.readSome(project, collection, (name) => wanted.has(name));
+              return options.map((option) => found?.entries.get(option) ?? null);
+            },
+            budgets: () => readBudgetUsage(prepared.connection, keyspaceOf(prepared.connection, redisPrefixOf(settings)), budgets),
+          },
+        },
       });
     }
     if (settings.trigger) {

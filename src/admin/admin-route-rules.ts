@@ -119,6 +119,13 @@ export function adminRouteRules(queueNames: readonly string[], options: { readon
     everyone("GET", "/admin/api/projects/:id/history"),
     everyone("GET", "/admin/api/projects/:id/held"),
     { method: "POST", url: "/admin/api/projects/:id/held/:heldId/approve", role: "admin" },
+    // The operator console: its pages, their assets, and the JSON behind them (changes go through the POST routes above).
+    everyone("GET", "/admin/console"),
+    everyone("GET", "/admin/console/projects/:id/history"),
+    everyone("GET", "/admin/console/console.js"),
+    everyone("GET", "/admin/console/console.css"),
+    everyone("GET", "/admin/api/overview"),
+    everyone("GET", "/admin/api/projects/:id/history/daily"),
     // Set-aside Activation orders (registered only when `activation` is configured).
     ...(options.activation === true
       ? [

@@ -182,3 +182,94 @@ export const reviewRouteSchemas = (keyStyle: JsonKeyStyle) => ({
 });
 
 export type AdminRouteSchemas = ReturnType<typeof adminRouteSchemas>;
+
+const lastSyncAnswer = z.object({
+  job: z.string(),
+  name: z.string().describe("`sync.run` or `sync.events`"),
+  finished_at: z.string(),
+  outcome: z.enum(["done", "held_back", "failed"]),
+  written: z.int().describe("options upserted and deleted (0 for a failed job)"),
+  held: z.int().describe("options the deletion guard held back"),
+  failed: z.int().describe("what the run could not do: a targeted sync's targets given up; 1 for a failed job"),
+  missing: z.int().describe("collections the run found no source for in the PIM (nothing written to them)"),
+  failed_reason: z.string().nullable(),
+});
+const projectOverviewAnswer = z.object({
+  project: z.int(),
+  queue: z.string().describe("the project queue's name, as the dashboard routes by it"),
+  last_sync: lastSyncAnswer.nullable().describe("null when no sync job is among the kept ended jobs"),
+  next_run_at: z.string().nullable().describe("the schedule's next run; null without `schedule`"),
+  failed_count: z.int(),
+  failed: z.array(
+    z.object({
+      ref: z.string(),
+      id: z.string(),
+      name: z.string(),
+      queue: z.string(),
+      failed_reason: z.string().nullable(),
+      finished_at: z.string().nullable(),
+    }),
+  ),
+  events: z.object({
+    configured: z.boolean(),
+    last_at: z.string().nullable(),
+    age_seconds: z.int().nullable().describe("seconds since the last PIM event arrived; null before the first"),
+  }),
+  held_pending: z.int(),
+  held_approved: z.int(),
+  held_options: z.int().describe("options of the plans awaiting approval"),
+  held: z.array(
+    heldPlanAnswer.extend({
+      collections: z.array(
+        z.object({
+          collection: z.string(),
+          options: z.array(z.string()),
+          reason: z.string(),
+          labels: z.array(labels).describe("each option's labels as pim-sync last wrote them (the sync state), null where none is known"),
+        }),
+      ),
+    }),
+  ),
+  attention: z.array(z.enum(["failing", "held", "events_silent"])).describe("why the project needs a person, most urgent first"),
+});
+const budgetUsageAnswer = z.object({
+  identity: z.string().describe("the upstream identity (never a credential: a digest or a configured name)"),
+  kind: z.enum(["requests", "in_flight"]),
+  limit: z.int(),
+  window_ms: z.int().describe("for `requests`: the window the limit counts over"),
+  projects: z.array(z.int()),
+  in_use: z.int().describe("requests in the window, or calls in flight, now, over every process"),
+  paused_for_ms: z.int().describe("how long every process still waits (an upstream's Retry-After); 0 when not paused"),
+});
+const dailyAnswer = z.object({
+  day: z.string().describe("YYYY-MM-DD, UTC"),
+  counts: z.object(Object.fromEntries(HISTORY_KINDS.map((kind) => [kind, z.int()])) as Record<(typeof HISTORY_KINDS)[number], z.ZodInt>),
+  total: z.int(),
+});
+
+/** The console's JSON (console-routes.ts). */
+export const consoleRouteSchemas = (keyStyle: JsonKeyStyle) => ({
+  overview: adminRoute({
+    summary: "Every project at a glance (those needing a person first) and each upstream budget's use now",
+    description: "Viewers and admins. What the console's front page shows.",
+    answers: {
+      200: answer(
+        "the overview",
+        keyStyle === "camel"
+          ? camelAnswer
+          : z.object({ generated_at: z.string(), projects: z.array(projectOverviewAnswer), budgets: z.array(budgetUsageAnswer) }),
+      ),
+      ...GATE_REFUSALS,
+    },
+  }),
+  historyDaily: adminRoute({
+    summary: "A project's writes per day (UTC) and kind over the history's retention, oldest day first",
+    description: "Viewers and admins. Every day of the retention is present (0 when nothing was written).",
+    params: projectParams,
+    answers: {
+      200: answer("the days", keyStyle === "camel" ? camelAnswer : z.object({ days: z.array(dailyAnswer) })),
+      ...refusals(404),
+      ...GATE_REFUSALS,
+    },
+  }),
+});

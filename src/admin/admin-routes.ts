@@ -20,6 +20,8 @@ import { inKeyStyle, type JsonKeyStyle } from "../json/json-key-style.js";
 import { HIDDEN_ROUTE } from "../openapi/route-schema.js";
 import { adminRouteSchemas, listQuery, syncBody } from "./admin-route-schemas.js";
 import { reviewAdminRoutes, type ReviewAdmin } from "./review-admin-routes.js";
+import { consoleRoutes } from "./console-routes.js";
+import type { FleetSources } from "./fleet-overview.js";
 
 export interface AdminRoutesOptions {
   readonly users: readonly AdminUser[];
@@ -31,6 +33,8 @@ export interface AdminRoutesOptions {
   readonly activation?: ActivationAdmin | undefined;
   /** The change history and the held deletions of the projects. */
   readonly review: ReviewAdmin;
+  /** What the operator console (`/admin/console`) reads beyond the queues and the review stores. */
+  readonly console: { readonly sources: FleetSources; readonly retentionMs: number };
   /** Checks the credentials (throttled per client address and user name). */
   readonly gate: AuthGate;
   /** The jobs' keys: snake_case, as `jobs list --json`; `camel` for one more release (`worker --json-keys camel`). */
@@ -151,6 +155,13 @@ async function adminScope(app: FastifyInstance, options: AdminRoutesOptions): Pr
     }
   });
 
+  // bull-board's page links a web-font stylesheet on a foreign host, which the CSP refuses (and
+  // which would tell that host of every admin's visit): left out, the UI uses the system fonts.
+  app.addHook("onSend", async (_request, reply, payload) => {
+    if (typeof payload !== "string" || !String(reply.getHeader("content-type") ?? "").startsWith("text/html")) return payload;
+    return payload.replace(/<link\b[^>]*\bhref="https?:\/\/[^"]*"[^>]*>\s*/gi, "");
+  });
+
   // The job's state was checked before bull-board acted, but it can change in between (a delay
   // ends, another admin retries it): BullMQ then throws and bull-board answers 500. Answered as
   // the check would have, when the state is what made it fail.
@@ -195,6 +206,19 @@ async function adminScope(app: FastifyInstance, options: AdminRoutesOptions): Pr
   reviewAdminRoutes(
     app,
     { review: options.review, projects, keyStyle, userOf: (request) => identities.get(request)?.name ?? "admin" },
+    inTime,
+  );
+
+  consoleRoutes(
+    app,
+    {
+      sources: options.console.sources,
+      review: options.review,
+      retentionMs: options.console.retentionMs,
+      queueOf: (project) => options.queues.queueFor(project).name,
+      keyStyle,
+      identityOf: (request) => identities.get(request),
+    },
     inTime,
   );
 

@@ -26,8 +26,9 @@ export const API_HEADERS = {
 /**
  * The dashboard (bull-board's UI): its own scripts, styles and API only. Inline styles stay
  * allowed (its loading screen and components use them); inline and foreign scripts do not. Its
- * page also asks for web fonts from a foreign host: refused here, the UI falls back to the
- * system fonts, and no admin's visit is reported to that host.
+ * page's link to web fonts on a foreign host is removed before it is sent (admin-routes.ts) and
+ * would be refused here anyway: the UI uses the system fonts, and no admin's visit is reported
+ * to that host.
  */
 export const DASHBOARD_HEADERS = {
   ...COMMON,
@@ -41,6 +42,30 @@ export const DASHBOARD_HEADERS = {
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", "data:"],
       fontSrc: ["'self'", "data:"],
+      connectSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      frameAncestors: ["'none'"],
+      formAction: ["'self'"],
+    },
+  },
+} satisfies FastifyHelmetOptions;
+
+/**
+ * The operator console (`/admin/console`): its own script and stylesheet only, no inline script
+ * or style at all (the pages are server-rendered, their chart an SVG of attributes), its JSON
+ * from this server; nothing from another origin.
+ */
+export const CONSOLE_HEADERS = {
+  ...COMMON,
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'none'"],
+      baseUri: ["'none'"],
+      scriptSrc: ["'self'"],
+      scriptSrcAttr: ["'none'"],
+      styleSrc: ["'self'"],
+      imgSrc: ["'self'"],
       connectSrc: ["'self'"],
       objectSrc: ["'none'"],
       frameAncestors: ["'none'"],

@@ -39,6 +39,18 @@ describe("the admin route table decides every route the admin surface registers"
       },
       logger: silentLogger(),
       redisTimeoutMs: 5_000,
+      console: {
+        retentionMs: 60_000,
+        sources: {
+          projects: [67],
+          eventProjects: new Set<number>(),
+          jobStatus: () => Promise.reject(new Error("not read: the routes are only registered")),
+          lastEventAt: async () => null,
+          held: async () => [],
+          budgets: async () => [],
+          optionLabels: async () => [],
+        },
+      },
       gate: createAuthGate({ surface: "admin", limits: limits.auth_throttle, logger: silentLogger() }),
     });
     await app.ready();

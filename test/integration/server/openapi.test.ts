@@ -133,6 +133,7 @@ describe("the OpenAPI description at /openapi.json (a real worker with every sur
           operation.includes("/admin/") &&
           !operation.includes("/admin/api/jobs") &&
           !operation.includes("/admin/api/projects") &&
+          !operation.includes("/admin/api/overview") &&
           !operation.includes("/admin/api/activation"),
       ),
       "bull-board routes",
@@ -182,6 +183,9 @@ describe("the OpenAPI description at /openapi.json (a real worker with every sur
       },
       { operation: "GET /admin/api/projects/{id}/history", path: "/admin/api/projects/5/history", call: admin() },
       { operation: "GET /admin/api/projects/{id}/held", path: `/admin/api/projects/${PROJECT}/held`, call: { token: VIEWER.token } },
+      { operation: "GET /admin/api/overview", path: "/admin/api/overview", call: { token: VIEWER.token } },
+      { operation: "GET /admin/api/projects/{id}/history/daily", path: `/admin/api/projects/${PROJECT}/history/daily`, call: admin() },
+      { operation: "GET /admin/api/projects/{id}/history/daily", path: "/admin/api/projects/5/history/daily", call: admin() },
       {
         operation: "POST /admin/api/projects/{id}/held/{heldId}/approve",
         path: `/admin/api/projects/${PROJECT}/held/${HELD_ID}/approve`,

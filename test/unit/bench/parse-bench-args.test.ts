@@ -74,6 +74,14 @@ describe("parseBenchArgs", () => {
     expect(() => parseBenchArgs(["--scenario", "huge"])).toThrow("unknown --scenario 'huge'");
   });
 
+  it("runs the operator console's load alone with --scenario console", () => {
+    expect(parseBenchArgs(["--scenario", "console", "--json"])).toEqual({
+      kind: "console",
+      redisUrl: "redis://127.0.0.1:6379",
+      json: true,
+    });
+  });
+
   it("runs the queue overhead alone with --scenario queue-overhead", () => {
     expect(parseBenchArgs(["--scenario", "queue-overhead", "--json"])).toEqual({
       kind: "queue-overhead",

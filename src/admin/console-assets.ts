@@ -1,0 +1,139 @@
+/**
+ * The console's stylesheet and script, served as static files from `/admin/console/` (the
+ * console's CSP allows its own files only: no inline script or style, nothing from elsewhere).
+ * Plain text here rather than files beside the build: `tsc` copies no assets into `dist/`, and
+ * the page needs no bundler for a few dozen lines.
+ */
+export const CONSOLE_STYLE = `
+:root { color-scheme: light; font-family: system-ui, sans-serif; line-height: 1.4; color: #1a1a1a; background: #fff; }
+body { margin: 0 1.5rem 2rem; }
+a { color: #0b57a4; }
+a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible, summary:focus-visible, main:focus-visible {
+  outline: 3px solid #1a1a1a; outline-offset: 2px;
+}
+.skip { position: absolute; left: -10000px; }
+.skip:focus { position: static; }
+header { display: flex; justify-content: space-between; align-items: center; border-bottom: 1px solid #ccc; }
+nav ul { list-style: none; display: flex; gap: 1rem; padding: 0; }
+table { border-collapse: collapse; margin: 0.5rem 0 1.5rem; }
+caption { text-align: left; font-weight: 600; padding: 0.25rem 0; }
+th, td { border: 1px solid #ccc; padding: 0.3rem 0.5rem; text-align: left; vertical-align: top; }
+thead th { background: #f0f0f0; }
+.bad { color: #a4001c; }
+.warn { color: #7a4100; }
+.ok { color: #1b5e20; }
+.muted { color: #555; }
+.counts { color: #333; font-size: 0.9em; }
+.labels { color: #333; }
+ul.jobs, ul.options { margin: 0.25rem 0 0; padding-left: 1.1rem; }
+ul.jobs { max-width: 32rem; overflow-wrap: anywhere; }
+time { white-space: nowrap; }
+.plan { border: 1px solid #bbb; border-radius: 4px; padding: 0.5rem 1rem; margin-bottom: 1rem; }
+.plan dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.2rem 1rem; }
+.plan dd { margin: 0; }
+.actions { display: flex; gap: 0.75rem; }
+button { font: inherit; padding: 0.35rem 0.9rem; border: 1px solid #0b57a4; background: #0b57a4; color: #fff; border-radius: 4px; cursor: pointer; }
+button[data-sync] { background: #fff; color: #0b57a4; }
+button:disabled { opacity: 0.6; cursor: default; }
+.status { font-weight: 600; min-height: 1.4em; }
+.search { display: flex; flex-wrap: wrap; gap: 0 1.25rem; align-items: end; }
+.search label { display: block; }
+.problems { border: 2px solid #a4001c; padding: 0 1rem; }
+.chart svg { border-bottom: 1px solid #888; max-width: 100%; }
+ul.legend { list-style: none; display: flex; gap: 1rem; padding: 0; }
+`;
+
+export const CONSOLE_SCRIPT = `
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function call(method, url, body) {
+  const init = { method, credentials: "same-origin", headers: { accept: "application/json" } };
+  if (body !== undefined) {
+    init.headers["content-type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const answer = await fetch(url, init);
+  let data = null;
+  try {
+    data = await answer.json();
+  } catch {
+    data = null;
+  }
+  return { ok: answer.ok, status: answer.status, data };
+}
+
+function problemOf(answer) {
+  if (answer.data && typeof answer.data.error === "string") return answer.data.error;
+  if (answer.data && Array.isArray(answer.data.errors)) return answer.data.errors.join("; ");
+  return "HTTP " + answer.status;
+}
+
+function say(article, text) {
+  const status = article.querySelector(".status");
+  if (status) status.textContent = text;
+}
+
+// Once a run has carried out an approved plan it is gone from the held list; its deletions are
+// in the history, naming the plan in their reason.
+async function watchApplied(article) {
+  const project = article.dataset.project;
+  const plan = article.dataset.plan;
+  const approvedAt = article.dataset.approved;
+  for (;;) {
+    await pause(2000);
+    const held = await call("GET", "/admin/api/projects/" + project + "/held");
+    if (!held.ok || !held.data || !Array.isArray(held.data.held)) continue;
+    if (!held.data.held.some((candidate) => candidate.id === plan)) break;
+  }
+  const history = await call(
+    "GET",
+    "/admin/api/projects/" + project + "/history?limit=1000&since=" + encodeURIComponent(approvedAt),
+  );
+  const entries = history.ok && history.data && Array.isArray(history.data.entries) ? history.data.entries : [];
+  const applied = entries.filter((entry) => entry.kind === "deleted" && entry.reason.includes(plan));
+  article.dataset.applied = String(applied.length);
+  say(
+    article,
+    applied.length === 0
+      ? "The plan is done with: no option of it was left to delete (the PIM has them again, or the plan expired)."
+      : "Applied by job " + applied[0].job + ": deleted " + applied.map((entry) => entry.collection + " / " + entry.option).join(", ") + ".",
+  );
+}
+
+async function approve(button) {
+  const article = button.closest("article");
+  const project = button.dataset.project;
+  const plan = button.dataset.approve;
+  button.disabled = true;
+  say(article, "Approving plan " + plan + "…");
+  const answer = await call("POST", "/admin/api/projects/" + project + "/held/" + encodeURIComponent(plan) + "/approve");
+  if (!answer.ok) {
+    button.disabled = false;
+    say(article, "Not approved: " + problemOf(answer));
+    return;
+  }
+  const approved = answer.data.approved.approved;
+  article.dataset.approved = approved.at;
+  article.querySelector(".next").textContent =
+    "Approved by " + approved.by + " at " + approved.at + ": the next sync of project " + project +
+    " deletes exactly those of these options the PIM still lacks.";
+  const status = article.querySelector(".status");
+  status.tabIndex = -1;
+  button.remove();
+  status.focus();
+  say(article, "Approved. The next sync of project " + project + " applies it; its result shows here.");
+  void watchApplied(article);
+}
+
+async function syncNow(button) {
+  const article = button.closest("article");
+  button.disabled = true;
+  const answer = await call("POST", "/admin/api/projects/" + button.dataset.sync + "/sync", {});
+  button.disabled = false;
+  say(article, answer.ok ? "Sync queued as job " + answer.data.job_id + "." : "Not queued: " + problemOf(answer));
+}
+
+for (const button of document.querySelectorAll("button[data-approve]")) button.addEventListener("click", () => void approve(button));
+for (const button of document.querySelectorAll("button[data-sync]")) button.addEventListener("click", () => void syncNow(button));
+for (const article of document.querySelectorAll("article[data-approved]")) if (article.dataset.approved) void watchApplied(article);
+`;

@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { historyMain } from "../../../src/admin/console-history-page.js";
+import { consoleDocument } from "../../../src/admin/console-html.js";
+import { overviewMain } from "../../../src/admin/console-overview-page.js";
+import type { FleetOverview } from "../../../src/admin/fleet-overview.js";
+import type { HistoryEntry } from "../../../src/history/history-entry.js";
+
+const HOSTILE = `<script>alert("x")</script>`;
+
+const overview: FleetOverview = {
+  generatedAt: "2026-11-27T12:00:00.000Z",
+  budgets: [],
+  projects: [
+    {
+      project: 67,
+      queue: "project-67",
+      lastSync: null,
+      nextRunAt: null,
+      failedCount: 0,
+      failed: [],
+      events: { configured: false, lastAt: null, ageSeconds: null },
+      heldPending: 1,
+      heldApproved: 0,
+      heldOptions: 1,
+      attention: ["held"],
+      held: [
+        {
+          id: "plan-1",
+          project: 67,
+          collections: [{ collection: "color", options: [HOSTILE], reason: "would delete 1 of 1", labels: [{ "en-US": HOSTILE }] }],
+          heldAt: "2026-11-27T10:00:00Z",
+          lastHeldAt: "2026-11-27T10:00:00Z",
+          run: { job: "67/1", trigger: "event" },
+          expiresAt: "2026-12-04T10:00:00Z",
+          approved: null,
+          revision: 0,
+        },
+      ],
+    },
+  ],
+};
+
+describe("the console's pages", () => {
+  it("escape everything that comes from the PIM, and load only their own script and stylesheet", () => {
+    const page = consoleDocument({ title: HOSTILE, user: HOSTILE, role: "admin", main: overviewMain(overview, true) });
+    expect(page).not.toContain("<script>alert");
+    expect(page).toContain("&#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62;");
+    expect(page.match(/<script\b[^>]*>/g)).toEqual([`<script type="module" src="/admin/console/console.js">`]);
+    expect(page).not.toMatch(/\sstyle=|\son[a-z]+=/);
+  });
+
+  it("give an admin the approve button and a viewer none", () => {
+    expect(overviewMain(overview, true)).toContain(`data-approve="plan-1"`);
+    expect(overviewMain(overview, true)).toContain("<dd>job 67/1 (trigger: event)</dd>");
+    const viewer = overviewMain(overview, false);
+    expect(viewer).not.toContain(`data-approve="`);
+    expect(viewer).not.toContain(`data-sync="`);
+    expect(viewer).toContain("Only an admin may approve");
+  });
+
+  it("link the next page of the history with the search's filters and the cursor", () => {
+    const entry: HistoryEntry = {
+      collection: "color",
+      option: "teal",
+      kind: "deleted",
+      labelsBefore: { "en-US": "Teal" },
+      labelsAfter: null,
+      reason: "the PIM no longer has it",
+      job: "67/4",
+      trigger: "event",
+      at: "2026-11-27T11:00:00Z",
+    };
+    const main = historyMain({
+      project: 67,
+      queue: "project-67",
+      search: { collection: "color", option: "teal", since: "7d" },
+      entries: [entry],
+      nextCursor: "1-0.5",
+      days: [],
+      problems: [],
+    });
+    expect(main).toContain(`href="/admin/console/projects/67/history?collection=color&#38;option=teal&#38;since=7d&#38;cursor=1-0.5"`);
+    expect(main).toContain(`<a href="/admin/queue/project-67/4">67/4</a>`);
+    expect(main).toMatch(/<td>event<\/td>/);
+  });
+});
