@@ -224,6 +224,7 @@ async function startServer(
       logger,
       redisTimeoutMs: listen.redis_timeout_ms,
       warnIntervalMs: listen.auth_throttle.log_interval_ms,
+      observer: metrics,
     });
   }
   const jobAdmin = createJobAdmin(prepared.queues, {
