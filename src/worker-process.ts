@@ -67,7 +67,7 @@ export interface WorkerProcessArgs {
   readonly settings: Settings;
   readonly logger: Logger;
   readonly connection?: RedisClient;
-  /** The keys of the admin API's and `GET /v1/jobs`' answers: snake_case unless `camel` (kept for one release). */
+  /** The keys of the admin API's and `GET /v1/jobs`' answers: snake_case unless `camel` (removed in 0.3.0). */
   readonly jsonKeys?: JsonKeyStyle;
   /** Replaced only to measure the queue's own cost (bench/). */
   readonly handlers?: JobHandlers;
