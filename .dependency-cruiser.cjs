@@ -71,7 +71,10 @@ module.exports = {
       name: "simulators-outside-production",
       comment: "the simulators are reached only by the commands that start them (sim, demo), loaded on demand",
       severity: "error",
-      from: { path: "^src/", pathNot: ["^src/sim/", "^src/cli/commands/(sim-command|demo-command|activation-demo)\\.ts$"] },
+      from: {
+        path: "^src/",
+        pathNot: ["^src/sim/", "^src/cli/commands/(sim-command|sim-change-command|demo-command|activation-demo)\\.ts$"],
+      },
       to: { path: "^src/sim/" },
     },
     {

@@ -72,7 +72,7 @@ export interface WorkerProcessArgs {
   readonly settings: Settings;
   readonly logger: Logger;
   readonly connection?: RedisClient;
-  /** The keys of the admin API's and `GET /v1/jobs`' answers: snake_case unless `camel` (kept for one release). */
+  /** The keys of the admin API's and `GET /v1/jobs`' answers: snake_case unless `camel` (removed in 0.3.0). */
   readonly jsonKeys?: JsonKeyStyle;
   /** Replaced only to measure the queue's own cost (bench/). */
   readonly handlers?: JobHandlers;
@@ -229,6 +229,7 @@ async function startServer(
       logger,
       redisTimeoutMs: listen.redis_timeout_ms,
       warnIntervalMs: listen.auth_throttle.log_interval_ms,
+      observer: metrics,
     });
   }
   const jobAdmin = createJobAdmin(prepared.queues, {

@@ -29,6 +29,12 @@ const jobSummary = z.object({
   finished_at: z.string().nullable(),
   failed_reason: z.string().nullable().describe("set only while the job is failed"),
   summary: z.string().describe("what the job does, from its data"),
+  outcome: z
+    .string()
+    .nullable()
+    .describe(
+      "of a completed job, what its result says that is not a plain success: `held_back` for a sync whose deletions were held back; else null",
+    ),
 });
 const jobListAnswer = z.object({ jobs: z.array(jobSummary.extend({ description: z.string().describe("name and summary") })) });
 const jobDetailsAnswer = jobSummary.extend({
@@ -40,7 +46,7 @@ const jobDetailsAnswer = jobSummary.extend({
   logs: z.array(z.string()),
   attempts_started: z.int().nonnegative(),
 });
-/** `--json-keys camel` keeps the earlier camelCase shapes for one release: described as any object. */
+/** `worker --json-keys camel` keeps the earlier camelCase shapes of the job answers until 0.3.0: described as any object. */
 const camelAnswer = z.record(z.string(), z.unknown()).describe("the earlier camelCase shape (worker --json-keys camel)");
 export const retryResult = z.object({ ref: z.string(), outcome: z.enum(["retried", "skipped"]), reason: z.string().optional() });
 
@@ -138,7 +144,7 @@ const heldPlanAnswer = z.object({
 });
 
 /** The change history and the held plans (review-admin-routes.ts). */
-export const reviewRouteSchemas = (keyStyle: JsonKeyStyle) => ({
+export const reviewRouteSchemas = {
   history: adminRoute({
     summary: "A project's change history, newest first, paged",
     description: "Viewers and admins. `next_cursor` asks for the next page.",
@@ -151,10 +157,7 @@ export const reviewRouteSchemas = (keyStyle: JsonKeyStyle) => ({
       limit: z.string().optional().describe("entries per page, 1 to 1000 (100)"),
     }),
     answers: {
-      200: answer(
-        "the entries",
-        keyStyle === "camel" ? camelAnswer : z.object({ entries: z.array(historyEntryAnswer), next_cursor: z.string().nullable() }),
-      ),
+      200: answer("the entries", z.object({ entries: z.array(historyEntryAnswer), next_cursor: z.string().nullable() })),
       ...refusals(400, 404),
       ...GATE_REFUSALS,
     },
@@ -164,7 +167,7 @@ export const reviewRouteSchemas = (keyStyle: JsonKeyStyle) => ({
     description: "Viewers and admins.",
     params: projectParams,
     answers: {
-      200: answer("the held plans", keyStyle === "camel" ? camelAnswer : z.object({ held: z.array(heldPlanAnswer) })),
+      200: answer("the held plans", z.object({ held: z.array(heldPlanAnswer) })),
       ...refusals(404),
       ...GATE_REFUSALS,
     },
@@ -174,12 +177,12 @@ export const reviewRouteSchemas = (keyStyle: JsonKeyStyle) => ({
     description: "Admins only; a viewer is refused 403.",
     params: projectParams.extend({ heldId: z.string() }),
     answers: {
-      200: answer("the approved plan", keyStyle === "camel" ? camelAnswer : z.object({ approved: heldPlanAnswer })),
+      200: answer("the approved plan", z.object({ approved: heldPlanAnswer })),
       ...refusals(404, 409),
       ...POST_REFUSALS,
     },
   }),
-});
+};
 
 export type AdminRouteSchemas = ReturnType<typeof adminRouteSchemas>;
 

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import { z } from "zod";
 import type { AuthGate } from "../auth/auth-gate.js";
-import { JobNotFoundError, type JobAdmin } from "../jobs/job-admin.js";
+import { JobNotFoundError, jobDetailsInKeyStyle, listedOutcomeOf, storedResultOf, type JobAdmin } from "../jobs/job-admin.js";
 import type { JobQueues } from "../jobs/job-queues.js";
 import { ACTIVATION_QUEUE } from "../redis/queue-names.js";
 import { withRedisDeadline } from "../server/redis-deadline.js";
@@ -37,7 +37,7 @@ export interface AdminRoutesOptions {
   readonly console: { readonly sources: FleetSources; readonly retentionMs: number };
   /** Checks the credentials (throttled per client address and user name). */
   readonly gate: AuthGate;
-  /** The jobs' keys: snake_case, as `jobs list --json`; `camel` for one more release (`worker --json-keys camel`). */
+  /** The jobs' keys: snake_case, as `jobs list --json`; `camel` until 0.3.0 (`worker --json-keys camel`). */
   readonly jsonKeys?: JsonKeyStyle | undefined;
 }
 
@@ -56,6 +56,9 @@ function problemsOf(error: z.ZodError): string[] {
  * finished jobs, as the route table (admin-route-rules.ts) says; everything else is refused.
  * State changes are refused when they come from another site's page.
  */
+/** What bull-board's name formatter is given of a job (BullMQ's `toJSON()`). */
+const boardJobSchema = z.object({ name: z.string(), returnvalue: z.unknown() });
+
 export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOptions): Promise<void> {
   // Under its own prefix, so that its hooks also run for the paths below /admin no route matches.
   await app.register(async (scope) => adminScope(scope, options), { prefix: "/admin" });
@@ -178,16 +181,28 @@ async function adminScope(app: FastifyInstance, options: AdminRoutesOptions): Pr
 
   // allowCompletedRetries is read by bull-board's base adapter (its BullMQAdapter's type leaves it out).
   const actions = { readOnlyMode: false, allowRetries: true, allowCompletedRetries: false };
+  // bull-board shows BullMQ's states only: a sync that held deletions back is "completed" there,
+  // so its name says it (`sync.run (held_back)`), and results stored camelCase by an earlier
+  // version are shown snake_case like the others.
+  const boardQueue = (queue: ConstructorParameters<typeof BullMQAdapter>[0], description: string): BullMQAdapter => {
+    const adapter = new BullMQAdapter(queue, { ...actions, description });
+    adapter.setFormatter("name", (job: unknown) => {
+      const shown = boardJobSchema.safeParse(job);
+      if (!shown.success) return "?";
+      const outcome = listedOutcomeOf(shown.data.name, shown.data.returnvalue);
+      return outcome === null ? shown.data.name : `${shown.data.name} (${outcome})`;
+    });
+    adapter.setFormatter("returnValue", (value: unknown) => storedResultOf(value));
+    return adapter;
+  };
   const board = new FastifyAdapter();
   board.setBasePath("/admin");
   createBullBoard({
     // Retrying a completed job would run it again: its button is hidden and the route refuses it.
     // bull-board has no switch for its other buttons (add, pause, empty, ...): an admin sees them, and they answer 403.
     queues: [
-      ...options.queues.projects.map(
-        (project) => new BullMQAdapter(options.queues.queueFor(project), { ...actions, description: `project ${project}` }),
-      ),
-      ...(options.activation ? [new BullMQAdapter(options.activation.queue.queue, { ...actions, description: "Activation API" })] : []),
+      ...options.queues.projects.map((project) => boardQueue(options.queues.queueFor(project), `project ${project}`)),
+      ...(options.activation ? [boardQueue(options.activation.queue.queue, "Activation API")] : []),
     ],
     serverAdapter: board,
     options: { uiConfig: { boardTitle: "pim-sync jobs" } },
@@ -203,11 +218,7 @@ async function adminScope(app: FastifyInstance, options: AdminRoutesOptions): Pr
   });
 
   if (options.activation) activationAdminRoutes(app, options.activation, inTime, schemas);
-  reviewAdminRoutes(
-    app,
-    { review: options.review, projects, keyStyle, userOf: (request) => identities.get(request)?.name ?? "admin" },
-    inTime,
-  );
+  reviewAdminRoutes(app, { review: options.review, projects, userOf: (request) => identities.get(request)?.name ?? "admin" }, inTime);
 
   consoleRoutes(
     app,
@@ -238,7 +249,7 @@ async function adminScope(app: FastifyInstance, options: AdminRoutesOptions): Pr
 
   app.get<{ Params: { project: string; id: string } }>("/api/jobs/:project/:id", { schema: schemas.job }, async (request, reply) => {
     try {
-      return inKeyStyle(await inTime(options.admin.show(`${request.params.project}/${request.params.id}`)), keyStyle);
+      return jobDetailsInKeyStyle(await inTime(options.admin.show(`${request.params.project}/${request.params.id}`)), keyStyle);
     } catch (error) {
       if (error instanceof JobNotFoundError) return reply.code(404).send({ error: error.message });
       throw error;

@@ -5,7 +5,7 @@ import type { HeldStore } from "../held/held-store.js";
 import type { HistoryStore } from "../history/history-store.js";
 import { parseSince } from "../history/parse-since.js";
 import { BadHistoryCursor, queryHistory } from "../history/query-history.js";
-import { inKeyStyle, type JsonKeyStyle } from "../json/json-key-style.js";
+import { snakeCaseKeys } from "../json/json-key-style.js";
 import { HIDDEN_ROUTE } from "../openapi/route-schema.js";
 import { reviewRouteSchemas } from "./admin-route-schemas.js";
 
@@ -41,13 +41,12 @@ export function reviewAdminRoutes(
   options: {
     readonly review: ReviewAdmin;
     readonly projects: ReadonlySet<number>;
-    readonly keyStyle: JsonKeyStyle;
     readonly userOf: (request: FastifyRequest) => string;
   },
   inTime: <T>(work: Promise<T>) => Promise<T>,
 ): void {
-  const { review, projects, keyStyle } = options;
-  const schemas = reviewRouteSchemas(keyStyle);
+  const { review, projects } = options;
+  const schemas = reviewRouteSchemas;
   const projectOf = (id: string): number | null => {
     const parsed = projectParam.safeParse(id);
     return parsed.success && projects.has(parsed.data) ? parsed.data : null;
@@ -74,7 +73,7 @@ export function reviewAdminRoutes(
           cursor: query.data.cursor,
         }),
       );
-      return { entries: inKeyStyle(page.entries, keyStyle), next_cursor: page.next };
+      return { entries: snakeCaseKeys(page.entries), next_cursor: page.next };
     } catch (error) {
       if (error instanceof BadHistoryCursor) return reply.code(400).send({ errors: [error.message] });
       throw error;
@@ -84,7 +83,7 @@ export function reviewAdminRoutes(
   app.get<{ Params: { id: string } }>("/api/projects/:id/held", { schema: schemas.held }, async (request, reply) => {
     const project = projectOf(request.params.id);
     if (project === null) return reply.code(404).send({ error: `project ${request.params.id} is not configured` });
-    return { held: inKeyStyle(await inTime(review.held.list(project)), keyStyle) };
+    return { held: snakeCaseKeys(await inTime(review.held.list(project))) };
   });
 
   // POST only: other methods on the path reach the route table, which answers 405.
@@ -104,7 +103,7 @@ export function reviewAdminRoutes(
       const result = await inTime(approveHeldPlan(review.held, project, request.params.heldId, options.userOf(request)));
       if ("notFound" in result) return reply.code(404).send({ error: result.notFound });
       if ("conflict" in result) return reply.code(409).send({ error: result.conflict });
-      return { approved: inKeyStyle(result.approved, keyStyle) };
+      return { approved: snakeCaseKeys(result.approved) };
     },
   );
 }

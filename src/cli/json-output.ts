@@ -1,6 +1,6 @@
 import { once } from "node:events";
 import { UsageError } from "./usage-error.js";
-import { inKeyStyle, type JsonKeyStyle } from "../json/json-key-style.js";
+import { inKeyStyle, JSON_KEYS_CAMEL_REMOVED_IN, type JsonKeyStyle } from "../json/json-key-style.js";
 
 export { snakeCaseKeys, type JsonKeyStyle } from "../json/json-key-style.js";
 
@@ -9,10 +9,20 @@ export function jsonText(value: unknown, style: JsonKeyStyle = "snake"): string 
   return JSON.stringify(inKeyStyle(value, style), null, 2);
 }
 
-/** The `--json-keys` option's value, checked. */
-export function parseJsonKeyStyle(value: string | boolean | (string | boolean)[] | undefined, help: string): JsonKeyStyle {
+/** The deprecation warning of `--json-keys camel`, on stderr (stdout stays the JSON a script parses). */
+export const JSON_KEYS_CAMEL_WARNING = `deprecated: --json-keys camel is removed in ${JSON_KEYS_CAMEL_REMOVED_IN}; read the snake_case keys instead`;
+
+/** The `--json-keys` option's value, checked; `camel` is warned of on `stderr` (the worker, whose stderr is JSON lines, logs it instead). */
+export function parseJsonKeyStyle(
+  value: string | boolean | (string | boolean)[] | undefined,
+  help: string,
+  stderr: NodeJS.WritableStream | null,
+): JsonKeyStyle {
   if (value === undefined || value === "snake") return "snake";
-  if (value === "camel") return "camel";
+  if (value === "camel") {
+    stderr?.write(`${JSON_KEYS_CAMEL_WARNING}\n`);
+    return "camel";
+  }
   throw new UsageError(`--json-keys must be snake or camel, got '${String(value)}'`, help);
 }
 

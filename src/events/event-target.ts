@@ -14,8 +14,16 @@ export type EventTarget =
   | { readonly kind: "option"; readonly attribute: string; readonly code: string }
   | { readonly kind: "reference-entity"; readonly code: string };
 
-/** Why an event names no target (recorded, and otherwise ignored). */
-export type IgnoredEvent = { readonly ignored: string };
+/**
+ * Why an event names no target (recorded, and otherwise ignored). `unusable`: the type is one
+ * pim-sync syncs on but `data` lacks the codes it needs, which says something is wrong upstream
+ * (a changed payload, a sender that is not the platform): operators are told, unlike for a type
+ * pim-sync has no use for.
+ */
+export type IgnoredEvent = { readonly ignored: string; readonly unusable: boolean };
+
+const notSynced = (why: string): IgnoredEvent => ({ ignored: why, unusable: false });
+const unusable = (why: string): IgnoredEvent => ({ ignored: why, unusable: true });
 
 const code = z.string().trim().min(1).max(255);
 const attributeData = z.object({ attribute: z.object({ code }) });
@@ -28,16 +36,16 @@ const recordData = z.object({ reference_entity_record: z.object({ code, referenc
  * events arriving twice or out of order end in the same state.
  */
 export function targetOfEvent(event: PimEvent): EventTarget | IgnoredEvent {
-  if (!event.type.startsWith(PIM_EVENT_TYPE_PREFIX)) return { ignored: "not a PIM event type" };
+  if (!event.type.startsWith(PIM_EVENT_TYPE_PREFIX)) return notSynced("not a PIM event type");
   const resource = event.type.slice(PIM_EVENT_TYPE_PREFIX.length).split(".")[0];
   switch (resource) {
     case "attribute": {
       const data = attributeData.safeParse(event.data);
-      return data.success ? { kind: "attribute", code: data.data.attribute.code } : { ignored: "data.attribute.code missing" };
+      return data.success ? { kind: "attribute", code: data.data.attribute.code } : unusable("data.attribute.code missing");
     }
     case "attribute-option": {
       const data = optionData.safeParse(event.data);
-      if (!data.success) return { ignored: "data.attribute_option.code or data.attribute_option.attribute.code missing" };
+      if (!data.success) return unusable("data.attribute_option.code or data.attribute_option.attribute.code missing");
       const option = data.data.attribute_option;
       return { kind: "option", attribute: option.attribute.code, code: option.code };
     }
@@ -45,13 +53,13 @@ export function targetOfEvent(event: PimEvent): EventTarget | IgnoredEvent {
       const data = recordData.safeParse(event.data);
       return data.success
         ? { kind: "reference-entity", code: data.data.reference_entity_record.reference_entity.code }
-        : { ignored: "data.reference_entity_record.reference_entity.code missing" };
+        : unusable("data.reference_entity_record.reference_entity.code missing");
     }
     case "family":
       // Families only group select fields; no option collection depends on them.
-      return { ignored: "family events change no option collection" };
+      return notSynced("family events change no option collection");
     default:
-      return { ignored: "not an event type pim-sync acts on" };
+      return notSynced("not an event type pim-sync acts on");
   }
 }
 

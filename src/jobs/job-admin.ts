@@ -3,7 +3,8 @@ import { ACTIVATION_QUEUE } from "./activation-queue.js";
 import type { JobQueues } from "./job-queues.js";
 import { DEFAULT_JOB_CATALOG, parseDataOf } from "./job-catalog.js";
 import type { JobCatalog } from "./catalog/job-catalog-of.js";
-import type { StoredJobData } from "./catalog/define-job.js";
+import type { StoredJobData, StoredJobResult } from "./catalog/define-job.js";
+import { camelCaseKeys, inKeyStyle, snakeCaseKeys, type JsonKeyStyle } from "../json/json-key-style.js";
 import { EMPTY_REDACTOR, type Redactor } from "../secrets/redactor.js";
 import { PimSyncError } from "../errors/pim-sync-error.js";
 import { messageOf } from "../errors/message-of.js";
@@ -26,6 +27,8 @@ export interface JobSummary {
   readonly failedReason: string | null;
   /** What the job does, from its data: `color: teal, mint` or `full, allow_mass_delete`. */
   readonly summary: string;
+  /** Of a completed job, what its result says beside `completed` (`held_back`); null for a plain success or another state. */
+  readonly outcome: string | null;
 }
 
 export interface JobDetails extends JobSummary {
@@ -80,6 +83,34 @@ export function summarizeJobData(name: string, data: unknown, catalog: JobCatalo
   return catalog.entry(name).summary(data as StoredJobData);
 }
 
+/**
+ * A stored result with snake_case keys: results are stored so since 0.2; one stored camelCase by
+ * an earlier version is converted on read, so every reader sees one shape.
+ */
+export function storedResultOf(returnvalue: unknown): unknown {
+  return snakeCaseKeys(returnvalue ?? null);
+}
+
+/**
+ * A job's details in `style`: under `--json-keys camel` (removed in 0.3.0) its result camelCase
+ * too, as earlier versions stored it; the rest as every other answer.
+ */
+export function jobDetailsInKeyStyle(job: JobDetails, style: JsonKeyStyle): unknown {
+  return style === "camel" ? { ...job, result: jobResultInKeyStyle(job.result, style) } : inKeyStyle(job, style);
+}
+
+/** A stored job result in `style` (see jobDetailsInKeyStyle). */
+export function jobResultInKeyStyle(result: unknown, style: JsonKeyStyle): unknown {
+  return style === "camel" ? camelCaseKeys(result) : snakeCaseKeys(result);
+}
+
+/** What a listing shows beside a completed job's state, by its catalog entry (null for a plain success). */
+export function listedOutcomeOf(name: string, returnvalue: unknown, catalog: JobCatalog = DEFAULT_JOB_CATALOG): string | null {
+  const result = storedResultOf(returnvalue);
+  if (result === null || typeof result !== "object" || Array.isArray(result) || !catalog.has(name)) return null;
+  return catalog.entry(name).listedOutcome?.(result as StoredJobResult) ?? null;
+}
+
 /** Parses `67/12` (or `12` when only one project is configured). */
 export function parseJobRef(ref: string, projects: readonly number[]): { project: number; id: string } {
   const match = /^(?:(\d+)\/)?([A-Za-z0-9_:.-]+)$/.exec(ref.trim());
@@ -110,6 +141,7 @@ async function summarize(project: number | null, job: Job, catalog: JobCatalog):
     finishedAt: job.finishedOn ? new Date(job.finishedOn).toISOString() : null,
     failedReason: state === "failed" ? job.failedReason || null : null,
     summary: summarizeJobData(job.name, job.data, catalog),
+    outcome: state === "completed" ? listedOutcomeOf(job.name, job.returnvalue, catalog) : null,
   };
 }
 
@@ -185,7 +217,7 @@ export function createJobAdmin(
       return redactor.redactValue({
         ...summary,
         data: job.data as unknown,
-        result: job.returnvalue ?? null,
+        result: storedResultOf(job.returnvalue),
         stacktrace: failedNow ? stacks.slice(-1) : [],
         earlierStacktraces: failedNow ? stacks.slice(0, -1) : stacks,
         pendingRetryReason: failedNow ? null : job.failedReason || null,

@@ -2,6 +2,7 @@ import { DelayedError, UnrecoverableError, type Job } from "bullmq";
 import type { LazyChildLogger } from "../log/lazy-child-logger.js";
 import type { Redactor } from "../secrets/redactor.js";
 import { classifyFailure } from "./classify-failure.js";
+import { snakeCaseKeys } from "../json/json-key-style.js";
 import { markFailureLogged } from "./logged-failures.js";
 import { tracingHooks } from "../telemetry/tracing-hooks.js";
 import { SPAN_ATTRIBUTES } from "../telemetry/span-attribute-names.js";
@@ -14,7 +15,7 @@ import { JobsShutDown, type JobCancellation } from "./job-cancellation.js";
  * turned into BullMQ's three outcomes through the one classifier (fail now, delay without using
  * an attempt, retry with the catalog's backoff). A job interrupted by shutdown is handed back.
  * What BullMQ stores of a run (its result, its failed reason and stack) is scrubbed of every
- * configured secret first: Redis, `jobs show` and the job routes only ever see it scrubbed.
+ * configured secret first, and the result's keys are snake_case: Redis, `jobs show` and the job routes only ever see it scrubbed.
  */
 export async function runJobWithPolicy(args: {
   readonly job: Job;
@@ -44,7 +45,9 @@ export async function runJobWithPolicy(args: {
     const result = await args.run(controller.signal, (reason) => controller.abort(reason));
     logger.write("info", "job done");
     outcome("completed");
-    return redactor.redactValue(result);
+    // Stored snake_case, as the job's data and every answer (src/json/json-key-style.ts): the
+    // dashboard shows the stored result as it is.
+    return snakeCaseKeys(redactor.redactValue(result));
   } catch (caught) {
     const error = redactor.redactError(caught);
     if (controller.signal.reason instanceof JobsShutDown && token !== undefined) {

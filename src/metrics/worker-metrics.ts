@@ -2,6 +2,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom
 import { AddOptionsRejected } from "../add-options/add-options-rejected.js";
 import type { AddOptionsReport } from "../add-options/run-add-options.js";
 import { AUTH_REFUSAL_REASONS, AUTH_SURFACES, type AuthRefusalObserver } from "../auth/auth-refusal.js";
+import { PIM_EVENT_OUTCOMES, type PimEventObserver } from "../events/pim-event-outcome.js";
 import type { SyncJobResult } from "../jobs/handlers/sync-job-result.js";
 import type { JobObserver, JobRunEnd } from "../jobs/job-observer.js";
 import type { JobCatalog } from "../jobs/catalog/job-catalog-of.js";
@@ -13,7 +14,7 @@ import { createActivationMetrics } from "./activation-metrics.js";
 export const JOB_GAUGE_STATES = ["waiting", "active", "delayed", "failed", "completed"] as const;
 export type JobCounts = Readonly<Partial<Record<(typeof JOB_GAUGE_STATES)[number], number>>>;
 
-export interface WorkerMetrics extends JobObserver, AuthRefusalObserver {
+export interface WorkerMetrics extends JobObserver, AuthRefusalObserver, PimEventObserver {
   readonly registry: Registry;
   upstreamResponse(upstream: "pim" | "service", status: number | "error"): void;
   /** One answered HTTP request: `route` is the pattern the router matched (`/v1/jobs/:project/:id`), never the path. */
@@ -178,6 +179,15 @@ export function createWorkerMetrics(args: {
       },
     });
   }
+  const pimEventsReceived = new Counter({
+    name: "pim_sync_pim_events_received_total",
+    help: "PIM events sent to a project's receiver, by outcome: accepted, duplicate, ignored (a type pim-sync does not sync on), unusable (a synced type whose data lacks the codes), refused (signature, subject or body).",
+    labelNames: ["project", "outcome"] as const,
+    registers: [registry],
+  });
+  // Every series of a subscribed project exists from the start, so the first unusable event is a rate.
+  for (const project of args.lastPimEventAt?.projects ?? [])
+    for (const outcome of PIM_EVENT_OUTCOMES) pimEventsReceived.inc({ project: String(project), outcome }, 0);
   const eventSyncRuns = new Counter({
     name: "pim_sync_event_sync_runs_total",
     help: "Targeted syncs of PIM events (each attempt) by outcome: ok, failed, held_back.",
@@ -263,6 +273,9 @@ export function createWorkerMetrics(args: {
     },
     authRefused(surface, reason) {
       authRefused.inc({ surface, reason });
+    },
+    pimEventReceived(project, outcome) {
+      pimEventsReceived.inc({ project: String(project), outcome });
     },
     httpRequestAnswered(method, route, status) {
       httpRequests.inc({ method, route, status: String(status) });

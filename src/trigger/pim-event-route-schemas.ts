@@ -21,8 +21,11 @@ export const pimEventRouteSchema = routeSchema({
   body: pimEventSchema,
   answers: {
     200: answer(
-      "recorded, a duplicate of an event already recorded, or recorded and ignored (a type pim-sync does not sync on)",
-      z.object({ status: z.enum(["recorded", "duplicate", "ignored"]) }),
+      "recorded, a duplicate of an event already recorded, recorded and ignored (a type pim-sync does not sync on), or recorded and unusable (a type it syncs on whose data lacks the codes it needs: `reason` names them; counted and logged, answered 200 as the platform would only send it again)",
+      z.object({
+        status: z.enum(["recorded", "duplicate", "ignored", "unusable"]),
+        reason: z.string().optional().describe("for `unusable`: which field of `data` is missing"),
+      }),
     ),
     ...refusals(400, 401, 403, 404, 503),
   },

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import { createPerAddressWarnLog } from "../log/per-address-warn-log.js";
+import { createRateLimitedWarnLog } from "../log/rate-limited-warn-log.js";
 import { bodyDepthProblem } from "../server/body-depth-problem.js";
 import { withRedisDeadline } from "../server/redis-deadline.js";
 import type { ProjectSettings } from "../settings/settings-schema.js";
@@ -9,6 +10,7 @@ import { targetKey, targetOfEvent } from "../events/event-target.js";
 import { pimEventSchema } from "../events/pim-event.js";
 import type { PimEventStore } from "../events/pim-event-store.js";
 import type { EventWindow } from "../events/event-window.js";
+import type { PimEventObserver } from "../events/pim-event-outcome.js";
 import { HIDDEN_ROUTE } from "../openapi/route-schema.js";
 import { pimEventRouteSchema } from "./pim-event-route-schemas.js";
 
@@ -23,7 +25,13 @@ export interface PimEventRoutesOptions {
   readonly redisTimeoutMs: number;
   /** At most one refused-event warning per client address this often. */
   readonly warnIntervalMs: number;
+  /** At most one unusable-event warning per project this often (default a minute). */
+  readonly unusableWarnIntervalMs?: number;
+  /** Told what became of each event sent to a configured project (the metrics count them). */
+  readonly observer?: PimEventObserver | undefined;
 }
+
+const UNUSABLE_WARN_INTERVAL_MS = 60_000;
 
 /** The receiver's path: one Event Platform subscription per project. */
 export const PIM_EVENTS_ROUTE = "/v1/pim-events/:project";
@@ -47,6 +55,18 @@ export async function pimEventRoutes(app: FastifyInstance, options: PimEventRout
     leftOutMessage: "PIM events refused (left out of the log)",
     fieldsOf: (event) => event,
   });
+  // Such an event is answered 200 (a 4xx would only be sent again until the platform gives up),
+  // so this line and the metric are how an operator learns that the PIM sends what pim-sync cannot use.
+  const unusable = createRateLimitedWarnLog<{ project: number; event: string; type: string; why: string }>({
+    logger: log,
+    intervalMs: options.unusableWarnIntervalMs ?? UNUSABLE_WARN_INTERVAL_MS,
+    message: "PIM event unusable: recorded, nothing synced",
+    leftOutMessage: "PIM events unusable (left out of the log)",
+    keyOf: (event) => String(event.project),
+    fieldsOf: (event) => event,
+  });
+  const count = (project: number, outcome: Parameters<PimEventObserver["pimEventReceived"]>[1]): void =>
+    options.observer?.pimEventReceived(project, outcome);
   const byId = new Map(
     options.projects.flatMap((project) =>
       project.pim.events ? [[String(project.id), { project, events: project.pim.events }] as const] : [],
@@ -79,6 +99,7 @@ export async function pimEventRoutes(app: FastifyInstance, options: PimEventRout
     if (!signatureMatches(body, signatures, secrets)) {
       const why = signatures.every((signature) => signature === undefined) ? "no signature" : "signature does not match";
       refused.warn({ ip: request.ip, project: project.id, why });
+      count(project.id, "refused");
       return reply
         .code(401)
         .send({ error: `the event must be signed with the subscription's secret (X-AKENEO-SIGNATURE-PRIMARY): ${why}` });
@@ -87,16 +108,23 @@ export async function pimEventRoutes(app: FastifyInstance, options: PimEventRout
     try {
       json = JSON.parse(body.toString("utf8"));
     } catch {
+      count(project.id, "refused");
       return reply.code(400).send({ errors: ["body is not valid JSON"] });
     }
     const tooDeep = bodyDepthProblem(json);
-    if (tooDeep !== null) return reply.code(400).send({ errors: [tooDeep] });
+    if (tooDeep !== null) {
+      count(project.id, "refused");
+      return reply.code(400).send({ errors: [tooDeep] });
+    }
     const parsed = pimEventSchema.safeParse(json);
-    if (!parsed.success)
+    if (!parsed.success) {
+      count(project.id, "refused");
       return reply.code(400).send({ errors: parsed.error.issues.map((issue) => `${issue.path.join(".") || "(body)"}: ${issue.message}`) });
+    }
     const event = parsed.data;
     if (events.subject !== undefined && event.subject !== events.subject) {
       refused.warn({ ip: request.ip, project: project.id, why: `subject '${event.subject ?? ""}' is not the configured tenant` });
+      count(project.id, "refused");
       return reply.code(403).send({ error: `subject: events of project ${project.id} must come from tenant ${events.subject}` });
     }
     const target = targetOfEvent(event);
@@ -113,13 +141,23 @@ export async function pimEventRoutes(app: FastifyInstance, options: PimEventRout
       }),
     );
     if ("ignored" in target) {
-      if (fresh)
-        log.info({ project: project.id, event: event.id, type: event.type, why: target.ignored }, "PIM event recorded, nothing to sync");
-      return reply.code(200).send({ status: fresh ? "ignored" : "duplicate" });
+      if (!fresh) {
+        count(project.id, "duplicate");
+        return reply.code(200).send({ status: "duplicate" });
+      }
+      if (target.unusable) {
+        count(project.id, "unusable");
+        unusable.warn({ project: project.id, event: event.id, type: event.type, why: target.ignored });
+        return reply.code(200).send({ status: "unusable", reason: target.ignored });
+      }
+      count(project.id, "ignored");
+      log.info({ project: project.id, event: event.id, type: event.type, why: target.ignored }, "PIM event recorded, nothing to sync");
+      return reply.code(200).send({ status: "ignored" });
     }
     // Also for a duplicate: the first delivery may have been recorded and its job not queued
     // (Redis failed in between); a job that finds nothing pending reads nothing.
     await inTime(options.enqueue(project.id, { quietMs: events.quiet_ms, maxMs: events.window_ms }));
+    count(project.id, fresh ? "accepted" : "duplicate");
     if (fresh) log.info({ project: project.id, event: event.id, type: event.type, target: targetKey(target) }, "PIM event recorded");
     return reply.code(200).send({ status: fresh ? "recorded" : "duplicate" });
   });

@@ -5,12 +5,12 @@ import { bearerTokenMatches } from "../auth/bearer-token-matches.js";
 import { labelLocaleProblems } from "../add-options/label-locale-problems.js";
 import { JobDataError, parseJobData, type JobData } from "../jobs/job-catalog.js";
 import type { EnqueuedJob, JobQueues } from "../jobs/job-queues.js";
-import { JobNotFoundError, QueueNotConfiguredError, type JobDetails } from "../jobs/job-admin.js";
+import { JobNotFoundError, QueueNotConfiguredError, jobResultInKeyStyle, type JobDetails } from "../jobs/job-admin.js";
 import type { JobFinalStatus } from "../jobs/job-final-status-store.js";
 import { BodyError } from "../server/body-error.js";
 import { withRedisDeadline } from "../server/redis-deadline.js";
 import type { ProjectSettings } from "../settings/settings-schema.js";
-import { inKeyStyle, type JsonKeyStyle } from "../json/json-key-style.js";
+import type { JsonKeyStyle } from "../json/json-key-style.js";
 import { HIDDEN_ROUTE } from "../openapi/route-schema.js";
 import { createActivationRoutes, type ActivationTrigger } from "./activation-routes.js";
 import { jobStatusRouteSchema, type jobStatusAnswer } from "./trigger-route-schemas.js";
@@ -46,7 +46,7 @@ export interface TriggerRoutesOptions {
   readonly jobDetails?: ((ref: string) => Promise<JobDetails>) | undefined;
   /** How a job that BullMQ has removed ended (null when not recorded), for `GET /v1/jobs/...`. */
   readonly jobFinalStatus?: ((project: number, id: string) => Promise<JobFinalStatus | null>) | undefined;
-  /** The result's keys: snake_case like the rest of the answer; `camel` (the earlier, mixed shape) for one more release. */
+  /** The result's keys: snake_case like the rest of the answer; `camel` (the earlier, camelCase result) until 0.3.0. */
   readonly jsonKeys?: JsonKeyStyle | undefined;
 }
 
@@ -210,7 +210,7 @@ export async function triggerRoutes(app: FastifyInstance, options: TriggerRoutes
           attempts_made: job.attemptsMade,
           created_at: job.createdAt,
           finished_at: job.finishedAt,
-          result: job.state === "completed" ? inKeyStyle(job.result, options.jsonKeys ?? "snake") : null,
+          result: job.state === "completed" ? jobResultInKeyStyle(job.result, options.jsonKeys ?? "snake") : null,
           failed_reason: job.failedReason,
           retrying_after: "pendingRetryReason" in job ? job.pendingRetryReason : null,
         } satisfies z.input<typeof jobStatusAnswer>;

@@ -129,7 +129,7 @@ export async function runAddOptionsCommand(argv: readonly string[], io: CliIo): 
         request,
         { signal, visibility: { attempts: settings.add_options.visibility_attempts, delayMs: settings.add_options.visibility_delay_ms } },
       );
-      if (values.json) writeLine(io.stdout, jsonText(report, parseJsonKeyStyle(values["json-keys"], ADD_OPTIONS_HELP)));
+      if (values.json) writeLine(io.stdout, jsonText(report, parseJsonKeyStyle(values["json-keys"], ADD_OPTIONS_HELP, io.stderr)));
       else {
         for (const c of report.collections) {
           writeLine(

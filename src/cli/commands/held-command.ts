@@ -3,7 +3,7 @@ import { approveHeldPlan } from "../../held/approve-held-plan.js";
 import { heldOptionCount, type HeldPlan } from "../../held/held-plan.js";
 import { findProject } from "../../settings/find-project.js";
 import { writeLine, type CliIo } from "../cli-io.js";
-import { JSON_KEYS_OPTION, jsonText, parseJsonKeyStyle } from "../json-output.js";
+import { jsonText } from "../json-output.js";
 import { loadCommandSettings } from "../load-command-settings.js";
 import { withApp } from "../../app/with-app.js";
 import { createLogger } from "../../log/create-logger.js";
@@ -26,7 +26,6 @@ Options:
   --project ID       configuration-service project id
   --id ID            the held plan to approve (from 'pim-sync held')
   --json             JSON on stdout: the array of held plans, or the approved plan
-  --json-keys camel  the camelCase keys of earlier versions (kept for one release)
   -h, --help         show this help
 
 Exit codes: 0 done, 1 failure (no such held plan), 2 usage or config error.`;
@@ -53,7 +52,7 @@ function cliApprover(): string {
 export async function runHeldCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     argv,
-    { config: { type: "string" }, project: { type: "string" }, id: { type: "string" }, json: { type: "boolean" }, ...JSON_KEYS_OPTION },
+    { config: { type: "string" }, project: { type: "string" }, id: { type: "string" }, json: { type: "boolean" } },
     HELD_HELP,
   );
   if (values.help) {
@@ -63,7 +62,6 @@ export async function runHeldCommand(argv: readonly string[], io: CliIo): Promis
   const [action, ...extra] = positionals;
   if (extra.length > 0 || (action !== undefined && action !== "approve"))
     throw new UsageError(`unknown arguments: ${positionals.join(" ")} (only 'approve' follows 'held')`, HELD_HELP);
-  const keyStyle = parseJsonKeyStyle(values["json-keys"], HELD_HELP);
   const configPath = configPathOf(values.config, io.env, HELD_HELP);
   const projectId = parseProjectId(values.project, HELD_HELP);
   const id = action === "approve" ? requireString(values.id, "--id", HELD_HELP) : undefined;
@@ -79,7 +77,7 @@ export async function runHeldCommand(argv: readonly string[], io: CliIo): Promis
     const stores = await app.reviewStores();
     if (id === undefined) {
       const plans = await stores.held.list(projectId);
-      if (values.json) writeLine(io.stdout, jsonText(plans, keyStyle));
+      if (values.json) writeLine(io.stdout, jsonText(plans));
       else writeLine(io.stdout, plans.length === 0 ? `No held deletions in project ${projectId}.` : plans.flatMap(planLines).join("\n"));
       return 0;
     }
@@ -94,7 +92,7 @@ export async function runHeldCommand(argv: readonly string[], io: CliIo): Promis
       if (values.json) writeLine(io.stdout, jsonText({ error: { kind: "conflict", message: result.conflict } }));
       return 1;
     }
-    if (values.json) writeLine(io.stdout, jsonText(result.approved, keyStyle));
+    if (values.json) writeLine(io.stdout, jsonText(result.approved));
     else
       writeLine(
         io.stdout,

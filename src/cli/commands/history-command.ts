@@ -3,7 +3,7 @@ import { eachHistoryEntry, queryHistory } from "../../history/query-history.js";
 import type { HistoryEntry } from "../../history/history-entry.js";
 import { parseSince } from "../../history/parse-since.js";
 import { writeLine, type CliIo } from "../cli-io.js";
-import { JSON_KEYS_OPTION, jsonText, parseJsonKeyStyle, writeJsonArray, writeWaiting } from "../json-output.js";
+import { jsonText, writeJsonArray, writeWaiting } from "../json-output.js";
 import { loadCommandSettings } from "../load-command-settings.js";
 import { withApp } from "../../app/with-app.js";
 import { createLogger } from "../../log/create-logger.js";
@@ -34,7 +34,6 @@ Options:
                        all: every entry kept, printed as it is read
   --json               one JSON array of entries (collection, option, kind, labels_before,
                        labels_after, reason, job, trigger, at, ...)
-  --json-keys camel    the camelCase keys of earlier versions (kept for one release)
   -h, --help           show this help
 
 Exit codes: 0 done, 1 failure, 2 usage or config error.`;
@@ -81,7 +80,6 @@ export async function runHistoryCommand(argv: readonly string[], io: CliIo): Pro
       since: { type: "string" },
       limit: { type: "string" },
       json: { type: "boolean" },
-      ...JSON_KEYS_OPTION,
     },
     HISTORY_HELP,
   );
@@ -89,7 +87,6 @@ export async function runHistoryCommand(argv: readonly string[], io: CliIo): Pro
     writeLine(io.stdout, HISTORY_HELP);
     return 0;
   }
-  const keyStyle = parseJsonKeyStyle(values["json-keys"], HISTORY_HELP);
   const configPath = configPathOf(values.config, io.env, HISTORY_HELP);
   const projectId = parseProjectId(values.project, HISTORY_HELP);
   const limit = parseHistoryLimit(values.limit, HISTORY_HELP);
@@ -113,7 +110,7 @@ export async function runHistoryCommand(argv: readonly string[], io: CliIo): Pro
     if (limit === "all") {
       // Printed as read: a first sync of a large catalogue has a million entries.
       const entries = eachHistoryEntry(store, projectId, query);
-      if (values.json) await writeJsonArray(io.stdout, entries, keyStyle, io.signal);
+      if (values.json) await writeJsonArray(io.stdout, entries, "snake", io.signal);
       else {
         let shown = 0;
         for await (const entry of entries) {
@@ -126,7 +123,7 @@ export async function runHistoryCommand(argv: readonly string[], io: CliIo): Pro
       return 0;
     }
     const page = await queryHistory(store, projectId, { ...query, limit });
-    if (values.json) writeLine(io.stdout, jsonText(page.entries, keyStyle));
+    if (values.json) writeLine(io.stdout, jsonText(page.entries));
     else if (page.entries.length === 0) writeLine(io.stdout, none);
     else for (const entry of page.entries) writeLine(io.stdout, entryLine(entry));
     // On stderr, so that stdout stays the entries alone (a --json array, lines to grep).

@@ -1,6 +1,7 @@
 import { describeAddOptionsOutcome } from "../../add-options/describe-add-options-outcome.js";
 import {
   createJobAdmin,
+  jobDetailsInKeyStyle,
   JOB_STATES,
   JobNotFoundError,
   JobRefError,
@@ -44,7 +45,8 @@ function listRow(job: JobSummary): string[] {
   return [
     job.ref,
     job.name,
-    job.state,
+    // A held-back sync completed, but did not do all it was asked: not a plain "completed".
+    job.outcome === null ? job.state : `${job.state} (${job.outcome})`,
     String(job.attemptsMade),
     job.createdAt,
     job.summary,
@@ -100,7 +102,7 @@ export async function runJobsCommand(argv: readonly string[], io: CliIo): Promis
     writeLine(io.stdout, JOBS_HELP);
     return 0;
   }
-  const keyStyle = parseJsonKeyStyle(values["json-keys"], JOBS_HELP);
+  const keyStyle = parseJsonKeyStyle(values["json-keys"], JOBS_HELP, io.stderr);
   const [action, ...refs] = positionals;
   if (action !== "list" && action !== "show" && action !== "retry") throw new UsageError("jobs needs list, show or retry", JOBS_HELP);
   const state = values.state;
@@ -126,7 +128,7 @@ export async function runJobsCommand(argv: readonly string[], io: CliIo): Promis
         if (action === "show") {
           if (refs.length !== 1 || refs[0] === undefined) throw new UsageError("jobs show takes one job reference", JOBS_HELP);
           const job = await admin.show(refs[0]);
-          writeLine(io.stdout, values.json ? jsonText(job, keyStyle) : renderShown(job).join("\n"));
+          writeLine(io.stdout, values.json ? jsonText(jobDetailsInKeyStyle(job, keyStyle), keyStyle) : renderShown(job).join("\n"));
           return 0;
         }
         if (refs.length > 0 && values["all-failed"]) throw new UsageError("give job references or --all-failed, not both", JOBS_HELP);

@@ -32,7 +32,7 @@ export async function runPlanCommand(argv: readonly string[], io: CliIo): Promis
     writeLine(io.stdout, PLAN_HELP);
     return 0;
   }
-  const keyStyle = parseJsonKeyStyle(values["json-keys"], PLAN_HELP);
+  const keyStyle = parseJsonKeyStyle(values["json-keys"], PLAN_HELP, io.stderr);
   const collections: { name: string; options: readonly ServiceOption[] }[] = [];
   const operations: ReturnType<typeof toOperation>[] = [];
   let fields: readonly SelectField[] = [];

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { startSimulators } from "../../sim/start-simulators.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { parseCommandArgs } from "../parse-command-args.js";
@@ -5,10 +6,14 @@ import { UsageError } from "../usage-error.js";
 
 export const SIM_HELP = `Usage: pim-sync sim [--catalog FILE] [--host H] [--pim-port N] [--service-port N]
                     [--activation-port N] [--latency-ms N] [--pim-sparse]
+                    [--events-to URL --events-secret SECRET]
+       pim-sync sim change ATTRIBUTE OPTION [--label LOCALE=TEXT]... [--delete]   (see sim change --help)
 
 Starts the PIM, configuration-service and Activation API simulators on 127.0.0.1 with a sample
 catalogue (config/sim-catalog.json by default), prints their URLs and credentials, and runs
-until interrupted (Ctrl-C). Use config/sim.yaml to point pim-sync at them.
+until interrupted (Ctrl-C). Use config/sim.yaml to point pim-sync at them, or
+config/sim-worker.yaml for a worker (with --events-to below, it receives the PIM's events).
+\`pim-sync sim change\` changes the running simulator's catalogue from another terminal.
 
 Options:
   --catalog FILE      catalogue JSON (see config/sim-catalog.json for the format)
@@ -20,6 +25,11 @@ Options:
   --pim-sparse        the PIM simulator leaves out every property Akeneo's API description
                       makes optional (token answers hold only the access token; see
                       src/sim/README.md), to try a client against the thinnest answers allowed
+  --events-to URL     after each option or record change (through its API or \`sim change\`)
+                      the PIM simulator posts the Akeneo Event Platform's signed CloudEvent
+                      to URL, a worker's receiver: http://127.0.0.1:8090/v1/pim-events/67
+  --events-secret S   the secret that signs them (X-AKENEO-SIGNATURE-PRIMARY): the project's
+                      pim.events.secret (sim-events-secret-0123 in config/sim-worker.yaml)
   -h, --help          show this help`;
 
 function portOf(value: string | boolean | undefined, flag: string, fallback: number): number {
@@ -30,7 +40,26 @@ function portOf(value: string | boolean | undefined, flag: string, fallback: num
   return port;
 }
 
+const postedEvent = z.object({ id: z.string(), type: z.string() });
+
+/** `attribute-option.created <id>`: the event's type without Akeneo's prefix, and its id. */
+function eventLabelOf(body: string): string {
+  const event = postedEvent.safeParse(JSON.parse(body));
+  return event.success ? `${event.data.type.replace(/^com\.akeneo\.pim\.v1\./, "")} ${event.data.id}` : "?";
+}
+
+function eventsUrlOf(value: string): string {
+  try {
+    const url = new URL(value);
+    if (url.protocol === "http:" || url.protocol === "https:") return url.href;
+  } catch {
+    // Refused below, with the flag's name.
+  }
+  throw new UsageError(`--events-to must be an http(s) URL, got '${value}'`, SIM_HELP);
+}
+
 export async function runSimCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  if (argv[0] === "change") return (await import("./sim-change-command.js")).runSimChangeCommand(argv.slice(1), io);
   const { values } = parseCommandArgs(
     argv,
     {
@@ -41,6 +70,8 @@ export async function runSimCommand(argv: readonly string[], io: CliIo): Promise
       "activation-port": { type: "string" },
       "latency-ms": { type: "string" },
       "pim-sparse": { type: "boolean" },
+      "events-to": { type: "string" },
+      "events-secret": { type: "string" },
     },
     SIM_HELP,
   );
@@ -48,6 +79,11 @@ export async function runSimCommand(argv: readonly string[], io: CliIo): Promise
     writeLine(io.stdout, SIM_HELP);
     return 0;
   }
+  const eventsTo = values["events-to"] === undefined ? undefined : eventsUrlOf(values["events-to"]);
+  const eventsSecret = values["events-secret"];
+  if (eventsTo !== undefined && (eventsSecret === undefined || eventsSecret === ""))
+    throw new UsageError("--events-to needs --events-secret: the receiver refuses unsigned events", SIM_HELP);
+  if (eventsTo === undefined && eventsSecret !== undefined) throw new UsageError("--events-secret goes with --events-to", SIM_HELP);
   const sims = await startSimulators({
     catalogPath: values.catalog,
     host: values.host,
@@ -57,6 +93,14 @@ export async function runSimCommand(argv: readonly string[], io: CliIo): Promise
     latencyMs: portOf(values["latency-ms"], "--latency-ms", 0),
     pimShape: values["pim-sparse"] === true ? "sparse" : "full",
   });
+  if (eventsTo !== undefined && eventsSecret !== undefined)
+    sims.pim.events.configure({
+      url: eventsTo,
+      secret: eventsSecret,
+      // One line per event, so a user sees each change leave and how the worker took it.
+      onAnswered: ({ body, status }) => writeLine(io.stdout, `PIM event ${eventLabelOf(body)} posted: ${status}`),
+      onFailed: ({ body, reason }) => writeLine(io.stderr, `PIM event ${eventLabelOf(body)} not delivered to ${eventsTo}: ${reason}`),
+    });
   const sparse = values["pim-sparse"] === true ? "; sparse answers" : "";
   writeLine(
     io.stdout,
@@ -67,6 +111,8 @@ export async function runSimCommand(argv: readonly string[], io: CliIo): Promise
     io.stdout,
     `Activation API simulator:        ${sims.activation.url}  (pim_connection_id sim-pim-connection, access_token sim-activation-token; webhook stand-in at /webhook/orders, token sim-webhook-token)`,
   );
+  if (eventsTo !== undefined)
+    writeLine(io.stdout, `PIM events:                      posted to ${eventsTo}, signed with the --events-secret given`);
   writeLine(io.stdout, "Press Ctrl-C to stop.");
   await new Promise<void>((resolve) => {
     if (io.signal?.aborted) resolve();

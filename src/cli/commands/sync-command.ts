@@ -22,7 +22,7 @@ Options:
   --allow-mass-delete    apply deletions the guard would hold back
   --json                 print the report as JSON on stdout (snake_case keys; on failure
                          {"error": {...}})
-  --json-keys camel      the camelCase keys of earlier versions (kept for one release)
+  --json-keys camel      the camelCase keys of earlier versions (deprecated: removed in 0.3.0)
   -h, --help             show this help
 
 Exit codes: 0 done, 1 failure, 2 usage or config error, 3 deletions held back by the guard.`;
@@ -45,7 +45,7 @@ export async function runSyncCommand(argv: readonly string[], io: CliIo): Promis
     writeLine(io.stdout, SYNC_HELP);
     return 0;
   }
-  const keyStyle = parseJsonKeyStyle(values["json-keys"], SYNC_HELP);
+  const keyStyle = parseJsonKeyStyle(values["json-keys"], SYNC_HELP, io.stderr);
   const configPath = configPathOf(values.config, io.env, SYNC_HELP);
   const projectId = parseProjectId(values.project, SYNC_HELP);
   if (!values.once) {

@@ -6,6 +6,7 @@ import { UsageError } from "../usage-error.js";
 import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
 import { loadCommandSettings } from "../load-command-settings.js";
 import { JSON_KEYS_OPTION, parseJsonKeyStyle } from "../json-output.js";
+import { JSON_KEYS_CAMEL_REMOVED_IN } from "../../json/json-key-style.js";
 
 export const WORKER_HELP = `Usage: pim-sync worker --config FILE [--json-keys camel]
 
@@ -24,7 +25,7 @@ Options:
   --config FILE     configuration file (needs \`redis\`)
                     (default: the PIM_SYNC_CONFIG environment variable)
   --json-keys camel the admin API and GET /v1/jobs answer the camelCase keys of earlier
-                    versions (kept for one release); snake_case otherwise
+                    versions (deprecated: removed in 0.3.0); snake_case otherwise
   -h, --help        show this help`;
 
 export async function runWorkerCommand(argv: readonly string[], io: CliIo): Promise<number> {
@@ -33,7 +34,7 @@ export async function runWorkerCommand(argv: readonly string[], io: CliIo): Prom
     writeLine(io.stdout, WORKER_HELP);
     return 0;
   }
-  const jsonKeys = parseJsonKeyStyle(values["json-keys"], WORKER_HELP);
+  const jsonKeys = parseJsonKeyStyle(values["json-keys"], WORKER_HELP, null);
   const settings = await loadCommandSettings(configPathOf(values.config, io.env, WORKER_HELP), io);
   if (!settings.redis) throw new UsageError("the worker needs `redis` in the config", WORKER_HELP);
   // From here on every line the worker prints is one JSON log record (stderr).
@@ -48,7 +49,7 @@ export async function runWorkerCommand(argv: readonly string[], io: CliIo): Prom
   if (jsonKeys === "camel")
     logger.warn(
       { option: "--json-keys camel" },
-      "deprecated: the admin API and GET /v1/jobs answer camelCase keys for this release only; move to snake_case",
+      `deprecated: the admin API and GET /v1/jobs answer camelCase keys until --json-keys camel is removed in ${JSON_KEYS_CAMEL_REMOVED_IN}; move to snake_case`,
     );
   const app = createApp(settings, { logger, role: "worker", worker: { jsonKeys } });
   await app.start();

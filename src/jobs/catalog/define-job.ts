@@ -21,6 +21,9 @@ export interface JobQueueContexts {
 /** A job's data as Redis holds it: possibly written by an older version, so read defensively. */
 export type StoredJobData = Readonly<Record<string, unknown>>;
 
+/** A completed job's result as Redis holds it, keys snake_case (converted on read when an older version stored them camelCase). */
+export type StoredJobResult = Readonly<Record<string, unknown>>;
+
 export interface JobBackoff {
   readonly type: "exponential";
   readonly delay: number;
@@ -77,6 +80,12 @@ export interface JobDefinition<
    * when left out); failed runs are `failed` or `failed_permanently`. Keep the values few.
    */
   metricOutcome?(result: R): string;
+  /**
+   * What a listing shows beside a completed job's state (`jobs list`, the admin API's `outcome`,
+   * the dashboard's job name), from its stored result: null (or left out) for a plain success.
+   * For what an operator must not take for done, such as a sync whose deletions were held back.
+   */
+  listedOutcome?(result: StoredJobResult): string | null;
   /** `each` when left out. */
   readonly enqueue?: EnqueuePolicy<z.output<S>>;
 }

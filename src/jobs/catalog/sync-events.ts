@@ -18,5 +18,6 @@ export const syncEventsJob = defineJob({
   summary: () => "targeted sync of PIM events",
   handler: async (data, context) => (await import("../handlers/run-event-sync-job.js")).runEventSyncJob(data, context),
   metricOutcome: (result: SyncJobResult) => (result.outcome === "held_back" ? "held_back" : "ok"),
+  listedOutcome: (result) => (result.outcome === "held_back" ? "held_back" : null),
   enqueue: { kind: "one-waiting", deduplicationId: (data) => eventSyncDeduplicationId(data.project) },
 });

@@ -25,5 +25,6 @@ export const syncRunJob = defineJob({
   },
   handler: async (data, context) => (await import("../handlers/run-sync-job.js")).runSyncJob(data, context),
   metricOutcome: (result: SyncJobResult) => (result.outcome === "held_back" ? "held_back" : "ok"),
+  listedOutcome: (result) => (result.outcome === "held_back" ? "held_back" : null),
   enqueue: { kind: "merge-sync" },
 });

@@ -26,6 +26,8 @@ export interface PimEventDelivery {
   readonly drop?: boolean;
   /** Called as each post is answered, with the body sent: when each event was delivered (the benchmark's clock). */
   readonly onAnswered?: (answer: { readonly body: string; readonly status: number; readonly at: number }) => void;
+  /** Called when a post got no answer (refused connection, timeout), with the body and why. */
+  readonly onFailed?: (failure: { readonly body: string; readonly reason: string }) => void;
 }
 
 export interface PimEventEmitter {
@@ -79,8 +81,10 @@ export function createPimEventEmitter(): PimEventEmitter {
         await response.arrayBuffer();
         answered[response.status] = (answered[response.status] ?? 0) + 1;
         to.onAnswered?.({ body: event.body, status: response.status, at: Date.now() });
-      } catch {
+      } catch (error) {
         failed += 1;
+        const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+        to.onFailed?.({ body: event.body, reason: cause instanceof Error ? cause.message : String(cause) });
       }
     })();
     inFlight.add(sending);

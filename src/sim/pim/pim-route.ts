@@ -7,7 +7,7 @@ import type { PimEventEmitter } from "./pim-event-emitter.js";
 import type { ResourceForms } from "./resource-forms.js";
 
 export interface PimRoute {
-  /** The token endpoint: needs no bearer token and does not count against a connection. */
+  /** The token endpoint and the simulator's `/sim` controls: no bearer token, not counted against a connection. */
   readonly public?: boolean;
   /** Attribute option writes have their own, much smaller budget (3 req/s, reference §3). */
   readonly optionWrite?: boolean;

@@ -21,6 +21,7 @@ import { addAttributeRoutes } from "./routes/attribute-routes.js";
 import { addRecordWriteRoutes } from "./routes/record-write-routes.js";
 import { addReferenceEntityRoutes } from "./routes/reference-entity-routes.js";
 import { addStructureRoutes } from "./routes/structure-routes.js";
+import { addSimControlRoutes } from "./routes/sim-control-routes.js";
 import { createTokenStore } from "./token-store.js";
 import { createPimEventEmitter, type PimEventEmitter } from "./pim-event-emitter.js";
 import { resourceFormsOf, type PimAnswerShape } from "./resource-forms.js";
@@ -77,6 +78,7 @@ export async function startPimSimulator(options: PimSimulatorOptions): Promise<P
   addStructureRoutes(router, context);
   addReferenceEntityRoutes(router, context);
   addRecordWriteRoutes(router, context);
+  addSimControlRoutes(router, context);
 
   const controls = await startSimulatorRuntime({
     host: options.host ?? "127.0.0.1",

@@ -166,7 +166,7 @@ describe("Activation delivery guarantees (in-process worker, real Redis, Activat
     sim.acceptWebhookOrder("amazon-fr-order-3");
     const resend = await runJob("activation", "resend", "--connection", "amazon-fr", "--order", "amazon-fr-order-3");
     expect(resend.state).toBe("completed");
-    expect(resend.job.returnvalue).toMatchObject({ delivered: ["amazon-fr-order-3"], refusedAgain: [], notFound: [] });
+    expect(resend.job.returnvalue).toMatchObject({ delivered: ["amazon-fr-order-3"], refused_again: [], not_found: [] });
     const resent = sim.webhookDeliveries().at(-1);
     expect(resent?.body).toMatchObject({
       order_id: "amazon-fr-order-3",

@@ -73,10 +73,11 @@ describe("pim-sync sync and plan", () => {
     expect(report.requests.service).toHaveProperty("rate_limited");
     expect(JSON.stringify(report)).not.toMatch(/"[a-z]+[A-Z][A-Za-z]*":/);
 
-    // The earlier camelCase shape, for one release.
+    // The earlier camelCase shape, until 0.3.0.
     const legacy = captureIo({ PIM_SECRET: "sim-secret" });
     expect(await runCli(["sync", "--config", configPath, "--project", "67", "--once", "--json", "--json-keys", "camel"], legacy)).toBe(0);
     expect(JSON.parse(legacy.out())).toMatchObject({ dryRun: false, durationMs: expect.any(Number) });
+    expect(legacy.err()).toContain("deprecated: --json-keys camel is removed in 0.3.0");
   });
 
   test("exits 2 naming every problem of a bad config, before any request", async () => {

@@ -225,7 +225,7 @@ describe("event syncs keep every rule of the one sync path", () => {
     // One run: nothing retried, nothing failed.
     expect(jobs).toHaveLength(1);
     expect(jobs[0]?.attemptsMade).toBe(1);
-    expect(jobs[0]?.returnvalue).toMatchObject({ givenUp: 1 });
+    expect(jobs[0]?.returnvalue).toMatchObject({ given_up: 1 });
   });
 
   test("a target whose collection fails for a while is retried alone, a bounded number of times, then left to the schedule", async () => {
@@ -248,7 +248,7 @@ describe("event syncs keep every rule of the one sync path", () => {
     const [job] = await eventJobs();
     // Three runs (the first, and two retries of the color target alone), then given up.
     expect(job?.attemptsMade).toBe(3);
-    expect(job?.returnvalue).toMatchObject({ givenUp: 1 });
+    expect(job?.returnvalue).toMatchObject({ given_up: 1 });
     // The season target was settled by the first run: its list (one page) was read once.
     expect(sims.pim.requests.filter((request) => request.path === "/api/rest/v1/attributes/season/options")).toHaveLength(1);
     expect(sims.pim.requests.filter((request) => request.path.startsWith("/api/rest/v1/attributes/color/options"))).toHaveLength(3);

@@ -168,6 +168,43 @@ describe("PIM events through the worker process and the simulators", () => {
     await waitFor(() => optionsOf("color").includes("teal"), { timeoutMs: WAIT_MS, what: "teal after the signed event" });
   });
 
+  it("an event of a synced type without the codes it needs is answered 200 unusable, counted, and warned of once a minute", async () => {
+    await startWorker();
+    const post = async (id: string, type: string, data: unknown) => {
+      const body = JSON.stringify({ specversion: "1.0", id, type: `com.akeneo.pim.v1.${type}`, source: "pim", data });
+      const response = await fetch(receiver, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-akeneo-signature-primary": signBody(body, SECRET) },
+        body,
+      });
+      return { status: response.status, body: (await response.json()) as unknown };
+    };
+    const noOption = { attribute_option: { attribute: { code: "color" } } };
+    expect(await post("unusable-1", "attribute-option.updated", noOption)).toEqual({
+      status: 200,
+      body: { status: "unusable", reason: "data.attribute_option.code or data.attribute_option.attribute.code missing" },
+    });
+    expect((await post("unusable-2", "attribute.updated", {})).body).toMatchObject({ status: "unusable" });
+    expect((await post("unusable-2", "attribute.updated", {})).body).toEqual({ status: "duplicate" });
+    expect((await post("family-1", "family.updated", { family: { code: "shoes" } })).body).toEqual({ status: "ignored" });
+    expect((await post("accepted-1", "attribute-option.updated", optionEventData("color", "red"))).body).toEqual({ status: "recorded" });
+    const metrics = await (await fetch(new URL("/metrics", receiver))).text();
+    const count = (outcome: string) =>
+      new RegExp(`^pim_sync_pim_events_received_total\\{project="${PROJECT}",outcome="${outcome}"\\} (\\d+)`, "m").exec(metrics)?.[1];
+    expect(["accepted", "duplicate", "ignored", "unusable", "refused"].map(count)).toEqual(["1", "1", "1", "2", "0"]);
+    // One warning for both unusable events: the second falls within the minute. The line of the
+    // event posted after them comes later on the same stream.
+    await worker.waitForLog((line) => line.msg === "PIM event recorded" && line.event === "accepted-1", WAIT_MS, "the last event's line");
+    const warnings = worker.logs().filter((line) => line.msg === "PIM event unusable: recorded, nothing synced");
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({
+      level: 40,
+      project: PROJECT,
+      event: "unusable-1",
+      type: "com.akeneo.pim.v1.attribute-option.updated",
+    });
+  });
+
   it("duplicated and reordered events end in the exact state a full sync leaves", async () => {
     await startWorker();
     sims.pim.events.configure({ url: receiver, secret: SECRET, duplicates: 2, reorderBatch: 4 });

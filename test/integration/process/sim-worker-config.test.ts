@@ -1,4 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { beforeAll, describe, expect } from "vitest";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
@@ -8,12 +10,62 @@ import { waitForJobState } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/process-poll.js";
 import { TEST_REDIS_URL, type TestRedis } from "../../support/redis.js";
 import { test, type CliFixture } from "../../support/fixtures.js";
+import { signBody } from "../../../src/events/event-signature.js";
 
 interface SimWorkerConfig {
   redis: { url: string; prefix: string };
   server: { host: string; port: number };
   trigger: { token: string };
-  projects: { pim: { url: string }; service: { url: string } }[];
+  projects: { pim: { url: string; events?: { secret: string } }; service: { url: string } }[];
+}
+
+interface RelayedEvent {
+  readonly body: string;
+  readonly signature: string | undefined;
+  readonly status: number;
+}
+
+/**
+ * A loopback pipe in front of the worker's receiver: the sim must be told where events go when
+ * it starts, and the worker (its port bound as 0) is started after the sim whose URLs its config
+ * names. It hands each POST on unchanged, once `to` is set, and keeps what passed.
+ */
+async function startEventRelay() {
+  let to: string | undefined;
+  const passed: RelayedEvent[] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      const body = Buffer.concat(chunks).toString("utf8");
+      const signature = request.headers["x-akeneo-signature-primary"];
+      const headers = Object.fromEntries(
+        Object.entries(request.headers).flatMap(([name, value]) =>
+          name.startsWith("x-") || name === "content-type" ? [[name, String(value)]] : [],
+        ),
+      );
+      void (async () => {
+        const answer = to === undefined ? null : await fetch(to, { method: "POST", headers, body });
+        const status = answer?.status ?? 503;
+        passed.push({ body, signature: typeof signature === "string" ? signature : undefined, status });
+        response.writeHead(status, { "content-type": "application/json" });
+        response.end(answer === null ? "{}" : await answer.text());
+      })();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    passed,
+    forwardTo(url: string) {
+      to = url;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 describe("config/sim-worker.yaml: `pim-sync sim` + `pim-sync worker` as the README shows", () => {
@@ -81,6 +133,108 @@ describe("config/sim-worker.yaml: `pim-sync sim` + `pim-sync worker` as the READ
     await stop(worker);
     await stop(sim);
     expect(worker.child.exitCode).toBe(0);
+  });
+
+  test("`sim --events-to` posts a signed event for each `sim change`, which the worker of the shipped file syncs and `history` shows", async ({
+    closeAfter,
+  }) => {
+    const shipped = parseYaml(await readFile(join(REPO_ROOT, "config", "sim-worker.yaml"), "utf8")) as SimWorkerConfig;
+    const secret = shipped.projects[0]?.pim.events?.secret;
+    expect(secret).toBeDefined();
+    const relay = closeAfter(await startEventRelay());
+    const sim = cli.spawn([
+      "sim",
+      "--pim-port",
+      "0",
+      "--service-port",
+      "0",
+      "--activation-port",
+      "0",
+      "--events-to",
+      `${relay.origin}/v1/pim-events/67`,
+      "--events-secret",
+      secret ?? "",
+    ]);
+    await waitFor(() => sim.stdout().includes("Press Ctrl-C to stop."), { timeoutMs: 15_000, what: "the simulators" });
+    expect(sim.stdout()).toContain(`PIM events:                      posted to ${relay.origin}/v1/pim-events/67`);
+    expect(sim.stdout()).not.toContain(secret);
+    const urlAfter = (label: string): string => {
+      const found = new RegExp(`${label}\\s+(http://\\S+)`).exec(sim.stdout())?.[1];
+      if (found === undefined) throw new Error(`no '${label}' URL in the sim's output:\n${sim.stdout()}`);
+      return found;
+    };
+    const [pimUrl, serviceUrl] = [urlAfter("PIM simulator:"), urlAfter("Configuration-service simulator:")];
+    const config: SimWorkerConfig = {
+      ...shipped,
+      redis: { ...shipped.redis, url: TEST_REDIS_URL, prefix: redis.prefix },
+      server: { ...shipped.server, port: 0 },
+      projects: shipped.projects.map((project) => ({
+        ...project,
+        pim: { ...project.pim, url: pimUrl },
+        service: { ...project.service, url: serviceUrl },
+      })),
+    };
+    const configPath = join(dir, "sim-worker.yaml");
+    await writeFile(configPath, stringifyYaml(config));
+    const worker = cli.spawn(["worker", "--config", configPath]);
+    relay.forwardTo(`${await servingUrlOf(worker)}/v1/pim-events/67`);
+
+    const change = cli.spawn(["sim", "change", "color", "teal", "--label", "en_US=Teal", "--pim-url", pimUrl]);
+    expect(await waitForExit(change, 30_000)).toEqual({ code: 0, signal: null });
+    expect(change.stdout()).toBe("color/teal: created\n");
+    await waitFor(() => /PIM event attribute-option\.created \S+ posted: 200/.test(sim.stdout()), {
+      timeoutMs: 30_000,
+      what: "the sim to post the event",
+    });
+    const [created] = relay.passed;
+    expect(created?.signature).toBe(signBody(created?.body ?? "", secret ?? ""));
+    expect(JSON.parse(created?.body ?? "{}")).toMatchObject({
+      type: "com.akeneo.pim.v1.attribute-option.created",
+      data: { attribute_option: { code: "teal", attribute: { code: "color" } } },
+    });
+    const historyOf = async (): Promise<{ option: string; kind: string; trigger: string }[]> => {
+      const history = cli.spawn(["history", "--config", configPath, "--project", "67", "--option", "teal", "--json"]);
+      expect(await waitForExit(history, 30_000)).toEqual({ code: 0, signal: null });
+      return JSON.parse(history.stdout()) as { option: string; kind: string; trigger: string }[];
+    };
+    await waitFor(async () => (await historyOf()).some((entry) => entry.trigger === "event" && entry.kind !== "deleted"), {
+      timeoutMs: 60_000,
+      what: "teal written by the targeted sync, in the history",
+    });
+
+    // A deletion: the simulator's own control route, as the PIM's API has none.
+    const remove = cli.spawn(["sim", "change", "color", "teal", "--delete", "--pim-url", pimUrl]);
+    expect(await waitForExit(remove, 30_000)).toEqual({ code: 0, signal: null });
+    expect(remove.stdout()).toBe("color/teal: deleted\n");
+    await waitFor(async () => (await historyOf()).some((entry) => entry.kind === "deleted"), {
+      timeoutMs: 60_000,
+      what: "teal's deletion in the history",
+    });
+    expect(relay.passed.map((event) => [(JSON.parse(event.body) as { type: string }).type, event.status])).toEqual([
+      ["com.akeneo.pim.v1.attribute-option.created", 200],
+      ["com.akeneo.pim.v1.attribute-option.deleted", 200],
+    ]);
+
+    await stop(worker);
+    await stop(sim);
+  });
+
+  test("`sim change` names what the PIM simulator refused, and `--events-to` needs its secret", async () => {
+    const sim = cli.spawn(["sim", "--pim-port", "0", "--service-port", "0", "--activation-port", "0"]);
+    await waitFor(() => sim.stdout().includes("Press Ctrl-C to stop."), { timeoutMs: 15_000, what: "the simulators" });
+    const pimUrl = /PIM simulator:\s+(http:\/\/\S+)/.exec(sim.stdout())?.[1] ?? "";
+    const bad = cli.spawn(["sim", "change", "color", "teal", "--label", "en-US=Teal", "--pim-url", pimUrl]);
+    expect(await waitForExit(bad, 30_000)).toEqual({ code: 1, signal: null });
+    expect(bad.stderr()).toContain(
+      'color/teal: the PIM simulator answered 422 Validation failed. labels: The locale "en-US" does not exist.',
+    );
+    const missing = cli.spawn(["sim", "change", "color", "mauve", "--delete", "--pim-url", pimUrl]);
+    expect(await waitForExit(missing, 30_000)).toEqual({ code: 1, signal: null });
+    expect(missing.stderr()).toContain("404");
+    await stop(sim);
+    const unsigned = cli.spawn(["sim", "--pim-port", "0", "--events-to", "http://127.0.0.1:9/v1/pim-events/67"]);
+    expect(await waitForExit(unsigned, 30_000)).toEqual({ code: 2, signal: null });
+    expect(unsigned.stderr()).toContain("--events-to needs --events-secret");
   });
 
   test("the demo says what the untouched manual collection is and suggests the next step", async () => {

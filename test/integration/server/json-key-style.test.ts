@@ -100,7 +100,7 @@ describe("one JSON style: the admin API and GET /v1/jobs answer snake_case (came
     });
   });
 
-  test("answers the earlier camelCase shapes with --json-keys camel (kept for one release)", async () => {
+  test("answers the earlier camelCase shapes with --json-keys camel (removed in 0.3.0)", async () => {
     const refs = await startWithJobs("camel");
     const list = await client.call("/admin/api/jobs", { token: ADMIN.token });
     expect((list.json as { jobs: unknown[] }).jobs).toEqual(
@@ -112,5 +112,13 @@ describe("one JSON style: the admin API and GET /v1/jobs answer snake_case (came
       attempts_made: 1,
       result: { heldBack: [], durationMs: expect.any(Number) as unknown },
     });
+    // History and held plans never answered camelCase: snake_case whatever the worker's flag.
+    const history = await client.call(`/admin/api/projects/${PROJECT}/history?limit=1`, { token: ADMIN.token });
+    expect(history.status).toBe(200);
+    expect(history.json).toMatchObject({
+      entries: [expect.objectContaining({ labels_after: expect.any(Object) as unknown })],
+      next_cursor: expect.any(String) as unknown,
+    });
+    expect(keysOf(history.json).filter((key) => CAMEL_KEY.test(key))).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Writable } from "node:stream";
-import { jsonText, snakeCaseKeys, writeJsonArray } from "../../../src/cli/json-output.js";
+import { jsonText, parseJsonKeyStyle, snakeCaseKeys, writeJsonArray } from "../../../src/cli/json-output.js";
+import { camelCaseKeys } from "../../../src/json/json-key-style.js";
 
 describe("snakeCaseKeys", () => {
   it("turns camelCase keys into snake_case at every depth", () => {
@@ -19,6 +20,36 @@ describe("snakeCaseKeys", () => {
   it("camel keeps the earlier shape as it is", () => {
     expect(JSON.parse(jsonText({ dryRun: true }, "camel"))).toEqual({ dryRun: true });
     expect(JSON.parse(jsonText({ dryRun: true }))).toEqual({ dry_run: true });
+  });
+});
+
+describe("camelCaseKeys (job results under --json-keys camel)", () => {
+  it("gives back the camelCase keys a result had before it was stored snake_case, leaving data keys alone", () => {
+    const stored = { held_back: [{ collection: "color" }], duration_ms: 3, given_up: 1, labels: { en_US: "Red", "en-US": "Red" } };
+    expect(camelCaseKeys(stored)).toEqual({
+      heldBack: [{ collection: "color" }],
+      durationMs: 3,
+      givenUp: 1,
+      labels: { en_US: "Red", "en-US": "Red" },
+    });
+    expect(snakeCaseKeys(camelCaseKeys(stored))).toEqual(stored);
+  });
+});
+
+describe("parseJsonKeyStyle", () => {
+  it("warns of camel's removal, naming the release, on the stream given", () => {
+    let warned = "";
+    const stderr = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        warned += chunk.toString("utf8");
+        done();
+      },
+    });
+    expect(parseJsonKeyStyle("camel", "help", stderr)).toBe("camel");
+    expect(warned).toBe("deprecated: --json-keys camel is removed in 0.3.0; read the snake_case keys instead\n");
+    warned = "";
+    expect(parseJsonKeyStyle(undefined, "help", stderr)).toBe("snake");
+    expect(warned).toBe("");
   });
 });
 

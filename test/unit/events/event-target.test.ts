@@ -21,10 +21,16 @@ describe("event targets", () => {
     ).toEqual({ kind: "reference-entity", code: "brand" });
   });
 
-  it("an option event without its option code names no target", () => {
-    expect(targetOfEvent(event("attribute-option.deleted", { attribute_option: { attribute: { code: "color" } } }))).toHaveProperty(
-      "ignored",
-    );
+  it("an option event without its option code names no target, and is unusable (a type pim-sync syncs on)", () => {
+    expect(targetOfEvent(event("attribute-option.deleted", { attribute_option: { attribute: { code: "color" } } }))).toMatchObject({
+      unusable: true,
+    });
+    expect(targetOfEvent(event("attribute.updated", {}))).toMatchObject({ unusable: true });
+  });
+
+  it("a type pim-sync does not sync on is ignored, not unusable", () => {
+    expect(targetOfEvent(event("family.updated", {}))).toEqual({ ignored: "family events change no option collection", unusable: false });
+    expect(targetOfEvent(event("product.updated", {}))).toMatchObject({ unusable: false });
   });
 
   it("option keys are lower case and read back, whatever `:` either code holds", () => {

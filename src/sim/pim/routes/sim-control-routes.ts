@@ -1,0 +1,35 @@
+/**
+ * The simulator's own control routes, under `/sim` (not part of Akeneo's API): what a test does
+ * through `state` and `events.emit`, for a user of `pim-sync sim` in another process. The PIM's
+ * REST API cannot delete an attribute option (reference §5: only GET and PATCH), yet a deletion
+ * is what an option's removal in the PIM's UI or an import looks like to pim-sync, so
+ * `DELETE /sim/attributes/:code/options/:option` removes it from the live catalogue and announces
+ * `attribute-option.deleted`, as the Event Platform would. No token: the simulator is a local tool.
+ */
+import { jsonReply, emptyReply } from "../../shared/replies.js";
+import { paramOf } from "../../shared/router.js";
+import { optionEventData } from "../pim-event-emitter.js";
+import type { PimRouteContext, PimRouter } from "../pim-route.js";
+import { findAttribute, sameCode } from "../pim-state.js";
+
+export const SIM_CONTROL_PREFIX = "/sim";
+
+export function addSimControlRoutes(router: PimRouter, { state, events }: PimRouteContext): void {
+  router.add("DELETE", `${SIM_CONTROL_PREFIX}/attributes/:code/options/:option`, {
+    public: true,
+    handle: (_request, params) => {
+      const attributeCode = paramOf(params, "code");
+      const optionCode = paramOf(params, "option");
+      const attribute = findAttribute(state, attributeCode);
+      if (attribute === undefined) return jsonReply(404, { message: `Attribute "${attributeCode}" does not exist.` });
+      const options = state.attribute_options[attribute.code] ?? [];
+      const index = options.findIndex((option) => sameCode(option.code, optionCode));
+      const found = options[index];
+      if (found === undefined)
+        return jsonReply(404, { message: `Option "${optionCode}" of attribute "${attribute.code}" does not exist.` });
+      options.splice(index, 1);
+      events.emit("attribute-option.deleted", optionEventData(attribute.code, found.code));
+      return emptyReply(204);
+    },
+  });
+}
