@@ -2,6 +2,7 @@ import type { Job } from "bullmq";
 import { z } from "zod";
 import { SYNC_SCHEDULER_ID } from "../redis/queue-names.js";
 import type { JobQueues } from "./job-queues.js";
+import { storedResultOf } from "./job-admin.js";
 
 /** How a project's last sync ended, from its job. */
 export interface LastSync {
@@ -46,14 +47,17 @@ const SYNC_JOBS = new Set(["sync.run", "sync.events"]);
 const ENDED_LOOKED_AT = 25;
 const FAILED_SHOWN = 5;
 
-/** The part of a sync job's result the overview reads (sync-job-result.ts); older results may lack fields. */
+/**
+ * The part of a sync job's result the overview reads (sync-job-result.ts), as stored: snake_case
+ * (storedResultOf also turns an earlier version's camelCase into it); older results may lack fields.
+ */
 const syncResultSchema = z.object({
   outcome: z.enum(["done", "held_back"]).catch("done"),
   upserts: z.number().catch(0),
   deletes: z.number().catch(0),
-  heldBack: z.array(z.object({ names: z.number().catch(0) })).catch([]),
+  held_back: z.array(z.object({ names: z.number().catch(0) })).catch([]),
   missing: z.array(z.unknown()).catch([]),
-  givenUp: z.number().optional().catch(undefined),
+  given_up: z.number().optional().catch(undefined),
 });
 
 const isoOf = (ms: number | undefined): string | null => (ms === undefined ? null : new Date(ms).toISOString());
@@ -62,14 +66,14 @@ function lastSyncOf(project: number, job: Job, state: "completed" | "failed"): L
   const base = { job: `${project}/${job.id ?? ""}`, name: job.name, finishedAt: isoOf(job.finishedOn) ?? "" };
   if (state === "failed")
     return { ...base, outcome: "failed", written: 0, held: 0, failed: 1, missing: 0, failedReason: job.failedReason || null };
-  const result = syncResultSchema.safeParse(job.returnvalue);
+  const result = syncResultSchema.safeParse(storedResultOf(job.returnvalue));
   if (!result.success) return { ...base, outcome: "done", written: 0, held: 0, failed: 0, missing: 0, failedReason: null };
   return {
     ...base,
     outcome: result.data.outcome,
     written: result.data.upserts + result.data.deletes,
-    held: result.data.heldBack.reduce((sum, collection) => sum + collection.names, 0),
-    failed: result.data.givenUp ?? 0,
+    held: result.data.held_back.reduce((sum, collection) => sum + collection.names, 0),
+    failed: result.data.given_up ?? 0,
     missing: result.data.missing.length,
     failedReason: null,
   };

@@ -173,7 +173,7 @@ describe("the operator console in a browser", () => {
       await expect(failing.textContent()).resolves.toMatch(/failing/);
       expect(await failing.locator('a[href^="/admin/queue/"]').count()).toBeGreaterThan(0);
       await expect(page.locator(`#fleet tr[data-project="${HELD}"]`).textContent()).resolves.toMatch(
-        /held back[\s\S]*1 pending \(4 options\)/,
+        /held back[\s\S]*4 held[\s\S]*1 pending \(4 options\)/,
       );
       await expect(page.locator(`#fleet tr[data-project="${EVENTS}"]`).textContent()).resolves.toMatch(/last \d+ (s|min) ago/);
       expect(await page.locator("#budgets tbody tr").count()).toBeGreaterThan(0);
