@@ -4,6 +4,8 @@ import { CATALOG_SIZE_NAMES, isCatalogSizeName, type CatalogSizeName } from "./c
 import { DEFAULT_SEED } from "./catalog/generate-catalog.js";
 import { DEFAULT_BENCH_REDIS_URL } from "./worker/bench-redis.js";
 import { FLEET_PROJECTS } from "./fleet/fleet-shape.js";
+import { DEFAULT_CAPACITY_EVENTS } from "./scenarios/capacity-scenario.js";
+import { DEFAULT_STARTUP_ROUNDS } from "./scenarios/startup-scenario.js";
 
 export const DEFAULT_LATENCY_MS = 20;
 /** add-options costs 100 s of service budget at any size: it runs under one size only. */
@@ -12,6 +14,8 @@ export const DEFAULT_ADD_OPTIONS_SIZE: CatalogSizeName = "small";
 export const DEFAULT_EVENTS_SIZE: CatalogSizeName = "option-heavy";
 /** The size the history's target names: a million options, where the history's cost shows. */
 export const DEFAULT_HISTORY_SIZE: CatalogSizeName = "option-heavy";
+/** What the capacity scenario measures by default: minutes, not the half hour option-heavy takes. */
+export const DEFAULT_CAPACITY_SIZES: readonly CatalogSizeName[] = ["small", "medium"];
 /** Odd, so that one order (without first, or with first) does not get the last word. */
 export const DEFAULT_HISTORY_PAIRS = 3;
 
@@ -73,6 +77,19 @@ Options:
                     200 projects (a tenth with a held plan), the time GET /admin/console
                     and GET /admin/api/overview take (p50, p95 of 20); --redis-url and
                     --json apply
+  --scenario capacity
+                    run only the Redis capacity figures: per --size (default
+                    ${DEFAULT_CAPACITY_SIZES.join(",")}; repeat or separate with commas) a worker
+                    process's first sync, a sync with nothing to write and one relabelling 1% of
+                    the options, every key's MEMORY USAGE, projected to 30 days; under the
+                    first size --events N (default ${DEFAULT_CAPACITY_EVENTS}) PIM events, each synced
+                    alone; redis_bytes_per_project, redis_bytes_per_event, redis_keys_per_event;
+                    --cli PATH (another build's dist/src/cli/bin.js), --latency-ms, --seed,
+                    --redis-url and --json apply
+  --scenario startup
+                    run only the start-up figures: --version, jobs list and plan (to its first
+                    request) of the built CLI against a bare node -e '', in turn, --rounds N
+                    (default ${DEFAULT_STARTUP_ROUNDS}) times, medians; --cli, --redis-url and --json apply
   -h, --help        show this help`;
 
 export class BenchUsageError extends Error {
@@ -101,6 +118,23 @@ export type BenchArgs =
       readonly redisUrl: string;
       readonly json: boolean;
       readonly markdown: boolean;
+    }
+  | {
+      readonly kind: "capacity";
+      readonly sizes: readonly CatalogSizeName[];
+      readonly events: number;
+      readonly cliPath: string | null;
+      readonly latencyMs: number;
+      readonly seed: number;
+      readonly redisUrl: string;
+      readonly json: boolean;
+    }
+  | {
+      readonly kind: "startup";
+      readonly rounds: number;
+      readonly cliPath: string | null;
+      readonly redisUrl: string;
+      readonly json: boolean;
     }
   | {
       readonly kind: "history";
@@ -143,6 +177,9 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
         scenario: { type: "string" },
         "fleet-projects": { type: "string" },
         pairs: { type: "string" },
+        events: { type: "string" },
+        rounds: { type: "string" },
+        cli: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -189,9 +226,30 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
         writeResults: values["no-results"] !== true,
       };
     }
+    if (values.scenario === "capacity") {
+      return {
+        kind: "capacity",
+        sizes: capacitySizesOf(values.size ?? []),
+        events: integerIn(values.events, "--events", DEFAULT_CAPACITY_EVENTS, 1, 10_000),
+        cliPath: values.cli ?? null,
+        latencyMs: nonNegativeNumber(values["latency-ms"], "--latency-ms", DEFAULT_LATENCY_MS),
+        seed: seedOf(values.seed),
+        redisUrl: redisUrlOf(values["redis-url"]),
+        json,
+      };
+    }
+    if (values.scenario === "startup") {
+      return {
+        kind: "startup",
+        rounds: integerIn(values.rounds, "--rounds", DEFAULT_STARTUP_ROUNDS, 1, 200),
+        cliPath: values.cli ?? null,
+        redisUrl: redisUrlOf(values["redis-url"]),
+        json,
+      };
+    }
     if (values.scenario !== "scale")
       throw new BenchUsageError(
-        `unknown --scenario '${values.scenario}' (scenarios: scale, queue-overhead, fleet, events, history, console)`,
+        `unknown --scenario '${values.scenario}' (scenarios: scale, queue-overhead, fleet, events, history, console, capacity, startup)`,
       );
     return {
       kind: "scale",
@@ -240,6 +298,26 @@ function historySizeOf(raw: readonly string[]): CatalogSizeName {
   if (names.length > 1 || name === undefined || !isCatalogSizeName(name))
     throw new BenchUsageError(`--scenario history takes one --size of ${CATALOG_SIZE_NAMES.join(", ")}, got '${names.join(",")}'`);
   return name;
+}
+
+function integerIn(raw: string | undefined, flag: string, fallback: number, min: number, max: number): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < min || value > max)
+    throw new BenchUsageError(`${flag} must be an integer in [${min}, ${max}], got '${raw}'`);
+  return value;
+}
+
+function capacitySizesOf(raw: readonly string[]): readonly CatalogSizeName[] {
+  const names = raw
+    .flatMap((value) => value.split(","))
+    .map((value) => value.trim())
+    .filter((value) => value !== "");
+  if (names.length === 0) return DEFAULT_CAPACITY_SIZES;
+  const unknown = names.filter((name) => !isCatalogSizeName(name));
+  if (unknown.length > 0)
+    throw new BenchUsageError(`unknown size ${unknown.map((name) => `'${name}'`).join(", ")} (sizes: ${CATALOG_SIZE_NAMES.join(", ")})`);
+  return CATALOG_SIZE_NAMES.filter((name) => names.includes(name));
 }
 
 function pairsOf(raw: string | undefined): number {

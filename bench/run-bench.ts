@@ -19,6 +19,8 @@ import { measureFleet } from "./scenarios/fleet-scenario.js";
 import { runEventsScenario } from "./scenarios/events-scenario.js";
 import { renderEventsResult } from "./report/render-events-table.js";
 import { measureHistoryOverhead } from "./scenarios/history-overhead-scenario.js";
+import { runCapacityScenario } from "./scenarios/capacity-scenario.js";
+import { runStartupScenario, STARTUP_TARGETS } from "./scenarios/startup-scenario.js";
 import type { ScenarioResult } from "./scenarios/scenario.js";
 import { measureConsole } from "./scenarios/console-scenario.js";
 import { FIGURES } from "./report/figures.js";
@@ -50,6 +52,7 @@ async function run(args: Extract<BenchArgs, { kind: "run" }>): Promise<void> {
         addOptionsSize: args.addOptionsSize,
         measureQueueOverhead: index === 0,
         measureFleet: index === 0,
+        measureOncePerRun: index === 0,
       },
     });
     collectGarbage();
@@ -204,6 +207,57 @@ async function runConsole(args: Extract<BenchArgs, { kind: "console" }>): Promis
   process.stdout.write(`${lines.join("\n")}\n`);
 }
 
+async function runCapacity(args: Extract<BenchArgs, { kind: "capacity" }>): Promise<void> {
+  const startedAt = Date.now();
+  const result = await runCapacityScenario({
+    sizes: args.sizes,
+    events: args.events,
+    seed: args.seed,
+    latencyMs: args.latencyMs,
+    redisUrl: args.redisUrl,
+    cliPath: args.cliPath ?? CLI_PATH,
+    progress,
+  });
+  progress(`done in ${Math.round((Date.now() - startedAt) / 1000)} s`);
+  const report = {
+    generated_at: new Date().toISOString(),
+    machine: machineInfo(),
+    seed: args.seed,
+    latency_ms: args.latencyMs,
+    capacity: result,
+  };
+  if (args.json) {
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    return;
+  }
+  const mb = (bytes: number): string => `${(bytes / 1_048_576).toFixed(2)} MB`;
+  const lines = [
+    ...Object.entries(result.sizes).map(
+      ([size, measured]) =>
+        `${size}: ${measured.options} options; first sync ${mb(measured.after_first_sync.bytes)} (${measured.after_first_sync.keys} keys); ` +
+        `30 days projected ${mb(measured.projection_30_days.bytes)}; a no-change run leaves ${measured.per_noop_sync.bytes} B`,
+    ),
+    result.events === null
+      ? "events: not measured"
+      : `events: ${result.events.events} (${result.events.event_sync_jobs} targeted syncs): ${result.events.bytes_per_event} B and ${result.events.keys_per_event} keys per event, ${result.events.uncapped_bytes_per_event} B of it uncapped`,
+  ];
+  process.stdout.write(`${lines.join("\n")}\n`);
+}
+
+async function runStartup(args: Extract<BenchArgs, { kind: "startup" }>): Promise<void> {
+  const result = await runStartupScenario({ cliPath: args.cliPath ?? CLI_PATH, redisUrl: args.redisUrl, rounds: args.rounds, progress });
+  const report = { generated_at: new Date().toISOString(), machine: machineInfo(), startup: result };
+  if (args.json) {
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    return;
+  }
+  const lines = Object.entries(result.figures).map(
+    ([key, value]) => `${key} ${value} (target <= ${STARTUP_TARGETS[key as keyof typeof STARTUP_TARGETS]})`,
+  );
+  lines.push(`medians ms: ${JSON.stringify(result.medians_ms)}; load ${result.load_average_1m.join(" / ")}`);
+  process.stdout.write(`${lines.join("\n")}\n`);
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   let args: BenchArgs;
   try {
@@ -242,6 +296,12 @@ async function main(argv: readonly string[]): Promise<number> {
       return 0;
     case "console":
       await runConsole(args);
+      return 0;
+    case "capacity":
+      await runCapacity(args);
+      return 0;
+    case "startup":
+      await runStartup(args);
       return 0;
   }
 }

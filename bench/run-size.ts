@@ -24,10 +24,12 @@ import { runFullSyncScenario } from "./scenarios/full-sync-scenario.js";
 import { runNoopResyncScenario } from "./scenarios/noop-resync-scenario.js";
 import { runQueueOverheadScenario } from "./scenarios/queue-overhead-scenario.js";
 import { runFleetScenario } from "./scenarios/fleet-scenario.js";
+import { runCapacityOfSizeScenario } from "./scenarios/capacity-scenario.js";
+import { runStartupOfRunScenario } from "./scenarios/startup-scenario.js";
 import { createSyncRunner } from "./scenarios/create-sync-runner.js";
 import type { Scenario, ScenarioContext, ScenarioResult, WorkerScenarioOptions } from "./scenarios/scenario.js";
 
-/** In this order: the re-sync relies on the state the first sync leaves. */
+/** In this order: the re-sync relies on the state the first sync leaves; capacity changes the PIM's. */
 export const SCENARIOS: readonly Scenario[] = [
   runFullSyncScenario,
   runNoopResyncScenario,
@@ -36,6 +38,9 @@ export const SCENARIOS: readonly Scenario[] = [
   runAddOptionsLatencyOver20Scenario,
   runQueueOverheadScenario,
   runFleetScenario,
+  runStartupOfRunScenario,
+  // Last: it relabels options in the PIM simulator's state.
+  runCapacityOfSizeScenario,
 ];
 
 export interface RunSizeOptions {

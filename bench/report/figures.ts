@@ -21,6 +21,12 @@ export const FIGURE_KEYS = [
   "limiter_overhead_us_p50",
   "limiter_overhead_us_p99",
   "fair_small_job_wait_ms",
+  "redis_bytes_per_project",
+  "redis_bytes_per_event",
+  "redis_keys_per_event",
+  "startup_version_ratio",
+  "startup_jobs_list_ratio",
+  "startup_plan_ratio",
 ] as const;
 
 export type FigureKey = (typeof FIGURE_KEYS)[number];
@@ -132,6 +138,48 @@ export const FIGURES: Readonly<Record<FigureKey, FigureSpec>> = {
     met: null,
     worse: "higher",
     decimals: 0,
+  },
+  redis_bytes_per_project: {
+    label: "Redis bytes a project keeps after 30 days (first sync + runs and changes kept; docs/capacity.md)",
+    target: null,
+    met: null,
+    worse: "higher",
+    decimals: 0,
+  },
+  redis_bytes_per_event: {
+    label: "Redis bytes one PIM event leaves (each synced alone; BullMQ's capped job records included)",
+    target: null,
+    met: null,
+    worse: "higher",
+    decimals: 0,
+  },
+  redis_keys_per_event: {
+    label: "Redis keys one PIM event leaves (each synced alone; BullMQ's capped job records included)",
+    target: null,
+    met: null,
+    worse: "higher",
+    decimals: 2,
+  },
+  startup_version_ratio: {
+    label: "pim-sync --version, spawn to exit / bare node -e '' (medians)",
+    target: "<= 2",
+    met: (v) => v <= 2,
+    worse: "higher",
+    decimals: 2,
+  },
+  startup_jobs_list_ratio: {
+    label: "pim-sync jobs list (no jobs), spawn to exit / bare node -e ''",
+    target: "<= 3",
+    met: (v) => v <= 3,
+    worse: "higher",
+    decimals: 2,
+  },
+  startup_plan_ratio: {
+    label: "pim-sync plan, spawn to its first request / bare node -e ''",
+    target: "<= 3",
+    met: (v) => v <= 3,
+    worse: "higher",
+    decimals: 2,
   },
 };
 

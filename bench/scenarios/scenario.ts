@@ -50,6 +50,8 @@ export interface WorkerScenarioOptions {
   readonly measureQueueOverhead: boolean;
   /** Nor does the fleet (its own simulators and catalogue): once per run, under the same size. */
   readonly measureFleet: boolean;
+  /** The start-up of the CLI's commands and what a PIM event leaves in Redis: once per run, under the same size. */
+  readonly measureOncePerRun: boolean;
 }
 
 export interface ScenarioContext {

@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-import { runCli } from "./main.js";
+
+/** Answered here: the version alone loads neither the command table nor what it imports (docs/cli.md, "Start time"). */
+const VERSION_FLAGS: ReadonlySet<string> = new Set(["--version", "-V", "version"]);
 
 // The process entry: the first SIGINT/SIGTERM aborts the running command, which then stops
 // cleanly within its own bound (a worker: worker.shutdown_timeout_ms). A second one ends the
@@ -13,12 +15,20 @@ const stop = (signal: NodeJS.Signals): void => {
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
 
-process.exitCode = await runCli(process.argv.slice(2), {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  env: process.env,
-  signal: controller.signal,
-});
+const argv = process.argv.slice(2);
+if (argv.length === 1 && VERSION_FLAGS.has(argv[0] ?? "")) {
+  const { packageVersion } = await import("./package-version.js");
+  process.stdout.write(`pim-sync ${packageVersion()}\n`);
+  process.exitCode = 0;
+} else {
+  const { runCli } = await import("./main.js");
+  process.exitCode = await runCli(argv, {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    signal: controller.signal,
+  });
+}
 
 // Everything is closed by now; should a stray handle keep the process alive (a request that
 // ignored its abort), leave anyway.

@@ -3,20 +3,32 @@ import type { Keyspace } from "../redis/keyspace.js";
 import type { RedisClient } from "../redis/redis-client.js";
 import { redisScript } from "../redis/redis-script.js";
 
-/** A redelivery within this long of the first delivery is a duplicate (the platform retries for far less). */
-const SEEN_SECONDS = 7 * 86_400;
+/**
+ * A redelivery within this long of the first delivery is a duplicate (the platform retries for far
+ * less). Ids are kept by UTC day of arrival, one hash per project and day, each kept until this
+ * long after its day ends: a duplicate is seen for 7 to 8 days, at a few dozen bytes an event and
+ * no key of its own (a key per event cost ~130 bytes and a key a week: docs/capacity.md).
+ */
+export const SEEN_DAYS = 7;
+const DAY_MS = 86_400_000;
 /** Recent events kept for inspection, per project. */
 const LOG_LENGTH = 1_000;
 
 /**
- * Records an event once per id, in one step: the id's mark, its target in the project's pending
- * set (with a new sequence number, so a target that changes again while a sync reads it stays
- * pending), the event in the project's log, and the time and subject last seen. A duplicate
- * only refreshes the time: the platform is talking.
+ * Records an event once per id, in one step: the id in its arrival day's hash, its target in the
+ * project's pending set (with a new sequence number, so a target that changes again while a sync
+ * reads it stays pending), the event in the project's log, and the time and subject last seen. A
+ * duplicate (its id in any day's hash of the window, or under the one-key-per-event mark of the
+ * versions before, kept 7 days from their last write) only refreshes the time: the platform is talking.
  */
 const RECORD = redisScript(`
 redis.call('SET', KEYS[5], ARGV[4])
-if redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[1]) == false then return 0 end
+if redis.call('EXISTS', KEYS[7]) == 1 then return 0 end
+for i = 8, #KEYS do
+  if redis.call('HEXISTS', KEYS[i], ARGV[7]) == 1 then return 0 end
+end
+if redis.call('HSETNX', KEYS[1], ARGV[7], '') == 0 then return 0 end
+redis.call('EXPIREAT', KEYS[1], ARGV[1])
 if ARGV[2] ~= '' then
   redis.call('HSET', KEYS[2], ARGV[2], redis.call('INCR', KEYS[3]))
 end
@@ -97,21 +109,29 @@ export function createPimEventStore(redis: RedisClient, keyspace: Keyspace): Pim
   const key = (project: number, ...parts: string[]): string => keyspace.projectKey(project, "pim-events", ...parts);
   return {
     async record(project, event) {
+      const day = Math.floor(event.receivedAt / DAY_MS);
+      // The next day too: another process whose clock is a little ahead may have recorded it there.
+      const otherDays = [day + 1, ...Array.from({ length: SEEN_DAYS }, (_, back) => day - back - 1)].map((other) =>
+        key(project, "seen-on", String(other)),
+      );
       const keys = [
-        key(project, "seen", event.id),
+        key(project, "seen-on", String(day)),
         key(project, "pending"),
         key(project, "seq"),
         key(project, "log"),
         key(project, "last"),
         key(project, "subject"),
+        key(project, "seen", event.id),
+        ...otherDays,
       ];
       const added = await RECORD(redis, keys, [
-        SEEN_SECONDS,
+        Math.ceil(((day + 1) * DAY_MS) / 1000) + SEEN_DAYS * 86_400,
         event.target ?? "",
         JSON.stringify(event),
         event.receivedAt,
         event.subject ?? "",
         LOG_LENGTH,
+        event.id,
       ]);
       return added === 1;
     },

@@ -14,6 +14,7 @@ import type { JobHandlers } from "./job-handlers.js";
 import type { JobObserver } from "./job-observer.js";
 import { projectQueueBinding } from "./project-queue-binding.js";
 import type { JobCatalog } from "./catalog/job-catalog-of.js";
+import { DEFAULT_JOB_CATALOG } from "./job-catalog.js";
 import { createJobQueues, type JobQueues } from "./job-queues.js";
 import { keyspaceOf } from "../redis/keyspace.js";
 import { keepQueueSafety, type QueueSafetyKeeper } from "./keep-queue-safety.js";
@@ -231,7 +232,7 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
         onRunEnded: (token) => leases.end(token),
         repeatStrategy: spreadRepeatStrategy(project.id, settings.worker.schedule_jitter_ms),
       });
-      recordFinalStatuses(worker, project.id, finalStatuses, logger);
+      recordFinalStatuses(worker, project.id, finalStatuses, args.catalog ?? DEFAULT_JOB_CATALOG, logger);
       return worker;
     });
     let activation: RunningActivationWorker | null = null;

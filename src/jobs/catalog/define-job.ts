@@ -88,6 +88,12 @@ export interface JobDefinition<
   listedOutcome?(result: StoredJobResult): string | null;
   /** `each` when left out. */
   readonly enqueue?: EnqueuePolicy<z.output<S>>;
+  /**
+   * False: a completed run leaves no final-status record past BullMQ's retention (a failure for
+   * good still does). For jobs that come in streams and that nobody polls by id: a record each
+   * would make Redis grow with the stream (docs/capacity.md). True when left out.
+   */
+  readonly recordsCompletion?: boolean;
 }
 
 /** Any entry of the catalog, whatever its data. */

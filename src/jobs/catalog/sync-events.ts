@@ -20,4 +20,8 @@ export const syncEventsJob = defineJob({
   metricOutcome: (result: SyncJobResult) => (result.outcome === "held_back" ? "held_back" : "ok"),
   listedOutcome: (result) => (result.outcome === "held_back" ? "held_back" : null),
   enqueue: { kind: "one-waiting", deduplicationId: (data) => eventSyncDeduplicationId(data.project) },
+  // One job per burst of events, queued by the platform's deliveries, never by a caller holding
+  // its id: a 30-day record each was most of what an event left in Redis (docs/capacity.md).
+  // BullMQ's own last 1,000 completed jobs and the change history (its ref) still answer.
+  recordsCompletion: false,
 });

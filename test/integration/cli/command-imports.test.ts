@@ -41,6 +41,19 @@ async function modulesLoadedBy(args: readonly string[], dir: string): Promise<st
 const UPSTREAM_AND_FEATURES =
   /\/node_modules\/(undici|fastify|@fastify|@bull-board|@opentelemetry)\/|\/dist\/src\/(sim\/|pim\/|config-service\/|event-platform\/|sync\/(?!project-scope-error\.js|sync-report\.js)|activation\/activation-runtime|http\/create-agent)/;
 
+describe("pim-sync --version: what it loads", () => {
+  test.beforeEach(() => assertCliBuilt());
+
+  test("reads the version without loading the command table, what it imports, or any library", async ({ tempDir }) => {
+    const loaded = await modulesLoadedBy(["--version"], tempDir);
+
+    expect(loaded.some((url) => url.includes("/dist/src/cli/package-version.js"))).toBe(true);
+    const own = loaded.filter((url) => url.includes("/dist/src/")).map((url) => url.slice(url.indexOf("/dist/src/")));
+    expect(own.sort()).toEqual(["/dist/src/cli/bin.js", "/dist/src/cli/package-version.js"]);
+    expect(loaded.filter((url) => url.includes("/node_modules/"))).toEqual([]);
+  });
+});
+
 describe("pim-sync sync: what the command loads", () => {
   let dir: string;
   test.beforeEach(async ({ tempDir }) => {

@@ -21,6 +21,7 @@ import type { TestRedis } from "../../support/redis.js";
 const PROJECT = 67;
 const SECRET = "event-secret-0123456789abcdef";
 const WAIT_MS = 60_000;
+const TRIGGER_TOKEN = "events-trigger-token-0123456789";
 
 describe("PIM events through the worker process and the simulators", () => {
   let sims: RunningSimulators;
@@ -29,6 +30,7 @@ describe("PIM events through the worker process and the simulators", () => {
   let dir: string;
   let worker: CliProcess;
   let receiver: string;
+  let serverUrl: string;
 
   beforeAll(() => assertCliBuilt());
   beforeEach(async () => {
@@ -57,6 +59,7 @@ describe("PIM events through the worker process and the simulators", () => {
       redisPrefix: redis.prefix,
       logLevel: "info",
       server: { port: 0 },
+      trigger: { token: TRIGGER_TOKEN },
       projectExtras: {
         pim: {
           url: sims.pim.url,
@@ -68,6 +71,7 @@ describe("PIM events through the worker process and the simulators", () => {
     });
     worker = spawnCli(["worker", "--config", config], { env: { PIM_EVENTS_SECRET: SECRET } });
     const url = await servingUrlOf(worker, WAIT_MS);
+    serverUrl = url;
     receiver = `${url}/v1/pim-events/${PROJECT}`;
     const sync = await queues.enqueueSync({ project: PROJECT, trigger: "api" });
     await waitForJobState(queues, PROJECT, sync.jobId, "completed", WAIT_MS);
@@ -137,6 +141,37 @@ describe("PIM events through the worker process and the simulators", () => {
     expect(metrics).toMatch(new RegExp(`^pim_sync_pim_event_age_seconds\\{project="${PROJECT}"\\} \\d`, "m"));
   });
 
+  it("an event sync's completion leaves no final-status record, a full sync's does; its ref answers 404 once BullMQ removed it", async () => {
+    await startWorker();
+    const statusKey = (id: string): string => `${redis.prefix}:job-status:${PROJECT}:${id}`;
+    await pim().upsertAttributeOptions("color", [{ code: "teal", labels: { en_US: "Teal" } }]);
+    await eventSyncsDone();
+    const [eventJob] = (await allJobs(queues, PROJECT)).filter((job) => job.name === "sync.events");
+    if (eventJob?.id === undefined) throw new Error("no sync.events job");
+    // Records are written in the order the jobs end, on one connection: once the later sync's
+    // record is there, the event sync's would be too.
+    const sync = await queues.enqueueSync({ project: PROJECT, trigger: "api" });
+    await waitForJobState(queues, PROJECT, sync.jobId, "completed", WAIT_MS);
+    await waitFor(async () => (await redis.redis.exists(statusKey(sync.jobId))) === 1, {
+      timeoutMs: WAIT_MS,
+      what: "the sync's final status",
+    });
+    expect(await redis.redis.exists(statusKey(eventJob.id))).toBe(0);
+
+    const ask = (id: string): Promise<Response> =>
+      fetch(`${serverUrl}/v1/jobs/${PROJECT}/${id}`, { headers: { authorization: `Bearer ${TRIGGER_TOKEN}` } });
+    expect((await ask(eventJob.id)).status).toBe(200);
+    await queues.queueFor(PROJECT).remove(eventJob.id);
+    await queues.queueFor(PROJECT).remove(sync.jobId);
+    const gone = await ask(eventJob.id);
+    expect(gone.status).toBe(404);
+    expect(await gone.json()).toEqual({ error: `no job ${PROJECT}/${eventJob.id}` });
+    // The full sync still answers from its record.
+    const kept = await ask(sync.jobId);
+    expect(kept.status).toBe(200);
+    expect(await kept.json()).toMatchObject({ name: "sync.run", state: "completed" });
+  });
+
   it("a bad or missing signature is refused 401 and changes nothing", async () => {
     await startWorker();
     const body = JSON.stringify({
@@ -155,7 +190,10 @@ describe("PIM events through the worker process and the simulators", () => {
     });
     expect([missing.status, wrong.status]).toEqual([401, 401]);
     expect(
-      await redis.redis.exists(`${redis.prefix}:pim-events:${PROJECT}:pending`, `${redis.prefix}:pim-events:${PROJECT}:seen:evt-1`),
+      await redis.redis.exists(
+        `${redis.prefix}:pim-events:${PROJECT}:pending`,
+        `${redis.prefix}:pim-events:${PROJECT}:seen-on:${Math.floor(Date.now() / 86_400_000)}`,
+      ),
     ).toBe(0);
     expect((await allJobs(queues, PROJECT)).filter((job) => job.name === "sync.events")).toEqual([]);
     // The same body, signed: accepted.

@@ -155,4 +155,38 @@ describe("parseBenchArgs", () => {
     expect(() => parseBenchArgs(["--scenario", "history", "--size", "small,medium"])).toThrow(/one --size/);
     expect(() => parseBenchArgs(["--scenario", "history", "--pairs", "0"])).toThrow(/--pairs/);
   });
+
+  it("runs the capacity figures with --scenario capacity: small and medium unless --size says, 200 events unless --events", () => {
+    expect(parseBenchArgs(["--scenario", "capacity", "--json"])).toEqual({
+      kind: "capacity",
+      sizes: ["small", "medium"],
+      events: 200,
+      cliPath: null,
+      latencyMs: 20,
+      seed: 20261122,
+      redisUrl: "redis://127.0.0.1:6379",
+      json: true,
+    });
+    expect(
+      parseBenchArgs(["--scenario", "capacity", "--size", "option-heavy,small", "--events", "50", "--cli", "/x/bin.js"]),
+    ).toMatchObject({
+      sizes: ["small", "option-heavy"],
+      events: 50,
+      cliPath: "/x/bin.js",
+    });
+    expect(() => parseBenchArgs(["--scenario", "capacity", "--events", "0"])).toThrow("--events must be an integer in [1, 10000]");
+    expect(() => parseBenchArgs(["--scenario", "capacity", "--size", "huge"])).toThrow("unknown size 'huge'");
+  });
+
+  it("runs the start-up figures with --scenario startup, 15 rounds unless --rounds", () => {
+    expect(parseBenchArgs(["--scenario", "startup"])).toEqual({
+      kind: "startup",
+      rounds: 15,
+      cliPath: null,
+      redisUrl: "redis://127.0.0.1:6379",
+      json: false,
+    });
+    expect(parseBenchArgs(["--scenario", "startup", "--rounds", "3", "--json"])).toMatchObject({ rounds: 3, json: true });
+    expect(() => parseBenchArgs(["--scenario", "startup", "--rounds", "x"])).toThrow("--rounds must be an integer");
+  });
 });
