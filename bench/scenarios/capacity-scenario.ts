@@ -18,12 +18,12 @@ import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createJobQueues, type JobQueues } from "../../src/jobs/job-queues.js";
 import { idempotencyWindowSeconds } from "../../src/jobs/job-options.js";
-import { startConfigServiceSimulator, type ConfigServiceSimulator } from "../../src/sim/config-service/config-service-simulator.js";
+import type { ConfigServiceSimulator } from "../../src/sim/config-service/config-service-simulator.js";
 import { optionEventData } from "../../src/sim/pim/pim-event-emitter.js";
-import { startPimSimulator, type PimSimulator } from "../../src/sim/pim/pim-simulator.js";
-import { CATALOG_SIZES, type CatalogSizeName } from "../catalog/catalog-sizes.js";
-import { BENCH_PROJECT, materializeCatalog } from "../catalog/generate-catalog.js";
-import { planCatalog } from "../catalog/plan-catalog.js";
+import type { PimSimulator } from "../../src/sim/pim/pim-simulator.js";
+import type { CatalogSizeName } from "../catalog/catalog-sizes.js";
+import { BENCH_PROJECT } from "../catalog/generate-catalog.js";
+import { startSizedSimulators } from "../catalog/start-sized-simulators.js";
 import { collectGarbage } from "../collect-garbage.js";
 import { footprintDelta, measureRedisFootprint, type RedisFootprint } from "../capacity/redis-footprint.js";
 import { project30Days, type ThirtyDayProjection } from "../capacity/project-30-days.js";
@@ -163,17 +163,7 @@ async function measureSize(
   eventCount: number,
 ): Promise<{ size: CapacitySizeResult; events: CapacityEventsResult | null }> {
   options.progress(`capacity: ${size} catalogue, a worker process…`);
-  let catalog: ReturnType<typeof materializeCatalog> | null = materializeCatalog(planCatalog(CATALOG_SIZES[size], options.seed));
-  const pim = await startPimSimulator({ catalog: catalog.pim, latencyMs: options.latencyMs });
-  let service: ConfigServiceSimulator;
-  try {
-    service = await startConfigServiceSimulator({ catalog: catalog.service, pim, latencyMs: options.latencyMs });
-  } catch (error) {
-    await pim.close();
-    throw error;
-  }
-  catalog = null;
-  collectGarbage();
+  const { pim, service } = await startSizedSimulators(size, options.seed, options.latencyMs);
   try {
     return await measureCapacityOn({
       size,

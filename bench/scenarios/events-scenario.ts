@@ -21,13 +21,12 @@ import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { createJobQueues, type JobQueues } from "../../src/jobs/job-queues.js";
-import { startConfigServiceSimulator, type ConfigServiceSimulator } from "../../src/sim/config-service/config-service-simulator.js";
+import type { ConfigServiceSimulator } from "../../src/sim/config-service/config-service-simulator.js";
 import { optionEventData } from "../../src/sim/pim/pim-event-emitter.js";
-import { startPimSimulator, type PimSimulator } from "../../src/sim/pim/pim-simulator.js";
-import { CATALOG_SIZES, type CatalogSizeName } from "../catalog/catalog-sizes.js";
-import { BENCH_PROJECT, materializeCatalog } from "../catalog/generate-catalog.js";
-import { planCatalog } from "../catalog/plan-catalog.js";
-import { collectGarbage } from "../collect-garbage.js";
+import type { PimSimulator } from "../../src/sim/pim/pim-simulator.js";
+import type { CatalogSizeName } from "../catalog/catalog-sizes.js";
+import { BENCH_PROJECT } from "../catalog/generate-catalog.js";
+import { startSizedSimulators } from "../catalog/start-sized-simulators.js";
 import { round } from "../report/round.js";
 import { startWorkerProcess, type WorkerProcess } from "../scale/worker-process.js";
 import { openBenchRedis, type BenchRedis } from "../worker/bench-redis.js";
@@ -113,18 +112,7 @@ const eventBodySchema = z.object({
 
 export async function runEventsScenario(options: EventsScenarioOptions): Promise<EventsResult> {
   options.progress(`events: ${options.size} catalogue, simulators at their real budgets, a worker process…`);
-  let catalog: ReturnType<typeof materializeCatalog> | null = materializeCatalog(planCatalog(CATALOG_SIZES[options.size], options.seed));
-  const pim = await startPimSimulator({ catalog: catalog.pim, latencyMs: options.latencyMs });
-  let service: ConfigServiceSimulator;
-  try {
-    service = await startConfigServiceSimulator({ catalog: catalog.service, pim, latencyMs: options.latencyMs });
-  } catch (error) {
-    await pim.close();
-    throw error;
-  }
-  // The simulators hold their own copies.
-  catalog = null;
-  collectGarbage();
+  const { pim, service } = await startSizedSimulators(options.size, options.seed, options.latencyMs);
   const dir = await mkdtemp(join(tmpdir(), "pim-sync-bench-events-"));
   let bench: BenchRedis | null = null;
   let queues: JobQueues | null = null;
