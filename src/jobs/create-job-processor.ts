@@ -3,7 +3,8 @@ import type { Logger } from "pino";
 import { LazyChildLogger } from "../log/lazy-child-logger.js";
 import { redactorOfSettings } from "../secrets/redactor-of-settings.js";
 import type { Settings } from "../settings/settings-schema.js";
-import type { JobQueueContexts, JobQueueKind, JobQueueSubjects } from "./catalog/define-job.js";
+import type { AnyJobDefinition, JobQueueContexts, JobQueueKind, JobQueueSubjects } from "./catalog/define-job.js";
+import type { JobInfrastructure } from "./catalog/job-infrastructure.js";
 import type { JobCatalog } from "./catalog/job-catalog-of.js";
 import { DEFAULT_JOB_CATALOG, parseDataOf } from "./job-catalog.js";
 import type { JobObserver } from "./job-observer.js";
@@ -12,6 +13,8 @@ import { runJobWithPolicy } from "./run-job-with-policy.js";
 import { messageOf } from "../errors/message-of.js";
 import { tracingHooks } from "../telemetry/tracing-hooks.js";
 import type { JobCancellation } from "./job-cancellation.js";
+
+const NO_DEPS: object = Object.freeze({});
 
 /** A handler in place of the catalog's (bench/, tests): called with the parsed data. */
 export type HandlerOverride = (data: never, context: never) => Promise<unknown>;
@@ -35,10 +38,25 @@ export function createJobProcessor<Q extends JobQueueKind>(args: {
   readonly observer?: JobObserver | undefined;
   /** Where the worker's shutdown aborts the running jobs. */
   readonly cancellation: JobCancellation;
+  /** What the entries' `deps` are built from (see catalog/define-job.ts). */
+  readonly infra: JobInfrastructure;
 }): Processor {
   const { binding, settings } = args;
   const catalog = args.catalog ?? DEFAULT_JOB_CATALOG;
   const redactor = redactorOfSettings(settings);
+  // Each entry's deps, built once per worker when its first job runs; a build that failed is tried again by the next job.
+  const built = new Map<string, Promise<object>>();
+  const depsOf = (entry: AnyJobDefinition): Promise<object> => {
+    const make = entry.deps;
+    if (make === undefined) return Promise.resolve(NO_DEPS);
+    let deps = built.get(entry.name);
+    if (deps === undefined) {
+      deps = Promise.resolve(make(args.infra));
+      built.set(entry.name, deps);
+      deps.catch(() => built.delete(entry.name));
+    }
+    return deps;
+  };
 
   // Two parameters: BullMQ makes a per-job AbortController only for a processor that takes a third.
   return async (job: Job, token?: string): Promise<unknown> => {
@@ -59,8 +77,9 @@ export function createJobProcessor<Q extends JobQueueKind>(args: {
     // that pairing through the list, so the handler is called through its widest signature.
     const handler = (Object.hasOwn(args.handlers ?? {}, name) ? args.handlers?.[name] : entry.handler) as (
       data: unknown,
-      context: JobQueueContexts[Q],
+      context: JobQueueContexts[Q] & { readonly deps: object },
     ) => Promise<unknown>;
+    const ofEntry = entry;
 
     // The process' job slot was taken before the job was (see slot-gated-worker.ts).
     return runJobWithPolicy({
@@ -77,7 +96,8 @@ export function createJobProcessor<Q extends JobQueueKind>(args: {
             const started = Date.now();
             const ran = { name, queue: binding.queue, subject: place.subject, data };
             try {
-              const result = await handler(data, context);
+              // Added to the context the binding made (not a copy: its logger is made on first use).
+              const result = await handler(data, Object.assign(context, { deps: await depsOf(ofEntry) }));
               args.observer?.runEnded({ ...ran, durationMs: Date.now() - started, ok: true, result });
               return result;
             } catch (error) {

@@ -2,7 +2,7 @@ import type { Job } from "bullmq";
 import type { AddOptionsOutcomeStore } from "../add-options/add-options-outcome-store.js";
 import type { BatchRequest } from "../add-options/run-add-options-batch.js";
 import { MERGE_CAPS } from "../add-options/merge-caps.js";
-import { JOB_CATALOG } from "./job-catalog.js";
+import { addOptionsRequestSchema } from "../add-options/add-options-request.js";
 
 /** Waiting jobs read per round trip while looking for the end of the run. */
 const PEEK_PAGE = 100;
@@ -33,7 +33,8 @@ export async function peekMergeableAddOptions(args: {
         break;
       }
       if (job.id === undefined || job.id === args.leaderId) continue;
-      const parsed = JOB_CATALOG["options.add"].schema.safeParse(job.data);
+      // The options.add entry's schema (catalog/options-add.ts), not the catalog: that would import its handler's deps back.
+      const parsed = addOptionsRequestSchema.safeParse(job.data);
       if (!parsed.success || parsed.data.project !== args.project) continue;
       found.push({ id: job.id, request: parsed.data });
       if (found.length >= room) break;

@@ -3,8 +3,7 @@ import type { ProjectRuntime } from "../project-runtime.js";
 import type { Settings } from "../settings/settings-schema.js";
 import { describeHolder, type ProjectLease, type ProjectLock } from "../state/project-lock.js";
 import { SPAN_ATTRIBUTES } from "../telemetry/span-attribute-names.js";
-import type { FullSyncProgress } from "./full-sync-progress.js";
-import type { AddOptionsBatching, JobContext, PimEventBacklog } from "./job-context.js";
+import type { JobContext } from "./job-context.js";
 import type { ProjectLeaseChain } from "./project-lease-chain.js";
 import type { QueueBinding } from "./queue-binding.js";
 
@@ -22,12 +21,6 @@ export function projectQueueBinding(args: {
   readonly projectLock?: ProjectLock;
   /** Keeps the project lock between jobs run back to back (see project-lease-chain.ts). */
   readonly leases?: ProjectLeaseChain;
-  /** Lets a retried `--full` sync skip the collections it already replaced. */
-  readonly fullSyncProgress?: FullSyncProgress;
-  /** Lets an add-options job carry out the add-options requests waiting behind it. */
-  readonly addOptionsBatching?: AddOptionsBatching;
-  /** The targets a `sync.events` job reads (src/events/). */
-  readonly pimEvents?: PimEventBacklog;
 }): QueueBinding<"project"> {
   return {
     queue: "project",
@@ -69,9 +62,6 @@ export function projectQueueBinding(args: {
               },
               signal,
               log,
-              ...(args.fullSyncProgress && job.id !== undefined ? { fullSyncProgress: args.fullSyncProgress } : {}),
-              ...(args.addOptionsBatching && job.id !== undefined ? { addOptionsBatching: args.addOptionsBatching } : {}),
-              ...(args.pimEvents ? { pimEvents: args.pimEvents } : {}),
             };
             return await call(context);
           } finally {

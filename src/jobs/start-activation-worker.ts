@@ -116,6 +116,15 @@ export async function startActivationWorker(args: {
     logger: args.logger,
     observer: args.observer,
     cancellation,
+    infra: {
+      redis: args.connection,
+      prefix,
+      keyspace: keyspaceOf(args.connection, prefix),
+      settings,
+      queueFor: () => {
+        throw new Error("the Activation worker runs no project queue");
+      },
+    },
     ...(args.catalog ? { catalog: args.catalog } : {}),
   });
 

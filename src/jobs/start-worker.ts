@@ -9,7 +9,6 @@ import { createJobProcessor } from "./create-job-processor.js";
 import { createJobCancellation, type JobCancellation } from "./job-cancellation.js";
 import { ProjectLeaseChain } from "./project-lease-chain.js";
 import { startQueueWorker } from "./start-queue-worker.js";
-import { createFullSyncProgress } from "./full-sync-progress.js";
 import type { JobHandlers } from "./job-handlers.js";
 import type { JobObserver } from "./job-observer.js";
 import { projectQueueBinding } from "./project-queue-binding.js";
@@ -22,9 +21,6 @@ import { upsertSchedules } from "./upsert-schedules.js";
 import { spreadRepeatStrategy } from "./schedule-offset.js";
 import { prepareActivation, startActivationWorker, type ActivationParts, type RunningActivationWorker } from "./start-activation-worker.js";
 import { projectLabelLocales } from "../add-options/project-label-locales.js";
-import { createAddOptionsIntentStore } from "../add-options/add-options-intent-store.js";
-import { createAddOptionsOutcomeStore } from "../add-options/add-options-outcome-store.js";
-import { peekMergeableAddOptions } from "./peek-mergeable-add-options.js";
 import { closeRedis } from "../redis/close-redis.js";
 import { createWorkerRedis } from "../redis/create-worker-redis.js";
 import { isRedisConnectionFailure } from "../redis/redis-unavailable-error.js";
@@ -193,7 +189,6 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
     abandoned();
 
     const slots = createConcurrencyLimiter(settings.worker.concurrency);
-    const outcomes = createAddOptionsOutcomeStore(connection, prefix);
     const leases = new ProjectLeaseChain((error) =>
       logger.warn({ err: error }, "could not release the project lock; it expires by itself"),
     );
@@ -205,14 +200,14 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
         runtimes,
         settings,
         projectLock: createProjectLock(connection, prefix, { ttlMs: settings.worker.lock_duration_ms }),
-        fullSyncProgress: createFullSyncProgress(connection, prefix),
-        pimEvents,
-        addOptionsBatching: {
-          outcomes,
-          intents: createAddOptionsIntentStore(connection, prefix),
-          peek: (project, leaderId) => peekMergeableAddOptions({ queue: queues.queueFor(project), project, leaderId, outcomes }),
-        },
       }),
+      infra: {
+        redis: connection,
+        prefix,
+        keyspace: keyspaceOf(connection, prefix),
+        settings,
+        queueFor: (project) => queues.queueFor(project),
+      },
       settings,
       logger,
       handlers: args.handlers,

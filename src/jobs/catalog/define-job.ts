@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { ActivationJobContext } from "../../activation/activation-job-context.js";
 import type { Settings } from "../../settings/settings-schema.js";
 import type { JobContext } from "../job-context.js";
+import type { JobInfrastructure } from "./job-infrastructure.js";
 
 /** The two kinds of queue: one per project (one job at a time each), and the one Activation queue. */
 export type JobQueueKind = "project" | "activation";
@@ -53,6 +54,7 @@ export interface JobDefinition<
   Q extends JobQueueKind = JobQueueKind,
   S extends z.ZodType<JobQueueSubjects[Q]> = z.ZodType<JobQueueSubjects[Q]>,
   R = unknown,
+  D extends object = NoDeps,
 > {
   readonly name: N;
   readonly queue: Q;
@@ -74,7 +76,15 @@ export interface JobDefinition<
    * import(...)).run(data, context)`): the catalog is read by `jobs list` and the enqueueing
    * commands too, which would otherwise load every upstream client and feature at start.
    */
-  handler(data: z.output<S>, context: JobQueueContexts[Q]): Promise<R>;
+  handler(data: z.output<S>, context: JobQueueContexts[Q] & { readonly deps: D }): Promise<R>;
+  /**
+   * What the handler needs beyond its queue's context (its stores, a view of its queue), built
+   * from the worker's infrastructure once per worker, when the entry's first job runs; the handler
+   * finds it in `context.deps`. A job that needs something new declares it here, in its own
+   * files: no shared context, binding or worker start changes (docs/adding-a-job.md). Like the
+   * handler, imported on first use.
+   */
+  readonly deps?: (infra: JobInfrastructure) => D | Promise<D>;
   /**
    * The `outcome` label of `pim_sync_job_runs_total` for a run that ended without error (`ok`
    * when left out); failed runs are `failed` or `failed_permanently`. Keep the values few.
@@ -97,11 +107,18 @@ export interface JobDefinition<
 }
 
 /** Any entry of the catalog, whatever its data. */
-export type AnyJobDefinition = JobDefinition<string, JobQueueKind, z.ZodType<JobQueueSubjects[JobQueueKind]>, unknown>;
+export type AnyJobDefinition = JobDefinition<string, JobQueueKind, z.ZodType<JobQueueSubjects[JobQueueKind]>, unknown, object>;
+
+/** The deps of an entry that declares none. */
+export type NoDeps = Readonly<Record<never, never>>;
 
 /** Keeps an entry's literal name and its types, so the catalog's names and data types derive from it. */
-export function defineJob<const N extends string, Q extends JobQueueKind, S extends z.ZodType<JobQueueSubjects[Q]>, R>(
-  definition: JobDefinition<N, Q, S, R>,
-): JobDefinition<N, Q, S, R> {
+export function defineJob<
+  const N extends string,
+  Q extends JobQueueKind,
+  S extends z.ZodType<JobQueueSubjects[Q]>,
+  R,
+  D extends object = NoDeps,
+>(definition: JobDefinition<N, Q, S, R, D>): JobDefinition<N, Q, S, R, D> {
   return definition;
 }

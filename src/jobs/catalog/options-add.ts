@@ -22,6 +22,7 @@ export const optionsAddJob = defineJob({
       names.slice(0, SHOWN_OPTIONS).join(", ") + (names.length > SHOWN_OPTIONS ? ` and ${names.length - SHOWN_OPTIONS} more` : "");
     return `${typeof data.attribute === "string" ? data.attribute : "?"}: ${shown}`;
   },
+  deps: async (infra) => (await import("../handlers/run-add-options-job.js")).addOptionsDeps(infra),
   handler: async (data, context) => (await import("../handlers/run-add-options-job.js")).runAddOptionsJob(data, context),
   enqueue: { kind: "each", idempotentJobIdPrefix: "add-" },
 });

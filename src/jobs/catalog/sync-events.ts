@@ -16,6 +16,7 @@ export const syncEventsJob = defineJob({
   backoff: { type: "exponential", delay: 5_000, jitter: 0.5 },
   timeoutMs: (settings) => settings.worker.sync_timeout_ms,
   summary: () => "targeted sync of PIM events",
+  deps: async (infra) => (await import("../handlers/run-event-sync-job.js")).eventSyncDeps(infra),
   handler: async (data, context) => (await import("../handlers/run-event-sync-job.js")).runEventSyncJob(data, context),
   metricOutcome: (result: SyncJobResult) => (result.outcome === "held_back" ? "held_back" : "ok"),
   listedOutcome: (result) => (result.outcome === "held_back" ? "held_back" : null),

@@ -23,6 +23,7 @@ export const syncRunJob = defineJob({
     const trigger = typeof data.trigger === "string" ? [`trigger ${data.trigger}`] : [];
     return [...flags, ...trigger].join(", ") || "sync";
   },
+  deps: async (infra) => (await import("../handlers/run-sync-job.js")).syncRunDeps(infra),
   handler: async (data, context) => (await import("../handlers/run-sync-job.js")).runSyncJob(data, context),
   metricOutcome: (result: SyncJobResult) => (result.outcome === "held_back" ? "held_back" : "ok"),
   listedOutcome: (result) => (result.outcome === "held_back" ? "held_back" : null),

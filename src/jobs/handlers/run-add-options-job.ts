@@ -5,7 +5,12 @@ import { runAddOptionsBatch } from "../../add-options/run-add-options-batch.js";
 import { jobOrigin } from "../../history/run-origin.js";
 import type { RequestStats } from "../../http/request-stats.js";
 import { namingOf } from "../../settings/project-sync-settings-of.js";
+import { createAddOptionsIntentStore, type AddOptionsIntentStore } from "../../add-options/add-options-intent-store.js";
+import { createAddOptionsOutcomeStore, type AddOptionsOutcomeStore } from "../../add-options/add-options-outcome-store.js";
+import type { BatchRequest } from "../../add-options/run-add-options-batch.js";
+import type { JobInfrastructure } from "../catalog/job-infrastructure.js";
 import type { JobContext } from "../job-context.js";
+import { peekMergeableAddOptions } from "../peek-mergeable-add-options.js";
 
 /** An add-options job's result: its own outcome, and for the job that ran a batch, the batch. */
 export type AddOptionsJobResult = AddOptionsOutcome & {
@@ -13,13 +18,42 @@ export type AddOptionsJobResult = AddOptionsOutcome & {
   readonly batch?: { readonly requests: number; readonly left_to_run: number; readonly service_calls: number };
 };
 
+/** Merging of waiting add-options requests into one job's run. */
+export interface AddOptionsBatching {
+  /** The add-options requests waiting right behind this job (see peek-mergeable-add-options.ts). */
+  peek(project: number, leaderId: string): Promise<BatchRequest[]>;
+  readonly outcomes: AddOptionsOutcomeStore;
+  /** What each request's runs were adding, so a retried or replayed run reports it truthfully. */
+  readonly intents: AddOptionsIntentStore;
+}
+
+/** What an `options.add` job needs beyond its context. */
+export interface AddOptionsDeps {
+  /** Without it (a handler called outside a worker), each request runs alone. */
+  readonly addOptionsBatching?: AddOptionsBatching;
+}
+
+export function addOptionsDeps(infra: JobInfrastructure): AddOptionsDeps {
+  const outcomes = createAddOptionsOutcomeStore(infra.redis, infra.prefix);
+  return {
+    addOptionsBatching: {
+      outcomes,
+      intents: createAddOptionsIntentStore(infra.redis, infra.prefix),
+      peek: (project, leaderId) => peekMergeableAddOptions({ queue: infra.queueFor(project), project, leaderId, outcomes }),
+    },
+  };
+}
+
 /**
  * One add-options request, and the requests waiting right behind it (merged into one run), or
  * the outcome an earlier run of another job recorded for it.
  */
-export async function runAddOptionsJob(data: AddOptionsRequest, context: JobContext): Promise<AddOptionsJobResult> {
+export async function runAddOptionsJob(
+  data: AddOptionsRequest,
+  context: JobContext & { readonly deps: AddOptionsDeps },
+): Promise<AddOptionsJobResult> {
   const { runtime, settings } = context;
-  const batching = context.addOptionsBatching;
+  const batching = context.jobId === "" ? undefined : context.deps.addOptionsBatching;
   // Carried out already, in the run of another job: report that outcome, without asking any
   // upstream again.
   const recorded = await batching?.outcomes.take(data.project, context.jobId);

@@ -3,9 +3,20 @@ import { syncTargetsOf } from "../../events/sync-targets-of.js";
 import { targetsLeftUnwritten } from "../../events/targets-left-unwritten.js";
 import { runReviewedSync } from "../../held/run-reviewed-sync.js";
 import { jobOrigin } from "../../history/run-origin.js";
+import { createPimEventStore, type PimEventStore } from "../../events/pim-event-store.js";
+import type { JobInfrastructure } from "../catalog/job-infrastructure.js";
 import type { JobContext } from "../job-context.js";
 import { SyncIncomplete } from "./sync-incomplete.js";
 import { logSynced, summaryOf, type SyncJobResult } from "./sync-job-result.js";
+
+/** What a `sync.events` job needs beyond its context: the targets PIM events left pending (src/events/). */
+export interface EventSyncDeps {
+  readonly pimEvents: Pick<PimEventStore, "pending" | "settle" | "failed">;
+}
+
+export function eventSyncDeps(infra: JobInfrastructure): EventSyncDeps {
+  return { pimEvents: createPimEventStore(infra.redis, infra.keyspace) };
+}
 
 const pick = (taken: ReadonlyMap<string, string>, keys: readonly string[]): Map<string, string> =>
   new Map(keys.flatMap((key) => (taken.has(key) ? [[key, taken.get(key) ?? ""] as const] : [])));
@@ -18,14 +29,17 @@ const pick = (taken: ReadonlyMap<string, string>, keys: readonly string[]): Map<
  * upstream refused for good, it is given up to the scheduled sync); a failure that involves no
  * target does not fail the run.
  */
-export async function runEventSyncJob(data: { readonly project: number }, context: JobContext): Promise<SyncJobResult> {
+export async function runEventSyncJob(
+  data: { readonly project: number },
+  context: JobContext & { readonly deps: EventSyncDeps },
+): Promise<SyncJobResult> {
   const { runtime, settings } = context;
-  if (!context.pimEvents) throw new Error("this worker keeps no PIM event backlog");
-  const taken = await context.pimEvents.pending(data.project);
+  const pimEvents = context.deps.pimEvents;
+  const taken = await pimEvents.pending(data.project);
   const targets = syncTargetsOf(taken.keys());
   if (isEmptyTargets(targets)) {
     // A follow-up of a run that already took every target, or a redelivered event.
-    await context.pimEvents.settle(data.project, taken);
+    await pimEvents.settle(data.project, taken);
     return { outcome: "done", targets: 0, written: 0, upserts: 0, deletes: 0, unchanged: 0, heldBack: [], missing: [], durationMs: 0 };
   }
   const options = targets.options.reduce((sum, target) => sum + target.codes.length, 0);
@@ -43,9 +57,9 @@ export async function runEventSyncJob(data: { readonly project: number }, contex
   });
   await logSynced(report, context);
   const sorted = targetsLeftUnwritten(taken.keys(), report.unwritten);
-  const spent = await context.pimEvents.failed(data.project, sorted.retry);
+  const spent = await pimEvents.failed(data.project, sorted.retry);
   const givenUp = [...sorted.refused, ...spent];
-  await context.pimEvents.settle(data.project, pick(taken, [...sorted.done, ...givenUp]));
+  await pimEvents.settle(data.project, pick(taken, [...sorted.done, ...givenUp]));
   if (givenUp.length > 0) {
     context.logger.warn(
       { project: data.project, targets: givenUp, failures: report.failures },

@@ -1,5 +1,7 @@
 import { runReviewedSync } from "../../held/run-reviewed-sync.js";
 import { jobOrigin } from "../../history/run-origin.js";
+import type { JobInfrastructure } from "../catalog/job-infrastructure.js";
+import { createFullSyncProgress, type FullSyncProgress } from "../full-sync-progress.js";
 import type { JobContext } from "../job-context.js";
 import { syncResultOf, type SyncJobResult } from "./sync-job-result.js";
 
@@ -12,10 +14,20 @@ export interface SyncRunRequest {
   readonly requested_by?: string | undefined;
 }
 
+/** What a `sync.run` job needs beyond its context. */
+export interface SyncRunDeps {
+  /** Where a `--full` sync remembers, across its attempts, what it already replaced (none: every attempt replaces). */
+  readonly fullSyncProgress?: FullSyncProgress;
+}
+
+export function syncRunDeps(infra: JobInfrastructure): SyncRunDeps {
+  return { fullSyncProgress: createFullSyncProgress(infra.redis, infra.prefix) };
+}
+
 /** A sync of one project; a `--full` one resumes after the collections an earlier attempt replaced. */
-export async function runSyncJob(data: SyncRunRequest, context: JobContext): Promise<SyncJobResult> {
+export async function runSyncJob(data: SyncRunRequest, context: JobContext & { readonly deps: SyncRunDeps }): Promise<SyncJobResult> {
   const { runtime, settings } = context;
-  const progress = data.full ? context.fullSyncProgress : undefined;
+  const progress = data.full && context.jobId !== "" ? context.deps.fullSyncProgress : undefined;
   const alreadyReplaced = (await progress?.replaced(data.project, context.jobId)) ?? new Set<string>();
   if (alreadyReplaced.size > 0)
     await context.log(

@@ -108,7 +108,9 @@ async function runScenario(harness: WorkerHarness, graceMs: number, commands: re
   const project = settings.projects[0];
   if (project === undefined) throw new Error("the harness settings have no project");
   const runtime = createProjectRuntime({ settings, project, logger: silentLogger(), redis: harness.redis.redis });
-  const context: JobContext = {
+  // Called outside a worker: no deps, so each add-options request runs alone, as the property states.
+  const context: JobContext & { readonly deps: Readonly<Record<never, never>> } = {
+    deps: {},
     jobId: "property-run",
     runtime,
     settings,

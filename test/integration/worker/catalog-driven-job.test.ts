@@ -8,6 +8,7 @@
 import { describe, expect } from "vitest";
 import { z } from "zod";
 import { defineJob } from "../../../src/jobs/catalog/define-job.js";
+import type { JobInfrastructure } from "../../../src/jobs/catalog/job-infrastructure.js";
 import { jobCatalogOf } from "../../../src/jobs/catalog/job-catalog-of.js";
 import { createJobAdmin } from "../../../src/jobs/job-admin.js";
 import { JOB_DEFINITIONS, JobDataError } from "../../../src/jobs/job-catalog.js";
@@ -34,6 +35,28 @@ const echoJob = defineJob({
   metricOutcome: (result) => (result.echoed === "quiet" ? "quiet" : "echoed"),
 });
 
+/** A store no other job has: a tally per project, in the worker's Redis under its prefix. */
+function createTallyStore(infra: JobInfrastructure): { add(project: number): Promise<number> } {
+  tallyStoresBuilt += 1;
+  return { add: (project) => infra.redis.incr(infra.keyspace.projectKey(project, "test-tally")) };
+}
+let tallyStoresBuilt = 0;
+
+/** A job that needs a new store: declared in its own entry, nowhere else (the worker, the binding and the context are unchanged). */
+const tallyJob = defineJob({
+  name: "test.tally",
+  queue: "project",
+  schema: z.strictObject({ project: z.int().positive() }),
+  attempts: 1,
+  backoff: { type: "exponential", delay: 1_000, jitter: 0.5 },
+  timeoutMs: () => 10_000,
+  summary: () => "tally",
+  deps: (infra) => ({ tally: createTallyStore(infra) }),
+  async handler(data, context) {
+    return { count: await context.deps.tally.add(data.project) };
+  },
+});
+
 describe("a job added to the catalog's list only", () => {
   let h: WorkerHarness;
   let worker: RunningWorker | undefined;
@@ -45,7 +68,7 @@ describe("a job added to the catalog's list only", () => {
   });
 
   async function start() {
-    const catalog = jobCatalogOf([...JOB_DEFINITIONS, echoJob]);
+    const catalog = jobCatalogOf([...JOB_DEFINITIONS, echoJob, tallyJob]);
     const settings = h.settings();
     const metrics = createWorkerMetrics({ projects: [PROJECT], jobCounts: () => Promise.resolve({}), catalog });
     worker = workers.keep(await startWorker({ settings, logger: silentLogger(), catalog, observer: metrics }));
@@ -69,6 +92,20 @@ describe("a job added to the catalog's list only", () => {
 
     const runs = await metrics.registry.getSingleMetricAsString("pim_sync_job_runs_total");
     expect(runs).toContain(`pim_sync_job_runs_total{queue="project",job="test.echo",outcome="echoed"} 1`);
+  });
+
+  test("a job that needs a new store gets it from its own entry's deps, built once per worker", async () => {
+    tallyStoresBuilt = 0;
+    const { running } = await start();
+    const counts: unknown[] = [];
+    for (let run = 0; run < 2; run += 1) {
+      const enqueued = await running.queues.enqueue("test.tally", { project: PROJECT });
+      const { job, state } = await finishedJob(h.queue(), enqueued.jobId);
+      expect(state).toBe("completed");
+      counts.push(job.returnvalue);
+    }
+    expect(counts).toEqual([{ count: 1 }, { count: 2 }]);
+    expect(tallyStoresBuilt).toBe(1);
   });
 
   test("bad data is refused when queued, naming the field, and nothing is queued", async () => {
