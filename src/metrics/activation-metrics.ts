@@ -1,10 +1,11 @@
-import { Counter, type Registry } from "prom-client";
+import type { Registry } from "prom-client";
 import type { PullReport } from "../activation/pull-orders.js";
 import type { OffersReport } from "../activation/put-offers.js";
 import type { ResendReport } from "../activation/resend-refused.js";
 import { classifyFailure } from "../jobs/classify-failure.js";
 import type { JobObserver, JobRunEnd } from "../jobs/job-observer.js";
 import type { ActivationJobName } from "../jobs/job-catalog.js";
+import { registerMetrics } from "./register-metrics.js";
 
 function offerCount(data: unknown): number {
   const offers = typeof data === "object" && data !== null ? (data as { offers?: unknown }).offers : undefined;
@@ -17,29 +18,31 @@ function offerCount(data: unknown): number {
  * bounded by the account's connections; runs are counted by job name only.
  */
 export function createActivationMetrics(registry: Registry): JobObserver {
-  const runs = new Counter({
-    name: "pim_sync_activation_runs_total",
-    help: "Activation job runs (each attempt) by job name and outcome: ok, failed (will be retried), failed_permanently.",
-    labelNames: ["job", "outcome"] as const,
-    registers: [registry],
-  });
-  const orders = new Counter({
-    name: "pim_sync_activation_orders_total",
-    help: "Orders by connection and outcome: pulled (listed by the API), delivered (handed to the sink), refused (set aside), resent (a set-aside order delivered on request).",
-    labelNames: ["connection", "outcome"] as const,
-    registers: [registry],
-  });
-  const offers = new Counter({
-    name: "pim_sync_activation_offers_total",
-    help: "Offers by connection and outcome: sent (accepted by the API), skipped (unchanged since last accepted), refused (every offer of a put job that failed for good, e.g. a batch the API refused).",
-    labelNames: ["connection", "outcome"] as const,
-    registers: [registry],
-  });
-  const shipments = new Counter({
-    name: "pim_sync_activation_shipments_total",
-    help: "Shipment updates by connection and outcome: accepted, refused.",
-    labelNames: ["connection", "outcome"] as const,
-    registers: [registry],
+  const { runs, orders, offers, shipments } = registerMetrics(registry, {
+    runs: {
+      type: "counter",
+      name: "pim_sync_activation_runs_total",
+      help: "Activation job runs (each attempt) by job name and outcome: ok, failed (will be retried), failed_permanently.",
+      labelNames: ["job", "outcome"],
+    },
+    orders: {
+      type: "counter",
+      name: "pim_sync_activation_orders_total",
+      help: "Orders by connection and outcome: pulled (listed by the API), delivered (handed to the sink), refused (set aside), resent (a set-aside order delivered on request).",
+      labelNames: ["connection", "outcome"],
+    },
+    offers: {
+      type: "counter",
+      name: "pim_sync_activation_offers_total",
+      help: "Offers by connection and outcome: sent (accepted by the API), skipped (unchanged since last accepted), refused (every offer of a put job that failed for good, e.g. a batch the API refused).",
+      labelNames: ["connection", "outcome"],
+    },
+    shipments: {
+      type: "counter",
+      name: "pim_sync_activation_shipments_total",
+      help: "Shipment updates by connection and outcome: accepted, refused.",
+      labelNames: ["connection", "outcome"],
+    },
   });
 
   type Ended<OK extends boolean> = Extract<JobRunEnd, { ok: OK }>;

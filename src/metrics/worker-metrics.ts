@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { type Gauge, Registry, collectDefaultMetrics } from "prom-client";
 import { AddOptionsRejected } from "../add-options/add-options-rejected.js";
 import type { AddOptionsReport } from "../add-options/run-add-options.js";
 import { AUTH_REFUSAL_REASONS, AUTH_SURFACES, type AuthRefusalObserver } from "../auth/auth-refusal.js";
@@ -9,6 +9,7 @@ import type { JobCatalog } from "../jobs/catalog/job-catalog-of.js";
 import { DEFAULT_JOB_CATALOG, type ProjectJobName } from "../jobs/job-catalog.js";
 import { classifyFailure } from "../jobs/classify-failure.js";
 import { createActivationMetrics } from "./activation-metrics.js";
+import { registerMetrics } from "./register-metrics.js";
 
 /** The BullMQ states `pim_sync_jobs` reports. */
 export const JOB_GAUGE_STATES = ["waiting", "active", "delayed", "failed", "completed"] as const;
@@ -54,159 +55,153 @@ export function createWorkerMetrics(args: {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   for (const name of NON_COUNTERS_NAMED_TOTAL) registry.removeSingleMetric(name);
-  const syncRuns = new Counter({
-    name: "pim_sync_sync_runs_total",
-    help: "Sync job runs (each attempt) by outcome: ok, failed, held_back.",
-    labelNames: ["project", "outcome"] as const,
-    registers: [registry],
-  });
-  const syncDuration = new Histogram({
-    name: "pim_sync_sync_duration_seconds",
-    help: "Duration of sync job runs (each attempt) by outcome: ok, failed, held_back.",
-    labelNames: ["project", "outcome"] as const,
-    buckets: [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600],
-    registers: [registry],
-  });
-  const optionsWritten = new Counter({
-    name: "pim_sync_options_written_total",
-    help: "Options written to the configuration service by syncs, by kind: upsert, delete.",
-    labelNames: ["project", "kind"] as const,
-    registers: [registry],
-  });
-  const heldBack = new Counter({
-    name: "pim_sync_deletions_held_back_total",
-    help: "Option deletions the deletion guard held back.",
-    labelNames: ["project"] as const,
-    registers: [registry],
-  });
-  const lastSuccess = new Gauge({
-    name: "pim_sync_last_success_timestamp_seconds",
-    help: "When a sync of the project last ended without failure (held_back included), Unix seconds.",
-    labelNames: ["project"] as const,
-    registers: [registry],
-  });
-  // Options, not jobs (the name said add-options runs): added and already_present per collection.
-  const addOptions = new Counter({
-    name: "pim_sync_add_options_options_total",
-    help: "Options of add-options jobs by outcome: added and already_present count options per collection; rejected (refused, not retried) and failed (the run failed) count the options the job asked for.",
-    labelNames: ["project", "outcome"] as const,
-    registers: [registry],
-  });
-  // Every job of the catalog, whatever its queue: the entry names the outcome of a run that ended well.
-  const jobRuns = new Counter({
-    name: "pim_sync_job_runs_total",
-    help: "Job runs (each attempt) of every job, by queue (project, activation), job name and outcome: ok or the job's own (held_back for syncs), failed (will be retried), failed_permanently.",
-    labelNames: ["queue", "job", "outcome"] as const,
-    registers: [registry],
-  });
-  const upstreamRequests = new Counter({
-    name: "pim_sync_upstream_requests_total",
-    help: "Upstream HTTP requests by upstream (pim, service) and status code (or error).",
-    labelNames: ["upstream", "status"] as const,
-    registers: [registry],
-  });
-  const throttled = new Counter({
-    name: "pim_sync_upstream_throttled_total",
-    help: "Upstream answers 429 (too many requests).",
-    labelNames: ["upstream"] as const,
-    registers: [registry],
-  });
-  const httpRequests = new Counter({
-    name: "pim_sync_http_requests_total",
-    help: "HTTP requests answered by the worker's server, by method, route pattern (unmatched when no route matched) and status code.",
-    labelNames: ["method", "route", "status"] as const,
-    registers: [registry],
-  });
-  const authRefused = new Counter({
-    name: "pim_sync_auth_refused_total",
-    help: "Requests refused by the HTTP server's authentication, by surface (admin, trigger, metrics) and reason (missing, invalid, throttled, forbidden).",
-    labelNames: ["surface", "reason"] as const,
-    registers: [registry],
-  });
-  // Every series exists from the start, so a rate over the first refusal is not lost.
-  for (const surface of AUTH_SURFACES) for (const reason of AUTH_REFUSAL_REASONS) authRefused.inc({ surface, reason }, 0);
-  new Gauge({
-    name: "pim_sync_jobs",
-    help: 'Jobs in each project\'s queue (and the Activation queue, project="activation") by state, read from Redis at scrape time.',
-    labelNames: ["project", "queue_state"] as const,
-    registers: [registry],
-    async collect() {
-      this.reset();
-      const counts = await Promise.all(
-        args.projects.map(async (project) => ({ project, counts: await args.jobCounts(project).catch(() => null) })),
-      );
-      const activation = args.activationJobCounts
-        ? [{ project: "activation", counts: await args.activationJobCounts().catch(() => null) }]
-        : [];
-      for (const { project, counts: read } of [...counts, ...activation]) {
-        if (read === null) continue;
-        for (const state of JOB_GAUGE_STATES) this.set({ project: String(project), queue_state: state }, read[state] ?? 0);
-      }
-    },
-  });
-
   const heldDeletions = args.heldDeletions;
-  if (heldDeletions) {
-    new Gauge({
+  const lastPimEventAt = args.lastPimEventAt;
+  // In the order of `/metrics`.
+  const metric = registerMetrics(registry, {
+    syncRuns: {
+      type: "counter",
+      name: "pim_sync_sync_runs_total",
+      help: "Sync job runs (each attempt) by outcome: ok, failed, held_back.",
+      labelNames: ["project", "outcome"],
+    },
+    syncDuration: {
+      type: "histogram",
+      name: "pim_sync_sync_duration_seconds",
+      help: "Duration of sync job runs (each attempt) by outcome: ok, failed, held_back.",
+      labelNames: ["project", "outcome"],
+      buckets: [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600],
+    },
+    optionsWritten: {
+      type: "counter",
+      name: "pim_sync_options_written_total",
+      help: "Options written to the configuration service by syncs, by kind: upsert, delete.",
+      labelNames: ["project", "kind"],
+    },
+    heldBack: {
+      type: "counter",
+      name: "pim_sync_deletions_held_back_total",
+      help: "Option deletions the deletion guard held back.",
+      labelNames: ["project"],
+    },
+    lastSuccess: {
+      type: "gauge",
+      name: "pim_sync_last_success_timestamp_seconds",
+      help: "When a sync of the project last ended without failure (held_back included), Unix seconds.",
+      labelNames: ["project"],
+    },
+    // Options, not jobs (the name said add-options runs): added and already_present per collection.
+    addOptions: {
+      type: "counter",
+      name: "pim_sync_add_options_options_total",
+      help: "Options of add-options jobs by outcome: added and already_present count options per collection; rejected (refused, not retried) and failed (the run failed) count the options the job asked for.",
+      labelNames: ["project", "outcome"],
+    },
+    // Every job of the catalog, whatever its queue: the entry names the outcome of a run that ended well.
+    jobRuns: {
+      type: "counter",
+      name: "pim_sync_job_runs_total",
+      help: "Job runs (each attempt) of every job, by queue (project, activation), job name and outcome: ok or the job's own (held_back for syncs), failed (will be retried), failed_permanently.",
+      labelNames: ["queue", "job", "outcome"],
+    },
+    upstreamRequests: {
+      type: "counter",
+      name: "pim_sync_upstream_requests_total",
+      help: "Upstream HTTP requests by upstream (pim, service) and status code (or error).",
+      labelNames: ["upstream", "status"],
+    },
+    throttled: {
+      type: "counter",
+      name: "pim_sync_upstream_throttled_total",
+      help: "Upstream answers 429 (too many requests).",
+      labelNames: ["upstream"],
+    },
+    httpRequests: {
+      type: "counter",
+      name: "pim_sync_http_requests_total",
+      help: "HTTP requests answered by the worker's server, by method, route pattern (unmatched when no route matched) and status code.",
+      labelNames: ["method", "route", "status"],
+    },
+    authRefused: {
+      type: "counter",
+      name: "pim_sync_auth_refused_total",
+      help: "Requests refused by the HTTP server's authentication, by surface (admin, trigger, metrics) and reason (missing, invalid, throttled, forbidden).",
+      labelNames: ["surface", "reason"],
+    },
+    jobs: {
+      type: "gauge",
+      name: "pim_sync_jobs",
+      help: 'Jobs in each project\'s queue (and the Activation queue, project="activation") by state, read from Redis at scrape time.',
+      labelNames: ["project", "queue_state"],
+      async collect(gauge: Gauge<"project" | "queue_state">) {
+        const counts = await Promise.all(
+          args.projects.map(async (project) => ({ project, counts: await args.jobCounts(project).catch(() => null) })),
+        );
+        const activation = args.activationJobCounts
+          ? [{ project: "activation", counts: await args.activationJobCounts().catch(() => null) }]
+          : [];
+        for (const { project, counts: read } of [...counts, ...activation]) {
+          if (read === null) continue;
+          for (const state of JOB_GAUGE_STATES) gauge.set({ project: String(project), queue_state: state }, read[state] ?? 0);
+        }
+      },
+    },
+    heldDeletions: heldDeletions && {
+      type: "gauge",
       name: "pim_sync_held_deletions",
       help: "Option deletions held back by the deletion guard and awaiting review (pending held plans, not approved, not expired), per project, read at scrape time.",
-      labelNames: ["project"] as const,
-      registers: [registry],
-      async collect() {
-        this.reset();
+      labelNames: ["project"],
+      async collect(gauge: Gauge<"project">) {
         const counts = await Promise.all(
           args.projects.map(async (project) => ({ project, count: await heldDeletions(project).catch(() => null) })),
         );
-        for (const { project, count } of counts) if (count !== null) this.set({ project: String(project) }, count);
+        for (const { project, count } of counts) if (count !== null) gauge.set({ project: String(project) }, count);
       },
-    });
-  }
-
-  const lastPimEventAt = args.lastPimEventAt;
-  if (lastPimEventAt) {
-    new Gauge({
+    },
+    pimEventAge: lastPimEventAt && {
+      type: "gauge",
       name: "pim_sync_pim_event_age_seconds",
       help: "Seconds since the project's PIM event subscription last delivered an event (any worker), read from Redis at scrape time; absent before the first event. A long silence means changes reach the service only at the next scheduled sync (docs/pim-events.md).",
-      labelNames: ["project"] as const,
-      registers: [registry],
-      async collect() {
-        this.reset();
+      labelNames: ["project"],
+      async collect(gauge: Gauge<"project">) {
         const now = Date.now();
         for (const project of lastPimEventAt.projects) {
           const at = await lastPimEventAt.read(project).catch(() => null);
-          if (at !== null) this.set({ project: String(project) }, Math.max(0, (now - at) / 1000));
+          if (at !== null) gauge.set({ project: String(project) }, Math.max(0, (now - at) / 1000));
         }
       },
-    });
-  }
-  const pimEventsReceived = new Counter({
-    name: "pim_sync_pim_events_received_total",
-    help: "PIM events sent to a project's receiver, by outcome: accepted, duplicate, ignored (a type pim-sync does not sync on), unusable (a synced type whose data lacks the codes), refused (signature, subject or body).",
-    labelNames: ["project", "outcome"] as const,
-    registers: [registry],
+    },
+    pimEventsReceived: {
+      type: "counter",
+      name: "pim_sync_pim_events_received_total",
+      help: "PIM events sent to a project's receiver, by outcome: accepted, duplicate, ignored (a type pim-sync does not sync on), unusable (a synced type whose data lacks the codes), refused (signature, subject or body).",
+      labelNames: ["project", "outcome"],
+    },
+    eventSyncRuns: {
+      type: "counter",
+      name: "pim_sync_event_sync_runs_total",
+      help: "Targeted syncs of PIM events (each attempt) by outcome: ok, failed, held_back.",
+      labelNames: ["project", "outcome"],
+    },
   });
+  // Every series exists from the start, so a rate over the first refusal is not lost.
+  for (const surface of AUTH_SURFACES) for (const reason of AUTH_REFUSAL_REASONS) metric.authRefused.inc({ surface, reason }, 0);
   // Every series of a subscribed project exists from the start, so the first unusable event is a rate.
-  for (const project of args.lastPimEventAt?.projects ?? [])
-    for (const outcome of PIM_EVENT_OUTCOMES) pimEventsReceived.inc({ project: String(project), outcome }, 0);
-  const eventSyncRuns = new Counter({
-    name: "pim_sync_event_sync_runs_total",
-    help: "Targeted syncs of PIM events (each attempt) by outcome: ok, failed, held_back.",
-    labelNames: ["project", "outcome"] as const,
-    registers: [registry],
-  });
+  for (const project of lastPimEventAt?.projects ?? [])
+    for (const outcome of PIM_EVENT_OUTCOMES) metric.pimEventsReceived.inc({ project: String(project), outcome }, 0);
 
   /** A targeted sync writes options like a sync, but is no proof the whole project is in step. */
   function eventSyncEnded(end: JobRunEnd): void {
     const project = end.subject;
     if (!end.ok) {
-      eventSyncRuns.inc({ project, outcome: "failed" });
+      metric.eventSyncRuns.inc({ project, outcome: "failed" });
       return;
     }
     const result = end.result as SyncJobResult;
-    eventSyncRuns.inc({ project, outcome: result.outcome === "held_back" ? "held_back" : "ok" });
-    optionsWritten.inc({ project, kind: "upsert" }, result.upserts);
-    optionsWritten.inc({ project, kind: "delete" }, result.deletes);
-    heldBack.inc(
+    metric.eventSyncRuns.inc({ project, outcome: result.outcome === "held_back" ? "held_back" : "ok" });
+    metric.optionsWritten.inc({ project, kind: "upsert" }, result.upserts);
+    metric.optionsWritten.inc({ project, kind: "delete" }, result.deletes);
+    metric.heldBack.inc(
       { project },
       result.heldBack.reduce((sum, held) => sum + held.names, 0),
     );
@@ -216,35 +211,35 @@ export function createWorkerMetrics(args: {
     const project = end.subject;
     const seconds = end.durationMs / 1000;
     if (!end.ok) {
-      syncRuns.inc({ project, outcome: "failed" });
-      syncDuration.observe({ project, outcome: "failed" }, seconds);
+      metric.syncRuns.inc({ project, outcome: "failed" });
+      metric.syncDuration.observe({ project, outcome: "failed" }, seconds);
       return;
     }
     const result = end.result as SyncJobResult;
     const outcome = result.outcome === "held_back" ? "held_back" : "ok";
-    syncRuns.inc({ project, outcome });
-    syncDuration.observe({ project, outcome }, seconds);
-    optionsWritten.inc({ project, kind: "upsert" }, result.upserts);
-    optionsWritten.inc({ project, kind: "delete" }, result.deletes);
-    heldBack.inc(
+    metric.syncRuns.inc({ project, outcome });
+    metric.syncDuration.observe({ project, outcome }, seconds);
+    metric.optionsWritten.inc({ project, kind: "upsert" }, result.upserts);
+    metric.optionsWritten.inc({ project, kind: "delete" }, result.deletes);
+    metric.heldBack.inc(
       { project },
       result.heldBack.reduce((sum, held) => sum + held.names, 0),
     );
-    lastSuccess.set({ project }, Date.now() / 1000);
+    metric.lastSuccess.set({ project }, Date.now() / 1000);
   }
 
   function addOptionsEnded(end: JobRunEnd): void {
     const project = end.subject;
     if (!end.ok) {
-      addOptions.inc({ project, outcome: end.error instanceof AddOptionsRejected ? "rejected" : "failed" }, optionCount(end.data));
+      metric.addOptions.inc({ project, outcome: end.error instanceof AddOptionsRejected ? "rejected" : "failed" }, optionCount(end.data));
       return;
     }
     const report = end.result as AddOptionsReport;
-    addOptions.inc(
+    metric.addOptions.inc(
       { project, outcome: "added" },
       report.collections.reduce((sum, c) => sum + c.added.length, 0),
     );
-    addOptions.inc(
+    metric.addOptions.inc(
       { project, outcome: "already_present" },
       report.collections.reduce((sum, c) => sum + c.skipped.length, 0),
     );
@@ -267,22 +262,22 @@ export function createWorkerMetrics(args: {
   return {
     registry,
     runEnded(end) {
-      jobRuns.inc({ queue: end.queue, job: end.name, outcome: outcomeOf(end) });
+      metric.jobRuns.inc({ queue: end.queue, job: end.name, outcome: outcomeOf(end) });
       if (end.queue === "activation") activation.runEnded(end);
       else if (Object.hasOwn(projectJobEnded, end.name)) projectJobEnded[end.name as ProjectJobName]?.(end);
     },
     authRefused(surface, reason) {
-      authRefused.inc({ surface, reason });
+      metric.authRefused.inc({ surface, reason });
     },
     pimEventReceived(project, outcome) {
-      pimEventsReceived.inc({ project: String(project), outcome });
+      metric.pimEventsReceived.inc({ project: String(project), outcome });
     },
     httpRequestAnswered(method, route, status) {
-      httpRequests.inc({ method, route, status: String(status) });
+      metric.httpRequests.inc({ method, route, status: String(status) });
     },
     upstreamResponse(upstream, status) {
-      upstreamRequests.inc({ upstream, status: String(status) });
-      if (status === 429) throttled.inc({ upstream });
+      metric.upstreamRequests.inc({ upstream, status: String(status) });
+      if (status === 429) metric.throttled.inc({ upstream });
     },
   };
 }
