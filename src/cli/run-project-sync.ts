@@ -1,11 +1,9 @@
-import { createLogger } from "../log/create-logger.js";
-import { findProject } from "../settings/find-project.js";
+import { configuredProject } from "./configured-project.js";
+import { commandLogger } from "./command-logger.js";
 import type { SyncInput } from "../sync/sync-project.js";
 import type { SyncReport } from "../sync/sync-report.js";
 import type { CliIo } from "./cli-io.js";
 import { createProgressLine } from "./progress-line.js";
-import { UsageError } from "./usage-error.js";
-import { redactorOfSettings } from "../secrets/redactor-of-settings.js";
 import { loadCommandSettings } from "./load-command-settings.js";
 import { runReviewedSync } from "../held/run-reviewed-sync.js";
 import { cliOrigin } from "../history/run-origin.js";
@@ -23,12 +21,8 @@ export async function runProjectSync(args: {
   readonly hooks?: Pick<SyncInput, "onCollection" | "onFields">;
 }): Promise<SyncReport> {
   const settings = await loadCommandSettings(args.configPath, args.io);
-  const project = findProject(settings, args.projectId);
-  if (!project) {
-    const known = settings.projects.map((p) => p.id).join(", ");
-    throw new UsageError(`project ${args.projectId} is not in ${args.configPath} (configured: ${known})`, args.help);
-  }
-  const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) });
+  const project = configuredProject(settings, args.projectId, args.configPath, args.help);
+  const logger = commandLogger(settings);
   // A dry run writes nothing, so it needs no lock and may run beside a job.
   return withApp(settings, { logger, signal: args.io.signal }, async (app) => {
     const signal = args.dryRun ? args.io.signal : await app.lockProject(project.id, `sync --once of project ${project.id}`);

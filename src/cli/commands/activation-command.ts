@@ -1,3 +1,4 @@
+import { commandLogger } from "../command-logger.js";
 import { readFile } from "node:fs/promises";
 import type { ActivationRuntime } from "../../activation/activation-runtime.js";
 import { withApp } from "../../app/with-app.js";
@@ -6,7 +7,6 @@ import { pullOrders } from "../../activation/pull-orders.js";
 import { putOffers } from "../../activation/put-offers.js";
 import { fileAppendSink, streamSink } from "../../activation/stream-order-sink.js";
 import { updateShipments } from "../../activation/update-shipments.js";
-import { createLogger } from "../../log/create-logger.js";
 import type { Settings } from "../../settings/settings-schema.js";
 import { EXIT_CODES } from "../../sync/sync-report.js";
 import { writeLine, type CliIo } from "../cli-io.js";
@@ -15,7 +15,6 @@ import { UsageError } from "../usage-error.js";
 import { OfferKeyError } from "../../activation/offer-key.js";
 import { explainingUnknownConnection, UnknownConnection } from "../../activation/unknown-connection.js";
 import { enqueueResend } from "./enqueue-activation-resend.js";
-import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
 import { loadCommandSettings } from "../load-command-settings.js";
 import { messageOf } from "../../errors/message-of.js";
 
@@ -63,7 +62,7 @@ async function loadActivationSettings(configPath: string, io: CliIo): Promise<Se
 }
 
 async function withRuntime<T>(settings: Settings, io: CliIo, run: (runtime: ActivationRuntime) => Promise<T>): Promise<T> {
-  const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) });
+  const logger = commandLogger(settings);
   // The pull state's Redis is connected first, bounded by redis.connect_timeout_ms: a Redis
   // that is away ends the command with one line before the API is called.
   return withApp(settings, { logger, signal: io.signal }, async (app) => {

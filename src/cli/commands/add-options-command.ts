@@ -1,8 +1,8 @@
+import { commandLogger } from "../command-logger.js";
 import { AddOptionsRejected } from "../../add-options/add-options-rejected.js";
 import { runAddOptions } from "../../add-options/run-add-options.js";
 import { IdempotencyKeyConflict } from "../../jobs/idempotency-key-conflict.js";
 import { JobDataError, parseJobData } from "../../jobs/job-catalog.js";
-import { createLogger } from "../../log/create-logger.js";
 import { namingOf } from "../../settings/project-sync-settings-of.js";
 import { findProject } from "../../settings/find-project.js";
 import { writeLine, type CliIo } from "../cli-io.js";
@@ -11,7 +11,6 @@ import { JSON_KEYS_OPTION, jsonText, parseJsonKeyStyle } from "../json-output.js
 import { parseCommandArgs, parseProjectId, requireString, configPathOf } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
 import { withApp } from "../../app/with-app.js";
-import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
 import { loadCommandSettings } from "../load-command-settings.js";
 import { messageOf } from "../../errors/message-of.js";
 
@@ -95,7 +94,7 @@ export async function runAddOptionsCommand(argv: readonly string[], io: CliIo): 
     );
   }
 
-  const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) });
+  const logger = commandLogger(settings);
   return withApp(settings, { logger, signal: io.signal }, async (app) => {
     if (!values.once) {
       const opened = await openJobQueues(app, ADD_OPTIONS_HELP);

@@ -1,3 +1,4 @@
+import { commandLogger } from "../command-logger.js";
 import { withApp } from "../../app/with-app.js";
 import { activationQueueOf } from "./activation-queue-of.js";
 import { requireKnownConnection, UnknownConnection } from "../../activation/unknown-connection.js";
@@ -39,7 +40,7 @@ export async function enqueueActivationOrders(
   if (!settings.activation) throw new UsageError("the config has no `activation` section", options.help);
   if (!settings.redis) throw new UsageError("this command needs `redis` in the config (jobs live in Redis)", options.help);
   await refuseUnknownConnection(settings, connection, io, options.help);
-  const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) });
+  const logger = commandLogger(settings);
   return withApp(settings, { logger, signal: io.signal }, async (app) => {
     const queue = await activationQueueOf(app);
     const job = await queue.enqueuePull({ connection, trigger: "cli" });

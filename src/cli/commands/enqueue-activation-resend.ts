@@ -1,6 +1,5 @@
+import { commandLogger } from "../command-logger.js";
 import { withApp } from "../../app/with-app.js";
-import { createLogger } from "../../log/create-logger.js";
-import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
 import { activationQueueOf } from "./activation-queue-of.js";
 import type { Settings } from "../../settings/settings-schema.js";
 import { writeLine, type CliIo } from "../cli-io.js";
@@ -23,7 +22,7 @@ export async function enqueueResend(
       options.help,
     );
   const orderIds = (orders ?? []).filter((order): order is string => typeof order === "string");
-  const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) });
+  const logger = commandLogger(settings);
   return withApp(settings, { logger, signal: io.signal }, async (app) => {
     const queue = await activationQueueOf(app);
     const job = await queue.enqueueResend({ connection, ...(orderIds.length > 0 ? { order_ids: orderIds } : {}), requested_by: "cli" });

@@ -1,3 +1,4 @@
+import { commandLogger } from "../command-logger.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { openJobQueues } from "../open-job-queues.js";
 import { parseCommandArgs, parseProjectId, requireString, configPathOf } from "../parse-command-args.js";
@@ -5,8 +6,6 @@ import { UsageError } from "../usage-error.js";
 import { enqueueActivationOrders } from "./enqueue-activation-orders.js";
 import { loadCommandSettings } from "../load-command-settings.js";
 import { withApp } from "../../app/with-app.js";
-import { createLogger } from "../../log/create-logger.js";
-import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
 
 export const ENQUEUE_HELP = `Usage: pim-sync enqueue sync --config FILE --project ID [--full] [--allow-mass-delete]
        pim-sync enqueue activation-orders --config FILE --connection ID
@@ -54,7 +53,7 @@ export async function runEnqueueCommand(argv: readonly string[], io: CliIo): Pro
   }
   const project = parseProjectId(values.project, ENQUEUE_HELP);
   if (!settings.projects.some((p) => p.id === project)) throw new UsageError(`project ${project} is not configured`, ENQUEUE_HELP);
-  const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) });
+  const logger = commandLogger(settings);
   return withApp(settings, { logger, signal: io.signal }, async (app) => {
     const opened = await openJobQueues(app, ENQUEUE_HELP);
     const job = await opened.use((queues) =>

@@ -1,13 +1,12 @@
+import { configuredProject } from "../configured-project.js";
+import { commandLogger } from "../command-logger.js";
 import { userInfo } from "node:os";
 import { approveHeldPlan } from "../../held/approve-held-plan.js";
 import { heldOptionCount, type HeldPlan } from "../../held/held-plan.js";
-import { findProject } from "../../settings/find-project.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { jsonText } from "../json-output.js";
 import { loadCommandSettings } from "../load-command-settings.js";
 import { withApp } from "../../app/with-app.js";
-import { createLogger } from "../../log/create-logger.js";
-import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
 import { parseCommandArgs, parseProjectId, requireString, configPathOf } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
 
@@ -67,12 +66,8 @@ export async function runHeldCommand(argv: readonly string[], io: CliIo): Promis
   const id = action === "approve" ? requireString(values.id, "--id", HELD_HELP) : undefined;
   if (action === undefined && values.id !== undefined) throw new UsageError("--id goes with 'held approve'", HELD_HELP);
   const settings = await loadCommandSettings(configPath, io);
-  if (!findProject(settings, projectId))
-    throw new UsageError(
-      `project ${projectId} is not in ${configPath} (configured: ${settings.projects.map((p) => p.id).join(", ")})`,
-      HELD_HELP,
-    );
-  const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) });
+  configuredProject(settings, projectId, configPath, HELD_HELP);
+  const logger = commandLogger(settings);
   return withApp(settings, { logger, signal: io.signal }, async (app) => {
     const stores = await app.reviewStores();
     if (id === undefined) {

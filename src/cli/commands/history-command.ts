@@ -1,4 +1,5 @@
-import { findProject } from "../../settings/find-project.js";
+import { configuredProject } from "../configured-project.js";
+import { commandLogger } from "../command-logger.js";
 import { eachHistoryEntry, queryHistory } from "../../history/query-history.js";
 import type { HistoryEntry } from "../../history/history-entry.js";
 import { parseSince } from "../../history/parse-since.js";
@@ -6,8 +7,6 @@ import { writeLine, type CliIo } from "../cli-io.js";
 import { jsonText, writeJsonArray, writeWaiting } from "../json-output.js";
 import { loadCommandSettings } from "../load-command-settings.js";
 import { withApp } from "../../app/with-app.js";
-import { createLogger } from "../../log/create-logger.js";
-import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
 import { parseCommandArgs, parseProjectId, configPathOf } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
 
@@ -97,12 +96,8 @@ export async function runHistoryCommand(argv: readonly string[], io: CliIo): Pro
     sinceMs = since.sinceMs;
   }
   const settings = await loadCommandSettings(configPath, io);
-  if (!findProject(settings, projectId))
-    throw new UsageError(
-      `project ${projectId} is not in ${configPath} (configured: ${settings.projects.map((p) => p.id).join(", ")})`,
-      HISTORY_HELP,
-    );
-  const logger = createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) });
+  configuredProject(settings, projectId, configPath, HISTORY_HELP);
+  const logger = commandLogger(settings);
   const query = { collection: values.collection, option: values.option, sinceMs };
   const none = `No write recorded for project ${projectId}${values.since === undefined ? "" : ` since ${values.since}`}.`;
   return withApp(settings, { logger, signal: io.signal }, async (app) => {
