@@ -3,13 +3,12 @@
  * simulators on it (real budgets: their defaults; the chosen latency), then run the scenarios in
  * order against one state folder, and tear everything down.
  */
+import { startSimulatorsFor } from "./catalog/start-sized-simulators.js";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import type { SimCatalog } from "../src/sim/catalog/catalog-file.js";
-import { startConfigServiceSimulator, type ConfigServiceSimulator } from "../src/sim/config-service/config-service-simulator.js";
-import { startPimSimulator } from "../src/sim/pim/pim-simulator.js";
 import { CATALOG_SIZES, type CatalogSizeName } from "./catalog/catalog-sizes.js";
 import { BENCH_PROJECT, materializeCatalog } from "./catalog/generate-catalog.js";
 import { hashCatalog } from "./catalog/hash-catalog.js";
@@ -83,14 +82,7 @@ export async function runSize(options: RunSizeOptions): Promise<SizeResult> {
       `(generated in ${facts.generate_s} s); minimal requests: PIM ${minimal.firstSync.pim.total}, service ${minimal.firstSync.service.total}`,
   );
 
-  const pim = await startPimSimulator({ catalog: catalog.pim, latencyMs });
-  let service: ConfigServiceSimulator;
-  try {
-    service = await startConfigServiceSimulator({ catalog: catalog.service, pim, latencyMs });
-  } catch (error) {
-    await pim.close();
-    throw error;
-  }
+  const { pim, service } = await startSimulatorsFor(catalog, latencyMs);
   // The simulators hold their own copies: drop ours so the parent does not keep two 1M-option catalogues.
   catalog = null;
   collectGarbage();
