@@ -13,20 +13,22 @@ RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY bench ./bench
+COPY scripts ./scripts
+# tsc, then the bundled CLI in dist/bin (scripts/bundle-cli.ts; docs/decisions/0012-bundled-cli.md).
 RUN npm run build
 
-# Runtime stage: production dependencies and the compiled output only, run as a non-root user.
+# Runtime stage: production dependencies and the bundled CLI only, run as a non-root user.
 FROM node:20-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force
-COPY --from=build /app/dist ./dist
+COPY --from=build /app/dist/bin ./dist/bin
 # The simulators' sample catalogue only (`pim-sync sim`, the compose `sim` profile).
 COPY config/sim-catalog.json ./config/sim-catalog.json
 # For `docker compose exec worker pim-sync jobs list` and the like: every command finds the
 # mounted configuration through PIM_SYNC_CONFIG, with no --config.
-RUN ln -s /app/dist/src/cli/bin.js /usr/local/bin/pim-sync && chmod +x /app/dist/src/cli/bin.js
+RUN ln -s /app/dist/bin/pim-sync.js /usr/local/bin/pim-sync && chmod +x /app/dist/bin/pim-sync.js
 ENV PIM_SYNC_CONFIG=/etc/pim-sync/compose.yaml
 USER node
 # The port of `server.port` in the mounted config, inside the container. The healthcheck below
@@ -36,5 +38,5 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:8090/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Node runs the program itself (exec form, no package manager or shell in between), so SIGTERM
 # reaches it; compose's `init: true` reaps any child.
-ENTRYPOINT ["node", "/app/dist/src/cli/bin.js"]
+ENTRYPOINT ["node", "/app/dist/bin/pim-sync.js"]
 CMD ["worker"]

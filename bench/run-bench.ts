@@ -20,7 +20,7 @@ import { runEventsScenario } from "./scenarios/events-scenario.js";
 import { renderEventsResult } from "./report/render-events-table.js";
 import { measureHistoryOverhead } from "./scenarios/history-overhead-scenario.js";
 import { runCapacityScenario } from "./scenarios/capacity-scenario.js";
-import { runStartupScenario, STARTUP_TARGETS } from "./scenarios/startup-scenario.js";
+import { BUILT_CLI_PATH, runStartupScenario, STARTUP_TARGETS } from "./scenarios/startup-scenario.js";
 import type { ScenarioResult } from "./scenarios/scenario.js";
 import { measureConsole } from "./scenarios/console-scenario.js";
 import { FIGURES } from "./report/figures.js";
@@ -245,7 +245,13 @@ async function runCapacity(args: Extract<BenchArgs, { kind: "capacity" }>): Prom
 }
 
 async function runStartup(args: Extract<BenchArgs, { kind: "startup" }>): Promise<void> {
-  const result = await runStartupScenario({ cliPath: args.cliPath ?? CLI_PATH, redisUrl: args.redisUrl, rounds: args.rounds, progress });
+  // The bundled CLI, as the main run's start-up figures measure it (what `bin` and the image run).
+  const result = await runStartupScenario({
+    cliPath: args.cliPath ?? BUILT_CLI_PATH,
+    redisUrl: args.redisUrl,
+    rounds: args.rounds,
+    progress,
+  });
   const report = { generated_at: new Date().toISOString(), machine: machineInfo(), startup: result };
   if (args.json) {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

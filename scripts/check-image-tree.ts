@@ -23,6 +23,7 @@ import { promisify } from "node:util";
 import { Redis } from "ioredis";
 import { parse, stringify } from "yaml";
 import { z } from "zod";
+import { CLI_BUNDLE } from "./cli-bundle-paths.js";
 
 /** The repository: this file runs as dist/scripts/check-image-tree.js. */
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
@@ -262,7 +263,7 @@ async function main(): Promise<void> {
     // The simulators, from the repository's CLI (wherever their code lives), on ports bound as 0.
     sims = startProcess(
       process.execPath,
-      [join(REPO, "dist/src/cli/bin.js"), "sim", "--pim-port", "0", "--service-port", "0", "--activation-port", "0"],
+      [join(REPO, CLI_BUNDLE), "sim", "--pim-port", "0", "--service-port", "0", "--activation-port", "0"],
       {
         cwd: REPO,
         env: process.env,

@@ -1,7 +1,7 @@
 /**
- * Issue 31's start-up figures: the built CLI's commands against a bare `node -e ''`, in the same
- * run, taken in turn (bare, --version, jobs list, plan, bare, …) so that the machine's load
- * weighs on each alike; medians. `jobs list` runs against the benchmark's Redis (an empty queue
+ * Issue 31's start-up figures: the bundled CLI's commands (what package.json's `bin` and the
+ * image run) against a bare `node -e ''`, in the same run, taken in turn (bare, --version,
+ * jobs list, plan, bare, …) so that the machine's load weighs on each alike; medians. `jobs list` runs against the benchmark's Redis (an empty queue
  * under a prefix of its own); `plan` is timed from spawn to its first request arriving at a
  * local HTTP server standing for the PIM (its token request), then killed.
  */
@@ -15,14 +15,15 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { stringify } from "yaml";
+import { CLI_BUNDLE } from "../../scripts/cli-bundle-paths.js";
 import { round } from "../report/round.js";
 import { openBenchRedis } from "../worker/bench-redis.js";
 import { SIM_PIM_CREDENTIALS, SIM_SERVICE_TOKEN } from "../worker/bench-worker-settings.js";
 import { percentile } from "./latency-percentiles.js";
 import type { ScenarioContext, ScenarioResult } from "./scenario.js";
 
-/** The built CLI (dist/bench/scenarios/ → dist/src/cli/bin.js). */
-const BUILT_CLI_PATH = fileURLToPath(new URL("../../src/cli/bin.js", import.meta.url));
+/** The CLI as it ships, bundled (dist/bench/scenarios/ → the repository → dist/bin/pim-sync.js). */
+export const BUILT_CLI_PATH = fileURLToPath(new URL(`../../../${CLI_BUNDLE}`, import.meta.url));
 
 /** In the main run: once, under its first size (start-up does not depend on the catalogue). */
 export async function runStartupOfRunScenario(context: ScenarioContext): Promise<ScenarioResult> {

@@ -2,16 +2,21 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { CLI_BUNDLE, CLI_ENTRY_BUILT } from "../../scripts/cli-bundle-paths.js";
 import { waitFor } from "./process-poll.js";
 
 /** The repository root (two folders above test/support). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
-/** The built CLI entry: `npm run build` (or `npm test`) makes it. */
-export const CLI_BIN = join(REPO_ROOT, "dist", "src", "cli", "bin.js");
+/** The CLI as it ships (package.json's `bin`, the image): the bundle `npm run build` (or `npm test`) makes. */
+export const CLI_BIN = join(REPO_ROOT, CLI_BUNDLE);
+
+/** The same CLI as tsc built it, a module a file: for tests of which of its modules a command loads. */
+export const CLI_MODULES_BIN = join(REPO_ROOT, CLI_ENTRY_BUILT);
 
 export function assertCliBuilt(): void {
-  if (!existsSync(CLI_BIN)) throw new Error(`${CLI_BIN} is missing: run \`npm run build\` first (npm test does)`);
+  for (const built of [CLI_BIN, CLI_MODULES_BIN])
+    if (!existsSync(built)) throw new Error(`${built} is missing: run \`npm run build\` first (npm test does)`);
 }
 
 export interface ExitStatus {
@@ -39,7 +44,7 @@ export interface CliProcess {
 }
 
 /**
- * Spawns `node dist/src/cli/bin.js ...args` and keeps its output. Every process started here is
+ * Spawns the bundled CLI (`node dist/bin/pim-sync.js ...args`) and keeps its output. Every process started here is
  * remembered until it exits, so `killLeftoverProcesses()` (the `cli` fixture's teardown) can end the ones a failed
  * test left behind.
  */

@@ -1,14 +1,17 @@
 import { spawn } from "node:child_process";
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect } from "vitest";
-import { assertCliBuilt, CLI_BIN } from "../../support/process-cli.js";
+import { assertCliBuilt, CLI_BIN, CLI_MODULES_BIN } from "../../support/process-cli.js";
 import { test } from "../../support/fixtures.js";
 import { writeTestConfig } from "../../support/process-config.js";
 
-/** Every module URL the built CLI resolves, recorded by a loader hook on stderr. */
-async function modulesLoadedBy(args: readonly string[], dir: string): Promise<string[]> {
+/**
+ * Every module URL the built CLI resolves, recorded by a loader hook on stderr: by default the
+ * CLI as tsc built it, a module a file (which of the sources a command loads), or the bundle.
+ */
+async function modulesLoadedBy(args: readonly string[], dir: string, cli: string = CLI_MODULES_BIN): Promise<string[]> {
   const hooks = join(dir, "hooks.mjs");
   await writeFile(
     hooks,
@@ -21,7 +24,7 @@ async function modulesLoadedBy(args: readonly string[], dir: string): Promise<st
   );
   const register = join(dir, "register.mjs");
   await writeFile(register, `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
-  const child = spawn(process.execPath, ["--import", pathToFileURL(register).href, CLI_BIN, ...args], {
+  const child = spawn(process.execPath, ["--import", pathToFileURL(register).href, cli, ...args], {
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";
@@ -95,5 +98,53 @@ describe("commands that call no upstream: what they load", () => {
 
     expect(loaded.some((url) => url.includes("/dist/src/history/redis-history-store.js"))).toBe(true);
     expect(loaded.filter((url) => UPSTREAM_AND_FEATURES.test(url) || url.includes("/node_modules/bullmq/"))).toEqual([]);
+  });
+});
+
+/**
+ * The bundle (what `bin` and the image run) keeps the sources' lazy imports lazy: each is a chunk
+ * loaded when it runs. What a chunk holds is read from the bundler's comments that open each
+ * module in it (`// node_modules/bullmq/…`, `// dist/src/pim/…`).
+ */
+async function bundledModulesLoadedBy(
+  args: readonly string[],
+  dir: string,
+): Promise<{ files: string[]; modules: string[]; external: string[] }> {
+  const loaded = await modulesLoadedBy(args, dir, CLI_BIN);
+  const files = loaded.filter((url) => url.includes("/dist/bin/"));
+  const modules: string[] = [];
+  for (const url of files)
+    for (const line of (await readFile(fileURLToPath(url), "utf8")).split("\n"))
+      if (/^\/\/ (node_modules|dist\/src)\//.test(line)) modules.push(`/${line.slice(3)}`);
+  return {
+    files: files.map((url) => url.slice(url.indexOf("/dist/bin/"))),
+    modules,
+    // The libraries left out of the bundle (scripts/bundle-cli.ts), imported from node_modules.
+    external: loaded.filter((url) => url.includes("/node_modules/")),
+  };
+}
+
+describe("the bundled CLI: what a command loads", () => {
+  test.beforeEach(() => assertCliBuilt());
+
+  test("--version loads the entry and the version's chunk, no library", async ({ tempDir }) => {
+    const { files, modules, external } = await bundledModulesLoadedBy(["--version"], tempDir);
+
+    expect(files[0]).toBe("/dist/bin/pim-sync.js");
+    expect(modules.sort()).toEqual(["/dist/src/cli/bin.js", "/dist/src/cli/package-version.js"]);
+    expect(external).toEqual([]);
+  });
+
+  test("jobs list loads BullMQ's chunk but no upstream client, no job handler, no HTTP server", async ({ tempDir, redis }) => {
+    const config = await writeTestConfig(tempDir, {
+      pimUrl: "http://127.0.0.1:9",
+      serviceUrl: "http://127.0.0.1:9",
+      redisPrefix: redis.prefix,
+    });
+    const { modules, external } = await bundledModulesLoadedBy(["jobs", "list", "--config", config], tempDir);
+
+    expect(modules.some((path) => path.startsWith("/node_modules/bullmq/"))).toBe(true);
+    expect(modules.filter((path) => UPSTREAM_AND_FEATURES.test(path) || path.includes("/dist/src/jobs/handlers/"))).toEqual([]);
+    expect(external.filter((url) => UPSTREAM_AND_FEATURES.test(url))).toEqual([]);
   });
 });

@@ -1,0 +1,55 @@
+/**
+ * The second half of `npm run build`: bundles the CLI that tsc built (dist/src/) with the
+ * libraries it uses into dist/bin/ (docs/decisions/0012-bundled-cli.md). A command's start is
+ * mostly loading modules, and Node loads one larger file much faster than the hundreds of small
+ * ones zod, ioredis, bullmq and the sources are made of. Code splitting keeps every
+ * `await import()` of the sources a chunk of its own, loaded when it runs, so `--version` and
+ * `jobs list` still load nothing they do not use.
+ */
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "rolldown";
+import { CLI_BUNDLE, CLI_BUNDLE_DIR, CLI_ENTRY_BUILT } from "./cli-bundle-paths.js";
+
+/** The repository: this file runs as dist/scripts/bundle-cli.js. */
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
+
+/**
+ * Libraries left in node_modules and imported from there at run time, each for a reason:
+ * - OpenTelemetry (`@opentelemetry/*`, `@fastify/otel`, `bullmq-otel`): loaded only when tracing
+ *   is on, and its instrumentations patch modules as Node loads them;
+ * - `@bull-board/*`: serves its dashboard's files from its own folder;
+ * - `fastify` and `@fastify/*`: only the worker and the server load them, and bull-board's
+ *   fastify adapter brings plugins of its own that must meet the same fastify;
+ * - `msgpackr` (BullMQ's): finds its optional native decoder beside itself.
+ */
+const EXTERNAL = [/^@opentelemetry\//, /^@fastify\//, /^fastify(\/|$)/, /^bullmq-otel(\/|$)/, /^@bull-board\//, /^msgpackr(\/|$)/];
+
+async function main(): Promise<void> {
+  const outDir = join(REPO, CLI_BUNDLE_DIR);
+  // Chunks are named by content: a stale one left from an earlier build would only mislead.
+  await rm(outDir, { recursive: true, force: true });
+  await build({
+    input: join(REPO, CLI_ENTRY_BUILT),
+    platform: "node",
+    external: EXTERNAL,
+    // A package's ES module build where it has one (BullMQ): its CommonJS one costs more to start.
+    resolve: { mainFields: ["module", "main"] },
+    logLevel: "warn",
+    onLog(level, log) {
+      throw new Error(`bundle-cli: ${level}: ${log.message}`);
+    },
+    output: {
+      dir: outDir,
+      format: "esm",
+      entryFileNames: CLI_BUNDLE.slice(CLI_BUNDLE_DIR.length + 1),
+      chunkFileNames: "chunks/[name]-[hash].js",
+    },
+    write: true,
+  });
+  // Silent when it succeeds, as tsc is: `npm pack --json` (scripts/check-package.sh) reads
+  // the build's stdout, run by `prepare`.
+}
+
+await main();
