@@ -89,9 +89,19 @@ export function createJobProcessor<Q extends JobQueueKind>(args: {
       logger: jobLog,
       timeoutMs: entry.timeoutMs(settings),
       redactor,
-      run: (signal, abort) =>
+      run: (controller) =>
         place.run(
-          { job, token, signal, abort, logger: jobLog, log: async (line: string) => void (await job.log(redactor.redact(line))) },
+          {
+            job,
+            token,
+            // Read on demand: a run whose signal nobody reads never makes one (lazy-abort-controller.ts).
+            get signal() {
+              return controller.signal;
+            },
+            abort: (reason) => controller.abort(reason),
+            logger: jobLog,
+            log: async (line: string) => void (await job.log(redactor.redact(line))),
+          },
           async (context) => {
             const started = Date.now();
             const ran = { name, queue: binding.queue, subject: place.subject, data };

@@ -13,15 +13,20 @@ export class JobsShutDown extends Error {
   override readonly name = "JobsShutDown";
 }
 
+/** A running job's controller, as far as the shutdown needs it (an AbortController or a LazyAbortController). */
+export interface AbortableJob {
+  abort(reason: Error): void;
+}
+
 export interface JobCancellation {
   /** Registers a running job's controller; call the returned function when the job ends. */
-  track(controller: AbortController): () => void;
+  track(controller: AbortableJob): () => void;
   /** Aborts every job running now with a JobsShutDown (the worker's shutdown deadline has passed). */
   cancelAll(message: string): void;
 }
 
 export function createJobCancellation(): JobCancellation {
-  const running = new Set<AbortController>();
+  const running = new Set<AbortableJob>();
   return {
     track(controller) {
       running.add(controller);

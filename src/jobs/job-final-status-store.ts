@@ -2,6 +2,7 @@ import type { Job } from "bullmq";
 import { z } from "zod";
 import type { Keyspace } from "../redis/keyspace.js";
 import type { RedisClient } from "../redis/redis-client.js";
+import { coalesceTurnWrites } from "../redis/coalesce-turn-writes.js";
 
 /** What a poller of `GET /v1/jobs` needs once a job has ended for good: no data, stacks or logs. */
 const jobFinalStatusSchema = z.object({
@@ -31,6 +32,8 @@ export interface JobFinalStatusStore {
  */
 export function createJobFinalStatusStore(redis: RedisClient, keyspace: Keyspace, ttlSeconds: number): JobFinalStatusStore {
   const keyOf = (project: number, jobId: string): string => keyspace.projectKey(project, "job-status", jobId);
+  // The record leaves with the next job's completion, in one socket write (see coalesce-turn-writes.ts).
+  const holdWrites = coalesceTurnWrites(redis);
   return {
     async record(project, job, state) {
       const status: JobFinalStatus = {
@@ -43,6 +46,7 @@ export function createJobFinalStatusStore(redis: RedisClient, keyspace: Keyspace
         result: state === "completed" ? ((job.returnvalue as unknown) ?? null) : null,
         failedReason: state === "failed" ? job.failedReason || null : null,
       };
+      holdWrites();
       await redis.set(keyOf(project, job.id ?? ""), JSON.stringify(status), "EX", ttlSeconds);
     },
     async read(project, jobId) {

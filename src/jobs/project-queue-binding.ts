@@ -32,7 +32,9 @@ export function projectQueueBinding(args: {
         subject: String(project),
         logFields: { project, queue: job.queueName },
         spanAttributes: { [SPAN_ATTRIBUTES.project]: project },
-        async run({ token, signal, abort, logger: jobLog, log }, call) {
+        async run(placed, call) {
+          // `placed.signal` is read only where it is used: its AbortSignal is made on first read.
+          const { token, abort, logger: jobLog, log } = placed;
           // The project's lock is shared with `--once` commands (see project-lock.ts); a job that
           // loses it (expired while the process stalled) stops rather than write beside another.
           let lease: ProjectLease | undefined;
@@ -44,7 +46,7 @@ export function projectQueueBinding(args: {
             lease =
               args.leases?.take(token, project) ??
               (await args.projectLock?.acquire(project, describeHolder(`job ${project}/${job.id ?? "?"}`), {
-                signal,
+                signal: placed.signal,
                 onWait: (heldBy) => {
                   jobLog.write("info", "waiting for the project lock", { heldBy });
                   void job.log(`waiting for the project lock, held by ${heldBy}`).catch(() => undefined);
@@ -60,7 +62,9 @@ export function projectQueueBinding(args: {
               get logger() {
                 return jobLog.logger;
               },
-              signal,
+              get signal() {
+                return placed.signal;
+              },
               log,
             };
             return await call(context);

@@ -7,6 +7,7 @@ import type { JobQueueContexts, JobQueueKind, JobQueueSubjects } from "./catalog
 export interface PlacedRun {
   readonly job: Job;
   readonly token: string | undefined;
+  /** The job's signal, made when first read: pass it on, or read it, only where it is used. */
   readonly signal: AbortSignal;
   /** Ends the run as its time limit would (a lost project lock). */
   abort(reason: Error): void;

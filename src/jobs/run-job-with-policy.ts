@@ -7,11 +7,13 @@ import { markFailureLogged } from "./logged-failures.js";
 import { tracingHooks } from "../telemetry/tracing-hooks.js";
 import { SPAN_ATTRIBUTES } from "../telemetry/span-attribute-names.js";
 import { JobsShutDown, type JobCancellation } from "./job-cancellation.js";
+import { LazyAbortController } from "./lazy-abort-controller.js";
 
 /**
- * What every job run shares, whichever queue it comes from: one AbortController per job, aborted
+ * What every job run shares, whichever queue it comes from: one abort controller per job, aborted
  * by the job's time limit or the worker's shutdown (job-cancellation.ts; the only controller a
- * job has: its processor takes no BullMQ signal), and failures
+ * job has: its processor takes no BullMQ signal; its signal is made only when read, see
+ * lazy-abort-controller.ts), and failures
  * turned into BullMQ's three outcomes through the one classifier (fail now, delay without using
  * an attempt, retry with the catalog's backoff). A job interrupted by shutdown is handed back.
  * What BullMQ stores of a run (its result, its failed reason and stack) is scrubbed of every
@@ -27,8 +29,8 @@ export async function runJobWithPolicy(args: {
   readonly timeoutMs: number;
   /** The configured secrets (see src/secrets/redactor-of-settings.ts). */
   readonly redactor: Redactor;
-  /** `abort` ends the run as the time limit would, with `reason` (e.g. a lock the job lost). */
-  run(signal: AbortSignal, abort: (reason: Error) => void): Promise<unknown>;
+  /** The run's controller: its `signal` is the job's, its `abort` ends the run as the time limit would (e.g. a lock the job lost). */
+  run(controller: LazyAbortController): Promise<unknown>;
 }): Promise<unknown> {
   const { job, token, logger, redactor } = args;
   // On the job's span (BullMQ's `process`, active here when tracing is on); no-ops otherwise.
@@ -36,13 +38,13 @@ export async function runJobWithPolicy(args: {
   const outcome = (value: "completed" | "failed" | "retry" | "delayed" | "handed_back"): void =>
     annotate({ [SPAN_ATTRIBUTES.jobOutcome]: value });
   annotate({ [SPAN_ATTRIBUTES.jobId]: job.id ?? "", [SPAN_ATTRIBUTES.jobName]: job.name });
-  const controller = new AbortController();
+  const controller = new LazyAbortController();
   const timer = setTimeout(() => controller.abort(new Error(`${job.name} ran longer than ${args.timeoutMs} ms`)), args.timeoutMs);
   timer.unref();
   const untrack = args.cancellation.track(controller);
   try {
     // `run` logs "job started" itself: a project job first waits for its project's lock.
-    const result = await args.run(controller.signal, (reason) => controller.abort(reason));
+    const result = await args.run(controller);
     logger.write("info", "job done");
     outcome("completed");
     // Stored snake_case, as the job's data and every answer (src/json/json-key-style.ts): the
@@ -50,7 +52,7 @@ export async function runJobWithPolicy(args: {
     return snakeCaseKeys(redactor.redactValue(result));
   } catch (caught) {
     const error = redactor.redactError(caught);
-    if (controller.signal.reason instanceof JobsShutDown && token !== undefined) {
+    if (controller.reason instanceof JobsShutDown && token !== undefined) {
       // The worker is shutting down past its deadline: hand the job back at once, without
       // using an attempt, for another worker (its writes so far are in the state).
       logger.write("warn", "job interrupted by shutdown; handing it back to the queue");
