@@ -4,6 +4,7 @@ import { CATALOG_SIZE_NAMES, isCatalogSizeName, type CatalogSizeName } from "./c
 import { DEFAULT_SEED } from "./catalog/generate-catalog.js";
 import { DEFAULT_BENCH_REDIS_URL } from "./worker/bench-redis.js";
 import { FLEET_PROJECTS } from "./fleet/fleet-shape.js";
+import { LARGE_FLEET_PROJECTS, MIN_LARGE_FLEET_PROJECTS } from "./fleet/large-fleet-shape.js";
 import { DEFAULT_CAPACITY_EVENTS } from "./scenarios/capacity-scenario.js";
 import { DEFAULT_STARTUP_ROUNDS } from "./scenarios/startup-scenario.js";
 
@@ -57,7 +58,14 @@ Options:
                     during a large sync, about 1.5 minutes; --latency-ms,
                     --redis-url, --seed and --json apply
   --fleet-projects N
-                    projects of the fleet (default ${FLEET_PROJECTS}; fewer to try a change)
+                    projects of the fleet (default ${FLEET_PROJECTS}; fewer to try a change);
+                    of the large fleet: default ${LARGE_FLEET_PROJECTS}, at least ${MIN_LARGE_FLEET_PROJECTS}
+  --scenario large-fleet
+                    run only the large fleet: 200 projects on 8 worker processes of
+                    concurrency 2 behind several service accounts and PIM connections,
+                    spread schedules, small jobs and PIM events on top, its own
+                    redis-server, about 2.5 minutes; --latency-ms, --seed,
+                    --fleet-projects and --json apply
   --scenario events run only the PIM events scenario: a worker process subscribed
                     to events, 1,000 option changes over 50 attributes in 10 bursts;
                     event_to_service_p50_ms/_p95_ms, requests_per_event, end_state_exact.
@@ -106,6 +114,13 @@ export type BenchArgs =
       readonly kind: "fleet";
       readonly latencyMs: number;
       readonly redisUrl: string;
+      readonly seed: number;
+      readonly projects: number;
+      readonly json: boolean;
+    }
+  | {
+      readonly kind: "large-fleet";
+      readonly latencyMs: number;
       readonly seed: number;
       readonly projects: number;
       readonly json: boolean;
@@ -204,6 +219,15 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
         json,
       };
     }
+    if (values.scenario === "large-fleet") {
+      return {
+        kind: "large-fleet",
+        latencyMs: nonNegativeNumber(values["latency-ms"], "--latency-ms", DEFAULT_LATENCY_MS),
+        seed: seedOf(values.seed),
+        projects: integerIn(values["fleet-projects"], "--fleet-projects", LARGE_FLEET_PROJECTS, MIN_LARGE_FLEET_PROJECTS, 1000),
+        json,
+      };
+    }
     if (values.scenario === "events") {
       return {
         kind: "events",
@@ -249,7 +273,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     }
     if (values.scenario !== "scale")
       throw new BenchUsageError(
-        `unknown --scenario '${values.scenario}' (scenarios: scale, queue-overhead, fleet, events, history, console, capacity, startup)`,
+        `unknown --scenario '${values.scenario}' (scenarios: scale, queue-overhead, fleet, large-fleet, events, history, console, capacity, startup)`,
       );
     return {
       kind: "scale",

@@ -17,6 +17,7 @@ import { runScaleScenario, type ScaleResult } from "./scale/scale-scenario.js";
 import { measureQueueOverhead } from "./scenarios/queue-overhead-scenario.js";
 import { measureFleet } from "./scenarios/fleet-scenario.js";
 import { runEventsScenario } from "./scenarios/events-scenario.js";
+import { runLargeFleetScenario } from "./scenarios/large-fleet-scenario.js";
 import { renderEventsResult } from "./report/render-events-table.js";
 import { measureHistoryOverhead } from "./scenarios/history-overhead-scenario.js";
 import { runCapacityScenario } from "./scenarios/capacity-scenario.js";
@@ -124,6 +125,13 @@ async function runQueueOverhead(args: Extract<BenchArgs, { kind: "queue-overhead
   process.stdout.write(`${lines.join("\n")}\n`);
 }
 
+/** `group.key value` lines of a scenario's measurements, for the text output. */
+function measurementLines(measurements: Readonly<Record<string, Readonly<Record<string, unknown>>>>): string[] {
+  return Object.entries(measurements).flatMap(([group, values]) =>
+    Object.entries(values).map(([key, value]) => `${group}.${key} ${String(value ?? "-")}`),
+  );
+}
+
 async function runFleet(args: Extract<BenchArgs, { kind: "fleet" }>): Promise<void> {
   const result = await measureFleet({
     redisUrl: args.redisUrl,
@@ -142,9 +150,33 @@ async function runFleet(args: Extract<BenchArgs, { kind: "fleet" }>): Promise<vo
     const verdict = value === null || value === undefined || spec.met === null ? "" : spec.met(value) ? " met" : " MISSED";
     return `${key} ${value ?? "not measured"}${spec.target === null ? "" : ` (target ${spec.target})${verdict}`}`;
   });
-  const measured = Object.entries(result.measurements).flatMap(([group, values]) =>
-    Object.entries(values).map(([key, value]) => `${group}.${key} ${value ?? "-"}`),
-  );
+  const measured = measurementLines(result.measurements);
+  process.stdout.write(`${[...figures, ...measured].join("\n")}\n`);
+}
+
+async function runLargeFleet(args: Extract<BenchArgs, { kind: "large-fleet" }>): Promise<void> {
+  const startedAt = Date.now();
+  const result = await runLargeFleetScenario({
+    latencyMs: args.latencyMs,
+    projects: args.projects,
+    seed: args.seed,
+    cliPath: CLI_PATH,
+    progress,
+  });
+  progress(`done in ${Math.round((Date.now() - startedAt) / 1000)} s`);
+  const report = { generated_at: new Date().toISOString(), machine: machineInfo(), latency_ms: args.latencyMs, seed: args.seed, ...result };
+  if (args.json) {
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    return;
+  }
+  const verdicts: Readonly<Record<string, { readonly target: string; readonly met: boolean | null }>> = result.verdicts;
+  const figures = Object.entries(result.figures).map(([key, value]) => {
+    const verdict = verdicts[key];
+    const judged =
+      verdict === undefined ? "" : ` (target ${verdict.target})${verdict.met === null ? "" : verdict.met ? " met" : " MISSED"}`;
+    return `${key} ${value ?? "not measured"}${judged}`;
+  });
+  const measured = measurementLines(result.measurements);
   process.stdout.write(`${[...figures, ...measured].join("\n")}\n`);
 }
 
@@ -293,6 +325,9 @@ async function main(argv: readonly string[]): Promise<number> {
       return 0;
     case "fleet":
       await runFleet(args);
+      return 0;
+    case "large-fleet":
+      await runLargeFleet(args);
       return 0;
     case "events":
       await runEvents(args);

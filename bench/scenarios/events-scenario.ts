@@ -22,7 +22,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { createJobQueues, type JobQueues } from "../../src/jobs/job-queues.js";
 import type { ConfigServiceSimulator } from "../../src/sim/config-service/config-service-simulator.js";
-import { optionEventData } from "../../src/sim/pim/pim-event-emitter.js";
+import { optionEventData, type PimEventEmitter } from "../../src/sim/pim/pim-event-emitter.js";
 import type { PimSimulator } from "../../src/sim/pim/pim-simulator.js";
 import type { CatalogSizeName } from "../catalog/catalog-sizes.js";
 import { BENCH_PROJECT } from "../catalog/generate-catalog.js";
@@ -303,8 +303,15 @@ function selectAttributes(pim: PimSimulator): SelectAttribute[] {
     }));
 }
 
-/** The change, made in the PIM's state (as its UI would), then announced by the simulator's event. */
-function applyChange(pim: PimSimulator, change: EventChange): void {
+/**
+ * The change, made in the PIM's state (as its UI would), then announced by the simulator's event
+ * (or by `emitter`: the large fleet has one subscription per project on a shared PIM).
+ */
+export function applyChange(
+  pim: PimSimulator,
+  change: Pick<EventChange, "attribute" | "option" | "label" | "kind">,
+  emitter: PimEventEmitter = pim.events,
+): void {
   const list = pim.state.attribute_options[change.attribute] ?? [];
   pim.state.attribute_options[change.attribute] = list;
   // Every locale a label is given in, so that each locale's collection carries the change.
@@ -313,7 +320,7 @@ function applyChange(pim: PimSimulator, change: EventChange): void {
   const existing = list.find((option) => option.code === change.option);
   if (existing) existing.labels = { ...existing.labels, ...labels };
   else list.push({ code: change.option, sort_order: list.length, labels });
-  pim.events.emit(`attribute-option.${change.kind}`, optionEventData(change.attribute, change.option));
+  emitter.emit(`attribute-option.${change.kind}`, optionEventData(change.attribute, change.option));
 }
 
 async function fullSync(

@@ -17,7 +17,7 @@
  * It does not depend on the catalogue size of a run: it runs once per run (under its first size,
  * like the queue overhead) or alone with `--scenario fleet`.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,7 +30,7 @@ import { defaultCatalogPath } from "../../src/sim/start-simulators.js";
 import { DEFAULT_SEED } from "../catalog/generate-catalog.js";
 import { measureFairSmallJob } from "../fleet/fair-small-job.js";
 import { fleetFigures, type FleetFigures } from "../fleet/fleet-figures.js";
-import { fleetWorkerConfig } from "../fleet/fleet-worker-config.js";
+import { writeFleetWorkerConfig } from "../fleet/fleet-worker-config.js";
 import { FLEET_CONCURRENCY, FLEET_PROCESSES, FLEET_PROJECTS } from "../fleet/fleet-shape.js";
 import { measureLimiterOverhead, type LimiterOverhead } from "../fleet/measure-limiter-overhead.js";
 import { round } from "../report/round.js";
@@ -100,20 +100,14 @@ export async function measureFleet(options: FleetOptions): Promise<ScenarioResul
       retention: { keep_completed_days: 1, keep_failed_days: 1 },
     });
     try {
-      const configPath = join(dir, "config.json");
-      await writeFile(
-        configPath,
-        JSON.stringify(
-          fleetWorkerConfig({
-            redisUrl: options.redisUrl,
-            prefix: bench.prefix,
-            projects,
-            concurrency: FLEET_CONCURRENCY,
-            pimUrl: pim.url,
-            serviceUrl: service.url,
-          }),
-        ),
-      );
+      const configPath = await writeFleetWorkerConfig(dir, {
+        redisUrl: options.redisUrl,
+        prefix: bench.prefix,
+        projects,
+        concurrency: FLEET_CONCURRENCY,
+        pimUrl: pim.url,
+        serviceUrl: service.url,
+      });
       for (let index = 0; index < FLEET_PROCESSES; index += 1) workers.push(startWorkerProcess(CLI_PATH, configPath));
       await Promise.all(workers.map((worker) => worker.started));
       fleet = await runFleetPhase({ projects, queues, workers, pim, service, latencyMs: options.latencyMs, progress: options.progress });

@@ -113,6 +113,18 @@ describe("parseBenchArgs", () => {
     expect(() => parseBenchArgs(["--scenario", "fleet", "--fleet-projects", "2.5"])).toThrow(/--fleet-projects/);
   });
 
+  it("runs the large fleet alone with --scenario large-fleet, 200 projects unless --fleet-projects says otherwise", () => {
+    expect(parseBenchArgs(["--scenario", "large-fleet", "--json"])).toEqual({
+      kind: "large-fleet",
+      latencyMs: DEFAULT_LATENCY_MS,
+      seed: DEFAULT_SEED,
+      projects: 200,
+      json: true,
+    });
+    expect(parseBenchArgs(["--scenario", "large-fleet", "--fleet-projects", "40"])).toMatchObject({ kind: "large-fleet", projects: 40 });
+    expect(() => parseBenchArgs(["--scenario", "large-fleet", "--fleet-projects", "10"])).toThrow(/--fleet-projects/);
+  });
+
   it("runs the PIM events scenario alone with --scenario events, on one size (option-heavy unless --size)", () => {
     expect(parseBenchArgs(["--scenario", "events"])).toEqual({
       kind: "events",
