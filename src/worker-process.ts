@@ -160,10 +160,11 @@ export async function openWorkerProcess(args: WorkerProcessArgs): Promise<OpenWo
   let server: HttpServer | null = null;
   if (listen) {
     for (const deprecation of listen.deprecations) logger.warn({ config: deprecation }, "deprecated config key");
-    server = await startServer(prepared, () => running, settings, listen, logger, metrics, args.jsonKeys ?? "snake", review);
+    const listening = await startServer(prepared, () => running, settings, listen, logger, metrics, args.jsonKeys ?? "snake", review);
     // Acquired after the worker's jobs, so closed before them: no new request once stopping.
-    args.resources.push("HTTP listener", () => server?.close());
-    logger.info({ url: server.url }, "HTTP server listening");
+    args.resources.push("HTTP listener", () => listening.close());
+    server = listening;
+    logger.info({ url: listening.url }, "HTTP server listening");
   }
   const started = prepared.start().then((worker) => (running = worker));
   // The caller may never await it (stopped before Redis answered).
