@@ -1,6 +1,10 @@
 import type { RedisClient } from "./redis/redis-client.js";
 import type { Logger } from "pino";
 import { prepareWorker, type PreparedWorker, type RunningWorker } from "./jobs/start-worker.js";
+import type { WorkerResources } from "./jobs/worker-resources.js";
+import { createReleaseStack } from "./app/release-stack.js";
+import { closeRedis } from "./redis/close-redis.js";
+import { createWorkerRedis } from "./redis/create-worker-redis.js";
 import { createHttpApp } from "./server/create-http-app.js";
 import { healthRoutes } from "./server/health-routes.js";
 import { listenHttpApp, type HttpServer } from "./server/listen-http-app.js";
@@ -39,16 +43,22 @@ export interface RunningWorkerProcess extends RunningWorker {
   readonly serverUrl: string | null;
   /** Where the trigger routes are served: the server's URL when `trigger` is configured. */
   readonly triggerUrl: string | null;
+  /** Releases everything the worker process acquired (its release stack). */
+  stop(): Promise<void>;
 }
 
-/** A worker process whose HTTP listener is open and whose worker may still be waiting for Redis. */
+/**
+ * A worker process whose HTTP listener is open and whose worker may still be waiting for Redis.
+ * It has no stop of its own: every part is on the release stack it was given.
+ */
 export interface OpenWorkerProcess {
   readonly serverUrl: string | null;
   readonly triggerUrl: string | null;
-  /** The started worker; rejects when the start failed or was abandoned by `stop`. */
+  /**
+   * The started worker; rejects when the start failed or was abandoned by the stop. What a
+   * failed start acquired is released by the stop, which its caller owes in either case.
+   */
   readonly started: Promise<RunningWorker>;
-  /** Closes the listener, then stops the worker (or abandons its start). */
-  stop(): Promise<{ readonly forced: boolean }>;
 }
 
 /** The `route` label of requests no route matched: their paths would make the label unbounded. */
@@ -67,11 +77,18 @@ export const WORKER_STARTING_REASON = "worker: starting (queues, workers and sch
  * connection it would restart the process for; the trigger and admin routes answer 503 with
  * Retry-After meanwhile. A port already taken therefore fails the start before the worker has
  * written anything to Redis.
+ *
+ * Every part is recorded on `resources` as it is acquired (the worker's, see start-worker.ts,
+ * then the listener), so that the one release of that stack is the process's stop: the listener
+ * first (no request once stopping), then the jobs, then the queues and clients they used.
  */
 export interface WorkerProcessArgs {
   readonly settings: Settings;
   readonly logger: Logger;
-  readonly connection?: RedisClient;
+  /** The worker's Redis connection, owned by the caller (the app). */
+  readonly connection: RedisClient;
+  /** The app's release stack. */
+  readonly resources: WorkerResources;
   /** The keys of the admin API's and `GET /v1/jobs`' answers: snake_case unless `camel` (removed in 0.3.0). */
   readonly jsonKeys?: JsonKeyStyle;
   /** Replaced only to measure the queue's own cost (bench/). */
@@ -92,6 +109,8 @@ export async function openWorkerProcess(args: WorkerProcessArgs): Promise<OpenWo
   const metrics = listen
     ? createWorkerMetrics({
         projects: settings.projects.map((project) => project.id),
+        // Labels `pim_sync_job_runs_total` with the entries of the catalog the worker runs.
+        catalog: args.catalog,
         jobCounts: async (project) => {
           if (!queuesOf) return {};
           return withRedisDeadline(
@@ -126,10 +145,11 @@ export async function openWorkerProcess(args: WorkerProcessArgs): Promise<OpenWo
   const prepared = prepareWorker({
     settings,
     logger,
-    ...(args.connection ? { connection: args.connection } : {}),
-    ...(metrics ? { observer: metrics } : {}),
-    ...(args.handlers ? { handlers: args.handlers } : {}),
-    ...(args.catalog ? { catalog: args.catalog } : {}),
+    connection: args.connection,
+    resources: args.resources,
+    observer: metrics,
+    handlers: args.handlers,
+    catalog: args.catalog,
   });
   queuesOf = prepared.queues;
   activationQueue = prepared.activation?.queue.queue ?? null;
@@ -140,48 +160,44 @@ export async function openWorkerProcess(args: WorkerProcessArgs): Promise<OpenWo
   let server: HttpServer | null = null;
   if (listen) {
     for (const deprecation of listen.deprecations) logger.warn({ config: deprecation }, "deprecated config key");
-    try {
-      server = await startServer(prepared, () => running, settings, listen, logger, metrics, args.jsonKeys ?? "snake", review);
-    } catch (error) {
-      await prepared.release();
-      throw error;
-    }
-    logger.info({ url: server.url }, "HTTP server listening");
+    const listening = await startServer(prepared, () => running, settings, listen, logger, metrics, args.jsonKeys ?? "snake", review);
+    // Acquired after the worker's jobs, so closed before them: no new request once stopping.
+    args.resources.push("HTTP listener", () => listening.close());
+    server = listening;
+    logger.info({ url: listening.url }, "HTTP server listening");
   }
-  const abandon = new AbortController();
-  const started = prepared.start(abandon.signal).then(
-    (worker) => (running = worker),
-    async (error: unknown) => {
-      await server?.close();
-      await prepared.release();
-      throw error;
-    },
-  );
+  const started = prepared.start().then((worker) => (running = worker));
   // The caller may never await it (stopped before Redis answered).
   started.catch(() => undefined);
   const serverUrl = server?.url ?? null;
-  return {
-    serverUrl,
-    triggerUrl: settings.trigger ? serverUrl : null,
-    started,
-    async stop() {
-      // No new requests once stopping: the queues they would use are about to close.
-      await server?.close();
-      if (running) return running.stop();
-      // Still waiting for Redis: give up the start. Its pending call ends when the connection
-      // closes (ours in release; a caller's connection is the caller's to close).
-      abandon.abort();
-      await prepared.release();
-      return { forced: false };
-    },
-  };
+  return { serverUrl, triggerUrl: settings.trigger ? serverUrl : null, started };
 }
 
-/** `openWorkerProcess`, resolved once the worker has started (or failed to start). */
-export async function startWorkerProcess(args: WorkerProcessArgs): Promise<RunningWorkerProcess> {
-  const process = await openWorkerProcess(args);
-  const worker = await process.started;
-  return { ...worker, serverUrl: process.serverUrl, triggerUrl: process.triggerUrl, stop: () => process.stop() };
+/**
+ * `openWorkerProcess` on a release stack of its own, resolved once the worker has started; its
+ * `stop` releases that stack. For the in-process benchmarks that do not go through the app;
+ * the worker command and the tests use `createApp` (src/app/create-app.ts).
+ */
+export async function startWorkerProcess(
+  args: Omit<WorkerProcessArgs, "connection" | "resources"> & { readonly connection?: RedisClient },
+): Promise<RunningWorkerProcess> {
+  const { settings, logger } = args;
+  if (!settings.redis) throw new Error("the worker needs `redis` in the config");
+  const resources = createReleaseStack(logger);
+  let connection = args.connection;
+  if (!connection) {
+    const owned = createWorkerRedis(settings.redis, logger);
+    resources.push("Redis connection", () => closeRedis(owned));
+    connection = owned;
+  }
+  try {
+    const process = await openWorkerProcess({ ...args, connection, resources });
+    const worker = await process.started;
+    return { ...worker, serverUrl: process.serverUrl, triggerUrl: process.triggerUrl, stop: () => resources.releaseAll() };
+  } catch (error) {
+    await resources.releaseAll().catch(() => undefined);
+    throw error;
+  }
 }
 
 async function startServer(

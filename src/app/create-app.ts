@@ -41,8 +41,9 @@ export interface App {
   readonly logger: Logger;
   /**
    * The worker role: connects Redis and opens the worker process (its HTTP listener first; the
-   * worker itself starts once Redis answers, see `worker().started`). The command role: connects
-   * the config's Redis now rather than at first use. When it fails, what it acquired is released.
+   * worker itself starts once Redis answers, see `worker().started`; when that start fails, what
+   * it acquired is released by `stop()`). The command role: connects the config's Redis now
+   * rather than at first use. When `start()` fails, what it acquired is released.
    */
   start(): Promise<void>;
   /** The config's Redis (undefined without `redis`), connected at the first call. */
@@ -65,7 +66,11 @@ export interface App {
   lockProject(id: number, holder: string): Promise<AbortSignal | undefined>;
   /** The worker process opened by `start()` in the worker role. */
   worker(): OpenWorkerProcess;
-  /** Releases everything acquired, the last acquired first, each once; safe to call twice. */
+  /**
+   * Releases everything acquired, the last acquired first, each once; safe to call twice. In the
+   * worker role this is the worker's stop: listener, jobs (drained within
+   * `worker.shutdown_timeout_ms`, then aborted), queues, clients, Redis.
+   */
   stop(): Promise<void>;
 }
 
@@ -119,16 +124,9 @@ export function createApp(settings: Settings, options: AppOptions): App {
     const connection = await requireRedis("the worker");
     // Loaded on demand: a command has no use for BullMQ or the HTTP server.
     const { openWorkerProcess } = await import("../worker-process.js");
-    const proc = await openWorkerProcess({ settings, logger, connection, ...options.worker });
-    // A start that failed has already released the worker's parts and closed its listener.
-    let startFailed = false;
-    proc.started.catch(() => {
-      startFailed = true;
-    });
-    stack.push("worker", async () => {
-      if (!startFailed) await proc.stop();
-    });
-    worker = proc;
+    // Each of the worker's parts goes on this app's stack as it is acquired (its queues and
+    // clients, its jobs, its listener): `stop()` is the worker's stop, in the one order.
+    worker = await openWorkerProcess({ settings, logger, connection, resources: stack, ...options.worker });
   }
 
   return {

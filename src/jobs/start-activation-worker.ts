@@ -15,13 +15,15 @@ import { activationQueueBinding } from "./activation-queue-binding.js";
 import type { JobCatalog } from "./catalog/job-catalog-of.js";
 import { startQueueWorker } from "./start-queue-worker.js";
 import { ACTIVATION_SCHEDULER_PREFIX, upsertActivationSchedules } from "./upsert-activation-schedules.js";
+import type { OrderSink } from "../activation/order-sink.js";
+import { closeQueueWithinGrace } from "./close-queue-within-grace.js";
+import type { WorkerResources } from "./worker-resources.js";
 
 /** What the Activation side needs before Redis answers: its queue, client and sink (nothing sent yet). */
 export interface ActivationParts {
   readonly queue: ActivationQueue;
   readonly runtime: ActivationRuntime;
-  /** Releases the queue, the client and the sink. */
-  release(): Promise<void>;
+  readonly sink: OrderSink;
 }
 
 export interface RunningActivationWorker {
@@ -32,20 +34,22 @@ export interface RunningActivationWorker {
    * start (see start-worker.ts), so that a worker that fails to start leaves the fleet's as they were.
    */
   upsertSchedules(): Promise<void>;
-  /** Closes the BullMQ worker (lets the active job finish). */
-  closeWorker(): Promise<void>;
+  /** Closes the BullMQ worker: lets the active job finish, unless `force`. */
+  closeWorker(force: boolean): Promise<void>;
   cancelAll(reason: string): void;
-  /** Releases the queue, the client and the sink. */
-  release(): Promise<void>;
   /** Restores the queue's global concurrency of 1 and its pull schedules when Redis lost or changed them. */
   restoreSafety(warn: (what: string, details?: Readonly<Record<string, unknown>>) => void): Promise<void>;
 }
 
-/** The Activation queue, client and sink, created without waiting for Redis. */
+/**
+ * The Activation queue, client and sink, created without waiting for Redis, each recorded in
+ * `resources` as it is made (released after the worker's jobs, which use them).
+ */
 export function prepareActivation(args: {
   readonly settings: Settings;
   readonly logger: Logger;
   readonly connection: RedisClient;
+  readonly resources: WorkerResources;
   /** Errors of the queue (connection failures during a Redis outage). */
   readonly onError?: (source: string) => (error: Error) => void;
   /** The process's upstream budgets (shared with its projects' clients). */
@@ -64,20 +68,17 @@ export function prepareActivation(args: {
     ...(args.onError ? { onError: args.onError("activation queue") } : {}),
     ...(args.catalog ? { catalog: args.catalog } : {}),
   });
+  args.resources.push("Activation queue", () => closeQueueWithinGrace(args.connection, () => queue.close()));
   const runtime = createActivationRuntime({
     settings,
     logger: args.logger,
     redis: args.connection,
     ...(args.budgets ? { budgets: args.budgets } : {}),
   });
-  return {
-    queue,
-    runtime,
-    async release() {
-      await queue.close();
-      await runtime.close();
-    },
-  };
+  args.resources.push("Activation runtime", () => runtime.close());
+  const sink = sinkOf(activation.orders.sink, settings, args.logger);
+  args.resources.push("Activation order sink", () => sink.close());
+  return { queue, runtime, sink };
 }
 
 /**
@@ -103,8 +104,7 @@ export async function startActivationWorker(args: {
   const prefix = settings.redis?.prefix;
   if (!activation || prefix === undefined) throw new Error("the activation worker needs `activation` and `redis` in the config");
   const log = args.logger.child({ queue: ACTIVATION_QUEUE });
-  const { queue, runtime } = args.parts;
-  const sink = sinkOf(activation.orders.sink, settings, args.logger);
+  const { queue, runtime, sink } = args.parts;
   await queue.enforceOneAtATime();
   let scheduled: readonly string[] = [];
 
@@ -159,12 +159,8 @@ export async function startActivationWorker(args: {
         log.error({ err: error }, "could not resolve the connections to pull; activation schedules left as they were");
       }
     },
-    closeWorker: () => worker.close(),
+    closeWorker: (force) => worker.close(force),
     cancelAll: (reason) => cancellation.cancelAll(reason),
-    async release() {
-      await args.parts.release();
-      await sink.close().catch(() => undefined);
-    },
     async restoreSafety(warn) {
       if ((await queue.queue.getGlobalConcurrency()) !== 1) {
         await queue.enforceOneAtATime();

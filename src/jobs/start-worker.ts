@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import type { RedisClient } from "../redis/redis-client.js";
 import type { Logger } from "pino";
 import { createConcurrencyLimiter } from "../http/concurrency-limiter.js";
@@ -6,7 +5,10 @@ import { budgetsFor, createProjectRuntime, type ProjectRuntime } from "../projec
 import type { Settings } from "../settings/settings-schema.js";
 import { createProjectLock } from "../state/project-lock.js";
 import { createJobProcessor } from "./create-job-processor.js";
-import { createJobCancellation, type JobCancellation } from "./job-cancellation.js";
+import { createJobCancellation } from "./job-cancellation.js";
+import { createWorkerJobs } from "./worker-jobs.js";
+import type { WorkerResources } from "./worker-resources.js";
+import { closeQueueWithinGrace } from "./close-queue-within-grace.js";
 import { ProjectLeaseChain } from "./project-lease-chain.js";
 import { startQueueWorker } from "./start-queue-worker.js";
 import type { JobHandlers } from "./job-handlers.js";
@@ -16,23 +18,16 @@ import type { JobCatalog } from "./catalog/job-catalog-of.js";
 import { DEFAULT_JOB_CATALOG } from "./job-catalog.js";
 import { createJobQueues, type JobQueues } from "./job-queues.js";
 import { keyspaceOf } from "../redis/keyspace.js";
-import { keepQueueSafety, type QueueSafetyKeeper } from "./keep-queue-safety.js";
+import { keepQueueSafety } from "./keep-queue-safety.js";
 import { upsertSchedules } from "./upsert-schedules.js";
 import { spreadRepeatStrategy } from "./schedule-offset.js";
 import { prepareActivation, startActivationWorker, type ActivationParts, type RunningActivationWorker } from "./start-activation-worker.js";
 import { projectLabelLocales } from "../add-options/project-label-locales.js";
-import { closeRedis } from "../redis/close-redis.js";
-import { createWorkerRedis } from "../redis/create-worker-redis.js";
 import { isRedisConnectionFailure } from "../redis/redis-unavailable-error.js";
 import { createJobFinalStatusStore, type JobFinalStatusStore } from "./job-final-status-store.js";
 import { idempotencyWindowSeconds } from "./job-options.js";
 import { recordFinalStatuses } from "./record-final-statuses.js";
 import { createPimEventStore, type PimEventStore } from "../events/pim-event-store.js";
-
-/** How long aborted jobs get to hand themselves back before the worker gives up on them. */
-const ABORT_GRACE_MS = 5_000;
-/** Closing the queues waits on Redis; during an outage it would wait for the outage to end. */
-const QUEUE_CLOSE_GRACE_MS = 2_000;
 
 export interface RunningWorker {
   readonly queues: JobQueues;
@@ -48,8 +43,6 @@ export interface RunningWorker {
   projectLocales(project: number, recheck: boolean): Promise<readonly string[]>;
   /** The projects whose BullMQ worker is not running (closed, or never started). */
   stoppedProjects(): readonly number[];
-  /** Stop taking jobs, let active ones finish within the deadline, release everything. */
-  stop(): Promise<{ readonly forced: boolean }>;
 }
 
 /** The worker before Redis is reached: its queues, clients and connection, nothing sent yet. */
@@ -70,15 +63,27 @@ export interface PreparedWorker {
    */
   projectLocales(project: number, recheck: boolean): Promise<readonly string[]>;
   /**
-   * Waits for Redis, starts the BullMQ workers and writes the schedules, last. `signal` abandons
-   * the start at its next step (a SIGTERM while Redis is away); it then rejects.
+   * Waits for Redis, starts the BullMQ workers and writes the schedules, last. The stop (the
+   * release of the worker's jobs, see worker-jobs.ts) abandons it at its next step; it then
+   * rejects. A start that failed is released with the rest, by the stop.
    */
-  start(signal?: AbortSignal): Promise<RunningWorker>;
-  /** Releases what was prepared, for a worker whose start was abandoned or failed. */
-  release(): Promise<void>;
+  start(): Promise<RunningWorker>;
 }
 
-type StartArgs = Parameters<typeof startWorker>[0];
+export interface PrepareWorkerArgs {
+  readonly settings: Settings;
+  readonly logger: Logger;
+  /** The worker's Redis connection (reconnecting, see src/redis/), owned by the caller. */
+  readonly connection: RedisClient;
+  /** Where each part is recorded as it is acquired: the app's release stack. */
+  readonly resources: WorkerResources;
+  /** Replaced only to measure the queue's own cost (bench/). */
+  readonly handlers?: JobHandlers | undefined;
+  /** The catalog's list, or in a test the list with an entry of its own. */
+  readonly catalog?: JobCatalog | undefined;
+  /** Told how each job run ended, and of every upstream answer (the worker's metrics). */
+  readonly observer?: (JobObserver & { upstreamResponse(upstream: "pim" | "service", status: number | "error"): void }) | undefined;
+}
 
 /**
  * The long-lived worker: one BullMQ worker per project queue, each taking a job only when one of
@@ -86,37 +91,17 @@ type StartArgs = Parameters<typeof startWorker>[0];
  * project whose upstream budgets are shared per upstream identity with every project and process
  * on the same Redis (src/budgets/), schedules written last in its start.
  * Several such processes on several machines may share one Redis.
+ *
+ * In two steps, so that a process can serve its health checks while Redis is still away (see
+ * worker-process.ts): what needs no Redis is made here, the rest in `start`. Every part is
+ * recorded in `resources` as it is made: the runtimes, then the queues, then the worker's jobs
+ * (worker-jobs.ts), so that the stop closes the jobs first and the queues and clients they used
+ * after them; the caller records its HTTP listener after this returns, so it closes first.
  */
-export async function startWorker(args: {
-  readonly settings: Settings;
-  readonly logger: Logger;
-  readonly connection?: RedisClient;
-  /** Replaced only to measure the queue's own cost (bench/). */
-  readonly handlers?: JobHandlers;
-  /** The catalog's list, or in a test the list with an entry of its own. */
-  readonly catalog?: JobCatalog;
-  /** Told how each job run ended, and of every upstream answer (the worker's metrics). */
-  readonly observer?: JobObserver & { upstreamResponse(upstream: "pim" | "service", status: number | "error"): void };
-}): Promise<RunningWorker> {
-  const prepared = prepareWorker(args);
-  try {
-    return await prepared.start();
-  } catch (error) {
-    await prepared.release();
-    throw error;
-  }
-}
-
-/**
- * The worker in two steps, so that a process can serve its health checks while Redis is still
- * away (see worker-process.ts): what needs no Redis is made here, the rest in `start`.
- */
-export function prepareWorker(args: StartArgs): PreparedWorker {
-  const { settings, logger, observer } = args;
+export function prepareWorker(args: PrepareWorkerArgs): PreparedWorker {
+  const { settings, logger, observer, connection, resources } = args;
   if (!settings.redis) throw new Error("the worker needs `redis` in the config");
   const prefix = settings.redis.prefix;
-  const connection = args.connection ?? createWorkerRedis(settings.redis, logger);
-  const ownsConnection = args.connection === undefined;
   // During a Redis outage every BullMQ object reports each failed call; the connection already
   // logs one line per reconnect attempt, so these stay at debug (one JSON line each, no stack).
   const logRedisError =
@@ -134,21 +119,22 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
     scheduleJitterMs: settings.worker.schedule_jitter_ms,
     ...(args.catalog ? { catalog: args.catalog } : {}),
   });
+  resources.push("job queues", () => closeQueueWithinGrace(connection, () => queues.close()));
   // One set of budgets for the process: its projects take turns at each (see src/budgets/).
   const budgets = budgetsFor(settings, logger, connection);
-  const runtimes = new Map<number, ProjectRuntime>(
-    settings.projects.map((project) => [
-      project.id,
-      createProjectRuntime({
-        settings,
-        project,
-        logger,
-        redis: connection,
-        budgets,
-        ...(observer ? { onUpstreamResponse: (upstream, status) => observer.upstreamResponse(upstream, status) } : {}),
-      }),
-    ]),
-  );
+  const runtimes = new Map<number, ProjectRuntime>();
+  for (const project of settings.projects) {
+    const runtime = createProjectRuntime({
+      settings,
+      project,
+      logger,
+      redis: connection,
+      budgets,
+      ...(observer ? { onUpstreamResponse: (upstream, status) => observer.upstreamResponse(upstream, status) } : {}),
+    });
+    resources.push(`project ${project.id}'s runtime`, () => runtime.close());
+    runtimes.set(project.id, runtime);
+  }
   const finalStatuses = createJobFinalStatusStore(connection, keyspaceOf(connection, prefix), idempotencyWindowSeconds(settings.worker));
   const pimEvents = createPimEventStore(connection, keyspaceOf(connection, prefix));
   const activationParts = settings.activation
@@ -156,6 +142,7 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
         settings,
         logger,
         connection,
+        resources,
         budgets,
         onError: logRedisError,
         ...(args.catalog ? { catalog: args.catalog } : {}),
@@ -167,23 +154,14 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
     return projectLabelLocales(runtime, recheck ? { maxAgeMs: settings.add_options.locale_recheck_ms } : {});
   };
 
-  let released: Promise<void> | undefined;
-  function release(): Promise<void> {
-    released ??= (async () => {
-      // Closing the queues waits on Redis, which may be the reason the start never completed.
-      await Promise.race([
-        Promise.allSettled([queues.close(), activationParts?.release()]),
-        sleep(QUEUE_CLOSE_GRACE_MS, undefined, { ref: false }),
-      ]);
-      await Promise.allSettled([...runtimes.values()].map((runtime) => runtime.close()));
-      if (ownsConnection) await closeRedis(connection);
-    })();
-    return released;
-  }
+  const cancellation = createJobCancellation();
+  const jobs = createWorkerJobs({ connection, cancellation, shutdownTimeoutMs: settings.worker.shutdown_timeout_ms, logger });
+  // After the queues and clients: the jobs that use them stop first.
+  resources.push("the worker's jobs", () => jobs.stop());
 
-  async function start(signal?: AbortSignal): Promise<RunningWorker> {
+  async function start(): Promise<RunningWorker> {
     const abandoned = (): void => {
-      if (signal?.aborted) throw new Error("the worker's start was abandoned (stopping)");
+      if (jobs.signal.aborted) throw new Error("the worker's start was abandoned (stopping)");
     };
     await queues.enforceOneJobPerProject();
     abandoned();
@@ -192,7 +170,6 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
     const leases = new ProjectLeaseChain((error) =>
       logger.warn({ err: error }, "could not release the project lock; it expires by itself"),
     );
-    const cancellation = createJobCancellation();
     const processor = createJobProcessor({
       cancellation,
       binding: projectQueueBinding({
@@ -214,7 +191,7 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
       observer: args.observer,
       ...(args.catalog ? { catalog: args.catalog } : {}),
     });
-    const workers = settings.projects.map((project) => {
+    for (const project of settings.projects) {
       const worker = startQueueWorker({
         queue: keyspaceOf(connection, prefix).projectQueue(project.id),
         processor,
@@ -228,35 +205,27 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
         repeatStrategy: spreadRepeatStrategy(project.id, settings.worker.schedule_jitter_ms),
       });
       recordFinalStatuses(worker, project.id, finalStatuses, args.catalog ?? DEFAULT_JOB_CATALOG, logger);
-      return worker;
-    });
-    let activation: RunningActivationWorker | null = null;
-    try {
-      activation = activationParts
-        ? await startActivationWorker({
-            settings,
-            logger,
-            connection,
-            parts: activationParts,
-            slots,
-            onError: logRedisError,
-            observer,
-            ...(args.catalog ? { catalog: args.catalog } : {}),
-          })
-        : null;
-      abandoned();
-      // Last: a worker that could not start (its HTTP port taken, Redis refusing it) must not
-      // have replaced the schedules the running fleet uses.
-      await upsertSchedules({ redis: connection, prefix, queues, projects: settings.projects, retention: settings.worker, logger });
-      await activation?.upsertSchedules();
-      abandoned();
-    } catch (error) {
-      await Promise.race([
-        Promise.allSettled([...workers.map((worker) => worker.close(true)), activation?.closeWorker().then(() => activation?.release())]),
-        sleep(QUEUE_CLOSE_GRACE_MS, undefined, { ref: false }),
-      ]);
-      throw error;
+      jobs.addWorker(worker);
     }
+    const activation = activationParts
+      ? await startActivationWorker({
+          settings,
+          logger,
+          connection,
+          parts: activationParts,
+          slots,
+          onError: logRedisError,
+          observer,
+          ...(args.catalog ? { catalog: args.catalog } : {}),
+        })
+      : null;
+    if (activation) jobs.addActivation(activation);
+    abandoned();
+    // Last: a worker that could not start (its HTTP port taken, Redis refusing it) must not
+    // have replaced the schedules the running fleet uses.
+    await upsertSchedules({ redis: connection, prefix, queues, projects: settings.projects, retention: settings.worker, logger });
+    await activation?.upsertSchedules();
+    abandoned();
     // Written once at start, but lost with Redis' data (or changed by another worker): restored
     // on reconnection and periodically.
     const safety = keepQueueSafety({
@@ -269,65 +238,16 @@ export function prepareWorker(args: StartArgs): PreparedWorker {
       logger,
       alsoCheck: activation ? [(warn) => activation.restoreSafety(warn)] : [],
     });
+    jobs.started(safety);
     logger.info({ projects: settings.projects.map((p) => p.id), concurrency: settings.worker.concurrency }, "worker started");
-    return running({ workers, activation, safety, cancellation });
-  }
-
-  function running(parts: {
-    readonly workers: readonly ReturnType<typeof startQueueWorker>[];
-    readonly activation: RunningActivationWorker | null;
-    readonly safety: QueueSafetyKeeper;
-    readonly cancellation: JobCancellation;
-  }): RunningWorker {
-    const { workers, activation, safety, cancellation } = parts;
     return {
       queues,
       connection,
       activation,
       projectLocales,
-      stoppedProjects: () => settings.projects.filter((_, index) => workers[index]?.isRunning() !== true).map((project) => project.id),
-      async stop() {
-        safety.stop();
-        if (connection.status !== "ready") {
-          // Redis is away: no job can record its end, and closing would wait for Redis. Jobs that
-          // were running keep their locks until they expire; another worker then recovers them.
-          logger.warn("Redis is not answering: stopping without waiting for it");
-          await Promise.race([
-            Promise.all(workers.map((worker) => worker.close(true))).catch(() => undefined),
-            sleep(QUEUE_CLOSE_GRACE_MS, undefined, { ref: false }),
-          ]);
-          for (const worker of workers) void worker.disconnect().catch(() => undefined);
-          activation?.cancelAll("worker shutting down: RedisClient is away");
-          await Promise.allSettled([...runtimes.values()].map((runtime) => runtime.close()));
-          if (ownsConnection) await closeRedis(connection);
-          logger.info({ forced: true }, "worker stopped");
-          return { forced: true };
-        }
-        const closing = Promise.all([...workers.map((worker) => worker.close()), activation?.closeWorker()]);
-        const deadline = sleep(settings.worker.shutdown_timeout_ms, "deadline" as const, { ref: false });
-        const forced = (await Promise.race([closing.then(() => "closed" as const), deadline])) === "deadline";
-        if (forced) {
-          // Abort what still runs: each job hands itself back to the queue (see the processor),
-          // so another worker takes it over at once instead of waiting for its lock to expire.
-          logger.warn({ deadlineMs: settings.worker.shutdown_timeout_ms }, "active jobs did not finish in time; handing them back");
-          cancellation.cancelAll("worker shutting down");
-          activation?.cancelAll("worker shutting down");
-          const grace = sleep(ABORT_GRACE_MS, "stuck" as const, { ref: false });
-          if ((await Promise.race([closing.then(() => "closed" as const), grace])) === "stuck") {
-            logger.error("jobs did not stop after being aborted; their locks will expire and another worker will recover them");
-          }
-        }
-        await Promise.race([
-          Promise.all([queues.close().catch(() => undefined), activation?.release().catch(() => undefined)]),
-          sleep(QUEUE_CLOSE_GRACE_MS, undefined, { ref: false }),
-        ]);
-        await Promise.allSettled([...runtimes.values()].map((runtime) => runtime.close()));
-        if (ownsConnection) await closeRedis(connection);
-        logger.info({ forced }, "worker stopped");
-        return { forced };
-      },
+      stoppedProjects: () => settings.projects.filter((_, index) => jobs.workers[index]?.isRunning() !== true).map((project) => project.id),
     };
   }
 
-  return { queues, connection, activation: activationParts, finalStatuses, pimEvents, projectLocales, start, release };
+  return { queues, connection, activation: activationParts, finalStatuses, pimEvents, projectLocales, start };
 }

@@ -3,7 +3,7 @@ import { pino, type Logger } from "pino";
 import { createBullmqClusterConnection, createBullmqConnection } from "../../src/jobs/create-bullmq-connection.js";
 import { createJobAdmin, type JobAdmin } from "../../src/jobs/job-admin.js";
 import { createJobQueues, type JobQueues } from "../../src/jobs/job-queues.js";
-import { startWorker, type RunningWorker } from "../../src/jobs/start-worker.js";
+import { startAppWorker, type AppWorker } from "./app-worker.js";
 import { settingsSchema, type Settings } from "../../src/settings/settings-schema.js";
 import { loadSimCatalog, type SimCatalog } from "../../src/sim/catalog/catalog-file.js";
 import {
@@ -103,7 +103,7 @@ export interface QueueEvent {
   readonly [key: string]: string | undefined;
 }
 
-export interface TestWorker extends RunningWorker {
+export interface TestWorker extends AppWorker {
   readonly name: string;
   readonly settings: Settings;
   readonly stopped: boolean;
@@ -116,6 +116,8 @@ export interface WorkerSettingsInput {
   readonly worker?: Record<string, unknown>;
   readonly http?: Record<string, unknown>;
   readonly add_options?: Record<string, unknown>;
+  /** The worker's HTTP server (`port: 0`), when a test reads its routes. */
+  readonly server?: Record<string, unknown>;
 }
 
 export interface WorkerHarness {
@@ -128,7 +130,7 @@ export interface WorkerHarness {
   project(id: number, extra?: Record<string, unknown>): ProjectInput;
   /** Settings as `settingsSchema` parses them, with the fast timings and the test's Redis prefix. */
   settings(input?: Partial<WorkerSettingsInput>): Settings;
-  /** `startWorker` with a logger captured under `name`; stopped by `close()` if still running. */
+  /** A worker started through `createApp` (app-worker.ts), its logger captured under `name`; stopped by `close()` if still running. */
   startWorker(settings?: Settings, name?: string): Promise<TestWorker>;
   /** A producer's queues (its own connection), like the CLI's: for enqueueing and inspecting. */
   readonly queues: JobQueues;
@@ -202,6 +204,7 @@ export async function startWorkerHarness(
       worker: { ...FAST_WORKER, ...input.worker },
       add_options: { ...FAST_ADD_OPTIONS, ...input.add_options },
       projects: input.projects ?? [project(PROJECT)],
+      ...(input.server ? { server: input.server } : {}),
     });
     return { ...parsed, redis: { ...redisSettings, prefix: redis.prefix, connect_timeout_ms: 5_000 } };
   }
@@ -219,9 +222,9 @@ export async function startWorkerHarness(
   }
 
   async function startTestWorker(workerSettings: Settings = settings(), name = `worker-${workers.length + 1}`): Promise<TestWorker> {
-    const running = await startWorker({ settings: workerSettings, logger: captureLogger(name) });
+    const running = await startAppWorker({ settings: workerSettings, logger: captureLogger(name) });
     let stopped = false;
-    let stopping: Promise<{ readonly forced: boolean }> | undefined;
+    let stopping: Promise<void> | undefined;
     const worker: TestWorker = {
       ...running,
       name,

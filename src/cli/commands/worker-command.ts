@@ -19,7 +19,8 @@ Several workers (on several machines) may share one Redis.
 
 SIGTERM or SIGINT: stop taking jobs, let active jobs finish within worker.shutdown_timeout_ms,
 close connections, exit 0. Jobs still running at the deadline are aborted and handed back to
-the queue (no attempt used), for another worker to finish.
+the queue (no attempt used), for another worker to finish; one that ignores its abort is left
+to its lock expiring, the rest still closed, and the worker exits 1.
 
 Options:
   --config FILE     configuration file (needs \`redis\`)
@@ -66,7 +67,7 @@ export async function runWorkerCommand(argv: readonly string[], io: CliIo): Prom
     await stopRequested;
     logger.info({ shutdownTimeoutMs: settings.worker.shutdown_timeout_ms }, "stopping: waiting for active jobs");
   }
-  // The worker (listener first, then its jobs and queues), then the Redis connection.
+  // The worker's one stop: its listener first, then its jobs, queues and clients, then Redis.
   await app.stop();
   logger.flush();
   return 0;

@@ -13,7 +13,7 @@ import {
   startActivationSimulator,
   type ActivationSimulator,
 } from "../../../src/sim/activation/activation-simulator.js";
-import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
+import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { captureIo } from "../../support/capture-io.js";
 import { waitFor } from "../../support/process-poll.js";
 import type { TestRedis } from "../../support/redis.js";
@@ -45,7 +45,7 @@ describe("Activation delivery guarantees (in-process worker, real Redis, Activat
   let redis: TestRedis;
   let dir: string;
   let queue: ActivationQueue;
-  let worker: RunningWorkerProcess | undefined;
+  let worker: AppWorker | undefined;
   let configPath: string;
   const http = createTriggerClient(() => {
     if (!worker?.serverUrl) throw new Error("the worker has no HTTP server");
@@ -67,7 +67,7 @@ describe("Activation delivery guarantees (in-process worker, real Redis, Activat
     if (options.withoutProject) delete config.projects;
     configPath = await writeActivationConfig(dir, config);
     const settings = parseSettings(JSON.stringify(config), "activation-delivery-test", ACTIVATION_ENV);
-    worker = workers.keep(await startWorkerProcess({ settings, logger: silentLogger() }));
+    worker = workers.keep(await startAppWorker({ settings, logger: silentLogger() }));
   }
 
   async function finished(id: string, timeoutMs = 30_000): Promise<{ job: Job; state: string }> {

@@ -6,7 +6,7 @@ import { contentHash } from "../../../src/json/canonical-json.js";
 import { deliveryIdOf } from "../../../src/activation/delivery-id.js";
 import { runCli } from "../../../src/cli/main.js";
 import { ACTIVATION_QUEUE, createActivationQueue, type ActivationQueue } from "../../../src/jobs/activation-queue.js";
-import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
+import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
 import { sampleOrder } from "../../../src/sim/activation/activation-sample.js";
 import {
@@ -33,7 +33,7 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
   let redis: TestRedis;
   let dir: string;
   let queue: ActivationQueue;
-  let worker: RunningWorkerProcess | undefined;
+  let worker: AppWorker | undefined;
   let configPath: string;
   const trigger = createTriggerClient(() => {
     if (!worker?.triggerUrl) throw new Error("the worker has no trigger endpoint");
@@ -52,7 +52,7 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
     const settings = parseSettings(JSON.stringify(config), "activation-jobs-test", {
       ACTIVATION_TOKEN: options.token ?? SIM_ACTIVATION_TOKEN,
     });
-    worker = workers.keep(await startWorkerProcess({ settings, logger: silentLogger() }));
+    worker = workers.keep(await startAppWorker({ settings, logger: silentLogger() }));
   }
 
   async function finished(id: string, timeoutMs = 20_000): Promise<{ job: Job; state: string }> {

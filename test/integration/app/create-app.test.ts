@@ -139,4 +139,56 @@ describe("createApp", () => {
     expect(redisWhenWorkerStopped).toBe("ready");
     await expect.poll(() => opened.redis?.status).toBe("end"); // QUIT answered, then the socket closes
   });
+
+  it("stops the worker through its one stack: a release that fails is reported, and the listener and the Redis connection are still released", async () => {
+    const { logger, records } = recordingLogger();
+    // A job that ignores its abort: the worker's jobs cannot be released, whatever the deadline.
+    let handlerEntered: () => void = () => undefined;
+    const entered = new Promise<void>((resolve) => (handlerEntered = resolve));
+    let letHandlerEnd: () => void = () => undefined;
+    const handlerEnds = new Promise<void>((resolve) => (letHandlerEnd = resolve));
+    const stuck = async (): Promise<null> => {
+      handlerEntered();
+      await handlerEnds;
+      return null;
+    };
+    const base = settingsOf(t.prefix);
+    const settings: Settings = {
+      ...base,
+      server: settingsSchema.shape.server.parse({ host: "127.0.0.1", port: 0 }),
+      worker: { ...base.worker, shutdown_timeout_ms: 50 },
+    };
+    const app = createApp(settings, {
+      logger,
+      role: "worker",
+      worker: { handlers: { "sync.run": stuck, "sync.events": stuck, "options.add": stuck } },
+    });
+    try {
+      await app.start();
+      const running = await app.worker().started;
+      const serverUrl = app.worker().serverUrl ?? "";
+      const redis = await app.redis();
+      expect((await fetch(`${serverUrl}/healthz`)).status).toBe(200);
+      await running.queues.enqueueSync({ project: PROJECT, trigger: "cli" });
+      await entered;
+
+      const failure = await app.stop().then(
+        () => null,
+        (error: unknown) => error,
+      );
+
+      expect(failure).toBeInstanceOf(ReleaseFailed);
+      expect((failure as Error).message).toContain("the worker's jobs");
+      expect(
+        records.filter((record) => record.msg === "could not release a resource; releasing the others").map((record) => record.resource),
+      ).toEqual(["the worker's jobs"]);
+      // Released before the failing part: the listener refuses connections.
+      await expect(fetch(`${serverUrl}/healthz`)).rejects.toThrow();
+      // Released after it, last of all: the Redis connection the app opened for the worker.
+      await expect.poll(() => redis?.status).toBe("end"); // QUIT answered, then the socket closes
+    } finally {
+      letHandlerEnd();
+      await app.stop().catch(() => undefined);
+    }
+  });
 });

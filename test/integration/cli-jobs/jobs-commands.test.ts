@@ -4,7 +4,7 @@ import { Redis } from "ioredis";
 import { describe, expect } from "vitest";
 import { runCli } from "../../../src/cli/main.js";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import { startWorker, type RunningWorker } from "../../../src/jobs/start-worker.js";
+import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { loadSettings } from "../../../src/settings/load-settings.js";
 import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
 import { captureIo } from "../../support/capture-io.js";
@@ -32,7 +32,7 @@ describe("pim-sync enqueue, add-options and jobs", () => {
   let dir: string;
   let configPath: string;
   let noRedisConfigPath: string;
-  let worker: RunningWorker | undefined;
+  let worker: AppWorker | undefined;
   let workers: WorkersFixture;
 
   test.beforeEach(async ({ sims: simulators, redis: testRedis, tempDir, queues: projectQueues, workers: keeper }) => {
@@ -62,8 +62,8 @@ describe("pim-sync enqueue, add-options and jobs", () => {
   }
 
   /** A worker in this process, on the same config file the commands use. */
-  async function startInProcessWorker(): Promise<RunningWorker> {
-    worker = workers.keep(await startWorker({ settings: await loadSettings(configPath, {}), logger: silentLogger() }));
+  async function startInProcessWorker(): Promise<AppWorker> {
+    worker = workers.keep(await startAppWorker({ settings: await loadSettings(configPath, {}), logger: silentLogger() }));
     return worker;
   }
 

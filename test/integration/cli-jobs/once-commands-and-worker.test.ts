@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { pino, type Logger } from "pino";
 import { describe, expect } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import { startWorker } from "../../../src/jobs/start-worker.js";
+import { startAppWorker } from "../../support/app-worker.js";
 import { loadSettings } from "../../../src/settings/load-settings.js";
 import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
 import { waitForExit, type LogLine } from "../../support/process-cli.js";
@@ -61,7 +61,7 @@ describe("--once commands and the worker on one project", () => {
   }
 
   async function startInProcessWorker(configPath: string): Promise<void> {
-    workers.keep(await startWorker({ settings: await loadSettings(configPath, {}), logger: captureLogger() }));
+    workers.keep(await startAppWorker({ settings: await loadSettings(configPath, {}), logger: captureLogger() }));
   }
 
   test("while a worker job of the project runs, sync --once and add-options --once are refused (exit 1, nothing done)", async () => {

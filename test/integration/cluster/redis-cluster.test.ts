@@ -17,7 +17,7 @@ import { closeRedis } from "../../../src/redis/close-redis.js";
 import { createRedisStateStore } from "../../../src/state/redis-state-store.js";
 import { createProjectLock, type ProjectLease } from "../../../src/state/project-lock.js";
 import { settingsSchema } from "../../../src/settings/settings-schema.js";
-import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
+import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { silentLogger } from "../../support/silent-logger.js";
 import { REFUSED_PORT } from "../../support/refused-port.js";
 import { runCli } from "../../../src/cli/main.js";
@@ -59,7 +59,7 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
   let cluster: OwnRedisCluster;
   let h: WorkerHarness | undefined;
   let dir: string | undefined;
-  let running: RunningWorkerProcess | undefined;
+  let running: AppWorker | undefined;
 
   beforeAll(async () => {
     assertCliBuilt();
@@ -282,7 +282,7 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
       trigger: { token: TRIGGER_TOKEN },
       projects: [harness.project(PROJECT)],
     });
-    running = await startWorkerProcess({ settings, logger: silentLogger() });
+    running = await startAppWorker({ settings, logger: silentLogger() });
     const base = running.serverUrl ?? "";
     const admin = { authorization: `Basic ${Buffer.from(`ops:${ADMIN_PASSWORD}`).toString("base64")}` };
 
@@ -327,7 +327,7 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
         redis: { cluster: { nodes: cluster.nodes }, prefix: harness.redis.prefix },
       };
       const configPath = await writeActivationConfig(dir, config);
-      running = await startWorkerProcess({
+      running = await startAppWorker({
         settings: parseSettings(JSON.stringify(config), "cluster-activation", ACTIVATION_ENV),
         logger: silentLogger(),
       });

@@ -9,7 +9,7 @@ import { createWorkerMetrics } from "../../../src/metrics/worker-metrics.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
 import { pimEventsSchema } from "../../../src/settings/pim-events-settings-schema.js";
 import { SIM_ACTIVATION_CONNECTION_ID, SIM_ACTIVATION_TOKEN } from "../../../src/sim/activation/activation-simulator.js";
-import { startWorkerProcess } from "../../../src/worker-process.js";
+import { startAppWorker } from "../../support/app-worker.js";
 import { REPO_ROOT } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { silentLogger } from "../../support/silent-logger.js";
@@ -128,7 +128,7 @@ describe("the docs name everything the code has", () => {
         pim: { ...project.pim, events: pimEventsSchema.parse({ secret: "docs-drift-events-secret-0123456789" }) },
       })),
     };
-    const worker = workers.keep(await startWorkerProcess({ settings, logger: silentLogger() }));
+    const worker = workers.keep(await startAppWorker({ settings, logger: silentLogger() }));
     if (worker.serverUrl === null) throw new Error("the worker serves no HTTP");
 
     // Every route the worker serves is in its OpenAPI document, or hidden on purpose (the worker

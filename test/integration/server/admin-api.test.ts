@@ -3,7 +3,7 @@ import type { JobQueues } from "../../../src/jobs/job-queues.js";
 import { queueNameOf } from "../../../src/redis/queue-names.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
 import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
+import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { waitForJobState } from "../../support/process-jobs.js";
 import type { TestRedis } from "../../support/redis.js";
@@ -25,7 +25,7 @@ describe("admin API and dashboard (/admin), and GET /v1/jobs", () => {
   let sims: RunningSimulators;
   let redis: TestRedis;
   let queues: JobQueues;
-  let worker: RunningWorkerProcess | undefined;
+  let worker: AppWorker | undefined;
   const client = createTriggerClient(() => {
     if (!worker?.serverUrl) throw new Error("the worker has no HTTP server");
     return worker.serverUrl;
@@ -49,7 +49,7 @@ describe("admin API and dashboard (/admin), and GET /v1/jobs", () => {
     });
     const server = { host: "127.0.0.1", port: 0, ...(admin ? { admin: { users: [ADMIN, VIEWER] } } : {}) };
     worker = workers.keep(
-      await startWorkerProcess({
+      await startAppWorker({
         settings: parseSettings(JSON.stringify({ ...config, server }), "admin-test-config", {}),
         logger: silentLogger(),
       }),

@@ -10,7 +10,7 @@ import type { JobQueues } from "../../../src/jobs/job-queues.js";
 import { queueNameOf } from "../../../src/redis/queue-names.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
 import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
+import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { allJobs, waitForJobState } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/process-poll.js";
@@ -33,7 +33,7 @@ describe("the admin route table, however the path is spelled", () => {
   let sims: RunningSimulators;
   let redis: TestRedis;
   let queues: JobQueues;
-  let worker: RunningWorkerProcess | undefined;
+  let worker: AppWorker | undefined;
 
   test.beforeEach(({ sims: simulators, redis: testRedis, queues: projectQueues, workers: keeper }) => {
     sims = simulators;
@@ -51,7 +51,7 @@ describe("the admin route table, however the path is spelled", () => {
     });
     const server = { host: "127.0.0.1", port: 0, admin: { users: [ADMIN, VIEWER] } };
     worker = workers.keep(
-      await startWorkerProcess({
+      await startAppWorker({
         settings: parseSettings(JSON.stringify({ ...config, server }), "guard-test-config", {}),
         logger,
       }),

@@ -8,7 +8,7 @@ import { describe, expect } from "vitest";
 import { createLogger } from "../../../src/log/create-logger.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
 import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
+import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { basicAuth, rawRequest, type RawAnswer } from "../../support/raw-http.js";
 import type { TestRedis } from "../../support/redis.js";
@@ -40,7 +40,7 @@ describe("failed logins are throttled per client address and per user name (admi
   let workers: WorkersFixture;
   let sims: RunningSimulators;
   let redis: TestRedis;
-  let worker: RunningWorkerProcess | undefined;
+  let worker: AppWorker | undefined;
   const lines: string[] = [];
 
   test.beforeEach(({ sims: simulators, redis: testRedis, workers: keeper }) => {
@@ -71,7 +71,7 @@ describe("failed logins are throttled per client address and per user name (admi
       destination: { write: (line: string) => void lines.push(line) },
     });
     worker = workers.keep(
-      await startWorkerProcess({ settings: parseSettings(JSON.stringify({ ...config, server }), "throttle-test-config", {}), logger }),
+      await startAppWorker({ settings: parseSettings(JSON.stringify({ ...config, server }), "throttle-test-config", {}), logger }),
     );
     return worker.serverUrl ?? "";
   }

@@ -14,7 +14,7 @@ import { MAX_BODY_DEPTH } from "../../../src/server/body-depth-problem.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
 import { SIM_ACTIVATION_CONNECTION_ID, SIM_ACTIVATION_TOKEN } from "../../../src/sim/activation/activation-simulator.js";
 import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
+import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { SIM_CREDENTIALS, testConfigObject } from "../../support/process-config.js";
 import { allJobs } from "../../support/process-jobs.js";
 import { basicAuth, rawRequest, type RawAnswer } from "../../support/raw-http.js";
@@ -41,7 +41,7 @@ describe("bad input over HTTP: 400 naming the field or the limit, nothing queued
   let redis: TestRedis;
   let queues: JobQueues;
   let activationQueue: ActivationQueue;
-  let worker: RunningWorkerProcess;
+  let worker: AppWorker;
   let lines: Record<string, unknown>[];
 
   test.beforeEach(async ({ sims: simulators, redis: testRedis, queues: projectQueues, workers, closeAfter }) => {
@@ -76,7 +76,7 @@ describe("bad input over HTTP: 400 naming the field or the limit, nothing queued
       ACTIVATION_TOKEN: SIM_ACTIVATION_TOKEN,
       PIM_EVENTS_SECRET: EVENTS_SECRET,
     });
-    worker = workers.keep(await startWorkerProcess({ settings, logger }));
+    worker = workers.keep(await startAppWorker({ settings, logger }));
   });
 
   function postText(path: string, text: string, headers: Record<string, string>): Promise<RawAnswer> {

@@ -15,7 +15,7 @@ import type { JobQueues } from "../../../src/jobs/job-queues.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
 import { optionEventData } from "../../../src/sim/pim/pim-event-emitter.js";
 import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
+import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { collectionsOf, openTestQueues, waitForJobState } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/process-poll.js";
@@ -39,7 +39,7 @@ describe("the operator console in a browser", () => {
   let sims: RunningSimulators;
   let redis: TestRedis;
   let queues: JobQueues;
-  let worker: RunningWorkerProcess;
+  let worker: AppWorker;
   let url: string;
   let axeSource: string;
 
@@ -72,7 +72,7 @@ describe("the operator console in a browser", () => {
       "console-test-config",
       {},
     );
-    worker = await startWorkerProcess({ settings, logger: silentLogger() });
+    worker = await startAppWorker({ settings, logger: silentLogger() });
     url = worker.serverUrl ?? "";
     const synced = async (project: number, state: "completed" | "failed"): Promise<void> => {
       const job = await queues.enqueueSync({ project, trigger: "api" });

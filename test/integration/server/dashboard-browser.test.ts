@@ -13,7 +13,7 @@ import type { JobQueues } from "../../../src/jobs/job-queues.js";
 import { queueNameOf } from "../../../src/redis/queue-names.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
 import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
+import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { openTestQueues, waitForJobState } from "../../support/process-jobs.js";
 import { createConfigSafeTestRedis } from "../../support/process-redis.js";
@@ -32,7 +32,7 @@ describe("the job dashboard in a browser", () => {
   let sims: RunningSimulators;
   let redis: TestRedis;
   let queues: JobQueues;
-  let worker: RunningWorkerProcess | undefined;
+  let worker: AppWorker | undefined;
 
   beforeAll(async () => {
     try {
@@ -76,7 +76,7 @@ describe("the job dashboard in a browser", () => {
       "dashboard-test-config",
       {},
     );
-    worker = await startWorkerProcess({ settings, logger: silentLogger() });
+    worker = await startAppWorker({ settings, logger: silentLogger() });
     sims.service.faults.failNext({ method: "PATCH" }, { status: 403, times: 1 });
     const job = await queues.enqueueAddOptions({
       project: PROJECT,

@@ -3,7 +3,7 @@ import type { JsonKeyStyle } from "../../../src/json/json-key-style.js";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
 import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
+import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { waitForJobState } from "../../support/process-jobs.js";
 import type { TestRedis } from "../../support/redis.js";
@@ -28,7 +28,7 @@ describe("one JSON style: the admin API and GET /v1/jobs answer snake_case (came
   let sims: RunningSimulators;
   let redis: TestRedis;
   let queues: JobQueues;
-  let worker: RunningWorkerProcess | undefined;
+  let worker: AppWorker | undefined;
   const client = createTriggerClient(() => {
     if (!worker?.serverUrl) throw new Error("the worker has no HTTP server");
     return worker.serverUrl;
@@ -51,7 +51,7 @@ describe("one JSON style: the admin API and GET /v1/jobs answer snake_case (came
     });
     const server = { host: "127.0.0.1", port: 0, admin: { users: [ADMIN] } };
     const settings = parseSettings(JSON.stringify({ ...config, server }), "json-keys-config", {});
-    worker = workers.keep(await startWorkerProcess({ settings, logger: silentLogger(), ...(jsonKeys ? { jsonKeys } : {}) }));
+    worker = workers.keep(await startAppWorker({ settings, logger: silentLogger(), ...(jsonKeys ? { jsonKeys } : {}) }));
     const sync = await client.call("/v1/sync", { token: TRIGGER_TOKEN, body: { project: PROJECT } });
     const syncId = (sync.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length);
     await waitForJobState(queues, PROJECT, syncId, "completed", 30_000);

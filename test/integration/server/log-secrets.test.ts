@@ -4,7 +4,7 @@ import { queueNameOf } from "../../../src/redis/queue-names.js";
 import { createLogger } from "../../../src/log/create-logger.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
 import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
+import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { SIM_SECRETS, testConfigObject } from "../../support/process-config.js";
 import { waitForJobState } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/worker-wait.js";
@@ -27,7 +27,7 @@ describe("worker logs (every level): one child logger per job, and no configured
   let sims: RunningSimulators;
   let redis: TestRedis;
   let queues: JobQueues;
-  let worker: RunningWorkerProcess | undefined;
+  let worker: AppWorker | undefined;
 
   test.override("queueProjects", [PROJECT, OTHER_PROJECT]);
   test.beforeEach(({ sims: simulators, redis: testRedis, queues: projectQueues, workers: keeper }) => {
@@ -60,7 +60,7 @@ describe("worker logs (every level): one child logger per job, and no configured
     };
     const projects = [first, other];
     worker = workers.keep(
-      await startWorkerProcess({ settings: parseSettings(JSON.stringify({ ...config, projects, server }), "log-test-config", {}), logger }),
+      await startAppWorker({ settings: parseSettings(JSON.stringify({ ...config, projects, server }), "log-test-config", {}), logger }),
     );
     const client = createTriggerClient(() => worker?.serverUrl ?? "");
 

@@ -2,7 +2,7 @@ import { describe, expect } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
 import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
+import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { waitForJobState } from "../../support/process-jobs.js";
 import type { TestRedis } from "../../support/redis.js";
@@ -25,7 +25,7 @@ describe("GET /metrics (prom-client, over real HTTP)", () => {
   let sims: RunningSimulators;
   let redis: TestRedis;
   let queues: JobQueues;
-  let worker: RunningWorkerProcess | undefined;
+  let worker: AppWorker | undefined;
   const client = createTriggerClient(() => {
     if (!worker?.serverUrl) throw new Error("the worker has no HTTP server");
     return worker.serverUrl;
@@ -47,7 +47,7 @@ describe("GET /metrics (prom-client, over real HTTP)", () => {
       "metrics-test-config",
       {},
     );
-    worker = workers.keep(await startWorkerProcess({ settings, logger: silentLogger() }));
+    worker = workers.keep(await startAppWorker({ settings, logger: silentLogger() }));
   });
 
   async function scrape(): Promise<string> {

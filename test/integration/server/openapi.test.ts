@@ -10,7 +10,7 @@ import { createRedisHeldStore } from "../../../src/held/redis-held-store.js";
 import { pimEventsSchema } from "../../../src/settings/pim-events-settings-schema.js";
 import { SIM_ACTIVATION_CONNECTION_ID, SIM_ACTIVATION_TOKEN } from "../../../src/sim/activation/activation-simulator.js";
 import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
+import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { openApiAnswers } from "../../support/openapi-answers.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { openTestQueues, waitForJobState } from "../../support/process-jobs.js";
@@ -39,7 +39,7 @@ describe("the OpenAPI description at /openapi.json (a real worker with every sur
   let sims: RunningSimulators | undefined;
   let redis: TestRedis | undefined;
   let queues: JobQueues | undefined;
-  let worker: RunningWorkerProcess | undefined;
+  let worker: AppWorker | undefined;
   let stateDir: string | undefined;
   const client = createTriggerClient(() => {
     if (!worker?.serverUrl) throw new Error("the worker has no HTTP server");
@@ -76,7 +76,7 @@ describe("the OpenAPI description at /openapi.json (a real worker with every sur
         pim: { ...project.pim, events: pimEventsSchema.parse({ secret: EVENTS_SECRET }) },
       })),
     };
-    worker = await startWorkerProcess({ settings, logger: silentLogger() });
+    worker = await startAppWorker({ settings, logger: silentLogger() });
 
     const sync = await client.call("/v1/sync", { token: TRIGGER_TOKEN, body: { project: PROJECT } });
     const syncId = (sync.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length);

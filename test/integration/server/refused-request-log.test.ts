@@ -3,7 +3,7 @@ import { createLogger } from "../../../src/log/create-logger.js";
 import { EMPTY_REDACTOR } from "../../../src/secrets/redactor.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
 import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
+import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { testConfigObject } from "../../support/process-config.js";
 import type { TestRedis } from "../../support/redis.js";
 import { createTriggerClient } from "../../support/trigger-client.js";
@@ -15,7 +15,7 @@ const TOKEN = "refused-log-trigger-token-0123";
 describe("refused requests are logged at warn with the client address, at most one line per address per interval", () => {
   let sims: RunningSimulators;
   let redis: TestRedis;
-  let worker: RunningWorkerProcess | undefined;
+  let worker: AppWorker | undefined;
   let lines: Record<string, unknown>[];
   const client = createTriggerClient(() => {
     if (!worker?.serverUrl) throw new Error("the worker has no HTTP server");
@@ -41,7 +41,7 @@ describe("refused requests are logged at warn with the client address, at most o
     // A long interval: every request below falls in the first one.
     const server = { host: "127.0.0.1", port: 0, auth_throttle: { log_interval_ms: 600_000 } };
     worker = workers.keep(
-      await startWorkerProcess({ settings: parseSettings(JSON.stringify({ ...config, server }), "refused-log-config", {}), logger }),
+      await startAppWorker({ settings: parseSettings(JSON.stringify({ ...config, server }), "refused-log-config", {}), logger }),
     );
   });
 

@@ -2,7 +2,7 @@ import { describe, expect } from "vitest";
 import { queueNameOf } from "../../../src/redis/queue-names.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
 import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
+import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { basicAuth, rawRequest, type RawAnswer } from "../../support/raw-http.js";
 import type { TestRedis } from "../../support/redis.js";
@@ -36,7 +36,7 @@ describe("security headers on every answer (real worker, real HTTP)", () => {
   let workers: WorkersFixture;
   let sims: RunningSimulators;
   let redis: TestRedis;
-  let worker: RunningWorkerProcess | undefined;
+  let worker: AppWorker | undefined;
 
   test.beforeEach(({ sims: simulators, redis: testRedis, workers: keeper }) => {
     sims = simulators;
@@ -52,7 +52,7 @@ describe("security headers on every answer (real worker, real HTTP)", () => {
     });
     const server = { host: "127.0.0.1", port: 0, admin: { users: [ADMIN] } };
     worker = workers.keep(
-      await startWorkerProcess({
+      await startAppWorker({
         settings: parseSettings(JSON.stringify({ ...config, server }), "headers-test-config", {}),
         logger: silentLogger(),
       }),

@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { afterEach, describe, expect } from "vitest";
 import { parseSettings } from "../../../src/settings/load-settings.js";
 import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
+import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import type { OwnRedisServer } from "../../support/own-redis-server.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { silentLogger } from "../../support/silent-logger.js";
@@ -16,7 +16,7 @@ const TOKEN = "server-test-token-0123456789";
 describe("the worker's HTTP server: health, readiness, limits", () => {
   let sims: RunningSimulators;
   let redis: OwnRedisServer | undefined;
-  let worker: RunningWorkerProcess | undefined;
+  let worker: AppWorker | undefined;
   const sockets: Socket[] = [];
   const client = createTriggerClient(() => {
     if (!worker?.serverUrl) throw new Error("the worker has no HTTP server");
@@ -37,7 +37,7 @@ describe("the worker's HTTP server: health, readiness, limits", () => {
   });
 
   /** A worker on a redis-server of the test's own (so the test may stop it), with `server` settings. */
-  async function start(server: Record<string, unknown>): Promise<RunningWorkerProcess> {
+  async function start(server: Record<string, unknown>): Promise<AppWorker> {
     redis = await ownRedis.start();
     const config = testConfigObject({
       pimUrl: sims.pim.url,
@@ -54,7 +54,7 @@ describe("the worker's HTTP server: health, readiness, limits", () => {
       "server-test-config",
       {},
     );
-    worker = workers.keep(await startWorkerProcess({ settings, logger: silentLogger() }));
+    worker = workers.keep(await startAppWorker({ settings, logger: silentLogger() }));
     return worker;
   }
 

@@ -4,7 +4,7 @@ import { idempotencyWindowSeconds } from "../../../src/jobs/job-options.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
 import type { Settings } from "../../../src/settings/settings-schema.js";
 import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
-import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
+import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { waitForJobState } from "../../support/process-jobs.js";
 import type { TestRedis } from "../../support/redis.js";
@@ -21,7 +21,7 @@ describe("GET /v1/jobs/:project/:id answers a job's outcome for the whole idempo
   let redis: TestRedis;
   let queues: JobQueues;
   let settings: Settings;
-  let worker: RunningWorkerProcess | undefined;
+  let worker: AppWorker | undefined;
   const client = createTriggerClient(() => {
     if (!worker?.serverUrl) throw new Error("the worker has no HTTP server");
     return worker.serverUrl;
@@ -39,7 +39,7 @@ describe("GET /v1/jobs/:project/:id answers a job's outcome for the whole idempo
       projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
     });
     settings = parseSettings(JSON.stringify({ ...config, server: { host: "127.0.0.1", port: 0 } }), "job-status-config", {});
-    worker = workers.keep(await startWorkerProcess({ settings, logger: silentLogger() }));
+    worker = workers.keep(await startAppWorker({ settings, logger: silentLogger() }));
   });
 
   const statusKey = (id: string): string => `${redis.prefix}:job-status:${PROJECT}:${id}`;

@@ -1,7 +1,7 @@
 import { Client } from "undici";
 import { afterEach, describe, expect } from "vitest";
 import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import { startWorkerProcess, type RunningWorkerProcess } from "../../../src/worker-process.js";
+import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
 import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
 import { SIM_SECRETS, testConfigObject } from "../../support/process-config.js";
@@ -19,7 +19,7 @@ describe("trigger endpoint (in-process worker)", () => {
   let sims: RunningSimulators;
   let redis: TestRedis;
   let queues: JobQueues;
-  let worker: RunningWorkerProcess | undefined;
+  let worker: AppWorker | undefined;
   const client = createTriggerClient(() => {
     if (!worker?.triggerUrl) throw new Error("the worker has no trigger endpoint");
     return worker.triggerUrl;
@@ -42,7 +42,7 @@ describe("trigger endpoint (in-process worker)", () => {
       "trigger-test-config",
       {},
     );
-    worker = workers.keep(await startWorkerProcess({ settings, logger: silentLogger() }));
+    worker = workers.keep(await startAppWorker({ settings, logger: silentLogger() }));
   });
 
   afterEach(() => {

@@ -13,12 +13,13 @@ import { jobCatalogOf } from "../../../src/jobs/catalog/job-catalog-of.js";
 import { createJobAdmin } from "../../../src/jobs/job-admin.js";
 import { JOB_DEFINITIONS, JobDataError } from "../../../src/jobs/job-catalog.js";
 import { jobOptionsFor } from "../../../src/jobs/job-options.js";
-import { startWorker, type RunningWorker } from "../../../src/jobs/start-worker.js";
+import { startAppWorker } from "../../support/app-worker.js";
 import { UnknownJobName } from "../../../src/jobs/unknown-job-name.js";
-import { createWorkerMetrics } from "../../../src/metrics/worker-metrics.js";
 import { silentLogger } from "../../support/silent-logger.js";
 import { finishedJob, PROJECT, type WorkerHarness } from "../../support/worker-harness.js";
 import { test, type WorkersFixture } from "../../support/fixtures.js";
+
+const METRICS_TOKEN = "catalog-test-scrape-token-0123";
 
 const echoJob = defineJob({
   name: "test.echo",
@@ -59,7 +60,6 @@ const tallyJob = defineJob({
 
 describe("a job added to the catalog's list only", () => {
   let h: WorkerHarness;
-  let worker: RunningWorker | undefined;
   let workers: WorkersFixture;
 
   test.beforeEach(async ({ harness, workers: fixture }) => {
@@ -69,14 +69,19 @@ describe("a job added to the catalog's list only", () => {
 
   async function start() {
     const catalog = jobCatalogOf([...JOB_DEFINITIONS, echoJob, tallyJob]);
-    const settings = h.settings();
-    const metrics = createWorkerMetrics({ projects: [PROJECT], jobCounts: () => Promise.resolve({}), catalog });
-    worker = workers.keep(await startWorker({ settings, logger: silentLogger(), catalog, observer: metrics }));
-    return { running: worker, metrics, admin: createJobAdmin(worker.queues, { catalog }), settings };
+    // The worker's own metrics, read as a scraper reads them.
+    const settings = h.settings({ server: { host: "127.0.0.1", port: 0, metrics_token: METRICS_TOKEN } });
+    const running = workers.keep(await startAppWorker({ settings, logger: silentLogger(), catalog }));
+    const scrape = async (): Promise<string> => {
+      const answer = await fetch(`${running.serverUrl ?? ""}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      expect(answer.status).toBe(200);
+      return answer.text();
+    };
+    return { running, scrape, admin: createJobAdmin(running.queues, { catalog }), settings };
   }
 
   test("is queued, processed, summarised and counted through the generic paths", async () => {
-    const { running, metrics, admin } = await start();
+    const { running, scrape, admin } = await start();
     const enqueued = await running.queues.enqueue("test.echo", { project: PROJECT, word: "hello" });
     expect(enqueued).toMatchObject({ project: PROJECT, status: "queued" });
 
@@ -90,7 +95,7 @@ describe("a job added to the catalog's list only", () => {
     const [listed] = await admin.list({ project: PROJECT });
     expect(listed).toMatchObject({ name: "test.echo", state: "completed", summary: "echo hello" });
 
-    const runs = await metrics.registry.getSingleMetricAsString("pim_sync_job_runs_total");
+    const runs = await scrape();
     expect(runs).toContain(`pim_sync_job_runs_total{queue="project",job="test.echo",outcome="echoed"} 1`);
   });
 

@@ -10,7 +10,7 @@ import type { JobContext } from "../../../src/jobs/job-context.js";
 import type { JobHandlers } from "../../../src/jobs/job-handlers.js";
 import { jobOptionsFor } from "../../../src/jobs/job-options.js";
 import { queueNameOf } from "../../../src/redis/queue-names.js";
-import { startWorker, type RunningWorker } from "../../../src/jobs/start-worker.js";
+import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { createLogger } from "../../../src/log/create-logger.js";
 import { createProjectLock, ProjectBusy } from "../../../src/state/project-lock.js";
 import type { Settings } from "../../../src/settings/settings-schema.js";
@@ -24,7 +24,7 @@ const SYNC_DATA = { project: PROJECT, full: false, allow_mass_delete: false, tri
 
 describe("worker: what every job keeps (log bindings, project lock, data checked)", () => {
   let h: WorkerHarness;
-  let worker: RunningWorker | undefined;
+  let worker: AppWorker | undefined;
   let workers: WorkersFixture;
   /** Another connection to the test Redis than the worker's: an outsider to the job's lock. */
   let other: Redis | undefined;
@@ -39,12 +39,12 @@ describe("worker: what every job keeps (log bindings, project lock, data checked
   async function start(
     level: string,
     handlers: Partial<JobHandlers>,
-  ): Promise<{ readonly settings: Settings; readonly running: RunningWorker }> {
+  ): Promise<{ readonly settings: Settings; readonly running: AppWorker }> {
     const settings = h.settings();
     const logger = createLogger({ level, redactor: EMPTY_REDACTOR, destination: { write: (line: string) => void lines.push(line) } });
     const noop = () => Promise.resolve(null);
     worker = workers.keep(
-      await startWorker({ settings, logger, handlers: { "sync.run": noop, "sync.events": noop, "options.add": noop, ...handlers } }),
+      await startAppWorker({ settings, logger, handlers: { "sync.run": noop, "sync.events": noop, "options.add": noop, ...handlers } }),
     );
     return { settings, running: worker };
   }

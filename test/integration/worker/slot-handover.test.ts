@@ -12,7 +12,7 @@ import { SlotGatedWorker } from "../../../src/jobs/slot-gated-worker.js";
 import type { JobHandlers } from "../../../src/jobs/job-handlers.js";
 import { SyncIncomplete } from "../../../src/jobs/handlers/sync-incomplete.js";
 import { jobOptionsFor } from "../../../src/jobs/job-options.js";
-import { startWorker } from "../../../src/jobs/start-worker.js";
+import { startAppWorker } from "../../support/app-worker.js";
 import type { Settings } from "../../../src/settings/settings-schema.js";
 import { silentLogger } from "../../support/silent-logger.js";
 import { TEST_REDIS_URL } from "../../support/redis.js";
@@ -116,7 +116,7 @@ describe("worker: a job's slot handed to the queue's next job", () => {
 
   test("a project alone runs its jobs back to back on one slot, and the slot is free for another project once its run ends", async () => {
     const s = settings();
-    workers.keep(await startWorker({ settings: s, logger: silentLogger(), handlers }));
+    workers.keep(await startAppWorker({ settings: s, logger: silentLogger(), handlers }));
     const first = await addSyncs(s, PROJECT, 6);
     for (const id of first) expect((await finishedJob(h.queue(PROJECT), id)).state).toBe("completed");
     const [later] = await addSyncs(s, OTHER_PROJECT, 1);
@@ -134,7 +134,7 @@ describe("worker: a job's slot handed to the queue's next job", () => {
         throw new SyncIncomplete(["service: 429"], 300);
       }
     };
-    workers.keep(await startWorker({ settings: s, logger: silentLogger(), handlers }));
+    workers.keep(await startAppWorker({ settings: s, logger: silentLogger(), handlers }));
     // Project 99's Worker runs a job first, then waits for its queue's next one (not for a slot),
     // so project 67's Worker may hand its slot on.
     const [earlier] = await addSyncs(s, OTHER_PROJECT, 1);

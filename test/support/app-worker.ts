@@ -1,0 +1,55 @@
+import type { Logger } from "pino";
+import { createApp, type App } from "../../src/app/create-app.js";
+import type { JobCatalog } from "../../src/jobs/catalog/job-catalog-of.js";
+import type { JobHandlers } from "../../src/jobs/job-handlers.js";
+import type { RunningWorker } from "../../src/jobs/start-worker.js";
+import type { JsonKeyStyle } from "../../src/json/json-key-style.js";
+import type { RedisClient } from "../../src/redis/redis-client.js";
+import type { Settings } from "../../src/settings/settings-schema.js";
+
+/** A worker started in the test's process the way the worker command starts it: through `createApp`. */
+export interface AppWorker extends RunningWorker {
+  /** The app whose `stop()` is the worker's stop (its one release stack). */
+  readonly app: App;
+  /** The HTTP server's base URL, when `server` (or `trigger`) is configured. */
+  readonly serverUrl: string | null;
+  /** The server's URL when `trigger` is configured. */
+  readonly triggerUrl: string | null;
+  /** `app.stop()`: listener, jobs, queues, clients, then the Redis the app connected. */
+  stop(): Promise<void>;
+}
+
+export interface AppWorkerOptions {
+  readonly settings: Settings;
+  readonly logger: Logger;
+  /** A connected Redis the test owns (used, never closed); else the app connects the config's. */
+  readonly redis?: RedisClient;
+  readonly handlers?: JobHandlers;
+  readonly catalog?: JobCatalog;
+  readonly jsonKeys?: JsonKeyStyle;
+}
+
+/**
+ * `createApp(settings, { role: "worker" })`, started, resolved once its worker has started (its
+ * HTTP listener open, its BullMQ workers running, its schedules written). A start that fails
+ * stops the app before throwing, as the worker command does.
+ */
+export async function startAppWorker(options: AppWorkerOptions): Promise<AppWorker> {
+  const { settings, logger, redis, handlers, catalog, jsonKeys } = options;
+  const app = createApp(settings, {
+    logger,
+    role: "worker",
+    ...(redis ? { redis } : {}),
+    worker: { ...(handlers ? { handlers } : {}), ...(catalog ? { catalog } : {}), ...(jsonKeys ? { jsonKeys } : {}) },
+  });
+  let running: RunningWorker;
+  try {
+    await app.start();
+    running = await app.worker().started;
+  } catch (error) {
+    await app.stop().catch(() => undefined);
+    throw error;
+  }
+  const { serverUrl, triggerUrl } = app.worker();
+  return { ...running, app, serverUrl, triggerUrl, stop: () => app.stop() };
+}
