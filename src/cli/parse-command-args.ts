@@ -2,8 +2,11 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { UsageError } from "./usage-error.js";
 import { messageOf } from "../errors/message-of.js";
 import { closestName } from "./closest-name.js";
+import { writeLine, type CliIo } from "./cli-io.js";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
+/** One option's value as parseArgs gives it. */
+type OptionValue = string | boolean | (string | boolean)[] | undefined;
 
 /**
  * node:util parseArgs, with its errors turned into UsageErrors that carry the command's help; an
@@ -17,6 +20,17 @@ export function parseCommandArgs<T extends Options>(argv: readonly string[], opt
     const unknown = (error as { code?: unknown }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? unknownOption(argv, all) : undefined;
     throw new UsageError(unknown === undefined ? messageOf(error) : unknownOptionMessage(unknown, Object.keys(all)), help);
   }
+}
+
+/**
+ * parseCommandArgs, with `--help` answered: the help is printed on stdout and the answer is null,
+ * on which the command ends with exit code 0.
+ */
+export function readCommandArgs<T extends Options>(argv: readonly string[], io: Pick<CliIo, "stdout">, options: T, help: string) {
+  const parsed = parseCommandArgs(argv, options, help);
+  if (!("help" in parsed.values) || parsed.values.help !== true) return parsed;
+  writeLine(io.stdout, help);
+  return null;
 }
 
 /** `unknown option '--limt' (did you mean --limit?)`; a long name given with one dash is found too. */
@@ -56,16 +70,29 @@ export function unknownOption(argv: readonly string[], options: Options): string
   return undefined;
 }
 
-export function requireString(value: string | boolean | (string | boolean)[] | undefined, flag: string, help: string): string {
+export function requireString(value: OptionValue, flag: string, help: string): string {
   if (typeof value !== "string" || value === "") throw new UsageError(`${flag} is required`, help);
   return value;
 }
 
-export function parseProjectId(value: string | boolean | (string | boolean)[] | undefined, help: string): number {
+export function parseProjectId(value: OptionValue, help: string): number {
   const text = requireString(value, "--project", help);
   const id = Number(text);
   if (!Number.isInteger(id) || id <= 0) throw new UsageError(`--project must be a positive whole number, got '${text}'`, help);
   return id;
+}
+
+/**
+ * What a command about one project reads first: the config file's path (`--config`, else
+ * PIM_SYNC_CONFIG) and `--project`, checked in that order.
+ */
+export function projectArgsOf(
+  values: { readonly config?: OptionValue; readonly project?: OptionValue },
+  env: Readonly<Record<string, string | undefined>>,
+  help: string,
+): { readonly configPath: string; readonly projectId: number } {
+  const configPath = configPathOf(values.config, env, help);
+  return { configPath, projectId: parseProjectId(values.project, help) };
 }
 
 /** Where every command looks for its config file when `--config` is not given. */
@@ -76,11 +103,7 @@ export const CONFIG_PATH_ENV = "PIM_SYNC_CONFIG";
  * and every command run in it (`docker compose exec worker pim-sync jobs list`) finds the file.
  * The flag wins, so a one-off run can point elsewhere without unsetting anything.
  */
-export function configPathOf(
-  value: string | boolean | (string | boolean)[] | undefined,
-  env: Readonly<Record<string, string | undefined>>,
-  help: string,
-): string {
+export function configPathOf(value: OptionValue, env: Readonly<Record<string, string | undefined>>, help: string): string {
   if (typeof value === "string" && value !== "") return value;
   if (value !== undefined) throw new UsageError("--config needs a file path", help);
   const fromEnv = env[CONFIG_PATH_ENV];

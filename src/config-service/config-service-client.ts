@@ -1,12 +1,9 @@
-import type { Logger } from "pino";
-import type { Dispatcher } from "undici";
 import type { ServiceOption } from "../domain/option-collection.js";
 import { createConcurrencyLimiter } from "../http/concurrency-limiter.js";
-import { createHttpClient, requestUrl, type HttpClient } from "../http/http-client.js";
+import { createHttpClient, requestUrl, type HttpClient, type UpstreamClientOptions } from "../http/http-client.js";
 import { createPagingGuard } from "../http/paging-guard.js";
 import { HttpError } from "../http/http-error.js";
 import { createRequestStats, type RequestStats } from "../http/request-stats.js";
-import type { RetryPolicy } from "../http/retry-policy.js";
 import { createSlidingWindowLimiter, type RateLimiter } from "../http/sliding-window-limiter.js";
 import { createServiceAuth, type ServiceCredentials } from "./service-auth.js";
 import { COLLECTIONS_PAGE_SIZE, SERVICE_PATHS } from "./service-paths.js";
@@ -26,22 +23,13 @@ export interface ConfigServiceClient {
   readonly stats: RequestStats;
 }
 
-export interface ConfigServiceClientOptions {
-  readonly baseUrl: string;
+/** `retry` and `timeoutMs` are the `http` settings; `onResponse` is told every answer's status, token requests included. */
+export interface ConfigServiceClientOptions extends UpstreamClientOptions {
   readonly credentials: ServiceCredentials;
-  readonly dispatcher: Dispatcher;
-  readonly logger: Logger;
-  /** The `http` settings (retryPolicyOf). */
-  readonly retry: RetryPolicy;
-  /** `http.timeout_ms`. */
-  readonly timeoutMs: number;
   /** `service.requests_per_second`: the service allows 10 requests per second. */
   readonly requestsPerSecond: number;
   /** `service.max_in_flight`: calls in flight at once (the connection pool's sockets). */
   readonly maxInFlight: number;
-  readonly random?: () => number;
-  /** Every answer's status, token requests included (see HttpClientOptions). */
-  readonly onResponse?: ((status: number | "error") => void) | undefined;
   /** The account's budget, shared with every client of the same account (src/budgets/); else this client's own. */
   readonly rateLimiter?: RateLimiter;
 }

@@ -75,6 +75,15 @@ export interface HttpClientOptions {
   readonly htmlMayAnswer?: boolean;
 }
 
+/**
+ * What every upstream's client is built from, as the worker has it: the upstream's URL, the shared
+ * dispatcher and logger, the `http` settings, and the hooks tests and metrics give.
+ */
+export type UpstreamClientOptions = Pick<
+  HttpClientOptions,
+  "baseUrl" | "dispatcher" | "logger" | "retry" | "timeoutMs" | "random" | "onResponse"
+>;
+
 export interface HttpClient {
   send<S extends z.ZodType>(req: HttpRequest<S>): Promise<HttpResponse<z.infer<S>>>;
   readonly stats: RequestStats;

@@ -3,6 +3,7 @@ import type { RedisClient } from "../redis/redis-client.js";
 import type { Logger } from "pino";
 import type { ActivationQueue } from "./activation-queue.js";
 import { JOB_CATALOG } from "./job-catalog.js";
+import { withRedisLockIfFree } from "./redis-lock.js";
 
 const LOCK_TTL_MS = 30_000;
 export const ACTIVATION_SCHEDULER_PREFIX = "activation-pull:";
@@ -21,9 +22,7 @@ export async function upsertActivationSchedules(args: {
   readonly logger: Logger;
 }): Promise<"upserted" | "left-to-another-instance"> {
   const lockKey = keyspaceOf(args.redis, args.prefix).globalKey("lock", "activation-schedules");
-  const owner = `${process.pid}-${Math.random().toString(36).slice(2)}`;
-  if ((await args.redis.set(lockKey, owner, "PX", LOCK_TTL_MS, "NX")) !== "OK") return "left-to-another-instance";
-  try {
+  const done = await withRedisLockIfFree(args.redis, lockKey, LOCK_TTL_MS, async (): Promise<"upserted"> => {
     const wanted = new Set(args.cron === undefined ? [] : args.connections);
     for (const scheduler of await args.queue.queue.getJobSchedulers(0, -1)) {
       const id = scheduler.key;
@@ -45,12 +44,6 @@ export async function upsertActivationSchedules(args: {
     }
     args.logger.info({ connections: [...wanted], cron: args.cron }, "activation pull schedules upserted");
     return "upserted";
-  } finally {
-    await args.redis.eval(
-      "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0",
-      1,
-      lockKey,
-      owner,
-    );
-  }
+  });
+  return done ?? "left-to-another-instance";
 }

@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import type { ProjectSettings } from "../settings/settings-schema.js";
 import type { JobQueues } from "./job-queues.js";
 import { JOB_CATALOG } from "./job-catalog.js";
+import { withRedisLockIfFree } from "./redis-lock.js";
 import { jobOptionsFor, type JobRetention } from "./job-options.js";
 import { SYNC_SCHEDULER_ID } from "../redis/queue-names.js";
 
@@ -25,13 +26,7 @@ export async function upsertSchedules(args: {
   readonly logger: Logger;
 }): Promise<"upserted" | "left-to-another-instance"> {
   const lockKey = keyspaceOf(args.redis, args.prefix).globalKey("lock", "schedules");
-  const owner = `${process.pid}-${Math.random().toString(36).slice(2)}`;
-  const acquired = await args.redis.set(lockKey, owner, "PX", LOCK_TTL_MS, "NX");
-  if (acquired !== "OK") {
-    args.logger.info("another instance is upserting the schedules");
-    return "left-to-another-instance";
-  }
-  try {
+  const done = await withRedisLockIfFree(args.redis, lockKey, LOCK_TTL_MS, async (): Promise<"upserted"> => {
     for (const project of args.projects) {
       const queue = args.queues.queueFor(project.id);
       if (!project.schedule) {
@@ -50,13 +45,7 @@ export async function upsertSchedules(args: {
       args.logger.info({ project: project.id, cron: project.schedule.cron, tz: project.schedule.timezone }, "sync schedule upserted");
     }
     return "upserted";
-  } finally {
-    // Release only our own lock (compare-and-delete).
-    await args.redis.eval(
-      "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0",
-      1,
-      lockKey,
-      owner,
-    );
-  }
+  });
+  if (done === undefined) args.logger.info("another instance is upserting the schedules");
+  return done ?? "left-to-another-instance";
 }

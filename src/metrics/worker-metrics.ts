@@ -190,6 +190,16 @@ export function createWorkerMetrics(args: {
   for (const project of lastPimEventAt?.projects ?? [])
     for (const outcome of PIM_EVENT_OUTCOMES) metric.pimEventsReceived.inc({ project: String(project), outcome }, 0);
 
+  /** What a sync wrote and held back, whether the whole project's or a PIM event's targeted one. */
+  function writesCounted(project: string, result: SyncJobResult): void {
+    metric.optionsWritten.inc({ project, kind: "upsert" }, result.upserts);
+    metric.optionsWritten.inc({ project, kind: "delete" }, result.deletes);
+    metric.heldBack.inc(
+      { project },
+      result.heldBack.reduce((sum, held) => sum + held.names, 0),
+    );
+  }
+
   /** A targeted sync writes options like a sync, but is no proof the whole project is in step. */
   function eventSyncEnded(end: JobRunEnd): void {
     const project = end.subject;
@@ -199,12 +209,7 @@ export function createWorkerMetrics(args: {
     }
     const result = end.result as SyncJobResult;
     metric.eventSyncRuns.inc({ project, outcome: result.outcome === "held_back" ? "held_back" : "ok" });
-    metric.optionsWritten.inc({ project, kind: "upsert" }, result.upserts);
-    metric.optionsWritten.inc({ project, kind: "delete" }, result.deletes);
-    metric.heldBack.inc(
-      { project },
-      result.heldBack.reduce((sum, held) => sum + held.names, 0),
-    );
+    writesCounted(project, result);
   }
 
   function syncEnded(end: JobRunEnd): void {
@@ -219,12 +224,7 @@ export function createWorkerMetrics(args: {
     const outcome = result.outcome === "held_back" ? "held_back" : "ok";
     metric.syncRuns.inc({ project, outcome });
     metric.syncDuration.observe({ project, outcome }, seconds);
-    metric.optionsWritten.inc({ project, kind: "upsert" }, result.upserts);
-    metric.optionsWritten.inc({ project, kind: "delete" }, result.deletes);
-    metric.heldBack.inc(
-      { project },
-      result.heldBack.reduce((sum, held) => sum + held.names, 0),
-    );
+    writesCounted(project, result);
     metric.lastSuccess.set({ project }, Date.now() / 1000);
   }
 

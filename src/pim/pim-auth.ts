@@ -1,8 +1,5 @@
-import type { Logger } from "pino";
-import type { Dispatcher } from "undici";
-import { createHttpClient } from "../http/http-client.js";
+import { createHttpClient, type UpstreamClientOptions } from "../http/http-client.js";
 import { HttpError } from "../http/http-error.js";
-import type { RetryPolicy } from "../http/retry-policy.js";
 import type { RateLimiter } from "../http/sliding-window-limiter.js";
 import { tokenResponseSchema } from "./pim-schemas.js";
 import { redactSecrets } from "../secrets/redactor.js";
@@ -16,19 +13,11 @@ export interface PimCredentials {
   readonly password: string;
 }
 
-export interface PimAuthOptions {
-  /** PIM root URL (`https://pim.example.com`), without `/api/...`. */
-  readonly baseUrl: string;
+/** `baseUrl` is the PIM root URL (`https://pim.example.com`), without `/api/...`; `onResponse` is told every token answer's status. */
+export interface PimAuthOptions extends UpstreamClientOptions {
   readonly credentials: PimCredentials;
-  readonly dispatcher: Dispatcher;
-  readonly logger: Logger;
-  readonly retry: RetryPolicy;
-  readonly timeoutMs: number;
   /** The PIM client's request-rate limiter: token calls count against the instance's 100 req/s too. */
   readonly rateLimiter?: RateLimiter;
-  readonly random?: () => number;
-  /** Every token answer's status (see HttpClientOptions). */
-  readonly onResponse?: ((status: number | "error") => void) | undefined;
   /** Wall clock in ms, injected so expiry can be tested without waiting an hour. */
   readonly now?: () => number;
 }

@@ -1,13 +1,10 @@
-import type { Logger } from "pino";
 import { readTargetStructure } from "./read-target-structure.js";
 import type { SyncTargets } from "../domain/sync-targets.js";
-import type { Dispatcher } from "undici";
 import type { PimAttributeOption, PimCatalogStructure, PimRecord } from "../domain/pim-catalog.js";
 import { createConcurrencyLimiter } from "../http/concurrency-limiter.js";
-import { createHttpClient, type HttpClient } from "../http/http-client.js";
+import { createHttpClient, type HttpClient, type UpstreamClientOptions } from "../http/http-client.js";
 import { HttpError } from "../http/http-error.js";
 import type { RequestStats } from "../http/request-stats.js";
-import type { RetryPolicy } from "../http/retry-policy.js";
 import { createSlidingWindowLimiter, type RateLimiter } from "../http/sliding-window-limiter.js";
 import type { CallSlots } from "../http/call-slots.js";
 import { chunksOf } from "./chunks-of.js";
@@ -28,25 +25,18 @@ import { resultsFromCollectionLines, resultsFromUpsertList, type PimUpsertItem, 
 import { PAGE_LIMIT, readPimStructure } from "./read-pim-structure.js";
 import { toRecordLabelWrite } from "./record-label-values.js";
 
-export interface PimClientOptions {
-  /** PIM root URL (`https://pim.example.com`), without `/api/rest/v1`. */
-  readonly baseUrl: string;
+/**
+ * `baseUrl` is the PIM root URL (`https://pim.example.com`), without `/api/rest/v1`; `retry` and
+ * `timeoutMs` are the `http` settings; `onResponse` is told every answer's status, token requests included.
+ */
+export interface PimClientOptions extends UpstreamClientOptions {
   readonly credentials: PimCredentials;
-  readonly dispatcher: Dispatcher;
-  readonly logger: Logger;
-  /** The `http` settings (retryPolicyOf). */
-  readonly retry: RetryPolicy;
-  /** `http.timeout_ms`. */
-  readonly timeoutMs: number;
   /** `pim.max_in_flight`: Akeneo allows 4 requests in flight per connection. */
   readonly maxInFlight: number;
   /** `pim.requests_per_second`: Akeneo allows 100 requests per second per instance. */
   readonly requestsPerSecond: number;
   /** `pim.option_writes_per_second`: option writes have their own limit of 3 per second per instance (since Jan 2024). */
   readonly optionWritesPerSecond: number;
-  readonly random?: () => number;
-  /** Every answer's status, token requests included (see HttpClientOptions). */
-  readonly onResponse?: ((status: number | "error") => void) | undefined;
   /**
    * Budgets shared with other clients of the same instance and connection (src/budgets/); without
    * them this client has its own, built from the numbers above.

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ServiceLabels, ServiceOption } from "../domain/option-collection.js";
 import { parseAddition, parseLabels } from "./labels-codec.js";
@@ -7,6 +7,13 @@ import type { StateStore } from "./state-store.js";
 import { readJsonFile } from "./read-json-file.js";
 
 const deletedRecordsSchema = z.array(z.tuple([z.number(), z.int().nonnegative()]));
+/** Each entry is checked apart (parseAddition), naming the option of a bad one. */
+const additionPairsSchema = z.array(z.unknown(), { error: "expected [name, time] pairs" });
+/** The object as JSON.parse made it (a copy would turn an option named `__proto__` into a prototype); each option's labels are checked apart (parseLabels). */
+const stateObjectSchema = z.custom<Readonly<Record<string, unknown>>>(
+  (value) => value !== null && typeof value === "object" && !Array.isArray(value),
+  { error: "expected an object" },
+);
 
 /**
  * For `--once` without Redis: one JSON file per collection under
@@ -23,20 +30,7 @@ export function createFileStateStore(stateDir: string): StateStore {
 
   async function readAdded(project: number, collection: string): Promise<Map<string, { at: number; label: ServiceLabels }>> {
     const path = addedFileOf(project, collection);
-    let text: string;
-    try {
-      text = await readFile(path, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return new Map();
-      throw error;
-    }
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      throw new Error(`corrupt additions file ${path}: not JSON`);
-    }
-    if (!Array.isArray(raw)) throw new Error(`corrupt additions file ${path}: expected [name, time] pairs`);
+    const raw = await readJsonFile(path, additionPairsSchema, "additions file", []);
     const added = new Map<string, { at: number; label: ServiceLabels }>();
     for (const entry of raw) {
       if (Array.isArray(entry) && typeof entry[0] === "string") added.set(entry[0], parseAddition(entry[1], `${path}#${entry[0]}`));
@@ -71,20 +65,8 @@ export function createFileStateStore(stateDir: string): StateStore {
 
   async function readMap(project: number, collection: string): Promise<Map<string, ServiceLabels> | null> {
     const path = fileOf(project, collection);
-    let text: string;
-    try {
-      text = await readFile(path, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-      throw error;
-    }
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      throw new Error(`corrupt state file ${path}: not JSON`);
-    }
-    if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new Error(`corrupt state file ${path}: expected an object`);
+    const raw = await readJsonFile(path, stateObjectSchema, "state file", null);
+    if (raw === null) return null;
     const out = new Map<string, ServiceLabels>();
     for (const [name, labels] of Object.entries(raw)) out.set(name, parseLabels(labels, `${path}#${name}`));
     return out;

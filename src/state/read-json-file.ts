@@ -6,7 +6,12 @@ import { readTextIfExists } from "./read-text-if-exists.js";
  * JSON, or not of the schema's shape, is thrown on as `corrupt <what> <path>: <why>`: the
  * caller's data is never read past what it can trust.
  */
-export async function readJsonFile<S extends z.ZodType>(path: string, schema: S, what: string, empty: z.output<S>): Promise<z.output<S>> {
+export async function readJsonFile<S extends z.ZodType, E = z.output<S>>(
+  path: string,
+  schema: S,
+  what: string,
+  empty: E,
+): Promise<z.output<S> | E> {
   const text = await readTextIfExists(path);
   if (text === null) return empty;
   let raw: unknown;

@@ -10,7 +10,8 @@ import { updateShipments } from "../../activation/update-shipments.js";
 import type { Settings } from "../../settings/settings-schema.js";
 import { EXIT_CODES } from "../../sync/sync-report.js";
 import { writeLine, type CliIo } from "../cli-io.js";
-import { parseCommandArgs, requireString, configPathOf } from "../parse-command-args.js";
+import { readCommandArgs, requireString, configPathOf } from "../parse-command-args.js";
+import { sharedOptions } from "../shared-options.js";
 import { UsageError } from "../usage-error.js";
 import { OfferKeyError } from "../../activation/offer-key.js";
 import { explainingUnknownConnection, UnknownConnection } from "../../activation/unknown-connection.js";
@@ -92,13 +93,12 @@ async function readRecords(path: string): Promise<Record<string, unknown>[]> {
   }
 }
 
-function parseActivationArgs(argv: readonly string[]) {
-  return parseCommandArgs(
+function readActivationArgs(argv: readonly string[], io: CliIo) {
+  return readCommandArgs(
     argv,
+    io,
     {
-      config: { type: "string" },
-      connection: { type: "string" },
-      json: { type: "boolean" },
+      ...sharedOptions("config", "connection", "json"),
       out: { type: "string" },
       all: { type: "boolean" },
       file: { type: "string" },
@@ -113,7 +113,7 @@ function parseActivationArgs(argv: readonly string[]) {
 interface ActivationInvocation {
   readonly settings: Settings;
   readonly io: CliIo;
-  readonly values: ReturnType<typeof parseActivationArgs>["values"];
+  readonly values: NonNullable<ReturnType<typeof readActivationArgs>>["values"];
   /** `--connection` ("" for the commands that take none). */
   readonly connection: string;
   /** `--file` of the `… put` commands ("" for the others). */
@@ -213,11 +213,9 @@ const SUBCOMMANDS: Readonly<Record<string, (call: ActivationInvocation) => Promi
 };
 
 export async function runActivationCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseActivationArgs(argv);
-  if (values.help) {
-    writeLine(io.stdout, ACTIVATION_HELP);
-    return EXIT_CODES.ok;
-  }
+  const parsed = readActivationArgs(argv, io);
+  if (parsed === null) return EXIT_CODES.ok;
+  const { values, positionals } = parsed;
   const what = positionals.join(" ");
   const run = Object.hasOwn(SUBCOMMANDS, what) ? SUBCOMMANDS[what] : undefined;
   if (run === undefined)

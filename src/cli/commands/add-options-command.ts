@@ -7,8 +7,9 @@ import { namingOf } from "../../settings/project-sync-settings-of.js";
 import { findProject } from "../../settings/find-project.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { openJobQueues } from "../open-job-queues.js";
-import { JSON_KEYS_OPTION, jsonText, parseJsonKeyStyle } from "../json-output.js";
-import { parseCommandArgs, parseProjectId, requireString, configPathOf } from "../parse-command-args.js";
+import { jsonText, parseJsonKeyStyle } from "../json-output.js";
+import { readCommandArgs, projectArgsOf, requireString } from "../parse-command-args.js";
+import { sharedOptions } from "../shared-options.js";
 import { UsageError } from "../usage-error.js";
 import { withApp } from "../../app/with-app.js";
 import { loadCommandSettings } from "../load-command-settings.js";
@@ -42,27 +43,21 @@ Options:
 Exit codes: 0 done (or queued), 1 failure, 2 bad input or rejected (nothing written).`;
 
 export async function runAddOptionsCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values } = parseCommandArgs(
+  const parsed = readCommandArgs(
     argv,
+    io,
     {
-      config: { type: "string" },
-      project: { type: "string" },
+      ...sharedOptions("config", "project", "once", "json", "json-keys"),
       attribute: { type: "string" },
       options: { type: "string" },
-      once: { type: "boolean" },
       "requested-by": { type: "string" },
       "idempotency-key": { type: "string" },
-      json: { type: "boolean" },
-      ...JSON_KEYS_OPTION,
     },
     ADD_OPTIONS_HELP,
   );
-  if (values.help) {
-    writeLine(io.stdout, ADD_OPTIONS_HELP);
-    return 0;
-  }
-  const configPath = configPathOf(values.config, io.env, ADD_OPTIONS_HELP);
-  const projectId = parseProjectId(values.project, ADD_OPTIONS_HELP);
+  if (parsed === null) return 0;
+  const { values } = parsed;
+  const { configPath, projectId } = projectArgsOf(values, io.env, ADD_OPTIONS_HELP);
   let options: unknown;
   try {
     options = JSON.parse(requireString(values.options, "--options", ADD_OPTIONS_HELP));

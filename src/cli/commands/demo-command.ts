@@ -10,7 +10,7 @@ import { cliOrigin } from "../../history/run-origin.js";
 import type { SyncReport } from "../../sync/sync-report.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { runActivationDemo } from "./activation-demo.js";
-import { parseCommandArgs } from "../parse-command-args.js";
+import { readCommandArgs } from "../parse-command-args.js";
 import { renderSyncReport } from "../render-sync-report.js";
 import type { Logger } from "pino";
 import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
@@ -32,11 +32,7 @@ Next: run the pieces yourself (see README, "Try the worker"):
   node dist/src/cli/bin.js enqueue sync --config config/sim-worker.yaml --project 67`;
 
 export async function runDemoCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values } = parseCommandArgs(argv, {}, DEMO_HELP);
-  if (values.help) {
-    writeLine(io.stdout, DEMO_HELP);
-    return 0;
-  }
+  if (readCommandArgs(argv, io, {}, DEMO_HELP) === null) return 0;
   const sims = await startSimulators({ pimPort: 0, servicePort: 0 });
   const stateDir = await mkdtemp(join(tmpdir(), "pim-sync-demo-"));
   let logger: Logger | undefined;

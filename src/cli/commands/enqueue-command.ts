@@ -1,7 +1,8 @@
 import { commandLogger } from "../command-logger.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { openJobQueues } from "../open-job-queues.js";
-import { parseCommandArgs, parseProjectId, requireString, configPathOf } from "../parse-command-args.js";
+import { readCommandArgs, parseProjectId, requireString, configPathOf } from "../parse-command-args.js";
+import { sharedOptions } from "../shared-options.js";
 import { UsageError } from "../usage-error.js";
 import { enqueueActivationOrders } from "./enqueue-activation-orders.js";
 import { loadCommandSettings } from "../load-command-settings.js";
@@ -26,22 +27,14 @@ Options:
   -h, --help             show this help`;
 
 export async function runEnqueueCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs(
+  const parsed = readCommandArgs(
     argv,
-    {
-      config: { type: "string" },
-      project: { type: "string" },
-      full: { type: "boolean" },
-      "allow-mass-delete": { type: "boolean" },
-      json: { type: "boolean" },
-      connection: { type: "string" },
-    },
+    io,
+    sharedOptions("config", "project", "full", "allow-mass-delete", "json", "connection"),
     ENQUEUE_HELP,
   );
-  if (values.help) {
-    writeLine(io.stdout, ENQUEUE_HELP);
-    return 0;
-  }
+  if (parsed === null) return 0;
+  const { values, positionals } = parsed;
   if ((positionals[0] !== "sync" && positionals[0] !== "activation-orders") || positionals.length !== 1)
     throw new UsageError("what to enqueue: `sync` or `activation-orders`", ENQUEUE_HELP);
   const settings = await loadCommandSettings(configPathOf(values.config, io.env, ENQUEUE_HELP), io, { secrets: "optional" });

@@ -3,7 +3,8 @@ import { SUBSCRIBED_EVENT_TYPES } from "../../events/pim-event.js";
 import { findProject } from "../../settings/find-project.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { loadCommandSettings } from "../load-command-settings.js";
-import { parseCommandArgs, parseProjectId, requireString, configPathOf } from "../parse-command-args.js";
+import { readCommandArgs, projectArgsOf, requireString } from "../parse-command-args.js";
+import { sharedOptions } from "../shared-options.js";
 import { UsageError } from "../usage-error.js";
 import { createEventSubscription, type SubscriberChoice } from "./create-event-subscription.js";
 
@@ -66,11 +67,11 @@ function subscriberChoiceOf(create: boolean, email: string | undefined, subscrib
 }
 
 export async function runEventsCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values } = parseCommandArgs(
+  const parsed = readCommandArgs(
     argv,
+    io,
     {
-      config: { type: "string" },
-      project: { type: "string" },
+      ...sharedOptions("config", "project"),
       url: { type: "string" },
       create: { type: "boolean" },
       "technical-email": { type: "string" },
@@ -78,12 +79,9 @@ export async function runEventsCommand(argv: readonly string[], io: CliIo): Prom
     },
     EVENTS_HELP,
   );
-  if (values.help) {
-    writeLine(io.stdout, EVENTS_HELP);
-    return 0;
-  }
-  const configPath = configPathOf(values.config, io.env, EVENTS_HELP);
-  const projectId = parseProjectId(values.project, EVENTS_HELP);
+  if (parsed === null) return 0;
+  const { values } = parsed;
+  const { configPath, projectId } = projectArgsOf(values, io.env, EVENTS_HELP);
   const base = requireString(values.url, "--url", EVENTS_HELP);
   const subscriber = subscriberChoiceOf(values.create === true, values["technical-email"], values.subscriber);
   let url: URL;

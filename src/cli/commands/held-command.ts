@@ -7,7 +7,8 @@ import { writeLine, type CliIo } from "../cli-io.js";
 import { jsonText } from "../json-output.js";
 import { loadCommandSettings } from "../load-command-settings.js";
 import { withApp } from "../../app/with-app.js";
-import { parseCommandArgs, parseProjectId, requireString, configPathOf } from "../parse-command-args.js";
+import { readCommandArgs, projectArgsOf, requireString } from "../parse-command-args.js";
+import { sharedOptions } from "../shared-options.js";
 import { UsageError } from "../usage-error.js";
 
 export const HELD_HELP = `Usage: pim-sync held --config FILE --project ID [--json]
@@ -49,20 +50,13 @@ function cliApprover(): string {
 }
 
 export async function runHeldCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs(
-    argv,
-    { config: { type: "string" }, project: { type: "string" }, id: { type: "string" }, json: { type: "boolean" } },
-    HELD_HELP,
-  );
-  if (values.help) {
-    writeLine(io.stdout, HELD_HELP);
-    return 0;
-  }
+  const parsed = readCommandArgs(argv, io, { ...sharedOptions("config", "project", "json"), id: { type: "string" } }, HELD_HELP);
+  if (parsed === null) return 0;
+  const { values, positionals } = parsed;
   const [action, ...extra] = positionals;
   if (extra.length > 0 || (action !== undefined && action !== "approve"))
     throw new UsageError(`unknown arguments: ${positionals.join(" ")} (only 'approve' follows 'held')`, HELD_HELP);
-  const configPath = configPathOf(values.config, io.env, HELD_HELP);
-  const projectId = parseProjectId(values.project, HELD_HELP);
+  const { configPath, projectId } = projectArgsOf(values, io.env, HELD_HELP);
   const id = action === "approve" ? requireString(values.id, "--id", HELD_HELP) : undefined;
   if (action === undefined && values.id !== undefined) throw new UsageError("--id goes with 'held approve'", HELD_HELP);
   const settings = await loadCommandSettings(configPath, io);

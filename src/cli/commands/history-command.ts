@@ -7,7 +7,8 @@ import { writeLine, type CliIo } from "../cli-io.js";
 import { jsonText, writeJsonArray, writeWaiting } from "../json-output.js";
 import { loadCommandSettings } from "../load-command-settings.js";
 import { withApp } from "../../app/with-app.js";
-import { parseCommandArgs, parseProjectId, configPathOf } from "../parse-command-args.js";
+import { readCommandArgs, projectArgsOf } from "../parse-command-args.js";
+import { sharedOptions } from "../shared-options.js";
 import { UsageError } from "../usage-error.js";
 
 /** Entries listed when `--limit` is not given: a first sync records one per option, a million for a large catalogue. */
@@ -69,25 +70,20 @@ function entryLine(entry: HistoryEntry): string {
 }
 
 export async function runHistoryCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values } = parseCommandArgs(
+  const parsed = readCommandArgs(
     argv,
+    io,
     {
-      config: { type: "string" },
-      project: { type: "string" },
+      ...sharedOptions("config", "project", "limit", "json"),
       collection: { type: "string" },
       option: { type: "string" },
       since: { type: "string" },
-      limit: { type: "string" },
-      json: { type: "boolean" },
     },
     HISTORY_HELP,
   );
-  if (values.help) {
-    writeLine(io.stdout, HISTORY_HELP);
-    return 0;
-  }
-  const configPath = configPathOf(values.config, io.env, HISTORY_HELP);
-  const projectId = parseProjectId(values.project, HISTORY_HELP);
+  if (parsed === null) return 0;
+  const { values } = parsed;
+  const { configPath, projectId } = projectArgsOf(values, io.env, HISTORY_HELP);
   const limit = parseHistoryLimit(values.limit, HISTORY_HELP);
   let sinceMs = 0;
   if (values.since !== undefined) {

@@ -11,9 +11,10 @@ import {
 } from "../../jobs/job-admin.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { openJobQueues } from "../open-job-queues.js";
-import { parseCommandArgs, parseProjectId, configPathOf } from "../parse-command-args.js";
+import { readCommandArgs, parseProjectId, configPathOf } from "../parse-command-args.js";
+import { sharedOptions } from "../shared-options.js";
 import { UsageError } from "../usage-error.js";
-import { JSON_KEYS_OPTION, jsonText, parseJsonKeyStyle } from "../json-output.js";
+import { jsonText, parseJsonKeyStyle } from "../json-output.js";
 import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
 import { loadCommandSettings } from "../load-command-settings.js";
 import { withApp } from "../../app/with-app.js";
@@ -85,23 +86,14 @@ function renderShown(job: JobDetails): string[] {
 }
 
 export async function runJobsCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs(
+  const parsed = readCommandArgs(
     argv,
-    {
-      config: { type: "string" },
-      state: { type: "string" },
-      project: { type: "string" },
-      limit: { type: "string" },
-      "all-failed": { type: "boolean" },
-      json: { type: "boolean" },
-      ...JSON_KEYS_OPTION,
-    },
+    io,
+    { ...sharedOptions("config", "project", "limit", "json", "json-keys"), state: { type: "string" }, "all-failed": { type: "boolean" } },
     JOBS_HELP,
   );
-  if (values.help) {
-    writeLine(io.stdout, JOBS_HELP);
-    return 0;
-  }
+  if (parsed === null) return 0;
+  const { values, positionals } = parsed;
   const keyStyle = parseJsonKeyStyle(values["json-keys"], JOBS_HELP, io.stderr);
   const [action, ...refs] = positionals;
   if (action !== "list" && action !== "show" && action !== "retry") throw new UsageError("jobs needs list, show or retry", JOBS_HELP);

@@ -1,10 +1,11 @@
 import type { SelectField, ServiceOption } from "../../domain/option-collection.js";
 import type { CollectionPlan } from "../../reconcile/collection-plan.js";
 import { writeLine, type CliIo } from "../cli-io.js";
-import { parseCommandArgs, parseProjectId, configPathOf } from "../parse-command-args.js";
+import { readCommandArgs, projectArgsOf } from "../parse-command-args.js";
+import { sharedOptions } from "../shared-options.js";
 import { renderSyncReport } from "../render-sync-report.js";
 import { runProjectSync } from "../run-project-sync.js";
-import { JSON_KEYS_OPTION, jsonText, parseJsonKeyStyle } from "../json-output.js";
+import { jsonText, parseJsonKeyStyle } from "../json-output.js";
 
 export const PLAN_HELP = `Usage: pim-sync plan --config FILE --project ID [--full] [--json]
 
@@ -23,23 +24,16 @@ Options:
 Exit codes: 0 done, 1 failure, 2 usage or config error, 3 the sync would hold deletions back.`;
 
 export async function runPlanCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values } = parseCommandArgs(
-    argv,
-    { config: { type: "string" }, project: { type: "string" }, full: { type: "boolean" }, json: { type: "boolean" }, ...JSON_KEYS_OPTION },
-    PLAN_HELP,
-  );
-  if (values.help) {
-    writeLine(io.stdout, PLAN_HELP);
-    return 0;
-  }
+  const parsed = readCommandArgs(argv, io, sharedOptions("config", "project", "full", "json", "json-keys"), PLAN_HELP);
+  if (parsed === null) return 0;
+  const { values } = parsed;
   const keyStyle = parseJsonKeyStyle(values["json-keys"], PLAN_HELP, io.stderr);
   const collections: { name: string; options: readonly ServiceOption[] }[] = [];
   const operations: ReturnType<typeof toOperation>[] = [];
   let fields: readonly SelectField[] = [];
   const report = await runProjectSync({
     io,
-    configPath: configPathOf(values.config, io.env, PLAN_HELP),
-    projectId: parseProjectId(values.project, PLAN_HELP),
+    ...projectArgsOf(values, io.env, PLAN_HELP),
     help: PLAN_HELP,
     full: values.full === true,
     allowMassDelete: false,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DEFAULT_OAUTH_CLIENT } from "../../sim/pim/oauth.js";
 import { writeLine, type CliIo } from "../cli-io.js";
-import { parseCommandArgs } from "../parse-command-args.js";
+import { readCommandArgs } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
 
 export const SIM_CHANGE_HELP = `Usage: pim-sync sim change ATTRIBUTE OPTION [--label LOCALE=TEXT]... [--pim-url URL]
@@ -68,15 +68,14 @@ async function refusalOf(response: Response): Promise<string> {
 }
 
 export async function runSimChangeCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs(
+  const parsed = readCommandArgs(
     argv,
+    io,
     { label: { type: "string", multiple: true }, delete: { type: "boolean" }, "pim-url": { type: "string" } },
     SIM_CHANGE_HELP,
   );
-  if (values.help) {
-    writeLine(io.stdout, SIM_CHANGE_HELP);
-    return 0;
-  }
+  if (parsed === null) return 0;
+  const { values, positionals } = parsed;
   const [attribute, option, ...extra] = positionals;
   if (attribute === undefined || option === undefined || extra.length > 0)
     throw new UsageError("name the attribute and the option: pim-sync sim change ATTRIBUTE OPTION", SIM_CHANGE_HELP);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { startSimulators } from "../../sim/start-simulators.js";
 import { writeLine, type CliIo } from "../cli-io.js";
-import { parseCommandArgs } from "../parse-command-args.js";
+import { readCommandArgs } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
 
 export const SIM_HELP = `Usage: pim-sync sim [--catalog FILE] [--host H] [--pim-port N] [--service-port N]
@@ -60,8 +60,9 @@ function eventsUrlOf(value: string): string {
 
 export async function runSimCommand(argv: readonly string[], io: CliIo): Promise<number> {
   if (argv[0] === "change") return (await import("./sim-change-command.js")).runSimChangeCommand(argv.slice(1), io);
-  const { values } = parseCommandArgs(
+  const parsed = readCommandArgs(
     argv,
+    io,
     {
       catalog: { type: "string" },
       host: { type: "string" },
@@ -75,10 +76,8 @@ export async function runSimCommand(argv: readonly string[], io: CliIo): Promise
     },
     SIM_HELP,
   );
-  if (values.help) {
-    writeLine(io.stdout, SIM_HELP);
-    return 0;
-  }
+  if (parsed === null) return 0;
+  const { values } = parsed;
   const eventsTo = values["events-to"] === undefined ? undefined : eventsUrlOf(values["events-to"]);
   const eventsSecret = values["events-secret"];
   if (eventsTo !== undefined && (eventsSecret === undefined || eventsSecret === ""))

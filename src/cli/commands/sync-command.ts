@@ -1,10 +1,11 @@
 import { exitCodeOf } from "../../sync/sync-report.js";
 import { writeLine, type CliIo } from "../cli-io.js";
-import { parseCommandArgs, parseProjectId, configPathOf } from "../parse-command-args.js";
+import { readCommandArgs, projectArgsOf } from "../parse-command-args.js";
+import { sharedOptions } from "../shared-options.js";
 import { renderSyncReport } from "../render-sync-report.js";
 import { runProjectSync } from "../run-project-sync.js";
 import { UsageError } from "../usage-error.js";
-import { JSON_KEYS_OPTION, jsonText, parseJsonKeyStyle } from "../json-output.js";
+import { jsonText, parseJsonKeyStyle } from "../json-output.js";
 
 export const SYNC_HELP = `Usage: pim-sync sync --config FILE --project ID --once [options]
 
@@ -28,26 +29,16 @@ Options:
 Exit codes: 0 done, 1 failure, 2 usage or config error, 3 deletions held back by the guard.`;
 
 export async function runSyncCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values } = parseCommandArgs(
+  const parsed = readCommandArgs(
     argv,
-    {
-      config: { type: "string" },
-      project: { type: "string" },
-      once: { type: "boolean" },
-      full: { type: "boolean" },
-      "allow-mass-delete": { type: "boolean" },
-      json: { type: "boolean" },
-      ...JSON_KEYS_OPTION,
-    },
+    io,
+    sharedOptions("config", "project", "once", "full", "allow-mass-delete", "json", "json-keys"),
     SYNC_HELP,
   );
-  if (values.help) {
-    writeLine(io.stdout, SYNC_HELP);
-    return 0;
-  }
+  if (parsed === null) return 0;
+  const { values } = parsed;
   const keyStyle = parseJsonKeyStyle(values["json-keys"], SYNC_HELP, io.stderr);
-  const configPath = configPathOf(values.config, io.env, SYNC_HELP);
-  const projectId = parseProjectId(values.project, SYNC_HELP);
+  const { configPath, projectId } = projectArgsOf(values, io.env, SYNC_HELP);
   if (!values.once) {
     throw new UsageError("--once is required: queued syncs run in the worker (`pim-sync enqueue sync`)", SYNC_HELP);
   }
