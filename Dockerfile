@@ -12,20 +12,27 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+COPY sim ./sim
 COPY bench ./bench
 COPY scripts ./scripts
 # tsc, then the bundled CLI in dist/bin (scripts/bundle-cli.ts; docs/decisions/0012-bundled-cli.md).
 RUN npm run build
 
-# Runtime stage: production dependencies and the bundled CLI only, run as a non-root user.
+# The simulators, for the compose `sim` profile only (`docker build --target simulators`): they
+# are in the repository's sim/, never in the worker image below.
+FROM build AS simulators
+COPY config/sim-catalog.json ./config/sim-catalog.json
+USER node
+ENTRYPOINT ["node", "/app/dist/bin/pim-sync.js"]
+CMD ["sim"]
+
+# Runtime stage: production dependencies and the bundled CLI only (no simulators), run as a non-root user.
 FROM node:20-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force
 COPY --from=build /app/dist/bin ./dist/bin
-# The simulators' sample catalogue only (`pim-sync sim`, the compose `sim` profile).
-COPY config/sim-catalog.json ./config/sim-catalog.json
 # For `docker compose exec worker pim-sync jobs list` and the like: every command finds the
 # mounted configuration through PIM_SYNC_CONFIG, with no --config.
 RUN ln -s /app/dist/bin/pim-sync.js /usr/local/bin/pim-sync && chmod +x /app/dist/bin/pim-sync.js

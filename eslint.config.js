@@ -28,23 +28,12 @@ export default tseslint.config(
     },
   },
   {
-    files: ["src/derive/**", "src/reconcile/**", "src/domain/**"],
+    files: ["src/core/derive/**", "src/core/reconcile/**", "src/core/domain/**"],
     rules: {
       "no-restricted-imports": [
         "error",
         {
-          patterns: [
-            "undici",
-            "bullmq",
-            "ioredis",
-            "pino",
-            "node:*",
-            "../http/*",
-            "../pim/*",
-            "../config-service/*",
-            "../state/*",
-            "../jobs/*",
-          ],
+          patterns: ["undici", "bullmq", "ioredis", "pino", "node:*"],
         },
       ],
     },

@@ -25,7 +25,7 @@ import { BUILT_CLI_PATH, runStartupScenario, STARTUP_TARGETS } from "./scenarios
 import type { ScenarioResult } from "./scenarios/scenario.js";
 import { measureConsole } from "./scenarios/console-scenario.js";
 import { FIGURES } from "./report/figures.js";
-import { startSimulators } from "../src/sim/start-simulators.js";
+import { startSimulators } from "../sim/start-simulators.js";
 import type { CatalogSizeName } from "./catalog/catalog-sizes.js";
 
 function progress(message: string): void {

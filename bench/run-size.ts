@@ -8,7 +8,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import type { SimCatalog } from "../src/sim/catalog/catalog-file.js";
+import type { SimCatalog } from "../sim/catalog/catalog-file.js";
 import { CATALOG_SIZES, type CatalogSizeName } from "./catalog/catalog-sizes.js";
 import { BENCH_PROJECT, materializeCatalog } from "./catalog/generate-catalog.js";
 import { hashCatalog } from "./catalog/hash-catalog.js";

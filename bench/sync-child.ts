@@ -5,15 +5,15 @@
  * job's folder, then the one sync path (runReviewedSync). Prints one JSON result on stdout; logs go to stderr.
  */
 import { performance } from "node:perf_hooks";
-import { createLogger } from "../src/log/create-logger.js";
+import { createLogger } from "../src/infra/log/create-logger.js";
 import { createApp } from "../src/app/create-app.js";
 import { settingsSchema } from "../src/settings/settings-schema.js";
-import { runReviewedSync } from "../src/held/run-reviewed-sync.js";
-import { cliOrigin } from "../src/history/run-origin.js";
-import type { SyncReport } from "../src/sync/sync-report.js";
+import { runReviewedSync } from "../src/features/sync/held/run-reviewed-sync.js";
+import { cliOrigin } from "../src/stores/history/run-origin.js";
+import type { SyncReport } from "../src/features/sync/sync-report.js";
 import { syncChildJobSchema, type SyncChildResult } from "./sync-child-protocol.js";
-import { redactorOfSettings } from "../src/secrets/redactor-of-settings.js";
-import { boundHeapGrowth } from "../src/memory/bound-heap-growth.js";
+import { redactorOfSettings } from "../src/infra/secrets/redactor-of-settings.js";
+import { boundHeapGrowth } from "../src/infra/memory/bound-heap-growth.js";
 
 async function readJob(): Promise<unknown> {
   const fromArgv = process.argv[2];

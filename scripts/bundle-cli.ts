@@ -7,9 +7,9 @@
  * `jobs list` still load nothing they do not use.
  */
 import { rm } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "rolldown";
+import { build, type Plugin } from "rolldown";
 import { CLI_BUNDLE, CLI_BUNDLE_DIR, CLI_ENTRY_BUILT } from "./cli-bundle-paths.js";
 
 /** The repository: this file runs as dist/scripts/bundle-cli.js. */
@@ -24,16 +24,43 @@ const REPO = fileURLToPath(new URL("../../", import.meta.url));
  *   fastify adapter brings plugins of its own that must meet the same fastify;
  * - `msgpackr` (BullMQ's): finds its optional native decoder beside itself.
  */
-const EXTERNAL = [/^@opentelemetry\//, /^@fastify\//, /^fastify(\/|$)/, /^bullmq-otel(\/|$)/, /^@bull-board\//, /^msgpackr(\/|$)/];
+const EXTERNAL = [
+  /^@opentelemetry\//,
+  /^@fastify\//,
+  /^fastify(\/|$)/,
+  /^bullmq-otel(\/|$)/,
+  /^@bull-board\//,
+  /^msgpackr(\/|$)/,
+];
+
+/**
+ * The simulators (`sim/`, built to `dist/sim/`) are not production code, so neither in the bundle
+ * nor in the package: the commands that start them import them from `dist/sim/` of a clone. From
+ * the package that import fails and the CLI says they need a clone
+ * (src/cli/simulators-from-clone.ts). Those commands are lazily imported, so their chunks sit in
+ * `chunks/`, two folders below `dist/`: the import is written from there, and checked after the
+ * build.
+ */
+const SIM_FROM_CHUNKS = "../../sim/";
+const simulatorsLeftOut: Plugin = {
+  name: "simulators-left-out",
+  resolveId(source, importer) {
+    if (importer === undefined || !source.startsWith(".")) return null;
+    const simDir = join(REPO, "dist", "sim") + sep;
+    const path = resolve(dirname(importer), source);
+    return path.startsWith(simDir) ? { id: SIM_FROM_CHUNKS + relative(simDir, path).split(sep).join("/"), external: true } : null;
+  },
+};
 
 async function main(): Promise<void> {
   const outDir = join(REPO, CLI_BUNDLE_DIR);
   // Chunks are named by content: a stale one left from an earlier build would only mislead.
   await rm(outDir, { recursive: true, force: true });
-  await build({
+  const { output } = await build({
     input: join(REPO, CLI_ENTRY_BUILT),
     platform: "node",
     external: EXTERNAL,
+    plugins: [simulatorsLeftOut],
     // A package's ES module build where it has one (BullMQ): its CommonJS one costs more to start.
     resolve: { mainFields: ["module", "main"] },
     logLevel: "warn",
@@ -48,6 +75,9 @@ async function main(): Promise<void> {
     },
     write: true,
   });
+  for (const chunk of output)
+    if (chunk.type === "chunk" && !chunk.fileName.startsWith("chunks/") && chunk.imports.some((id) => id.startsWith(SIM_FROM_CHUNKS)))
+      throw new Error(`bundle-cli: ${chunk.fileName} imports the simulators but is not in chunks/: ${SIM_FROM_CHUNKS} would miss dist/sim/`);
   // Silent when it succeeds, as tsc is: `npm pack --json` (scripts/check-package.sh) reads
   // the build's stdout, run by `prepare`.
 }

@@ -12,21 +12,17 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { contentHash } from "../../src/json/canonical-json.js";
+import { contentHash } from "../../src/core/json/canonical-json.js";
 import { createApp } from "../../src/app/create-app.js";
-import { dailyFileSink } from "../../src/activation/daily-file-sink.js";
-import { pullOrders } from "../../src/activation/pull-orders.js";
-import { putOffers } from "../../src/activation/put-offers.js";
-import { createLogger } from "../../src/log/create-logger.js";
+import { dailyFileSink } from "../../src/features/activation/daily-file-sink.js";
+import { pullOrders } from "../../src/features/activation/pull-orders.js";
+import { putOffers } from "../../src/features/activation/put-offers.js";
+import { createLogger } from "../../src/infra/log/create-logger.js";
 import { settingsSchema } from "../../src/settings/settings-schema.js";
-import { sampleOrder } from "../../src/sim/activation/activation-sample.js";
-import {
-  SIM_ACTIVATION_CONNECTION_ID,
-  SIM_ACTIVATION_TOKEN,
-  startActivationSimulator,
-} from "../../src/sim/activation/activation-simulator.js";
+import { sampleOrder } from "../../sim/activation/activation-sample.js";
+import { SIM_ACTIVATION_CONNECTION_ID, SIM_ACTIVATION_TOKEN, startActivationSimulator } from "../../sim/activation/activation-simulator.js";
 import { DEFAULT_BENCH_REDIS_URL, openBenchRedis, type BenchRedis } from "../worker/bench-redis.js";
-import { EMPTY_REDACTOR } from "../../src/secrets/redactor.js";
+import { EMPTY_REDACTOR } from "../../src/infra/secrets/redactor.js";
 
 const CONNECTION = "amazon-fr";
 

@@ -1,7 +1,7 @@
 /**
  * The family a Redis key of pim-sync belongs to, for the capacity figures: what a project keeps
  * (its last-written state, history, schedules…) apart from what grows with its jobs and events.
- * Keys are those of `src/redis/keyspace.ts` (standalone or cluster spelling) and BullMQ's under
+ * Keys are those of `src/infra/redis/keyspace.ts` (standalone or cluster spelling) and BullMQ's under
  * the project's queue.
  */
 export const KEY_FAMILIES = [

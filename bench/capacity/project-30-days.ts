@@ -10,7 +10,7 @@ import type { RedisFootprint } from "./redis-footprint.js";
 
 export const DAYS = 30;
 export const RUNS_PER_DAY = 24;
-/** BullMQ keeps at most this many completed jobs per project (src/jobs/job-options.ts). */
+/** BullMQ keeps at most this many completed jobs per project (src/jobs/queues/job-options.ts). */
 export const MAX_COMPLETED_KEPT = 1_000;
 export const CHANGED_SHARE_PER_DAY = 0.01;
 

@@ -3,9 +3,9 @@
  * naming), so the generated service lists exactly the collections a sync looks for and the
  * minimal request count is taken over exactly the sources a sync reads.
  */
-import type { CollectionSpec } from "../../src/domain/option-collection.js";
-import { DEFAULT_NAMING, deriveCollectionSpecs, resolveProjectScope, type ProjectScope } from "../../src/derive/index.js";
-import type { SimCatalog } from "../../src/sim/catalog/catalog-file.js";
+import type { CollectionSpec } from "../../src/core/domain/option-collection.js";
+import { DEFAULT_NAMING, deriveCollectionSpecs, resolveProjectScope, type ProjectScope } from "../../src/core/derive/index.js";
+import type { SimCatalog } from "../../sim/catalog/catalog-file.js";
 import { toPimStructure } from "./to-pim-structure.js";
 
 export interface DerivedCatalog {

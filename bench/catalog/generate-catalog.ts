@@ -8,9 +8,9 @@
  * every page request, and an already sorted array sorts in one pass), with short codes and labels,
  * and nothing is parsed through zod.
  */
-import { SELECT_ATTRIBUTE_TYPES } from "../../src/domain/pim-catalog.js";
-import type { SimCatalog } from "../../src/sim/catalog/catalog-file.js";
-import type { PimCatalogAttribute, PimCatalogOption, PimCatalogRecord } from "../../src/sim/catalog/pim-catalog-schema.js";
+import { SELECT_ATTRIBUTE_TYPES } from "../../src/core/domain/pim-catalog.js";
+import type { SimCatalog } from "../../sim/catalog/catalog-file.js";
+import type { PimCatalogAttribute, PimCatalogOption, PimCatalogRecord } from "../../sim/catalog/pim-catalog-schema.js";
 import { CATALOG_SIZES, type CatalogSize, type CatalogSizeName } from "./catalog-sizes.js";
 import { LABEL_WORDS, MEASUREMENT_FAMILIES } from "./catalog-vocabulary.js";
 import { deriveServiceCollectionNames } from "./derive-service-collections.js";

@@ -5,7 +5,7 @@
  * benchmarked the same input.
  */
 import { createHash } from "node:crypto";
-import type { SimCatalog } from "../../src/sim/catalog/catalog-file.js";
+import type { SimCatalog } from "../../sim/catalog/catalog-file.js";
 
 export function hashCatalog(catalog: SimCatalog): string {
   const hash = createHash("sha256");

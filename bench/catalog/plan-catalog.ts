@@ -3,7 +3,7 @@
  * an attribute uses…) but no option or record. Cheap at any size, so tests can check the size
  * targets of the 1M-option catalogue without materialising it.
  */
-import { SELECT_ATTRIBUTE_TYPES } from "../../src/domain/pim-catalog.js";
+import { SELECT_ATTRIBUTE_TYPES } from "../../src/core/domain/pim-catalog.js";
 import type { CatalogSize, CatalogSizeName, OptionCounts } from "./catalog-sizes.js";
 import {
   CHANNEL_CODES,

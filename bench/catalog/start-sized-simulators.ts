@@ -1,5 +1,5 @@
-import { startConfigServiceSimulator, type ConfigServiceSimulator } from "../../src/sim/config-service/config-service-simulator.js";
-import { startPimSimulator, type PimSimulator } from "../../src/sim/pim/pim-simulator.js";
+import { startConfigServiceSimulator, type ConfigServiceSimulator } from "../../sim/config-service/config-service-simulator.js";
+import { startPimSimulator, type PimSimulator } from "../../sim/pim/pim-simulator.js";
 import { collectGarbage } from "../collect-garbage.js";
 import { CATALOG_SIZES, type CatalogSizeName } from "./catalog-sizes.js";
 import { materializeCatalog } from "./generate-catalog.js";

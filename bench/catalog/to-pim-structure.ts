@@ -1,6 +1,6 @@
 /** The simulator catalogue's PIM part as the domain structure pim-sync derives from (what the PIM client would read). */
-import type { PimCatalogStructure } from "../../src/domain/pim-catalog.js";
-import type { SimCatalog } from "../../src/sim/catalog/catalog-file.js";
+import type { PimCatalogStructure } from "../../src/core/domain/pim-catalog.js";
+import type { SimCatalog } from "../../sim/catalog/catalog-file.js";
 
 export function toPimStructure(pim: SimCatalog["pim"]): PimCatalogStructure {
   return {

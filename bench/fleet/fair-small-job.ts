@@ -1,7 +1,7 @@
 /**
  * Issue 18 §2: how long a small job waits when it starts during a large one that holds the
  * shared budget (fairness rule: round robin per project at each acquisition,
- * src/budgets/fair-turns.ts).
+ * src/infra/budgets/fair-turns.ts).
  *
  * One `pim-sync worker` process of concurrency 2 on the generated medium catalogue at the real
  * budgets: project L (the benchmark project, 203 collections: about 20 s of the service's
@@ -21,10 +21,10 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createJobQueues } from "../../src/jobs/job-queues.js";
-import { startConfigServiceSimulator } from "../../src/sim/config-service/config-service-simulator.js";
-import { startPimSimulator } from "../../src/sim/pim/pim-simulator.js";
-import type { SimCatalog } from "../../src/sim/catalog/catalog-file.js";
+import { createJobQueues } from "../../src/jobs/queues/job-queues.js";
+import { startConfigServiceSimulator } from "../../sim/config-service/config-service-simulator.js";
+import { startPimSimulator } from "../../sim/pim/pim-simulator.js";
+import type { SimCatalog } from "../../sim/catalog/catalog-file.js";
 import { BENCH_PROJECT, generateCatalog } from "../catalog/generate-catalog.js";
 import { deriveCatalog } from "../catalog/derive-service-collections.js";
 import { percentile } from "../scenarios/latency-percentiles.js";
@@ -123,7 +123,7 @@ export async function measureFairSmallJob(args: {
     let added = 0;
     const smallJob = async (): Promise<FinishedJob> => {
       added += 1;
-      const { jobId } = await queues.enqueueAddOptions({
+      const { jobId } = await queues.enqueue("options.add", {
         project: SMALL,
         attribute,
         options: [{ name: `bench_fair_${added}`, label: { [locale]: `Bench fairness ${added}` } }],
@@ -144,7 +144,7 @@ export async function measureFairSmallJob(args: {
     );
 
     service.clearRequests();
-    const large = await queues.enqueueSync({ project: LARGE, full: true });
+    const large = await queues.enqueue("sync.run", { project: LARGE, full: true });
     await service.waitForRequest((request) => request.method === "PATCH", LARGE_TIMEOUT_MS);
     const largeWrites = (): number => service.requests.filter((request) => request.method === "PATCH").length;
     while (largeWrites() < L_WRITES_BEFORE_SMALL_JOBS) await sleep(GAP_MS);

@@ -3,7 +3,7 @@
  * service's busiest second, the PIM connection's most calls in flight, and the wall time against
  * the floor the shared budgets allow for the requests that were made.
  */
-import type { RecordedRequest } from "../../src/sim/shared/request-log.js";
+import type { RecordedRequest } from "../../sim/shared/request-log.js";
 import { computeFloor, REAL_BUDGETS, type Floor } from "../floor/compute-floor.js";
 import { peakInWindow, peakOverlap } from "./upstream-peaks.js";
 

@@ -1,7 +1,7 @@
 /**
  * The config of the fleet's `pim-sync worker` processes: by default every project on the same
  * simulators with the same PIM client and user and the same service token, so that they share
- * one service account and one PIM connection (src/budgets/budget-identity.ts), at the client's
+ * one service account and one PIM connection (src/infra/budgets/budget-identity.ts), at the client's
  * default budgets, which are the real ones. The large fleet gives each project its own
  * simulators (`endpointsOf`), a schedule or an events subscription. Parsed by the real schema
  * before it is written.

@@ -1,7 +1,7 @@
 /**
  * What the shared limiter adds per request: the budgets one PIM call goes through (the
  * connection's and the instance's in-flight slots, then the instance's per-second window, as
- * src/project-runtime.ts wires them), taken and given back with room to spare, so nothing waits
+ * src/features/project-runtime.ts wires them), taken and given back with room to spare, so nothing waits
  * and only the mechanism is timed. Through Redis (what worker processes use) and in the process
  * (what `sync --once` without Redis uses), on the same machine, one after the other.
  *
@@ -10,9 +10,9 @@
  */
 import { performance } from "node:perf_hooks";
 import { pino } from "pino";
-import { createProcessBudgets, createRedisBudgets, type UpstreamBudgets } from "../../src/budgets/upstream-budgets.js";
-import { createKeyspace } from "../../src/redis/keyspace.js";
-import type { RedisClient } from "../../src/redis/redis-client.js";
+import { createProcessBudgets, createRedisBudgets, type UpstreamBudgets } from "../../src/infra/budgets/upstream-budgets.js";
+import { createKeyspace } from "../../src/infra/redis/keyspace.js";
+import type { RedisClient } from "../../src/infra/redis/redis-client.js";
 import { percentile } from "../scenarios/latency-percentiles.js";
 import { round } from "../report/round.js";
 

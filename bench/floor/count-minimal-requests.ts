@@ -3,9 +3,9 @@
  * simulators' paging rules. This is the numerator of the floor and the denominator of the
  * requests ratio, so each rule below mirrors exactly what the simulators serve.
  */
-import { optionSourceKey, type OptionSource } from "../../src/domain/option-collection.js";
-import { ATTRIBUTE_TYPES_TO_READ } from "../../src/domain/pim-catalog.js";
-import type { SimCatalog } from "../../src/sim/catalog/catalog-file.js";
+import { optionSourceKey, type OptionSource } from "../../src/core/domain/option-collection.js";
+import { ATTRIBUTE_TYPES_TO_READ } from "../../src/core/domain/pim-catalog.js";
+import type { SimCatalog } from "../../sim/catalog/catalog-file.js";
 import { deriveCatalog } from "../catalog/derive-service-collections.js";
 
 export interface MinimalRequests {

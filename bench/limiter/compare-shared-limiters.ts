@@ -1,6 +1,6 @@
 /**
  * The shared limiter's choice, measured (README, "Shared upstream budgets"): pim-sync's Lua
- * sliding window (src/budgets/) against rate-limiter-flexible's RateLimiterRedis, on the Redis
+ * sliding window (src/infra/budgets/) against rate-limiter-flexible's RateLimiterRedis, on the Redis
  * at PIM_SYNC_BENCH_REDIS_URL (default redis://127.0.0.1:6379), keys under a fresh prefix.
  *
  * - cost: one acquire (+ the answer's settle for the Lua window) per request, p50 and p99, on a
@@ -19,8 +19,8 @@ import { Redis } from "ioredis";
 import { pino } from "pino";
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { request } from "undici";
-import { redisRateLimiter } from "../../src/budgets/redis-budget-parts.js";
-import { createKeyspace } from "../../src/redis/keyspace.js";
+import { redisRateLimiter } from "../../src/infra/budgets/redis-budget-parts.js";
+import { createKeyspace } from "../../src/infra/redis/keyspace.js";
 
 const URL_OF_REDIS = process.env.PIM_SYNC_BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
 const SAMPLES = 2_000;

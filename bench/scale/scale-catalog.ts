@@ -4,7 +4,7 @@
  * every project has the same small amount of work (the first `collections` of them only, for the
  * large fleet's smaller catalogues).
  */
-import type { SimCatalog } from "../../src/sim/catalog/catalog-file.js";
+import type { SimCatalog } from "../../sim/catalog/catalog-file.js";
 
 const TEMPLATE_PROJECT = 67;
 

@@ -13,12 +13,12 @@ import { writeFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createJobQueues } from "../../src/jobs/job-queues.js";
-import { jobOptionsFor } from "../../src/jobs/job-options.js";
-import { loadSimCatalog } from "../../src/sim/catalog/catalog-file.js";
-import { startConfigServiceSimulator } from "../../src/sim/config-service/config-service-simulator.js";
-import { startPimSimulator } from "../../src/sim/pim/pim-simulator.js";
-import { defaultCatalogPath } from "../../src/sim/start-simulators.js";
+import { createJobQueues } from "../../src/jobs/queues/job-queues.js";
+import { jobOptionsFor } from "../../src/jobs/queues/job-options.js";
+import { loadSimCatalog } from "../../sim/catalog/catalog-file.js";
+import { startConfigServiceSimulator } from "../../sim/config-service/config-service-simulator.js";
+import { startPimSimulator } from "../../sim/pim/pim-simulator.js";
+import { defaultCatalogPath } from "../../sim/start-simulators.js";
 import { round } from "../report/round.js";
 import { openBenchRedis } from "../worker/bench-redis.js";
 import { SIM_PIM_CREDENTIALS, SIM_SERVICE_TOKEN } from "../worker/bench-worker-settings.js";
@@ -105,7 +105,7 @@ export async function runScaleScenario(args: {
           `scale: ${processes} process(es) of concurrency ${SCALE_CONCURRENCY}, ${total} full syncs over ${projects.length} projects…`,
         );
         const options = jobOptionsFor("sync.run", { keep_completed_days: 1, keep_failed_days: 1 });
-        // Straight onto the queues: enqueueSync's deduplication would merge a project's syncs.
+        // Straight onto the queues: the sync.run enqueue policy's deduplication would merge a project's syncs.
         await Promise.all(
           projects.map((project) =>
             queues.queueFor(project).addBulk(

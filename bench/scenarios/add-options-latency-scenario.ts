@@ -1,5 +1,5 @@
 /**
- * Figure 5b: additions arriving one every 50 ms (400), enqueued with `enqueueAddOptions` on a
+ * Figure 5b: additions arriving one every 50 ms (400), enqueued with `enqueue("options.add", …)` on a
  * schedule that does not drift, through an in-process worker: the latency of each request from
  * its enqueueing to its job's completion (BullMQ's own timestamps). Merging trades a little
  * waiting for far fewer service calls; this shows the price.
@@ -86,7 +86,7 @@ function addOptionsLatencyScenario(variant: {
         const due = startedAt + index * LATENCY_INTERVAL_MS;
         const wait = due - performance.now();
         if (wait > 0) await sleep(wait);
-        ids.push((await queues.enqueueAddOptions(job)).jobId);
+        ids.push((await queues.enqueue("options.add", job)).jobId);
       }
       const arrivalS = (performance.now() - startedAt) / 1000;
       await waitForQueueRun({ redis: bench.redis, queue, after, jobs: jobs.length, timeoutMs: 300_000 });
@@ -114,7 +114,7 @@ function addOptionsLatencyScenario(variant: {
             service_add_options: addOptionsCalls,
           },
         },
-        note: "add-options latency: enqueueAddOptions one every 50 ms (the call behind the trigger route), times from BullMQ's job timestamps; the figure over 5 collections, the 20-collection run as a measurement",
+        note: 'add-options latency: enqueue("options.add") one every 50 ms (the call behind the trigger route), times from BullMQ\'s job timestamps; the figure over 5 collections, the 20-collection run as a measurement',
       };
     } finally {
       await run.close();

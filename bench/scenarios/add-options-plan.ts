@@ -2,8 +2,8 @@
  * Figure 5's pure half: which attributes receive the additions, the jobs that add them, and the
  * floor the upstream budgets set for them. The scenario (add-options-scenario.ts) runs the jobs.
  */
-import type { CollectionSpec } from "../../src/domain/option-collection.js";
-import type { JobInput } from "../../src/jobs/job-catalog.js";
+import type { CollectionSpec } from "../../src/core/domain/option-collection.js";
+import type { JobInput } from "../../src/jobs/catalog/job-catalog.js";
 import { computeFloor, REAL_BUDGETS, type Floor, type UpstreamBudgets } from "../floor/compute-floor.js";
 
 /** The issue's figure: 1,000 additions spread over 20 collections. */
@@ -133,7 +133,7 @@ export function addOptionsFloor(minimal: AddOptionsMinimal, latencyMs: number, b
 }
 
 /**
- * The floor of merged additions (what the worker does, see src/add-options/): every job is queued
+ * The floor of merged additions (what the worker does, see src/features/add-options/): every job is queued
  * at once, so at best one add-options call per collection, and per attribute one PIM check before
  * and one after for all its pending options, each the cheaper of reading the attribute's list
  * (a count, then one request per 100 options) and one GET per option. `optionCounts` are the

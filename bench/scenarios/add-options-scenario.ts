@@ -1,6 +1,6 @@
 /**
  * Figure 5: 1,000 add-options jobs (one new option each) spread over 20 collections, enqueued as
- * fast as the producer takes them (`enqueueAddOptions`, the call behind the trigger route), through
+ * fast as the producer takes them (`enqueue("options.add", …)`, the call behind the trigger route), through
  * an in-process worker (built by `createApp`) on the running simulators and Redis, timed from the first
  * job added to the last completed, against the one-call-per-addition floor (add-options-plan.ts):
  * the worker merges waiting requests, so the ratio shows how far below that floor it gets.
@@ -11,7 +11,7 @@
  * records its additions and leaves the rest to the next sync).
  */
 import { performance } from "node:perf_hooks";
-import type { RecordedRequest } from "../../src/sim/shared/request-log.js";
+import type { RecordedRequest } from "../../sim/shared/request-log.js";
 import { BENCH_PROJECT } from "../catalog/generate-catalog.js";
 import { deriveCatalog } from "../catalog/derive-service-collections.js";
 import { round } from "../report/round.js";
@@ -76,7 +76,7 @@ export async function runAddOptionsScenario(context: ScenarioContext): Promise<S
     const cpuBefore = process.cpuUsage();
     const enqueueStartedAt = performance.now();
     // As fast as possible: every add in flight at once on the producer's connection.
-    const enqueued = await Promise.all(jobs.map((job) => queues.enqueueAddOptions(job)));
+    const enqueued = await Promise.all(jobs.map((job) => queues.enqueue("options.add", job)));
     const enqueueMs = performance.now() - enqueueStartedAt;
     const notQueued = enqueued.filter((job) => job.status !== "queued").length;
     if (notQueued > 0) throw new Error(`add-options: ${notQueued} of ${jobs.length} jobs were not queued as new jobs`);

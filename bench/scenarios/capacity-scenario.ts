@@ -16,11 +16,11 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createJobQueues, type JobQueues } from "../../src/jobs/job-queues.js";
-import { idempotencyWindowSeconds } from "../../src/jobs/job-options.js";
-import type { ConfigServiceSimulator } from "../../src/sim/config-service/config-service-simulator.js";
-import { optionEventData } from "../../src/sim/pim/pim-event-emitter.js";
-import type { PimSimulator } from "../../src/sim/pim/pim-simulator.js";
+import { createJobQueues, type JobQueues } from "../../src/jobs/queues/job-queues.js";
+import { idempotencyWindowSeconds } from "../../src/jobs/queues/job-options.js";
+import type { ConfigServiceSimulator } from "../../sim/config-service/config-service-simulator.js";
+import { optionEventData } from "../../sim/pim/pim-event-emitter.js";
+import type { PimSimulator } from "../../sim/pim/pim-simulator.js";
 import type { CatalogSizeName } from "../catalog/catalog-sizes.js";
 import { BENCH_PROJECT } from "../catalog/generate-catalog.js";
 import { startSizedSimulators } from "../catalog/start-sized-simulators.js";
@@ -353,7 +353,7 @@ function relabel(
 }
 
 async function syncOnce(queues: JobQueues): Promise<void> {
-  const { jobId } = await queues.enqueueSync({ project: BENCH_PROJECT, trigger: "api" });
+  const { jobId } = await queues.enqueue("sync.run", { project: BENCH_PROJECT, trigger: "api" });
   const job = await queues.queueFor(BENCH_PROJECT).getJob(jobId);
   if (!job) throw new Error(`sync job ${jobId} is not in the queue`);
   await waitUntil(async () => {

@@ -6,11 +6,11 @@
  * of every project's queue, events, held plans and the budgets, whatever the queues hold.
  */
 import { pino } from "pino";
-import { createRedisHeldStore } from "../../src/held/redis-held-store.js";
-import { createRedisHistoryStore } from "../../src/history/redis-history-store.js";
+import { createRedisHeldStore } from "../../src/features/sync/held/redis-held-store.js";
+import { createRedisHistoryStore } from "../../src/stores/history/redis-history-store.js";
 import { settingsSchema } from "../../src/settings/settings-schema.js";
-import { startSimulators } from "../../src/sim/start-simulators.js";
-import { startWorkerProcess } from "../../src/worker-process.js";
+import { startSimulators } from "../../sim/start-simulators.js";
+import { startWorkerProcess } from "../../src/app/worker-process.js";
 import { openBenchRedis } from "../worker/bench-redis.js";
 import { SIM_PIM_CREDENTIALS, SIM_SERVICE_TOKEN } from "../worker/bench-worker-settings.js";
 import { percentile } from "./latency-percentiles.js";

@@ -6,9 +6,9 @@
 import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { ConfigServiceSimulator } from "../../src/sim/config-service/config-service-simulator.js";
-import type { PimSimulator } from "../../src/sim/pim/pim-simulator.js";
-import type { SimulatorControls } from "../../src/sim/shared/simulator-runtime.js";
+import type { ConfigServiceSimulator } from "../../sim/config-service/config-service-simulator.js";
+import type { PimSimulator } from "../../sim/pim/pim-simulator.js";
+import type { SimulatorControls } from "../../sim/shared/simulator-runtime.js";
 import { REAL_BUDGETS } from "../floor/compute-floor.js";
 import { runTimeline } from "./request-timeline.js";
 import { runSyncChild } from "./run-sync-child.js";

@@ -20,10 +20,10 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
-import { createJobQueues, type JobQueues } from "../../src/jobs/job-queues.js";
-import type { ConfigServiceSimulator } from "../../src/sim/config-service/config-service-simulator.js";
-import { optionEventData, type PimEventEmitter } from "../../src/sim/pim/pim-event-emitter.js";
-import type { PimSimulator } from "../../src/sim/pim/pim-simulator.js";
+import { createJobQueues, type JobQueues } from "../../src/jobs/queues/job-queues.js";
+import type { ConfigServiceSimulator } from "../../sim/config-service/config-service-simulator.js";
+import { optionEventData, type PimEventEmitter } from "../../sim/pim/pim-event-emitter.js";
+import type { PimSimulator } from "../../sim/pim/pim-simulator.js";
 import type { CatalogSizeName } from "../catalog/catalog-sizes.js";
 import { BENCH_PROJECT } from "../catalog/generate-catalog.js";
 import { startSizedSimulators } from "../catalog/start-sized-simulators.js";
@@ -331,7 +331,7 @@ async function fullSync(
   pim.clearRequests();
   service.clearRequests();
   const startedAt = performance.now();
-  const { jobId } = await queues.enqueueSync({ project: BENCH_PROJECT, trigger: "api" });
+  const { jobId } = await queues.enqueue("sync.run", { project: BENCH_PROJECT, trigger: "api" });
   const job = await queues.queueFor(BENCH_PROJECT).getJob(jobId);
   if (!job) throw new Error(`full sync job ${jobId} is not in the queue`);
   await waitUntil(

@@ -22,11 +22,11 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createJobQueues } from "../../src/jobs/job-queues.js";
-import { loadSimCatalog } from "../../src/sim/catalog/catalog-file.js";
-import { startConfigServiceSimulator } from "../../src/sim/config-service/config-service-simulator.js";
-import { startPimSimulator } from "../../src/sim/pim/pim-simulator.js";
-import { defaultCatalogPath } from "../../src/sim/start-simulators.js";
+import { createJobQueues } from "../../src/jobs/queues/job-queues.js";
+import { loadSimCatalog } from "../../sim/catalog/catalog-file.js";
+import { startConfigServiceSimulator } from "../../sim/config-service/config-service-simulator.js";
+import { startPimSimulator } from "../../sim/pim/pim-simulator.js";
+import { defaultCatalogPath } from "../../sim/start-simulators.js";
 import { DEFAULT_SEED } from "../catalog/generate-catalog.js";
 import { measureFairSmallJob } from "../fleet/fair-small-job.js";
 import { fleetFigures, type FleetFigures } from "../fleet/fleet-figures.js";
@@ -37,9 +37,9 @@ import { round } from "../report/round.js";
 import { scaleCatalog } from "../scale/scale-catalog.js";
 import { startWorkerProcess, type WorkerProcess } from "../scale/worker-process.js";
 import { openBenchRedis } from "../worker/bench-redis.js";
-import type { JobQueues } from "../../src/jobs/job-queues.js";
-import type { PimSimulator } from "../../src/sim/pim/pim-simulator.js";
-import type { ConfigServiceSimulator } from "../../src/sim/config-service/config-service-simulator.js";
+import type { JobQueues } from "../../src/jobs/queues/job-queues.js";
+import type { PimSimulator } from "../../sim/pim/pim-simulator.js";
+import type { ConfigServiceSimulator } from "../../sim/config-service/config-service-simulator.js";
 import type { ScenarioContext, ScenarioResult } from "./scenario.js";
 
 const FIRST_PROJECT = 101;
@@ -207,7 +207,7 @@ async function runFleetPhase(args: {
     `fleet: ${workers.length} processes of concurrency ${FLEET_CONCURRENCY}, a full sync of each of ${projects.length} projects sharing one service account and one PIM connection…`,
   );
   const enqueuedAt = Date.now();
-  await Promise.all(projects.map((project) => queues.enqueueSync({ project, full: true })));
+  await Promise.all(projects.map((project) => queues.enqueue("sync.run", { project, full: true })));
   const deadline = Date.now() + RUN_TIMEOUT_MS;
   for (;;) {
     const counts = await Promise.all(projects.map((project) => queues.queueFor(project).getJobCounts("completed", "failed")));

@@ -31,14 +31,14 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
-import { createJobQueues, type JobQueues } from "../../src/jobs/job-queues.js";
-import { scheduleOffsetMs } from "../../src/jobs/schedule-offset.js";
-import { loadSimCatalog, type SimCatalog } from "../../src/sim/catalog/catalog-file.js";
-import { startConfigServiceSimulator, type ConfigServiceSimulator } from "../../src/sim/config-service/config-service-simulator.js";
-import { createPimEventEmitter } from "../../src/sim/pim/pim-event-emitter.js";
-import { startPimSimulator, type PimSimulator } from "../../src/sim/pim/pim-simulator.js";
-import type { RecordedRequest } from "../../src/sim/shared/request-log.js";
-import { defaultCatalogPath } from "../../src/sim/start-simulators.js";
+import { createJobQueues, type JobQueues } from "../../src/jobs/queues/job-queues.js";
+import { scheduleOffsetMs } from "../../src/jobs/schedules/schedule-offset.js";
+import { loadSimCatalog, type SimCatalog } from "../../sim/catalog/catalog-file.js";
+import { startConfigServiceSimulator, type ConfigServiceSimulator } from "../../sim/config-service/config-service-simulator.js";
+import { createPimEventEmitter } from "../../sim/pim/pim-event-emitter.js";
+import { startPimSimulator, type PimSimulator } from "../../sim/pim/pim-simulator.js";
+import type { RecordedRequest } from "../../sim/shared/request-log.js";
+import { defaultCatalogPath } from "../../sim/start-simulators.js";
 import { computeFloor, REAL_BUDGETS } from "../floor/compute-floor.js";
 import { releasedFloorSeconds, type ReleasedWork } from "../floor/released-floor.js";
 import { writeFleetWorkerConfig } from "../fleet/fleet-worker-config.js";
@@ -229,7 +229,7 @@ async function measure(args: {
   // The event projects' first syncs (the targeted syncs start from their state), before the fleet.
   await Promise.all(
     eventProjects.map(async (project) => {
-      const { jobId } = await queues.enqueueSync({ project: project.id, trigger: "api" });
+      const { jobId } = await queues.enqueue("sync.run", { project: project.id, trigger: "api" });
       await waitForJob(queues.queueFor(project.id), jobId, JOB_TIMEOUT_MS);
     }),
   );
@@ -239,7 +239,7 @@ async function measure(args: {
     const project = smallProjects[added % smallProjects.length] as LargeFleetProject;
     added += 1;
     const locale = "en_US";
-    const { jobId } = await queues.enqueueAddOptions({
+    const { jobId } = await queues.enqueue("options.add", {
       project: project.id,
       attribute: SMALL_ATTRIBUTE,
       options: [{ name: `bench_lf_${added}`, label: { [locale]: `Bench large fleet ${added}` } }],
@@ -259,7 +259,7 @@ async function measure(args: {
   progress(`large fleet: small job alone ${alone.map((ms) => Math.round(ms)).join(" / ")} ms`);
 
   // The schedules' runs: the delayed jobs a job scheduler adds, at the product's spread offsets
-  // from one cron time T0 (src/jobs/schedule-offset.ts). Added here, once every process has
+  // from one cron time T0 (src/jobs/schedules/schedule-offset.ts). Added here, once every process has
   // started, rather than by a cron in the config: the cron's time would have to be set before an
   // 8-process start whose length depends on the machine's load (70 s at a load of 12).
   for (const simulator of [...upstreams.pims, ...upstreams.services]) simulator.clearRequests();

@@ -3,7 +3,7 @@
  * nothing (target: it keeps >= 0.9 of the bare worker's throughput).
  *
  * pim-sync side: `startWorker` with no-op handlers, `sync.run` jobs added in one `addBulk` on its
- * project queue (not through `enqueueSync`, whose deduplication would merge them), so every job
+ * project queue (not through `enqueue("sync.run", …)`, whose deduplication would merge them), so every job
  * goes through its processor (data parsed again, a logger per job, the process-wide slots, the
  * job's timeout signal). Bare side: `new Worker(queue, async () => null, { concurrency: 1 })` on
  * another queue of the same Redis, the same jobs (same data, same options). Each is timed from
@@ -22,12 +22,12 @@
  */
 import { Queue, Worker, type JobsOptions } from "bullmq";
 import type { Redis } from "ioredis";
-import { createBullmqConnection } from "../../src/jobs/create-bullmq-connection.js";
-import type { JobInput } from "../../src/jobs/job-catalog.js";
-import { jobOptionsFor, type JobRetention } from "../../src/jobs/job-options.js";
-import type { JobHandlers } from "../../src/jobs/job-handlers.js";
+import { createBullmqConnection } from "../../src/jobs/queues/create-bullmq-connection.js";
+import type { JobInput } from "../../src/jobs/catalog/job-catalog.js";
+import { jobOptionsFor, type JobRetention } from "../../src/jobs/queues/job-options.js";
+import type { JobHandlers } from "../../src/jobs/catalog/job-handlers.js";
 import { createApp, type App } from "../../src/app/create-app.js";
-import { createLogger } from "../../src/log/create-logger.js";
+import { createLogger } from "../../src/infra/log/create-logger.js";
 import { BENCH_PROJECT } from "../catalog/generate-catalog.js";
 import { round } from "../report/round.js";
 import { openBenchRedis, type BenchRedis } from "../worker/bench-redis.js";
@@ -35,7 +35,7 @@ import { benchWorkerSettings } from "../worker/bench-worker-settings.js";
 import { jobsPerSecond, median, medianPairedRatio } from "../worker/queue-run-summary.js";
 import { streamPosition, waitForQueueRun } from "../worker/wait-for-queue-run.js";
 import type { ScenarioContext, ScenarioResult } from "./scenario.js";
-import { redactorOfSettings } from "../../src/secrets/redactor-of-settings.js";
+import { redactorOfSettings } from "../../src/infra/secrets/redactor-of-settings.js";
 
 export const QUEUE_OVERHEAD_JOBS = 2000;
 export const QUEUE_OVERHEAD_ROUNDS = 7;

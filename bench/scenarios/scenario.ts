@@ -8,8 +8,8 @@ import type { MinimalRequests } from "../floor/count-minimal-requests.js";
 import type { FigureKey } from "../report/figures.js";
 import type { SyncChildResult } from "../sync-child-protocol.js";
 import type { RunTimeline } from "./request-timeline.js";
-import type { ConfigServiceSimulator } from "../../src/sim/config-service/config-service-simulator.js";
-import type { PimSimulator } from "../../src/sim/pim/pim-simulator.js";
+import type { ConfigServiceSimulator } from "../../sim/config-service/config-service-simulator.js";
+import type { PimSimulator } from "../../sim/pim/pim-simulator.js";
 
 /** A value in a measurement group: numbers, or a short word (e.g. which upstream bounds the floor). */
 export type Measurement = number | string | null;

@@ -6,16 +6,16 @@
  */
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createBullmqConnection } from "../../src/jobs/create-bullmq-connection.js";
-import { createJobQueues, type JobQueues } from "../../src/jobs/job-queues.js";
+import { createBullmqConnection } from "../../src/jobs/queues/create-bullmq-connection.js";
+import { createJobQueues, type JobQueues } from "../../src/jobs/queues/job-queues.js";
 import { createApp, type App } from "../../src/app/create-app.js";
-import { createLogger } from "../../src/log/create-logger.js";
+import { createLogger } from "../../src/infra/log/create-logger.js";
 import type { Settings } from "../../src/settings/settings-schema.js";
 import { BENCH_PROJECT } from "../catalog/generate-catalog.js";
 import type { ScenarioContext } from "../scenarios/scenario.js";
 import { openBenchRedis, type BenchRedis } from "./bench-redis.js";
 import { benchWorkerSettings } from "./bench-worker-settings.js";
-import { redactorOfSettings } from "../../src/secrets/redactor-of-settings.js";
+import { redactorOfSettings } from "../../src/infra/secrets/redactor-of-settings.js";
 
 /** As between syncs: the simulators' one-second windows still hold the previous run's requests. */
 const SETTLE_MS = 1_500;

@@ -1,21 +1,21 @@
 import type { Logger } from "pino";
-import type { ActivationRuntime } from "../activation/activation-runtime.js";
-import type { HeldStore } from "../held/held-store.js";
-import type { HistoryStore } from "../history/history-store.js";
-import type { ActivationQueue } from "../jobs/activation-queue.js";
+import type { ActivationRuntime } from "../features/activation/activation-runtime.js";
+import type { HeldStore } from "../features/sync/held/held-store.js";
+import type { HistoryStore } from "../stores/history/history-store.js";
+import type { ActivationQueue } from "../jobs/queues/activation-queue.js";
 import type { JobCatalog } from "../jobs/catalog/job-catalog-of.js";
-import type { JobHandlers } from "../jobs/job-handlers.js";
-import type { JobQueues } from "../jobs/job-queues.js";
-import type { JsonKeyStyle } from "../json/json-key-style.js";
-import type { ProjectRuntime } from "../project-runtime.js";
-import { closeRedis } from "../redis/close-redis.js";
-import { connectCommandRedis } from "../redis/connect-command-redis.js";
-import type { RedisClient } from "../redis/redis-client.js";
+import type { JobHandlers } from "../jobs/catalog/job-handlers.js";
+import type { JobQueues } from "../jobs/queues/job-queues.js";
+import type { JsonKeyStyle } from "../core/json/json-key-style.js";
+import type { ProjectRuntime } from "../features/project-runtime.js";
+import { closeRedis } from "../infra/redis/close-redis.js";
+import { connectCommandRedis } from "../infra/redis/connect-command-redis.js";
+import type { RedisClient } from "../infra/redis/redis-client.js";
 import { findProject } from "../settings/find-project.js";
 import { redisPrefixOf } from "../settings/redis-prefix-of.js";
 import type { Settings } from "../settings/settings-schema.js";
-import { createProjectLock, describeHolder } from "../state/project-lock.js";
-import type { OpenWorkerProcess } from "../worker-process.js";
+import { createProjectLock, describeHolder } from "../stores/state/project-lock.js";
+import type { OpenWorkerProcess } from "./worker-process.js";
 import { createReleaseStack } from "./release-stack.js";
 
 /**
@@ -104,7 +104,7 @@ export function createApp(settings: Settings, options: AppOptions): App {
       let connection: RedisClient;
       if (role === "worker") {
         // Loaded on demand: ioredis costs a command without Redis about 0.1 s of its start.
-        const { createWorkerRedis } = await import("../redis/create-worker-redis.js");
+        const { createWorkerRedis } = await import("../infra/redis/create-worker-redis.js");
         connection = createWorkerRedis(redisSettings, logger);
       } else {
         connection = await connectCommandRedis(redisSettings, options.signal);
@@ -123,7 +123,7 @@ export function createApp(settings: Settings, options: AppOptions): App {
   async function startWorker(): Promise<void> {
     const connection = await requireRedis("the worker");
     // Loaded on demand: a command has no use for BullMQ or the HTTP server.
-    const { openWorkerProcess } = await import("../worker-process.js");
+    const { openWorkerProcess } = await import("./worker-process.js");
     // Each of the worker's parts goes on this app's stack as it is acquired (its queues and
     // clients, its jobs, its listener): `stop()` is the worker's stop, in the one order.
     worker = await openWorkerProcess({ settings, logger, connection, resources: stack, ...options.worker });
@@ -150,7 +150,7 @@ export function createApp(settings: Settings, options: AppOptions): App {
         const connection = await redis();
         // Loaded on demand, as the queues are: the upstream clients (undici, the PIM and service
         // clients) are for the commands that call an upstream, not for `jobs` or `history`.
-        const { createProjectRuntime } = await import("../project-runtime.js");
+        const { createProjectRuntime } = await import("../features/project-runtime.js");
         const runtime = createProjectRuntime({ settings, project, logger, ...(connection ? { redis: connection } : {}) });
         stack.push(`project ${id}'s runtime`, () => runtime.close());
         return runtime;
@@ -159,7 +159,7 @@ export function createApp(settings: Settings, options: AppOptions): App {
     activation() {
       return once("activation", async () => {
         const connection = await redis();
-        const { createActivationRuntime } = await import("../activation/activation-runtime.js");
+        const { createActivationRuntime } = await import("../features/activation/activation-runtime.js");
         const runtime = createActivationRuntime({ settings, logger, ...(connection ? { redis: connection } : {}) });
         stack.push("Activation runtime", () => runtime.close());
         return runtime;
@@ -169,7 +169,7 @@ export function createApp(settings: Settings, options: AppOptions): App {
       // Stores on the shared connection or in files: nothing of their own to release.
       return once("review stores", async () => {
         const connection = await redis();
-        const { reviewStoresOf } = await import("../held/review-stores-of.js");
+        const { reviewStoresOf } = await import("../features/sync/held/review-stores-of.js");
         return reviewStoresOf(settings, connection);
       });
     },
@@ -177,7 +177,7 @@ export function createApp(settings: Settings, options: AppOptions): App {
       return once("job queues", async () => {
         const connection = await requireRedis("a job queue");
         // Loaded on demand: BullMQ is for the commands that use queues.
-        const { createJobQueues } = await import("../jobs/job-queues.js");
+        const { createJobQueues } = await import("../jobs/queues/job-queues.js");
         const queues = createJobQueues({
           connection,
           prefix: redisPrefixOf(settings),
@@ -193,7 +193,7 @@ export function createApp(settings: Settings, options: AppOptions): App {
       return once("Activation queue", async () => {
         if (!settings.activation) return null;
         const connection = await requireRedis("the Activation queue");
-        const { createActivationQueue } = await import("../jobs/activation-queue.js");
+        const { createActivationQueue } = await import("../jobs/queues/activation-queue.js");
         const queue = createActivationQueue({ connection, prefix: redisPrefixOf(settings), retention: settings.worker });
         stack.push("Activation queue", () => queue.close().catch(() => undefined));
         return queue;

@@ -17,7 +17,7 @@ process.on("SIGTERM", stop);
 
 const argv = process.argv.slice(2);
 if (argv.length === 1 && VERSION_FLAGS.has(argv[0] ?? "")) {
-  const { packageVersion } = await import("./package-version.js");
+  const { packageVersion } = await import("../app/package-version.js");
   process.stdout.write(`pim-sync ${packageVersion()}\n`);
   process.exitCode = 0;
 } else {

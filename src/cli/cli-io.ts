@@ -1,4 +1,4 @@
-import type { Redactor } from "../secrets/redactor.js";
+import type { Redactor } from "../infra/secrets/redactor.js";
 
 /** Where a command writes and what it reads from its environment; tests pass their own. */
 export interface CliIo {

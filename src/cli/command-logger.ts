@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
-import { createLogger } from "../log/create-logger.js";
-import { redactorOfSettings } from "../secrets/redactor-of-settings.js";
+import { createLogger } from "../infra/log/create-logger.js";
+import { redactorOfSettings } from "../infra/secrets/redactor-of-settings.js";
 import type { Settings } from "../settings/settings-schema.js";
 
 /** A command's logger: the config's level, every configured secret redacted. */

@@ -1,10 +1,10 @@
 import { once } from "node:events";
 import { UsageError } from "./usage-error.js";
-import { inKeyStyle, JSON_KEYS_CAMEL_REMOVED_IN, type JsonKeyStyle } from "../json/json-key-style.js";
+import { inKeyStyle, JSON_KEYS_CAMEL_REMOVED_IN, type JsonKeyStyle } from "../core/json/json-key-style.js";
 
-export { snakeCaseKeys, type JsonKeyStyle } from "../json/json-key-style.js";
+export { snakeCaseKeys, type JsonKeyStyle } from "../core/json/json-key-style.js";
 
-/** The keys' style is explained in src/json/json-key-style.ts. */
+/** The keys' style is explained in src/core/json/json-key-style.ts. */
 export function jsonText(value: unknown, style: JsonKeyStyle = "snake"): string {
   return JSON.stringify(inKeyStyle(value, style), null, 2);
 }

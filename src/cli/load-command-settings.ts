@@ -1,7 +1,7 @@
 import { loadSettings, type LoadOptions } from "../settings/load-settings.js";
 import type { Settings } from "../settings/settings-schema.js";
-import { redactorOfSettings } from "../secrets/redactor-of-settings.js";
-import { boundHeapGrowth } from "../memory/bound-heap-growth.js";
+import { redactorOfSettings } from "../infra/secrets/redactor-of-settings.js";
+import { boundHeapGrowth } from "../infra/memory/bound-heap-growth.js";
 import type { CliIo } from "./cli-io.js";
 
 /**

@@ -1,15 +1,16 @@
 import { ConfigError } from "../settings/config-error.js";
-import { ProjectScopeError } from "../sync/project-scope-error.js";
-import { EXIT_CODES } from "../sync/sync-report.js";
+import { ProjectScopeError } from "../features/sync/project-scope-error.js";
+import { EXIT_CODES } from "../features/sync/sync-report.js";
 import { writeLine, type CliIo } from "./cli-io.js";
 import { UsageError } from "./usage-error.js";
 import { closestName } from "./closest-name.js";
-import { packageVersion } from "./package-version.js";
+import { simulatorsFromClone } from "./simulators-from-clone.js";
+import { packageVersion } from "../app/package-version.js";
 import { jsonErrorText, type FailureKind } from "./json-error.js";
-import { RedisUnavailableError } from "../redis/redis-unavailable-error.js";
+import { RedisUnavailableError } from "../infra/redis/redis-unavailable-error.js";
 import { redactingIo } from "./redacting-io.js";
-import { openTracing } from "../telemetry/open-tracing.js";
-import type { RunningTracing } from "../telemetry/start-tracing.js";
+import { openTracing } from "../infra/telemetry/open-tracing.js";
+import type { RunningTracing } from "../infra/telemetry/start-tracing.js";
 
 type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
 
@@ -57,12 +58,12 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string }
   },
   jobs: { load: async () => (await import("./commands/jobs-command.js")).runJobsCommand, summary: "list, show and replay jobs" },
   sim: {
-    load: async () => (await import("./commands/sim-command.js")).runSimCommand,
-    summary: "start the PIM and configuration-service simulators",
+    load: simulatorsFromClone(async () => (await import("./commands/sim-command.js")).runSimCommand),
+    summary: "start the PIM and configuration-service simulators (from a clone)",
   },
   demo: {
-    load: async () => (await import("./commands/demo-command.js")).runDemoCommand,
-    summary: "simulators + two syncs, to see pim-sync work with nothing set up",
+    load: simulatorsFromClone(async () => (await import("./commands/demo-command.js")).runDemoCommand),
+    summary: "simulators + two syncs, to see pim-sync work with nothing set up (from a clone)",
   },
 };
 

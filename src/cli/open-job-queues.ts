@@ -1,8 +1,8 @@
 import type { App } from "../app/create-app.js";
-import type { ActivationQueue } from "../jobs/activation-queue.js";
-import type { JobQueues } from "../jobs/job-queues.js";
-import { describeRedisTarget } from "../redis/redis-target.js";
-import { isRedisConnectionFailure, RedisUnavailableError } from "../redis/redis-unavailable-error.js";
+import type { ActivationQueue } from "../jobs/queues/activation-queue.js";
+import type { JobQueues } from "../jobs/queues/job-queues.js";
+import { describeRedisTarget } from "../infra/redis/redis-target.js";
+import { isRedisConnectionFailure, RedisUnavailableError } from "../infra/redis/redis-unavailable-error.js";
 import { UsageError } from "./usage-error.js";
 
 export interface OpenJobQueues {

@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { UsageError } from "./usage-error.js";
-import { messageOf } from "../errors/message-of.js";
+import { messageOf } from "../core/errors/message-of.js";
 import { closestName } from "./closest-name.js";
 import { writeLine, type CliIo } from "./cli-io.js";
 

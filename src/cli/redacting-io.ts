@@ -1,4 +1,4 @@
-import { EMPTY_REDACTOR, type Redactor } from "../secrets/redactor.js";
+import { EMPTY_REDACTOR, type Redactor } from "../infra/secrets/redactor.js";
 import type { CliIo } from "./cli-io.js";
 
 /**

@@ -1,5 +1,5 @@
-import type { RequestStats } from "../http/request-stats.js";
-import type { SyncReport } from "../sync/sync-report.js";
+import type { RequestStats } from "../infra/http/request-stats.js";
+import type { SyncReport } from "../features/sync/sync-report.js";
 
 /** The human summary of a sync or plan: what was (or would be) written, and what needs a look. */
 export function renderSyncReport(report: SyncReport): string {

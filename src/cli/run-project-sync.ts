@@ -1,12 +1,12 @@
 import { configuredProject } from "./configured-project.js";
 import { commandLogger } from "./command-logger.js";
-import type { SyncInput } from "../sync/sync-project.js";
-import type { SyncReport } from "../sync/sync-report.js";
+import type { SyncInput } from "../features/sync/sync-project.js";
+import type { SyncReport } from "../features/sync/sync-report.js";
 import type { CliIo } from "./cli-io.js";
 import { createProgressLine } from "./progress-line.js";
 import { loadCommandSettings } from "./load-command-settings.js";
-import { runReviewedSync } from "../held/run-reviewed-sync.js";
-import { cliOrigin } from "../history/run-origin.js";
+import { runReviewedSync } from "../features/sync/held/run-reviewed-sync.js";
+import { cliOrigin } from "../stores/history/run-origin.js";
 import { withApp } from "../app/with-app.js";
 
 /** Shared by `sync --once` and `plan`: settings → the app's project runtime (under the project's lock unless a dry run) → the one sync path (runReviewedSync). */

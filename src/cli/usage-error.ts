@@ -1,4 +1,4 @@
-import { PimSyncError } from "../errors/pim-sync-error.js";
+import { PimSyncError } from "../core/errors/pim-sync-error.js";
 /** Bad command-line use: the CLI prints the message and the command's help, exit code 2. */
 export class UsageError extends PimSyncError {
   constructor(

@@ -1,4 +1,4 @@
-import { PimSyncError } from "../errors/pim-sync-error.js";
+import { PimSyncError } from "../core/errors/pim-sync-error.js";
 /** A configuration problem: the message lists every wrong key and why. Exit code 2 in the CLI. */
 export class ConfigError extends PimSyncError {
   readonly problems: readonly string[];

@@ -25,7 +25,7 @@ function platformUrlProblem(text: string): string | undefined {
   return "must be an https URL (plain http only on a loopback host such as 127.0.0.1)";
 }
 
-/** `event_platform`: where `pim-sync events --create` creates subscriptions (src/event-platform/). */
+/** `event_platform`: where `pim-sync events --create` creates subscriptions (src/upstreams/event-platform/). */
 export const eventPlatformSettingsSchema = z
   .strictObject({
     url: z

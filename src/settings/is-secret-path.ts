@@ -4,7 +4,7 @@
  * password, `activation.access_token` and the webhook sink's `activation.orders.sink.token`,
  * `trigger.token`, `server.metrics_token`, and `server.admin.users[]`'s password and token.
  * The commands that never call the upstreams accept them unset; every one of them is removed
- * from logs, errors and answers (src/secrets/redactor-of-settings.ts).
+ * from logs, errors and answers (src/infra/secrets/redactor-of-settings.ts).
  */
 export function isSecretPath(path: readonly (string | number)[]): boolean {
   const [first, , section, key] = path;

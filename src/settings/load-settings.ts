@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
-import { validateNamingTemplates, type NamingTemplates } from "../derive/naming.js";
+import { validateNamingTemplates, type NamingTemplates } from "../core/derive/naming.js";
 import { ConfigError } from "./config-error.js";
 import { describeYamlError } from "./describe-yaml-error.js";
 import { formatPath, interpolateEnv } from "./interpolate-env.js";
@@ -9,7 +9,7 @@ import { isSecretPath } from "./is-secret-path.js";
 import { namingTemplatesOf } from "./naming-templates-of.js";
 import { activationScheduleProblem, scheduleProblems } from "./schedule-problems.js";
 import { namingSchema, projectSchema, settingsSchema, type Settings } from "./settings-schema.js";
-import { messageOf } from "../errors/message-of.js";
+import { messageOf } from "../core/errors/message-of.js";
 
 export interface LoadOptions {
   /**

@@ -1,4 +1,4 @@
-import type { NamingTemplates } from "../derive/naming.js";
+import type { NamingTemplates } from "../core/derive/naming.js";
 import type { z } from "zod";
 import type { namingSchema } from "./settings-schema.js";
 

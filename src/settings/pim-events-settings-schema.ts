@@ -5,7 +5,7 @@ const secret = z.string().min(16, "must be at least 16 characters");
 
 /**
  * `projects[].pim.events`: the Akeneo Event Platform subscription that tells this project of PIM
- * changes (src/events/). The secrets are the subscription's; give them as `${VAR}`.
+ * changes (src/features/events/). The secrets are the subscription's; give them as `${VAR}`.
  */
 export const pimEventsSchema = z
   .strictObject({

@@ -1,5 +1,5 @@
-import type { NamingTemplates } from "../derive/naming.js";
-import type { DeletionGuard } from "../reconcile/collection-plan.js";
+import type { NamingTemplates } from "../core/derive/naming.js";
+import type { DeletionGuard } from "../core/reconcile/collection-plan.js";
 import { namingTemplatesOf } from "./naming-templates-of.js";
 import type { ProjectSettings } from "./settings-schema.js";
 

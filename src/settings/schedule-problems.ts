@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type * as CronParser from "cron-parser";
 import { cronExpressionProblem } from "./cron-expression-problem.js";
-import { messageOf } from "../errors/message-of.js";
+import { messageOf } from "../core/errors/message-of.js";
 
 // Required when a schedule is checked, not at start: most commands' configs have none, and
 // loading the parser costs about 30 ms of every command's start (cron-parser is CommonJS).

@@ -16,7 +16,7 @@ const nonEmpty = z.string().trim().min(1, "must not be empty");
 const code = z.string().regex(/^[A-Za-z0-9_]+$/, "must be a PIM code (letters, digits, underscore)");
 /** Measured on the option-heavy catalogue: docs/benchmarks.md, peak RSS. */
 const DEFAULT_HEAP_GROWING_PERCENT = 100;
-/** The name of a shared upstream budget (src/budgets/budget-identity.ts): it becomes part of Redis keys. */
+/** The name of a shared upstream budget (src/infra/budgets/budget-identity.ts): it becomes part of Redis keys. */
 const budgetName = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "letters, digits, '.', '_' and '-' only (at most 64)");
 const localeCode = z.string().regex(/^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,4})*$/, "must be a locale code such as en_US");
 
@@ -267,7 +267,7 @@ export const authThrottleSchema = z.strictObject({
 
 /**
  * Where the listener binds when neither `server` nor its deprecated alias `trigger` names it. Not
- * a `.default()`: the alias is only read when `server` leaves the key out (src/server/listen-settings.ts).
+ * a `.default()`: the alias is only read when `server` leaves the key out (src/server/http/listen-settings.ts).
  */
 export const SERVER_LISTEN_DEFAULTS = { host: "127.0.0.1", port: 8090 } as const;
 
@@ -378,7 +378,7 @@ export const redisPrefixSchema = z
 /**
  * One Redis (`url`) or a Redis Cluster (`cluster.nodes`), exactly one of the two. The nodes of
  * a cluster share one scheme and one user/password: ioredis connects to the nodes it discovers
- * (not listed here) with one set of options (see src/redis/cluster-options.ts).
+ * (not listed here) with one set of options (see src/infra/redis/cluster-options.ts).
  */
 export const redisSchema = z
   .strictObject({
@@ -426,7 +426,7 @@ export const redisSchema = z
     }
   });
 
-/** The process's memory (src/memory/bound-heap-growth.ts), applied when a command loads its config. */
+/** The process's memory (src/infra/memory/bound-heap-growth.ts), applied when a command loads its config. */
 export const memorySchema = z.strictObject({
   heap_growing_percent: z
     .int()
@@ -470,7 +470,7 @@ export const settingsSchema = z
       // prefault: the section left out is parsed as {}, so the defaults above are the only ones.
       .prefault({}),
     worker: workerSchema.default(workerSchema.parse({})),
-    /** Upstream budgets shared through Redis by every process and project (src/budgets/). */
+    /** Upstream budgets shared through Redis by every process and project (src/infra/budgets/). */
     budgets: z
       .strictObject({
         lease_ms: z

@@ -1,10 +1,10 @@
 import type { Logger } from "pino";
 import { createApp, type App } from "../../src/app/create-app.js";
 import type { JobCatalog } from "../../src/jobs/catalog/job-catalog-of.js";
-import type { JobHandlers } from "../../src/jobs/job-handlers.js";
-import type { RunningWorker } from "../../src/jobs/start-worker.js";
-import type { JsonKeyStyle } from "../../src/json/json-key-style.js";
-import type { RedisClient } from "../../src/redis/redis-client.js";
+import type { JobHandlers } from "../../src/jobs/catalog/job-handlers.js";
+import type { RunningWorker } from "../../src/jobs/worker/start-worker.js";
+import type { JsonKeyStyle } from "../../src/core/json/json-key-style.js";
+import type { RedisClient } from "../../src/infra/redis/redis-client.js";
 import type { Settings } from "../../src/settings/settings-schema.js";
 
 /** A worker started in the test's process the way the worker command starts it: through `createApp`. */

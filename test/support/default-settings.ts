@@ -1,5 +1,5 @@
-import { retryPolicyOf } from "../../src/http/retry-policy-of.js";
-import type { RetryPolicy } from "../../src/http/retry-policy.js";
+import { retryPolicyOf } from "../../src/infra/http/retry-policy-of.js";
+import type { RetryPolicy } from "../../src/infra/http/retry-policy.js";
 import { parseSettings } from "../../src/settings/load-settings.js";
 import type { ProjectSettings, Settings } from "../../src/settings/settings-schema.js";
 

@@ -1,7 +1,7 @@
 /* eslint-disable no-empty-pattern -- vitest reads which fixtures a fixture needs from its first parameter's destructuring: `{}` says none. */
 import { test as base } from "vitest";
-import type { JobQueues } from "../../src/jobs/job-queues.js";
-import { startSimulators, type RunningSimulators } from "../../src/sim/start-simulators.js";
+import type { JobQueues } from "../../src/jobs/queues/job-queues.js";
+import { startSimulators, type RunningSimulators } from "../../sim/start-simulators.js";
 import { startOwnRedisServer, type OwnRedisServer, type OwnRedisServerOptions } from "./own-redis-server.js";
 import { killLeftoverProcesses, runningCliProcesses, spawnCli, startWorkerCli, type CliProcess } from "./process-cli.js";
 import { openTestQueues } from "./process-jobs.js";

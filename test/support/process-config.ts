@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { TEST_REDIS_URL } from "./redis.js";
 
-/** The simulators' default credentials (see src/sim): what a config pointing at them uses. */
+/** The simulators' default credentials (see sim/): what a config pointing at them uses. */
 export const SIM_CREDENTIALS = {
   pim: { client_id: "sim-client", secret: "sim-secret", username: "sim-user", password: "sim-password" },
   serviceToken: "sim-service-token",

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Cluster, Redis } from "ioredis";
-import type { RedisClient } from "../../src/redis/redis-client.js";
+import type { RedisClient } from "../../src/infra/redis/redis-client.js";
 
 /** The Redis the integration tests use; override with PIM_SYNC_TEST_REDIS_URL. */
 export const TEST_REDIS_URL = process.env.PIM_SYNC_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";

@@ -1,23 +1,23 @@
 import { Agent } from "undici";
-import { createConfigServiceClient } from "../../src/config-service/config-service-client.js";
-import { DEFAULT_NAMING } from "../../src/derive/naming.js";
-import type { RetryPolicy } from "../../src/http/retry-policy.js";
-import { createPimClient, type PimClient } from "../../src/pim/pim-client.js";
-import { DEFAULT_DELETION_GUARD } from "../../src/reconcile/collection-plan.js";
-import { loadSimCatalog, type SimCatalog } from "../../src/sim/catalog/catalog-file.js";
+import { createConfigServiceClient } from "../../src/upstreams/config-service/config-service-client.js";
+import { DEFAULT_NAMING } from "../../src/core/derive/naming.js";
+import type { RetryPolicy } from "../../src/infra/http/retry-policy.js";
+import { createPimClient, type PimClient } from "../../src/upstreams/pim/pim-client.js";
+import { DEFAULT_DELETION_GUARD } from "../../src/core/reconcile/collection-plan.js";
+import { loadSimCatalog, type SimCatalog } from "../../sim/catalog/catalog-file.js";
 import {
   startConfigServiceSimulator,
   type ConfigServiceSimulator,
   type ConfigServiceSimulatorOptions,
-} from "../../src/sim/config-service/config-service-simulator.js";
-import { startPimSimulator, type PimSimulator, type PimSimulatorOptions } from "../../src/sim/pim/pim-simulator.js";
-import { defaultCatalogPath } from "../../src/sim/start-simulators.js";
-import { createRedisStateStore } from "../../src/state/redis-state-store.js";
+} from "../../sim/config-service/config-service-simulator.js";
+import { startPimSimulator, type PimSimulator, type PimSimulatorOptions } from "../../sim/pim/pim-simulator.js";
+import { defaultCatalogPath } from "../../sim/start-simulators.js";
+import { createRedisStateStore } from "../../src/stores/state/redis-state-store.js";
 import { addOptionsSchema } from "../../src/settings/settings-schema.js";
-import type { StateStore } from "../../src/state/state-store.js";
-import type { PimReader } from "../../src/sync/pim-reader.js";
-import { syncProject, type SyncInput } from "../../src/sync/sync-project.js";
-import type { SyncReport } from "../../src/sync/sync-report.js";
+import type { StateStore } from "../../src/stores/state/state-store.js";
+import type { PimReader } from "../../src/features/sync/pim-reader.js";
+import { syncProject, type SyncInput } from "../../src/features/sync/sync-project.js";
+import type { SyncReport } from "../../src/features/sync/sync-report.js";
 import { createTestRedis, type TestRedis } from "./redis.js";
 import { silentLogger } from "./silent-logger.js";
 import { DEFAULT_PIM_CLIENT_LIMITS, DEFAULT_SERVICE_CLIENT_LIMITS } from "./default-settings.js";

@@ -1,5 +1,5 @@
-import { createRequestStats } from "../../src/http/request-stats.js";
-import type { CollectionOutcome, SyncReport } from "../../src/sync/sync-report.js";
+import { createRequestStats } from "../../src/infra/http/request-stats.js";
+import type { CollectionOutcome, SyncReport } from "../../src/features/sync/sync-report.js";
 
 /**
  * A finished run's report for tests of what comes after a run (held review, job results): one

@@ -1,21 +1,21 @@
 import type { Job, Queue } from "bullmq";
 import { pino, type Logger } from "pino";
-import { createBullmqClusterConnection, createBullmqConnection } from "../../src/jobs/create-bullmq-connection.js";
-import { createJobAdmin, type JobAdmin } from "../../src/jobs/job-admin.js";
-import { createJobQueues, type JobQueues } from "../../src/jobs/job-queues.js";
+import { createBullmqClusterConnection, createBullmqConnection } from "../../src/jobs/queues/create-bullmq-connection.js";
+import { createJobAdmin, type JobAdmin } from "../../src/jobs/admin/job-admin.js";
+import { createJobQueues, type JobQueues } from "../../src/jobs/queues/job-queues.js";
 import { startAppWorker, type AppWorker } from "./app-worker.js";
 import { settingsSchema, type Settings } from "../../src/settings/settings-schema.js";
-import { loadSimCatalog, type SimCatalog } from "../../src/sim/catalog/catalog-file.js";
+import { loadSimCatalog, type SimCatalog } from "../../sim/catalog/catalog-file.js";
 import {
   startConfigServiceSimulator,
   type ConfigServiceSimulator,
   type ConfigServiceSimulatorOptions,
-} from "../../src/sim/config-service/config-service-simulator.js";
-import { DEFAULT_OAUTH_CLIENT, type OAuthClient } from "../../src/sim/pim/oauth.js";
-import { startPimSimulator, type PimSimulator, type PimSimulatorOptions } from "../../src/sim/pim/pim-simulator.js";
-import { defaultCatalogPath } from "../../src/sim/start-simulators.js";
-import { keyspaceOf } from "../../src/redis/keyspace.js";
-import type { RedisClient } from "../../src/redis/redis-client.js";
+} from "../../sim/config-service/config-service-simulator.js";
+import { DEFAULT_OAUTH_CLIENT, type OAuthClient } from "../../sim/pim/oauth.js";
+import { startPimSimulator, type PimSimulator, type PimSimulatorOptions } from "../../sim/pim/pim-simulator.js";
+import { defaultCatalogPath } from "../../sim/start-simulators.js";
+import { keyspaceOf } from "../../src/infra/redis/keyspace.js";
+import type { RedisClient } from "../../src/infra/redis/redis-client.js";
 import { createClusterTestRedis, createTestRedis, escapeRedisGlob, scanKeys, TEST_REDIS_URL, type TestRedis } from "./redis.js";
 import { waitFor } from "./worker-wait.js";
 

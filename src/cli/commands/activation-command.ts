@@ -1,23 +1,23 @@
 import { commandLogger } from "../command-logger.js";
 import { readFile } from "node:fs/promises";
-import type { ActivationRuntime } from "../../activation/activation-runtime.js";
+import type { ActivationRuntime } from "../../features/activation/activation-runtime.js";
 import { withApp } from "../../app/with-app.js";
-import { RecordFileError, parseJsonRecords } from "../../activation/parse-json-records.js";
-import { pullOrders } from "../../activation/pull-orders.js";
-import { putOffers } from "../../activation/put-offers.js";
-import { fileAppendSink, streamSink } from "../../activation/stream-order-sink.js";
-import { updateShipments } from "../../activation/update-shipments.js";
+import { RecordFileError, parseJsonRecords } from "../../features/activation/parse-json-records.js";
+import { pullOrders } from "../../features/activation/pull-orders.js";
+import { putOffers } from "../../features/activation/put-offers.js";
+import { fileAppendSink, streamSink } from "../../features/activation/stream-order-sink.js";
+import { updateShipments } from "../../features/activation/update-shipments.js";
 import type { Settings } from "../../settings/settings-schema.js";
-import { EXIT_CODES } from "../../sync/sync-report.js";
+import { EXIT_CODES } from "../../features/sync/sync-report.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { readCommandArgs, requireString, configPathOf } from "../parse-command-args.js";
 import { sharedOptions } from "../shared-options.js";
 import { UsageError } from "../usage-error.js";
-import { OfferKeyError } from "../../activation/offer-key.js";
-import { explainingUnknownConnection, UnknownConnection } from "../../activation/unknown-connection.js";
+import { OfferKeyError } from "../../features/activation/offer-key.js";
+import { explainingUnknownConnection, UnknownConnection } from "../../features/activation/unknown-connection.js";
 import { enqueueResend } from "./enqueue-activation-resend.js";
 import { loadCommandSettings } from "../load-command-settings.js";
-import { messageOf } from "../../errors/message-of.js";
+import { messageOf } from "../../core/errors/message-of.js";
 
 export const ACTIVATION_HELP = `Usage:
   pim-sync activation connections --config FILE [--json]

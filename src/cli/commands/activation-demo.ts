@@ -1,12 +1,16 @@
 import { createApp } from "../../app/create-app.js";
-import { pullOrders } from "../../activation/pull-orders.js";
-import { putOffers } from "../../activation/put-offers.js";
-import { deliveryRecord, type OrderSink } from "../../activation/order-sink.js";
-import { createLogger } from "../../log/create-logger.js";
+import { pullOrders } from "../../features/activation/pull-orders.js";
+import { putOffers } from "../../features/activation/put-offers.js";
+import { deliveryRecord, type OrderSink } from "../../features/activation/order-sink.js";
+import { createLogger } from "../../infra/log/create-logger.js";
 import { settingsSchema } from "../../settings/settings-schema.js";
-import { SIM_ACTIVATION_CONNECTION_ID, SIM_ACTIVATION_TOKEN, type ActivationSimulator } from "../../sim/activation/activation-simulator.js";
+import {
+  SIM_ACTIVATION_CONNECTION_ID,
+  SIM_ACTIVATION_TOKEN,
+  type ActivationSimulator,
+} from "../../../sim/activation/activation-simulator.js";
 import { writeLine, type CliIo } from "../cli-io.js";
-import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
+import { redactorOfSettings } from "../../infra/secrets/redactor-of-settings.js";
 
 const CONNECTION = "amazon-fr";
 

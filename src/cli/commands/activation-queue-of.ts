@@ -1,5 +1,5 @@
 import type { App } from "../../app/create-app.js";
-import type { ActivationQueue } from "../../jobs/activation-queue.js";
+import type { ActivationQueue } from "../../jobs/queues/activation-queue.js";
 
 /** The app's Activation queue, for the commands that ask the worker for an Activation job. */
 export async function activationQueueOf(app: App): Promise<ActivationQueue> {

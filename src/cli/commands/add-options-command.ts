@@ -1,8 +1,8 @@
 import { commandLogger } from "../command-logger.js";
-import { AddOptionsRejected } from "../../add-options/add-options-rejected.js";
-import { runAddOptions } from "../../add-options/run-add-options.js";
-import { IdempotencyKeyConflict } from "../../jobs/idempotency-key-conflict.js";
-import { JobDataError, parseJobData } from "../../jobs/job-catalog.js";
+import { AddOptionsRejected } from "../../features/add-options/add-options-rejected.js";
+import { runAddOptions } from "../../features/add-options/run-add-options.js";
+import { IdempotencyKeyConflict } from "../../jobs/queues/idempotency-key-conflict.js";
+import { JobDataError, parseJobData } from "../../jobs/catalog/job-catalog.js";
 import { namingOf } from "../../settings/project-sync-settings-of.js";
 import { findProject } from "../../settings/find-project.js";
 import { writeLine, type CliIo } from "../cli-io.js";
@@ -13,7 +13,7 @@ import { sharedOptions } from "../shared-options.js";
 import { UsageError } from "../usage-error.js";
 import { withApp } from "../../app/with-app.js";
 import { loadCommandSettings } from "../load-command-settings.js";
-import { messageOf } from "../../errors/message-of.js";
+import { messageOf } from "../../core/errors/message-of.js";
 
 export const ADD_OPTIONS_HELP = `Usage: pim-sync add-options --config FILE --project ID --attribute CODE --options JSON [options]
 
@@ -95,7 +95,7 @@ export async function runAddOptionsCommand(argv: readonly string[], io: CliIo): 
       const opened = await openJobQueues(app, ADD_OPTIONS_HELP);
       const key = values["idempotency-key"] ? `${projectId}:${values["idempotency-key"]}` : undefined;
       const job = await opened
-        .use((queues) => queues.enqueueAddOptions(request, { idempotencyKey: key }))
+        .use((queues) => queues.enqueue("options.add", request, { idempotencyKey: key }))
         .catch((error: unknown) => {
           if (error instanceof IdempotencyKeyConflict) throw new UsageError(`--idempotency-key: ${error.message}`, ADD_OPTIONS_HELP);
           throw error;

@@ -1,19 +1,19 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createLogger } from "../../log/create-logger.js";
+import { createLogger } from "../../infra/log/create-logger.js";
 import { createApp } from "../../app/create-app.js";
 import { settingsSchema } from "../../settings/settings-schema.js";
-import { startSimulators } from "../../sim/start-simulators.js";
-import { runReviewedSync } from "../../held/run-reviewed-sync.js";
-import { cliOrigin } from "../../history/run-origin.js";
-import type { SyncReport } from "../../sync/sync-report.js";
+import { startSimulators } from "../../../sim/start-simulators.js";
+import { runReviewedSync } from "../../features/sync/held/run-reviewed-sync.js";
+import { cliOrigin } from "../../stores/history/run-origin.js";
+import type { SyncReport } from "../../features/sync/sync-report.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { runActivationDemo } from "./activation-demo.js";
 import { readCommandArgs } from "../parse-command-args.js";
 import { renderSyncReport } from "../render-sync-report.js";
 import type { Logger } from "pino";
-import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
+import { redactorOfSettings } from "../../infra/secrets/redactor-of-settings.js";
 
 export const DEMO_HELP = `Usage: pim-sync demo
 

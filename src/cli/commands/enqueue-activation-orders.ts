@@ -1,13 +1,13 @@
 import { commandLogger } from "../command-logger.js";
 import { withApp } from "../../app/with-app.js";
 import { activationQueueOf } from "./activation-queue-of.js";
-import { requireKnownConnection, UnknownConnection } from "../../activation/unknown-connection.js";
-import { createLogger } from "../../log/create-logger.js";
+import { requireKnownConnection, UnknownConnection } from "../../features/activation/unknown-connection.js";
+import { createLogger } from "../../infra/log/create-logger.js";
 import type { Settings } from "../../settings/settings-schema.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { UsageError } from "../usage-error.js";
-import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
-import { messageOf } from "../../errors/message-of.js";
+import { redactorOfSettings } from "../../infra/secrets/redactor-of-settings.js";
+import { messageOf } from "../../core/errors/message-of.js";
 
 /**
  * The same check as the trigger's: the id must be one of the API's channel connections. When the

@@ -50,7 +50,12 @@ export async function runEnqueueCommand(argv: readonly string[], io: CliIo): Pro
   return withApp(settings, { logger, signal: io.signal }, async (app) => {
     const opened = await openJobQueues(app, ENQUEUE_HELP);
     const job = await opened.use((queues) =>
-      queues.enqueueSync({ project, full: values.full === true, allow_mass_delete: values["allow-mass-delete"] === true, trigger: "cli" }),
+      queues.enqueue("sync.run", {
+        project,
+        full: values.full === true,
+        allow_mass_delete: values["allow-mass-delete"] === true,
+        trigger: "cli",
+      }),
     );
     const ref = `${job.project}/${job.jobId}`;
     const text = {

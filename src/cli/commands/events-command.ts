@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SUBSCRIBED_EVENT_TYPES } from "../../events/pim-event.js";
+import { SUBSCRIBED_EVENT_TYPES } from "../../features/events/pim-event.js";
 import { findProject } from "../../settings/find-project.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { loadCommandSettings } from "../load-command-settings.js";

@@ -1,8 +1,8 @@
 import { configuredProject } from "../configured-project.js";
 import { commandLogger } from "../command-logger.js";
 import { userInfo } from "node:os";
-import { approveHeldPlan } from "../../held/approve-held-plan.js";
-import { heldOptionCount, type HeldPlan } from "../../held/held-plan.js";
+import { approveHeldPlan } from "../../features/sync/held/approve-held-plan.js";
+import { heldOptionCount, type HeldPlan } from "../../features/sync/held/held-plan.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { jsonText } from "../json-output.js";
 import { loadCommandSettings } from "../load-command-settings.js";

@@ -1,8 +1,8 @@
 import { configuredProject } from "../configured-project.js";
 import { commandLogger } from "../command-logger.js";
-import { eachHistoryEntry, queryHistory } from "../../history/query-history.js";
-import type { HistoryEntry } from "../../history/history-entry.js";
-import { parseSince } from "../../history/parse-since.js";
+import { eachHistoryEntry, queryHistory } from "../../stores/history/query-history.js";
+import type { HistoryEntry } from "../../stores/history/history-entry.js";
+import { parseSince } from "../../stores/history/parse-since.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { jsonText, writeJsonArray, writeWaiting } from "../json-output.js";
 import { loadCommandSettings } from "../load-command-settings.js";

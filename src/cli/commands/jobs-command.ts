@@ -1,4 +1,4 @@
-import { describeAddOptionsOutcome } from "../../add-options/describe-add-options-outcome.js";
+import { describeAddOptionsOutcome } from "../../features/add-options/describe-add-options-outcome.js";
 import {
   createJobAdmin,
   jobDetailsInKeyStyle,
@@ -8,17 +8,17 @@ import {
   type JobDetails,
   type JobState,
   type JobSummary,
-} from "../../jobs/job-admin.js";
+} from "../../jobs/admin/job-admin.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { openJobQueues } from "../open-job-queues.js";
 import { readCommandArgs, parseProjectId, configPathOf } from "../parse-command-args.js";
 import { sharedOptions } from "../shared-options.js";
 import { UsageError } from "../usage-error.js";
 import { jsonText, parseJsonKeyStyle } from "../json-output.js";
-import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
+import { redactorOfSettings } from "../../infra/secrets/redactor-of-settings.js";
 import { loadCommandSettings } from "../load-command-settings.js";
 import { withApp } from "../../app/with-app.js";
-import { createLogger } from "../../log/create-logger.js";
+import { createLogger } from "../../infra/log/create-logger.js";
 
 export const JOBS_HELP = `Usage: pim-sync jobs <list|show|retry> --config FILE [options]
 

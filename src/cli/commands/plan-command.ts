@@ -1,5 +1,5 @@
-import type { SelectField, ServiceOption } from "../../domain/option-collection.js";
-import type { CollectionPlan } from "../../reconcile/collection-plan.js";
+import type { SelectField, ServiceOption } from "../../core/domain/option-collection.js";
+import type { CollectionPlan } from "../../core/reconcile/collection-plan.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { readCommandArgs, projectArgsOf } from "../parse-command-args.js";
 import { sharedOptions } from "../shared-options.js";
@@ -65,7 +65,7 @@ export async function runPlanCommand(argv: readonly string[], io: CliIo): Promis
   } else {
     writeLine(io.stdout, renderSyncReport(report));
   }
-  const { exitCodeOf } = await import("../../sync/sync-report.js");
+  const { exitCodeOf } = await import("../../features/sync/sync-report.js");
   return exitCodeOf(report);
 }
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEFAULT_OAUTH_CLIENT } from "../../sim/pim/oauth.js";
+import { DEFAULT_OAUTH_CLIENT } from "../../../sim/pim/oauth.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { readCommandArgs } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { startSimulators } from "../../sim/start-simulators.js";
+import { startSimulators } from "../../../sim/start-simulators.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { readCommandArgs } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
@@ -24,7 +24,7 @@ Options:
   --latency-ms N      latency added to every response (default 0)
   --pim-sparse        the PIM simulator leaves out every property Akeneo's API description
                       makes optional (token answers hold only the access token; see
-                      src/sim/README.md), to try a client against the thinnest answers allowed
+                      sim/README.md), to try a client against the thinnest answers allowed
   --events-to URL     after each option or record change (through its API or \`sim change\`)
                       the PIM simulator posts the Akeneo Event Platform's signed CloudEvent
                       to URL, a worker's receiver: http://127.0.0.1:8090/v1/pim-events/67

@@ -1,4 +1,4 @@
-import { exitCodeOf } from "../../sync/sync-report.js";
+import { exitCodeOf } from "../../features/sync/sync-report.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { readCommandArgs, projectArgsOf } from "../parse-command-args.js";
 import { sharedOptions } from "../shared-options.js";

@@ -1,12 +1,12 @@
-import { createLogger } from "../../log/create-logger.js";
+import { createLogger } from "../../infra/log/create-logger.js";
 import { createApp } from "../../app/create-app.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { parseCommandArgs, configPathOf } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
-import { redactorOfSettings } from "../../secrets/redactor-of-settings.js";
+import { redactorOfSettings } from "../../infra/secrets/redactor-of-settings.js";
 import { loadCommandSettings } from "../load-command-settings.js";
 import { JSON_KEYS_OPTION, parseJsonKeyStyle } from "../json-output.js";
-import { JSON_KEYS_CAMEL_REMOVED_IN } from "../../json/json-key-style.js";
+import { JSON_KEYS_CAMEL_REMOVED_IN } from "../../core/json/json-key-style.js";
 
 export const WORKER_HELP = `Usage: pim-sync worker --config FILE [--json-keys camel]
 

@@ -1,4 +1,4 @@
-import { activationJobSchemas } from "../../activation/activation-job-schemas.js";
+import { activationJobSchemas } from "../../features/activation/activation-job-schemas.js";
 import { ACTIVATION_RETRIES, defineActivationJob } from "./define-activation-job.js";
 
 /** A shipment of one channel connection's order (POST /v1/activation/shipments). */
@@ -6,5 +6,5 @@ export const activationShipmentUpdateJob = defineActivationJob({
   name: "activation.shipment.update",
   schema: activationJobSchemas.shipmentUpdate,
   retry: ACTIVATION_RETRIES.push,
-  handler: async (data, context) => (await import("../../activation/activation-job-handlers.js")).updateShipmentJob(data, context),
+  handler: async (data, context) => (await import("../../features/activation/activation-job-handlers.js")).updateShipmentJob(data, context),
 });

@@ -1,7 +1,7 @@
 import type { z } from "zod";
-import type { ActivationJobContext } from "../../activation/activation-job-context.js";
+import type { ActivationJobContext } from "../../features/activation/activation-job-context.js";
 import type { Settings } from "../../settings/settings-schema.js";
-import type { JobContext } from "../job-context.js";
+import type { JobContext } from "./job-context.js";
 import type { JobInfrastructure } from "./job-infrastructure.js";
 
 /** The two kinds of queue: one per project (one job at a time each), and the one Activation queue. */

@@ -1,5 +1,5 @@
 import type { AnyJobDefinition, JobQueueKind } from "./define-job.js";
-import { UnknownJobName } from "../unknown-job-name.js";
+import { UnknownJobName } from "./unknown-job-name.js";
 
 /**
  * A catalog to run: the entries looked up by name. The worker runs the one list of job-catalog.ts;

@@ -1,6 +1,6 @@
 import type { Queue } from "bullmq";
-import type { Keyspace } from "../../redis/keyspace.js";
-import type { RedisClient } from "../../redis/redis-client.js";
+import type { Keyspace } from "../../infra/redis/keyspace.js";
+import type { RedisClient } from "../../infra/redis/redis-client.js";
 import type { Settings } from "../../settings/settings-schema.js";
 
 /**

@@ -1,4 +1,4 @@
-import { addOptionsRequestSchema } from "../../add-options/add-options-request.js";
+import { addOptionsRequestSchema } from "../../features/add-options/add-options-request.js";
 import { defineJob } from "./define-job.js";
 
 const SHOWN_OPTIONS = 5;

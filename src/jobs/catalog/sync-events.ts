@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { eventSyncDeduplicationId } from "../../redis/queue-names.js";
+import { eventSyncDeduplicationId } from "../../infra/redis/queue-names.js";
 import type { SyncJobResult } from "../handlers/sync-job-result.js";
 import { defineJob } from "./define-job.js";
 
 /**
- * A targeted sync of what the project's PIM events named (src/events/): the targets are in
+ * A targeted sync of what the project's PIM events named (src/features/events/): the targets are in
  * Redis, not in the job, so every event of a window is carried by one job.
  */
 export const syncEventsJob = defineJob({

@@ -1,16 +1,16 @@
-import { AddOptionsRejected } from "../../add-options/add-options-rejected.js";
-import type { AddOptionsOutcome } from "../../add-options/add-options-outcome.js";
-import type { AddOptionsRequest } from "../../add-options/add-options-request.js";
-import { runAddOptionsBatch } from "../../add-options/run-add-options-batch.js";
-import { jobOrigin } from "../../history/run-origin.js";
-import type { RequestStats } from "../../http/request-stats.js";
+import { AddOptionsRejected } from "../../features/add-options/add-options-rejected.js";
+import type { AddOptionsOutcome } from "../../features/add-options/add-options-outcome.js";
+import type { AddOptionsRequest } from "../../features/add-options/add-options-request.js";
+import { runAddOptionsBatch } from "../../features/add-options/run-add-options-batch.js";
+import { jobOrigin } from "../../stores/history/run-origin.js";
+import type { RequestStats } from "../../infra/http/request-stats.js";
 import { namingOf } from "../../settings/project-sync-settings-of.js";
-import { createAddOptionsIntentStore, type AddOptionsIntentStore } from "../../add-options/add-options-intent-store.js";
-import { createAddOptionsOutcomeStore, type AddOptionsOutcomeStore } from "../../add-options/add-options-outcome-store.js";
-import type { BatchRequest } from "../../add-options/run-add-options-batch.js";
+import { createAddOptionsIntentStore, type AddOptionsIntentStore } from "../../features/add-options/add-options-intent-store.js";
+import { createAddOptionsOutcomeStore, type AddOptionsOutcomeStore } from "../../features/add-options/add-options-outcome-store.js";
+import type { BatchRequest } from "../../features/add-options/run-add-options-batch.js";
 import type { JobInfrastructure } from "../catalog/job-infrastructure.js";
-import type { JobContext } from "../job-context.js";
-import { peekMergeableAddOptions } from "../peek-mergeable-add-options.js";
+import type { JobContext } from "../catalog/job-context.js";
+import { peekMergeableAddOptions } from "./peek-mergeable-add-options.js";
 
 /** An add-options job's result: its own outcome, and for the job that ran a batch, the batch. */
 export type AddOptionsJobResult = AddOptionsOutcome & {

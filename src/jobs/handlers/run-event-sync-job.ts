@@ -1,15 +1,15 @@
-import { isEmptyTargets } from "../../domain/sync-targets.js";
-import { syncTargetsOf } from "../../events/sync-targets-of.js";
-import { targetsLeftUnwritten } from "../../events/targets-left-unwritten.js";
-import { runReviewedSync } from "../../held/run-reviewed-sync.js";
-import { jobOrigin } from "../../history/run-origin.js";
-import { createPimEventStore, type PimEventStore } from "../../events/pim-event-store.js";
+import { isEmptyTargets } from "../../core/domain/sync-targets.js";
+import { syncTargetsOf } from "../../features/events/sync-targets-of.js";
+import { targetsLeftUnwritten } from "../../features/events/targets-left-unwritten.js";
+import { runReviewedSync } from "../../features/sync/held/run-reviewed-sync.js";
+import { jobOrigin } from "../../stores/history/run-origin.js";
+import { createPimEventStore, type PimEventStore } from "../../features/events/pim-event-store.js";
 import type { JobInfrastructure } from "../catalog/job-infrastructure.js";
-import type { JobContext } from "../job-context.js";
+import type { JobContext } from "../catalog/job-context.js";
 import { SyncIncomplete } from "./sync-incomplete.js";
 import { logSynced, summaryOf, type SyncJobResult } from "./sync-job-result.js";
 
-/** What a `sync.events` job needs beyond its context: the targets PIM events left pending (src/events/). */
+/** What a `sync.events` job needs beyond its context: the targets PIM events left pending (src/features/events/). */
 export interface EventSyncDeps {
   readonly pimEvents: Pick<PimEventStore, "pending" | "settle" | "failed">;
 }
@@ -22,7 +22,7 @@ const pick = (taken: ReadonlyMap<string, string>, keys: readonly string[]): Map<
   new Map(keys.flatMap((key) => (taken.has(key) ? [[key, taken.get(key) ?? ""] as const] : [])));
 
 /**
- * A targeted sync of what the project's PIM events left pending (src/events/), through the one
+ * A targeted sync of what the project's PIM events left pending (src/features/events/), through the one
  * sync path (history, held review, the guard counted across runs). Each target is settled on its
  * own: one whose collections were written or found unchanged is done; one a failure left
  * unwritten stays pending for this job's retry, at most TARGET_ATTEMPTS runs (then, like one the

@@ -1,4 +1,4 @@
-import { PimSyncError } from "../../errors/pim-sync-error.js";
+import { PimSyncError } from "../../core/errors/pim-sync-error.js";
 
 /**
  * A sync that could not finish everything: retried, and only what is left gets written; unless

@@ -11,13 +11,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Redis } from "ioredis";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { allHistory } from "../../../src/history/query-history.js";
-import { createRedisHistoryStore } from "../../../src/history/redis-history-store.js";
-import { createBullmqConnection } from "../../../src/jobs/create-bullmq-connection.js";
-import { createJobQueues, type JobQueues } from "../../../src/jobs/job-queues.js";
-import { optionEventData } from "../../../src/sim/pim/pim-event-emitter.js";
-import type { PimSimulator } from "../../../src/sim/pim/pim-simulator.js";
-import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
+import { allHistory } from "../../../src/stores/history/query-history.js";
+import { createRedisHistoryStore } from "../../../src/stores/history/redis-history-store.js";
+import { createBullmqConnection } from "../../../src/jobs/queues/create-bullmq-connection.js";
+import { createJobQueues, type JobQueues } from "../../../src/jobs/queues/job-queues.js";
+import { optionEventData } from "../../../sim/pim/pim-event-emitter.js";
+import type { PimSimulator } from "../../../sim/pim/pim-simulator.js";
+import { startSimulators, type RunningSimulators } from "../../../sim/start-simulators.js";
 import {
   assertCliBuilt,
   killLeftoverProcesses,
@@ -155,7 +155,7 @@ describe(`chaos: the PIM-event path (seed ${SEED})`, () => {
   }
 
   async function firstSync(queues: JobQueues): Promise<void> {
-    const { jobId } = await queues.enqueueSync({ project: PROJECT, trigger: "cli" });
+    const { jobId } = await queues.enqueue("sync.run", { project: PROJECT, trigger: "cli" });
     await waitForJobState(queues, PROJECT, jobId, "completed", WAIT_MS);
   }
 

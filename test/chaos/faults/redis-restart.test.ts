@@ -9,10 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Redis } from "ioredis";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createBullmqConnection } from "../../../src/jobs/create-bullmq-connection.js";
-import { createJobQueues, type JobQueues } from "../../../src/jobs/job-queues.js";
-import { SYNC_SCHEDULER_ID } from "../../../src/redis/queue-names.js";
-import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
+import { createBullmqConnection } from "../../../src/jobs/queues/create-bullmq-connection.js";
+import { createJobQueues, type JobQueues } from "../../../src/jobs/queues/job-queues.js";
+import { SYNC_SCHEDULER_ID } from "../../../src/infra/redis/queue-names.js";
+import { startSimulators, type RunningSimulators } from "../../../sim/start-simulators.js";
 import { assertCliBuilt, killLeftoverProcesses, startWorkerCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { cleanSyncEndState, collectionsOf, waitForJobState, type CollectionsByName } from "../../support/process-jobs.js";
@@ -93,7 +93,7 @@ describe("chaos: Redis stopped and restarted mid-run", () => {
     const queue = queues.queueFor(PROJECT);
     expect(await queue.getGlobalConcurrency()).toBe(1);
     expect(await queue.getJobScheduler(SYNC_SCHEDULER_ID)).toBeDefined();
-    await queues.enqueueSync({ project: PROJECT, trigger: "cli" });
+    await queues.enqueue("sync.run", { project: PROJECT, trigger: "cli" });
     await waitFor(() => sims.service.requests.some(isWrite), { timeoutMs: 20_000, what: "a first update-options write" });
 
     watch.phase("redis down");
@@ -104,7 +104,7 @@ describe("chaos: Redis stopped and restarted mid-run", () => {
 
     // The first job went with Redis' data. A follow-up sync, through the restarted Redis.
     const followUp = producerQueues();
-    const { jobId } = await followUp.enqueueSync({ project: PROJECT, trigger: "cli" });
+    const { jobId } = await followUp.enqueue("sync.run", { project: PROJECT, trigger: "cli" });
     const done = await waitForJobState(followUp, PROJECT, jobId, "completed", 60_000);
     expect(done.failedReason ?? "").toBe("");
     expect(collectionsOf(sims.service)).toEqual(reference);

@@ -6,10 +6,10 @@
  * but the collections the PIM change touched (a write anywhere else came from a wrong read).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { loadSimCatalog } from "../../../src/sim/catalog/catalog-file.js";
-import { DEFAULT_OAUTH_CLIENT } from "../../../src/sim/pim/oauth.js";
-import { defaultCatalogPath } from "../../../src/sim/start-simulators.js";
-import type { SyncReport } from "../../../src/sync/sync-report.js";
+import { loadSimCatalog } from "../../../sim/catalog/catalog-file.js";
+import { DEFAULT_OAUTH_CLIENT } from "../../../sim/pim/oauth.js";
+import { defaultCatalogPath } from "../../../sim/start-simulators.js";
+import type { SyncReport } from "../../../src/features/sync/sync-report.js";
 import { collectionsOf, type CollectionsByName } from "../../support/process-jobs.js";
 import { startSyncHarness, type SyncHarness } from "../../support/sync-harness.js";
 import { chaosCounters } from "../support/chaos-results.js";

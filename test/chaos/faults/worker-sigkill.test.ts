@@ -8,8 +8,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
+import { startSimulators, type RunningSimulators } from "../../../sim/start-simulators.js";
 import { assertCliBuilt, killLeftoverProcesses, startWorkerCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { writeTestConfig } from "../../support/process-config.js";
 import { cleanSyncEndState, collectionsOf, openTestQueues, waitForJobState, type CollectionsByName } from "../../support/process-jobs.js";
@@ -77,7 +77,7 @@ describe(`chaos: SIGKILL of a worker mid-sync, two workers (seed ${SEED})`, () =
     });
     const workers: CliProcess[] = await Promise.all([startWorkerCli(configPath), startWorkerCli(configPath)]);
 
-    const { jobId } = await queues.enqueueSync({ project: PROJECT, trigger: "cli" });
+    const { jobId } = await queues.enqueue("sync.run", { project: PROJECT, trigger: "cli" });
     const killAt = Math.max(1, Math.ceil(fraction * requestsOfCleanRun));
     await waitFor(() => running.pim.requests.length + running.service.requests.length >= killAt, {
       timeoutMs: 30_000,

@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
-import { JOB_CATALOG, JobDataError, parseJobData, type JobName } from "../../../src/jobs/job-catalog.js";
+import { JOB_CATALOG, JobDataError, parseJobData, type JobName } from "../../../src/jobs/catalog/job-catalog.js";
 import { PROJECT, startWorkerHarness, type WorkerHarness } from "../../support/worker-harness.js";
 import { waitFor } from "../../support/worker-wait.js";
 import { CHAOS_SIZES, chaosSeed } from "../support/chaos-scale.js";

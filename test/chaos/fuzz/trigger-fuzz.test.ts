@@ -8,13 +8,13 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAuthGate } from "../../../src/auth/auth-gate.js";
-import { parseJobData } from "../../../src/jobs/job-catalog.js";
-import { createJobQueues, type JobQueues } from "../../../src/jobs/job-queues.js";
+import { createAuthGate } from "../../../src/server/auth/auth-gate.js";
+import { parseJobData } from "../../../src/jobs/catalog/job-catalog.js";
+import { createJobQueues, type JobQueues } from "../../../src/jobs/queues/job-queues.js";
 import { serverSchema, settingsSchema } from "../../../src/settings/settings-schema.js";
-import { createHttpApp } from "../../../src/server/create-http-app.js";
-import { listenHttpApp, type HttpServer } from "../../../src/server/listen-http-app.js";
-import { triggerRoutes } from "../../../src/trigger/trigger-routes.js";
+import { createHttpApp } from "../../../src/server/http/create-http-app.js";
+import { listenHttpApp, type HttpServer } from "../../../src/server/http/listen-http-app.js";
+import { triggerRoutes } from "../../../src/server/trigger/trigger-routes.js";
 import { createTestRedis, type TestRedis } from "../../support/redis.js";
 import { silentLogger } from "../../support/silent-logger.js";
 import { CHAOS_SIZES, chaosSeed } from "../support/chaos-scale.js";

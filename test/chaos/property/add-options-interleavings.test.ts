@@ -10,11 +10,11 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { classifyFailure } from "../../../src/jobs/classify-failure.js";
-import { JOB_CATALOG, parseJobData } from "../../../src/jobs/job-catalog.js";
-import type { JobContext } from "../../../src/jobs/job-context.js";
-import { createProjectRuntime } from "../../../src/project-runtime.js";
-import type { PimState } from "../../../src/sim/pim/pim-state.js";
+import { classifyFailure } from "../../../src/jobs/worker/classify-failure.js";
+import { JOB_CATALOG, parseJobData } from "../../../src/jobs/catalog/job-catalog.js";
+import type { JobContext } from "../../../src/jobs/catalog/job-context.js";
+import { createProjectRuntime } from "../../../src/features/project-runtime.js";
+import type { PimState } from "../../../sim/pim/pim-state.js";
 import { silentLogger } from "../../support/silent-logger.js";
 import { PROJECT, SIBLINGS, startWorkerHarness, type WorkerHarness } from "../../support/worker-harness.js";
 import { CHAOS_SIZES, chaosSeed } from "../support/chaos-scale.js";

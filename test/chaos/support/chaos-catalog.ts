@@ -5,9 +5,9 @@
  * would delete while staying under the 50 % deletion guard. Plus the PIM change made between the
  * baseline sync and the faulted one, so the faulted run has legitimate writes too.
  */
-import type { SimCatalog } from "../../../src/sim/catalog/catalog-file.js";
-import type { PimState } from "../../../src/sim/pim/pim-state.js";
-import { encodeCursor } from "../../../src/sim/pim/search-after-pagination.js";
+import type { SimCatalog } from "../../../sim/catalog/catalog-file.js";
+import type { PimState } from "../../../sim/pim/pim-state.js";
+import { encodeCursor } from "../../../sim/pim/search-after-pagination.js";
 
 export const CHAOS_RECORDS_PAGE_SIZE = 20;
 /** The service lists 5 collections a page, so the collection list has 3 pages. */

@@ -1,4 +1,4 @@
-import type { PimState } from "../../../src/sim/pim/pim-state.js";
+import type { PimState } from "../../../sim/pim/pim-state.js";
 
 /**
  * The option names the PIM has now for a collection of the sample catalogue (default naming:

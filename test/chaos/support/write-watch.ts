@@ -4,8 +4,8 @@
  * still has is a lost option. Writes are tagged with the test's current phase so a test can say
  * which collections a phase was allowed to write.
  */
-import type { ConfigServiceSimulator } from "../../../src/sim/config-service/config-service-simulator.js";
-import type { PimSimulator } from "../../../src/sim/pim/pim-simulator.js";
+import type { ConfigServiceSimulator } from "../../../sim/config-service/config-service-simulator.js";
+import type { PimSimulator } from "../../../sim/pim/pim-simulator.js";
 import { pimNamesOf } from "./pim-names.js";
 
 export interface WatchedWrite {

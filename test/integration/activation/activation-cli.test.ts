@@ -3,13 +3,13 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect } from "vitest";
 import { runCli } from "../../../src/cli/main.js";
-import { SAMPLE_CONNECTIONS, sampleOrder } from "../../../src/sim/activation/activation-sample.js";
+import { SAMPLE_CONNECTIONS, sampleOrder } from "../../../sim/activation/activation-sample.js";
 import {
   SIM_ACTIVATION_TOKEN,
   startActivationSimulator,
   type ActivationSimulator,
   type ActivationSimulatorOptions,
-} from "../../../src/sim/activation/activation-simulator.js";
+} from "../../../sim/activation/activation-simulator.js";
 import { captureIo } from "../../support/capture-io.js";
 import { createConfigSafeTestRedis } from "../../support/process-redis.js";
 import { ACTIVATION_ENV, activationConfig, writeActivationConfig } from "./activation-test-config.js";

@@ -2,17 +2,17 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Job } from "bullmq";
 import { afterEach, describe, expect } from "vitest";
-import type { RefusedOrder } from "../../../src/activation/activation-state-store.js";
+import type { RefusedOrder } from "../../../src/features/activation/activation-state-store.js";
 import { runCli } from "../../../src/cli/main.js";
-import { ACTIVATION_QUEUE, createActivationQueue, type ActivationQueue } from "../../../src/jobs/activation-queue.js";
+import { ACTIVATION_QUEUE, createActivationQueue, type ActivationQueue } from "../../../src/jobs/queues/activation-queue.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
-import { sampleOrder } from "../../../src/sim/activation/activation-sample.js";
+import { sampleOrder } from "../../../sim/activation/activation-sample.js";
 import {
   SIM_ACTIVATION_TOKEN,
   SIM_WEBHOOK_TOKEN,
   startActivationSimulator,
   type ActivationSimulator,
-} from "../../../src/sim/activation/activation-simulator.js";
+} from "../../../sim/activation/activation-simulator.js";
 import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { captureIo } from "../../support/capture-io.js";
 import { waitFor } from "../../support/process-poll.js";

@@ -4,13 +4,9 @@ import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCli } from "../../../src/cli/main.js";
-import { createActivationQueue } from "../../../src/jobs/activation-queue.js";
-import { sampleOrder } from "../../../src/sim/activation/activation-sample.js";
-import {
-  SIM_ACTIVATION_TOKEN,
-  startActivationSimulator,
-  type ActivationSimulator,
-} from "../../../src/sim/activation/activation-simulator.js";
+import { createActivationQueue } from "../../../src/jobs/queues/activation-queue.js";
+import { sampleOrder } from "../../../sim/activation/activation-sample.js";
+import { SIM_ACTIVATION_TOKEN, startActivationSimulator, type ActivationSimulator } from "../../../sim/activation/activation-simulator.js";
 import { captureIo } from "../../support/capture-io.js";
 import { startOwnRedisServer, type OwnRedisServer } from "../../support/own-redis-server.js";
 import { assertCliBuilt, killLeftoverProcesses, spawnCli, waitForExit } from "../../support/process-cli.js";

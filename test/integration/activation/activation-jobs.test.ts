@@ -2,19 +2,19 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Job } from "bullmq";
 import { afterEach, describe, expect } from "vitest";
-import { contentHash } from "../../../src/json/canonical-json.js";
-import { deliveryIdOf } from "../../../src/activation/delivery-id.js";
+import { contentHash } from "../../../src/core/json/canonical-json.js";
+import { deliveryIdOf } from "../../../src/features/activation/delivery-id.js";
 import { runCli } from "../../../src/cli/main.js";
-import { ACTIVATION_QUEUE, createActivationQueue, type ActivationQueue } from "../../../src/jobs/activation-queue.js";
+import { ACTIVATION_QUEUE, createActivationQueue, type ActivationQueue } from "../../../src/jobs/queues/activation-queue.js";
 import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
-import { sampleOrder } from "../../../src/sim/activation/activation-sample.js";
+import { sampleOrder } from "../../../sim/activation/activation-sample.js";
 import {
   SIM_ACTIVATION_TOKEN,
   SIM_WEBHOOK_TOKEN,
   startActivationSimulator,
   type ActivationSimulator,
-} from "../../../src/sim/activation/activation-simulator.js";
+} from "../../../sim/activation/activation-simulator.js";
 import { captureIo } from "../../support/capture-io.js";
 import { waitFor } from "../../support/process-poll.js";
 import type { TestRedis } from "../../support/redis.js";

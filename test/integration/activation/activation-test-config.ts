@@ -1,6 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { SIM_ACTIVATION_CONNECTION_ID, SIM_ACTIVATION_TOKEN } from "../../../src/sim/activation/activation-simulator.js";
+import { SIM_ACTIVATION_CONNECTION_ID, SIM_ACTIVATION_TOKEN } from "../../../sim/activation/activation-simulator.js";
 import { TEST_REDIS_URL } from "../../support/redis.js";
 
 /** Nothing listens here: the sync part of these configs is never used. */

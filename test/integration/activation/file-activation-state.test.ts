@@ -1,8 +1,8 @@
 import { readFile, writeFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect } from "vitest";
-import { DAY_MS, type RefusedOrder } from "../../../src/activation/activation-state-store.js";
-import { createFileActivationState } from "../../../src/activation/file-activation-state.js";
+import { DAY_MS, type RefusedOrder } from "../../../src/features/activation/activation-state-store.js";
+import { createFileActivationState } from "../../../src/features/activation/file-activation-state.js";
 import { test } from "../../support/fixtures.js";
 
 describe("the file Activation state (no Redis): versions, retention, set-aside orders", () => {

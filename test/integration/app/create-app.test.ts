@@ -9,7 +9,7 @@ import { pino, type Logger } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createApp } from "../../../src/app/create-app.js";
 import { ReleaseFailed } from "../../../src/app/release-stack.js";
-import type { RedisClient } from "../../../src/redis/redis-client.js";
+import type { RedisClient } from "../../../src/infra/redis/redis-client.js";
 import { settingsSchema, type Settings } from "../../../src/settings/settings-schema.js";
 import { createTestRedis, TEST_REDIS_URL, type TestRedis } from "../../support/redis.js";
 import { silentLogger } from "../../support/silent-logger.js";
@@ -169,7 +169,7 @@ describe("createApp", () => {
       const serverUrl = app.worker().serverUrl ?? "";
       const redis = await app.redis();
       expect((await fetch(`${serverUrl}/healthz`)).status).toBe(200);
-      await running.queues.enqueueSync({ project: PROJECT, trigger: "cli" });
+      await running.queues.enqueue("sync.run", { project: PROJECT, trigger: "cli" });
       await entered;
 
       const failure = await app.stop().then(

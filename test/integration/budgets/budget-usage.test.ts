@@ -1,9 +1,9 @@
 import { pino } from "pino";
 import { describe, expect } from "vitest";
-import { budgetsOfProjects, readBudgetUsage, type ProjectBudget } from "../../../src/budgets/budget-usage.js";
-import { createRedisBudgets } from "../../../src/budgets/upstream-budgets.js";
-import { pimInstanceBudgetOf } from "../../../src/budgets/budget-identity.js";
-import { keyspaceOf } from "../../../src/redis/keyspace.js";
+import { budgetsOfProjects, readBudgetUsage, type ProjectBudget } from "../../../src/infra/budgets/budget-usage.js";
+import { createRedisBudgets } from "../../../src/infra/budgets/upstream-budgets.js";
+import { pimInstanceBudgetOf } from "../../../src/infra/budgets/budget-identity.js";
+import { keyspaceOf } from "../../../src/infra/redis/keyspace.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
 import { test } from "../../support/fixtures.js";
 import { waitFor } from "../../support/process-poll.js";

@@ -4,10 +4,10 @@ import type { AddressInfo } from "node:net";
 import { pino } from "pino";
 import { Agent, request } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createRedisBudgets, type UpstreamBudgets } from "../../../src/budgets/upstream-budgets.js";
-import { createHttpClient } from "../../../src/http/http-client.js";
-import { classifyFailure } from "../../../src/jobs/classify-failure.js";
-import { keyspaceOf } from "../../../src/redis/keyspace.js";
+import { createRedisBudgets, type UpstreamBudgets } from "../../../src/infra/budgets/upstream-budgets.js";
+import { createHttpClient } from "../../../src/infra/http/http-client.js";
+import { classifyFailure } from "../../../src/jobs/worker/classify-failure.js";
+import { keyspaceOf } from "../../../src/infra/redis/keyspace.js";
 import { z } from "zod";
 import { createTestRedis, TEST_REDIS_URL, type TestRedis } from "../../support/redis.js";
 import { waitFor } from "../../support/worker-wait.js";
@@ -216,8 +216,8 @@ describe("shared upstream budgets in Redis (two connections standing for two pro
     const slotsKey = keyspaceOf(redis.redis, redis.prefix).budgetKey(IDENTITY, "slots");
     // A real process takes every slot and holds them (renewing its leases) until it is killed.
     const script = `
-      import { createRedisBudgets } from "./dist/src/budgets/upstream-budgets.js";
-      import { keyspaceOf } from "./dist/src/redis/keyspace.js";
+      import { createRedisBudgets } from "./dist/src/infra/budgets/upstream-budgets.js";
+      import { keyspaceOf } from "./dist/src/infra/redis/keyspace.js";
       import { Redis } from "ioredis";
       import { pino } from "pino";
       const redis = new Redis(process.env.URL);

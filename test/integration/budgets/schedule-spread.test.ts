@@ -1,9 +1,9 @@
 import { pino } from "pino";
 import { describe, expect } from "vitest";
-import { createJobQueues, type JobQueues } from "../../../src/jobs/job-queues.js";
-import { scheduleOffsetMs } from "../../../src/jobs/schedule-offset.js";
-import { upsertSchedules } from "../../../src/jobs/upsert-schedules.js";
-import { SYNC_SCHEDULER_ID } from "../../../src/redis/queue-names.js";
+import { createJobQueues, type JobQueues } from "../../../src/jobs/queues/job-queues.js";
+import { scheduleOffsetMs } from "../../../src/jobs/schedules/schedule-offset.js";
+import { upsertSchedules } from "../../../src/jobs/schedules/upsert-schedules.js";
+import { SYNC_SCHEDULER_ID } from "../../../src/infra/redis/queue-names.js";
 import { projectSchema } from "../../../src/settings/settings-schema.js";
 import type { TestRedis } from "../../support/redis.js";
 import { test } from "../../support/fixtures.js";

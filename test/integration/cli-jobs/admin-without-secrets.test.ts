@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect } from "vitest";
-import type { JobQueues } from "../../../src/jobs/job-queues.js";
+import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
 import { assertCliBuilt, waitForExit } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { allJobs } from "../../support/process-jobs.js";

@@ -3,10 +3,10 @@ import { UnrecoverableError, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { describe, expect } from "vitest";
 import { runCli } from "../../../src/cli/main.js";
-import type { JobQueues } from "../../../src/jobs/job-queues.js";
+import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
 import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { loadSettings } from "../../../src/settings/load-settings.js";
-import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { captureIo } from "../../support/capture-io.js";
 import { SIM_SECRETS, writeTestConfig } from "../../support/process-config.js";
 import { allJobs, waitForJobState } from "../../support/process-jobs.js";
@@ -485,7 +485,7 @@ describe("pim-sync enqueue, add-options and jobs", () => {
   test("jobs list shows a long failure reason whole, the status code at its end included", async () => {
     // A real service URL with long collection ids: the status comes well past 120 characters.
     const reason = `the service refused add-options of teal for 'color': [service PATCH] "https://sdm.customer.example/api/v1/options_collections/${"0f3c9a".repeat(20)}/add-options/": 503 Service Unavailable`;
-    const enqueued = await queues.enqueueAddOptions({ project: PROJECT, attribute: "color", options: [{ name: "teal" }] });
+    const enqueued = await queues.enqueue("options.add", { project: PROJECT, attribute: "color", options: [{ name: "teal" }] });
     // A BullMQ worker of the test's own fails the job with that reason, as the worker would.
     const connection = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
     const failing = new Worker(

@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import { pino, type Logger } from "pino";
 import { describe, expect } from "vitest";
-import type { JobQueues } from "../../../src/jobs/job-queues.js";
+import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
 import { startAppWorker } from "../../support/app-worker.js";
 import { loadSettings } from "../../../src/settings/load-settings.js";
-import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { waitForExit, type LogLine } from "../../support/process-cli.js";
 import { SIM_SECRETS, writeTestConfig } from "../../support/process-config.js";
 import { waitForJobState } from "../../support/process-jobs.js";
@@ -70,7 +70,7 @@ describe("--once commands and the worker on one project", () => {
     // The PIM holds the job's reads: it keeps the lock until the gate opens, however slowly the
     // commands start.
     const gate = sims.pim.holdRequests({ path: PIM_API });
-    const job = await queues.enqueueSync({ project: PROJECT });
+    const job = await queues.enqueue("sync.run", { project: PROJECT });
     // Logged once the lock is taken.
     await waitFor(() => workerLogs.find((line) => line.msg === "job started"), { timeoutMs: 15_000, what: "the job to start" });
     await gate.reached(1, 15_000);
@@ -122,7 +122,7 @@ describe("--once commands and the worker on one project", () => {
     await once.waitForLog((line) => line.msg === "PIM structure read", 15_000, "the structure read");
     await gate.reached(1, 15_000);
 
-    const job = await queues.enqueueSync({ project: PROJECT });
+    const job = await queues.enqueue("sync.run", { project: PROJECT });
     const waiting = await waitFor(() => workerLogs.find((line) => line.msg === "waiting for the project lock"), {
       timeoutMs: 15_000,
       what: "the job to wait for the lock",

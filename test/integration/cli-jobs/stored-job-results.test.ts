@@ -1,7 +1,7 @@
 import { describe, expect } from "vitest";
-import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import { queueNameOf } from "../../../src/redis/queue-names.js";
-import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
+import { queueNameOf } from "../../../src/infra/redis/queue-names.js";
+import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { assertCliBuilt, servingUrlOf, waitForExit } from "../../support/process-cli.js";
 import { writeTestConfig } from "../../support/process-config.js";
 import { waitForJobState } from "../../support/process-jobs.js";

@@ -5,15 +5,15 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect } from "vitest";
-import { MAX_PAYLOAD_DEPTH } from "../../../src/activation/activation-assumptions.js";
-import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import { MAX_PAYLOAD_DEPTH } from "../../../src/features/activation/activation-assumptions.js";
+import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { ACTIVATION_ENV, activationConfig, writeActivationConfig } from "../activation/activation-test-config.js";
 import { assertCliBuilt, waitForExit } from "../../support/process-cli.js";
 import { allJobs } from "../../support/process-jobs.js";
 import { writeTestConfig } from "../../support/process-config.js";
 import type { TestRedis } from "../../support/redis.js";
 import { test, type CliFixture } from "../../support/fixtures.js";
-import type { JobQueues } from "../../../src/jobs/job-queues.js";
+import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
 
 const PROJECT = 67;
 

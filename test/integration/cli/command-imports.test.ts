@@ -50,9 +50,9 @@ describe("pim-sync --version: what it loads", () => {
   test("reads the version without loading the command table, what it imports, or any library", async ({ tempDir }) => {
     const loaded = await modulesLoadedBy(["--version"], tempDir);
 
-    expect(loaded.some((url) => url.includes("/dist/src/cli/package-version.js"))).toBe(true);
+    expect(loaded.some((url) => url.includes("/dist/src/app/package-version.js"))).toBe(true);
     const own = loaded.filter((url) => url.includes("/dist/src/")).map((url) => url.slice(url.indexOf("/dist/src/")));
-    expect(own.sort()).toEqual(["/dist/src/cli/bin.js", "/dist/src/cli/package-version.js"]);
+    expect(own.sort()).toEqual(["/dist/src/app/package-version.js", "/dist/src/cli/bin.js"]);
     expect(loaded.filter((url) => url.includes("/node_modules/"))).toEqual([]);
   });
 });
@@ -68,9 +68,7 @@ describe("pim-sync sync: what the command loads", () => {
     const loaded = await modulesLoadedBy(["sync", "--help"], dir);
 
     expect(loaded.some((url) => url.includes("/dist/src/cli/commands/sync-command.js"))).toBe(true);
-    const unneeded = loaded.filter((url) =>
-      /\/node_modules\/(ioredis|bullmq|fastify|@bull-board|cron-parser)\/|\/dist\/src\/sim\//.test(url),
-    );
+    const unneeded = loaded.filter((url) => /\/node_modules\/(ioredis|bullmq|fastify|@bull-board|cron-parser)\/|\/dist\/sim\//.test(url));
     expect(unneeded).toEqual([]);
   });
 });
@@ -96,7 +94,7 @@ describe("commands that call no upstream: what they load", () => {
   test("history loads neither BullMQ nor an upstream client", async () => {
     const loaded = await modulesLoadedBy(["history", "--config", configPath, "--project", "67"], dir);
 
-    expect(loaded.some((url) => url.includes("/dist/src/history/redis-history-store.js"))).toBe(true);
+    expect(loaded.some((url) => url.includes("/dist/src/stores/history/redis-history-store.js"))).toBe(true);
     expect(loaded.filter((url) => UPSTREAM_AND_FEATURES.test(url) || url.includes("/node_modules/bullmq/"))).toEqual([]);
   });
 });
@@ -104,7 +102,7 @@ describe("commands that call no upstream: what they load", () => {
 /**
  * The bundle (what `bin` and the image run) keeps the sources' lazy imports lazy: each is a chunk
  * loaded when it runs. What a chunk holds is read from the bundler's comments that open each
- * module in it (`// node_modules/bullmq/…`, `// dist/src/pim/…`).
+ * module in it (`// node_modules/bullmq/…`, `// dist/src/upstreams/pim/…`).
  */
 async function bundledModulesLoadedBy(
   args: readonly string[],
@@ -131,7 +129,7 @@ describe("the bundled CLI: what a command loads", () => {
     const { files, modules, external } = await bundledModulesLoadedBy(["--version"], tempDir);
 
     expect(files[0]).toBe("/dist/bin/pim-sync.js");
-    expect(modules.sort()).toEqual(["/dist/src/cli/bin.js", "/dist/src/cli/package-version.js"]);
+    expect(modules.sort()).toEqual(["/dist/src/cli/bin.js", "/dist/src/app/package-version.js"]);
     expect(external).toEqual([]);
   });
 

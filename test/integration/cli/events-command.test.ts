@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { SUBSCRIBED_EVENT_TYPES } from "../../../src/events/pim-event.js";
+import { SUBSCRIBED_EVENT_TYPES } from "../../../src/features/events/pim-event.js";
 import { assertCliBuilt, killLeftoverProcesses, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
 

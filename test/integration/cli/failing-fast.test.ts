@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect } from "vitest";
-import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { assertCliBuilt, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { REFUSED_PORT } from "../../support/refused-port.js";

@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect } from "vitest";
-import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { waitForExit } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { test, type CliFixture } from "../../support/fixtures.js";

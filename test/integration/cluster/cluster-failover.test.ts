@@ -15,13 +15,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { serviceBudgetOf } from "../../../src/budgets/budget-identity.js";
-import { createBullmqClusterConnection } from "../../../src/jobs/create-bullmq-connection.js";
-import { createJobQueues, type JobQueues } from "../../../src/jobs/job-queues.js";
-import { createKeyspace } from "../../../src/redis/keyspace.js";
-import type { RedisClient } from "../../../src/redis/redis-client.js";
+import { serviceBudgetOf } from "../../../src/infra/budgets/budget-identity.js";
+import { createBullmqClusterConnection } from "../../../src/jobs/queues/create-bullmq-connection.js";
+import { createJobQueues, type JobQueues } from "../../../src/jobs/queues/job-queues.js";
+import { createKeyspace } from "../../../src/infra/redis/keyspace.js";
+import type { RedisClient } from "../../../src/infra/redis/redis-client.js";
 import { serviceConnectionSchema } from "../../../src/settings/settings-schema.js";
-import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
+import { startSimulators, type RunningSimulators } from "../../../sim/start-simulators.js";
 import { startOwnRedisCluster, type OwnRedisCluster } from "../../support/own-redis-cluster.js";
 import { peakInWindow, peakOverlap } from "../../support/peak-window.js";
 import {
@@ -206,7 +206,7 @@ describe("Redis Cluster failover: a master is killed mid-job, its replica takes 
       const jobs = openQueues();
       // The third of 13 collections: the sync records it in Redis, and has 10 more to write.
       const killed = killOnWrite(master, "update-options", 3);
-      const { jobId } = await jobs.enqueueSync({ project: PROJECT, full: true, trigger: "cli" });
+      const { jobId } = await jobs.enqueue("sync.run", { project: PROJECT, full: true, trigger: "cli" });
       await killed;
 
       const promoted = await cluster.waitForPromotion(master, 30_000);
@@ -239,7 +239,7 @@ describe("Redis Cluster failover: a master is killed mid-job, its replica takes 
       // Queued before the worker starts: they wait together, so one job carries them all.
       const ids: string[] = [];
       for (const { attribute, name } of REQUESTS)
-        ids.push((await jobs.enqueueAddOptions({ project: PROJECT, attribute, options: [{ name }] })).jobId);
+        ids.push((await jobs.enqueue("options.add", { project: PROJECT, attribute, options: [{ name }] })).jobId);
       // The second of 8 collections: the batch records its outcome in Redis after the last one.
       const killed = killOnWrite(master, "add-options", 2);
       const worker = await startWorkerCli(configPath, 30_000);
@@ -298,7 +298,7 @@ describe("Redis Cluster failover: a master is killed mid-job, its replica takes 
       const jobs = openQueues();
       // The job's own keys stay up: only the budget stands between the sync and the service.
       const killed = killOnWrite(master, "update-options", 3);
-      const { jobId } = await jobs.enqueueSync({ project: PROJECT, full: true, trigger: "cli" });
+      const { jobId } = await jobs.enqueue("sync.run", { project: PROJECT, full: true, trigger: "cli" });
       await killed;
 
       const promoted = await cluster.waitForPromotion(master, 30_000);

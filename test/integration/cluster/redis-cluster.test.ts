@@ -9,20 +9,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createBullmqClusterConnection } from "../../../src/jobs/create-bullmq-connection.js";
-import { createJobQueues } from "../../../src/jobs/job-queues.js";
-import { createJobFinalStatusStore } from "../../../src/jobs/job-final-status-store.js";
-import { keyspaceOf } from "../../../src/redis/keyspace.js";
-import { closeRedis } from "../../../src/redis/close-redis.js";
-import { createRedisStateStore } from "../../../src/state/redis-state-store.js";
-import { createProjectLock, type ProjectLease } from "../../../src/state/project-lock.js";
+import { createBullmqClusterConnection } from "../../../src/jobs/queues/create-bullmq-connection.js";
+import { createJobQueues } from "../../../src/jobs/queues/job-queues.js";
+import { createJobFinalStatusStore } from "../../../src/jobs/admin/job-final-status-store.js";
+import { keyspaceOf } from "../../../src/infra/redis/keyspace.js";
+import { closeRedis } from "../../../src/infra/redis/close-redis.js";
+import { createRedisStateStore } from "../../../src/stores/state/redis-state-store.js";
+import { createProjectLock, type ProjectLease } from "../../../src/stores/state/project-lock.js";
 import { settingsSchema } from "../../../src/settings/settings-schema.js";
 import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { silentLogger } from "../../support/silent-logger.js";
 import { REFUSED_PORT } from "../../support/refused-port.js";
 import { runCli } from "../../../src/cli/main.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
-import { startActivationSimulator } from "../../../src/sim/activation/activation-simulator.js";
+import { startActivationSimulator } from "../../../sim/activation/activation-simulator.js";
 import { captureIo } from "../../support/capture-io.js";
 import { ACTIVATION_ENV, activationConfig, writeActivationConfig } from "../activation/activation-test-config.js";
 import { startOwnRedisCluster, type OwnRedisCluster } from "../../support/own-redis-cluster.js";
@@ -35,7 +35,7 @@ import {
   type CliProcess,
 } from "../../support/process-cli.js";
 import { scanKeys } from "../../support/redis.js";
-import { createRedisBudgets } from "../../../src/budgets/upstream-budgets.js";
+import { createRedisBudgets } from "../../../src/infra/budgets/upstream-budgets.js";
 import {
   FAST_ADD_OPTIONS,
   FAST_HTTP,
@@ -108,13 +108,13 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
   it("syncs a project (then a --full sync); its state lives under the project's hash tag", async () => {
     const harness = await startHarness();
     await harness.startWorker();
-    const first = await harness.queues.enqueueSync({ project: PROJECT });
+    const first = await harness.queues.enqueue("sync.run", { project: PROJECT });
     expect((await finishedJob(harness.queue(), first.jobId)).state).toBe("completed");
     expect(serviceOptions(harness.service, "color").length).toBeGreaterThan(0);
 
     // A full sync replaces each collection (a MULTI over the collection and the `known` set) and
     // records its progress per collection.
-    const full = await harness.queues.enqueueSync({ project: PROJECT, full: true });
+    const full = await harness.queues.enqueue("sync.run", { project: PROJECT, full: true });
     const done = await finishedJob(harness.queue(), full.jobId);
     expect(done.state).toBe("completed");
     expect(done.job.failedReason ?? "").toBe("");
@@ -170,8 +170,8 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
     const harness = await startHarness();
     await harness.startWorker();
     const request = { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { "en-US": "Teal" } }] };
-    const added = await harness.queues.enqueueAddOptions(request, { idempotencyKey: "delivery-1" });
-    const again = await harness.queues.enqueueAddOptions(request, { idempotencyKey: "delivery-1" });
+    const added = await harness.queues.enqueue("options.add", request, { idempotencyKey: "delivery-1" });
+    const again = await harness.queues.enqueue("options.add", request, { idempotencyKey: "delivery-1" });
     expect(added.status).toBe("queued");
     expect(again).toEqual({ ...added, status: "duplicate" });
 
@@ -190,7 +190,7 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
     await harness.startWorker();
     const ids = [];
     for (const name of ["teal", "navy", "ochre"])
-      ids.push((await harness.queues.enqueueAddOptions({ project: PROJECT, attribute: "color", options: [{ name }] })).jobId);
+      ids.push((await harness.queues.enqueue("options.add", { project: PROJECT, attribute: "color", options: [{ name }] })).jobId);
     await harness.queue().resume();
     const done = await Promise.all(ids.map((id) => finishedJob(harness.queue(), id)));
     expect(done.map((d) => d.state)).toEqual(["completed", "completed", "completed"]);
@@ -205,8 +205,8 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
 
   it("dedup: a sync requested while one waits merges into it, keeping --full", async () => {
     const harness = await startHarness();
-    const waiting = await harness.queues.enqueueSync({ project: PROJECT, requested_by: "plain" });
-    const merged = await harness.queues.enqueueSync({ project: PROJECT, full: true, requested_by: "full" });
+    const waiting = await harness.queues.enqueue("sync.run", { project: PROJECT, requested_by: "plain" });
+    const merged = await harness.queues.enqueue("sync.run", { project: PROJECT, full: true, requested_by: "full" });
     expect(waiting.status).toBe("queued");
     expect(merged).toEqual({ project: PROJECT, jobId: waiting.jobId, status: "merged" });
     expect((await harness.queue().getJob(waiting.jobId))?.data).toMatchObject({ full: true });
@@ -222,7 +222,7 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
     const configPath = await configFile(harness);
     harness.service.faults.failNext({ method: "PATCH", path: ADD_OPTIONS_PATH }, { status: 404, times: 50 });
     await harness.startWorker();
-    const job = await harness.queues.enqueueAddOptions({ project: PROJECT, attribute: "color", options: [{ name: "plum" }] });
+    const job = await harness.queues.enqueue("options.add", { project: PROJECT, attribute: "color", options: [{ name: "plum" }] });
     expect((await finishedJob(harness.queue(), job.jobId)).state).toBe("failed");
 
     harness.service.faults.clear();
@@ -241,7 +241,7 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
     const workers: CliProcess[] = await Promise.all([startWorkerCli(configPath, 20_000), startWorkerCli(configPath, 20_000)]);
     // The PIM holds the sync's reads until its worker is killed: it is certainly in the middle.
     const gate = harness.pim.holdRequests({ path: PIM_API });
-    const sync = await harness.queues.enqueueSync({ project: PROJECT });
+    const sync = await harness.queues.enqueue("sync.run", { project: PROJECT });
     const runner = await waitFor(
       () => workers.find((worker) => worker.logs().some((line) => line.msg === "job started" && line.job === sync.jobId)),
       20_000,
@@ -392,11 +392,15 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
       const statuses = createJobFinalStatusStore(connection, keyspaceOf(connection, prefix), 60);
       const leases: ProjectLease[] = [];
       for (const project of projects) {
-        const sync = await queues.enqueueSync({ project });
+        const sync = await queues.enqueue("sync.run", { project });
         const job = await queues.queueFor(project).getJob(sync.jobId);
         if (!job) throw new Error(`no job ${sync.jobId}`);
         await statuses.record(project, job, "completed");
-        await queues.enqueueAddOptions({ project, attribute: "color", options: [{ name: "teal" }] }, { idempotencyKey: `key-${project}` });
+        await queues.enqueue(
+          "options.add",
+          { project, attribute: "color", options: [{ name: "teal" }] },
+          { idempotencyKey: `key-${project}` },
+        );
         await state.replace(project, "color", [{ name: "red", label: {} }]);
         leases.push(await lock.tryAcquire(project, "the test"));
       }

@@ -2,13 +2,13 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect } from "vitest";
 import { COMMAND_NAMES } from "../../../src/cli/main.js";
-import { targetOfEvent } from "../../../src/events/event-target.js";
-import { pimEventSchema } from "../../../src/events/pim-event.js";
-import { JOB_DEFINITIONS } from "../../../src/jobs/job-catalog.js";
-import { createWorkerMetrics } from "../../../src/metrics/worker-metrics.js";
+import { targetOfEvent } from "../../../src/features/events/event-target.js";
+import { pimEventSchema } from "../../../src/features/events/pim-event.js";
+import { JOB_DEFINITIONS } from "../../../src/jobs/catalog/job-catalog.js";
+import { createWorkerMetrics } from "../../../src/server/metrics/worker-metrics.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
 import { pimEventsSchema } from "../../../src/settings/pim-events-settings-schema.js";
-import { SIM_ACTIVATION_CONNECTION_ID, SIM_ACTIVATION_TOKEN } from "../../../src/sim/activation/activation-simulator.js";
+import { SIM_ACTIVATION_CONNECTION_ID, SIM_ACTIVATION_TOKEN } from "../../../sim/activation/activation-simulator.js";
 import { startAppWorker } from "../../support/app-worker.js";
 import { REPO_ROOT } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
@@ -68,7 +68,9 @@ describe("the docs name everything the code has", () => {
   test("docs/worker.md's job catalog names every job of the catalog", async () => {
     const catalog = section(await doc("worker.md"), "Job catalog");
     const missing = JOB_DEFINITIONS.map((definition) => definition.name).filter((name) => !inTableFirstColumn(catalog, name));
-    expect(missing, "jobs of src/jobs/job-catalog.ts missing from the job table of docs/worker.md's 'Job catalog' section").toEqual([]);
+    expect(missing, "jobs of src/jobs/catalog/job-catalog.ts missing from the job table of docs/worker.md's 'Job catalog' section").toEqual(
+      [],
+    );
   });
 
   test("docs/operations.md names every metric of the worker's registry", async () => {
@@ -84,7 +86,7 @@ describe("the docs name everything the code has", () => {
     expect(names).toContain("pim_sync_sync_runs_total");
     const operations = await doc("operations.md");
     const missing = names.filter((name) => !namesMetric(operations, name));
-    expect(missing, "metrics of src/metrics/ that docs/operations.md does not name (in backticks, or by a `prefix_*`)").toEqual([]);
+    expect(missing, "metrics of src/server/metrics/ that docs/operations.md does not name (in backticks, or by a `prefix_*`)").toEqual([]);
   });
 
   test("docs/pim-events.md's example event is one the receiver accepts, targeting the option it names", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect } from "vitest";
-import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import { optionEventData } from "../../../src/sim/pim/pim-event-emitter.js";
-import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
+import { optionEventData } from "../../../sim/pim/pim-event-emitter.js";
+import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { test, type CliFixture } from "../../support/fixtures.js";
 import { assertCliBuilt, servingUrlOf } from "../../support/process-cli.js";
 import { writeTestConfig } from "../../support/process-config.js";

@@ -1,6 +1,7 @@
 import { Worker } from "bullmq";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { JobQueues } from "../../../src/jobs/job-queues.js";
+import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
+import { eventWindowDelay } from "../../../src/features/events/event-window.js";
 import { allJobs, openTestQueues } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/process-poll.js";
 import { createTestRedis, type TestRedis } from "../../support/redis.js";
@@ -28,13 +29,13 @@ describe("the merge window of PIM events in the project queue (real Redis, no wo
 
   it("each event joining the waiting job moves its start a quiet gap after itself, within the window", async () => {
     const window = { quietMs: 20_000, maxMs: 40_000 };
-    await queues.enqueueEventSync(PROJECT, window);
+    await queues.enqueue("sync.events", { project: PROJECT }, eventWindowDelay(window));
     const [job] = await allJobs(queues, PROJECT);
     const firstStart = await startOf(job?.id ?? "");
     expect(firstStart).toBe((job?.timestamp ?? 0) + window.quietMs);
     // A later event (the clock has moved on): the start follows it.
     await waitFor(() => Date.now() > (job?.timestamp ?? 0) + 5, { timeoutMs: 5_000, what: "the clock to move on" });
-    await queues.enqueueEventSync(PROJECT, window);
+    await queues.enqueue("sync.events", { project: PROJECT }, eventWindowDelay(window));
     expect(await allJobs(queues, PROJECT)).toHaveLength(1);
     const secondStart = await startOf(job?.id ?? "");
     expect(secondStart).toBeGreaterThan(firstStart);
@@ -43,18 +44,18 @@ describe("the merge window of PIM events in the project queue (real Redis, no wo
 
   it("never past the window's end: a quiet gap longer than what is left of it ends with the window", async () => {
     const window = { quietMs: 20_000, maxMs: 20_010 };
-    await queues.enqueueEventSync(PROJECT, window);
+    await queues.enqueue("sync.events", { project: PROJECT }, eventWindowDelay(window));
     const [job] = await allJobs(queues, PROJECT);
     expect(await startOf(job?.id ?? "")).toBe((job?.timestamp ?? 0) + window.quietMs);
     // Later than 10 ms after the first: a quiet gap from now would end past the window.
     await waitFor(() => Date.now() > (job?.timestamp ?? 0) + 15, { timeoutMs: 5_000, what: "the clock to move on" });
-    await queues.enqueueEventSync(PROJECT, window);
+    await queues.enqueue("sync.events", { project: PROJECT }, eventWindowDelay(window));
     expect(await startOf(job?.id ?? "")).toBe((job?.timestamp ?? 0) + window.maxMs);
   });
 
   it("a job waiting for its retry keeps its backoff: an event joins it without moving its start", async () => {
     const queue = queues.queueFor(PROJECT);
-    await queues.enqueueEventSync(PROJECT, { quietMs: 0, maxMs: 0 });
+    await queues.enqueue("sync.events", { project: PROJECT }, eventWindowDelay({ quietMs: 0, maxMs: 0 }));
     // A real BullMQ worker whose run fails: the job goes back to the delayed set for its backoff.
     const connection = redis.redis.duplicate({ maxRetriesPerRequest: null });
     const worker = new Worker(queue.name, () => Promise.reject(new Error("the PIM did not answer")), {
@@ -71,7 +72,7 @@ describe("the merge window of PIM events in the project queue (real Redis, no wo
       );
       await worker.close();
       const backoffStart = await startOf(job.id ?? "");
-      await queues.enqueueEventSync(PROJECT, { quietMs: 0, maxMs: 0 });
+      await queues.enqueue("sync.events", { project: PROJECT }, eventWindowDelay({ quietMs: 0, maxMs: 0 }));
       expect(await startOf(job.id ?? "")).toBe(backoffStart);
     } finally {
       await worker.close();

@@ -1,6 +1,6 @@
 import { describe, expect } from "vitest";
-import { createPimEventStore, SEEN_DAYS, type RecordedEvent } from "../../../src/events/pim-event-store.js";
-import { keyspaceOf } from "../../../src/redis/keyspace.js";
+import { createPimEventStore, SEEN_DAYS, type RecordedEvent } from "../../../src/features/events/pim-event-store.js";
+import { keyspaceOf } from "../../../src/infra/redis/keyspace.js";
 import { test } from "../../support/fixtures.js";
 import type { TestRedis } from "../../support/redis.js";
 

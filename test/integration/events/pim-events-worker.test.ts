@@ -2,14 +2,14 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { signBody } from "../../../src/events/event-signature.js";
-import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import { createLogger } from "../../../src/log/create-logger.js";
-import { createAgent } from "../../../src/http/create-agent.js";
-import { createPimClient } from "../../../src/pim/pim-client.js";
-import { EMPTY_REDACTOR } from "../../../src/secrets/redactor.js";
-import { optionEventData } from "../../../src/sim/pim/pim-event-emitter.js";
-import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
+import { signBody } from "../../../src/features/events/event-signature.js";
+import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
+import { createLogger } from "../../../src/infra/log/create-logger.js";
+import { createAgent } from "../../../src/infra/http/create-agent.js";
+import { createPimClient } from "../../../src/upstreams/pim/pim-client.js";
+import { EMPTY_REDACTOR } from "../../../src/infra/secrets/redactor.js";
+import { optionEventData } from "../../../sim/pim/pim-event-emitter.js";
+import { startSimulators, type RunningSimulators } from "../../../sim/start-simulators.js";
 import { assertCliBuilt, killLeftoverProcesses, servingUrlOf, spawnCli, type CliProcess } from "../../support/process-cli.js";
 import { SIM_CREDENTIALS, writeTestConfig } from "../../support/process-config.js";
 import { allJobs, collectionsOf, openTestQueues, waitForJobState } from "../../support/process-jobs.js";
@@ -73,7 +73,7 @@ describe("PIM events through the worker process and the simulators", () => {
     const url = await servingUrlOf(worker, WAIT_MS);
     serverUrl = url;
     receiver = `${url}/v1/pim-events/${PROJECT}`;
-    const sync = await queues.enqueueSync({ project: PROJECT, trigger: "api" });
+    const sync = await queues.enqueue("sync.run", { project: PROJECT, trigger: "api" });
     await waitForJobState(queues, PROJECT, sync.jobId, "completed", WAIT_MS);
     sims.pim.events.configure({ url: receiver, secret: SECRET });
   }
@@ -150,7 +150,7 @@ describe("PIM events through the worker process and the simulators", () => {
     if (eventJob?.id === undefined) throw new Error("no sync.events job");
     // Records are written in the order the jobs end, on one connection: once the later sync's
     // record is there, the event sync's would be too.
-    const sync = await queues.enqueueSync({ project: PROJECT, trigger: "api" });
+    const sync = await queues.enqueue("sync.run", { project: PROJECT, trigger: "api" });
     await waitForJobState(queues, PROJECT, sync.jobId, "completed", WAIT_MS);
     await waitFor(async () => (await redis.redis.exists(statusKey(sync.jobId))) === 1, {
       timeoutMs: WAIT_MS,
@@ -255,7 +255,7 @@ describe("PIM events through the worker process and the simulators", () => {
     expect(collectionsOf(sims.service, PROJECT)["color"]).toContainEqual({ name: "teal", label: { "en-US": "Teal blue" } });
     // A full sync now finds nothing to write: the targeted syncs left the exact state.
     const writesBefore = Object.values(sims.service.writes()).flat().length;
-    const full = await queues.enqueueSync({ project: PROJECT, trigger: "api" });
+    const full = await queues.enqueue("sync.run", { project: PROJECT, trigger: "api" });
     await waitForJobState(queues, PROJECT, full.jobId, "completed", WAIT_MS);
     expect(Object.values(sims.service.writes()).flat().length).toBe(writesBefore);
   });
@@ -403,7 +403,7 @@ describe("PIM events through the worker process and the simulators", () => {
     await pim().upsertAttributeOptions("color", [{ code: "teal", labels: { en_US: "Teal" } }]);
     expect(sims.pim.events.stats().dropped).toBe(1);
     expect(optionsOf("color")).not.toContain("teal");
-    const scheduled = await queues.enqueueSync({ project: PROJECT, trigger: "schedule" });
+    const scheduled = await queues.enqueue("sync.run", { project: PROJECT, trigger: "schedule" });
     await waitForJobState(queues, PROJECT, scheduled.jobId, "completed", WAIT_MS);
     expect(optionsOf("color")).toContain("teal");
   });

@@ -1,5 +1,5 @@
 import { describe, expect } from "vitest";
-import { optionEventData } from "../../../src/sim/pim/pim-event-emitter.js";
+import { optionEventData } from "../../../sim/pim/pim-event-emitter.js";
 import { test } from "../../support/fixtures.js";
 import { assertCliBuilt, servingUrlOf } from "../../support/process-cli.js";
 import { writeTestConfig } from "../../support/process-config.js";

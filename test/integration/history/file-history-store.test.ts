@@ -1,9 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect } from "vitest";
-import { createFileHistoryStore } from "../../../src/history/file-history-store.js";
-import type { HistoryBatch } from "../../../src/history/history-batch.js";
-import { queryHistory } from "../../../src/history/query-history.js";
+import { createFileHistoryStore } from "../../../src/stores/history/file-history-store.js";
+import type { HistoryBatch } from "../../../src/stores/history/history-batch.js";
+import { queryHistory } from "../../../src/stores/history/query-history.js";
 import { test } from "../../support/fixtures.js";
 
 const added = (...options: string[]): HistoryBatch => [

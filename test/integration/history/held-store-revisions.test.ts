@@ -1,11 +1,11 @@
 import { describe, expect } from "vitest";
-import { approveHeldPlan } from "../../../src/held/approve-held-plan.js";
-import { createFileHeldStore } from "../../../src/held/file-held-store.js";
-import type { HeldPlan } from "../../../src/held/held-plan.js";
-import type { HeldStore } from "../../../src/held/held-store.js";
-import { createRedisHeldStore } from "../../../src/held/redis-held-store.js";
-import { syncWithHeldReview } from "../../../src/held/sync-with-held-review.js";
-import type { SyncReport } from "../../../src/sync/sync-report.js";
+import { approveHeldPlan } from "../../../src/features/sync/held/approve-held-plan.js";
+import { createFileHeldStore } from "../../../src/features/sync/held/file-held-store.js";
+import type { HeldPlan } from "../../../src/features/sync/held/held-plan.js";
+import type { HeldStore } from "../../../src/features/sync/held/held-store.js";
+import { createRedisHeldStore } from "../../../src/features/sync/held/redis-held-store.js";
+import { syncWithHeldReview } from "../../../src/features/sync/held/sync-with-held-review.js";
+import type { SyncReport } from "../../../src/features/sync/sync-report.js";
 import { test } from "../../support/fixtures.js";
 import type { TestRedis } from "../../support/redis.js";
 import { silentLogger } from "../../support/silent-logger.js";

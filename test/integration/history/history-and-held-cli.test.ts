@@ -1,8 +1,8 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect } from "vitest";
-import { entriesOfBatch, historyBatchSchema } from "../../../src/history/history-batch.js";
-import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import { entriesOfBatch, historyBatchSchema } from "../../../src/stores/history/history-batch.js";
+import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { assertCliBuilt, waitForExit } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { waitFor } from "../../support/process-poll.js";

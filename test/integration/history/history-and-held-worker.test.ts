@@ -1,6 +1,6 @@
 import { describe, expect } from "vitest";
-import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
+import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { assertCliBuilt, servingUrlOf, type CliProcess } from "../../support/process-cli.js";
 import { writeTestConfig } from "../../support/process-config.js";
 import { waitForJobState } from "../../support/process-jobs.js";
@@ -94,7 +94,7 @@ describe("the worker records its writes and keeps held deletions for an admin's 
     expect(rest.next_cursor).toBeNull();
     expect((await as(VIEWER, `/admin/api/projects/${PROJECT}/history?since=yesterday`)).status).toBe(400);
 
-    const added = await queues.enqueueAddOptions({
+    const added = await queues.enqueue("options.add", {
       project: PROJECT,
       attribute: "color",
       options: [{ name: "teal", label: { "en-US": "Teal" } }],

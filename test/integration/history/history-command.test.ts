@@ -1,7 +1,7 @@
 import { describe, expect } from "vitest";
-import type { HistoryBatch } from "../../../src/history/history-batch.js";
-import { createRedisHistoryStore } from "../../../src/history/redis-history-store.js";
-import { allHistory } from "../../../src/history/query-history.js";
+import type { HistoryBatch } from "../../../src/stores/history/history-batch.js";
+import { createRedisHistoryStore } from "../../../src/stores/history/redis-history-store.js";
+import { allHistory } from "../../../src/stores/history/query-history.js";
 import { DEFAULT_HISTORY_LIMIT } from "../../../src/cli/commands/history-command.js";
 import { assertCliBuilt, waitForExit } from "../../support/process-cli.js";
 import { writeTestConfig } from "../../support/process-config.js";

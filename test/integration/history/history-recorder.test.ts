@@ -1,11 +1,11 @@
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect } from "vitest";
-import { createFileHistoryStore } from "../../../src/history/file-history-store.js";
-import type { HistoryBatch } from "../../../src/history/history-batch.js";
-import { createHistoryRecorder } from "../../../src/history/history-recorder.js";
-import type { HistoryStore } from "../../../src/history/history-store.js";
-import { allHistory } from "../../../src/history/query-history.js";
+import { createFileHistoryStore } from "../../../src/stores/history/file-history-store.js";
+import type { HistoryBatch } from "../../../src/stores/history/history-batch.js";
+import { createHistoryRecorder } from "../../../src/stores/history/history-recorder.js";
+import type { HistoryStore } from "../../../src/stores/history/history-store.js";
+import { allHistory } from "../../../src/stores/history/query-history.js";
 import { test } from "../../support/fixtures.js";
 
 const replaced = (...options: string[]): HistoryBatch => [

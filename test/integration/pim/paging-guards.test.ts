@@ -1,11 +1,11 @@
 import { Agent } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createHttpClient, type HttpClient } from "../../../src/http/http-client.js";
-import { HttpError } from "../../../src/http/http-error.js";
-import { PagingError } from "../../../src/http/paging-error.js";
-import { followNextLinks } from "../../../src/pim/follow-next-links.js";
-import { pageSchema } from "../../../src/pim/pim-schemas.js";
+import { createHttpClient, type HttpClient } from "../../../src/infra/http/http-client.js";
+import { HttpError } from "../../../src/infra/http/http-error.js";
+import { PagingError } from "../../../src/infra/http/paging-error.js";
+import { followNextLinks } from "../../../src/upstreams/pim/follow-next-links.js";
+import { pageSchema } from "../../../src/upstreams/pim/pim-schemas.js";
 import { startScriptedServer, type ScriptedReply, type ScriptedServer } from "../../support/scripted-http-server.js";
 import { createMemoryLogger } from "./memory-logger.js";
 

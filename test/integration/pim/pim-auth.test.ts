@@ -1,7 +1,7 @@
 import { Agent } from "undici";
 import { describe, expect } from "vitest";
-import { HttpError } from "../../../src/http/http-error.js";
-import { createPimAuth, CREDENTIALS_REJECTED_MESSAGE, type PimAuth } from "../../../src/pim/pim-auth.js";
+import { HttpError } from "../../../src/infra/http/http-error.js";
+import { createPimAuth, CREDENTIALS_REJECTED_MESSAGE, type PimAuth } from "../../../src/upstreams/pim/pim-auth.js";
 import { startFixtureServer, type FixtureServer, type FixtureServerOptions } from "./fixture-server.js";
 import { createMemoryLogger } from "./memory-logger.js";
 import { CREDENTIALS, startPimHarness, TEST_RETRY } from "./start-pim-client.js";

@@ -1,6 +1,6 @@
 import { describe, expect } from "vitest";
-import { HttpError } from "../../../src/http/http-error.js";
-import { CREDENTIALS_REJECTED_MESSAGE } from "../../../src/pim/pim-auth.js";
+import { HttpError } from "../../../src/infra/http/http-error.js";
+import { CREDENTIALS_REJECTED_MESSAGE } from "../../../src/upstreams/pim/pim-auth.js";
 import { CREDENTIALS, startPimHarness, type PimHarness } from "./start-pim-client.js";
 import { test, type PimSyncFixtures } from "../../support/fixtures.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect } from "vitest";
-import { ATTRIBUTE_TYPES_TO_READ } from "../../../src/domain/pim-catalog.js";
-import { HttpError } from "../../../src/http/http-error.js";
+import { ATTRIBUTE_TYPES_TO_READ } from "../../../src/core/domain/pim-catalog.js";
+import { HttpError } from "../../../src/infra/http/http-error.js";
 import { collect, startPimHarness, type PimHarness } from "./start-pim-client.js";
 import { test, type PimSyncFixtures } from "../../support/fixtures.js";
 

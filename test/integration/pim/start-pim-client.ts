@@ -1,5 +1,5 @@
 import { Agent } from "undici";
-import { createPimClient, type PimClient, type PimClientOptions } from "../../../src/pim/pim-client.js";
+import { createPimClient, type PimClient, type PimClientOptions } from "../../../src/upstreams/pim/pim-client.js";
 import { startFixtureServer, type FixtureServer, type FixtureServerOptions } from "./fixture-server.js";
 import { createMemoryLogger } from "./memory-logger.js";
 import { DEFAULT_PIM_CLIENT_LIMITS } from "../../support/default-settings.js";

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect } from "vitest";
-import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
+import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { assertCliBuilt, servingUrlOf, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { SIM_CREDENTIALS, writeTestConfig } from "../../support/process-config.js";
 import { waitForJobState } from "../../support/process-jobs.js";

@@ -1,6 +1,6 @@
 import { describe, expect } from "vitest";
-import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
+import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { assertCliBuilt, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { writeTestConfig } from "../../support/process-config.js";
 import { waitForJobState } from "../../support/process-jobs.js";
@@ -47,7 +47,7 @@ describe("pim-sync worker as a process: SIGKILL in the middle of a merged add-op
   test("every request ends added exactly once, and its outcome says so: no outcome before the writes, the killed run replayed, no failed job", async () => {
     const ids: string[] = [];
     for (const { attribute, name } of REQUESTS)
-      ids.push((await queues.enqueueAddOptions({ project: PROJECT, attribute, options: [{ name }] })).jobId);
+      ids.push((await queues.enqueue("options.add", { project: PROJECT, attribute, options: [{ name }] })).jobId);
     const [leader] = ids;
     const workerA = await startWorkerProcess();
     await waitFor(() => sims.service.requests.filter(isAccepted).length >= 2, { timeoutMs: 20_000, what: "2 accepted add-options calls" });

@@ -1,11 +1,11 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect } from "vitest";
-import { pimConnectionBudgetOf } from "../../../src/budgets/budget-identity.js";
-import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import { keyspaceOf } from "../../../src/redis/keyspace.js";
+import { pimConnectionBudgetOf } from "../../../src/infra/budgets/budget-identity.js";
+import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
+import { keyspaceOf } from "../../../src/infra/redis/keyspace.js";
 import { pimConnectionSchema } from "../../../src/settings/settings-schema.js";
-import { defaultCatalogPath, startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
+import { defaultCatalogPath, startSimulators, type RunningSimulators } from "../../../sim/start-simulators.js";
 import { peakInWindow, peakOverlap } from "../../support/peak-window.js";
 import { assertCliBuilt } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
@@ -71,7 +71,7 @@ describe("fleet-wide upstream budgets: two worker processes, four projects, one 
 
   test("a full sync of every project: no 429 anywhere, never more than 10 service requests in any 1,000 ms, never more than 4 PIM calls in flight", async () => {
     const workers = [await cli.startWorker(configPath), await cli.startWorker(configPath)];
-    const jobs = await Promise.all(PROJECTS.map((project) => queues.enqueueSync({ project, full: true })));
+    const jobs = await Promise.all(PROJECTS.map((project) => queues.enqueue("sync.run", { project, full: true })));
     await Promise.all(jobs.map((job) => waitForJobState(queues, job.project, job.jobId, "completed", 120_000)));
 
     // Both processes did part of the work.
@@ -104,7 +104,7 @@ describe("fleet-wide upstream budgets: two worker processes, four projects, one 
       "slots",
     );
     const doomed = await cli.startWorker(configPath);
-    const jobs = await Promise.all(PROJECTS.slice(0, 2).map((project) => queues.enqueueSync({ project, full: true })));
+    const jobs = await Promise.all(PROJECTS.slice(0, 2).map((project) => queues.enqueue("sync.run", { project, full: true })));
     const held = await waitFor(
       async () => {
         const members = await redis.redis.zrange(slotsKey, 0, -1);

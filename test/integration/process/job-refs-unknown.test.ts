@@ -2,8 +2,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
+import { startSimulators, type RunningSimulators } from "../../../sim/start-simulators.js";
 import { assertCliBuilt, killLeftoverProcesses, servingUrlOf, spawnCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { writeTestConfig } from "../../support/process-config.js";
 import { openTestQueues } from "../../support/process-jobs.js";
@@ -31,7 +31,7 @@ describe("pim-sync worker as a process: job references that name no configured p
     queues = openTestQueues(redis);
     // A job that exists, for contrast; it stays waiting (the queue is paused).
     await queues.queueFor(67).pause();
-    queuedRef = `67/${(await queues.enqueueSync({ project: 67 })).jobId}`;
+    queuedRef = `67/${(await queues.enqueue("sync.run", { project: 67 })).jobId}`;
     dir = await mkdtemp(join(tmpdir(), "pim-sync-job-refs-"));
     const configPath = await writeTestConfig(dir, {
       pimUrl: sims.pim.url,

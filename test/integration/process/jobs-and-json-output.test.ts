@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect } from "vitest";
-import type { JobQueues } from "../../../src/jobs/job-queues.js";
+import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
 import { assertCliBuilt, waitForExit } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
 import type { TestRedis } from "../../support/redis.js";
@@ -39,14 +39,15 @@ describe("jobs list, show, retry and --json failures, as processes", () => {
   }
 
   test("--limit is overall; a header row; columns aligned whatever the id length; the data summarised", async () => {
-    await queues.enqueueSync({ project: 67, full: true, trigger: "cli" });
+    await queues.enqueue("sync.run", { project: 67, full: true, trigger: "cli" });
     // A long id (idempotency keys make one) beside short ones.
-    await queues.enqueueAddOptions(
+    await queues.enqueue(
+      "options.add",
       { project: 67, attribute: "color", options: [{ name: "teal" }, { name: "mint" }] },
       { idempotencyKey: "67:delivery-1" },
     );
-    await queues.enqueueAddOptions({ project: 99, attribute: "color", options: [{ name: "sand" }] });
-    await queues.enqueueSync({ project: 99, trigger: "api" });
+    await queues.enqueue("options.add", { project: 99, attribute: "color", options: [{ name: "sand" }] });
+    await queues.enqueue("sync.run", { project: 99, trigger: "api" });
 
     const all = await run("jobs", "list");
     expect(all.code).toBe(0);

@@ -4,13 +4,13 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { beforeAll, describe, expect } from "vitest";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
-import type { JobQueues } from "../../../src/jobs/job-queues.js";
+import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
 import { assertCliBuilt, servingUrlOf, REPO_ROOT, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { waitForJobState } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/process-poll.js";
 import { TEST_REDIS_URL, type TestRedis } from "../../support/redis.js";
 import { test, type CliFixture } from "../../support/fixtures.js";
-import { signBody } from "../../../src/events/event-signature.js";
+import { signBody } from "../../../src/features/events/event-signature.js";
 
 interface SimWorkerConfig {
   redis: { url: string; prefix: string };

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect } from "vitest";
-import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { assertCliBuilt, REPO_ROOT, waitForExit } from "../../support/process-cli.js";
 import { writeTestConfig } from "../../support/process-config.js";
 import { test, type CliFixture } from "../../support/fixtures.js";

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect } from "vitest";
-import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
-import type { RequestGate } from "../../../src/sim/shared/request-gates.js";
+import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
+import type { RunningSimulators } from "../../../sim/start-simulators.js";
+import type { RequestGate } from "../../../sim/shared/request-gates.js";
 import { assertCliBuilt, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { writeTestConfig } from "../../support/process-config.js";
 import { cleanSyncEndState, collectionsOf, waitForJobState, type CollectionsByName } from "../../support/process-jobs.js";
@@ -59,7 +59,7 @@ describe("pim-sync worker as a process: signals", () => {
   test("SIGTERM during a sync lets it finish: exit 0, the job completed, every collection synced", async () => {
     const gate = holdWrites(1);
     const worker = await startWorkerProcess();
-    const { jobId } = await queues.enqueueSync({ project: PROJECT, trigger: "cli" });
+    const { jobId } = await queues.enqueue("sync.run", { project: PROJECT, trigger: "cli" });
 
     // The sync is under way: the job is active, the PIM was read, the first collection written,
     // the second write held.
@@ -116,7 +116,7 @@ describe("pim-sync worker as a process: signals", () => {
     const gate = holdWrites(1);
     const workerA = cli.spawn(["worker", "--config", shortDeadline]);
     await workerA.waitForLog((line) => line.msg === "worker started", 15_000, "'worker started'");
-    const { jobId } = await queues.enqueueSync({ project: PROJECT, trigger: "cli" });
+    const { jobId } = await queues.enqueue("sync.run", { project: PROJECT, trigger: "cli" });
     await gate.reached(1, 30_000);
     expect(sims.service.requests.filter(isUpdateOptions)).toHaveLength(1);
 

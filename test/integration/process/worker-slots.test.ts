@@ -1,8 +1,8 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect } from "vitest";
-import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
+import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { assertCliBuilt, type CliProcess, type LogLine } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { waitForJobState } from "../../support/process-jobs.js";
@@ -71,7 +71,7 @@ describe("pim-sync worker processes: a process takes a job only with a free slot
     // then, however long B takes to come up (a latency only made that likely).
     const gate = sims.pim.holdRequests({ path: PIM_API });
     const a = await startWorkerProcess();
-    const jobs = await Promise.all(PROJECTS.map((project) => queues.enqueueSync({ project })));
+    const jobs = await Promise.all(PROJECTS.map((project) => queues.enqueue("sync.run", { project })));
     const first = await a.waitForLog((line) => line.msg === "job started", 10_000, "A's first 'job started'");
     await gate.reached(1, 30_000);
     const b = await startWorkerProcess();

@@ -1,5 +1,5 @@
 import { describe, expect } from "vitest";
-import { createAddOptionsIntentStore } from "../../../src/add-options/add-options-intent-store.js";
+import { createAddOptionsIntentStore } from "../../../src/features/add-options/add-options-intent-store.js";
 import type { TestRedis } from "../../support/redis.js";
 import { test } from "../../support/fixtures.js";
 

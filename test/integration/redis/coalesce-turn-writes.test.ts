@@ -4,7 +4,7 @@
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { coalesceTurnWrites } from "../../../src/redis/coalesce-turn-writes.js";
+import { coalesceTurnWrites } from "../../../src/infra/redis/coalesce-turn-writes.js";
 import { createTestRedis, type TestRedis } from "../../support/redis.js";
 
 describe("coalesceTurnWrites", () => {

@@ -4,9 +4,9 @@
  */
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
-import { closeRedis } from "../../../src/redis/close-redis.js";
-import { connectCommandRedis } from "../../../src/redis/connect-command-redis.js";
-import type { RedisClient } from "../../../src/redis/redis-client.js";
+import { closeRedis } from "../../../src/infra/redis/close-redis.js";
+import { connectCommandRedis } from "../../../src/infra/redis/connect-command-redis.js";
+import type { RedisClient } from "../../../src/infra/redis/redis-client.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
 import { startOwnRedisServer, type OwnRedisServer } from "../../support/own-redis-server.js";
 

@@ -4,7 +4,7 @@
  */
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
-import { redisScript } from "../../../src/redis/redis-script.js";
+import { redisScript } from "../../../src/infra/redis/redis-script.js";
 import { startOwnRedisServer, type OwnRedisServer } from "../../support/own-redis-server.js";
 
 describe("redisScript", () => {

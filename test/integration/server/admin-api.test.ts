@@ -1,8 +1,8 @@
 import { describe, expect } from "vitest";
-import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import { queueNameOf } from "../../../src/redis/queue-names.js";
+import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
+import { queueNameOf } from "../../../src/infra/redis/queue-names.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
-import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { waitForJobState } from "../../support/process-jobs.js";
@@ -59,7 +59,7 @@ describe("admin API and dashboard (/admin), and GET /v1/jobs", () => {
   /** An add-options job that fails at once: its attribute is not in the project's allowlist (queued past the trigger's check). */
   async function failedJob(): Promise<string> {
     if (!queues) throw new Error("not started");
-    const job = await queues.enqueueAddOptions({
+    const job = await queues.enqueue("options.add", {
       project: PROJECT,
       attribute: "color",
       options: [{ name: "teal", label: { es_ES: "Verde azulado" } }],

@@ -6,10 +6,10 @@
 import { request as httpRequest } from "node:http";
 import { pino, type Logger } from "pino";
 import { describe, expect } from "vitest";
-import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import { queueNameOf } from "../../../src/redis/queue-names.js";
+import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
+import { queueNameOf } from "../../../src/infra/redis/queue-names.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
-import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { allJobs, waitForJobState } from "../../support/process-jobs.js";
@@ -163,9 +163,9 @@ describe("the admin route table, however the path is spelled", () => {
     const { queues: jobQueues, url } = await start();
     const queue = jobQueues.queueFor(PROJECT);
     // A job that fails at once: its attribute is not in the project's allowlist.
-    const failed = await jobQueues.enqueueAddOptions(ADD_DATA);
+    const failed = await jobQueues.enqueue("options.add", ADD_DATA);
     await waitForJobState(jobQueues, PROJECT, failed.jobId, "failed", 30_000);
-    const completed = await jobQueues.enqueueSync({ project: PROJECT, trigger: "api" });
+    const completed = await jobQueues.enqueue("sync.run", { project: PROJECT, trigger: "api" });
     await waitForJobState(jobQueues, PROJECT, completed.jobId, "completed", 30_000);
 
     for (const [method, path, body] of [
@@ -262,7 +262,7 @@ describe("the admin route table, however the path is spelled", () => {
 
   test("a viewer is refused every state-changing call, the ones an admin may make included, and nothing changes", async () => {
     const { queues: jobQueues, url } = await start();
-    const failed = await jobQueues.enqueueAddOptions(ADD_DATA);
+    const failed = await jobQueues.enqueue("options.add", ADD_DATA);
     await waitForJobState(jobQueues, PROJECT, failed.jobId, "failed", 30_000);
     const { waiting, delayed } = await pausedWithWaitingAndDelayed(jobQueues);
     const calls: [string, string, unknown?][] = [

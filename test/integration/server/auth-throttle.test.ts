@@ -5,14 +5,14 @@
  * address (127.0.0.x), as the server sees them.
  */
 import { describe, expect } from "vitest";
-import { createLogger } from "../../../src/log/create-logger.js";
+import { createLogger } from "../../../src/infra/log/create-logger.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
-import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { basicAuth, rawRequest, type RawAnswer } from "../../support/raw-http.js";
 import type { TestRedis } from "../../support/redis.js";
-import { EMPTY_REDACTOR } from "../../../src/secrets/redactor.js";
+import { EMPTY_REDACTOR } from "../../../src/infra/secrets/redactor.js";
 import { test, type WorkersFixture } from "../../support/fixtures.js";
 
 const MAX_FAILURES = 3;

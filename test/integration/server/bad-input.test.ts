@@ -6,14 +6,14 @@
  */
 import { describe, expect } from "vitest";
 import { pino } from "pino";
-import { MAX_PAYLOAD_DEPTH } from "../../../src/activation/activation-assumptions.js";
-import { createActivationQueue, type ActivationQueue } from "../../../src/jobs/activation-queue.js";
-import { signBody } from "../../../src/events/event-signature.js";
-import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import { MAX_BODY_DEPTH } from "../../../src/server/body-depth-problem.js";
+import { MAX_PAYLOAD_DEPTH } from "../../../src/features/activation/activation-assumptions.js";
+import { createActivationQueue, type ActivationQueue } from "../../../src/jobs/queues/activation-queue.js";
+import { signBody } from "../../../src/features/events/event-signature.js";
+import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
+import { MAX_BODY_DEPTH } from "../../../src/server/http/body-depth-problem.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
-import { SIM_ACTIVATION_CONNECTION_ID, SIM_ACTIVATION_TOKEN } from "../../../src/sim/activation/activation-simulator.js";
-import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import { SIM_ACTIVATION_CONNECTION_ID, SIM_ACTIVATION_TOKEN } from "../../../sim/activation/activation-simulator.js";
+import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { SIM_CREDENTIALS, testConfigObject } from "../../support/process-config.js";
 import { allJobs } from "../../support/process-jobs.js";

@@ -11,10 +11,10 @@ import { join } from "node:path";
 import type { AxeResults } from "axe-core";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { JobQueues } from "../../../src/jobs/job-queues.js";
+import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
-import { optionEventData } from "../../../src/sim/pim/pim-event-emitter.js";
-import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
+import { optionEventData } from "../../../sim/pim/pim-event-emitter.js";
+import { startSimulators, type RunningSimulators } from "../../../sim/start-simulators.js";
 import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { collectionsOf, openTestQueues, waitForJobState } from "../../support/process-jobs.js";
@@ -75,7 +75,7 @@ describe("the operator console in a browser", () => {
     worker = await startAppWorker({ settings, logger: silentLogger() });
     url = worker.serverUrl ?? "";
     const synced = async (project: number, state: "completed" | "failed"): Promise<void> => {
-      const job = await queues.enqueueSync({ project, trigger: "api" });
+      const job = await queues.enqueue("sync.run", { project, trigger: "api" });
       await waitForJobState(queues, project, job.jobId, state, WAIT_MS);
     };
     // A sixth colour, for project 99's event to delete (the simulated service has only its colours).

@@ -9,10 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import { queueNameOf } from "../../../src/redis/queue-names.js";
+import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
+import { queueNameOf } from "../../../src/infra/redis/queue-names.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
-import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
+import { startSimulators, type RunningSimulators } from "../../../sim/start-simulators.js";
 import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { openTestQueues, waitForJobState } from "../../support/process-jobs.js";
@@ -78,7 +78,7 @@ describe("the job dashboard in a browser", () => {
     );
     worker = await startAppWorker({ settings, logger: silentLogger() });
     sims.service.faults.failNext({ method: "PATCH" }, { status: 403, times: 1 });
-    const job = await queues.enqueueAddOptions({
+    const job = await queues.enqueue("options.add", {
       project: PROJECT,
       attribute: "color",
       options: [{ name: "teal", label: { en_US: "Teal" } }],

@@ -1,8 +1,8 @@
 import { describe, expect } from "vitest";
-import type { JsonKeyStyle } from "../../../src/json/json-key-style.js";
-import type { JobQueues } from "../../../src/jobs/job-queues.js";
+import type { JsonKeyStyle } from "../../../src/core/json/json-key-style.js";
+import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
-import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { waitForJobState } from "../../support/process-jobs.js";
@@ -56,7 +56,7 @@ describe("one JSON style: the admin API and GET /v1/jobs answer snake_case (came
     const syncId = (sync.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length);
     await waitForJobState(queues, PROJECT, syncId, "completed", 30_000);
     // Not in the project's allowlist: queued past the trigger's check, it fails at once.
-    const failed = await queues.enqueueAddOptions({
+    const failed = await queues.enqueue("options.add", {
       project: PROJECT,
       attribute: "color",
       options: [{ name: "teal", label: { en_US: "Teal" } }],

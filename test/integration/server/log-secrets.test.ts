@@ -1,16 +1,16 @@
 import { describe, expect } from "vitest";
-import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import { queueNameOf } from "../../../src/redis/queue-names.js";
-import { createLogger } from "../../../src/log/create-logger.js";
+import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
+import { queueNameOf } from "../../../src/infra/redis/queue-names.js";
+import { createLogger } from "../../../src/infra/log/create-logger.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
-import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { SIM_SECRETS, testConfigObject } from "../../support/process-config.js";
 import { waitForJobState } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/worker-wait.js";
 import type { TestRedis } from "../../support/redis.js";
 import { createTriggerClient } from "../../support/trigger-client.js";
-import { EMPTY_REDACTOR } from "../../../src/secrets/redactor.js";
+import { EMPTY_REDACTOR } from "../../../src/infra/secrets/redactor.js";
 import { test, type WorkersFixture } from "../../support/fixtures.js";
 
 const PROJECT = 67;

@@ -1,7 +1,7 @@
 import { describe, expect } from "vitest";
-import type { JobQueues } from "../../../src/jobs/job-queues.js";
+import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
-import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { waitForJobState } from "../../support/process-jobs.js";

@@ -4,12 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { JobQueues } from "../../../src/jobs/job-queues.js";
+import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
-import { createRedisHeldStore } from "../../../src/held/redis-held-store.js";
+import { createRedisHeldStore } from "../../../src/features/sync/held/redis-held-store.js";
 import { pimEventsSchema } from "../../../src/settings/pim-events-settings-schema.js";
-import { SIM_ACTIVATION_CONNECTION_ID, SIM_ACTIVATION_TOKEN } from "../../../src/sim/activation/activation-simulator.js";
-import { startSimulators, type RunningSimulators } from "../../../src/sim/start-simulators.js";
+import { SIM_ACTIVATION_CONNECTION_ID, SIM_ACTIVATION_TOKEN } from "../../../sim/activation/activation-simulator.js";
+import { startSimulators, type RunningSimulators } from "../../../sim/start-simulators.js";
 import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { openApiAnswers } from "../../support/openapi-answers.js";
 import { testConfigObject } from "../../support/process-config.js";
@@ -82,7 +82,7 @@ describe("the OpenAPI description at /openapi.json (a real worker with every sur
     const syncId = (sync.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length);
     await waitForJobState(queues, PROJECT, syncId, "completed", 60_000);
     // Not in the project's allowlist: queued past the trigger's check, it fails at once.
-    const failed = await queues.enqueueAddOptions({ project: PROJECT, attribute: "material", options: [{ name: "wool" }] });
+    const failed = await queues.enqueue("options.add", { project: PROJECT, attribute: "material", options: [{ name: "wool" }] });
     await waitForJobState(queues, PROJECT, failed.jobId, "failed", 60_000);
     Object.assign(jobs, { completed: `${PROJECT}/${syncId}`, failed: `${PROJECT}/${failed.jobId}` });
     // A held plan to review and approve (a guard holding deletions back writes the same), put after

@@ -1,8 +1,8 @@
 import { describe, expect } from "vitest";
-import { createLogger } from "../../../src/log/create-logger.js";
-import { EMPTY_REDACTOR } from "../../../src/secrets/redactor.js";
+import { createLogger } from "../../../src/infra/log/create-logger.js";
+import { EMPTY_REDACTOR } from "../../../src/infra/secrets/redactor.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
-import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { testConfigObject } from "../../support/process-config.js";
 import type { TestRedis } from "../../support/redis.js";
@@ -66,7 +66,7 @@ describe("refused requests are logged at warn with the client address, at most o
     ]);
   });
 
-  test("a wrong token: `authentication refused` with the address (src/auth/), and no bad-request line", async () => {
+  test("a wrong token: `authentication refused` with the address (src/server/auth/), and no bad-request line", async () => {
     expect((await client.call("/v1/sync", { token: "not-the-trigger-token-0000", body: { project: PROJECT } })).status).toBe(401);
     expect(lines.filter((line) => line.msg === "authentication refused")).toEqual([
       expect.objectContaining({ level: 40, surface: "trigger", reason: "invalid", ip: "127.0.0.1" }),

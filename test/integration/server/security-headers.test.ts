@@ -1,7 +1,7 @@
 import { describe, expect } from "vitest";
-import { queueNameOf } from "../../../src/redis/queue-names.js";
+import { queueNameOf } from "../../../src/infra/redis/queue-names.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
-import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { basicAuth, rawRequest, type RawAnswer } from "../../support/raw-http.js";

@@ -2,7 +2,7 @@ import { connect, type Socket } from "node:net";
 import { once } from "node:events";
 import { afterEach, describe, expect } from "vitest";
 import { parseSettings } from "../../../src/settings/load-settings.js";
-import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import type { OwnRedisServer } from "../../support/own-redis-server.js";
 import { testConfigObject } from "../../support/process-config.js";

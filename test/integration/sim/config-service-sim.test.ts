@@ -1,9 +1,9 @@
 import { describe, expect } from "vitest";
 
-import { startConfigServiceSimulator } from "../../../src/sim/config-service/config-service-simulator.js";
-import type { ConfigServiceSimulator, ConfigServiceSimulatorOptions } from "../../../src/sim/config-service/config-service-simulator.js";
-import { startPimSimulator } from "../../../src/sim/pim/pim-simulator.js";
-import type { PimSimulator } from "../../../src/sim/pim/pim-simulator.js";
+import { startConfigServiceSimulator } from "../../../sim/config-service/config-service-simulator.js";
+import type { ConfigServiceSimulator, ConfigServiceSimulatorOptions } from "../../../sim/config-service/config-service-simulator.js";
+import { startPimSimulator } from "../../../sim/pim/pim-simulator.js";
+import type { PimSimulator } from "../../../sim/pim/pim-simulator.js";
 import { sampleCatalog } from "./sim-test-helpers.js";
 import { test, type PimSyncFixtures } from "../../support/fixtures.js";
 

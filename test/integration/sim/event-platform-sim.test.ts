@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startEventPlatformSimulator, type EventPlatformSimulator } from "../../../src/sim/event-platform/event-platform-simulator.js";
+import { startEventPlatformSimulator, type EventPlatformSimulator } from "../../../sim/event-platform/event-platform-simulator.js";
 
 const HEADERS = {
   "content-type": "application/json",

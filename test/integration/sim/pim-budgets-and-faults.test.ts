@@ -1,7 +1,7 @@
 import { describe, expect } from "vitest";
 
-import { startPimSimulator } from "../../../src/sim/pim/pim-simulator.js";
-import type { PimSimulator, PimSimulatorOptions } from "../../../src/sim/pim/pim-simulator.js";
+import { startPimSimulator } from "../../../sim/pim/pim-simulator.js";
+import type { PimSimulator, PimSimulatorOptions } from "../../../sim/pim/pim-simulator.js";
 import { akeneoFixture, basic, pimToken, requestPimToken, sampleCatalog } from "./sim-test-helpers.js";
 import { test, type PimSyncFixtures } from "../../support/fixtures.js";
 

@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { startPimSimulator } from "../../../src/sim/pim/pim-simulator.js";
-import type { PimSimulator } from "../../../src/sim/pim/pim-simulator.js";
+import { startPimSimulator } from "../../../sim/pim/pim-simulator.js";
+import type { PimSimulator } from "../../../sim/pim/pim-simulator.js";
 import { akeneoFixture, getJson, keysOf, pimToken, requestPimToken, sampleCatalog, walkPages } from "./sim-test-helpers.js";
 import type { PageBody } from "./sim-test-helpers.js";
 import { descriptionProblems, type DescriptionSchema, type SparseRules } from "./description-problems.js";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
-import { startPimSimulator } from "../../../src/sim/pim/pim-simulator.js";
-import type { PimSimulator } from "../../../src/sim/pim/pim-simulator.js";
+import { startPimSimulator } from "../../../sim/pim/pim-simulator.js";
+import type { PimSimulator } from "../../../sim/pim/pim-simulator.js";
 import { akeneoFixture, basic, getJson, keysOf, pimToken, requestPimToken, sampleCatalog } from "./sim-test-helpers.js";
 import type { TokenBody } from "./sim-test-helpers.js";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { startPimSimulator } from "../../../src/sim/pim/pim-simulator.js";
-import type { PimSimulator } from "../../../src/sim/pim/pim-simulator.js";
+import { startPimSimulator } from "../../../sim/pim/pim-simulator.js";
+import type { PimSimulator } from "../../../sim/pim/pim-simulator.js";
 import { getJson, pimToken, sampleCatalog, walkPages } from "./sim-test-helpers.js";
 import type { PageBody } from "./sim-test-helpers.js";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { startPimSimulator } from "../../../src/sim/pim/pim-simulator.js";
-import type { PimSimulator } from "../../../src/sim/pim/pim-simulator.js";
+import { startPimSimulator } from "../../../sim/pim/pim-simulator.js";
+import type { PimSimulator } from "../../../sim/pim/pim-simulator.js";
 import { akeneoFixture, akeneoFixtureText, getJson, keysOf, pimToken, sampleCatalog } from "./sim-test-helpers.js";
 
 const COLLECTION = "application/vnd.akeneo.collection+json";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import { loadSimCatalog, parseSimCatalog, SimCatalogError } from "../../../src/sim/catalog/catalog-file.js";
+import { loadSimCatalog, parseSimCatalog, SimCatalogError } from "../../../sim/catalog/catalog-file.js";
 import { sampleCatalog } from "./sim-test-helpers.js";
 
 describe("simulator catalogue", () => {

@@ -3,9 +3,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { loadSimCatalog } from "../../../src/sim/catalog/catalog-file.js";
-import type { SimCatalog } from "../../../src/sim/catalog/catalog-file.js";
-import { defaultCatalogPath } from "../../../src/sim/start-simulators.js";
+import { loadSimCatalog } from "../../../sim/catalog/catalog-file.js";
+import type { SimCatalog } from "../../../sim/catalog/catalog-file.js";
+import { defaultCatalogPath } from "../../../sim/start-simulators.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { defaultCatalogPath, startSimulators } from "../../../src/sim/start-simulators.js";
+import { defaultCatalogPath, startSimulators } from "../../../sim/start-simulators.js";
 import { getJson, pimToken } from "./sim-test-helpers.js";
 
 describe("startSimulators", () => {

@@ -1,5 +1,5 @@
 import { describe, expect } from "vitest";
-import { createProjectLock, ProjectBusy } from "../../../src/state/project-lock.js";
+import { createProjectLock, ProjectBusy } from "../../../src/stores/state/project-lock.js";
 import type { TestRedis } from "../../support/redis.js";
 import { waitFor } from "../../support/worker-wait.js";
 // `test` names the Redis of each test here; the fixtures' test is imported as `it`.

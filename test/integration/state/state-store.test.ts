@@ -2,10 +2,10 @@ import { mkdtemp, readdir, readFile, rm, writeFile, mkdir } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect } from "vitest";
-import type { ServiceLabels, ServiceOption } from "../../../src/domain/option-collection.js";
-import { createFileStateStore } from "../../../src/state/file-state-store.js";
-import { createRedisStateStore } from "../../../src/state/redis-state-store.js";
-import type { StateStore } from "../../../src/state/state-store.js";
+import type { ServiceLabels, ServiceOption } from "../../../src/core/domain/option-collection.js";
+import { createFileStateStore } from "../../../src/stores/state/file-state-store.js";
+import { createRedisStateStore } from "../../../src/stores/state/redis-state-store.js";
+import type { StateStore } from "../../../src/stores/state/state-store.js";
 import { createTestRedis, type TestRedis } from "../../support/redis.js";
 // `test` names a test's Redis in this file; the fixtures' test is imported as `it`.
 import { test as it } from "../../support/fixtures.js";

@@ -5,7 +5,7 @@ import { once } from "node:events";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { describe, expect } from "vitest";
-import type { JobQueues } from "../../../src/jobs/job-queues.js";
+import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
 import { leaksSince, resourceCounts, test } from "../../support/fixtures.js";
 import { answersPing } from "../../support/own-redis-server.js";
 import { makeTempDir, removeTempDir } from "../../support/temp-dirs.js";

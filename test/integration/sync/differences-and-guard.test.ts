@@ -1,6 +1,6 @@
 import { describe, expect } from "vitest";
-import type { SimCatalog } from "../../../src/sim/catalog/catalog-file.js";
-import { exitCodeOf } from "../../../src/sync/sync-report.js";
+import type { SimCatalog } from "../../../sim/catalog/catalog-file.js";
+import { exitCodeOf } from "../../../src/features/sync/sync-report.js";
 import { namesOf, startSyncHarness, type SyncHarness } from "../../support/sync-harness.js";
 import { test } from "../../support/fixtures.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect } from "vitest";
-import { exitCodeOf } from "../../../src/sync/sync-report.js";
+import { exitCodeOf } from "../../../src/features/sync/sync-report.js";
 import { namesOf, PROJECT, startSyncHarness, type SyncHarness } from "../../support/sync-harness.js";
 import { DERIVED_67 } from "../../support/worker-harness.js";
 import { test } from "../../support/fixtures.js";

@@ -1,6 +1,6 @@
 import { describe, expect } from "vitest";
-import type { PimClient } from "../../../src/pim/pim-client.js";
-import type { PimReader } from "../../../src/sync/pim-reader.js";
+import type { PimClient } from "../../../src/upstreams/pim/pim-client.js";
+import type { PimReader } from "../../../src/features/sync/pim-reader.js";
 import { namesOf, startSyncHarness, type SyncHarness } from "../../support/sync-harness.js";
 import { test } from "../../support/fixtures.js";
 

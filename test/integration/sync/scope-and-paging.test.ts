@@ -1,5 +1,5 @@
 import { describe, expect } from "vitest";
-import { ProjectScopeError } from "../../../src/sync/sync-project.js";
+import { ProjectScopeError } from "../../../src/features/sync/sync-project.js";
 import { startSyncHarness, type SyncHarness } from "../../support/sync-harness.js";
 import { test } from "../../support/fixtures.js";
 

@@ -1,11 +1,11 @@
 /**
  * A PIM may leave out every property Akeneo's API description makes optional (the simulator's
- * sparse mode, src/sim/pim/resource-forms.ts): a sync must write exactly what it writes against
+ * sparse mode, sim/pim/resource-forms.ts): a sync must write exactly what it writes against
  * a PIM that sends them all.
  */
 import { describe, expect } from "vitest";
-import type { SyncTargets } from "../../../src/domain/sync-targets.js";
-import type { SyncReport } from "../../../src/sync/sync-report.js";
+import type { SyncTargets } from "../../../src/core/domain/sync-targets.js";
+import type { SyncReport } from "../../../src/features/sync/sync-report.js";
 import { PROJECT, startSyncHarness, type SyncHarness } from "../../support/sync-harness.js";
 import { test } from "../../support/fixtures.js";
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { SyncTargets } from "../../../src/domain/sync-targets.js";
-import { keyspaceOf } from "../../../src/redis/keyspace.js";
+import type { SyncTargets } from "../../../src/core/domain/sync-targets.js";
+import { keyspaceOf } from "../../../src/infra/redis/keyspace.js";
 import { PROJECT, startSyncHarness, type SyncHarness } from "../../support/sync-harness.js";
 
 const colorOnly = (codes: string[]): SyncTargets => ({ attributes: [], referenceEntities: [], options: [{ attribute: "color", codes }] });

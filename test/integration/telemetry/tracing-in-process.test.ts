@@ -4,10 +4,10 @@ import { SpanStatusCode, trace } from "@opentelemetry/api";
 import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRedactor, REDACTED } from "../../../src/secrets/redactor.js";
-import { SPAN_ATTRIBUTES } from "../../../src/telemetry/span-attribute-names.js";
-import { startTracing, type RunningTracing } from "../../../src/telemetry/start-tracing.js";
-import { tracingHooks } from "../../../src/telemetry/tracing-hooks.js";
+import { createRedactor, REDACTED } from "../../../src/infra/secrets/redactor.js";
+import { SPAN_ATTRIBUTES } from "../../../src/infra/telemetry/span-attribute-names.js";
+import { startTracing, type RunningTracing } from "../../../src/infra/telemetry/start-tracing.js";
+import { tracingHooks } from "../../../src/infra/telemetry/tracing-hooks.js";
 import { leakedSecrets } from "../../support/secret-leaks.js";
 
 const SECRET = "s3cret/token+value 42";

@@ -1,9 +1,9 @@
 import { describe, expect } from "vitest";
-import type { JobQueues } from "../../../src/jobs/job-queues.js";
-import { idempotencyWindowSeconds } from "../../../src/jobs/job-options.js";
+import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
+import { idempotencyWindowSeconds } from "../../../src/jobs/queues/job-options.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
 import type { Settings } from "../../../src/settings/settings-schema.js";
-import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { waitForJobState } from "../../support/process-jobs.js";
@@ -92,7 +92,7 @@ describe("GET /v1/jobs/:project/:id answers a job's outcome for the whole idempo
 
   test("a job that failed for good: its state and failure reason; an id never seen is still 404", async () => {
     // Not in the project's allowlist: queued past the trigger's check, the job fails at once.
-    const failed = await queues.enqueueAddOptions({
+    const failed = await queues.enqueue("options.add", {
       project: PROJECT,
       attribute: "size",
       options: [{ name: "xl", label: { en_US: "XL" } }],

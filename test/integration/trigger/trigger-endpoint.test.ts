@@ -1,9 +1,9 @@
 import { Client } from "undici";
 import { afterEach, describe, expect } from "vitest";
-import type { JobQueues } from "../../../src/jobs/job-queues.js";
+import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
 import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
-import type { RunningSimulators } from "../../../src/sim/start-simulators.js";
+import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { SIM_SECRETS, testConfigObject } from "../../support/process-config.js";
 import { allJobs, waitForJobState } from "../../support/process-jobs.js";
 import type { TestRedis } from "../../support/redis.js";

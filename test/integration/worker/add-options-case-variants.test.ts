@@ -13,7 +13,7 @@ describe("worker: add-options of a case variant of a code the PIM has", () => {
     h = await harness.start();
     // No grace: a sync right after the addition may delete whatever it considers gone.
     await h.startWorker(h.settings({ add_options: { recent_addition_grace_ms: 0 } }));
-    const sync = await h.queues.enqueueSync({ project: PROJECT });
+    const sync = await h.queues.enqueue("sync.run", { project: PROJECT });
     expect((await finishedJob(h.queue(), sync.jobId)).state).toBe("completed");
   });
 
@@ -21,7 +21,7 @@ describe("worker: add-options of a case variant of a code the PIM has", () => {
     // Created PIM-side after the last sync, so the collection does not have it yet.
     h.pim.state.attribute_options["color"]?.push({ code: "teal", sort_order: 99, labels: { en_US: "Teal" } });
 
-    const added = await h.queues.enqueueAddOptions({
+    const added = await h.queues.enqueue("options.add", {
       project: PROJECT,
       attribute: "color",
       options: [{ name: "Teal", label: { "en-US": "Teal" } }],
@@ -32,7 +32,7 @@ describe("worker: add-options of a case variant of a code the PIM has", () => {
     ]);
 
     for (let round = 0; round < 2; round += 1) {
-      const sync = await h.queues.enqueueSync({ project: PROJECT });
+      const sync = await h.queues.enqueue("sync.run", { project: PROJECT });
       expect((await finishedJob(h.queue(), sync.jobId)).state).toBe("completed");
       expect(
         serviceOptions(h.service, "color")

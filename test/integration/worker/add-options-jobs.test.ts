@@ -1,6 +1,6 @@
 import { describe, expect } from "vitest";
-import { JobDataError } from "../../../src/jobs/job-catalog.js";
-import type { EnqueuedJob } from "../../../src/jobs/job-queues.js";
+import { JobDataError } from "../../../src/jobs/catalog/job-catalog.js";
+import type { EnqueuedJob } from "../../../src/jobs/queues/job-queues.js";
 import {
   addOptionsRequests,
   finishedJob,
@@ -23,13 +23,13 @@ describe("worker: add-options jobs", () => {
     h = await harness.start();
     await h.startWorker();
     // A first sync: the state then knows what every collection holds.
-    const sync = await h.queues.enqueueSync({ project: PROJECT });
+    const sync = await h.queues.enqueue("sync.run", { project: PROJECT });
     expect((await finishedJob(h.queue(), sync.jobId)).state).toBe("completed");
     h.service.clearRequests();
   });
 
   async function addOptions(attribute: string, options: { name: string; label?: Record<string, string> }[]) {
-    const enqueued = await h.queues.enqueueAddOptions({ project: PROJECT, attribute, options });
+    const enqueued = await h.queues.enqueue("options.add", { project: PROJECT, attribute, options });
     return finishedJob(h.queue(), enqueued.jobId);
   }
 
@@ -136,7 +136,7 @@ describe("worker: add-options jobs", () => {
         const data = { project: PROJECT, attribute: "color", options: c.options };
         // The catalog checks data when it is enqueued: refused with the reason, or (when only the
         // run can tell) queued and then rejected below.
-        const enqueued: EnqueuedJob | Error = await h.queues.enqueueAddOptions(data).catch((error: unknown) => error as Error);
+        const enqueued: EnqueuedJob | Error = await h.queues.enqueue("options.add", data).catch((error: unknown) => error as Error);
         if (enqueued instanceof Error) {
           expect(enqueued).toBeInstanceOf(JobDataError);
           expect(enqueued.message).toMatch(c.reason);

@@ -1,5 +1,5 @@
 import { describe, expect } from "vitest";
-import type { SimCatalog } from "../../../src/sim/catalog/catalog-file.js";
+import type { SimCatalog } from "../../../sim/catalog/catalog-file.js";
 import {
   addOptionsRequests,
   finishedJob,
@@ -40,7 +40,7 @@ describe("worker: merged add-options", () => {
   }
 
   async function enqueue(attribute: string, options: Option[], idempotencyKey?: string): Promise<string> {
-    return (await h.queues.enqueueAddOptions({ project: PROJECT, attribute, options }, { idempotencyKey })).jobId;
+    return (await h.queues.enqueue("options.add", { project: PROJECT, attribute, options }, { idempotencyKey })).jobId;
   }
 
   async function runAll(ids: readonly string[]) {
@@ -239,7 +239,7 @@ describe("worker: merged add-options", () => {
     await start();
     const a = await enqueue("color", [{ name: "teal" }]);
     const b = await enqueue("color", [{ name: "navy" }]);
-    const sync = (await h.queues.enqueueSync({ project: PROJECT })).jobId;
+    const sync = (await h.queues.enqueue("sync.run", { project: PROJECT })).jobId;
     const c = await enqueue("color", [{ name: "olive" }]);
     const d = await enqueue("color", [{ name: "plum" }]);
     const done = new Map((await runAll([a, b, sync, c, d])).map((x) => [x.id, x]));
@@ -257,7 +257,8 @@ describe("worker: merged add-options", () => {
   test("keeps Idempotency-Key duplicates: one job per key, merged like any other", async () => {
     await start();
     const first = await enqueue("color", [{ name: "teal" }], "key-1");
-    const again = await h.queues.enqueueAddOptions(
+    const again = await h.queues.enqueue(
+      "options.add",
       { project: PROJECT, attribute: "color", options: [{ name: "teal" }] },
       { idempotencyKey: "key-1" },
     );

@@ -1,5 +1,5 @@
 import { describe, expect } from "vitest";
-import type { RecordedWrite } from "../../../src/sim/config-service/collection-store.js";
+import type { RecordedWrite } from "../../../sim/config-service/collection-store.js";
 import {
   finishedJob,
   isDrained,
@@ -132,10 +132,10 @@ describe("worker: add-options racing syncs", () => {
         round.before?.(h);
         for (const step of round.steps) {
           if (step.kind === "sync") {
-            await h.queues.enqueueSync({ project: PROJECT, full: step.full ?? false, requested_by: round.what });
+            await h.queues.enqueue("sync.run", { project: PROJECT, full: step.full ?? false, requested_by: round.what });
           } else {
             added.push({ attribute: step.attribute, name: step.name });
-            await h.queues.enqueueAddOptions({
+            await h.queues.enqueue("options.add", {
               project: PROJECT,
               attribute: step.attribute,
               options: [{ name: step.name, label: { "en-US": step.name } }],
@@ -148,7 +148,7 @@ describe("worker: add-options racing syncs", () => {
       }
       h.pim.setLatencyMs(0);
       h.service.setLatencyMs(0);
-      const last = await h.queues.enqueueSync({ project: PROJECT, requested_by: "final" });
+      const last = await h.queues.enqueue("sync.run", { project: PROJECT, requested_by: "final" });
       expect((await finishedJob(queue, last.jobId)).state).toBe("completed");
     } finally {
       sampling = false;
@@ -203,7 +203,7 @@ describe("worker: add-options racing syncs", () => {
 
   test("a first sync replaces a collection: options the PIM lacks go (project 99's `color` loses `navy`)", async () => {
     await h.startWorker(h.settings({ projects: [h.project(OTHER_PROJECT)] }));
-    const syncJob = await h.queues.enqueueSync({ project: OTHER_PROJECT });
+    const syncJob = await h.queues.enqueue("sync.run", { project: OTHER_PROJECT });
     expect((await finishedJob(h.queue(OTHER_PROJECT), syncJob.jobId)).state).toBe("completed");
     expect(
       serviceOptions(h.service, "color", OTHER_PROJECT)
@@ -219,9 +219,9 @@ describe("worker: add-options racing syncs", () => {
     const queue = h.queue(OTHER_PROJECT);
     expect(serviceOptions(h.service, "color", OTHER_PROJECT).map((o) => o.name)).toEqual(["red", "navy"]);
 
-    const addJob = await h.queues.enqueueAddOptions({ project: OTHER_PROJECT, attribute: "color", options: [{ name: "teal" }] });
+    const addJob = await h.queues.enqueue("options.add", { project: OTHER_PROJECT, attribute: "color", options: [{ name: "teal" }] });
     expect((await finishedJob(queue, addJob.jobId)).state).toBe("completed");
-    const syncJob = await h.queues.enqueueSync({ project: OTHER_PROJECT });
+    const syncJob = await h.queues.enqueue("sync.run", { project: OTHER_PROJECT });
     expect((await finishedJob(queue, syncJob.jobId)).state).toBe("completed");
 
     // The PIM's options plus the added one, as after a first sync: add-options records no state

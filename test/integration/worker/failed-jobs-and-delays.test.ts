@@ -23,7 +23,7 @@ describe("worker: failed jobs, replay and upstream delays", () => {
   test.beforeEach(async ({ harness }) => {
     h = await harness.start();
     worker = await h.startWorker();
-    const sync = await h.queues.enqueueSync({ project: PROJECT });
+    const sync = await h.queues.enqueue("sync.run", { project: PROJECT });
     expect((await finishedJob(h.queue(), sync.jobId)).state).toBe("completed");
     h.service.clearRequests();
   });
@@ -31,7 +31,7 @@ describe("worker: failed jobs, replay and upstream delays", () => {
   test("a job failed by the upstream is listed with its reason and replayed to success once the upstream recovers", async () => {
     // The service refuses the route (not the job's fault): a permanent failure, at once.
     h.service.faults.failNext({ method: "PATCH", path: ADD_OPTIONS_ROUTE }, { status: 404, times: 1000 });
-    const enqueued = await h.queues.enqueueAddOptions({
+    const enqueued = await h.queues.enqueue("options.add", {
       project: PROJECT,
       attribute: "color",
       options: [{ name: "teal", label: { "en-US": "Teal" } }],
@@ -67,11 +67,11 @@ describe("worker: failed jobs, replay and upstream delays", () => {
 
   test("replaying a failed add-options job whose options exist by now succeeds without a write", async () => {
     h.service.faults.failNext({ method: "PATCH", path: ADD_OPTIONS_ROUTE }, { status: 404, times: 1000 });
-    const first = await h.queues.enqueueAddOptions({ project: PROJECT, attribute: "material", options: [{ name: "silk" }] });
+    const first = await h.queues.enqueue("options.add", { project: PROJECT, attribute: "material", options: [{ name: "silk" }] });
     expect((await finishedJob(h.queue(), first.jobId)).state).toBe("failed");
     h.service.faults.clear();
     // The same options arrive again through another request, which succeeds.
-    const second = await h.queues.enqueueAddOptions({ project: PROJECT, attribute: "material", options: [{ name: "silk" }] });
+    const second = await h.queues.enqueue("options.add", { project: PROJECT, attribute: "material", options: [{ name: "silk" }] });
     expect((await finishedJob(h.queue(), second.jobId)).state).toBe("completed");
     const writesBefore = addOptionsRequests(h.service).filter((r) => r.status === 200).length;
     expect(writesBefore).toBe(3);
@@ -92,7 +92,7 @@ describe("worker: failed jobs, replay and upstream delays", () => {
 
   test("an add-options job told to come back later than max_retry_after_ms is delayed without using an attempt, then completes", async () => {
     h.service.faults.failNext({ method: "PATCH", path: ADD_OPTIONS_ROUTE }, { status: 429, retryAfterSeconds: 3 });
-    const enqueued = await h.queues.enqueueAddOptions({ project: PROJECT, attribute: "color", options: [{ name: "teal" }] });
+    const enqueued = await h.queues.enqueue("options.add", { project: PROJECT, attribute: "color", options: [{ name: "teal" }] });
 
     const delayed = await waitFor(() => jobInState(h.queue(), enqueued.jobId, ["delayed"]), 10_000, "the job to be delayed");
     expect(delayed.job.attemptsMade).toBe(0);
@@ -110,7 +110,7 @@ describe("worker: failed jobs, replay and upstream delays", () => {
 
   test("a sync told to come back later than max_retry_after_ms is delayed without using an attempt, then completes", async () => {
     h.service.faults.failNext({ method: "GET", path: LIST_ROUTE }, { status: 429, retryAfterSeconds: 3 });
-    const enqueued = await h.queues.enqueueSync({ project: PROJECT });
+    const enqueued = await h.queues.enqueue("sync.run", { project: PROJECT });
 
     const delayed = await waitFor(() => jobInState(h.queue(), enqueued.jobId, ["delayed"]), 10_000, "the sync to be delayed");
     expect(delayed.job.attemptsMade).toBe(0);
@@ -125,7 +125,7 @@ describe("worker: failed jobs, replay and upstream delays", () => {
     // A PIM change gives the sync one write (to `color`); the service answers it 429, Retry-After 3 s.
     h.pim.state.attribute_options.color?.push({ code: "teal", sort_order: 99, labels: { en_US: "Teal" } });
     h.service.faults.failNext({ method: "PATCH", path: UPDATE_OPTIONS_ROUTE }, { status: 429, retryAfterSeconds: 3 });
-    const enqueued = await h.queues.enqueueSync({ project: PROJECT });
+    const enqueued = await h.queues.enqueue("sync.run", { project: PROJECT });
 
     const delayed = await waitFor(
       () => jobInState(h.queue(), enqueued.jobId, ["delayed", "failed", "completed"]),
@@ -145,7 +145,7 @@ describe("worker: failed jobs, replay and upstream delays", () => {
     // add-options call only (it still applies the write once its latency has passed).
     await worker.stop();
     await h.startWorker(h.settings({ http: { ...FAST_HTTP, timeout_ms: 1000 } }), "short-timeout");
-    const enqueued = await h.queues.enqueueAddOptions({ project: PROJECT, attribute: "color", options: [{ name: "teal" }] });
+    const enqueued = await h.queues.enqueue("options.add", { project: PROJECT, attribute: "color", options: [{ name: "teal" }] });
     await h.service.waitForRequest((r) => r.path === LIST_ROUTE, 10_000);
     h.service.setLatencyMs(2_500);
     const retrying = await waitFor(

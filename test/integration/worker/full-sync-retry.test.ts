@@ -28,7 +28,7 @@ describe("worker: a retried --full sync", () => {
   test.beforeEach(async ({ harness }) => {
     h = await harness.start();
     await h.startWorker();
-    const first = await h.queues.enqueueSync({ project: PROJECT });
+    const first = await h.queues.enqueue("sync.run", { project: PROJECT });
     expect((await finishedJob(h.queue(), first.jobId)).state).toBe("completed");
   });
 
@@ -40,7 +40,7 @@ describe("worker: a retried --full sync", () => {
       { method: "PATCH", path: new RegExp(`/${BRAND_ID}/update-options/$`) },
       { status: 503, times: 3, retryAfterSeconds: 1 },
     );
-    const full = await h.queues.enqueueSync({ project: PROJECT, full: true });
+    const full = await h.queues.enqueue("sync.run", { project: PROJECT, full: true });
 
     const { job, state } = await finishedJob(h.queue(), full.jobId, 30_000);
 
@@ -62,7 +62,7 @@ describe("worker: a retried --full sync", () => {
   test("the same after a retry that used an attempt (the catalog's backoff, about 15 to 30 s)", async () => {
     const since = Date.now();
     h.service.faults.failNext({ method: "PATCH", path: new RegExp(`/${BRAND_ID}/update-options/$`) }, { status: 502, times: 3 });
-    const full = await h.queues.enqueueSync({ project: PROJECT, full: true });
+    const full = await h.queues.enqueue("sync.run", { project: PROJECT, full: true });
 
     const { job, state } = await finishedJob(h.queue(), full.jobId, 60_000);
 
@@ -76,11 +76,11 @@ describe("worker: a retried --full sync", () => {
       { method: "PATCH", path: new RegExp(`/${BRAND_ID}/update-options/$`) },
       { status: 503, times: 3, retryAfterSeconds: 1 },
     );
-    const retried = await h.queues.enqueueSync({ project: PROJECT, full: true });
+    const retried = await h.queues.enqueue("sync.run", { project: PROJECT, full: true });
     expect((await finishedJob(h.queue(), retried.jobId, 30_000)).state).toBe("completed");
 
     const since = Date.now();
-    const next = await h.queues.enqueueSync({ project: PROJECT, full: true });
+    const next = await h.queues.enqueue("sync.run", { project: PROJECT, full: true });
     expect((await finishedJob(h.queue(), next.jobId, 30_000)).state).toBe("completed");
     expect(replacesAfter(h, since)).toEqual(Object.fromEntries(DERIVED_67.map((name) => [name, 1])));
   });

@@ -6,17 +6,17 @@
  */
 import type { Redis } from "ioredis";
 import { describe, expect } from "vitest";
-import type { JobContext } from "../../../src/jobs/job-context.js";
-import type { JobHandlers } from "../../../src/jobs/job-handlers.js";
-import { jobOptionsFor } from "../../../src/jobs/job-options.js";
-import { queueNameOf } from "../../../src/redis/queue-names.js";
+import type { JobContext } from "../../../src/jobs/catalog/job-context.js";
+import type { JobHandlers } from "../../../src/jobs/catalog/job-handlers.js";
+import { jobOptionsFor } from "../../../src/jobs/queues/job-options.js";
+import { queueNameOf } from "../../../src/infra/redis/queue-names.js";
 import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
-import { createLogger } from "../../../src/log/create-logger.js";
-import { createProjectLock, ProjectBusy } from "../../../src/state/project-lock.js";
+import { createLogger } from "../../../src/infra/log/create-logger.js";
+import { createProjectLock, ProjectBusy } from "../../../src/stores/state/project-lock.js";
 import type { Settings } from "../../../src/settings/settings-schema.js";
 import { finishedJob, PROJECT, type WorkerHarness } from "../../support/worker-harness.js";
 import { waitFor } from "../../support/worker-wait.js";
-import { EMPTY_REDACTOR } from "../../../src/secrets/redactor.js";
+import { EMPTY_REDACTOR } from "../../../src/infra/secrets/redactor.js";
 import { test, type WorkersFixture } from "../../support/fixtures.js";
 
 const SECRET = "job-log-secret-0123456789";

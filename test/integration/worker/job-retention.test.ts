@@ -43,9 +43,9 @@ describe("worker: every job pim-sync creates has a bounded retention", () => {
 
     // A sync, and one more asked for while it runs: BullMQ creates that follow-up itself.
     h.pim.setLatencyMs(100);
-    const first = await h.queues.enqueueSync({ project: PROJECT, trigger: "cli" });
+    const first = await h.queues.enqueue("sync.run", { project: PROJECT, trigger: "cli" });
     await waitFor(() => jobInState(queue, first.jobId, ["active"]), 10_000, "the first sync to run");
-    expect((await h.queues.enqueueSync({ project: PROJECT, trigger: "api", full: true })).status).toBe("follows-running");
+    expect((await h.queues.enqueue("sync.run", { project: PROJECT, trigger: "api", full: true })).status).toBe("follows-running");
     await waitFor(
       async () =>
         (await queue.getJobs(["completed"], 0, -1)).filter((job) => job.name === "sync.run" && job.data.trigger !== "schedule").length >= 2,
@@ -55,15 +55,16 @@ describe("worker: every job pim-sync creates has a bounded retention", () => {
     h.pim.setLatencyMs(0);
 
     // add-options, plain and with an Idempotency-Key; one that fails and is replayed.
-    const plain = await h.queues.enqueueAddOptions({ project: PROJECT, attribute: "color", options: [{ name: "teal" }] });
-    const keyed = await h.queues.enqueueAddOptions(
+    const plain = await h.queues.enqueue("options.add", { project: PROJECT, attribute: "color", options: [{ name: "teal" }] });
+    const keyed = await h.queues.enqueue(
+      "options.add",
       { project: PROJECT, attribute: "color", options: [{ name: "mint" }] },
       { idempotencyKey: `${PROJECT}:k-1` },
     );
     expect((await finishedJob(queue, plain.jobId)).state).toBe("completed");
     expect((await finishedJob(queue, keyed.jobId)).state).toBe("completed");
     h.service.faults.failNext({ method: "PATCH", path: ADD_OPTIONS_ROUTE }, { status: 404, times: 1000 });
-    const failing = await h.queues.enqueueAddOptions({ project: PROJECT, attribute: "color", options: [{ name: "sand" }] });
+    const failing = await h.queues.enqueue("options.add", { project: PROJECT, attribute: "color", options: [{ name: "sand" }] });
     expect((await finishedJob(queue, failing.jobId)).state).toBe("failed");
     h.service.faults.clear();
     expect(await h.admin.retry([`${PROJECT}/${failing.jobId}`])).toEqual([{ ref: `${PROJECT}/${failing.jobId}`, outcome: "retried" }]);

@@ -1,6 +1,6 @@
 import { describe, expect } from "vitest";
-import { serviceBudgetOf } from "../../../src/budgets/budget-identity.js";
-import { keyspaceOf } from "../../../src/redis/keyspace.js";
+import { serviceBudgetOf } from "../../../src/infra/budgets/budget-identity.js";
+import { keyspaceOf } from "../../../src/infra/redis/keyspace.js";
 import { FAST_HTTP, finishedJob, jobInState, OTHER_PROJECT, PROJECT, type WorkerHarness } from "../../support/worker-harness.js";
 import { waitFor } from "../../support/worker-wait.js";
 import { test } from "../../support/fixtures.js";
@@ -31,13 +31,13 @@ describe("worker: a long Retry-After on a shared budget", () => {
       { method: "GET", path: LIST_ROUTE, query: { project: String(PROJECT) } },
       { status: 429, retryAfterSeconds: 900 },
     );
-    const first = await h.queues.enqueueSync({ project: PROJECT });
+    const first = await h.queues.enqueue("sync.run", { project: PROJECT });
     const delayed = await waitFor(() => jobInState(h.queue(PROJECT), first.jobId, ["delayed"]), 10_000, "project 67's sync to be delayed");
     expect(delayed.job.attemptsMade).toBe(0);
     // The shared pause is at most http.max_retry_after_ms (2 s here), not 900 s.
     expect(await h.redis.redis.pttl(pauseKey)).toBeLessThanOrEqual(FAST_HTTP.max_retry_after_ms);
 
-    const other = await h.queues.enqueueSync({ project: OTHER_PROJECT });
+    const other = await h.queues.enqueue("sync.run", { project: OTHER_PROJECT });
     const done = await finishedJob(h.queue(OTHER_PROJECT), other.jobId);
     expect(done.state, done.job.failedReason).toBe("completed");
     expect(h.service.requests.filter((r) => r.path === LIST_ROUTE && r.status === 200).length).toBeGreaterThan(0);
@@ -47,7 +47,7 @@ describe("worker: a long Retry-After on a shared budget", () => {
 
   test("a pause longer than http.max_retry_after_ms already on the shared budget (an older version's) delays the job instead of holding it active", async () => {
     await h.redis.redis.set(pauseKey, "1", "PX", 900_000);
-    const enqueued = await h.queues.enqueueSync({ project: OTHER_PROJECT });
+    const enqueued = await h.queues.enqueue("sync.run", { project: OTHER_PROJECT });
 
     const delayed = await waitFor(
       () => jobInState(h.queue(OTHER_PROJECT), enqueued.jobId, ["delayed", "completed", "failed"]),

@@ -1,5 +1,5 @@
 import { describe, expect } from "vitest";
-import type { SimCatalog } from "../../../src/sim/catalog/catalog-file.js";
+import type { SimCatalog } from "../../../sim/catalog/catalog-file.js";
 import { finishedJob, PROJECT, serviceOptions, type WorkerHarness } from "../../support/worker-harness.js";
 import { test } from "../../support/fixtures.js";
 
@@ -18,7 +18,7 @@ describe("worker: a sync whose failures would recur fails at once", () => {
       },
     });
     await h.startWorker();
-    const sync = await h.queues.enqueueSync({ project: PROJECT });
+    const sync = await h.queues.enqueue("sync.run", { project: PROJECT });
 
     const { job, state } = await finishedJob(h.queue(), sync.jobId);
 
@@ -40,7 +40,7 @@ describe("worker: a sync whose failures would recur fails at once", () => {
       },
     });
     await h.startWorker();
-    const sync = await h.queues.enqueueSync({ project: PROJECT });
+    const sync = await h.queues.enqueue("sync.run", { project: PROJECT });
 
     const { job, state } = await finishedJob(h.queue(), sync.jobId);
 
@@ -59,7 +59,7 @@ describe("worker: a sync whose failures would recur fails at once", () => {
     // More 503s than one attempt's in-process retries (FAST_HTTP: 3), fewer than two attempts'.
     h.pim.faults.failNext({ path: "/api/rest/v1/attributes/color/options" }, { status: 503, times: 3 });
     await h.startWorker(h.settings({ worker: { sync_timeout_ms: 60_000 } }));
-    const sync = await h.queues.enqueueSync({ project: PROJECT });
+    const sync = await h.queues.enqueue("sync.run", { project: PROJECT });
 
     const { job, state } = await finishedJob(h.queue(), sync.jobId, 60_000);
 

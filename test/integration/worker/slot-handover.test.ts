@@ -6,12 +6,12 @@
  */
 import { Queue } from "bullmq";
 import { describe, expect } from "vitest";
-import { createConcurrencyLimiter } from "../../../src/http/concurrency-limiter.js";
-import { createBullmqConnection } from "../../../src/jobs/create-bullmq-connection.js";
-import { SlotGatedWorker } from "../../../src/jobs/slot-gated-worker.js";
-import type { JobHandlers } from "../../../src/jobs/job-handlers.js";
+import { createConcurrencyLimiter } from "../../../src/infra/http/concurrency-limiter.js";
+import { createBullmqConnection } from "../../../src/jobs/queues/create-bullmq-connection.js";
+import { SlotGatedWorker } from "../../../src/jobs/worker/slot-gated-worker.js";
+import type { JobHandlers } from "../../../src/jobs/catalog/job-handlers.js";
 import { SyncIncomplete } from "../../../src/jobs/handlers/sync-incomplete.js";
-import { jobOptionsFor } from "../../../src/jobs/job-options.js";
+import { jobOptionsFor } from "../../../src/jobs/queues/job-options.js";
 import { startAppWorker } from "../../support/app-worker.js";
 import type { Settings } from "../../../src/settings/settings-schema.js";
 import { silentLogger } from "../../support/silent-logger.js";

@@ -1,5 +1,5 @@
 import type { Job } from "bullmq";
-import type { EnqueuedJob } from "../../../src/jobs/job-queues.js";
+import type { EnqueuedJob } from "../../../src/jobs/queues/job-queues.js";
 import { describe, expect } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
@@ -29,7 +29,7 @@ describe("worker: duplicate sync triggers collapse", () => {
     const queue = h.queue(PROJECT);
     // The PIM holds the first sync's reads: it is still running when the triggers arrive.
     const gate = h.pim.holdRequests({ path: PIM_API });
-    const first = await h.queues.enqueueSync({ project: PROJECT, trigger: "cli", requested_by: "first" });
+    const first = await h.queues.enqueue("sync.run", { project: PROJECT, trigger: "cli", requested_by: "first" });
     expect(first.status).toBe("queued");
     await waitFor(() => jobInState(queue, first.jobId, ["active"]), 10_000, "the first sync to be active");
     await gate.reached(1, 10_000);
@@ -41,7 +41,7 @@ describe("worker: duplicate sync triggers collapse", () => {
     };
     const again: EnqueuedJob[] = [];
     for (let i = 1; i <= 5; i += 1) {
-      again.push(await h.queues.enqueueSync({ project: PROJECT, trigger: "api", requested_by: `trigger-${i}` }));
+      again.push(await h.queues.enqueue("sync.run", { project: PROJECT, trigger: "api", requested_by: `trigger-${i}` }));
       await sample();
     }
     // While the first one runs, every trigger becomes the one follow-up BullMQ starts after it.
@@ -86,11 +86,11 @@ describe("worker: duplicate sync triggers collapse", () => {
     await h.startWorker(h.settings({ http: HELD_HTTP }));
     const queue = h.queue(PROJECT);
     const gate = h.pim.holdRequests({ path: PIM_API });
-    const first = await h.queues.enqueueSync({ project: PROJECT, requested_by: "first" });
+    const first = await h.queues.enqueue("sync.run", { project: PROJECT, requested_by: "first" });
     await waitFor(() => jobInState(queue, first.jobId, ["active"]), 10_000, "the first sync to be active");
     await gate.reached(1, 10_000);
-    const full = await h.queues.enqueueSync({ project: PROJECT, full: true, allow_mass_delete: true, requested_by: "full" });
-    const plain = await h.queues.enqueueSync({ project: PROJECT, requested_by: "plain" });
+    const full = await h.queues.enqueue("sync.run", { project: PROJECT, full: true, allow_mass_delete: true, requested_by: "full" });
+    const plain = await h.queues.enqueue("sync.run", { project: PROJECT, requested_by: "plain" });
     expect([full.status, plain.status]).toEqual(["follows-running", "follows-running"]);
     gate.open();
 
@@ -107,7 +107,7 @@ describe("worker: duplicate sync triggers collapse", () => {
   test("5 triggers while nothing runs: one sync", async () => {
     const results: EnqueuedJob[] = [];
     // No worker yet: every trigger finds the first one waiting.
-    for (let i = 1; i <= 5; i += 1) results.push(await h.queues.enqueueSync({ project: PROJECT, requested_by: `trigger-${i}` }));
+    for (let i = 1; i <= 5; i += 1) results.push(await h.queues.enqueue("sync.run", { project: PROJECT, requested_by: `trigger-${i}` }));
     expect(new Set(results.map((r) => r.jobId)).size).toBe(1);
     expect(results.map((r) => r.status)).toEqual(["queued", "merged", "merged", "merged", "merged"]);
     expect(await h.queue(PROJECT).getJobCounts("waiting")).toEqual({ waiting: 1 });
@@ -133,7 +133,7 @@ describe("worker: a --full request racing the worker that takes the waiting sync
     await h.startWorker(h.settings({ projects: [{ ...project, service: { ...(project.service as object), requests_per_second: 100 } }] }));
     const queue = h.queue(PROJECT);
     // A first sync gives every collection a state: from then on a plain sync writes nothing.
-    const first = await h.queues.enqueueSync({ project: PROJECT });
+    const first = await h.queues.enqueue("sync.run", { project: PROJECT });
     expect((await finishedJob(queue, first.jobId)).state).toBe("completed");
 
     const seen = new Set<string>([first.jobId]);
@@ -142,9 +142,9 @@ describe("worker: a --full request racing the worker that takes the waiting sync
     for (let round = 1; round <= ROUNDS; round += 1) {
       // A plain sync, then a --full one a moment later, while the worker takes the plain one:
       // the --full request lands before, during or after the worker's move of that job.
-      const plain = h.queues.enqueueSync({ project: PROJECT, requested_by: `plain-${round}` });
+      const plain = h.queues.enqueue("sync.run", { project: PROJECT, requested_by: `plain-${round}` });
       await sleep(round % 4);
-      const full = await h.queues.enqueueSync({ project: PROJECT, full: true, requested_by: `full-${round}` });
+      const full = await h.queues.enqueue("sync.run", { project: PROJECT, full: true, requested_by: `full-${round}` });
       await plain;
       statuses.add(full.status);
       await waitFor(() => isDrained(queue), 20_000, `round ${round} to finish`);

@@ -40,8 +40,8 @@ describe("worker: two workers on one Redis, two projects", () => {
     // 1. Syncs of both projects at once: both are active at the same time (the PIM holds their
     //    reads until both are).
     const bothHeld = h.pim.holdRequests({ path: PIM_API });
-    const s67 = await h.queues.enqueueSync({ project: PROJECT });
-    const s99 = await h.queues.enqueueSync({ project: OTHER_PROJECT });
+    const s67 = await h.queues.enqueue("sync.run", { project: PROJECT });
+    const s99 = await h.queues.enqueue("sync.run", { project: OTHER_PROJECT });
     await waitFor(
       async () => (await jobInState(q67, s67.jobId, ["active"])) !== null && (await jobInState(q99, s99.jobId, ["active"])) !== null,
       10_000,
@@ -53,12 +53,12 @@ describe("worker: two workers on one Redis, two projects", () => {
 
     // 2. A mixed load on both projects, both workers taking jobs.
     h.pim.setLatencyMs(20);
-    await h.queues.enqueueSync({ project: PROJECT, full: true });
-    await h.queues.enqueueAddOptions({ project: PROJECT, attribute: "material", options: [{ name: "tw_silk" }] });
-    await h.queues.enqueueAddOptions({ project: PROJECT, attribute: "color", options: [{ name: "tw_teal" }] });
-    await h.queues.enqueueSync({ project: PROJECT });
-    await h.queues.enqueueSync({ project: OTHER_PROJECT, full: true });
-    await h.queues.enqueueAddOptions({ project: OTHER_PROJECT, attribute: "color", options: [{ name: "tw_navy" }] });
+    await h.queues.enqueue("sync.run", { project: PROJECT, full: true });
+    await h.queues.enqueue("options.add", { project: PROJECT, attribute: "material", options: [{ name: "tw_silk" }] });
+    await h.queues.enqueue("options.add", { project: PROJECT, attribute: "color", options: [{ name: "tw_teal" }] });
+    await h.queues.enqueue("sync.run", { project: PROJECT });
+    await h.queues.enqueue("sync.run", { project: OTHER_PROJECT, full: true });
+    await h.queues.enqueue("options.add", { project: OTHER_PROJECT, attribute: "color", options: [{ name: "tw_navy" }] });
     await waitFor(async () => (await isDrained(q67)) && (await isDrained(q99)), 20_000, "both queues to drain");
     expect(await h.admin.list({ state: "failed" })).toEqual([]);
 
@@ -66,7 +66,7 @@ describe("worker: two workers on one Redis, two projects", () => {
     //    next one; once the first worker stops, the other takes over. The PIM holds the long
     //    sync's reads until its worker is stopping, so it cannot end before.
     const longHeld = h.pim.holdRequests({ path: PIM_API });
-    const long = await h.queues.enqueueSync({ project: PROJECT, full: true });
+    const long = await h.queues.enqueue("sync.run", { project: PROJECT, full: true });
     const holder = await waitFor(
       () => h.handlerRuns(PROJECT).find((run) => run.job === long.jobId && run.outcome === "running")?.worker,
       10_000,
@@ -74,8 +74,8 @@ describe("worker: two workers on one Redis, two projects", () => {
     );
     await longHeld.reached(1, 10_000);
     const next = [
-      await h.queues.enqueueAddOptions({ project: PROJECT, attribute: "material", options: [{ name: "tw_wool" }] }),
-      await h.queues.enqueueAddOptions({ project: PROJECT, attribute: "color", options: [{ name: "tw_plum" }] }),
+      await h.queues.enqueue("options.add", { project: PROJECT, attribute: "material", options: [{ name: "tw_wool" }] }),
+      await h.queues.enqueue("options.add", { project: PROJECT, attribute: "color", options: [{ name: "tw_plum" }] }),
     ];
     expect(await q67.getJobCounts("active", "waiting")).toEqual({ active: 1, waiting: 2 });
     // stop() closes the worker's BullMQ Workers before its first await: opened after that, the

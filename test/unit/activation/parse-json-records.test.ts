@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MAX_PAYLOAD_DEPTH } from "../../../src/activation/activation-assumptions.js";
-import { parseJsonRecords, RecordFileError } from "../../../src/activation/parse-json-records.js";
+import { MAX_PAYLOAD_DEPTH } from "../../../src/features/activation/activation-assumptions.js";
+import { parseJsonRecords, RecordFileError } from "../../../src/features/activation/parse-json-records.js";
 
 function problemsOf(text: string): readonly string[] {
   try {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { contentHash } from "../../../src/json/canonical-json.js";
-import { OfferKeyError } from "../../../src/activation/offer-key.js";
-import { keyOffers, planOfferBatches } from "../../../src/activation/plan-offer-batches.js";
+import { contentHash } from "../../../src/core/json/canonical-json.js";
+import { OfferKeyError } from "../../../src/features/activation/offer-key.js";
+import { keyOffers, planOfferBatches } from "../../../src/features/activation/plan-offer-batches.js";
 
 const offers = (count: number): Record<string, unknown>[] => Array.from({ length: count }, (_, i) => ({ sku: `S${i}`, stock: i }));
 const keyed = (list: readonly unknown[]) => keyOffers(list, "sku");

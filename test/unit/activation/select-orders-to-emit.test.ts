@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { contentHash } from "../../../src/json/canonical-json.js";
-import { deliveryIdOf } from "../../../src/activation/delivery-id.js";
-import { listOrders, selectOrdersToEmit } from "../../../src/activation/select-orders-to-emit.js";
+import { contentHash } from "../../../src/core/json/canonical-json.js";
+import { deliveryIdOf } from "../../../src/features/activation/delivery-id.js";
+import { listOrders, selectOrdersToEmit } from "../../../src/features/activation/select-orders-to-emit.js";
 
 const order = (id: unknown, status = "WAITING_FOR_SHIPMENT"): Record<string, unknown> => ({ id, data: { status: { code: status } } });
 const select = (pages: unknown[][], last: Map<string, { hash: string; version: number }>, all = false) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addOptionsRequestSchema } from "../../../src/add-options/add-options-request.js";
+import { addOptionsRequestSchema } from "../../../src/features/add-options/add-options-request.js";
 
 function issuesOf(input: unknown): string[] {
   const parsed = addOptionsRequestSchema.safeParse(input);

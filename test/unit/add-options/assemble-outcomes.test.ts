@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assembleOutcomes } from "../../../src/add-options/assemble-outcomes.js";
+import { assembleOutcomes } from "../../../src/features/add-options/assemble-outcomes.js";
 
 const requests = [
   { id: "10", project: 67, attribute: "color" },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { BatchBook } from "../../../src/add-options/batch-book.js";
-import { ReliedOnRefusedRequest } from "../../../src/add-options/relied-on-refused-request.js";
+import { BatchBook } from "../../../src/features/add-options/batch-book.js";
+import { ReliedOnRefusedRequest } from "../../../src/features/add-options/relied-on-refused-request.js";
 
 describe("BatchBook: each request's fate in a batch", () => {
   it("keeps the first reasons a request is rejected for", () => {

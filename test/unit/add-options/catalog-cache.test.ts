@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createCatalogCache } from "../../../src/add-options/catalog-cache.js";
-import type { PimCatalogStructure } from "../../../src/domain/pim-catalog.js";
+import { createCatalogCache } from "../../../src/features/add-options/catalog-cache.js";
+import type { PimCatalogStructure } from "../../../src/core/domain/pim-catalog.js";
 
 const emptyStructure: PimCatalogStructure = {
   attributes: [],

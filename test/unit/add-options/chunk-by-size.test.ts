@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chunkBySize } from "../../../src/add-options/chunk-by-size.js";
+import { chunkBySize } from "../../../src/features/add-options/chunk-by-size.js";
 
 describe("chunkBySize", () => {
   it("groups consecutive items up to the cap, in order", () => {

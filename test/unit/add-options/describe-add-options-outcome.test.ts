@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeAddOptionsOutcome } from "../../../src/add-options/describe-add-options-outcome.js";
+import { describeAddOptionsOutcome } from "../../../src/features/add-options/describe-add-options-outcome.js";
 
 const outcome = {
   status: "added",

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isolateRejections } from "../../../src/add-options/isolate-rejections.js";
+import { isolateRejections } from "../../../src/features/add-options/isolate-rejections.js";
 
 class Refused extends Error {}
 const refusal = (error: unknown): string | null => (error instanceof Refused ? error.message : null);

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { mergeCollectionAdditions, type MergeRequest } from "../../../src/add-options/merge-collection-additions.js";
+import { mergeCollectionAdditions, type MergeRequest } from "../../../src/features/add-options/merge-collection-additions.js";
 
 const NO_PIM = new Map<string, string>();
 const labelOf = (label: string | undefined): Record<string, string> => (label === undefined ? {} : { "en-US": label });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { planPimCheck } from "../../../src/add-options/plan-pim-check.js";
+import { planPimCheck } from "../../../src/features/add-options/plan-pim-check.js";
 
 describe("planPimCheck", () => {
   it("reads the list when its pages are no more than the names to GET", () => {

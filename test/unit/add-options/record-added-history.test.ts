@@ -2,11 +2,11 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { recordAddedHistory } from "../../../src/add-options/record-added-history.js";
-import { createFileHistoryStore } from "../../../src/history/file-history-store.js";
-import { cliOrigin } from "../../../src/history/run-origin.js";
-import { createLogger } from "../../../src/log/create-logger.js";
-import { EMPTY_REDACTOR } from "../../../src/secrets/redactor.js";
+import { recordAddedHistory } from "../../../src/features/add-options/record-added-history.js";
+import { createFileHistoryStore } from "../../../src/stores/history/file-history-store.js";
+import { cliOrigin } from "../../../src/stores/history/run-origin.js";
+import { createLogger } from "../../../src/infra/log/create-logger.js";
+import { EMPTY_REDACTOR } from "../../../src/infra/secrets/redactor.js";
 
 let dir: string | undefined;
 afterEach(async () => {

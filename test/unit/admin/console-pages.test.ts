@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { historyMain } from "../../../src/admin/console-history-page.js";
-import { consoleDocument } from "../../../src/admin/console-html.js";
-import { overviewMain } from "../../../src/admin/console-overview-page.js";
-import type { FleetOverview } from "../../../src/admin/fleet-overview.js";
-import type { HistoryEntry } from "../../../src/history/history-entry.js";
+import { historyMain } from "../../../src/server/admin/console-history-page.js";
+import { consoleDocument } from "../../../src/server/admin/console-html.js";
+import { overviewMain } from "../../../src/server/admin/console-overview-page.js";
+import type { FleetOverview } from "../../../src/server/admin/fleet-overview.js";
+import type { HistoryEntry } from "../../../src/stores/history/history-entry.js";
 
 const HOSTILE = `<script>alert("x")</script>`;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { adminRouteRules } from "../../../src/admin/admin-route-rules.js";
-import { decideAdminRequest } from "../../../src/admin/decide-admin-request.js";
+import { adminRouteRules } from "../../../src/server/admin/admin-route-rules.js";
+import { decideAdminRequest } from "../../../src/server/admin/decide-admin-request.js";
 
 const rules = adminRouteRules(["project-67"]);
 const decide = (method: string, route: string | undefined, params: Record<string, string> = {}, role: "admin" | "viewer" = "admin") =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { EVENTS_SILENT_MS, fleetOverview, type FleetSources } from "../../../src/admin/fleet-overview.js";
-import type { HeldPlan } from "../../../src/held/held-plan.js";
-import type { ProjectJobStatus } from "../../../src/jobs/project-job-status.js";
+import { EVENTS_SILENT_MS, fleetOverview, type FleetSources } from "../../../src/server/admin/fleet-overview.js";
+import type { HeldPlan } from "../../../src/features/sync/held/held-plan.js";
+import type { ProjectJobStatus } from "../../../src/jobs/admin/project-job-status.js";
 
 const NOW = Date.parse("2026-11-27T12:00:00Z");
 

@@ -1,6 +1,6 @@
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { createAuthRefusalLog } from "../../../src/auth/auth-refusal-log.js";
+import { createAuthRefusalLog } from "../../../src/server/auth/auth-refusal-log.js";
 
 function capture() {
   const lines: Record<string, unknown>[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bearerTokenMatches } from "../../../src/auth/bearer-token-matches.js";
+import { bearerTokenMatches } from "../../../src/server/auth/bearer-token-matches.js";
 
 describe("bearerTokenMatches", () => {
   const token = "trigger-token-0123456789";

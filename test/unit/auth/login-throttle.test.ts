@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createLoginThrottle } from "../../../src/auth/login-throttle.js";
+import { createLoginThrottle } from "../../../src/server/auth/login-throttle.js";
 
 describe("createLoginThrottle", () => {
   it("holds a key back once it has max_failures failures in the window, and no other key", async () => {

@@ -11,8 +11,8 @@ import {
   type AddOptionsTarget,
   type AttributeFacts,
 } from "../../../bench/scenarios/add-options-plan.js";
-import type { CollectionSpec } from "../../../src/domain/option-collection.js";
-import { parseJobData } from "../../../src/jobs/job-catalog.js";
+import type { CollectionSpec } from "../../../src/core/domain/option-collection.js";
+import { parseJobData } from "../../../src/jobs/catalog/job-catalog.js";
 
 const SIMPLE = "pim_catalog_simpleselect";
 const MULTI = "pim_catalog_multiselect";

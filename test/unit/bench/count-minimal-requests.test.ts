@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { countMinimalRequests, pagedRequests, searchAfterRequests, writeRequests } from "../../../bench/floor/count-minimal-requests.js";
-import { parseSimCatalog, type SimCatalog } from "../../../src/sim/catalog/catalog-file.js";
+import { parseSimCatalog, type SimCatalog } from "../../../sim/catalog/catalog-file.js";
 
 const options = (n: number): { code: string }[] => Array.from({ length: n }, (_, i) => ({ code: `o${i}` }));
 const records = (n: number): { code: string }[] => Array.from({ length: n }, (_, i) => ({ code: `r${i}` }));

@@ -4,7 +4,7 @@ import { deriveCatalog } from "../../../bench/catalog/derive-service-collections
 import { BENCH_PROJECT, generateCatalog, materializeCatalog } from "../../../bench/catalog/generate-catalog.js";
 import { hashCatalog } from "../../../bench/catalog/hash-catalog.js";
 import { planCatalog } from "../../../bench/catalog/plan-catalog.js";
-import { parseSimCatalog } from "../../../src/sim/catalog/catalog-file.js";
+import { parseSimCatalog } from "../../../sim/catalog/catalog-file.js";
 
 describe("generateCatalog", () => {
   it("is deterministic: same seed, same catalogue hash; another seed, another hash", () => {

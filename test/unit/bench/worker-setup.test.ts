@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { NO_OP_HANDLERS, syncJobOptions } from "../../../bench/scenarios/queue-overhead-scenario.js";
 import { escapeRedisGlob } from "../../../bench/worker/bench-redis.js";
 import { benchWorkerSettings } from "../../../bench/worker/bench-worker-settings.js";
-import { JOB_CATALOG } from "../../../src/jobs/job-catalog.js";
-import type { JobContext } from "../../../src/jobs/job-context.js";
+import { JOB_CATALOG } from "../../../src/jobs/catalog/job-catalog.js";
+import type { JobContext } from "../../../src/jobs/catalog/job-context.js";
 
 describe("benchWorkerSettings", () => {
   it("parses with the benchmark's prefix, one project on the simulators, logs at warn", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createProcessBudgets } from "../../../src/budgets/upstream-budgets.js";
+import { createProcessBudgets } from "../../../src/infra/budgets/upstream-budgets.js";
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve: () => void = () => undefined;

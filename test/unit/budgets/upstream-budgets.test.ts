@@ -1,5 +1,5 @@
 import { describe, it } from "vitest";
-import { createProcessBudgets } from "../../../src/budgets/upstream-budgets.js";
+import { createProcessBudgets } from "../../../src/infra/budgets/upstream-budgets.js";
 
 describe("process budgets (`--once` and the CLI without Redis): a Retry-After's pause", () => {
   it("holds the identity's other projects back for at most maxPauseMs (http.max_retry_after_ms), not for the whole Retry-After", async () => {

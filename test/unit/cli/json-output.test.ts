@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Writable } from "node:stream";
 import { jsonText, parseJsonKeyStyle, snakeCaseKeys, writeJsonArray } from "../../../src/cli/json-output.js";
-import { camelCaseKeys } from "../../../src/json/json-key-style.js";
+import { camelCaseKeys } from "../../../src/core/json/json-key-style.js";
 
 describe("snakeCaseKeys", () => {
   it("turns camelCase keys into snake_case at every depth", () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { packageVersion } from "../../../src/cli/package-version.js";
+import { packageVersion } from "../../../src/app/package-version.js";
 
 describe("packageVersion", () => {
   it("is the version of pim-sync's own package.json", () => {

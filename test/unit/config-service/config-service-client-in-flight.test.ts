@@ -2,7 +2,7 @@ import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Agent } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
-import { createConfigServiceClient } from "../../../src/config-service/config-service-client.js";
+import { createConfigServiceClient } from "../../../src/upstreams/config-service/config-service-client.js";
 import { DEFAULT_SERVICE_CLIENT_LIMITS } from "../../support/default-settings.js";
 import { waitFor } from "../../support/process-poll.js";
 import { silentLogger } from "../../support/silent-logger.js";

@@ -310,7 +310,7 @@ describe("the deployment files", async () => {
       "README.md": await text("README.md"),
       "CONTRIBUTING.md": await text("CONTRIBUTING.md"),
       ...Object.fromEntries(await Promise.all(docs.map(async (name) => [`docs/${name}`, await text(`docs/${name}`)] as const))),
-      "src/sim/README.md": await text("src/sim/README.md"),
+      "sim/README.md": await text("sim/README.md"),
       Dockerfile: dockerfile,
       "docker-compose.yml": composeText,
       "pim-sync demo's next steps": DEMO_NEXT_STEPS,

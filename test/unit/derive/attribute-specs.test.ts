@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { AttributeSpecsContext } from "../../../src/derive/attribute-specs.js";
-import { attributeSpecs, LEGACY_REFERENCE_DATA_REASON } from "../../../src/derive/attribute-specs.js";
-import { DEFAULT_NAMING } from "../../../src/derive/naming.js";
+import type { AttributeSpecsContext } from "../../../src/core/derive/attribute-specs.js";
+import { attributeSpecs, LEGACY_REFERENCE_DATA_REASON } from "../../../src/core/derive/attribute-specs.js";
+import { DEFAULT_NAMING } from "../../../src/core/derive/naming.js";
 import { attribute, channel, measurementFamily, scope } from "./catalog-builder.js";
 
 const weight = measurementFamily("Weight", ["GRAM"]);

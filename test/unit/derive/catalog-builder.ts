@@ -6,8 +6,8 @@ import type {
   PimFamily,
   PimLocale,
   PimMeasurementFamily,
-} from "../../../src/domain/pim-catalog.js";
-import type { ProjectScope } from "../../../src/derive/project-scope.js";
+} from "../../../src/core/domain/pim-catalog.js";
+import type { ProjectScope } from "../../../src/core/derive/project-scope.js";
 
 /** Small catalogue pieces with plain defaults, so each test states only what it is about. */
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { codeKey } from "../../../src/derive/code-key.js";
+import { codeKey } from "../../../src/core/derive/code-key.js";
 
 describe("codeKey", () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { collectionDimensions } from "../../../src/derive/collection-dimensions.js";
+import { collectionDimensions } from "../../../src/core/derive/collection-dimensions.js";
 import { attribute, channel, scope } from "./catalog-builder.js";
 
 const web = channel("web", ["en_US", "fr_FR"]);

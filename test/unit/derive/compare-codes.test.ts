@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareCodes } from "../../../src/derive/compare-codes.js";
+import { compareCodes } from "../../../src/core/derive/compare-codes.js";
 
 describe("compareCodes", () => {
   it.each([

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { CollectionSpec, SelectField } from "../../../src/domain/option-collection.js";
-import type { PimAttribute } from "../../../src/domain/pim-catalog.js";
-import { deriveCollectionSpecs } from "../../../src/derive/derive-collection-specs.js";
-import type { NamingTemplates } from "../../../src/derive/naming.js";
-import { DEFAULT_NAMING } from "../../../src/derive/naming.js";
-import type { ProjectScope } from "../../../src/derive/project-scope.js";
+import type { CollectionSpec, SelectField } from "../../../src/core/domain/option-collection.js";
+import type { PimAttribute } from "../../../src/core/domain/pim-catalog.js";
+import { deriveCollectionSpecs } from "../../../src/core/derive/derive-collection-specs.js";
+import type { NamingTemplates } from "../../../src/core/derive/naming.js";
+import { DEFAULT_NAMING } from "../../../src/core/derive/naming.js";
+import type { ProjectScope } from "../../../src/core/derive/project-scope.js";
 import { attribute, catalog, channel, family, measurementFamily, scope } from "./catalog-builder.js";
 
 const ecommerce = channel("ecommerce", ["en_US", "fr_FR"]);

@@ -4,7 +4,7 @@ import {
   optionsFromCurrencies,
   optionsFromMeasurementFamily,
   optionsFromRecords,
-} from "../../../src/derive/derive-options.js";
+} from "../../../src/core/derive/derive-options.js";
 
 const project = new Set(["en_US", "fr_FR"]);
 

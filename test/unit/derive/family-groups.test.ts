@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { familyGroupsByAttribute } from "../../../src/derive/family-groups.js";
+import { familyGroupsByAttribute } from "../../../src/core/derive/family-groups.js";
 import { family } from "./catalog-builder.js";
 
 describe("familyGroupsByAttribute", () => {

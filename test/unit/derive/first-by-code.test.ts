@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { firstByCode } from "../../../src/derive/first-by-code.js";
+import { firstByCode } from "../../../src/core/derive/first-by-code.js";
 
 describe("firstByCode", () => {
   const byCode = (item: { code: string }) => item.code;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import * as derive from "../../../src/derive/index.js";
+import * as derive from "../../../src/core/derive/index.js";
 
 describe("derive/index", () => {
   it("exports the public API and nothing internal", () => {

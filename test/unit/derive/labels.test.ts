@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { serviceLabelsEqual, toServiceLabels } from "../../../src/derive/labels.js";
+import { serviceLabelsEqual, toServiceLabels } from "../../../src/core/derive/labels.js";
 
 const project = new Set(["en_US", "fr_FR", "zh_Hant_TW"]);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pimLocaleToServiceLocale, serviceLocaleToPimLocale } from "../../../src/derive/locale-code.js";
+import { pimLocaleToServiceLocale, serviceLocaleToPimLocale } from "../../../src/core/derive/locale-code.js";
 
 describe("pimLocaleToServiceLocale", () => {
   it.each([

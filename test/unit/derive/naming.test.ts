@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { NamingTemplates } from "../../../src/derive/naming.js";
-import { DEFAULT_NAMING, renderName, validateNamingTemplates } from "../../../src/derive/naming.js";
+import type { NamingTemplates } from "../../../src/core/derive/naming.js";
+import { DEFAULT_NAMING, renderName, validateNamingTemplates } from "../../../src/core/derive/naming.js";
 
 function withTemplate(key: keyof NamingTemplates, template: string): NamingTemplates {
   return { ...DEFAULT_NAMING, [key]: template };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ProjectFilters } from "../../../src/derive/project-scope.js";
-import { resolveProjectScope } from "../../../src/derive/project-scope.js";
+import type { ProjectFilters } from "../../../src/core/derive/project-scope.js";
+import { resolveProjectScope } from "../../../src/core/derive/project-scope.js";
 import { catalog, channel, currencies, locales } from "./catalog-builder.js";
 
 const ecommerce = channel("ecommerce", ["en_US", "fr_FR"], ["EUR", "USD"]);

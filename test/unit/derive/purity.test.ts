@@ -2,15 +2,15 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
-/** src/derive/ must stay a pure core: domain types and its own files only. */
-const DERIVE_DIR = join(import.meta.dirname, "../../../src/derive");
+/** src/core/derive/ must stay a pure core: domain types and its own files only. */
+const DERIVE_DIR = join(import.meta.dirname, "../../../src/core/derive");
 const IMPORT_SPECIFIER =
   /(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']\s*\)|\bimport\s*["']([^"']+)["']/g;
 const ALLOWED = /^(?:\.\.\/domain\/[a-z0-9-]+\.js|\.\/[a-z0-9-]+\.js)$/;
 
 const files = readdirSync(DERIVE_DIR).filter((file) => file.endsWith(".ts"));
 
-describe("src/derive purity", () => {
+describe("src/core/derive purity", () => {
   it("has source files to check", () => {
     expect(files).toContain("index.ts");
   });

@@ -1,10 +1,10 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { ERROR_CODES } from "../../../src/errors/error-codes.js";
-import { PimSyncError } from "../../../src/errors/pim-sync-error.js";
-import { HttpError } from "../../../src/http/http-error.js";
-import { createLogger } from "../../../src/log/create-logger.js";
-import { EMPTY_REDACTOR } from "../../../src/secrets/redactor.js";
+import { ERROR_CODES } from "../../../src/core/errors/error-codes.js";
+import { PimSyncError } from "../../../src/core/errors/pim-sync-error.js";
+import { HttpError } from "../../../src/infra/http/http-error.js";
+import { createLogger } from "../../../src/infra/log/create-logger.js";
+import { EMPTY_REDACTOR } from "../../../src/infra/secrets/redactor.js";
 import { ConfigError } from "../../../src/settings/config-error.js";
 
 describe("PimSyncError", () => {

@@ -3,8 +3,8 @@ import type { AddressInfo } from "node:net";
 import { pino } from "pino";
 import { Agent } from "undici";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createEventPlatformClient, type EventPlatformClient } from "../../../src/event-platform/event-platform-client.js";
-import { HttpError } from "../../../src/http/http-error.js";
+import { createEventPlatformClient, type EventPlatformClient } from "../../../src/upstreams/event-platform/event-platform-client.js";
+import { HttpError } from "../../../src/infra/http/http-error.js";
 
 const TOKEN = "pim-access-token-5a1f0c9e77";
 const PRIMARY = "primary-subscription-secret-8c1d";

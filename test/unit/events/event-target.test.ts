@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { targetKey, targetOfEvent, targetOfKey } from "../../../src/events/event-target.js";
+import { targetKey, targetOfEvent, targetOfKey } from "../../../src/features/events/event-target.js";
 
 const event = (type: string, data: unknown) => ({ id: "e1", type: `com.akeneo.pim.v1.${type}`, data });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { targetKey } from "../../../src/events/event-target.js";
-import { syncTargetsOf } from "../../../src/events/sync-targets-of.js";
+import { targetKey } from "../../../src/features/events/event-target.js";
+import { syncTargetsOf } from "../../../src/features/events/sync-targets-of.js";
 
 const option = (attribute: string, code: string): string => targetKey({ kind: "option", attribute, code });
 

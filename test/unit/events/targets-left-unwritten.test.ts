@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { targetsLeftUnwritten } from "../../../src/events/targets-left-unwritten.js";
+import { targetsLeftUnwritten } from "../../../src/features/events/targets-left-unwritten.js";
 
 describe("targetsLeftUnwritten: which pending targets a targeted run is done with", () => {
   const keys = ["a:color", "o:season:monsoon", "o:color:teal", "e:brands", "x:unknown"];

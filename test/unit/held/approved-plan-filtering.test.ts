@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { reviewAfterRun } from "../../../src/held/review-after-run.js";
-import type { HeldPlan } from "../../../src/held/held-plan.js";
-import { DEFAULT_DELETION_GUARD } from "../../../src/reconcile/collection-plan.js";
-import { planCollection } from "../../../src/reconcile/plan-collection.js";
-import type { SyncReport } from "../../../src/sync/sync-report.js";
+import { reviewAfterRun } from "../../../src/features/sync/held/review-after-run.js";
+import type { HeldPlan } from "../../../src/features/sync/held/held-plan.js";
+import { DEFAULT_DELETION_GUARD } from "../../../src/core/reconcile/collection-plan.js";
+import { planCollection } from "../../../src/core/reconcile/plan-collection.js";
+import type { SyncReport } from "../../../src/features/sync/sync-report.js";
 import { syncReportOf } from "../../support/sync-report-of.js";
 
 const option = (name: string) => ({ name, label: { "en-US": name } });

@@ -2,12 +2,12 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createFileHeldStore } from "../../../src/held/file-held-store.js";
-import { syncWithHeldReview } from "../../../src/held/sync-with-held-review.js";
-import { cliOrigin } from "../../../src/history/run-origin.js";
-import { createLogger } from "../../../src/log/create-logger.js";
-import { EMPTY_REDACTOR } from "../../../src/secrets/redactor.js";
-import type { SyncReport } from "../../../src/sync/sync-report.js";
+import { createFileHeldStore } from "../../../src/features/sync/held/file-held-store.js";
+import { syncWithHeldReview } from "../../../src/features/sync/held/sync-with-held-review.js";
+import { cliOrigin } from "../../../src/stores/history/run-origin.js";
+import { createLogger } from "../../../src/infra/log/create-logger.js";
+import { EMPTY_REDACTOR } from "../../../src/infra/secrets/redactor.js";
+import type { SyncReport } from "../../../src/features/sync/sync-report.js";
 import { syncReportOf } from "../../support/sync-report-of.js";
 
 const PROJECT = 67;

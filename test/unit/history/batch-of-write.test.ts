@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { batchOfWrite, type WriteContext } from "../../../src/history/batch-of-write.js";
-import { entriesOfBatch, historyBatchSchema } from "../../../src/history/history-batch.js";
-import type { CollectionPlan } from "../../../src/reconcile/collection-plan.js";
-import { splitPlanWrites } from "../../../src/reconcile/split-plan-writes.js";
+import { batchOfWrite, type WriteContext } from "../../../src/stores/history/batch-of-write.js";
+import { entriesOfBatch, historyBatchSchema } from "../../../src/stores/history/history-batch.js";
+import type { CollectionPlan } from "../../../src/core/reconcile/collection-plan.js";
+import { splitPlanWrites } from "../../../src/core/reconcile/split-plan-writes.js";
 
 const origin = { job: "67/9", trigger: "schedule" as const };
 const at = "2026-01-02T00:00:00.000Z";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { dailyWriteCounts } from "../../../src/history/daily-write-counts.js";
-import type { HistoryEntry } from "../../../src/history/history-entry.js";
-import type { HistoryRecord, HistoryStore } from "../../../src/history/history-store.js";
+import { dailyWriteCounts } from "../../../src/stores/history/daily-write-counts.js";
+import type { HistoryEntry } from "../../../src/stores/history/history-entry.js";
+import type { HistoryRecord, HistoryStore } from "../../../src/stores/history/history-store.js";
 
 const entry = (kind: HistoryEntry["kind"], at: string): HistoryEntry => ({
   collection: "color",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createConcurrencyLimiter } from "../../../src/http/concurrency-limiter.js";
+import { createConcurrencyLimiter } from "../../../src/infra/http/concurrency-limiter.js";
 
 interface Deferred<T> {
   promise: Promise<T>;

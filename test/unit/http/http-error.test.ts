@@ -6,7 +6,7 @@ import {
   isPermanentNetworkFailure,
   isTransientStatus,
   TRANSIENT_STATUSES,
-} from "../../../src/http/http-error.js";
+} from "../../../src/infra/http/http-error.js";
 
 describe("isTransientStatus", () => {
   it.each([408, 425, 429, 500, 502, 503, 504])("%i is transient", (status) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isOnOrigin, linkOnOrigin } from "../../../src/http/link-on-origin.js";
+import { isOnOrigin, linkOnOrigin } from "../../../src/infra/http/link-on-origin.js";
 
 const BASE = "https://pim.example.com/api/rest/v1/";
 

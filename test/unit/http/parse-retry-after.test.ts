@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseRetryAfterMs } from "../../../src/http/parse-retry-after.js";
+import { parseRetryAfterMs } from "../../../src/infra/http/parse-retry-after.js";
 
 const now = Date.parse("Wed, 21 Oct 2015 07:28:00 GMT");
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { HttpError, type HttpErrorCode } from "../../../src/http/http-error.js";
-import { decideRetry, type RetryPolicy } from "../../../src/http/retry-policy.js";
-import { retryPolicyOf } from "../../../src/http/retry-policy-of.js";
+import { HttpError, type HttpErrorCode } from "../../../src/infra/http/http-error.js";
+import { decideRetry, type RetryPolicy } from "../../../src/infra/http/retry-policy.js";
+import { retryPolicyOf } from "../../../src/infra/http/retry-policy-of.js";
 import { DEFAULT_SETTINGS } from "../../support/default-settings.js";
 
 const policy: RetryPolicy = { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 5000 };

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { createSlidingWindowLimiter, type SettleRequest } from "../../../src/http/sliding-window-limiter.js";
+import { createSlidingWindowLimiter, type SettleRequest } from "../../../src/infra/http/sliding-window-limiter.js";
 
 // The same limiter with its real `node:timers/promises` sleeps, driven by an injected clock: a
 // waiter can only start once the test moves the clock, however long the real sleeps take.

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createSlidingWindowLimiter, type RateLimiter, type SettleRequest } from "../../../src/http/sliding-window-limiter.js";
-import { BudgetPaused } from "../../../src/http/budget-paused.js";
+import { createSlidingWindowLimiter, type RateLimiter, type SettleRequest } from "../../../src/infra/http/sliding-window-limiter.js";
+import { BudgetPaused } from "../../../src/infra/http/budget-paused.js";
 
 // Lets a test act right after one of the limiter's sleeps ended (see the abort race below).
 const sleepHooks = vi.hoisted(() => ({ onSleepEnd: undefined as (() => void) | undefined }));

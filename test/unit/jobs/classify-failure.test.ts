@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { AddOptionsRejected } from "../../../src/add-options/add-options-rejected.js";
-import { ActivationProtocolError } from "../../../src/activation/activation-errors.js";
-import { ActivationNotConfigured } from "../../../src/activation/activation-runtime.js";
-import { HttpError } from "../../../src/http/http-error.js";
-import { classifyFailure } from "../../../src/jobs/classify-failure.js";
-import { PimSyncError } from "../../../src/errors/pim-sync-error.js";
-import { JobDataError } from "../../../src/jobs/job-catalog.js";
+import { AddOptionsRejected } from "../../../src/features/add-options/add-options-rejected.js";
+import { ActivationProtocolError } from "../../../src/features/activation/activation-errors.js";
+import { ActivationNotConfigured } from "../../../src/features/activation/activation-runtime.js";
+import { HttpError } from "../../../src/infra/http/http-error.js";
+import { classifyFailure } from "../../../src/jobs/worker/classify-failure.js";
+import { PimSyncError } from "../../../src/core/errors/pim-sync-error.js";
+import { JobDataError } from "../../../src/jobs/catalog/job-catalog.js";
 import { SyncIncomplete } from "../../../src/jobs/handlers/sync-incomplete.js";
 import { ConfigError } from "../../../src/settings/config-error.js";
-import { ProjectScopeError } from "../../../src/sync/sync-project.js";
+import { ProjectScopeError } from "../../../src/features/sync/sync-project.js";
 
 function httpError(status: number | undefined, transient: boolean, retryAfterMs?: number): HttpError {
   return new HttpError(

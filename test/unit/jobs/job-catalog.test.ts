@@ -9,8 +9,8 @@ import {
   JOB_DEFINITIONS,
   JobDataError,
   parseJobData,
-} from "../../../src/jobs/job-catalog.js";
-import { UnknownJobName } from "../../../src/jobs/unknown-job-name.js";
+} from "../../../src/jobs/catalog/job-catalog.js";
+import { UnknownJobName } from "../../../src/jobs/catalog/unknown-job-name.js";
 
 describe("the job catalog", () => {
   it("knows its job names and nothing else", () => {

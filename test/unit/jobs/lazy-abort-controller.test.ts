@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LazyAbortController } from "../../../src/jobs/lazy-abort-controller.js";
+import { LazyAbortController } from "../../../src/jobs/worker/lazy-abort-controller.js";
 
 describe("LazyAbortController", () => {
   it("aborted before its signal is read: the signal is made aborted, with the reason", () => {

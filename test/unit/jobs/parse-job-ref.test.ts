@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseJobRef } from "../../../src/jobs/job-admin.js";
+import { parseJobRef } from "../../../src/jobs/admin/job-admin.js";
 
 describe("parseJobRef", () => {
   it("reads <project>/<id>", () => {

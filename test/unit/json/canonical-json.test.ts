@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalJson, contentHash } from "../../../src/json/canonical-json.js";
+import { canonicalJson, contentHash } from "../../../src/core/json/canonical-json.js";
 
 /**
  * The Activation copy this one replaced, as it was: the offer and order hashes kept in the

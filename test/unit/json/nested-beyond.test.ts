@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { jsonPathText, nestedBeyond } from "../../../src/json/nested-beyond.js";
+import { jsonPathText, nestedBeyond } from "../../../src/core/json/nested-beyond.js";
 
 describe("nestedBeyond", () => {
   it("counts the value itself as level 1, and only arrays and objects as levels", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createLogger } from "../../../src/log/create-logger.js";
-import { createRedactor } from "../../../src/secrets/redactor.js";
+import { createLogger } from "../../../src/infra/log/create-logger.js";
+import { createRedactor } from "../../../src/infra/secrets/redactor.js";
 
 const SECRET = "svc-password-7d1e-never-log";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createLogger } from "../../../src/log/create-logger.js";
-import { LazyChildLogger } from "../../../src/log/lazy-child-logger.js";
-import { EMPTY_REDACTOR } from "../../../src/secrets/redactor.js";
+import { createLogger } from "../../../src/infra/log/create-logger.js";
+import { LazyChildLogger } from "../../../src/infra/log/lazy-child-logger.js";
+import { EMPTY_REDACTOR } from "../../../src/infra/secrets/redactor.js";
 
 const BINDINGS = { job: "12", jobName: "sync.run", project: 67, queue: "pim-sync.project-67", attempt: 2 } as const;
 

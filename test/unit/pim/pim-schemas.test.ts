@@ -8,7 +8,7 @@ import {
   toPimLocale,
   toPimMeasurementFamily,
   toPimRecord,
-} from "../../../src/pim/map-pim-catalog.js";
+} from "../../../src/upstreams/pim/map-pim-catalog.js";
 import {
   attributeOptionSchema,
   attributeSchema,
@@ -25,8 +25,8 @@ import {
   referenceEntitySchema,
   searchAfterPageSchema,
   tokenResponseSchema,
-} from "../../../src/pim/pim-schemas.js";
-import { CURRENCY_ENABLED_WHEN_UNSAID } from "../../../src/pim/pim-assumptions.js";
+} from "../../../src/upstreams/pim/pim-schemas.js";
+import { CURRENCY_ENABLED_WHEN_UNSAID } from "../../../src/upstreams/pim/pim-assumptions.js";
 import { akeneoFixture } from "./read-akeneo-fixture.js";
 
 describe("token responses", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { collectionResponseSchema, upsertListResponseSchema } from "../../../src/pim/pim-schemas.js";
-import { NO_STATUS, resultsFromCollectionLines, resultsFromUpsertList } from "../../../src/pim/pim-upsert-result.js";
+import { collectionResponseSchema, upsertListResponseSchema } from "../../../src/upstreams/pim/pim-schemas.js";
+import { NO_STATUS, resultsFromCollectionLines, resultsFromUpsertList } from "../../../src/upstreams/pim/pim-upsert-result.js";
 import { akeneoFixture, akeneoFixtureText } from "./read-akeneo-fixture.js";
 
 const CE = "from-pim-community-dev/";

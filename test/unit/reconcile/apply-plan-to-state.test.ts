@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { nextLastWritten } from "../../../src/reconcile/apply-plan-to-state.js";
-import type { CollectionPlan } from "../../../src/reconcile/collection-plan.js";
+import { nextLastWritten } from "../../../src/core/reconcile/apply-plan-to-state.js";
+import type { CollectionPlan } from "../../../src/core/reconcile/collection-plan.js";
 import { many, opt, plan, state } from "./helpers.js";
 
 describe("nextLastWritten", () => {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_DELETION_GUARD } from "../../../src/reconcile/collection-plan.js";
-import { checkDeletionGuard } from "../../../src/reconcile/deletion-guard.js";
+import { DEFAULT_DELETION_GUARD } from "../../../src/core/reconcile/collection-plan.js";
+import { checkDeletionGuard } from "../../../src/core/reconcile/deletion-guard.js";
 
 const guard = { maxFraction: 0.5, minCount: 10 };
 

@@ -1,6 +1,6 @@
-import type { ServiceLabels, ServiceOption } from "../../../src/domain/option-collection.js";
-import type { DeletionGuard, LastWritten } from "../../../src/reconcile/collection-plan.js";
-import { planCollection, type PlanCollectionInput } from "../../../src/reconcile/plan-collection.js";
+import type { ServiceLabels, ServiceOption } from "../../../src/core/domain/option-collection.js";
+import type { DeletionGuard, LastWritten } from "../../../src/core/reconcile/collection-plan.js";
+import { planCollection, type PlanCollectionInput } from "../../../src/core/reconcile/plan-collection.js";
 
 export const GUARD: DeletionGuard = { maxFraction: 0.5, minCount: 10 };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { CollectionPlan } from "../../../src/reconcile/collection-plan.js";
+import type { CollectionPlan } from "../../../src/core/reconcile/collection-plan.js";
 import { GUARD, many, opt, plan, state } from "./helpers.js";
 
 /** Recently added options by name (their labels do not matter here). */

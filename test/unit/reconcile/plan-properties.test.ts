@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { ServiceLabels, ServiceOption } from "../../../src/domain/option-collection.js";
-import { nextLastWritten } from "../../../src/reconcile/apply-plan-to-state.js";
-import { splitPlanWrites } from "../../../src/reconcile/split-plan-writes.js";
+import type { ServiceLabels, ServiceOption } from "../../../src/core/domain/option-collection.js";
+import { nextLastWritten } from "../../../src/core/reconcile/apply-plan-to-state.js";
+import { splitPlanWrites } from "../../../src/core/reconcile/split-plan-writes.js";
 import { lcg, plan } from "./helpers.js";
 
 /** Recently added options by name (their labels do not matter here). */

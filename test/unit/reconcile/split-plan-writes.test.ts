@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { CollectionPlan } from "../../../src/reconcile/collection-plan.js";
-import { splitPlanWrites, type OptionsWrite } from "../../../src/reconcile/split-plan-writes.js";
+import type { CollectionPlan } from "../../../src/core/reconcile/collection-plan.js";
+import { splitPlanWrites, type OptionsWrite } from "../../../src/core/reconcile/split-plan-writes.js";
 import { lcg, many, opt } from "./helpers.js";
 
 function planOf(action: CollectionPlan["action"], upserts = many(0), deletes: string[] = []): CollectionPlan {

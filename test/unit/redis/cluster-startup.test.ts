@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clusterStartupOf } from "../../../src/redis/cluster-startup.js";
+import { clusterStartupOf } from "../../../src/infra/redis/cluster-startup.js";
 
 describe("clusterStartupOf", () => {
   it("takes host and port of each node, and gives every node (discovered ones too) the URLs' credentials", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createKeyspace } from "../../../src/redis/keyspace.js";
+import { createKeyspace } from "../../../src/infra/redis/keyspace.js";
 
 /** Redis' hash tag rule: the part between the first `{` and the next `}`, when not empty. */
 function hashTagOf(key: string): string | null {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { redactorOfSettings } from "../../../src/secrets/redactor-of-settings.js";
-import { REDACTED } from "../../../src/secrets/redactor.js";
+import { redactorOfSettings } from "../../../src/infra/secrets/redactor-of-settings.js";
+import { REDACTED } from "../../../src/infra/secrets/redactor.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
 
 const CONFIG = {

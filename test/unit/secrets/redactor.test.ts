@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createRedactor, REDACTED, redactSecrets } from "../../../src/secrets/redactor.js";
-import { MIN_SECRET_CHARS } from "../../../src/secrets/secret-forms.js";
+import { createRedactor, REDACTED, redactSecrets } from "../../../src/infra/secrets/redactor.js";
+import { MIN_SECRET_CHARS } from "../../../src/infra/secrets/secret-forms.js";
 
 const SECRET = 's3cr3t/pa+ss wörd"x';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { listenSettingsOf } from "../../../src/server/listen-settings.js";
+import { listenSettingsOf } from "../../../src/server/http/listen-settings.js";
 import { settingsSchema } from "../../../src/settings/settings-schema.js";
 
 const PROJECT = {

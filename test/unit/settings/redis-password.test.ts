@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { redactorOfSettings } from "../../../src/secrets/redactor-of-settings.js";
+import { redactorOfSettings } from "../../../src/infra/secrets/redactor-of-settings.js";
 import { ConfigError } from "../../../src/settings/config-error.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { longSourceWeight } from "../../../src/sync/long-source-weight.js";
+import { longSourceWeight } from "../../../src/features/sync/long-source-weight.js";
 
 describe("longSourceWeight", () => {
   it("counts a short source's options, and a long one for just over half the cap", () => {

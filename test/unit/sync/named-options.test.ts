@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { ServiceLabels } from "../../../src/domain/option-collection.js";
-import { DEFAULT_DELETION_GUARD } from "../../../src/reconcile/collection-plan.js";
-import { planCollection } from "../../../src/reconcile/plan-collection.js";
-import { desiredWithNamedOptions, type NamedOptions } from "../../../src/sync/named-options.js";
+import type { ServiceLabels } from "../../../src/core/domain/option-collection.js";
+import { DEFAULT_DELETION_GUARD } from "../../../src/core/reconcile/collection-plan.js";
+import { planCollection } from "../../../src/core/reconcile/plan-collection.js";
+import { desiredWithNamedOptions, type NamedOptions } from "../../../src/features/sync/named-options.js";
 
 const state = (...names: string[]): Map<string, ServiceLabels> => new Map(names.map((name) => [name, { "en-US": name.toUpperCase() }]));
 

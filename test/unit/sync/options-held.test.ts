@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { optionsHeld } from "../../../src/sync/options-held.js";
+import { optionsHeld } from "../../../src/features/sync/options-held.js";
 
 describe("the options a read source holds", () => {
   it("a list: its options", () => {

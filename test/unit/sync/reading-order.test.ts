@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareReadingOrder, type SourceSize } from "../../../src/sync/reading-order.js";
+import { compareReadingOrder, type SourceSize } from "../../../src/features/sync/reading-order.js";
 
 const counted = (items: number): SourceSize => ({ kind: "counted", items });
 const UNKNOWN: SourceSize = { kind: "unknown" };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readsOptionsAlone } from "../../../src/sync/reads-options-alone.js";
+import { readsOptionsAlone } from "../../../src/features/sync/reads-options-alone.js";
 
 describe("readsOptionsAlone", () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { compareReadingOrder, type SourceSize } from "../../../src/sync/reading-order.js";
-import { runSourcePipeline } from "../../../src/sync/run-source-pipeline.js";
+import { compareReadingOrder, type SourceSize } from "../../../src/features/sync/reading-order.js";
+import { runSourcePipeline } from "../../../src/features/sync/run-source-pipeline.js";
 
 interface Deferred<T> {
   readonly promise: Promise<T>;

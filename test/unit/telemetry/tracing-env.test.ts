@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../../src/settings/config-error.js";
-import { tracingConfigOf } from "../../../src/telemetry/tracing-env.js";
+import { tracingConfigOf } from "../../../src/infra/telemetry/tracing-env.js";
 
 const ENDPOINT = "http://collector.internal:4318";
 

@@ -1,0 +1,319 @@
+import type { RedisClient } from "../infra/redis/redis-client.js";
+import type { Logger } from "pino";
+import { prepareWorker, type PreparedWorker, type RunningWorker } from "../jobs/worker/start-worker.js";
+import type { WorkerResources } from "../jobs/worker/worker-resources.js";
+import { createReleaseStack } from "./release-stack.js";
+import { closeRedis } from "../infra/redis/close-redis.js";
+import { createWorkerRedis } from "../infra/redis/create-worker-redis.js";
+import { createHttpApp } from "../server/http/create-http-app.js";
+import { healthRoutes } from "../server/http/health-routes.js";
+import { listenHttpApp, type HttpServer } from "../server/http/listen-http-app.js";
+import { listenSettingsOf } from "../server/http/listen-settings.js";
+import { redisNotReadyReason } from "../server/http/redis-readiness.js";
+import { refuseWhileStarting } from "../server/http/refuse-while-starting.js";
+import type { Settings } from "../settings/settings-schema.js";
+import { triggerRoutes } from "../server/trigger/trigger-routes.js";
+import { adminRoutes } from "../server/admin/admin-routes.js";
+import { createJobAdmin } from "../jobs/admin/job-admin.js";
+import type { JobQueues } from "../jobs/queues/job-queues.js";
+import type { JobHandlers } from "../jobs/catalog/job-handlers.js";
+import type { JobCatalog } from "../jobs/catalog/job-catalog-of.js";
+import { metricsRoutes } from "../server/metrics/metrics-routes.js";
+import { createWorkerMetrics, type WorkerMetrics } from "../server/metrics/worker-metrics.js";
+import { withRedisDeadline } from "../server/http/redis-deadline.js";
+import { createAuthGate } from "../server/auth/auth-gate.js";
+import type { AuthSurface } from "../server/auth/auth-refusal.js";
+import { redactorOfSettings } from "../infra/secrets/redactor-of-settings.js";
+import type { JsonKeyStyle } from "../core/json/json-key-style.js";
+import { pimEventRoutes } from "../server/trigger/pim-event-routes.js";
+import { packageVersion } from "./package-version.js";
+import { openApiRoutes } from "../server/openapi/openapi-routes.js";
+import { reviewStoresOf } from "../features/sync/held/review-stores-of.js";
+import type { HeldStore } from "../features/sync/held/held-store.js";
+import { heldOptionCount } from "../features/sync/held/held-plan.js";
+import type { ReviewAdmin } from "../server/admin/review-admin-routes.js";
+import { readProjectJobStatus } from "../jobs/admin/project-job-status.js";
+import { budgetsOfProjects, readBudgetUsage } from "../infra/budgets/budget-usage.js";
+import { keyspaceOf } from "../infra/redis/keyspace.js";
+import { redisPrefixOf } from "../settings/redis-prefix-of.js";
+import { createRedisStateStore } from "../stores/state/redis-state-store.js";
+import { eventWindowDelay } from "../features/events/event-window.js";
+
+export interface RunningWorkerProcess extends RunningWorker {
+  /** The HTTP server's base URL, when `server` (or the deprecated `trigger` host/port) is configured. */
+  readonly serverUrl: string | null;
+  /** Where the trigger routes are served: the server's URL when `trigger` is configured. */
+  readonly triggerUrl: string | null;
+  /** Releases everything the worker process acquired (its release stack). */
+  stop(): Promise<void>;
+}
+
+/**
+ * A worker process whose HTTP listener is open and whose worker may still be waiting for Redis.
+ * It has no stop of its own: every part is on the release stack it was given.
+ */
+export interface OpenWorkerProcess {
+  readonly serverUrl: string | null;
+  readonly triggerUrl: string | null;
+  /**
+   * The started worker; rejects when the start failed or was abandoned by the stop. What a
+   * failed start acquired is released by the stop, which its caller owes in either case.
+   */
+  readonly started: Promise<RunningWorker>;
+}
+
+/** The `route` label of requests no route matched: their paths would make the label unbounded. */
+const UNMATCHED_ROUTE = "unmatched";
+
+/** The reason /readyz gives until the worker has started. */
+export const WORKER_STARTING_REASON = "worker: starting (queues, workers and schedules are set up once Redis answers)";
+
+/**
+ * The worker command's whole process: the job worker, and in front of it one HTTP server with
+ * the health checks and, when `trigger` is configured, the trigger routes. The server is
+ * composed here so that the job layer knows nothing of HTTP.
+ *
+ * The listener opens first, before anything waits for Redis: an orchestrator sees `/healthz`
+ * 200 and `/readyz` 503 (naming Redis) while Redis is away at start, rather than a refused
+ * connection it would restart the process for; the trigger and admin routes answer 503 with
+ * Retry-After meanwhile. A port already taken therefore fails the start before the worker has
+ * written anything to Redis.
+ *
+ * Every part is recorded on `resources` as it is acquired (the worker's, see start-worker.ts,
+ * then the listener), so that the one release of that stack is the process's stop: the listener
+ * first (no request once stopping), then the jobs, then the queues and clients they used.
+ */
+export interface WorkerProcessArgs {
+  readonly settings: Settings;
+  readonly logger: Logger;
+  /** The worker's Redis connection, owned by the caller (the app). */
+  readonly connection: RedisClient;
+  /** The app's release stack. */
+  readonly resources: WorkerResources;
+  /** The keys of the admin API's and `GET /v1/jobs`' answers: snake_case unless `camel` (removed in 0.3.0). */
+  readonly jsonKeys?: JsonKeyStyle;
+  /** Replaced only to measure the queue's own cost (bench/). */
+  readonly handlers?: JobHandlers;
+  /** The catalog's list, or in a test the list with an entry of its own. */
+  readonly catalog?: JobCatalog;
+}
+
+export async function openWorkerProcess(args: WorkerProcessArgs): Promise<OpenWorkerProcess> {
+  const { settings, logger } = args;
+  const listen = listenSettingsOf(settings);
+  // The queues exist once the worker is prepared; the gauges are only read at scrape time.
+  let queuesOf: JobQueues | null = null;
+  let activationQueue: NonNullable<PreparedWorker["activation"]>["queue"]["queue"] | null = null;
+  let pimEvents: PreparedWorker["pimEvents"] | null = null;
+  const eventProjects = settings.projects.filter((project) => project.pim.events !== undefined).map((project) => project.id);
+  let held: HeldStore | null = null;
+  const metrics = listen
+    ? createWorkerMetrics({
+        projects: settings.projects.map((project) => project.id),
+        // Labels `pim_sync_job_runs_total` with the entries of the catalog the worker runs.
+        catalog: args.catalog,
+        jobCounts: async (project) => {
+          if (!queuesOf) return {};
+          return withRedisDeadline(
+            listen.redis_timeout_ms,
+            queuesOf.queueFor(project).getJobCounts("waiting", "active", "delayed", "failed", "completed"),
+          );
+        },
+        activationJobCounts: settings.activation
+          ? async () => {
+              if (!activationQueue) return {};
+              return withRedisDeadline(
+                listen.redis_timeout_ms,
+                activationQueue.getJobCounts("waiting", "active", "delayed", "failed", "completed"),
+              );
+            }
+          : undefined,
+        lastPimEventAt:
+          eventProjects.length === 0
+            ? undefined
+            : {
+                projects: eventProjects,
+                read: (project) =>
+                  pimEvents ? withRedisDeadline(listen.redis_timeout_ms, pimEvents.lastEventAt(project)) : Promise.resolve(null),
+              },
+        heldDeletions: async (project) => {
+          if (!held) return null;
+          const plans = await withRedisDeadline(listen.redis_timeout_ms, held.list(project));
+          return plans.filter((plan) => plan.approved === null).reduce((sum, plan) => sum + heldOptionCount(plan), 0);
+        },
+      })
+    : undefined;
+  const prepared = prepareWorker({
+    settings,
+    logger,
+    connection: args.connection,
+    resources: args.resources,
+    observer: metrics,
+    handlers: args.handlers,
+    catalog: args.catalog,
+  });
+  queuesOf = prepared.queues;
+  activationQueue = prepared.activation?.queue.queue ?? null;
+  pimEvents = prepared.pimEvents;
+  const review = reviewStoresOf(settings, prepared.connection);
+  held = review.held;
+  let running: RunningWorker | null = null;
+  let server: HttpServer | null = null;
+  if (listen) {
+    for (const deprecation of listen.deprecations) logger.warn({ config: deprecation }, "deprecated config key");
+    const listening = await startServer(prepared, () => running, settings, listen, logger, metrics, args.jsonKeys ?? "snake", review);
+    // Acquired after the worker's jobs, so closed before them: no new request once stopping.
+    args.resources.push("HTTP listener", () => listening.close());
+    server = listening;
+    logger.info({ url: listening.url }, "HTTP server listening");
+  }
+  const started = prepared.start().then((worker) => (running = worker));
+  // The caller may never await it (stopped before Redis answered).
+  started.catch(() => undefined);
+  const serverUrl = server?.url ?? null;
+  return { serverUrl, triggerUrl: settings.trigger ? serverUrl : null, started };
+}
+
+/**
+ * `openWorkerProcess` on a release stack of its own, resolved once the worker has started; its
+ * `stop` releases that stack. For the in-process benchmarks that do not go through the app;
+ * the worker command and the tests use `createApp` (src/app/create-app.ts).
+ */
+export async function startWorkerProcess(
+  args: Omit<WorkerProcessArgs, "connection" | "resources"> & { readonly connection?: RedisClient },
+): Promise<RunningWorkerProcess> {
+  const { settings, logger } = args;
+  if (!settings.redis) throw new Error("the worker needs `redis` in the config");
+  const resources = createReleaseStack(logger);
+  let connection = args.connection;
+  if (!connection) {
+    const owned = createWorkerRedis(settings.redis, logger);
+    resources.push("Redis connection", () => closeRedis(owned));
+    connection = owned;
+  }
+  try {
+    const process = await openWorkerProcess({ ...args, connection, resources });
+    const worker = await process.started;
+    return { ...worker, serverUrl: process.serverUrl, triggerUrl: process.triggerUrl, stop: () => resources.releaseAll() };
+  } catch (error) {
+    await resources.releaseAll().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function startServer(
+  prepared: PreparedWorker,
+  running: () => RunningWorker | null,
+  settings: Settings,
+  listen: NonNullable<ReturnType<typeof listenSettingsOf>>,
+  logger: Logger,
+  metrics: WorkerMetrics | undefined,
+  jsonKeys: JsonKeyStyle,
+  review: ReviewAdmin,
+): Promise<HttpServer> {
+  const redactor = redactorOfSettings(settings);
+  const app = createHttpApp({ limits: listen, logger, redactor, version: packageVersion() });
+  // On the root instance before any route is registered, so every scope's routes inherit it.
+  if (metrics)
+    app.addHook("onResponse", async (request, reply) =>
+      metrics.httpRequestAnswered(
+        request.method,
+        request.is404 ? UNMATCHED_ROUTE : (request.routeOptions.url ?? UNMATCHED_ROUTE),
+        reply.statusCode,
+      ),
+    );
+  const gate = (surface: AuthSurface) => createAuthGate({ surface, limits: listen.auth_throttle, logger, observer: metrics });
+  await app.register(healthRoutes, {
+    notReadyReasons: async () => {
+      const redis = await redisNotReadyReason(prepared.connection, listen.redis_timeout_ms);
+      const worker = running();
+      const workers =
+        worker === null
+          ? [WORKER_STARTING_REASON]
+          : worker.stoppedProjects().map((project) => `worker: project ${project}'s worker is not running`);
+      return [...(redis === null ? [] : [redis]), ...workers];
+    },
+  });
+  await app.register(openApiRoutes);
+  if (metrics) await app.register(metricsRoutes, { registry: metrics.registry, token: listen.metrics_token, gate: gate("metrics") });
+  if (settings.projects.some((project) => project.pim.events !== undefined)) {
+    // Outside the starting gate: recording an event needs Redis, not the started worker, and a
+    // 503 while the worker starts would count towards suspending the subscription.
+    await app.register(pimEventRoutes, {
+      projects: settings.projects,
+      store: prepared.pimEvents,
+      enqueue: async (project, window) => void (await prepared.queues.enqueue("sync.events", { project }, eventWindowDelay(window))),
+      logger,
+      redisTimeoutMs: listen.redis_timeout_ms,
+      warnIntervalMs: listen.auth_throttle.log_interval_ms,
+      observer: metrics,
+    });
+  }
+  const jobAdmin = createJobAdmin(prepared.queues, {
+    redactor,
+    ...(prepared.activation ? { activation: prepared.activation.queue.queue } : {}),
+  });
+  // The routes that need the started worker, in a scope of their own behind the starting gate.
+  await app.register(async (scope) => {
+    scope.addHook(
+      "onRequest",
+      refuseWhileStarting(() => running() !== null),
+    );
+    if (listen.admin) {
+      const budgets = budgetsOfProjects(settings.projects);
+      // Read only, on the worker's connection (which it does not close).
+      const state = createRedisStateStore(prepared.connection, redisPrefixOf(settings));
+      const activation = prepared.activation ? { queue: prepared.activation.queue, state: prepared.activation.runtime.state } : undefined;
+      await scope.register(adminRoutes, {
+        users: listen.admin.users,
+        admin: jobAdmin,
+        queues: prepared.queues,
+        review,
+        logger,
+        redisTimeoutMs: listen.redis_timeout_ms,
+        activation,
+        gate: gate("admin"),
+        jsonKeys,
+        console: {
+          retentionMs: settings.history.retention_ms,
+          sources: {
+            projects: settings.projects.map((project) => project.id),
+            eventProjects: new Set(settings.projects.filter((project) => project.pim.events !== undefined).map((project) => project.id)),
+            // Failure reasons are errors' messages: through the redactor, as every answer.
+            jobStatus: async (project) => redactor.redactValue(await readProjectJobStatus(prepared.queues, project)),
+            lastEventAt: (project) => prepared.pimEvents.lastEventAt(project),
+            held: (project) => review.held.list(project),
+            optionLabels: async (project, collection, options) => {
+              const wanted = new Set(options);
+              const found = await state.readSome(project, collection, (name) => wanted.has(name));
+              return options.map((option) => found?.entries.get(option) ?? null);
+            },
+            budgets: () => readBudgetUsage(prepared.connection, keyspaceOf(prepared.connection, redisPrefixOf(settings)), budgets),
+          },
+        },
+      });
+    }
+    if (settings.trigger) {
+      await scope.register(triggerRoutes, {
+        token: settings.trigger.token,
+        gate: gate("trigger"),
+        queues: prepared.queues,
+        projects: settings.projects,
+        logger,
+        redisTimeoutMs: listen.redis_timeout_ms,
+        activation: prepared.activation
+          ? {
+              queue: prepared.activation.queue,
+              client: prepared.activation.runtime.client,
+              offerKey: prepared.activation.runtime.activation.offers.key,
+            }
+          : undefined,
+        projectLocales: (project, recheck) => prepared.projectLocales(project, recheck),
+        jobDetails: (ref) => jobAdmin.show(ref),
+        jobFinalStatus: async (project, id) => redactor.redactValue(await prepared.finalStatuses.read(project, id)),
+        jsonKeys,
+      });
+    }
+  });
+  return listenHttpApp(app, listen);
+}

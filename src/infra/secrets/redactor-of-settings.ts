@@ -1,0 +1,49 @@
+import { isSecretPath } from "../../settings/is-secret-path.js";
+import type { Settings } from "../../settings/settings-schema.js";
+import { createRedactor, type Redactor } from "./redactor.js";
+
+/** What an unset `${VAR}` of a secret becomes for the `jobs` commands (see unsetPlaceholder). */
+const UNSET_PLACEHOLDER = /^<environment variable [A-Za-z_][A-Za-z0-9_]* is not set>$/;
+
+/**
+ * Every secret the configuration holds, as one Redactor for the sinks (logger, job failures,
+ * job views): the values at the paths isSecretPath names (PIM client id, secret, user name and
+ * password; service token and password; Activation access token; webhook token; trigger,
+ * metrics and admin credentials), the service login's email, `redis.password` and the password
+ * of every Redis URL. Basic pairs: the PIM's client id/secret and each admin user's name/password.
+ */
+export function redactorOfSettings(settings: Settings): Redactor {
+  const secrets: string[] = [];
+  collectAtSecretPaths(settings, [], secrets);
+  for (const project of settings.projects) if ("email" in project.service) secrets.push(project.service.email);
+  if (settings.redis?.password !== undefined) secrets.push(settings.redis.password);
+  const redisUrls = [settings.redis?.url, ...(settings.redis?.cluster?.nodes ?? [])];
+  for (const url of redisUrls) {
+    const password = url === undefined ? undefined : passwordOf(url);
+    if (password !== undefined) secrets.push(password);
+  }
+  const basicPairs: [string, string][] = [
+    ...settings.projects.map((project): [string, string] => [project.pim.client_id, project.pim.secret]),
+    ...(settings.server?.admin?.users ?? []).map((user): [string, string] => [user.name, user.password]),
+  ];
+  return createRedactor({ secrets: secrets.filter((secret) => !UNSET_PLACEHOLDER.test(secret)), basicPairs });
+}
+
+function collectAtSecretPaths(value: unknown, path: (string | number)[], into: string[]): void {
+  if (typeof value === "string") {
+    if (isSecretPath(path)) into.push(value);
+    return;
+  }
+  if (Array.isArray(value)) value.forEach((item: unknown, index) => collectAtSecretPaths(item, [...path, index], into));
+  else if (value !== null && typeof value === "object")
+    for (const [key, item] of Object.entries(value)) collectAtSecretPaths(item, [...path, key], into);
+}
+
+function passwordOf(url: string): string | undefined {
+  try {
+    const password = decodeURIComponent(new URL(url).password);
+    return password === "" ? undefined : password;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,99 @@
+import { Queue, type JobsOptions } from "bullmq";
+import type { RedisClient } from "../../infra/redis/redis-client.js";
+import { DEFAULT_JOB_CATALOG, parseDataOf, type ActivationJobName } from "../catalog/job-catalog.js";
+import { idempotencyWindowSeconds, jobOptionsOf, type JobRetention } from "./job-options.js";
+import type { JobCatalog } from "../catalog/job-catalog-of.js";
+import { enqueueJob, type EnqueueRequest, type EnqueueStatus } from "./enqueue-job.js";
+import { ACTIVATION_QUEUE } from "../../infra/redis/queue-names.js";
+import { keyspaceOf } from "../../infra/redis/keyspace.js";
+import { queueTelemetryOption } from "../worker/queue-telemetry.js";
+
+/**
+ * Every Activation job runs on one queue, `activation`, with a global concurrency of 1 across
+ * all workers (the project-queue pattern). Why one queue rather than one per connection:
+ * - the connection set is dynamic (`connections: all` is the API's list), while a per-connection
+ *   queue needs a BullMQ worker created for it;
+ * - the API budget (`requests_per_second`, no published limit) belongs to the one PIM
+ *   connection/token every channel connection shares, so running one job at a time across all
+ *   workers keeps to it without a distributed limiter;
+ * - pulls are short (a few pages); a pull never overlaps another pull, of any connection.
+ */
+export { ACTIVATION_QUEUE };
+
+export interface ActivationEnqueued {
+  /** `activation/<id>`, as \`jobs list\` prints it. */
+  readonly ref: string;
+  readonly jobId: string;
+  /** As for syncs and add-options: queued, merged, follows-running (pulls), duplicate (Idempotency-Key). */
+  readonly status: EnqueueStatus;
+}
+
+export interface ActivationQueue {
+  readonly queue: Queue;
+  /**
+   * Any Activation job, by its catalog name: the input is parsed against its entry (JobDataError
+   * naming every wrong field; UnknownJobName for a name the catalog does not have, or a project
+   * job), then queued as the entry's enqueue policy says.
+   */
+  enqueue(name: string, input: Readonly<Record<string, unknown>>, request?: EnqueueRequest): Promise<ActivationEnqueued>;
+  /** A pull of one connection: one running and at most one waiting per connection. */
+  enqueuePull(input: Readonly<Record<string, unknown>>): Promise<ActivationEnqueued>;
+  enqueueOffers(
+    input: Readonly<Record<string, unknown>>,
+    options?: { readonly idempotencyKey?: string | undefined },
+  ): Promise<ActivationEnqueued>;
+  enqueueShipment(
+    input: Readonly<Record<string, unknown>>,
+    options?: { readonly idempotencyKey?: string | undefined },
+  ): Promise<ActivationEnqueued>;
+  /** A re-send of set-aside orders (`{connection, order_ids?}`). */
+  enqueueResend(input: Readonly<Record<string, unknown>>): Promise<ActivationEnqueued>;
+  /** The options every Activation job is created with (retry policy and bounded retention). */
+  jobOptions(name: ActivationJobName): JobsOptions;
+  enforceOneAtATime(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createActivationQueue(args: {
+  readonly connection: RedisClient;
+  readonly prefix: string;
+  readonly retention: JobRetention;
+  /** Connection errors of the queue (without a listener BullMQ prints them with console.error). */
+  readonly onError?: (error: Error) => void;
+  /** The catalog's list, or in a test the list with an entry of its own. */
+  readonly catalog?: JobCatalog;
+}): ActivationQueue {
+  const catalog = args.catalog ?? DEFAULT_JOB_CATALOG;
+  const keyspace = keyspaceOf(args.connection, args.prefix);
+  const queue = new Queue(keyspace.activationQueue, { connection: args.connection, prefix: args.prefix, ...queueTelemetryOption() });
+  queue.on("error", (error) => args.onError?.(error));
+
+  const target = {
+    queue,
+    redis: args.connection,
+    keyspace,
+    idempotencyKeyOf: (jobName: string, digest: string) => keyspace.activationKey("idempotency", jobName, digest),
+    refOf: (jobId: string) => `${ACTIVATION_QUEUE}/${jobId}`,
+    idempotencyTtlSeconds: idempotencyWindowSeconds(args.retention),
+  };
+
+  async function enqueue(name: string, input: unknown, request: EnqueueRequest = {}): Promise<ActivationEnqueued> {
+    const entry = catalog.entry(name, "activation");
+    const queued = await enqueueJob(entry, parseDataOf(name, entry.schema, input), target, jobOptionsOf(entry, args.retention), request);
+    return { ...queued, ref: target.refOf(queued.jobId) };
+  }
+
+  return {
+    queue,
+    enqueue,
+    enqueuePull: (input) => enqueue("activation.orders.pull", input),
+    enqueueOffers: (input, options = {}) => enqueue("activation.offers.put", input, { idempotencyKey: options.idempotencyKey }),
+    enqueueShipment: (input, options = {}) => enqueue("activation.shipment.update", input, { idempotencyKey: options.idempotencyKey }),
+    enqueueResend: (input) => enqueue("activation.orders.resend", input),
+    jobOptions: (name: ActivationJobName) => jobOptionsOf(catalog.entry(name, "activation"), args.retention),
+    async enforceOneAtATime() {
+      await queue.setGlobalConcurrency(1);
+    },
+    close: () => queue.close(),
+  };
+}

@@ -1,0 +1,105 @@
+import { Queue } from "bullmq";
+import type { RedisClient } from "../../infra/redis/redis-client.js";
+import { DEFAULT_JOB_CATALOG, parseDataOf } from "../catalog/job-catalog.js";
+import { idempotencyWindowSeconds, jobOptionsOf, type JobRetention } from "./job-options.js";
+import type { JobCatalog } from "../catalog/job-catalog-of.js";
+import { enqueueJob, type EnqueueRequest, type EnqueueStatus, type EnqueueTarget } from "./enqueue-job.js";
+import { keyspaceOf } from "../../infra/redis/keyspace.js";
+import { spreadRepeatStrategy } from "../schedules/schedule-offset.js";
+import { queueTelemetryOption } from "../worker/queue-telemetry.js";
+
+export interface EnqueuedJob {
+  readonly project: number;
+  /** The job that carries out the request; for `follows-running`, the running job it follows. */
+  readonly jobId: string;
+  /**
+   * How the request was carried out (see enqueue-job.ts). For a sync, `merged` means its `full`
+   * and `allow_mass_delete` were written into the waiting job before it started, and
+   * `follows-running` that the follow-up carries the `full`/`allow_mass_delete` of every such request.
+   */
+  readonly status: EnqueueStatus;
+}
+
+export interface JobQueues {
+  queueFor(project: number): Queue;
+  readonly projects: readonly number[];
+  /**
+   * Any job of a project queue, by its catalog name: the input is parsed against its entry
+   * (JobDataError naming every wrong field; UnknownJobName for a name the catalog does not have,
+   * or an Activation job), then queued as the entry's enqueue policy says. The one way a
+   * project job is queued: the trigger routes, the admin API, the commands, PIM events and the
+   * tests all come here (a `sync.events` job with `eventWindowDelay(window)` as its request).
+   */
+  enqueue(name: string, input: Readonly<Record<string, unknown>>, request?: EnqueueRequest): Promise<EnqueuedJob>;
+  /** One job at a time per project queue, across every worker (see queue-names.ts). */
+  enforceOneJobPerProject(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Queues of the configured projects. Every job's data is validated here, before it is stored. */
+export function createJobQueues(args: {
+  readonly connection: RedisClient;
+  readonly prefix: string;
+  readonly projects: readonly number[];
+  readonly retention: JobRetention;
+  /** Connection errors of the queues (without a listener BullMQ prints them with console.error). */
+  readonly onError?: (error: Error) => void;
+  /** Scheduled syncs spread over this window (schedule-offset.ts); the worker's, which writes the schedules. */
+  readonly scheduleJitterMs?: number;
+  /** The catalog's list, or in a test the list with an entry of its own. */
+  readonly catalog?: JobCatalog;
+}): JobQueues {
+  const catalog = args.catalog ?? DEFAULT_JOB_CATALOG;
+  const keyspace = keyspaceOf(args.connection, args.prefix);
+  const queues = new Map<number, Queue>();
+  for (const project of args.projects) {
+    const settings =
+      args.scheduleJitterMs === undefined ? {} : { settings: { repeatStrategy: spreadRepeatStrategy(project, args.scheduleJitterMs) } };
+    const queue = new Queue(keyspace.projectQueue(project), {
+      connection: args.connection,
+      prefix: args.prefix,
+      ...settings,
+      ...queueTelemetryOption(),
+    });
+    // The commands waiting on Redis see the failure themselves; this only keeps it off the console.
+    queue.on("error", (error) => args.onError?.(error));
+    queues.set(project, queue);
+  }
+
+  function queueFor(project: number): Queue {
+    const queue = queues.get(project);
+    if (!queue) throw new Error(`project ${project} is not configured`);
+    return queue;
+  }
+
+  // A key outlives its job's retention: a redelivery after the job was removed is still a duplicate.
+  const idempotencyTtlSeconds = idempotencyWindowSeconds(args.retention);
+
+  async function enqueue(name: string, input: unknown, request: EnqueueRequest = {}): Promise<EnqueuedJob> {
+    const entry = catalog.entry(name, "project");
+    const data = parseDataOf(name, entry.schema, input) as { readonly project: number };
+    const target: EnqueueTarget = {
+      queue: queueFor(data.project),
+      redis: args.connection,
+      keyspace,
+      // Keys of a project's jobs share the project's space: the trigger route prefixes them with the project.
+      idempotencyKeyOf: (_jobName, digest) => keyspace.projectKey(data.project, "idempotency", digest),
+      refOf: (jobId) => `${data.project}/${jobId}`,
+      idempotencyTtlSeconds,
+    };
+    const queued = await enqueueJob(entry, data, target, jobOptionsOf(entry, args.retention), request);
+    return { project: data.project, ...queued };
+  }
+
+  return {
+    queueFor,
+    projects: args.projects,
+    enqueue,
+    async enforceOneJobPerProject() {
+      await Promise.all([...queues.values()].map((queue) => queue.setGlobalConcurrency(1)));
+    },
+    async close() {
+      await Promise.all([...queues.values()].map((queue) => queue.close()));
+    },
+  };
+}

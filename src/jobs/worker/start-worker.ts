@@ -1,0 +1,253 @@
+import type { RedisClient } from "../../infra/redis/redis-client.js";
+import type { Logger } from "pino";
+import { createConcurrencyLimiter } from "../../infra/http/concurrency-limiter.js";
+import { budgetsFor, createProjectRuntime, type ProjectRuntime } from "../../features/project-runtime.js";
+import type { Settings } from "../../settings/settings-schema.js";
+import { createProjectLock } from "../../stores/state/project-lock.js";
+import { createJobProcessor } from "./create-job-processor.js";
+import { createJobCancellation } from "./job-cancellation.js";
+import { createWorkerJobs } from "./worker-jobs.js";
+import type { WorkerResources } from "./worker-resources.js";
+import { closeQueueWithinGrace } from "./close-queue-within-grace.js";
+import { ProjectLeaseChain } from "./project-lease-chain.js";
+import { startQueueWorker } from "./start-queue-worker.js";
+import type { JobHandlers } from "../catalog/job-handlers.js";
+import type { JobObserver } from "./job-observer.js";
+import { projectQueueBinding } from "../queues/project-queue-binding.js";
+import type { JobCatalog } from "../catalog/job-catalog-of.js";
+import { DEFAULT_JOB_CATALOG } from "../catalog/job-catalog.js";
+import { createJobQueues, type JobQueues } from "../queues/job-queues.js";
+import { keyspaceOf } from "../../infra/redis/keyspace.js";
+import { keepQueueSafety } from "../admin/keep-queue-safety.js";
+import { upsertSchedules } from "../schedules/upsert-schedules.js";
+import { spreadRepeatStrategy } from "../schedules/schedule-offset.js";
+import { prepareActivation, startActivationWorker, type ActivationParts, type RunningActivationWorker } from "./start-activation-worker.js";
+import { projectLabelLocales } from "../../features/add-options/project-label-locales.js";
+import { isRedisConnectionFailure } from "../../infra/redis/redis-unavailable-error.js";
+import { createJobFinalStatusStore, type JobFinalStatusStore } from "../admin/job-final-status-store.js";
+import { idempotencyWindowSeconds } from "../queues/job-options.js";
+import { recordFinalStatuses } from "./record-final-statuses.js";
+import { createPimEventStore, type PimEventStore } from "../../features/events/pim-event-store.js";
+
+export interface RunningWorker {
+  readonly queues: JobQueues;
+  /** The Redis connection the worker's queues use. */
+  readonly connection: RedisClient;
+  /** The Activation worker, when `activation` is configured. */
+  readonly activation: RunningActivationWorker | null;
+  /**
+   * The locales labels may use in a project (service spelling), from the cached PIM structure;
+   * `recheck` (before refusing a locale) re-reads it unless it was read within
+   * `add_options.locale_recheck_ms`.
+   */
+  projectLocales(project: number, recheck: boolean): Promise<readonly string[]>;
+  /** The projects whose BullMQ worker is not running (closed, or never started). */
+  stoppedProjects(): readonly number[];
+}
+
+/** The worker before Redis is reached: its queues, clients and connection, nothing sent yet. */
+export interface PreparedWorker {
+  readonly queues: JobQueues;
+  /** The Redis connection the worker's queues use. */
+  readonly connection: RedisClient;
+  /** The Activation queue and client, when `activation` is configured. */
+  readonly activation: ActivationParts | null;
+  /** How each project job ended, kept for the idempotency window (after BullMQ removed the job). */
+  readonly finalStatuses: JobFinalStatusStore;
+  /** The PIM events received and the targets they left pending (src/features/events/). */
+  readonly pimEvents: PimEventStore;
+  /**
+   * The locales labels may use in a project (service spelling), from the cached PIM structure;
+   * `recheck` (before refusing a locale) re-reads it unless it was read within
+   * `add_options.locale_recheck_ms`.
+   */
+  projectLocales(project: number, recheck: boolean): Promise<readonly string[]>;
+  /**
+   * Waits for Redis, starts the BullMQ workers and writes the schedules, last. The stop (the
+   * release of the worker's jobs, see worker-jobs.ts) abandons it at its next step; it then
+   * rejects. A start that failed is released with the rest, by the stop.
+   */
+  start(): Promise<RunningWorker>;
+}
+
+export interface PrepareWorkerArgs {
+  readonly settings: Settings;
+  readonly logger: Logger;
+  /** The worker's Redis connection (reconnecting, see src/infra/redis/), owned by the caller. */
+  readonly connection: RedisClient;
+  /** Where each part is recorded as it is acquired: the app's release stack. */
+  readonly resources: WorkerResources;
+  /** Replaced only to measure the queue's own cost (bench/). */
+  readonly handlers?: JobHandlers | undefined;
+  /** The catalog's list, or in a test the list with an entry of its own. */
+  readonly catalog?: JobCatalog | undefined;
+  /** Told how each job run ended, and of every upstream answer (the worker's metrics). */
+  readonly observer?: (JobObserver & { upstreamResponse(upstream: "pim" | "service", status: number | "error"): void }) | undefined;
+}
+
+/**
+ * The long-lived worker: one BullMQ worker per project queue, each taking a job only when one of
+ * the process' `worker.concurrency` slots is free, one set of HTTP clients per
+ * project whose upstream budgets are shared per upstream identity with every project and process
+ * on the same Redis (src/infra/budgets/), schedules written last in its start.
+ * Several such processes on several machines may share one Redis.
+ *
+ * In two steps, so that a process can serve its health checks while Redis is still away (see
+ * worker-process.ts): what needs no Redis is made here, the rest in `start`. Every part is
+ * recorded in `resources` as it is made: the runtimes, then the queues, then the worker's jobs
+ * (worker-jobs.ts), so that the stop closes the jobs first and the queues and clients they used
+ * after them; the caller records its HTTP listener after this returns, so it closes first.
+ */
+export function prepareWorker(args: PrepareWorkerArgs): PreparedWorker {
+  const { settings, logger, observer, connection, resources } = args;
+  if (!settings.redis) throw new Error("the worker needs `redis` in the config");
+  const prefix = settings.redis.prefix;
+  // During a Redis outage every BullMQ object reports each failed call; the connection already
+  // logs one line per reconnect attempt, so these stay at debug (one JSON line each, no stack).
+  const logRedisError =
+    (source: string) =>
+    (error: Error): void => {
+      if (isRedisConnectionFailure(error)) logger.debug({ source, err: error }, "Redis call failed");
+      else logger.error({ source, err: error }, `${source} error`);
+    };
+  const queues = createJobQueues({
+    connection,
+    prefix,
+    projects: settings.projects.map((p) => p.id),
+    retention: settings.worker,
+    onError: logRedisError("queue"),
+    scheduleJitterMs: settings.worker.schedule_jitter_ms,
+    ...(args.catalog ? { catalog: args.catalog } : {}),
+  });
+  resources.push("job queues", () => closeQueueWithinGrace(connection, () => queues.close()));
+  // One set of budgets for the process: its projects take turns at each (see src/infra/budgets/).
+  const budgets = budgetsFor(settings, logger, connection);
+  const runtimes = new Map<number, ProjectRuntime>();
+  for (const project of settings.projects) {
+    const runtime = createProjectRuntime({
+      settings,
+      project,
+      logger,
+      redis: connection,
+      budgets,
+      ...(observer ? { onUpstreamResponse: (upstream, status) => observer.upstreamResponse(upstream, status) } : {}),
+    });
+    resources.push(`project ${project.id}'s runtime`, () => runtime.close());
+    runtimes.set(project.id, runtime);
+  }
+  const finalStatuses = createJobFinalStatusStore(connection, keyspaceOf(connection, prefix), idempotencyWindowSeconds(settings.worker));
+  const pimEvents = createPimEventStore(connection, keyspaceOf(connection, prefix));
+  const activationParts = settings.activation
+    ? prepareActivation({
+        settings,
+        logger,
+        connection,
+        resources,
+        budgets,
+        onError: logRedisError,
+        ...(args.catalog ? { catalog: args.catalog } : {}),
+      })
+    : null;
+  const projectLocales = async (project: number, recheck: boolean): Promise<readonly string[]> => {
+    const runtime = runtimes.get(project);
+    if (!runtime) throw new Error(`project ${project} is not configured`);
+    return projectLabelLocales(runtime, recheck ? { maxAgeMs: settings.add_options.locale_recheck_ms } : {});
+  };
+
+  const cancellation = createJobCancellation();
+  const jobs = createWorkerJobs({ connection, cancellation, shutdownTimeoutMs: settings.worker.shutdown_timeout_ms, logger });
+  // After the queues and clients: the jobs that use them stop first.
+  resources.push("the worker's jobs", () => jobs.stop());
+
+  async function start(): Promise<RunningWorker> {
+    const abandoned = (): void => {
+      if (jobs.signal.aborted) throw new Error("the worker's start was abandoned (stopping)");
+    };
+    await queues.enforceOneJobPerProject();
+    abandoned();
+
+    const slots = createConcurrencyLimiter(settings.worker.concurrency);
+    const leases = new ProjectLeaseChain((error) =>
+      logger.warn({ err: error }, "could not release the project lock; it expires by itself"),
+    );
+    const processor = createJobProcessor({
+      cancellation,
+      binding: projectQueueBinding({
+        leases,
+        runtimes,
+        settings,
+        projectLock: createProjectLock(connection, prefix, { ttlMs: settings.worker.lock_duration_ms }),
+      }),
+      infra: {
+        redis: connection,
+        prefix,
+        keyspace: keyspaceOf(connection, prefix),
+        settings,
+        queueFor: (project) => queues.queueFor(project),
+      },
+      settings,
+      logger,
+      handlers: args.handlers,
+      observer: args.observer,
+      ...(args.catalog ? { catalog: args.catalog } : {}),
+    });
+    for (const project of settings.projects) {
+      const worker = startQueueWorker({
+        queue: keyspaceOf(connection, prefix).projectQueue(project.id),
+        processor,
+        slots,
+        connection,
+        prefix,
+        settings: settings.worker,
+        logger,
+        onError: logRedisError("worker"),
+        onRunEnded: (token) => leases.end(token),
+        repeatStrategy: spreadRepeatStrategy(project.id, settings.worker.schedule_jitter_ms),
+      });
+      recordFinalStatuses(worker, project.id, finalStatuses, args.catalog ?? DEFAULT_JOB_CATALOG, logger);
+      jobs.addWorker(worker);
+    }
+    const activation = activationParts
+      ? await startActivationWorker({
+          settings,
+          logger,
+          connection,
+          parts: activationParts,
+          slots,
+          onError: logRedisError,
+          observer,
+          ...(args.catalog ? { catalog: args.catalog } : {}),
+        })
+      : null;
+    if (activation) jobs.addActivation(activation);
+    abandoned();
+    // Last: a worker that could not start (its HTTP port taken, Redis refusing it) must not
+    // have replaced the schedules the running fleet uses.
+    await upsertSchedules({ redis: connection, prefix, queues, projects: settings.projects, retention: settings.worker, logger });
+    await activation?.upsertSchedules();
+    abandoned();
+    // Written once at start, but lost with Redis' data (or changed by another worker): restored
+    // on reconnection and periodically.
+    const safety = keepQueueSafety({
+      connection,
+      prefix,
+      queues,
+      projects: settings.projects,
+      retention: settings.worker,
+      intervalMs: settings.worker.safety_check_interval_ms,
+      logger,
+      alsoCheck: activation ? [(warn) => activation.restoreSafety(warn)] : [],
+    });
+    jobs.started(safety);
+    logger.info({ projects: settings.projects.map((p) => p.id), concurrency: settings.worker.concurrency }, "worker started");
+    return {
+      queues,
+      connection,
+      activation,
+      projectLocales,
+      stoppedProjects: () => settings.projects.filter((_, index) => jobs.workers[index]?.isRunning() !== true).map((project) => project.id),
+    };
+  }
+
+  return { queues, connection, activation: activationParts, finalStatuses, pimEvents, projectLocales, start };
+}
