@@ -24,14 +24,7 @@ const REPO = fileURLToPath(new URL("../../", import.meta.url));
  *   fastify adapter brings plugins of its own that must meet the same fastify;
  * - `msgpackr` (BullMQ's): finds its optional native decoder beside itself.
  */
-const EXTERNAL = [
-  /^@opentelemetry\//,
-  /^@fastify\//,
-  /^fastify(\/|$)/,
-  /^bullmq-otel(\/|$)/,
-  /^@bull-board\//,
-  /^msgpackr(\/|$)/,
-];
+const EXTERNAL = [/^@opentelemetry\//, /^@fastify\//, /^fastify(\/|$)/, /^bullmq-otel(\/|$)/, /^@bull-board\//, /^msgpackr(\/|$)/];
 
 /**
  * The simulators (`sim/`, built to `dist/sim/`) are not production code, so neither in the bundle
@@ -77,7 +70,9 @@ async function main(): Promise<void> {
   });
   for (const chunk of output)
     if (chunk.type === "chunk" && !chunk.fileName.startsWith("chunks/") && chunk.imports.some((id) => id.startsWith(SIM_FROM_CHUNKS)))
-      throw new Error(`bundle-cli: ${chunk.fileName} imports the simulators but is not in chunks/: ${SIM_FROM_CHUNKS} would miss dist/sim/`);
+      throw new Error(
+        `bundle-cli: ${chunk.fileName} imports the simulators but is not in chunks/: ${SIM_FROM_CHUNKS} would miss dist/sim/`,
+      );
   // Silent when it succeeds, as tsc is: `npm pack --json` (scripts/check-package.sh) reads
   // the build's stdout, run by `prepare`.
 }
