@@ -8,6 +8,7 @@ import type { JobHandlers } from "../jobs/catalog/job-handlers.js";
 import type { JobQueues } from "../jobs/queues/job-queues.js";
 import type { JsonKeyStyle } from "../core/json/json-key-style.js";
 import type { ProjectRuntime } from "../features/project-runtime.js";
+import type { EventPlatformSession } from "../features/events/event-platform-session.js";
 import { closeRedis } from "../infra/redis/close-redis.js";
 import { connectCommandRedis } from "../infra/redis/connect-command-redis.js";
 import type { RedisClient } from "../infra/redis/redis-client.js";
@@ -50,6 +51,8 @@ export interface App {
   redis(): Promise<RedisClient | undefined>;
   /** One project's clients and stores, made at the first call; throws for a project not configured. */
   project(id: number): Promise<ProjectRuntime>;
+  /** The PIM login and Event Platform client of one project (`events --create`), over a pool of its own. */
+  eventPlatform(id: number): Promise<EventPlatformSession>;
   /** The Activation client and state; throws ActivationNotConfigured without `activation`. */
   activation(): Promise<ActivationRuntime>;
   /** The change history and the held plans (calls no upstream). */
@@ -154,6 +157,16 @@ export function createApp(settings: Settings, options: AppOptions): App {
         const runtime = createProjectRuntime({ settings, project, logger, ...(connection ? { redis: connection } : {}) });
         stack.push(`project ${id}'s runtime`, () => runtime.close());
         return runtime;
+      });
+    },
+    eventPlatform(id) {
+      return once(`event platform ${id}`, async () => {
+        const project = findProject(settings, id);
+        if (!project) throw new Error(`project ${id} is not configured`);
+        const { createEventPlatformSession } = await import("../features/events/event-platform-session.js");
+        const session = createEventPlatformSession({ settings, project, logger });
+        stack.push(`project ${id}'s Event Platform session`, () => session.close());
+        return session;
       });
     },
     activation() {

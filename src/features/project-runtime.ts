@@ -18,6 +18,7 @@ import { createProcessBudgets, createRedisBudgets, type UpstreamBudgets } from "
 import { keyspaceOf } from "../infra/redis/keyspace.js";
 import type { HeldStore } from "./sync/held/held-store.js";
 import { reviewStoresOf } from "./sync/held/review-stores-of.js";
+import { pimCredentialsOf } from "../upstreams/pim/pim-credentials-of.js";
 import type { HistoryStore } from "../stores/history/history-store.js";
 
 /** The clients and stores one project's work needs, with one `close()` that releases them all. */
@@ -90,12 +91,7 @@ export function createProjectRuntime(args: {
 
   const pim = createPimClient({
     baseUrl: project.pim.url,
-    credentials: {
-      clientId: project.pim.client_id,
-      secret: project.pim.secret,
-      username: project.pim.username,
-      password: project.pim.password,
-    },
+    credentials: pimCredentialsOf(project.pim),
     dispatcher: pimAgent,
     logger,
     retry,

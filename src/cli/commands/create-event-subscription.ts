@@ -1,14 +1,9 @@
-import { createEventPlatformClient } from "../../upstreams/event-platform/event-platform-client.js";
 import { STATUS_WHEN_UNSAID, subjectOf, subscriberNameOf } from "../../upstreams/event-platform/event-platform-assumptions.js";
 import { SUBSCRIBED_EVENT_TYPES } from "../../features/events/pim-event.js";
-import { createAgent } from "../../infra/http/create-agent.js";
-import { retryPolicyOf } from "../../infra/http/retry-policy-of.js";
-import { createLogger } from "../../infra/log/create-logger.js";
-import { createPimAuth } from "../../upstreams/pim/pim-auth.js";
-import { combineRedactors, createRedactor } from "../../infra/secrets/redactor.js";
-import { redactorOfSettings } from "../../infra/secrets/redactor-of-settings.js";
+import { combineRedactors, createRedactor, type Redactor } from "../../infra/secrets/redactor.js";
+import type { EventPlatformSession } from "../../features/events/event-platform-session.js";
 import type { PimEventsSettings } from "../../settings/pim-events-settings-schema.js";
-import type { ProjectSettings, Settings } from "../../settings/settings-schema.js";
+import type { ProjectSettings } from "../../settings/settings-schema.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 
 /** Who the subscription hangs on: a subscriber to create, or one that exists (its id). */
@@ -25,8 +20,6 @@ export interface CreatedSubscriptionReport {
   readonly subject: string;
 }
 
-const BEARER = "Bearer ";
-
 /**
  * Creates a project's subscription through the Event Platform's API: a PIM token of the project's
  * connection (the PIM's own login), then the subscriber when asked, then the subscription with
@@ -34,47 +27,21 @@ const BEARER = "Bearer ";
  * redactor before any request leaves, so no output can carry it.
  */
 export async function createEventSubscription(args: {
-  readonly settings: Settings;
   readonly project: ProjectSettings;
   readonly events: PimEventsSettings;
   readonly receiverUrl: string;
   readonly subscriber: SubscriberChoice;
+  readonly session: EventPlatformSession;
+  /** The output's redactor, which the PIM token joins before any request leaves. */
+  readonly redactor: Redactor;
   readonly io: CliIo;
 }): Promise<CreatedSubscriptionReport> {
-  const { settings, project, io } = args;
-  const configured = redactorOfSettings(settings);
-  const logger = createLogger({ level: settings.log_level, redactor: configured, destination: io.stderr });
-  const dispatcher = createAgent({ connections: 2 });
-  const retry = retryPolicyOf(settings);
+  const { project, io, session } = args;
   let createdSubscriberId: string | undefined;
   try {
-    const auth = createPimAuth({
-      baseUrl: project.pim.url,
-      credentials: {
-        clientId: project.pim.client_id,
-        secret: project.pim.secret,
-        username: project.pim.username,
-        password: project.pim.password,
-      },
-      dispatcher,
-      logger,
-      retry,
-      timeoutMs: settings.http.timeout_ms,
-    });
-    const authorization = await auth.authorize(io.signal);
-    const pimToken = authorization.startsWith(BEARER) ? authorization.slice(BEARER.length) : authorization;
-    io.useRedactor?.(combineRedactors([configured, createRedactor({ secrets: [pimToken] })]));
-
-    const platform = createEventPlatformClient({
-      baseUrl: settings.event_platform.url,
-      pimUrl: project.pim.url,
-      clientId: project.pim.client_id,
-      pimToken,
-      dispatcher,
-      logger,
-      retry,
-      timeoutMs: settings.http.timeout_ms,
-    });
+    const pimToken = await session.pimToken(io.signal);
+    io.useRedactor?.(combineRedactors([args.redactor, createRedactor({ secrets: [pimToken] })]));
+    const platform = session.platform(pimToken);
     let subscriberId: string;
     if ("subscriberId" in args.subscriber) {
       subscriberId = args.subscriber.subscriberId;
@@ -114,8 +81,5 @@ export async function createEventSubscription(args: {
         `note: subscriber ${createdSubscriberId} was created; to try again, run with --subscriber ${createdSubscriberId} instead of --technical-email`,
       );
     throw error;
-  } finally {
-    logger.flush();
-    await dispatcher.close();
   }
 }

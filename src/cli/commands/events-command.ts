@@ -6,6 +6,9 @@ import { loadCommandSettings } from "../load-command-settings.js";
 import { readCommandArgs, projectArgsOf, requireString } from "../parse-command-args.js";
 import { sharedOptions } from "../shared-options.js";
 import { UsageError } from "../usage-error.js";
+import { withApp } from "../../app/with-app.js";
+import { createLogger } from "../../infra/log/create-logger.js";
+import { redactorOfSettings } from "../../infra/secrets/redactor-of-settings.js";
 import { createEventSubscription, type SubscriberChoice } from "./create-event-subscription.js";
 
 export const EVENTS_HELP = `Usage: pim-sync events --config FILE --project ID --url BASE_URL
@@ -98,7 +101,19 @@ export async function runEventsCommand(argv: readonly string[], io: CliIo): Prom
   const events = project.pim.events;
   if (!events) throw new UsageError(`project ${projectId} has no pim.events in ${configPath}: add { secret: \${VAR} } first`, EVENTS_HELP);
   if (subscriber !== undefined) {
-    const created = await createEventSubscription({ settings, project, events, receiverUrl: url.toString(), subscriber, io });
+    const redactor = redactorOfSettings(settings);
+    const logger = createLogger({ level: settings.log_level, redactor, destination: io.stderr });
+    const created = await withApp(settings, { logger, signal: io.signal }, async (app) =>
+      createEventSubscription({
+        project,
+        events,
+        receiverUrl: url.toString(),
+        subscriber,
+        session: await app.eventPlatform(project.id),
+        redactor,
+        io,
+      }),
+    );
     writeLine(io.stdout, JSON.stringify(created, null, 2));
     io.stderr.write("The platform activates the subscription within a few minutes; then PIM changes reach the worker as events.\n");
     return 0;

@@ -85,6 +85,18 @@ describe("createApp", () => {
     expect(await t.keys()).toEqual([]);
   });
 
+  it("makes one Event Platform session a project and closes its pool on stop", async () => {
+    const app = createApp(settingsOf(t.prefix), { logger: silentLogger() });
+    const session = await app.eventPlatform(PROJECT);
+    expect(await app.eventPlatform(PROJECT)).toBe(session);
+    await expect(app.eventPlatform(99)).rejects.toThrow(/project 99 is not configured/);
+
+    await app.stop();
+
+    // Its pool is closed: a login through it is refused before anything is sent.
+    await expect(session.pimToken()).rejects.toThrow(/closed|destroyed/i);
+  });
+
   it("stops twice without harm, and refuses what is asked of it once stopped", async () => {
     const app = createApp(settingsOf(t.prefix), { logger: silentLogger() });
     const redis = await app.redis();

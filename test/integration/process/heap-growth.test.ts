@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { assertCliBuilt, REPO_ROOT } from "../../support/process-cli.js";
 
-const BOUND = join(REPO_ROOT, "dist", "src", "memory", "bound-heap-growth.js");
+const BOUND = join(REPO_ROOT, "dist", "src", "infra", "memory", "bound-heap-growth.js");
 
 /**
  * A process that keeps a few MB alive and makes about 400 MB of garbage in pages, reporting the

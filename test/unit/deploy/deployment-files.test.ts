@@ -14,6 +14,7 @@ import { parse } from "yaml";
 import { z } from "zod";
 import { DEMO_NEXT_STEPS } from "../../../src/cli/commands/demo-command.js";
 import { loadSettings, parseSettings } from "../../../src/settings/load-settings.js";
+import { CLI_BUNDLE, CLI_BUNDLE_DIR } from "../../../scripts/cli-bundle-paths.js";
 import { settingsSchema } from "../../../src/settings/settings-schema.js";
 
 const root = new URL("../../../", import.meta.url);
@@ -280,8 +281,15 @@ describe("the deployment files", async () => {
       if (worker.healthcheck) expect(worker.healthcheck.test.join(" ")).toContain(`127.0.0.1:${exposed}/`);
     });
 
-    it("runs the program itself: node on the built entry, exec form, no npm, npx or shell in between", () => {
-      expect(finalStage).toMatch(/^ENTRYPOINT \["node", "\/app\/dist\/src\/cli\/bin\.js"\]$/m);
+    it("holds the bundled CLI alone: no simulators, no module-a-file build, which the compose sim profile builds from a stage of its own", () => {
+      const copies = finalStage.split("\n").filter((line) => line.startsWith("COPY --from=build"));
+      expect(copies).toEqual([`COPY --from=build /app/${CLI_BUNDLE_DIR} ./${CLI_BUNDLE_DIR}`]);
+      expect(compose.services.simulators.build).toEqual({ context: ".", target: "simulators" });
+      expect(dockerfile).toMatch(/^FROM build AS simulators$/m);
+    });
+
+    it("runs the program itself: node on the bundled CLI, exec form, no npm, npx or shell in between", () => {
+      expect(finalStage.split("\n")).toContain(`ENTRYPOINT ["node", "/app/${CLI_BUNDLE}"]`);
       for (const definition of Object.values(compose.services)) expect(definition.entrypoint).toBeUndefined();
     });
   });
