@@ -11,21 +11,10 @@ export const QUEUE_CLOSE_GRACE_MS = 2_000;
  * resource left behind (the connection, closed after it, ends whatever it still waits for).
  */
 export async function closeQueueWithinGrace(connection: RedisClient, close: () => Promise<unknown>): Promise<void> {
-  const closing = close();
-  if (connection.status !== "ready") {
-    closing.catch(() => undefined);
-    return;
-  }
-  await withinCloseGrace(closing);
-}
-
-/** Waits for a closing at most QUEUE_CLOSE_GRACE_MS; its failure is the outage already logged, not this wait's. */
-export async function withinCloseGrace(closing: Promise<unknown>): Promise<void> {
-  await Promise.race([
-    closing.then(
-      () => undefined,
-      () => undefined,
-    ),
-    sleep(QUEUE_CLOSE_GRACE_MS, undefined, { ref: false }),
-  ]);
+  const closing = close().then(
+    () => undefined,
+    () => undefined,
+  );
+  if (connection.status !== "ready") return;
+  await Promise.race([closing, sleep(QUEUE_CLOSE_GRACE_MS, undefined, { ref: false })]);
 }

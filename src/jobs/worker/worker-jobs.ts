@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "pino";
 import type { RedisClient } from "../../infra/redis/redis-client.js";
-import { withinCloseGrace } from "./close-queue-within-grace.js";
+import { QUEUE_CLOSE_GRACE_MS } from "./close-queue-within-grace.js";
 import type { JobCancellation } from "./job-cancellation.js";
 import type { QueueSafetyKeeper } from "../admin/keep-queue-safety.js";
 import type { startQueueWorker } from "./start-queue-worker.js";
@@ -62,14 +62,20 @@ export function createWorkerJobs(args: {
 
   /** Closes what a start that did not complete had started, without waiting for jobs. */
   async function closeUnfinishedStart(): Promise<void> {
-    await withinCloseGrace(Promise.allSettled([...workers.map((worker) => worker.close(true)), activation?.closeWorker(true)]));
+    await Promise.race([
+      Promise.allSettled([...workers.map((worker) => worker.close(true)), activation?.closeWorker(true)]),
+      sleep(QUEUE_CLOSE_GRACE_MS, undefined, { ref: false }),
+    ]);
   }
 
   async function stopWhileRedisAway(): Promise<void> {
     // No job can record its end, and closing would wait for Redis. Jobs that were running keep
     // their locks until they expire; another worker then recovers them.
     logger.warn("Redis is not answering: stopping without waiting for it");
-    await withinCloseGrace(Promise.all(workers.map((worker) => worker.close(true))));
+    await Promise.race([
+      Promise.all(workers.map((worker) => worker.close(true))).catch(() => undefined),
+      sleep(QUEUE_CLOSE_GRACE_MS, undefined, { ref: false }),
+    ]);
     for (const worker of workers) void worker.disconnect().catch(() => undefined);
     activation?.cancelAll("worker shutting down: RedisClient is away");
     logger.info({ forced: true }, "worker stopped");
