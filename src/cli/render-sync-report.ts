@@ -20,7 +20,7 @@ export function renderSyncReport(report: SyncReport): string {
   const held = report.collections.filter((c) => c.heldBack !== null);
   if (held.length > 0) {
     lines.push(
-      `Deletions held back (review them with 'pim-sync held', approve with 'pim-sync held approve', or re-run with --allow-mass-delete):`,
+      `Deletions held back, until an admin approves them (review them with 'pim-sync held', approve with 'pim-sync held approve'):`,
     );
     for (const c of held) {
       const names = c.heldBack?.names ?? [];

@@ -10,7 +10,7 @@ export const heldSettingsSchema = z
       .min(1_000)
       .default(7 * DAY_MS)
       .describe(
-        "How long a held plan can be approved after the run that held it last (milliseconds, default 7 days); an expired plan is dropped, approved or not.",
+        "How long a held plan can be approved after the run that held it last (milliseconds, default 7 days); an expired pending plan is dropped (the next run that still finds the deletions holds them again), an approved one waits for the run that carries it out.",
       ),
   })
   .describe("Deletions the deletion guard held back, kept for review and approval.");

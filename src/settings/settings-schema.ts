@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DELETION_RECORD_MS } from "../core/reconcile/deletion-guard.js";
 import { activationSchema } from "./activation-settings-schema.js";
 import { clusterNodeProblems } from "./cluster-node-problems.js";
 import { pimEventsSchema } from "./pim-events-settings-schema.js";
@@ -123,9 +124,10 @@ export const deletionGuardSchema = z.strictObject({
   window_ms: z
     .int()
     .min(0)
+    .max(DELETION_RECORD_MS, { message: `at most ${DELETION_RECORD_MS} (30 days): deletion records are kept that long, no longer` })
     .default(86_400_000)
     .describe(
-      "the guard counts a collection's deletions over this long, across runs: a removal that arrives a few options at a time (PIM events) is held as soon as the total crosses the guard; an approved plan or `--allow-mass-delete` starts the count again; 0 counts each run alone",
+      "the guard counts a collection's deletions over this long, across runs, on Redis' clock (`TIME`, so workers whose clocks differ count alike): a removal that arrives a few options at a time (PIM events) is held as soon as the total crosses the guard; an approved plan or `--allow-mass-delete` starts the count again; 0 counts each run alone; at most 30 days, as long as the deletion records are kept",
     ),
 });
 

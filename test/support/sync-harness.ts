@@ -12,6 +12,9 @@ import {
 } from "../../sim/config-service/config-service-simulator.js";
 import { startPimSimulator, type PimSimulator, type PimSimulatorOptions } from "../../sim/pim/pim-simulator.js";
 import { defaultCatalogPath } from "../../sim/start-simulators.js";
+import { createRedisHeldStore } from "../../src/features/sync/held/redis-held-store.js";
+import type { HeldStore } from "../../src/features/sync/held/held-store.js";
+import { DEFAULT_HELD_SETTINGS } from "../../src/settings/held-settings-schema.js";
 import { createRedisStateStore } from "../../src/stores/state/redis-state-store.js";
 import { addOptionsSchema } from "../../src/settings/settings-schema.js";
 import type { StateStore } from "../../src/stores/state/state-store.js";
@@ -40,6 +43,8 @@ export interface SyncHarness {
   readonly service: ConfigServiceSimulator;
   readonly redis: TestRedis;
   readonly state: StateStore;
+  /** The held plans every sync of the harness reads and keeps (under the same prefix). */
+  readonly held: HeldStore;
   /** One sync with fresh clients (so request counts are per run), against the Redis state. */
   sync(input?: Partial<SyncInput>, clientOptions?: SyncClientOptions): Promise<SyncReport>;
   /** Live options of one of the project's collections in the service simulator, by name. */
@@ -64,6 +69,7 @@ export async function startSyncHarness(
   const service = await startConfigServiceSimulator({ catalog: catalog.service, pim, ...options.service });
   const redis = await createTestRedis();
   const state = createRedisStateStore(redis.redis, redis.prefix);
+  const held = createRedisHeldStore(redis.redis, redis.prefix);
   const logger = silentLogger();
 
   return {
@@ -71,6 +77,7 @@ export async function startSyncHarness(
     service,
     redis,
     state,
+    held,
     async sync(input = {}, clientOptions = {}) {
       const dispatcher = new Agent({ keepAliveTimeout: 10, keepAliveMaxTimeout: 10 });
       const common = {
@@ -95,7 +102,7 @@ export async function startSyncHarness(
       });
       try {
         return await syncProject(
-          { pim: clientOptions.wrapPim ? clientOptions.wrapPim(pimClient) : pimClient, service: serviceClient, state, logger },
+          { pim: clientOptions.wrapPim ? clientOptions.wrapPim(pimClient) : pimClient, service: serviceClient, state, held, logger },
           {
             project: PROJECT,
             filters: {},
@@ -105,6 +112,7 @@ export async function startSyncHarness(
             allowMassDelete: false,
             dryRun: false,
             recentAdditionGraceMs: addOptionsSchema.parse({}).recent_addition_grace_ms,
+            heldExpiryMs: DEFAULT_HELD_SETTINGS.expiry_ms,
             ...input,
           },
         );

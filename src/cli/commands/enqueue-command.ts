@@ -22,7 +22,8 @@ Options:
   --project ID           project id
   --connection ID        Activation channel connection id (activation-orders)
   --full                 replace every collection
-  --allow-mass-delete    apply deletions the guard would hold back
+  --allow-mass-delete    apply deletions the guard would hold back (not those a pending
+                         held plan already holds: approve the plan)
   --json                 print {job_id, status} as JSON
   -h, --help             show this help`;
 

@@ -18,7 +18,8 @@ Deletions the deletion guard held back, kept for review. 'held' lists the projec
 (each with an id, its collections and options, why and when they were held, by which run, when
 it expires, and whether it is approved). 'held approve' approves one: the next sync deletes
 exactly the approved options the PIM still lacks, and holds again any other deletion the guard
-stops. A plan expires after held_deletions.expiry_ms (default 7 days). Calls no upstream.
+stops. A pending plan expires after held_deletions.expiry_ms (default 7 days); an approved one
+waits for the run that carries it out. Calls no upstream.
 
 Options:
   --config FILE      configuration file (YAML or JSON)
@@ -33,7 +34,7 @@ Exit codes: 0 done, 1 failure (no such held plan), 2 usage or config error.`;
 function planLines(plan: HeldPlan): string[] {
   const status = plan.approved === null ? "pending" : `approved by ${plan.approved.by} at ${plan.approved.at}`;
   const lines = [
-    `${plan.id}: ${heldOptionCount(plan)} option(s), held at ${plan.lastHeldAt} by job ${plan.run.job} (${plan.run.trigger}), expires ${plan.expiresAt}, ${status}`,
+    `${plan.id}: ${heldOptionCount(plan)} option(s), held at ${plan.lastHeldAt} by job ${plan.run.job} (${plan.run.trigger}), ${plan.approved === null ? `expires ${plan.expiresAt}, ` : ""}${status}`,
   ];
   for (const collection of plan.collections)
     lines.push(`  ${collection.collection}: ${collection.reason}`, `    ${collection.options.join(", ")}`);

@@ -20,7 +20,8 @@ Options:
                          under state_dir)
   --full                 replace every collection (delete_all + all options) instead of sending
                          differences; the deletion guard still applies
-  --allow-mass-delete    apply deletions the guard would hold back
+  --allow-mass-delete    apply deletions the guard would hold back (not those a pending
+                         held plan already holds: approve the plan)
   --json                 print the report as JSON on stdout (snake_case keys; on failure
                          {"error": {...}})
   --json-keys camel      the camelCase keys of earlier versions (deprecated: removed in 0.3.0)

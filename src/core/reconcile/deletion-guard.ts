@@ -1,5 +1,11 @@
 import type { DeletionGuard } from "./collection-plan.js";
 
+/**
+ * How long a collection's deletion records are kept, and so the longest window the guard can
+ * count over: the settings refuse a longer one instead of silently counting less.
+ */
+export const DELETION_RECORD_MS = 30 * 86_400_000;
+
 /** "24 h", "90 min", "45 s": the guard's window as its reason names it. */
 export function describeWindow(ms: number): string {
   if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;

@@ -5,6 +5,12 @@ import type { CollectionPlan, DeletionGuard, LastWritten, Rename } from "./colle
 import { checkDeletionGuard } from "./deletion-guard.js";
 import { splitApprovedDeletions } from "./split-approved-deletions.js";
 
+/** A pending held plan's options in one collection and why they were held (codes compared by codeKey). */
+export interface AwaitingReview {
+  readonly names: ReadonlySet<string>;
+  readonly reason: string;
+}
+
 export interface PlanCollectionInput {
   readonly collection: string;
   readonly desired: readonly ServiceOption[];
@@ -23,6 +29,13 @@ export interface PlanCollectionInput {
    * go ahead though the guard trips; other deletions it holds stay held.
    */
   readonly approvedDeletions?: ReadonlySet<string>;
+  /**
+   * Deletions of this collection waiting for an admin in a pending held plan (not approved, not
+   * expired): none of them is deleted, whatever the guard's count says, and a whole-collection
+   * replace cannot happen while any is still planned. They are held again, so the plan keeps
+   * them. An approval of the same name (`approvedDeletions`) wins: the admin said yes.
+   */
+  readonly awaitingReview?: AwaitingReview;
   /**
    * Options of the last-written state left out of `lastWritten` and `desired` (an option-level
    * plan reads only the named options' entries): they stay as they are, so the deletion guard
@@ -56,7 +69,25 @@ export function planCollection(input: PlanCollectionInput): CollectionPlan {
   const desiredKeys = new Set(desired.map((option) => codeKey(option.name)));
   const recentKeys = new Set([...recentlyAdded.keys()].map(codeKey));
 
+  const approvedNames = input.approvedDeletions ?? new Set<string>();
+  const approvedKeys = new Set([...approvedNames].map(codeKey));
+  const awaitingKeys = new Set([...(input.awaitingReview?.names ?? [])].map(codeKey));
+  const awaits = (name: string): boolean => awaitingKeys.has(codeKey(name)) && !approvedKeys.has(codeKey(name));
+
   if (lastWritten === null) {
+    if (input.awaitingReview !== undefined && awaitingKeys.size > 0) {
+      // A replace would drop the held options with the rest (their labels are not known to
+      // write them back): the collection waits, untouched, until the plan is decided.
+      return {
+        collection,
+        action: "none",
+        reason: "no-state",
+        upserts: [],
+        deletes: [],
+        heldBack: { names: [...input.awaitingReview.names].sort(), reason: input.awaitingReview.reason },
+        kept: [],
+      };
+    }
     // Nothing known about the collection's content: replacing is the only way to end equal
     // to the PIM. No guard: there is no evidence of what would be lost.
     const keptOptions = [...recentlyAdded].filter(([name]) => !desiredKeys.has(codeKey(name))).map(([name, label]) => ({ name, label }));
@@ -80,6 +111,7 @@ export function planCollection(input: PlanCollectionInput): CollectionPlan {
   const missingFromPim = [...lastWritten.keys()].filter((name) => !desiredKeys.has(codeKey(name)));
   const kept = missingFromPim.filter((name) => recentKeys.has(codeKey(name)));
   const removed = missingFromPim.filter((name) => !recentKeys.has(codeKey(name)));
+  const awaiting = removed.filter(awaits);
   const verdict = input.allowMassDelete
     ? null
     : checkDeletionGuard({
@@ -90,7 +122,7 @@ export function planCollection(input: PlanCollectionInput): CollectionPlan {
         recentDeletes: input.recentDeletes ?? 0,
       });
 
-  if (input.full && verdict === null && kept.length === 0) {
+  if (input.full && verdict === null && kept.length === 0 && awaiting.length === 0) {
     return { collection, action: "replace", reason: "full", upserts: desired, deletes: [], heldBack: null, kept };
   }
 
@@ -107,10 +139,12 @@ export function planCollection(input: PlanCollectionInput): CollectionPlan {
     const before = lastWritten.get(option.name);
     if (input.full || before === undefined || !serviceLabelsEqual(before, option.label)) upserts.push(option);
   }
-  const approved =
-    verdict === null ? { deletes: removed, held: [] } : splitApprovedDeletions(removed, input.approvedDeletions ?? new Set());
-  const deletes = approved.deletes;
-  const heldBack = verdict === null || approved.held.length === 0 ? null : { names: approved.held, reason: verdict };
+  const free = awaiting.length === 0 ? removed : removed.filter((name) => !awaits(name));
+  const guarded = verdict === null ? { deletes: free, held: [] } : splitApprovedDeletions(free, approvedNames);
+  const deletes = guarded.deletes;
+  const heldNames = [...awaiting, ...guarded.held];
+  const heldBack =
+    heldNames.length === 0 ? null : { names: heldNames, reason: verdict ?? input.awaitingReview?.reason ?? "awaiting review" };
   if (upserts.length === 0 && deletes.length === 0 && renames.length === 0) {
     return { collection, action: "none", reason: "unchanged", upserts: [], deletes: [], heldBack, kept };
   }

@@ -6,6 +6,7 @@ import type { batchOfWrite, WriteContext } from "../../stores/history/batch-of-w
 import { planCollection } from "../../core/reconcile/plan-collection.js";
 import { splitPlanWrites } from "../../core/reconcile/split-plan-writes.js";
 import type { DeletionCheck } from "./confirm-deletions.js";
+import type { HeldForRun } from "./held/held-for-run.js";
 import { desiredWithNamedOptions } from "./named-options.js";
 import type { DesiredOptions } from "./open-desired-options.js";
 import type { SyncFailures } from "./sync-failures.js";
@@ -25,6 +26,8 @@ export interface CollectionRun {
   readonly idByName: ReadonlyMap<string, number>;
   readonly failures: SyncFailures;
   readonly record: RecordWrite;
+  /** What the project's held plans approve and hold, read before the run. */
+  readonly held: HeldForRun;
   readonly signal: AbortSignal;
 }
 
@@ -36,7 +39,7 @@ function desiredOf(source: DesiredOptions, lastWritten: LastWritten, collection:
 }
 
 /**
- * Keeps the deletion guard's count across runs (StateStore.deletedSince) as a collection is
+ * Keeps the deletion guard's count across runs (StateStore.deletedWithin) as a collection is
  * written: each chunk's deletions are counted once the service accepted them, so a run that
  * fails half-way counts what it did delete. Deletions an admin reviewed (an approved plan,
  * `--allow-mass-delete`) start the count again instead. A replace deletes implicitly: the
@@ -54,7 +57,7 @@ function deletionCounter(
   const reviewed = input.allowMassDelete || (approvedHere !== undefined && plan.deletes.some((name) => approvedHere.has(name)));
   const planned = new Set(plan.deletes);
   const record = (count: number): Promise<void> =>
-    reviewed || count === 0 ? Promise.resolve() : deps.state.recordDeleted(input.project, collection, count, run.now().getTime());
+    reviewed || count === 0 ? Promise.resolve() : deps.state.recordDeleted(input.project, collection, count);
   return {
     written: (names) => record(names.filter((name) => planned.has(name)).length),
     async done() {
@@ -88,13 +91,12 @@ export async function syncCollection(
   // Named options are planned against their entries only; the state's other options stay as they are.
   const unlisted = some ? some.size - some.entries.size : 0;
   const recentlyAdded = await deps.state.recentlyAdded(input.project, spec.name, now().getTime() - input.recentAdditionGraceMs);
-  const approvedHere = input.approvedDeletions?.get(spec.name);
+  const approvedHere = run.held.approved.get(spec.name);
+  const awaitingReview = run.held.awaiting.get(spec.name);
   const windowMs = input.guard.windowMs ?? 0;
   // Only a guard that would count them needs them: nothing to delete from, or no guard, costs no read.
   const recentDeletes =
-    windowMs > 0 && lastWritten !== null && !input.allowMassDelete
-      ? await deps.state.deletedSince(input.project, spec.name, now().getTime() - windowMs)
-      : 0;
+    windowMs > 0 && lastWritten !== null && !input.allowMassDelete ? await deps.state.deletedWithin(input.project, spec.name, windowMs) : 0;
   const plan = planCollection({
     collection: spec.name,
     desired,
@@ -106,6 +108,7 @@ export async function syncCollection(
     unlisted,
     recentDeletes,
     ...(approvedHere ? { approvedDeletions: new Set(approvedHere.keys()) } : {}),
+    ...(awaitingReview ? { awaitingReview } : {}),
   });
   input.onCollection?.({ spec, options: desired }, plan);
   const base = {

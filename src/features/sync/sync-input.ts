@@ -7,6 +7,7 @@ import type { HistoryStore } from "../../stores/history/history-store.js";
 import type { RunOrigin } from "../../stores/history/run-origin.js";
 import type { CollectionPlan, DeletionGuard } from "../../core/reconcile/collection-plan.js";
 import type { StateStore } from "../../stores/state/state-store.js";
+import type { HeldStore } from "./held/held-store.js";
 import type { PimReader } from "./pim-reader.js";
 
 export interface SyncDeps {
@@ -17,6 +18,12 @@ export interface SyncDeps {
   readonly now?: () => Date;
   /** Where each accepted write is recorded (src/stores/history/); none: not recorded. */
   readonly history?: HistoryStore;
+  /**
+   * The project's held plans (src/features/sync/held/): read before the run, so that what they
+   * hold is never deleted and what an admin approved goes ahead, and kept after it. Required: no
+   * run can plan deletions without them.
+   */
+  readonly held: HeldStore;
 }
 
 export interface SyncInput {
@@ -43,11 +50,8 @@ export interface SyncInput {
   readonly recentAdditionGraceMs: number;
   /** The run's job and trigger, as the history records them (a CLI run of its own by default). */
   readonly origin?: RunOrigin;
-  /**
-   * Held deletions an admin approved (src/features/sync/held/): collection → option → held plan id. They go
-   * ahead though the guard trips; any other deletion it would hold stays held.
-   */
-  readonly approvedDeletions?: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /** How long a plan of deletions this run holds waits for an admin (`held_deletions.expiry_ms`). */
+  readonly heldExpiryMs: number;
   /**
    * With `full`: collections an earlier attempt of this same sync already replaced. Their state
    * is exactly what that replace wrote, so they get the difference, not a second replace.

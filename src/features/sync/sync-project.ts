@@ -3,11 +3,13 @@ import { deriveCollectionSpecs, resolveProjectScope } from "../../core/derive/in
 import { statsSince } from "../../infra/http/request-stats.js";
 import { batchOfWrite } from "../../stores/history/batch-of-write.js";
 import { createHistoryRecorder, type HistoryRecorder } from "../../stores/history/history-recorder.js";
-import { cliOrigin } from "../../stores/history/run-origin.js";
+import { cliOrigin, type RunOrigin } from "../../stores/history/run-origin.js";
 import type { PimReader } from "./pim-reader.js";
 import type { PimCatalogStructure } from "../../core/domain/pim-catalog.js";
 import { specIsTargeted, type SyncTargets } from "../../core/domain/sync-targets.js";
 import { createDeletionCheck } from "./confirm-deletions.js";
+import { heldForRun, type HeldForRun } from "./held/held-for-run.js";
+import { keepHeldPlans } from "./held/keep-held-plans.js";
 import { groupSpecsBySource, type SourceGroup } from "./group-specs-by-source.js";
 import { longSourceWeight } from "./long-source-weight.js";
 import { ProjectScopeError } from "./project-scope-error.js";
@@ -31,6 +33,31 @@ export { ProjectScopeError } from "./project-scope-error.js";
  * against the last-written state, write the difference and record it.
  */
 export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<SyncReport> {
+  const now = deps.now ?? (() => new Date());
+  const origin = input.origin ?? cliOrigin("sync", now());
+  // Before anything is read: what pending plans hold is never deleted by this run, and what an
+  // admin approved goes ahead. Here, not in a caller, so that no way of running a sync skips it.
+  const plans = await deps.held.list(input.project);
+  const report = await syncWithPlans(deps, { ...input, origin }, heldForRun(plans));
+  if (!input.dryRun)
+    await keepHeldPlans(
+      {
+        held: deps.held,
+        project: input.project,
+        origin,
+        expiryMs: input.heldExpiryMs,
+        logger: deps.logger,
+        nowMs: now().getTime(),
+        whole: input.targets === undefined,
+        ...(deps.history ? { history: deps.history } : {}),
+      },
+      plans,
+      report,
+    );
+  return report;
+}
+
+async function syncWithPlans(deps: SyncDeps, input: SyncInput & { readonly origin: RunOrigin }, held: HeldForRun): Promise<SyncReport> {
   // A failure that ends the run cancels the requests still in flight (reads of the other side,
   // other sources), rather than leaving them to retry against clients that are being closed.
   const run = new AbortController();
@@ -44,7 +71,7 @@ export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<Syn
       )
     : undefined;
   try {
-    return await runSync(deps, input, input.signal ? AbortSignal.any([input.signal, run.signal]) : run.signal, history);
+    return await runSync(deps, input, held, input.signal ? AbortSignal.any([input.signal, run.signal]) : run.signal, history);
   } catch (error) {
     run.abort(error);
     throw error;
@@ -60,10 +87,16 @@ function readStructureFor(pim: PimReader, targets: SyncTargets | undefined, sign
   return pim.readTargetStructure(targets, signal);
 }
 
-async function runSync(deps: SyncDeps, input: SyncInput, signal: AbortSignal, history: HistoryRecorder | undefined): Promise<SyncReport> {
+async function runSync(
+  deps: SyncDeps,
+  input: SyncInput & { readonly origin: RunOrigin },
+  held: HeldForRun,
+  signal: AbortSignal,
+  history: HistoryRecorder | undefined,
+): Promise<SyncReport> {
   const now = deps.now ?? (() => new Date());
   const startedAt = now();
-  const origin = input.origin ?? cliOrigin("sync", startedAt);
+  const origin = input.origin;
   // Recorded after the service accepted the write, never before, and stored before the state
   // takes the write (see syncCollection).
   const record: RecordWrite = async (write, context) => {
@@ -101,6 +134,7 @@ async function runSync(deps: SyncDeps, input: SyncInput, signal: AbortSignal, hi
     idByName: collectionIds.idByName,
     failures,
     record,
+    held,
     signal,
   };
   const total = groups.reduce((sum, group) => sum + group.specs.length, 0);

@@ -17,6 +17,7 @@ const KIND_COLOUR: Record<HistoryKind, string> = {
   renamed: "#CC79A7",
   deleted: "#D55E00",
   replaced: "#6b6b6b",
+  kept: "#E69F00",
 };
 
 const BAR = 8;

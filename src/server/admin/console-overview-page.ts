@@ -126,7 +126,7 @@ function planSection(plan: LabelledHeldPlan, canApprove: boolean): string {
 <dt>By run</dt><dd>job ${escapeHtml(plan.run.job)} (trigger: ${escapeHtml(plan.run.trigger)}${
     plan.run.requestedBy === undefined ? "" : `, asked by ${escapeHtml(plan.run.requestedBy)}`
   })</dd>
-<dt>Expires</dt><dd>${timeElement(plan.expiresAt)}</dd>
+<dt>Expires</dt><dd>${plan.approved === null ? timeElement(plan.expiresAt) : "never: approved, it waits for the run that carries it out"}</dd>
 </dl>
 <table>
 <caption>Deletions held in plan ${escapeHtml(plan.id)}</caption>

@@ -1,7 +1,11 @@
 import { z } from "zod";
 
-/** What one write did to one option. `replaced`: written again by a whole-collection replace. */
-export const HISTORY_KINDS = ["added", "relabelled", "renamed", "deleted", "replaced"] as const;
+/**
+ * What one write did to one option. `replaced`: written again by a whole-collection replace.
+ * `kept`: not a write, the one entry that is not: an admin's approved deletion that a run found
+ * it can never carry out (src/features/sync/held/), so the option stays, and the history says why.
+ */
+export const HISTORY_KINDS = ["added", "relabelled", "renamed", "deleted", "replaced", "kept"] as const;
 export type HistoryKind = (typeof HISTORY_KINDS)[number];
 
 /**

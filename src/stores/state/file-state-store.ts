@@ -20,7 +20,9 @@ const stateObjectSchema = z.custom<Readonly<Record<string, unknown>>>(
  * `{stateDir}/project-{id}/`, written to a temporary file and renamed so a crash never leaves a
  * half-written baseline.
  */
-export function createFileStateStore(stateDir: string): StateStore {
+/** `now`: the file store's clock (one process: its own), for the guard's window; injectable in tests. */
+export function createFileStateStore(stateDir: string, options: { readonly now?: () => number } = {}): StateStore {
+  const now = options.now ?? Date.now;
   const fileOf = (project: number, collection: string): string =>
     join(stateDir, `project-${project}`, `${encodeURIComponent(collection)}.json`);
 
@@ -105,16 +107,17 @@ export function createFileStateStore(stateDir: string): StateStore {
       if (recent.size < added.size) await writeAdded(project, collection, recent);
       return new Map([...recent].map(([name, addition]) => [name, addition.label]));
     },
-    async deletedSince(project, collection, sinceMs) {
+    async deletedWithin(project, collection, windowMs) {
+      const sinceMs = now() - windowMs;
       const records = await readDeleted(project, collection);
       const recent = records.filter(([at]) => at >= sinceMs);
       if (recent.length < records.length) await writeAtomically(deletedFileOf(project, collection), JSON.stringify(recent));
       return recent.reduce((sum, [, count]) => sum + count, 0);
     },
-    async recordDeleted(project, collection, count, atMs) {
+    async recordDeleted(project, collection, count) {
       if (count <= 0) return;
       const records = await readDeleted(project, collection);
-      await writeAtomically(deletedFileOf(project, collection), JSON.stringify([...records, [atMs, count]]));
+      await writeAtomically(deletedFileOf(project, collection), JSON.stringify([...records, [now(), count]]));
     },
     async forgetDeleted(project, collection) {
       await rm(deletedFileOf(project, collection), { force: true });

@@ -4,9 +4,36 @@ import type { RedisClient } from "../../infra/redis/redis-client.js";
 import type { ServiceLabels, ServiceOption } from "../../core/domain/option-collection.js";
 import { decodeLabels, encodeAddition, encodeLabels, parseAddition } from "./labels-codec.js";
 import type { StateStore } from "./state-store.js";
+import { DELETION_RECORD_MS } from "../../core/reconcile/deletion-guard.js";
+import { redisScript } from "../../infra/redis/redis-script.js";
 
-/** How long a collection's deletion records outlive its last deletion (the guard's window is at most this long). */
-export const DELETED_RECORD_MS = 30 * 86_400_000;
+/**
+ * KEYS: a collection's deletion records. ARGV: the window (ms). Drops the records older than the
+ * window by Redis' clock and sums the counts of the rest (members `<ms>:<count>:<nonce>`).
+ */
+const DELETED_WITHIN = redisScript(`
+local t = redis.call('TIME')
+local since = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) - tonumber(ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. since)
+local sum = 0
+for _, member in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], since, '+inf')) do
+  local count = tonumber(string.match(member, '^[^:]*:([^:]*):'))
+  if count then sum = sum + count end
+end
+return sum
+`);
+
+/**
+ * KEYS: a collection's deletion records. ARGV: the count, a nonce, how long records outlive the
+ * last deletion (ms). Records the deletion at Redis' clock.
+ */
+const RECORD_DELETED = redisScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZADD', KEYS[1], now, now .. ':' .. ARGV[1] .. ':' .. ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return now
+`);
 
 /** HSET arguments per round trip: keeps single commands small on 20k-option collections. */
 const HSET_CHUNK = 1000;
@@ -111,25 +138,13 @@ export function createRedisStateStore(redis: RedisClient, prefix: string, option
       if (expired.length > 0) await redis.hdel(key, ...expired);
       return recent;
     },
-    async deletedSince(project, collection, sinceMs) {
-      const key = deletedKey(project, collection);
-      const [, members] = await Promise.all([
-        redis.zremrangebyscore(key, "-inf", `(${sinceMs}`),
-        redis.zrangebyscore(key, sinceMs, "+inf"),
-      ]);
-      return members.reduce((sum, member) => sum + (Number(member.split(":")[1]) || 0), 0);
+    async deletedWithin(project, collection, windowMs) {
+      return Number(await DELETED_WITHIN(redis, [deletedKey(project, collection)], [windowMs]));
     },
-    async recordDeleted(project, collection, count, atMs) {
+    async recordDeleted(project, collection, count) {
       if (count <= 0) return;
-      const key = deletedKey(project, collection);
-      await execOrThrow(
-        redis
-          .multi()
-          .zadd(key, atMs, `${atMs}:${count}:${randomBytes(4).toString("hex")}`)
-          // Bounds what a collection that is never synced again leaves behind; a window is far shorter.
-          .pexpire(key, DELETED_RECORD_MS),
-        `deletion record of ${collection}`,
-      );
+      // Kept as long as the longest window the settings allow: a collection never synced again leaves nothing behind for longer.
+      await RECORD_DELETED(redis, [deletedKey(project, collection)], [count, randomBytes(4).toString("hex"), DELETION_RECORD_MS]);
     },
     async forgetDeleted(project, collection) {
       await redis.del(deletedKey(project, collection));

@@ -38,13 +38,14 @@ export interface StateStore {
    */
   recentlyAdded(project: number, collection: string, sinceMs: number): Promise<Map<string, ServiceLabels>>;
   /**
-   * How many options pim-sync deleted from the collection at or after `sinceMs` without an
-   * admin's review: the deletion guard counts them with a run's own (its window). Older records
-   * are dropped from the store.
+   * How many options pim-sync deleted from the collection within the last `windowMs` without an
+   * admin's review: the deletion guard counts them with a run's own. Older records are dropped.
+   * Both this and recordDeleted tell time by the store's clock (Redis' `TIME`), never the
+   * caller's: workers whose clocks differ count one window alike.
    */
-  deletedSince(project: number, collection: string, sinceMs: number): Promise<number>;
-  /** `count` options were deleted from the collection at `atMs`. */
-  recordDeleted(project: number, collection: string, count: number, atMs: number): Promise<void>;
+  deletedWithin(project: number, collection: string, windowMs: number): Promise<number>;
+  /** `count` options were deleted from the collection just now (by the store's clock). */
+  recordDeleted(project: number, collection: string, count: number): Promise<void>;
   /** An admin reviewed the collection's deletions (an approved plan, `--allow-mass-delete`): the count starts again. */
   forgetDeleted(project: number, collection: string): Promise<void>;
   /** Forget a collection's options (a replace is under way): the next sync will replace it. */

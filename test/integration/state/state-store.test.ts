@@ -1,10 +1,11 @@
 import { mkdtemp, readdir, readFile, rm, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect } from "vitest";
+import { afterEach, beforeEach, describe, expect, vi } from "vitest";
 import type { ServiceLabels, ServiceOption } from "../../../src/core/domain/option-collection.js";
 import { createFileStateStore } from "../../../src/stores/state/file-state-store.js";
 import { createRedisStateStore } from "../../../src/stores/state/redis-state-store.js";
+import { keyspaceOf } from "../../../src/infra/redis/keyspace.js";
 import type { StateStore } from "../../../src/stores/state/state-store.js";
 import { createTestRedis, type TestRedis } from "../../support/redis.js";
 // `test` names a test's Redis in this file; the fixtures' test is imported as `it`.
@@ -26,6 +27,8 @@ interface Harness {
    * the text the read error must contain to say where the bad value is.
    */
   corruptLabels(project: number, collection: string, name: string): Promise<string>;
+  /** Moves the collection's deletion records `byMs` into the past, bypassing the store (no test waits for a window). */
+  ageDeletions(project: number, collection: string, byMs: number): Promise<void>;
   teardown(): Promise<void>;
 }
 
@@ -46,6 +49,11 @@ const redisFactory: Factory = {
         await test.redis.hset(key, name, JSON.stringify({ "en-US": 5 }));
         await test.redis.sadd(`${test.prefix}:state:${project}:known`, collection);
         return `${key}#${name}`;
+      },
+      async ageDeletions(project, collection, byMs) {
+        const key = keyspaceOf(test.redis, test.prefix).projectKey(project, "state", "d", collection);
+        const scored = await test.redis.zrange(key, 0, -1, "WITHSCORES");
+        for (let i = 0; i + 1 < scored.length; i += 2) await test.redis.zadd(key, Number(scored[i + 1]) - byMs, scored[i] ?? "");
       },
       async teardown() {
         await store.close();
@@ -68,6 +76,11 @@ const fileFactory: Factory = {
         const file = join(folder, `${encodeURIComponent(collection)}.json`);
         await writeFile(file, JSON.stringify({ [name]: { "en-US": 5 } }));
         return `${file}#${name}`;
+      },
+      async ageDeletions(project, collection, byMs) {
+        const file = join(dir, `project-${project}`, "deleted", `${encodeURIComponent(collection)}.json`);
+        const records = JSON.parse(await readFile(file, "utf8")) as [number, number][];
+        await writeFile(file, JSON.stringify(records.map(([at, count]) => [at - byMs, count])));
       },
       async teardown() {
         await store.close();
@@ -308,28 +321,29 @@ describe.each([redisFactory, fileFactory])("$name state store", ({ create }) => 
   });
 
   describe("deletions counted for the guard's window", () => {
-    it("counts the deletions made at or after the time asked for, and drops older records", async () => {
-      expect(await store.deletedSince(1, "color", 0)).toBe(0);
-      await store.recordDeleted(1, "color", 3, 1_000);
-      await store.recordDeleted(1, "color", 3, 1_000);
-      await store.recordDeleted(1, "color", 4, 2_000);
-      await store.recordDeleted(1, "size", 7, 2_000);
-      expect(await store.deletedSince(1, "color", 1_000)).toBe(10);
-      expect(await store.deletedSince(1, "color", 1_001)).toBe(4);
-      // The records before 1,001 were dropped on the way.
-      expect(await store.deletedSince(1, "color", 0)).toBe(4);
-      expect(await store.deletedSince(1, "size", 0)).toBe(7);
-      expect(await store.deletedSince(2, "color", 0)).toBe(0);
+    it("counts the deletions made within the window, by the store's clock, and drops older records", async () => {
+      expect(await store.deletedWithin(1, "color", 60_000)).toBe(0);
+      await store.recordDeleted(1, "color", 3);
+      await store.recordDeleted(1, "color", 3);
+      await harness.ageDeletions(1, "color", 10_000);
+      await store.recordDeleted(1, "color", 4);
+      await store.recordDeleted(1, "size", 7);
+      expect(await store.deletedWithin(1, "color", 60_000)).toBe(10);
+      expect(await store.deletedWithin(1, "color", 5_000)).toBe(4);
+      // The records older than 5 s were dropped on the way.
+      expect(await store.deletedWithin(1, "color", 60_000)).toBe(4);
+      expect(await store.deletedWithin(1, "size", 60_000)).toBe(7);
+      expect(await store.deletedWithin(2, "color", 60_000)).toBe(0);
     });
 
     it("starts again once forgotten (an admin reviewed the deletions), and keeps the count through a replace", async () => {
-      await store.recordDeleted(1, "color", 5, 1_000);
+      await store.recordDeleted(1, "color", 5);
       await store.forget(1, "color");
-      expect(await store.deletedSince(1, "color", 0)).toBe(5);
+      expect(await store.deletedWithin(1, "color", 60_000)).toBe(5);
       await store.forgetDeleted(1, "color");
-      expect(await store.deletedSince(1, "color", 0)).toBe(0);
-      await store.recordDeleted(1, "color", 0, 1_000);
-      expect(await store.deletedSince(1, "color", 0)).toBe(0);
+      expect(await store.deletedWithin(1, "color", 60_000)).toBe(0);
+      await store.recordDeleted(1, "color", 0);
+      expect(await store.deletedWithin(1, "color", 60_000)).toBe(0);
     });
   });
 
@@ -641,5 +655,20 @@ describe("file state store: file specifics", () => {
   it("sees the state written by another store on the same folder", async () => {
     await createFileStateStore(dir).replace(1, "color", [opt("red")]);
     expect(await createFileStateStore(dir).read(1, "color")).toEqual(mapOf(opt("red")));
+  });
+});
+
+describe("the Redis state store's guard window", () => {
+  it("is told by Redis' clock: a worker whose clock is two days ahead counts the same deletions as one on time", async ({ redis }) => {
+    const store = createRedisStateStore(redis.redis, redis.prefix);
+    await store.recordDeleted(1, "color", 6);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + 2 * 86_400_000);
+      await store.recordDeleted(1, "color", 4);
+      expect(await store.deletedWithin(1, "color", 3_600_000)).toBe(10);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

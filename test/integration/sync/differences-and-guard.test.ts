@@ -1,3 +1,4 @@
+import { approveHeldPlan } from "../../../src/features/sync/held/approve-held-plan.js";
 import { describe, expect } from "vitest";
 import type { SimCatalog } from "../../../sim/catalog/catalog-file.js";
 import { exitCodeOf } from "../../../src/features/sync/sync-report.js";
@@ -62,7 +63,7 @@ describe("later syncs send only the differences", () => {
     expect(third.collections.every((c) => c.action === "none")).toBe(true);
   });
 
-  test("holds back a mass deletion (exit 3) until --allow-mass-delete", async ({ closeAfter }) => {
+  test("holds back a mass deletion (exit 3) until an admin approves it", async ({ closeAfter }) => {
     h = closeAfter(await startSyncHarness({ editCatalog: withManyColors(40) }));
     await h.sync();
     const options = colorOptions(h);
@@ -81,8 +82,26 @@ describe("later syncs send only the differences", () => {
     expect(exitCodeOf(held)).toBe(3);
     expect(h.optionsOf("color").filter((o) => o.name.startsWith("extra_"))).toHaveLength(29);
 
+    // Held, they wait for an admin: --allow-mass-delete (a trigger token can ask for it) does not pass a review.
+    const forced = await h.sync({ allowMassDelete: true });
+    expect(forced.collections.find((c) => c.collection === "color")).toMatchObject({ deletes: 0, heldBack: { names: expect.any(Array) } });
+    expect(h.optionsOf("color").filter((o) => o.name.startsWith("extra_"))).toHaveLength(29);
+    const [plan] = await h.held.list(67);
+    expect(await approveHeldPlan(h.held, 67, plan?.id ?? "?", "ada")).toMatchObject({ approved: { id: plan?.id } });
+    const approved = await h.sync();
+    expect(approved.collections.find((c) => c.collection === "color")).toMatchObject({ deletes: 29, heldBack: null, written: true });
+    expect(namesOf(h.optionsOf("color"))).toEqual(["black", "blue", "green", "red", "white"]);
+    expect(exitCodeOf(approved)).toBe(0);
+    expect(await h.held.list(67)).toEqual([]);
+  });
+
+  test("--allow-mass-delete lets a mass deletion through when no plan holds it yet", async ({ closeAfter }) => {
+    h = closeAfter(await startSyncHarness({ editCatalog: withManyColors(40) }));
+    await h.sync();
+    const options = colorOptions(h);
+    options.splice(0, options.length, ...options.filter((o) => !o.code.startsWith("extra_")));
     const allowed = await h.sync({ allowMassDelete: true });
-    expect(allowed.collections.find((c) => c.collection === "color")).toMatchObject({ deletes: 29, heldBack: null, written: true });
+    expect(allowed.collections.find((c) => c.collection === "color")).toMatchObject({ deletes: 40, heldBack: null, written: true });
     expect(namesOf(h.optionsOf("color"))).toEqual(["black", "blue", "green", "red", "white"]);
     expect(exitCodeOf(allowed)).toBe(0);
   });

@@ -206,6 +206,14 @@ describe("parseSettings: minimal configs", () => {
     });
   });
 
+  it("refuses a deletion guard window longer than the deletion records are kept (30 days), naming the key", () => {
+    const problems = problemsOf(() => parse({ projects: [project({ deletion_guard: { window_ms: 30 * 86_400_000 + 1 } })] }));
+    expect(problems.join("\n")).toContain("projects[0].deletion_guard.window_ms: at most 2592000000 (30 days)");
+    expect(parse({ projects: [project({ deletion_guard: { window_ms: 30 * 86_400_000 } })] }).projects[0]!.deletion_guard.window_ms).toBe(
+      30 * 86_400_000,
+    );
+  });
+
   it("reads the shipped example config when its variables are set", async () => {
     const { readFile } = await import("node:fs/promises");
     const text = await readFile(new URL("../../../config/example.yaml", import.meta.url), "utf8");

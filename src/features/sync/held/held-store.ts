@@ -23,8 +23,13 @@ export function nextRevision(plan: HeldPlan, read: HeldPlan | null): HeldPlan {
   return { ...plan, revision: read === null ? 0 : read.revision + 1 };
 }
 
+/**
+ * A pending plan expires: nobody decided in time, and the next run that still finds the
+ * deletions holds them again. An approved one does not: it waits for the run that carries it
+ * out, or is superseded with its reason in the history (reviewAfterRun), never dropped silently.
+ */
 export function isExpired(plan: HeldPlan, nowMs: number): boolean {
-  return Date.parse(plan.expiresAt) <= nowMs;
+  return plan.approved === null && Date.parse(plan.expiresAt) <= nowMs;
 }
 
 export function oldestFirst(a: HeldPlan, b: HeldPlan): number {

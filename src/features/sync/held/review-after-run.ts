@@ -8,6 +8,18 @@ export interface HeldReviewChanges {
   readonly save: readonly { readonly plan: HeldPlan; readonly read: HeldPlan | null }[];
   /** Plans done with, as read: approved ones carried out, pending ones this run's plan supersedes. */
   readonly discard: readonly HeldPlan[];
+  /**
+   * Approved deletions this run found it can never carry out (a run of the whole project no
+   * longer derives their collection, or the service has no such collection): taken out of their
+   * plan and recorded, so that an approval is carried out or visibly replaced, never dropped.
+   */
+  readonly superseded: readonly SupersededApproval[];
+}
+
+export interface SupersededApproval {
+  readonly plan: HeldPlan;
+  readonly collection: HeldCollection;
+  readonly reason: string;
 }
 
 function contentKey(collections: readonly HeldCollection[]): string {
@@ -18,14 +30,19 @@ function contentKey(collections: readonly HeldCollection[]): string {
 
 /**
  * What a finished (not dry) run changes in a project's held plans. Pure.
- * - An approved plan's collection is done once the run wrote it or found nothing to change;
- *   a collection the run could not write (or did not reach) stays approved for the next run.
+ * - An approved plan's collection is carried out by a run that read it whole and wrote it (or
+ *   found nothing to change); a run that looked at some of its options only (a targeted sync of
+ *   PIM events) settles just those, and the rest stay approved. A collection the run could not
+ *   write, or did not reach, stays approved for the next run: an approval does not expire. A
+ *   run of the whole project that no longer derives the collection, or finds it missing in the
+ *   service, supersedes that part of the approval (`superseded`).
  * - The pending plans the run touched (it planned one of their collections) and the deletions it
  *   held become one pending plan: per collection, a plan of the whole collection replaces what
  *   was held there; an option-level plan (a targeted sync of PIM events, which looks at a few
- *   options) replaces only what it held of the options it looked at and keeps the rest, so a
- *   removal that arrives a few options at a time adds up in one plan. When that content equals a
- *   touched plan's, that plan is kept with its id (an admin may be reading it).
+ *   options) replaces only what it held of the options it looked at and keeps the rest. Since
+ *   a run never deletes what a pending plan holds (planCollection's `awaitingReview`), an option
+ *   looked at and not held again is one the PIM lists again. When the content equals a touched
+ *   plan's, that plan is kept with its id (an admin may be reading it).
  * - The plan expires `expiryMs` after the last run that held deletions in it.
  * Collections of pending plans the run did not plan stay as they are.
  */
@@ -36,20 +53,43 @@ export function reviewAfterRun(args: {
   readonly nowMs: number;
   readonly expiryMs: number;
   readonly newId: () => string;
+  /** The run derived every collection of the project (not a targeted sync). */
+  readonly whole: boolean;
 }): HeldReviewChanges {
   const { report, plans, origin, nowMs } = args;
   const outcomes = new Map(report.collections.map((outcome) => [outcome.collection, outcome] as const));
+  const unwritten = new Set(report.unwritten.map(({ collection }) => collection));
+  const missing = new Set(report.missing.map(({ collection }) => collection));
   const save: { plan: HeldPlan; read: HeldPlan | null }[] = [];
   const discard: HeldPlan[] = [];
+  const superseded: SupersededApproval[] = [];
 
   for (const plan of plans) {
     if (plan.approved === null) continue;
-    const left = plan.collections.filter(({ collection }) => {
-      const outcome = outcomes.get(collection);
-      return outcome === undefined || outcome.error !== undefined || (outcome.action !== "none" && !outcome.written);
-    });
+    const left: HeldCollection[] = [];
+    for (const held of plan.collections) {
+      const outcome = outcomes.get(held.collection);
+      if (outcome === undefined) {
+        if (args.whole && !unwritten.has(held.collection)) {
+          const reason = missing.has(held.collection)
+            ? "the service has no such collection any more"
+            : "the PIM no longer has the attribute it is derived from";
+          superseded.push({ plan, collection: held, reason });
+        } else left.push(held);
+        continue;
+      }
+      const settled = outcome.error === undefined && (outcome.action === "none" || outcome.written);
+      if (!settled) left.push(held);
+      else if (outcome.only !== undefined) {
+        const looked = new Set(outcome.only.map(codeKey));
+        const rest = held.options.filter((option) => !looked.has(codeKey(option)));
+        if (rest.length === held.options.length) left.push(held);
+        else if (rest.length > 0) left.push({ ...held, options: rest });
+      }
+    }
+    const same = left.length === plan.collections.length && left.every((held, i) => held === plan.collections[i]);
     if (left.length === 0) discard.push(plan);
-    else if (left.length < plan.collections.length) save.push({ plan: { ...plan, collections: left }, read: plan });
+    else if (!same) save.push({ plan: { ...plan, collections: left }, read: plan });
   }
 
   const touched = plans.filter((plan) => plan.approved === null && plan.collections.some(({ collection }) => outcomes.has(collection)));
@@ -112,5 +152,5 @@ export function reviewAfterRun(args: {
       read: null,
     });
   }
-  return { save, discard };
+  return { save, discard, superseded };
 }

@@ -7,7 +7,6 @@ import type { SyncTargets } from "../../../core/domain/sync-targets.js";
 import { syncProject, type SyncDeps, type SyncInput } from "../sync-project.js";
 import type { SyncReport } from "../sync-report.js";
 import type { HeldStore } from "./held-store.js";
-import { syncWithHeldReview } from "./sync-with-held-review.js";
 
 /** What one project's sync reads and writes through: a ProjectRuntime has them all. */
 export interface ReviewedSyncParts {
@@ -46,23 +45,18 @@ export function runReviewedSync(
   request: ReviewedSyncRequest,
 ): Promise<SyncReport> {
   const { project } = parts;
-  const { origin, targets, ...hooks } = request;
-  return syncWithHeldReview(
-    { held: parts.held, project: project.id, origin, expiryMs: settings.held_deletions.expiry_ms, dryRun: request.dryRun, logger },
-    (approvedDeletions) =>
-      syncProject(
-        { pim: parts.pim, service: parts.service, state: parts.state, history: parts.history, logger },
-        {
-          ...hooks,
-          project: project.id,
-          filters: { channels: project.channels, locales: project.locales },
-          naming: namingOf(project),
-          guard: guardOf(project),
-          recentAdditionGraceMs: settings.add_options.recent_addition_grace_ms,
-          origin,
-          approvedDeletions,
-          ...(targets ? { targets } : {}),
-        },
-      ),
+  const { targets, ...hooks } = request;
+  return syncProject(
+    { pim: parts.pim, service: parts.service, state: parts.state, history: parts.history, held: parts.held, logger },
+    {
+      ...hooks,
+      project: project.id,
+      filters: { channels: project.channels, locales: project.locales },
+      naming: namingOf(project),
+      guard: guardOf(project),
+      recentAdditionGraceMs: settings.add_options.recent_addition_grace_ms,
+      heldExpiryMs: settings.held_deletions.expiry_ms,
+      ...(targets ? { targets } : {}),
+    },
   );
 }

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createFileHeldStore } from "../../../src/features/sync/held/file-held-store.js";
-import { syncWithHeldReview } from "../../../src/features/sync/held/sync-with-held-review.js";
+import { keepHeldPlans } from "../../../src/features/sync/held/keep-held-plans.js";
 import { cliOrigin } from "../../../src/stores/history/run-origin.js";
 import { createLogger } from "../../../src/infra/log/create-logger.js";
 import { EMPTY_REDACTOR } from "../../../src/infra/secrets/redactor.js";
@@ -24,8 +24,8 @@ const emptyReport = (): SyncReport =>
     PROJECT,
   );
 
-describe("syncWithHeldReview: held plans that cannot be kept", () => {
-  it("are logged with the error itself (type, code, stack), and the run's report is returned", async () => {
+describe("keepHeldPlans: held plans that cannot be kept", () => {
+  it("are logged with the error itself (type, code, stack), and the run does not fail for it", async () => {
     dir = await mkdtemp(join(tmpdir(), "held-review-log-"));
     const lines: string[] = [];
     const logger = createLogger({
@@ -33,18 +33,18 @@ describe("syncWithHeldReview: held plans that cannot be kept", () => {
       redactor: EMPTY_REDACTOR,
       destination: { write: (line: string) => void lines.push(line) },
     });
-    const report = emptyReport();
-    const result = await syncWithHeldReview(
-      { held: createFileHeldStore(dir), project: PROJECT, origin: cliOrigin("sync"), expiryMs: 86_400_000, dryRun: false, logger },
-      async () => {
-        // During the run, the project's folder becomes a file: the plans can be listed before
-        // the run, and no longer read when they are kept after it (ENOTDIR).
-        await writeFile(join(dir ?? "", `project-${PROJECT}`), "");
-        return report;
-      },
-    );
-
-    expect(result).toBe(report);
+    const held = createFileHeldStore(dir);
+    // The plans are listed before the run; during it, the project's folder becomes a file, so
+    // they can no longer be read when they are kept after it (ENOTDIR).
+    const plans = await held.list(PROJECT);
+    await writeFile(join(dir, `project-${PROJECT}`), "");
+    await expect(
+      keepHeldPlans(
+        { held, project: PROJECT, origin: cliOrigin("sync"), expiryMs: 86_400_000, logger, nowMs: Date.now(), whole: true },
+        plans,
+        emptyReport(),
+      ),
+    ).resolves.toBeUndefined();
     const logged = lines.map(
       (line) =>
         JSON.parse(line) as { msg?: string; project?: number; err?: { type?: string; code?: string; message?: string; stack?: string } },
