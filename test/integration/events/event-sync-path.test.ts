@@ -206,21 +206,24 @@ describe("event syncs keep every rule of the one sync path", () => {
     expect(await heldPlans()).toEqual([]);
   });
 
-  /** 60 of color's 105 options leave the PIM at once (no event): a full sync holds them all in one plan. */
-  async function holdSixty(): Promise<{ plan: Held; gone: string[] }> {
-    lengthenColor(100);
+  /**
+   * 600 of color's 1,005 options leave the PIM at once (no event): a full sync holds them all in
+   * one plan. Long enough that an event sync of a few options reads them alone, not the list.
+   */
+  async function holdSixHundred(): Promise<{ plan: Held; gone: string[] }> {
+    lengthenColor(1_000);
     await startWorker({ max_fraction: 0.5, min_count: 10 });
-    const gone = Array.from({ length: 60 }, (_, index) => `filler_${index}`);
+    const gone = Array.from({ length: 600 }, (_, index) => `filler_${index}`);
     sims.pim.state.attribute_options["color"] = colors().filter((option) => !gone.includes(option.code));
     expect(await syncAsAdmin()).toMatchObject({ outcome: "held_back" });
     const plans = await heldPlans();
     expect(plans).toHaveLength(1);
-    expect(plans[0]?.collections[0]?.options).toHaveLength(60);
+    expect(plans[0]?.collections[0]?.options).toHaveLength(600);
     return { plan: plans[0] as Held, gone };
   }
 
   test("options a pending plan holds are never deleted by event syncs of them, however few arrive at a time", async () => {
-    const { plan, gone } = await holdSixty();
+    const { plan, gone } = await holdSixHundred();
     // Their removal's events arrive five at a time: each targeted sync would pass the guard alone.
     for (let round = 0; round < 4; round += 1) {
       const codes = gone.slice(round * 5, round * 5 + 5);
@@ -232,27 +235,27 @@ describe("event syncs keep every rule of the one sync path", () => {
     // The same plan, every option still in it, nobody's approval taken for granted.
     const plans = await heldPlans();
     expect(plans.map(({ id, approved }) => ({ id, approved }))).toEqual([{ id: plan.id, approved: null }]);
-    expect(plans[0]?.collections[0]?.options).toHaveLength(60);
-    expect(await heldMetric()).toBe(60);
+    expect(plans[0]?.collections[0]?.options).toHaveLength(600);
+    expect(await heldMetric()).toBe(600);
   });
 
   test("an approved plan survives an event sync of another option of its collection, and the next full sync carries it out", async () => {
-    const { plan, gone } = await holdSixty();
+    const { plan, gone } = await holdSixHundred();
     expect((await admin(`/admin/api/projects/${PROJECT}/held/${plan.id}/approve`, "POST")).status).toBe(200);
     colors().push({ code: "teal", sort_order: 100, labels: { en_US: "Teal" } });
     sims.pim.events.emit("attribute-option.created", optionEventData("color", "teal"));
     await eventSyncsSettled();
     expect(optionsOf("color")).toContain("teal");
-    // It looked at teal only: the approval of the 60 stands, none of them deleted yet.
+    // It looked at teal only: the approval of the 600 stands, none of them deleted yet.
     const [still] = await heldPlans();
     expect(still).toMatchObject({ id: plan.id, approved: { by: ADMIN.name } });
-    expect(still?.collections[0]?.options).toHaveLength(60);
+    expect(still?.collections[0]?.options).toHaveLength(600);
     expect(optionsOf("color")).toEqual(expect.arrayContaining(gone));
 
     expect(await syncAsAdmin()).toMatchObject({ outcome: "done" });
     expect(optionsOf("color").filter((name) => gone.includes(name))).toEqual([]);
     expect(await heldPlans()).toEqual([]);
-    expect((await history("collection=color")).filter((entry) => entry.kind === "deleted")).toHaveLength(60);
+    expect((await history("collection=color")).filter((entry) => entry.kind === "deleted")).toHaveLength(600);
   });
 
   test("a target whose collection refuses writes is given up at once; the other targets of the run are written and settled", async () => {
