@@ -2,7 +2,6 @@ import { optionSourceKey } from "../../core/domain/option-collection.js";
 import { deriveCollectionSpecs, resolveProjectScope } from "../../core/derive/index.js";
 import { statsSince } from "../../infra/http/request-stats.js";
 import { batchOfWrite } from "../../stores/history/batch-of-write.js";
-import { createHistoryRecorder, type HistoryRecorder } from "../../stores/history/history-recorder.js";
 import { cliOrigin, type RunOrigin } from "../../stores/history/run-origin.js";
 import type { PimReader } from "./pim-reader.js";
 import type { PimCatalogStructure } from "../../core/domain/pim-catalog.js";
@@ -61,23 +60,11 @@ async function syncWithPlans(deps: SyncDeps, input: SyncInput & { readonly origi
   // A failure that ends the run cancels the requests still in flight (reads of the other side,
   // other sources), rather than leaving them to retry against clients that are being closed.
   const run = new AbortController();
-  // A history that cannot be written does not undo or fail the write (the state has it): logged.
-  const history = deps.history
-    ? createHistoryRecorder(deps.history, input.project, (error, batch) =>
-        deps.logger.error(
-          { project: input.project, collection: batch[0]?.collection, err: { message: (error as Error).message } },
-          "could not record a write in the change history",
-        ),
-      )
-    : undefined;
   try {
-    return await runSync(deps, input, held, input.signal ? AbortSignal.any([input.signal, run.signal]) : run.signal, history);
+    return await runSync(deps, input, held, input.signal ? AbortSignal.any([input.signal, run.signal]) : run.signal);
   } catch (error) {
     run.abort(error);
     throw error;
-  } finally {
-    // Batches still being stored are waited for, even after a failure: the caller closes the store next.
-    await history?.settled();
   }
 }
 
@@ -92,17 +79,25 @@ async function runSync(
   input: SyncInput & { readonly origin: RunOrigin },
   held: HeldForRun,
   signal: AbortSignal,
-  history: HistoryRecorder | undefined,
 ): Promise<SyncReport> {
   const now = deps.now ?? (() => new Date());
   const startedAt = now();
   const origin = input.origin;
+  const history = deps.history;
   // Recorded after the service accepted the write, never before, and stored before the state
-  // takes the write (see syncCollection).
+  // takes the write (see syncCollection). A history that cannot store it fails the collection:
+  // the state does not take the write, so the next run writes it again and records it then.
   const record: RecordWrite = async (write, context) => {
     if (!history) return;
-    void history.record(batchOfWrite(write, { ...context, origin, at: now().toISOString() }));
-    await history.settled();
+    try {
+      await history.append(input.project, batchOfWrite(write, { ...context, origin, at: now().toISOString() }));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new Error(
+        `the service accepted the write, but the change history could not record it (${message}): the state does not take it, the next run writes it again`,
+        { cause: error },
+      );
+    }
   };
   // The clients may be shared with other jobs of the worker: report this run's requests only.
   const pimBefore = { ...deps.pim.stats };

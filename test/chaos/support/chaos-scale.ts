@@ -23,6 +23,10 @@ interface ChaosSizes {
   readonly cliConfigFuzzCases: number;
   /** PIM changes announced by events in each scenario of the event path. */
   readonly eventChanges: number;
+  /** fast-check runs of the held-plan, approval and history model (held-invariants.test.ts). */
+  readonly heldModelRuns: number;
+  /** Longest step sequence of one run of that model. */
+  readonly heldModelMaxSteps: number;
 }
 
 const SIZES: Readonly<Record<ChaosScale, ChaosSizes>> = {
@@ -35,6 +39,8 @@ const SIZES: Readonly<Record<ChaosScale, ChaosSizes>> = {
     configFuzzCases: 300,
     cliConfigFuzzCases: 4,
     eventChanges: 30,
+    heldModelRuns: 4,
+    heldModelMaxSteps: 12,
   },
   full: {
     sigkillPoints: 20,
@@ -45,6 +51,8 @@ const SIZES: Readonly<Record<ChaosScale, ChaosSizes>> = {
     configFuzzCases: 5000,
     cliConfigFuzzCases: 40,
     eventChanges: 300,
+    heldModelRuns: 60,
+    heldModelMaxSteps: 30,
   },
 };
 
