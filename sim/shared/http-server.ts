@@ -62,6 +62,7 @@ async function serve(incoming: IncomingMessage, response: ServerResponse, option
     headers: incoming.headers,
     body,
     origin: `http://${hostHeader}`,
+    targetBytes: Buffer.byteLength(incoming.url ?? "/"),
   };
   let reply: SimReply;
   try {

@@ -13,6 +13,8 @@ export interface SimRequest {
   readonly body: Buffer;
   /** `http://host:port` as the client addressed us (Host header), so links work on any address. */
   readonly origin: string;
+  /** Bytes of the request line's target (path and query, as sent): what a proxy's URL bound counts. */
+  readonly targetBytes: number;
 }
 
 export type SimReply =

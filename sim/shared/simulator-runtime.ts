@@ -12,7 +12,7 @@ import { createRequestGates, type RequestGate, type RequestGateOptions } from ".
 import { createPagingFaults } from "./paging-faults.js";
 import type { PagingFaults } from "./paging-faults.js";
 import { startHttpServer } from "./http-server.js";
-import { dropReply, jsonReply } from "./replies.js";
+import { dropReply, jsonReply, textReply } from "./replies.js";
 import { createRequestLog } from "./request-log.js";
 import type { RecordedRequest } from "./request-log.js";
 import type { RouteLookup, Router } from "./router.js";
@@ -33,6 +33,11 @@ export interface SimulatorControls {
   /** List pages that lie about what follows (loops, repeats, early ends, links to elsewhere). */
   readonly pagingFaults: PagingFaults;
   setLatencyMs(ms: number): void;
+  /**
+   * Answers `414 URI Too Long` to a request whose target (path and query) is longer than this,
+   * as a proxy in front of the upstream would, before anything else sees it; null: no bound.
+   */
+  setMaxUrlBytes(bytes: number | null): void;
   /**
    * Holds the requests `match` selects once admitted (after the latency, keeping their in-flight
    * slot) until the gate is opened: for a test that needs a request or a job to last until
@@ -67,6 +72,7 @@ export async function startSimulatorRuntime<H>(options: SimulatorRuntimeOptions<
   const lifetime = new AbortController();
   const gates = createRequestGates();
   let latencyMs = checkedLatency(options.latencyMs);
+  let maxUrlBytes: number | null = null;
   const contextOf = (request: SimRequest): DispatchContext => ({
     async applyLatency() {
       await abortableSleep(latencyMs, lifetime.signal);
@@ -83,7 +89,9 @@ export async function startSimulatorRuntime<H>(options: SimulatorRuntimeOptions<
     let reply: SimReply;
     let pagingFaultFired = false;
     try {
-      if (fault === undefined) {
+      if (maxUrlBytes !== null && request.targetBytes > maxUrlBytes) {
+        reply = textReply(414, "text/html", "<html><body><h1>414 Request-URI Too Large</h1></body></html>");
+      } else if (fault === undefined) {
         const edited = pagingFaults.apply(request, await options.dispatch(request, lookup, contextOf(request)));
         reply = edited.reply;
         pagingFaultFired = edited.fired;
@@ -126,6 +134,11 @@ export async function startSimulatorRuntime<H>(options: SimulatorRuntimeOptions<
     pagingFaults,
     setLatencyMs(ms) {
       latencyMs = checkedLatency(ms);
+    },
+    setMaxUrlBytes(bytes) {
+      if (bytes !== null && (!Number.isInteger(bytes) || bytes < 1))
+        throw new RangeError(`max URL bytes must be a positive integer, got ${bytes}`);
+      maxUrlBytes = bytes;
     },
     holdRequests: (match, options) => gates.hold(match, options),
     waitForRequest: (predicate, timeoutMs) => log.waitFor(predicate, timeoutMs),

@@ -82,6 +82,12 @@ export interface PimCatalogStructure {
   readonly currencies: readonly PimCurrency[];
   readonly families: readonly PimFamily[];
   readonly measurementFamilies: readonly PimMeasurementFamily[];
+  /**
+   * A targeted read only: attribute codes whose read the PIM (or a proxy before it) refused for
+   * good (a 4xx), with the reason. Absent from `attributes`, but not gone: nothing may be planned
+   * from their absence; their targets are settled as refused.
+   */
+  readonly unreadAttributes?: readonly { readonly codes: readonly string[]; readonly reason: string }[];
 }
 
 /** Attribute types pim-sync turns into select fields. */

@@ -31,15 +31,17 @@ const SNAKE_IDENTIFIER = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/;
 
 /**
  * The inverse, for `--json-keys camel` only: job results are stored snake_case, and that mode
- * shows them camelCase as earlier versions stored them.
+ * shows them camelCase as earlier versions stored them. `keep`: keys earlier versions already
+ * stored snake_case, left as they are.
  */
-export function camelCaseKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(camelCaseKeys);
+export function camelCaseKeys(value: unknown, keep: ReadonlySet<string> = new Set()): unknown {
+  if (Array.isArray(value)) return value.map((item) => camelCaseKeys(item, keep));
   if (value === null || typeof value !== "object") return value;
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    const camel = SNAKE_IDENTIFIER.test(key) ? key.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase()) : key;
-    out[camel] = camelCaseKeys(item);
+    const camel =
+      SNAKE_IDENTIFIER.test(key) && !keep.has(key) ? key.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase()) : key;
+    out[camel] = camelCaseKeys(item, keep);
   }
   return out;
 }

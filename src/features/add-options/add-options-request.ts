@@ -22,15 +22,21 @@ const labelsSchema = z
     (labels, ctx) => {
       if (labels === null || typeof labels !== "object" || Array.isArray(labels)) return labels;
       for (const key of Object.keys(labels)) {
-        if (!LABEL_KEY.test(key)) ctx.addIssue({ code: "unrecognized_keys", keys: [key], path: [key], message: LABEL_KEY_MESSAGE });
+        if (!LABEL_KEY.test(key)) {
+          const message = key === "" ? `${LABEL_KEY_MESSAGE}; this one is empty` : LABEL_KEY_MESSAGE;
+          ctx.addIssue({ code: "unrecognized_keys", keys: [key], path: [key], message });
+        }
       }
       return labels;
     },
     z.record(z.string(), z.string().trim().min(1, "labels must not be empty").max(255, "labels are at most 255 characters")),
   )
   .transform((labels) => {
+    // zod runs the transform even when the check above reported a key (its issues do not abort):
+    // only checked keys are converted, since the conversion throws a plain Error on a code it
+    // cannot read, which every caller would take for a fault of its own instead of bad input.
     const out: Record<string, string> = {};
-    for (const [key, value] of Object.entries(labels)) out[pimLocaleToServiceLocale(key)] = value;
+    for (const [key, value] of Object.entries(labels)) if (LABEL_KEY.test(key)) out[pimLocaleToServiceLocale(key)] = value;
     return out;
   });
 

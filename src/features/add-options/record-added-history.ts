@@ -9,7 +9,7 @@ export type AddOptionsCall = "add-options" | "update-options";
 /**
  * What one accepted add-options or update-options call adds to the history: each option `added`,
  * under the request that asked for it (one group per request). A history that cannot be written
- * is logged, not thrown: the write is made and in the state.
+ * is logged, not thrown: the write is made, and the state takes it next (as a sync does).
  */
 export async function recordAddedHistory(args: {
   readonly deps: Pick<AddOptionsDeps, "history" | "logger">;

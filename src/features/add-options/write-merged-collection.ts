@@ -47,7 +47,7 @@ function refusalOf(error: unknown): string | null {
  * the service refuses as content is split until the refused requests are found. A request
  * refused by the add-options call sends nothing more. Each write is announced (intents) before
  * it is sent, and forgotten for a request the service refuses; each accepted write is recorded
- * in the state at once, so a retry skips it and still reports it as this request's.
+ * in the history, then in the state at once, so a retry skips it and still reports it as this request's.
  */
 export async function writeMergedCollection(args: {
   readonly deps: AddOptionsDeps;
@@ -91,10 +91,13 @@ export async function writeMergedCollection(args: {
             if (certainlyUnapplied(error)) await deps.intents?.forget(projectId, collection, intents);
             throw error;
           }
-          if (args.hasState) await deps.state.update(projectId, collection, sent, []);
-          await deps.state.recordAdded(projectId, collection, sent, args.now());
+          // In the history before the state, as a sync records a chunk: a worker killed between
+          // the two leaves the write in the history; its retry, which the state does not spare,
+          // may record it again, but no accepted write is ever missing from the history.
           const parts = part.map((c) => ({ request: c.request, options: write.options(c) }));
           await recordAddedHistory({ deps, project: projectId, collection, parts, call: write.call, originOf: args.origin, now: args.now });
+          if (args.hasState) await deps.state.update(projectId, collection, sent, []);
+          await deps.state.recordAdded(projectId, collection, sent, args.now());
         },
         refusalOf,
       );

@@ -41,6 +41,16 @@ export class SyncFailures {
     this.fail(message, error);
   }
 
+  /**
+   * Attributes whose read the upstream refused for good: nothing of theirs is written, and each
+   * is recorded as unwritten (under its own code, since no collection was derived from it) and
+   * permanent, so a targeted sync settles its targets as refused.
+   */
+  failUnreadAttributes(codes: readonly string[], reason: string): void {
+    this.fail(`the PIM refused the read of attribute(s) ${codes.join(", ")}: ${reason}`);
+    for (const code of codes) this.unwritten.push({ collection: code, attribute: code, permanent: true });
+  }
+
   /** A failed request that left these collections unwritten: also recorded per collection. */
   failCollections(message: string, error: unknown, specs: readonly CollectionSpec[]): void {
     this.failRequest(message, error);

@@ -113,6 +113,7 @@ async function runSync(
   const derived = deriveCollectionSpecs(structure, scope, input.naming);
   input.onFields?.(derived.fields);
   const failures = new SyncFailures(derived.problems);
+  for (const unread of structure.unreadAttributes ?? []) failures.failUnreadAttributes(unread.codes, unread.reason);
 
   const collectionIds = serviceCollectionIds(inService);
   for (const name of collectionIds.duplicated)

@@ -99,9 +99,16 @@ export function jobDetailsInKeyStyle(job: JobDetails, style: JsonKeyStyle): unkn
   return style === "camel" ? { ...job, result: jobResultInKeyStyle(job.result, style) } : inKeyStyle(job, style);
 }
 
+/**
+ * Keys of stored results that were snake_case before results were stored so (0.2): an
+ * add-options result's `merged_into` and its `batch`'s `left_to_run` and `service_calls`. The
+ * camel shape is the earlier one, so they stay as scripts written then read them.
+ */
+const RESULT_KEYS_ALWAYS_SNAKE: ReadonlySet<string> = new Set(["merged_into", "left_to_run", "service_calls"]);
+
 /** A stored job result in `style` (see jobDetailsInKeyStyle). */
 export function jobResultInKeyStyle(result: unknown, style: JsonKeyStyle): unknown {
-  return style === "camel" ? camelCaseKeys(result) : snakeCaseKeys(result);
+  return style === "camel" ? camelCaseKeys(result, RESULT_KEYS_ALWAYS_SNAKE) : snakeCaseKeys(result);
 }
 
 /** What a listing shows beside a completed job's state, by its catalog entry (null for a plain success). */

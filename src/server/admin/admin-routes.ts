@@ -8,6 +8,7 @@ import type { AuthGate } from "../auth/auth-gate.js";
 import { JobNotFoundError, jobDetailsInKeyStyle, listedOutcomeOf, storedResultOf, type JobAdmin } from "../../jobs/admin/job-admin.js";
 import type { JobQueues } from "../../jobs/queues/job-queues.js";
 import { ACTIVATION_QUEUE } from "../../infra/redis/queue-names.js";
+import { cancelledWithRequest } from "../http/cancelled-with-request.js";
 import { withRedisDeadline } from "../http/redis-deadline.js";
 import { DASHBOARD_HEADERS } from "../http/security-headers.js";
 import type { AdminUser } from "../../settings/settings-schema.js";
@@ -231,6 +232,7 @@ async function adminScope(app: FastifyInstance, options: AdminRoutesOptions): Pr
       identityOf: (request) => identities.get(request),
     },
     inTime,
+    cancelledWithRequest(options.redisTimeoutMs),
   );
 
   app.get("/api/jobs", { schema: schemas.jobs }, async (request, reply) => {

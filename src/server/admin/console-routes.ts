@@ -5,6 +5,7 @@ import { parseSince } from "../../stores/history/parse-since.js";
 import { BadHistoryCursor, queryHistory } from "../../stores/history/query-history.js";
 import { inKeyStyle, type JsonKeyStyle } from "../../core/json/json-key-style.js";
 import { HIDDEN_ROUTE } from "../openapi/route-schema.js";
+import type { CancelledWithRequest } from "../http/cancelled-with-request.js";
 import { CONSOLE_HEADERS } from "../http/security-headers.js";
 import { consoleRouteSchemas } from "./admin-route-schemas.js";
 import type { AdminIdentity } from "./authenticate-admin.js";
@@ -41,16 +42,22 @@ const pageQuery = z.object({ collection: field, option: field, since: field, cur
  * route gives (`GET /admin/api/overview`, `GET /admin/api/projects/:id/history/daily`). Approving
  * and syncing go through the existing POST routes, which refuse a viewer whatever the page shows.
  */
-export function consoleRoutes(app: FastifyInstance, options: ConsoleOptions, inTime: <T>(work: Promise<T>) => Promise<T>): void {
+export function consoleRoutes(
+  app: FastifyInstance,
+  options: ConsoleOptions,
+  inTime: <T>(work: Promise<T>) => Promise<T>,
+  cancellable: CancelledWithRequest,
+): void {
   const schemas = consoleRouteSchemas(options.keyStyle);
   const projects = new Set(options.sources.projects);
   const projectOf = (id: string): number | null => {
     const parsed = projectParam.safeParse(id);
     return parsed.success && projects.has(parsed.data) ? parsed.data : null;
   };
-  const daysOf = (project: number) => {
+  // The history's reads stop with their request (gone, or out of time): see cancelledWithRequest.
+  const daysOf = (project: number, signal: AbortSignal) => {
     const nowMs = Date.now();
-    return dailyWriteCounts(options.review.history, project, { sinceMs: nowMs - options.retentionMs, nowMs });
+    return dailyWriteCounts(options.review.history, project, { sinceMs: nowMs - options.retentionMs, nowMs, signal });
   };
   const page = (request: FastifyRequest, reply: FastifyReply, status: number, title: string, main: string): FastifyReply => {
     const identity = options.identityOf(request);
@@ -81,13 +88,14 @@ export function consoleRoutes(app: FastifyInstance, options: ConsoleOptions, inT
     let entries: Awaited<ReturnType<typeof queryHistory>> = { entries: [], next: null };
     if (problems.length === 0) {
       try {
-        entries = await inTime(
+        entries = await cancellable(reply, (signal) =>
           queryHistory(options.review.history, project, {
             collection: search.collection,
             option: search.option,
             sinceMs,
             limit: HISTORY_PAGE,
             cursor: search.cursor,
+            signal,
           }),
         );
       } catch (error) {
@@ -95,7 +103,7 @@ export function consoleRoutes(app: FastifyInstance, options: ConsoleOptions, inT
         problems.push(error.message);
       }
     }
-    const days = await inTime(daysOf(project));
+    const days = await cancellable(reply, (signal) => daysOf(project, signal));
     const main = historyMain({
       project,
       queue: options.queueOf(project),
@@ -124,6 +132,6 @@ export function consoleRoutes(app: FastifyInstance, options: ConsoleOptions, inT
   app.get<{ Params: { id: string } }>("/api/projects/:id/history/daily", { schema: schemas.historyDaily }, async (request, reply) => {
     const project = projectOf(request.params.id);
     if (project === null) return reply.code(404).send({ error: `project ${request.params.id} is not configured` });
-    return { days: inKeyStyle(await inTime(daysOf(project)), options.keyStyle) };
+    return { days: inKeyStyle(await cancellable(reply, (signal) => daysOf(project, signal)), options.keyStyle) };
   });
 }

@@ -96,6 +96,7 @@ export function createFileHistoryStore(
       const since = Math.max(query.sinceMs, now() - options.retentionMs);
       const lines = await readLines(project);
       for (let index = lines.length - 1; index >= 0; index -= 1) {
+        query.signal?.throwIfAborted();
         const line = lines[index];
         if (line === undefined) continue;
         // Only the lines wanted are parsed whole: a page of the newest reads no more.

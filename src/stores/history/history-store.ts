@@ -1,5 +1,5 @@
 import type { HistoryBatch } from "./history-batch.js";
-import type { HistoryEntry } from "./history-entry.js";
+import type { HistoryEntry, HistoryKind } from "./history-entry.js";
 
 /**
  * A batch written together (one written chunk), read back as its entries: its id orders it among
@@ -18,9 +18,24 @@ export interface HistoryStore {
   append(project: number, batch: HistoryBatch): Promise<void>;
   /**
    * Batches newest first, appended at or after `sinceMs` (never older than the retention) and,
-   * with `startId`, from that batch on (it included).
+   * with `startId`, from that batch on (it included). Once `signal` is aborted no more is read
+   * (the iteration throws its reason): a reader whose request went away stops costing reads.
    */
-  newestFirst(project: number, options: { readonly sinceMs: number; readonly startId?: string | undefined }): AsyncIterable<HistoryRecord>;
+  newestFirst(
+    project: number,
+    options: { readonly sinceMs: number; readonly startId?: string | undefined; readonly signal?: AbortSignal | undefined },
+  ): AsyncIterable<HistoryRecord>;
+  /**
+   * The writes per day (UTC, by when each batch was recorded) from `sinceMs` to `nowMs`, when the
+   * store keeps them cheaper than reading every batch (dailyWriteCounts reads them whole otherwise).
+   */
+  dailyCounts?(project: number, options: DailyCountsQuery): Promise<ReadonlyMap<string, Readonly<Record<HistoryKind, number>>>>;
+}
+
+export interface DailyCountsQuery {
+  readonly sinceMs: number;
+  readonly nowMs: number;
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** `history.enabled: false`: nothing recorded, nothing to list. */

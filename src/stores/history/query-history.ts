@@ -12,6 +12,8 @@ export interface HistoryQuery {
   readonly limit: number;
   /** Where the previous page ended (its `next`). */
   readonly cursor?: string | undefined;
+  /** Aborted: nothing more is read (the caller's request went away or ran out of time). */
+  readonly signal?: AbortSignal | undefined;
 }
 
 export interface HistoryPage {
@@ -55,7 +57,7 @@ export async function queryHistory(store: HistoryStore, project: number, query: 
   }
   const matches = matcherOf(query);
   const entries: HistoryEntry[] = [];
-  for await (const record of store.newestFirst(project, { sinceMs: query.sinceMs, startId })) {
+  for await (const record of store.newestFirst(project, { sinceMs: query.sinceMs, startId, signal: query.signal })) {
     const from = record.id === startId ? skip : 0;
     for (let index = from; index < record.entries.length; index += 1) {
       const entry = record.entries[index];

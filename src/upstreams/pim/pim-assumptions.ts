@@ -15,3 +15,12 @@
  * an option, which the next sync removes once the PIM says otherwise.
  */
 export const CURRENCY_ENABLED_WHEN_UNSAID = true;
+
+/**
+ * The longest URL (bytes, as sent: scheme, host, path and the encoded query) pim-sync sends the
+ * PIM. Akeneo documents no limit, but the proxies and CDNs in front of a PIM refuse long request
+ * lines with a 414, some from about 2 KB; a `code IN` search of 100 codes of up to 100
+ * characters would be ten times that. Searches by a list of codes are split to stay under it
+ * (read-target-structure.ts); the count limit of a page (100) still applies as well.
+ */
+export const PIM_MAX_URL_BYTES = 2_000;

@@ -64,8 +64,10 @@ export const CHAOS_SIZES: ChaosSizes = SIZES[CHAOS_SCALE];
  */
 export function chaosSeed(): number {
   const fixed = process.env.PIM_SYNC_CHAOS_SEED;
-  if (fixed !== undefined && /^-?\d+$/.test(fixed)) return Number(fixed);
-  return Math.floor(Math.random() * 2 ** 31);
+  if (fixed === undefined || fixed === "") return Math.floor(Math.random() * 2 ** 31);
+  // A mistyped seed would silently run another case than the one to replay.
+  if (!/^-?\d+$/.test(fixed)) throw new Error(`PIM_SYNC_CHAOS_SEED must be an integer (the seed a run printed), got '${fixed}'`);
+  return Number(fixed);
 }
 
 /** A small seeded generator (mulberry32) for choices outside fast-check: kill points and such. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { addOptionsRequestSchema } from "../../../src/features/add-options/add-options-request.js";
+import { JobDataError, parseJobData } from "../../../src/jobs/catalog/job-catalog.js";
 
 function issuesOf(input: unknown): string[] {
   const parsed = addOptionsRequestSchema.safeParse(input);
@@ -60,6 +61,29 @@ describe("addOptionsRequestSchema", () => {
       '{"project": 67, "attribute": "color", "options": [{"name": "a", "label": {"__proto__": {"en_US": "x"}}}]}',
     ) as unknown;
     expect(issuesOf(alone)).toEqual(["options.0.label.__proto__: label keys must be locale codes with a region, such as en-US (or en_US)"]);
+  });
+
+  it.each([
+    ["an empty key", "", "options.0.label.: label keys must be locale codes with a region, such as en-US (or en_US); this one is empty"],
+    ["a key with a space", "a b", "options.0.label.a b: label keys must be locale codes with a region, such as en-US (or en_US)"],
+    [
+      "a key with an empty subtag",
+      "en__US",
+      "options.0.label.en__US: label keys must be locale codes with a region, such as en-US (or en_US)",
+    ],
+  ])("refuses %s as job data (a JobDataError naming the field, never a plain error)", (_, key, problem) => {
+    let thrown: unknown;
+    try {
+      parseJobData("options.add", { ...valid, options: [{ name: "a", label: { [key]: "!", "en-US": "ok" } }] });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(JobDataError);
+    expect((thrown as JobDataError).problems).toEqual([problem]);
+  });
+
+  it("refuses the fuzz's case, options without project or attribute and an empty label key, as a JobDataError", () => {
+    expect(() => parseJobData("options.add", { options: [{ label: { "": "!" } }] })).toThrow(JobDataError);
   });
 
   it("rejects duplicate names, compared case-insensitively like the PIM", () => {

@@ -34,6 +34,15 @@ describe("camelCaseKeys (job results under --json-keys camel)", () => {
     });
     expect(snakeCaseKeys(camelCaseKeys(stored))).toEqual(stored);
   });
+
+  it("leaves the keys it is told were always snake_case, at every depth", () => {
+    const stored = { merged_into: null, batch: { requests: 2, left_to_run: 0, service_calls: 3 }, duration_ms: 1 };
+    expect(camelCaseKeys(stored, new Set(["merged_into", "left_to_run", "service_calls"]))).toEqual({
+      merged_into: null,
+      batch: { requests: 2, left_to_run: 0, service_calls: 3 },
+      durationMs: 1,
+    });
+  });
 });
 
 describe("parseJsonKeyStyle", () => {
