@@ -196,6 +196,7 @@ export function createApp(settings: Settings, options: AppOptions): App {
           prefix: redisPrefixOf(settings),
           projects: settings.projects.map((p) => p.id),
           retention: settings.worker,
+          retryWaitCapMs: settings.http.max_retry_after_ms,
         });
         // A queue whose Redis went away fails to close with the outage its command has reported.
         stack.push("job queues", () => queues.close().catch(() => undefined));
@@ -207,7 +208,12 @@ export function createApp(settings: Settings, options: AppOptions): App {
         if (!settings.activation) return null;
         const connection = await requireRedis("the Activation queue");
         const { createActivationQueue } = await import("../jobs/queues/activation-queue.js");
-        const queue = createActivationQueue({ connection, prefix: redisPrefixOf(settings), retention: settings.worker });
+        const queue = createActivationQueue({
+          connection,
+          prefix: redisPrefixOf(settings),
+          retention: settings.worker,
+          retryWaitCapMs: settings.http.max_retry_after_ms,
+        });
         stack.push("Activation queue", () => queue.close().catch(() => undefined));
         return queue;
       });

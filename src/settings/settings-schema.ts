@@ -107,6 +107,9 @@ export const namingSchema = z.strictObject({
   currency: nonEmpty.default("{attribute}-currency").describe("collection of a price attribute's currencies"),
 });
 
+/** `http.max_retry_after_ms`'s default, for the queues opened without settings (tests, benchmarks). */
+export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
+
 export const deletionGuardSchema = z.strictObject({
   max_fraction: z
     .number()
@@ -463,7 +466,7 @@ export const settingsSchema = z
         max_retry_after_ms: z
           .int()
           .min(0)
-          .default(60_000)
+          .default(DEFAULT_MAX_RETRY_AFTER_MS)
           .describe(
             "a longer `Retry-After` is not waited for in-process: the run fails as transient (a job is delayed by it); " +
               "also the longest pause a 429 sets on its shared upstream budget, and a request that meets a longer pause there is not sent but fails the same way",

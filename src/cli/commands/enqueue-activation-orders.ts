@@ -1,5 +1,6 @@
 import { commandLogger } from "../command-logger.js";
 import { withApp } from "../../app/with-app.js";
+import { enqueuedAnswer } from "../../jobs/queues/enqueued-answer.js";
 import { activationQueueOf } from "./activation-queue-of.js";
 import { requireKnownConnection, UnknownConnection } from "../../features/activation/unknown-connection.js";
 import { createLogger } from "../../infra/log/create-logger.js";
@@ -47,10 +48,11 @@ export async function enqueueActivationOrders(
     const text = {
       queued: `pull of connection ${connection} queued: job ${job.ref}`,
       merged: `a pull of connection ${connection} was already waiting (job ${job.ref}); this request joined it`,
+      delayed: `a pull of connection ${connection} was waiting for its retry (job ${job.ref}); this request joined it, and it runs at ${enqueuedAnswer(job.ref, job).runs_at ?? "once due"}`,
       "follows-running": `a pull of connection ${connection} is running (job ${job.ref}); another one will start when it ends`,
       duplicate: `already queued: job ${job.ref}`,
     }[job.status];
-    writeLine(io.stdout, options.json ? JSON.stringify({ job_id: job.ref, status: job.status }) : text);
+    writeLine(io.stdout, options.json ? JSON.stringify(enqueuedAnswer(job.ref, job)) : text);
     return 0;
   });
 }

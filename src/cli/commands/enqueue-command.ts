@@ -7,6 +7,7 @@ import { UsageError } from "../usage-error.js";
 import { enqueueActivationOrders } from "./enqueue-activation-orders.js";
 import { loadCommandSettings } from "../load-command-settings.js";
 import { withApp } from "../../app/with-app.js";
+import { enqueuedAnswer } from "../../jobs/queues/enqueued-answer.js";
 
 export const ENQUEUE_HELP = `Usage: pim-sync enqueue sync --config FILE --project ID [--full] [--allow-mass-delete]
        pim-sync enqueue activation-orders --config FILE --connection ID
@@ -62,10 +63,11 @@ export async function runEnqueueCommand(argv: readonly string[], io: CliIo): Pro
     const text = {
       queued: `sync of project ${project} queued: job ${ref}`,
       merged: `a sync of project ${project} was already waiting (job ${ref}); this request joined it`,
+      delayed: `a sync of project ${project} was waiting for its retry (job ${ref}); this request joined it, and it runs at ${enqueuedAnswer(ref, job).runs_at ?? "once due"}`,
       "follows-running": `a sync of project ${project} is running (job ${ref}); another one will start when it ends`,
       duplicate: `already queued: job ${ref}`,
     }[job.status];
-    writeLine(io.stdout, values.json ? JSON.stringify({ job_id: ref, status: job.status }) : text);
+    writeLine(io.stdout, values.json ? JSON.stringify(enqueuedAnswer(ref, job)) : text);
     return 0;
   });
 }

@@ -46,8 +46,9 @@ function listRow(job: JobSummary): string[] {
   return [
     job.ref,
     job.name,
-    // A held-back sync completed, but did not do all it was asked: not a plain "completed".
-    job.outcome === null ? job.state : `${job.state} (${job.outcome})`,
+    // A held-back sync completed, but did not do all it was asked: not a plain "completed"; a
+    // delayed job says when it runs (a retry waiting out an upstream's Retry-After is not lost).
+    job.outcome !== null ? `${job.state} (${job.outcome})` : job.runsAt !== null ? `${job.state} until ${job.runsAt}` : job.state,
     String(job.attemptsMade),
     job.createdAt,
     job.summary,

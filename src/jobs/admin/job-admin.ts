@@ -8,6 +8,7 @@ import { camelCaseKeys, inKeyStyle, snakeCaseKeys, type JsonKeyStyle } from "../
 import { EMPTY_REDACTOR, type Redactor } from "../../infra/secrets/redactor.js";
 import { PimSyncError } from "../../core/errors/pim-sync-error.js";
 import { messageOf } from "../../core/errors/message-of.js";
+import { delayedJobRunsAt } from "../queues/delayed-job-runs-at.js";
 
 export const JOB_STATES = ["failed", "waiting", "active", "completed", "delayed", "prioritized", "waiting-children"] as const;
 export type JobState = (typeof JOB_STATES)[number];
@@ -29,6 +30,8 @@ export interface JobSummary {
   readonly summary: string;
   /** Of a completed job, what its result says beside `completed` (`held_back`); null for a plain success or another state. */
   readonly outcome: string | null;
+  /** Of a delayed job, when it runs (a retry's wait, a PIM event window); null in every other state. */
+  readonly runsAt: string | null;
 }
 
 export interface JobDetails extends JobSummary {
@@ -135,8 +138,9 @@ interface AdminQueue {
 
 const refOf = (project: number | null, id: string | undefined): string => `${project === null ? ACTIVATION_QUEUE : project}/${id ?? ""}`;
 
-async function summarize(project: number | null, job: Job, catalog: JobCatalog): Promise<JobSummary> {
+async function summarize(project: number | null, job: Job, queue: Queue, catalog: JobCatalog): Promise<JobSummary> {
   const state = await job.getState();
+  const runsAt = state === "delayed" && job.id !== undefined ? await delayedJobRunsAt(queue, job.id) : null;
   return {
     ref: refOf(project, job.id),
     project,
@@ -149,6 +153,7 @@ async function summarize(project: number | null, job: Job, catalog: JobCatalog):
     failedReason: state === "failed" ? job.failedReason || null : null,
     summary: summarizeJobData(job.name, job.data, catalog),
     outcome: state === "completed" ? listedOutcomeOf(job.name, job.returnvalue, catalog) : null,
+    runsAt: runsAt === null ? null : new Date(runsAt).toISOString(),
   };
 }
 
@@ -203,22 +208,22 @@ export function createJobAdmin(
     async list(options: { readonly state?: JobState; readonly project?: number; readonly limit?: number } = {}): Promise<JobSummary[]> {
       const types: JobType[] = options.state ? [options.state] : [...JOB_STATES];
       const limit = options.limit ?? 100;
-      const found: { project: number | null; job: Job }[] = [];
+      const found: { project: number | null; job: Job; queue: Queue }[] = [];
       for (const target of targetsOf(options.project)) {
         // Each state's list is ordered on its own, so the newest `limit` overall can sit anywhere
         // in each: take `limit` of every state, then keep the newest across all of them.
         for (const type of types) {
-          for (const job of await target.queue.getJobs([type], 0, limit - 1)) found.push({ project: target.project, job });
+          for (const job of await target.queue.getJobs([type], 0, limit - 1)) found.push({ ...target, job });
         }
       }
       const newest = found.sort((a, b) => b.job.timestamp - a.job.timestamp || compareIds(b.job.id, a.job.id)).slice(0, limit);
-      return redactor.redactValue(await Promise.all(newest.map(({ project, job }) => summarize(project, job, catalog))));
+      return redactor.redactValue(await Promise.all(newest.map(({ project, job, queue }) => summarize(project, job, queue, catalog))));
     },
 
     async show(ref: string): Promise<JobDetails> {
       const { project, job, queue } = await getJob(ref);
       const logs = await queue.getJobLogs(job.id ?? "");
-      const summary = await summarize(project, job, catalog);
+      const summary = await summarize(project, job, queue, catalog);
       const stacks = job.stacktrace ?? [];
       const failedNow = summary.state === "failed";
       return redactor.redactValue({

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { SYNC_SCHEDULER_ID } from "../../infra/redis/queue-names.js";
 import type { JobQueues } from "../queues/job-queues.js";
 import { storedResultOf } from "./job-admin.js";
+import { delayedJobRunsAt } from "../queues/delayed-job-runs-at.js";
 
 /** How a project's last sync ended, from its job. */
 export interface LastSync {
@@ -31,12 +32,24 @@ export interface FailedJob {
   readonly finishedAt: string | null;
 }
 
+/** A sync job that ran and waits for its retry (an upstream's Retry-After, a backoff). */
+export interface RetryingSync {
+  readonly ref: string;
+  readonly id: string;
+  readonly name: string;
+  /** When it runs (ISO time): at most `http.max_retry_after_ms` after an upstream's Retry-After. */
+  readonly runsAt: string;
+  readonly attemptsStarted: number;
+}
+
 export interface ProjectJobStatus {
   /** The project queue's name, as the dashboard (bull-board) routes by it. */
   readonly queue: string;
   readonly lastSync: LastSync | null;
   /** When the schedule runs the next sync, or null without a schedule. */
   readonly nextRunAt: string | null;
+  /** The project's sync waiting for its retry, or null: what the events and "Sync now" requests of the project wait for. */
+  readonly retrying: RetryingSync | null;
   readonly failedCount: number;
   /** The newest failed jobs (at most FAILED_SHOWN). */
   readonly failed: readonly FailedJob[];
@@ -85,11 +98,12 @@ function lastSyncOf(project: number, job: Job, state: "completed" | "failed"): L
  */
 export async function readProjectJobStatus(queues: JobQueues, project: number): Promise<ProjectJobStatus> {
   const queue = queues.queueFor(project);
-  const [completed, failedJobs, counts, scheduler] = await Promise.all([
+  const [completed, failedJobs, counts, scheduler, delayed] = await Promise.all([
     queue.getJobs(["completed"], 0, ENDED_LOOKED_AT - 1),
     queue.getJobs(["failed"], 0, ENDED_LOOKED_AT - 1),
     queue.getJobCounts("failed"),
     queue.getJobScheduler(SYNC_SCHEDULER_ID),
+    queue.getJobs(["delayed"], 0, ENDED_LOOKED_AT - 1),
   ]);
   const ended = [
     ...completed.map((job) => ({ job, state: "completed" as const })),
@@ -109,10 +123,23 @@ export async function readProjectJobStatus(queues: JobQueues, project: number): 
       failedReason: job.failedReason || null,
       finishedAt: isoOf(job.finishedOn),
     }));
+  // One waits at most (syncs of a project share one deduplication id); a first run's delay is an event window, not a retry.
+  const retryingJob = delayed.find((job) => SYNC_JOBS.has(job.name) && job.attemptsStarted > 0 && job.id !== undefined);
+  const runsAt = retryingJob?.id === undefined ? null : await delayedJobRunsAt(queue, retryingJob.id);
   return {
     queue: queue.name,
     lastSync: last === undefined ? null : lastSyncOf(project, last.job, last.state),
     nextRunAt: scheduler?.next === undefined ? null : new Date(scheduler.next).toISOString(),
+    retrying:
+      retryingJob?.id === undefined || runsAt === null
+        ? null
+        : {
+            ref: `${project}/${retryingJob.id}`,
+            id: retryingJob.id,
+            name: retryingJob.name,
+            runsAt: new Date(runsAt).toISOString(),
+            attemptsStarted: retryingJob.attemptsStarted,
+          },
     failedCount: counts.failed ?? failed.length,
     failed,
   };

@@ -5,6 +5,7 @@ import { idempotencyWindowSeconds, jobOptionsOf, type JobRetention } from "./job
 import type { JobCatalog } from "../catalog/job-catalog-of.js";
 import { enqueueJob, type EnqueueRequest, type EnqueueStatus } from "./enqueue-job.js";
 import { ACTIVATION_QUEUE } from "../../infra/redis/queue-names.js";
+import { DEFAULT_MAX_RETRY_AFTER_MS } from "../../settings/settings-schema.js";
 import { keyspaceOf } from "../../infra/redis/keyspace.js";
 import { queueTelemetryOption } from "../worker/queue-telemetry.js";
 
@@ -26,6 +27,8 @@ export interface ActivationEnqueued {
   readonly jobId: string;
   /** As for syncs and add-options: queued, merged, follows-running (pulls), duplicate (Idempotency-Key). */
   readonly status: EnqueueStatus;
+  /** With `delayed`: when the job, waiting for its retry, runs (epoch ms). */
+  readonly runsAt?: number;
 }
 
 export interface ActivationQueue {
@@ -62,6 +65,8 @@ export function createActivationQueue(args: {
   readonly onError?: (error: Error) => void;
   /** The catalog's list, or in a test the list with an entry of its own. */
   readonly catalog?: JobCatalog;
+  /** `http.max_retry_after_ms`: a request never waits longer than this for a job's retry (join-retry-wait.ts); its default when left out. */
+  readonly retryWaitCapMs?: number;
 }): ActivationQueue {
   const catalog = args.catalog ?? DEFAULT_JOB_CATALOG;
   const keyspace = keyspaceOf(args.connection, args.prefix);
@@ -75,6 +80,7 @@ export function createActivationQueue(args: {
     idempotencyKeyOf: (jobName: string, digest: string) => keyspace.activationKey("idempotency", jobName, digest),
     refOf: (jobId: string) => `${ACTIVATION_QUEUE}/${jobId}`,
     idempotencyTtlSeconds: idempotencyWindowSeconds(args.retention),
+    retryWaitCapMs: args.retryWaitCapMs ?? DEFAULT_MAX_RETRY_AFTER_MS,
   };
 
   async function enqueue(name: string, input: unknown, request: EnqueueRequest = {}): Promise<ActivationEnqueued> {

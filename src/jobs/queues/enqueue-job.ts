@@ -6,16 +6,27 @@ import { enqueueSync } from "./enqueue-sync.js";
 import { addJobOnce } from "./idempotency-keys.js";
 import type { JobData } from "../catalog/job-catalog.js";
 import { quietDelayMs } from "../worker/quiet-delay.js";
+import { joinRetryWait } from "./join-retry-wait.js";
 
 /**
  * - `queued`: a new job.
  * - `merged`: a job was already waiting; this request joined it.
  * - `follows-running`: one is running; BullMQ starts one more when it ends.
+ * - `delayed`: a job was already waiting for a retry (an upstream's `Retry-After`, a backoff);
+ *   this request joined it, and it runs at `runsAt` (at most `http.max_retry_after_ms` from now:
+ *   one due later is brought forward, see join-retry-wait.ts).
  * - `duplicate`: the same Idempotency-Key with the same body was seen before; nothing new was
  *   queued (even if that job has been removed since). The same key with another body throws
  *   IdempotencyKeyConflict.
  */
-export type EnqueueStatus = "queued" | "merged" | "follows-running" | "duplicate";
+export type EnqueueStatus = "queued" | "merged" | "delayed" | "follows-running" | "duplicate";
+
+/** How a request was carried out; `runsAt` (epoch ms) only with `delayed`. */
+export interface Enqueued {
+  readonly jobId: string;
+  readonly status: EnqueueStatus;
+  readonly runsAt?: number;
+}
 
 /** Where a job goes: its queue, and how this kind of queue keeps Idempotency-Keys and names jobs. */
 export interface EnqueueTarget {
@@ -27,6 +38,8 @@ export interface EnqueueTarget {
   /** How `jobs list` names a job of this queue. */
   refOf(jobId: string): string;
   readonly idempotencyTtlSeconds: number;
+  /** `http.max_retry_after_ms`: a request never waits longer than this for a job's retry (join-retry-wait.ts). */
+  readonly retryWaitCapMs: number;
 }
 
 export interface EnqueueRequest {
@@ -56,7 +69,7 @@ export async function enqueueJob(
   target: EnqueueTarget,
   options: JobsOptions,
   request: EnqueueRequest = {},
-): Promise<{ readonly jobId: string; readonly status: EnqueueStatus }> {
+): Promise<Enqueued> {
   const policy = entry.enqueue ?? { kind: "each" };
   const { queue } = target;
   const delayed = request.delayMs === undefined ? options : { ...options, delay: request.delayMs };
@@ -64,15 +77,27 @@ export async function enqueueJob(
     throw new Error(`${entry.name} jobs take no Idempotency-Key: their enqueue policy is ${policy.kind}`);
   switch (policy.kind) {
     case "merge-sync":
-      return enqueueSync({ queue, redis: target.redis, keyspace: target.keyspace, data: data as JobData<"sync.run">, options: delayed });
+      return enqueueSync({
+        queue,
+        redis: target.redis,
+        keyspace: target.keyspace,
+        data: data as JobData<"sync.run">,
+        options: delayed,
+        retryWaitCapMs: target.retryWaitCapMs,
+      });
     case "one-waiting": {
       const deduplicationId = policy.deduplicationId(data as never);
       const existingId = await queue.getDeduplicationJobId(deduplicationId);
       const existing = existingId ? await queue.getJob(existingId) : undefined;
       const state = existing ? await existing.getState() : undefined;
       if (existing && state !== undefined && NOT_STARTED.has(state)) {
+        // Waiting for a retry: joined, but never for longer than the cap.
+        if (existing.attemptsStarted > 0) {
+          const runsAt = await joinRetryWait(queue, existing, { capMs: target.retryWaitCapMs, delayMs: request.delayMs ?? 0 });
+          return runsAt === null ? { jobId: existing.id ?? "", status: "merged" } : { jobId: existing.id ?? "", status: "delayed", runsAt };
+        }
         // Only the first attempt's delay: a retry's delay is its backoff, not a window.
-        if (state === "delayed" && request.quietUpToMs !== undefined && existing.attemptsStarted === 0) {
+        if (state === "delayed" && request.quietUpToMs !== undefined) {
           const delay = quietDelayMs({
             now: Date.now(),
             queuedAt: existing.timestamp,

@@ -1,10 +1,11 @@
-import type { JobsOptions, Queue } from "bullmq";
+import type { Job, JobsOptions, Queue } from "bullmq";
 import type { RedisClient } from "../../infra/redis/redis-client.js";
 import { z } from "zod";
 import type { Keyspace } from "../../infra/redis/keyspace.js";
 import { parseJobData, type JobData } from "../catalog/job-catalog.js";
 import { syncDeduplicationId } from "../../infra/redis/queue-names.js";
 import { withRedisLock } from "../worker/redis-lock.js";
+import { joinRetryWait } from "./join-retry-wait.js";
 
 /** States in which a job has not started yet: data written now is the data its run reads. */
 const NOT_STARTED = new Set(["waiting", "delayed", "prioritized"]);
@@ -15,7 +16,9 @@ const FOLLOW_UP_RECORD_SECONDS = 86_400;
 
 export interface SyncEnqueued {
   readonly jobId: string;
-  readonly status: "queued" | "merged" | "follows-running";
+  readonly status: "queued" | "merged" | "delayed" | "follows-running";
+  /** With `delayed`: when the job waiting for its retry runs (epoch ms). */
+  readonly runsAt?: number;
 }
 
 const followUpRecordSchema = z.object({ job: z.string(), full: z.boolean(), allow_mass_delete: z.boolean() });
@@ -50,6 +53,9 @@ function covers(carried: SyncData, request: SyncData): boolean {
  * later request for the same running job, since BullMQ replaces the follow-up's data. Every
  * answer names a job that had not started when the request's options were written to it, or
  * whose data already holds them.
+ * A waiting job that is waiting for a retry is joined the same way, but a request never waits
+ * for it longer than `retryWaitCapMs`: one due later is brought forward (join-retry-wait.ts), and
+ * one due within the cap is answered `delayed` with the time it runs.
  */
 export async function enqueueSync(args: {
   readonly queue: Queue;
@@ -57,6 +63,8 @@ export async function enqueueSync(args: {
   readonly keyspace: Keyspace;
   readonly data: SyncData;
   readonly options: JobsOptions;
+  /** `http.max_retry_after_ms` (see join-retry-wait.ts). */
+  readonly retryWaitCapMs: number;
 }): Promise<SyncEnqueued> {
   const { queue, data } = args;
   const dedupId = syncDeduplicationId(data.project);
@@ -75,6 +83,12 @@ export async function enqueueSync(args: {
     return strongest(data, { ...data, full: record.data.full, allow_mass_delete: record.data.allow_mass_delete });
   }
 
+  /** The answer for a request carried by a job that has not started, its data already written. */
+  async function joined(job: Job & { id: string }): Promise<SyncEnqueued> {
+    const runsAt = await joinRetryWait(queue, job, { capMs: args.retryWaitCapMs, delayMs: args.options.delay ?? 0 });
+    return runsAt === null ? { jobId: job.id, status: "merged" } : { jobId: job.id, status: "delayed", runsAt };
+  }
+
   return withRedisLock(args.redis, lockKey, LOCK_TIMING, async () => {
     for (let round = 1; round <= MAX_ROUNDS; round += 1) {
       const existingId = await queue.getDeduplicationJobId(dedupId);
@@ -84,13 +98,13 @@ export async function enqueueSync(args: {
       if (existing?.id !== undefined && state !== undefined && NOT_STARTED.has(state)) {
         const waiting = parseJobData("sync.run", existing.data);
         // Already as strong: whenever it starts, it starts after this request, with its options.
-        if (covers(waiting, data)) return { jobId: existing.id, status: "merged" };
+        if (covers(waiting, data)) return joined(existing as Job & { id: string });
         let writeError: unknown;
         await existing.updateData(strongest(waiting, data)).catch((error: unknown) => (writeError = error));
         // Checked after the write: still not started means its run reads the merged data.
         if (NOT_STARTED.has(await queue.getJobState(existing.id))) {
           if (writeError !== undefined) throw writeError instanceof Error ? writeError : new Error(String(writeError));
-          return { jobId: existing.id, status: "merged" };
+          return joined(existing as Job & { id: string });
         }
         continue;
       }

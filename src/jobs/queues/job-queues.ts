@@ -4,6 +4,7 @@ import { DEFAULT_JOB_CATALOG, parseDataOf } from "../catalog/job-catalog.js";
 import { idempotencyWindowSeconds, jobOptionsOf, type JobRetention } from "./job-options.js";
 import type { JobCatalog } from "../catalog/job-catalog-of.js";
 import { enqueueJob, type EnqueueRequest, type EnqueueStatus, type EnqueueTarget } from "./enqueue-job.js";
+import { DEFAULT_MAX_RETRY_AFTER_MS } from "../../settings/settings-schema.js";
 import { keyspaceOf } from "../../infra/redis/keyspace.js";
 import { spreadRepeatStrategy } from "../schedules/schedule-offset.js";
 import { queueTelemetryOption } from "../worker/queue-telemetry.js";
@@ -18,6 +19,8 @@ export interface EnqueuedJob {
    * `follows-running` that the follow-up carries the `full`/`allow_mass_delete` of every such request.
    */
   readonly status: EnqueueStatus;
+  /** With `delayed`: when the job, waiting for its retry, runs (epoch ms). */
+  readonly runsAt?: number;
 }
 
 export interface JobQueues {
@@ -48,6 +51,8 @@ export function createJobQueues(args: {
   readonly scheduleJitterMs?: number;
   /** The catalog's list, or in a test the list with an entry of its own. */
   readonly catalog?: JobCatalog;
+  /** `http.max_retry_after_ms`: a request never waits longer than this for a job's retry (join-retry-wait.ts); its default when left out. */
+  readonly retryWaitCapMs?: number;
 }): JobQueues {
   const catalog = args.catalog ?? DEFAULT_JOB_CATALOG;
   const keyspace = keyspaceOf(args.connection, args.prefix);
@@ -86,6 +91,7 @@ export function createJobQueues(args: {
       idempotencyKeyOf: (_jobName, digest) => keyspace.projectKey(data.project, "idempotency", digest),
       refOf: (jobId) => `${data.project}/${jobId}`,
       idempotencyTtlSeconds,
+      retryWaitCapMs: args.retryWaitCapMs ?? DEFAULT_MAX_RETRY_AFTER_MS,
     };
     const queued = await enqueueJob(entry, data, target, jobOptionsOf(entry, args.retention), request);
     return { project: data.project, ...queued };

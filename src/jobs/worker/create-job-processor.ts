@@ -88,6 +88,7 @@ export function createJobProcessor<Q extends JobQueueKind>(args: {
       cancellation: args.cancellation,
       logger: jobLog,
       timeoutMs: entry.timeoutMs(settings),
+      maxDelayMs: settings.http.max_retry_after_ms,
       redactor,
       run: (controller) =>
         place.run(

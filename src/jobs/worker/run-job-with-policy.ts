@@ -27,6 +27,12 @@ export async function runJobWithPolicy(args: {
   /** The job's logger, made only if a line is logged at a level the logger lets through. */
   readonly logger: LazyChildLogger;
   readonly timeoutMs: number;
+  /**
+   * `http.max_retry_after_ms`: the longest a job is delayed for an upstream's `Retry-After` (or
+   * a budget's pause), as the shared pause is capped: a proxy's `Retry-After: 86400` must not
+   * park the project's job, and every request that joins it, for a day.
+   */
+  readonly maxDelayMs: number;
   /** The configured secrets (see src/infra/secrets/redactor-of-settings.ts). */
   readonly redactor: Redactor;
   /** The run's controller: its `signal` is the job's, its `abort` ends the run as the time limit would (e.g. a lock the job lost). */
@@ -67,8 +73,12 @@ export async function runJobWithPolicy(args: {
       throw logged(new UnrecoverableError(verdict.reason));
     }
     if (verdict.kind === "delay" && token !== undefined) {
-      await job.log(`delayed ${verdict.delayMs} ms by the upstream: ${verdict.reason}`);
-      await job.moveToDelayed(Date.now() + verdict.delayMs, token);
+      // The next run meets the upstream again: still refused, it is delayed again, each time
+      // without an attempt, up to BullMQ's maxStartedAttempts (start-queue-worker.ts).
+      const delayMs = Math.min(verdict.delayMs, args.maxDelayMs);
+      const capped = delayMs < verdict.delayMs ? ` (it asked for ${verdict.delayMs} ms; capped by http.max_retry_after_ms)` : "";
+      await job.log(`delayed ${delayMs} ms by the upstream${capped}: ${verdict.reason}`);
+      await job.moveToDelayed(Date.now() + delayMs, token);
       outcome("delayed");
       throw new DelayedError();
     }

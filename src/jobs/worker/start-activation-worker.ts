@@ -65,6 +65,7 @@ export function prepareActivation(args: {
     connection: args.connection,
     prefix,
     retention: settings.worker,
+    retryWaitCapMs: settings.http.max_retry_after_ms,
     ...(args.onError ? { onError: args.onError("activation queue") } : {}),
     ...(args.catalog ? { catalog: args.catalog } : {}),
   });

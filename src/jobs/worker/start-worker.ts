@@ -117,6 +117,7 @@ export function prepareWorker(args: PrepareWorkerArgs): PreparedWorker {
     retention: settings.worker,
     onError: logRedisError("queue"),
     scheduleJitterMs: settings.worker.schedule_jitter_ms,
+    retryWaitCapMs: settings.http.max_retry_after_ms,
     ...(args.catalog ? { catalog: args.catalog } : {}),
   });
   resources.push("job queues", () => closeQueueWithinGrace(connection, () => queues.close()));

@@ -4,6 +4,7 @@ import type { ActivationQueue } from "../../jobs/queues/activation-queue.js";
 import { JobDataError } from "../../jobs/catalog/job-catalog.js";
 import { HIDDEN_ROUTE } from "../openapi/route-schema.js";
 import { refusedQuery, resendBody, type AdminRouteSchemas } from "./admin-route-schemas.js";
+import { enqueuedAnswer } from "../../jobs/queues/enqueued-answer.js";
 
 export interface ActivationAdmin {
   readonly queue: ActivationQueue;
@@ -47,7 +48,7 @@ export function activationAdminRoutes(
         const job = await inTime(
           activation.queue.enqueueResend({ connection: request.params.connection, ...body.data, requested_by: "admin" }),
         );
-        return reply.code(202).send({ job_id: job.ref, status: job.status });
+        return reply.code(202).send(enqueuedAnswer(job.ref, job));
       } catch (error) {
         if (error instanceof JobDataError) return reply.code(400).send({ errors: error.problems });
         throw error;

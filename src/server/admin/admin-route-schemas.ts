@@ -35,6 +35,10 @@ const jobSummary = z.object({
     .describe(
       "of a completed job, what its result says that is not a plain success: `held_back` for a sync whose deletions were held back; else null",
     ),
+  runs_at: z
+    .string()
+    .nullable()
+    .describe("of a delayed job, when it runs (a retry's wait: an upstream's Retry-After or a backoff; a PIM event window); else null"),
 });
 const jobListAnswer = z.object({ jobs: z.array(jobSummary.extend({ description: z.string().describe("name and summary") })) });
 const jobDetailsAnswer = jobSummary.extend({
@@ -202,6 +206,12 @@ const projectOverviewAnswer = z.object({
   queue: z.string().describe("the project queue's name, as the dashboard routes by it"),
   last_sync: lastSyncAnswer.nullable().describe("null when no sync job is among the kept ended jobs"),
   next_run_at: z.string().nullable().describe("the schedule's next run; null without `schedule`"),
+  retrying: z
+    .object({ ref: z.string(), id: z.string(), name: z.string(), runs_at: z.string(), attempts_started: z.int().nonnegative() })
+    .nullable()
+    .describe(
+      "the project's sync job waiting for its retry (an upstream's Retry-After, at most `http.max_retry_after_ms`; a backoff): the project's events and sync requests join it; null when none waits",
+    ),
   failed_count: z.int(),
   failed: z.array(
     z.object({

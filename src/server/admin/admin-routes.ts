@@ -23,6 +23,7 @@ import { adminRouteSchemas, listQuery, syncBody } from "./admin-route-schemas.js
 import { reviewAdminRoutes, type ReviewAdmin } from "./review-admin-routes.js";
 import { consoleRoutes } from "./console-routes.js";
 import type { FleetSources } from "./fleet-overview.js";
+import { enqueuedAnswer } from "../../jobs/queues/enqueued-answer.js";
 
 export interface AdminRoutesOptions {
   readonly users: readonly AdminUser[];
@@ -305,6 +306,6 @@ async function adminScope(app: FastifyInstance, options: AdminRoutesOptions): Pr
         requested_by: identities.get(request)?.name ?? "admin",
       }),
     );
-    return reply.code(202).send({ job_id: `${job.project}/${job.jobId}`, status: job.status });
+    return reply.code(202).send(enqueuedAnswer(`${job.project}/${job.jobId}`, job));
   });
 }

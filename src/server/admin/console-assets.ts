@@ -130,7 +130,11 @@ async function syncNow(button) {
   button.disabled = true;
   const answer = await call("POST", "/admin/api/projects/" + button.dataset.sync + "/sync", {});
   button.disabled = false;
-  say(article, answer.ok ? "Sync queued as job " + answer.data.job_id + "." : "Not queued: " + problemOf(answer));
+  if (!answer.ok) return say(article, "Not queued: " + problemOf(answer));
+  // A sync waiting for its retry (an upstream's Retry-After) runs later: say when, not "queued".
+  if (answer.data.status === "delayed")
+    return say(article, "Joined job " + answer.data.job_id + ", waiting for its retry: it runs at " + new Date(answer.data.runs_at).toLocaleString() + ".");
+  say(article, "Sync queued as job " + answer.data.job_id + ".");
 }
 
 for (const button of document.querySelectorAll("button[data-approve]")) button.addEventListener("click", () => void approve(button));

@@ -30,6 +30,15 @@ function lastSyncCell(project: ProjectOverview): string {
   return `${outcome} ${timeElement(last.finishedAt)}<br><span class="counts">${counts}</span> · ${job}`;
 }
 
+/** The schedule's next run, and first the sync waiting for its retry: the project's events and "Sync now" wait for it. */
+function nextRunCell(project: ProjectOverview): string {
+  const scheduled = project.nextRunAt === null ? `<span class="muted">no schedule</span>` : timeElement(project.nextRunAt);
+  const retrying = project.retrying;
+  if (retrying === null) return scheduled;
+  const job = `<a href="${dashboardJobHref(project.queue, retrying.id)}">job ${escapeHtml(retrying.ref)}</a>`;
+  return `<strong class="warn" data-retrying="${escapeHtml(retrying.ref)}">${escapeHtml(retrying.name)} delayed until ${timeElement(retrying.runsAt)}</strong> (${job}, waiting for its retry)<br>${scheduled}`;
+}
+
 function eventsCell(project: ProjectOverview): string {
   if (!project.events.configured) return `<span class="muted">not subscribed</span>`;
   if (project.events.ageSeconds === null) return `<strong class="warn">none received</strong>`;
@@ -65,7 +74,7 @@ function projectRow(project: ProjectOverview): string {
 <th scope="row">${project.project}</th>
 <td>${needs}</td>
 <td>${lastSyncCell(project)}</td>
-<td>${project.nextRunAt === null ? `<span class="muted">no schedule</span>` : timeElement(project.nextRunAt)}</td>
+<td>${nextRunCell(project)}</td>
 <td>${eventsCell(project)}</td>
 <td>${held}</td>
 <td>${failedCell(project)}</td>

@@ -9,10 +9,11 @@ export const problemsAnswer = z.object({ errors: z.array(z.string()).min(1) });
 export const queuedAnswer = z.object({
   job_id: z.string().describe("`<project>/<id>`, or `activation/<id>` for the Activation queue"),
   status: z
-    .enum(["queued", "merged", "follows-running", "duplicate"])
+    .enum(["queued", "merged", "delayed", "follows-running", "duplicate"])
     .describe(
-      "queued: a new job; merged: folded into a waiting job; follows-running: a job follows the running one; duplicate: the Idempotency-Key named an existing job",
+      "queued: a new job; merged: folded into a waiting job; delayed: folded into a job waiting for its retry (an upstream's Retry-After, a backoff), which runs at `runs_at`, at most `http.max_retry_after_ms` from now (one due later is brought forward); follows-running: a job follows the running one; duplicate: the Idempotency-Key named an existing job",
     ),
+  runs_at: z.string().optional().describe("with `delayed` only: when the job runs (ISO 8601)"),
 });
 
 /** The refusals every route may give, by status, with the shape the server's error handler answers. */

@@ -6,6 +6,7 @@ import { JobDataError, parseJobData } from "../../jobs/catalog/job-catalog.js";
 import { ACTIVATION_ROUTE_JOBS, type ActivationRoutePath } from "./trigger-route-jobs.js";
 import type { ActivationQueue } from "../../jobs/queues/activation-queue.js";
 import { IdempotencyKeyConflict } from "../../jobs/queues/idempotency-key-conflict.js";
+import { enqueuedAnswer } from "../../jobs/queues/enqueued-answer.js";
 
 export interface ActivationTrigger {
   readonly queue: ActivationQueue;
@@ -80,7 +81,7 @@ export function createActivationRoutes(trigger: ActivationTrigger) {
         if (error instanceof IdempotencyKeyConflict) return { status: 422, body: { errors: [`Idempotency-Key: ${error.message}`] } };
         throw error;
       }
-      return { status: 202, body: { job_id: job.ref, status: job.status } };
+      return { status: 202, body: enqueuedAnswer(job.ref, job) };
     },
   };
 }

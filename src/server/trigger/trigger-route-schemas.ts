@@ -16,6 +16,7 @@ export const jobStatusAnswer = z.object({
   result: z.unknown().describe("the job's result once completed; null before"),
   failed_reason: z.string().nullable(),
   retrying_after: z.string().nullable().describe("why an attempt failed that will be retried"),
+  runs_at: z.string().nullable().describe("of a delayed job (waiting for its retry), when it runs; else null"),
 });
 
 const idempotencyHeaders = z.object({

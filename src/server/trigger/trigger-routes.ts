@@ -25,6 +25,7 @@ declare module "fastify" {
 }
 import { tracingHooks } from "../../infra/telemetry/tracing-hooks.js";
 import { SPAN_ATTRIBUTES } from "../../infra/telemetry/span-attribute-names.js";
+import { enqueuedAnswer } from "../../jobs/queues/enqueued-answer.js";
 
 export interface TriggerRoutesOptions {
   readonly token: string;
@@ -155,7 +156,7 @@ export async function triggerRoutes(app: FastifyInstance, options: TriggerRoutes
     if (typeof projectId !== "number" || !projectById.has(projectId)) return reply.code(400).send({ errors: [projectProblem(projectId)] });
     const job = await inTime(options.queues.enqueue(sync.job, { ...body, trigger: "api" }));
     annotateEnqueued(job);
-    return reply.code(202).send({ job_id: `${job.project}/${job.jobId}`, status: job.status });
+    return reply.code(202).send(enqueuedAnswer(`${job.project}/${job.jobId}`, job));
   });
 
   const addOptions = TRIGGER_ROUTE_JOBS["/v1/add-options"];
@@ -178,7 +179,7 @@ export async function triggerRoutes(app: FastifyInstance, options: TriggerRoutes
     );
     annotateEnqueued(job);
     log.info({ project: job.project, job: job.jobId, status: job.status }, "add-options request queued");
-    return reply.code(202).send({ job_id: `${job.project}/${job.jobId}`, status: job.status });
+    return reply.code(202).send(enqueuedAnswer(`${job.project}/${job.jobId}`, job));
   });
 
   const jobDetails = options.jobDetails;
@@ -213,6 +214,7 @@ export async function triggerRoutes(app: FastifyInstance, options: TriggerRoutes
           result: job.state === "completed" ? jobResultInKeyStyle(job.result, options.jsonKeys ?? "snake") : null,
           failed_reason: job.failedReason,
           retrying_after: "pendingRetryReason" in job ? job.pendingRetryReason : null,
+          runs_at: "runsAt" in job ? job.runsAt : null,
         } satisfies z.input<typeof jobStatusAnswer>;
       },
     );

@@ -16,6 +16,7 @@ const overview: FleetOverview = {
       queue: "project-67",
       lastSync: null,
       nextRunAt: null,
+      retrying: null,
       failedCount: 0,
       failed: [],
       events: { configured: false, lastAt: null, ageSeconds: null },
@@ -47,6 +48,16 @@ describe("the console's pages", () => {
     expect(page).toContain("&#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62;");
     expect(page.match(/<script\b[^>]*>/g)).toEqual([`<script type="module" src="/admin/console/console.js">`]);
     expect(page).not.toMatch(/\sstyle=|\son[a-z]+=/);
+  });
+
+  it("show a sync waiting for its retry as delayed, with the time it runs and its job", () => {
+    const [project] = overview.projects;
+    if (!project) throw new Error("the overview has no project");
+    const retrying = { ref: "67/9", id: "9", name: "sync.events", runsAt: "2026-11-27T12:01:00.000Z", attemptsStarted: 1 };
+    const page = overviewMain({ ...overview, projects: [{ ...project, retrying }] }, true);
+    expect(page).toContain(`data-retrying="67/9">sync.events delayed until <time datetime="2026-11-27T12:01:00.000Z">`);
+    expect(page).toContain(`href="/admin/queue/project-67/9"`);
+    expect(overviewMain(overview, true)).not.toContain("delayed until");
   });
 
   it("give an admin the approve button and a viewer none", () => {

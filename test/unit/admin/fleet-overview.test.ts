@@ -5,7 +5,7 @@ import type { ProjectJobStatus } from "../../../src/jobs/admin/project-job-statu
 
 const NOW = Date.parse("2026-11-27T12:00:00Z");
 
-const quiet: ProjectJobStatus = { queue: "q", lastSync: null, nextRunAt: null, failedCount: 0, failed: [] };
+const quiet: ProjectJobStatus = { queue: "q", lastSync: null, nextRunAt: null, retrying: null, failedCount: 0, failed: [] };
 const plan = (project: number, approved: HeldPlan["approved"]): HeldPlan => ({
   id: `p${project}`,
   project,
