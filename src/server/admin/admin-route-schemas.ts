@@ -1,3 +1,4 @@
+import { SUBSCRIPTION_STATES } from "../../features/events/subscription-notification.js";
 import { z } from "zod";
 import { refusedOrderSchema } from "../../features/activation/refused-order-schema.js";
 import { JOB_STATES } from "../../jobs/admin/job-admin.js";
@@ -217,6 +218,22 @@ const projectOverviewAnswer = z.object({
     configured: z.boolean(),
     last_at: z.string().nullable(),
     age_seconds: z.int().nullable().describe("seconds since the last PIM event arrived; null before the first"),
+    subscription: z
+      .object({
+        state: z.enum(SUBSCRIPTION_STATES),
+        since: z.string().nullable().describe("when the platform built the notification that set it; null when never notified"),
+        reason: z.string().nullable().describe("the platform's reason, when it gave one"),
+      })
+      .nullable()
+      .describe(
+        "the Event Platform subscription's state as its last notification left it (active until one says otherwise); null when not subscribed",
+      ),
+    fallback_every_ms: z
+      .int()
+      .nullable()
+      .describe(
+        "the interval of the project's fallback syncs while its events cannot be counted on (suspended, revoked or silent); null when there are none",
+      ),
   }),
   held_pending: z.int(),
   held_approved: z.int(),
@@ -233,7 +250,9 @@ const projectOverviewAnswer = z.object({
       ),
     }),
   ),
-  attention: z.array(z.enum(["failing", "held", "events_silent"])).describe("why the project needs a person, most urgent first"),
+  attention: z
+    .array(z.enum(["failing", "held", "subscription_down", "events_silent"]))
+    .describe("why the project needs a person, most urgent first"),
 });
 const budgetUsageAnswer = z.object({
   identity: z.string().describe("the upstream identity (never a credential: a digest or a configured name)"),

@@ -6,6 +6,7 @@ import type { Attention, FleetOverview, LabelledHeldPlan, ProjectOverview } from
 const ATTENTION_TEXT: Record<Attention, string> = {
   failing: "failing",
   held: "deletions held",
+  subscription_down: "event subscription down",
   events_silent: "events silent",
 };
 
@@ -30,11 +31,27 @@ function lastSyncCell(project: ProjectOverview): string {
   return `${outcome} ${timeElement(last.finishedAt)}<br><span class="counts">${counts}</span> · ${job}`;
 }
 
+function subscriptionLine(project: ProjectOverview): string {
+  const subscription = project.events.subscription;
+  if (subscription === null || subscription.state === "active")
+    return `<br><span class="subscription" data-subscription="active">subscription active</span>`;
+  const since = subscription.since === null ? "" : ` since ${timeElement(subscription.since)}`;
+  const reason = subscription.reason === null ? "" : `: ${escapeHtml(subscription.reason.slice(0, 160))}`;
+  return `<br><strong class="bad subscription" data-subscription="${subscription.state}">subscription ${subscription.state}</strong>${since}${reason}`;
+}
+
 function eventsCell(project: ProjectOverview): string {
   if (!project.events.configured) return `<span class="muted">not subscribed</span>`;
-  if (project.events.ageSeconds === null) return `<strong class="warn">none received</strong>`;
+  if (project.events.ageSeconds === null) return `<strong class="warn">none received</strong>${subscriptionLine(project)}`;
   const age = `last ${ageText(project.events.ageSeconds)} ago`;
-  return project.attention.includes("events_silent") ? `<strong class="warn">${age}</strong>` : age;
+  return `${project.attention.includes("events_silent") ? `<strong class="warn">${age}</strong>` : age}${subscriptionLine(project)}`;
+}
+
+function nextRunCell(project: ProjectOverview): string {
+  const scheduled = project.nextRunAt === null ? `<span class="muted">no schedule</span>` : timeElement(project.nextRunAt);
+  const every = project.events.fallbackEveryMs;
+  if (every === null) return scheduled;
+  return `${scheduled}<br><strong class="warn" data-fallback-every-ms="${every}">fallback: every ${ageText(Math.round(every / 1000))}</strong>`;
 }
 
 function failedCell(project: ProjectOverview): string {
@@ -65,7 +82,7 @@ function projectRow(project: ProjectOverview): string {
 <th scope="row">${project.project}</th>
 <td>${needs}</td>
 <td>${lastSyncCell(project)}</td>
-<td>${project.nextRunAt === null ? `<span class="muted">no schedule</span>` : timeElement(project.nextRunAt)}</td>
+<td>${nextRunCell(project)}</td>
 <td>${eventsCell(project)}</td>
 <td>${held}</td>
 <td>${failedCell(project)}</td>

@@ -18,7 +18,7 @@ const overview: FleetOverview = {
       nextRunAt: null,
       failedCount: 0,
       failed: [],
-      events: { configured: false, lastAt: null, ageSeconds: null },
+      events: { configured: false, lastAt: null, ageSeconds: null, subscription: null, fallbackEveryMs: null },
       heldPending: 1,
       heldApproved: 0,
       heldOptions: 1,
