@@ -6,7 +6,7 @@ import { createHistoryRecorder, type HistoryRecorder } from "../../stores/histor
 import { cliOrigin } from "../../stores/history/run-origin.js";
 import type { PimReader } from "./pim-reader.js";
 import type { PimCatalogStructure } from "../../core/domain/pim-catalog.js";
-import { specIsTargeted, type SyncTargets } from "../../core/domain/sync-targets.js";
+import { namesCollectionsOnly, specIsTargeted, type SyncTargets } from "../../core/domain/sync-targets.js";
 import { createDeletionCheck } from "./confirm-deletions.js";
 import { groupSpecsBySource, type SourceGroup } from "./group-specs-by-source.js";
 import { longSourceWeight } from "./long-source-weight.js";
@@ -55,7 +55,8 @@ export async function syncProject(deps: SyncDeps, input: SyncInput): Promise<Syn
 }
 
 function readStructureFor(pim: PimReader, targets: SyncTargets | undefined, signal: AbortSignal): Promise<PimCatalogStructure> {
-  if (!targets) return pim.readStructure(signal);
+  // A collection named alone: which attribute or entity it derives from is known only once derived.
+  if (!targets || namesCollectionsOnly(targets)) return pim.readStructure(signal);
   if (!pim.readTargetStructure) throw new Error("this PIM reader cannot read a targeted structure");
   return pim.readTargetStructure(targets, signal);
 }

@@ -156,6 +156,17 @@ ${actions}
 </article>`;
 }
 
+/** An admin's resync of one project: a dry run first, then the same for real (console.js sends both). */
+function resyncForm(project: number): string {
+  return `<form class="resync" data-resync="${project}" aria-label="Resync project ${project}">
+<h3>Project ${project}</h3>
+<p><label>Collection <input name="collection" autocomplete="off"></label> <label>or attribute <input name="attribute" autocomplete="off"></label> (neither: the whole project)</p>
+<p><button type="submit" name="mode" value="dry">Dry run</button> <button type="submit" name="mode" value="write">Resync</button></p>
+<p class="status" role="status" aria-live="polite"></p>
+<pre class="plan-output"></pre>
+</form>`;
+}
+
 /** The console's front page: the fleet, the budgets and the held deletions. */
 export function overviewMain(overview: FleetOverview, canApprove: boolean): string {
   const plans = overview.projects.flatMap((project) => project.held);
@@ -187,6 +198,19 @@ ${overview.projects.map(projectRow).join("\n")}
 <h2 id="held-heading">Held deletions</h2>
 ${plans.length === 0 ? "<p>No deletion is held.</p>" : heldSections}
 </section>
+${
+  canApprove
+    ? `<section aria-labelledby="resync-heading">
+<h2 id="resync-heading">Resync</h2>
+<p>Through the path PIM events take (deletion guard, held review, history under your name). Run the dry run first: it lists what the resync would write.</p>
+${overview.projects
+  .map((project) => project.project)
+  .sort((a, b) => a - b)
+  .map(resyncForm)
+  .join("\n")}
+</section>`
+    : ""
+}
 <section aria-labelledby="budget-heading">
 <h2 id="budget-heading">Upstream budgets</h2>
 <table id="budgets">
