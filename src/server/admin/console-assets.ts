@@ -143,7 +143,7 @@ function planText(result) {
       (c.deletes.length ? "; delete " + c.deletes.join(", ") : "") +
       (c.held_back.length ? "; held back " + c.held_back.join(", ") : "") +
       (c.more ? "; " + c.more + " more" : ""))
-    .join("\n");
+    .join("\\n");
 }
 
 async function resync(form, mode) {
