@@ -37,6 +37,8 @@ export interface PimEventEmitter {
   emit(type: string, data: Readonly<Record<string, unknown>>): void;
   /** Sends the events held for reordering. */
   flush(): void;
+  /** While on, every event is counted as sent and dropped, whatever the delivery says: a suspended subscription's. */
+  lose(on: boolean): void;
   /** Resolves once every event emitted so far has been posted (or dropped). */
   idle(): Promise<void>;
   /** Events emitted, posts answered (by status), posts that failed to connect. */
@@ -62,6 +64,7 @@ export function createPimEventEmitter(): PimEventEmitter {
   let emitted = 0;
   let dropped = 0;
   let failed = 0;
+  let losing = false;
   const answered: Record<string, number> = {};
 
   const sign = (body: string, secret: string): string => createHmac("sha256", secret).update(body).digest("hex");
@@ -112,7 +115,7 @@ export function createPimEventEmitter(): PimEventEmitter {
       const to = delivery;
       if (!to) return;
       emitted += 1;
-      if (to.drop === true) {
+      if (to.drop === true || losing) {
         dropped += 1;
         return;
       }
@@ -135,6 +138,9 @@ export function createPimEventEmitter(): PimEventEmitter {
       send([prepared], to);
     },
     flush,
+    lose(on) {
+      losing = on;
+    },
     async idle() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },

@@ -4,6 +4,7 @@ import type { SimReply, SimRequest } from "../shared/sim-request.js";
 
 import type { PimState } from "./pim-state.js";
 import type { PimEventEmitter } from "./pim-event-emitter.js";
+import type { SubscriptionNotifier } from "./subscription-notifier.js";
 import type { ResourceForms } from "./resource-forms.js";
 
 export interface PimRoute {
@@ -23,6 +24,8 @@ export interface PimRouteContext {
   readonly recordsPageSize: number;
   /** Told of each change a write made (the Event Platform's events). */
   readonly events: PimEventEmitter;
+  /** The Event Platform's notifications of the subscription's state (`/sim/subscription/...`). */
+  readonly subscription: SubscriptionNotifier;
   /** Full or sparse answers (resource-forms.ts). */
   readonly forms: ResourceForms;
 }

@@ -24,6 +24,7 @@ import { addStructureRoutes } from "./routes/structure-routes.js";
 import { addSimControlRoutes } from "./routes/sim-control-routes.js";
 import { createTokenStore } from "./token-store.js";
 import { createPimEventEmitter, type PimEventEmitter } from "./pim-event-emitter.js";
+import { createSubscriptionNotifier, type SubscriptionNotifier } from "./subscription-notifier.js";
 import { resourceFormsOf, type PimAnswerShape } from "./resource-forms.js";
 
 export interface PimSimulatorOptions {
@@ -53,6 +54,8 @@ export interface PimSimulator extends SimulatorControls {
   revokeAllTokens(): void;
   /** The signed CloudEvents posted after each change (off until `events.configure`). */
   readonly events: PimEventEmitter;
+  /** The Event Platform's notifications of the subscription suspended, revoked or resumed (off until `subscription.configure`). */
+  readonly subscription: SubscriptionNotifier;
 }
 
 /** Akeneo's documented limits (reference §3). */
@@ -71,7 +74,8 @@ export async function startPimSimulator(options: PimSimulatorOptions): Promise<P
   const router = createRouter<PimRoute>();
   router.add("POST", "/api/oauth/v1/token", { public: true, handle: (request) => handleTokenRequest(request, clients, tokens, forms) });
   const events = createPimEventEmitter();
-  const context: PimRouteContext = { state, recordsPageSize, events, forms };
+  const subscription = createSubscriptionNotifier(events);
+  const context: PimRouteContext = { state, recordsPageSize, events, subscription, forms };
   addAttributeRoutes(router, context);
   addAttributeOptionReadRoutes(router, context);
   addAttributeOptionWriteRoutes(router, context);
@@ -92,5 +96,12 @@ export async function startPimSimulator(options: PimSimulatorOptions): Promise<P
     }),
     defaultFaultBody: defaultAkeneoFaultBody,
   });
-  return { ...controls, state, expireAllTokens: () => tokens.expireAllAccess(), revokeAllTokens: () => tokens.revokeAll(), events };
+  return {
+    ...controls,
+    state,
+    expireAllTokens: () => tokens.expireAllAccess(),
+    revokeAllTokens: () => tokens.revokeAll(),
+    events,
+    subscription,
+  };
 }

@@ -26,6 +26,7 @@ import type { AuthSurface } from "../server/auth/auth-refusal.js";
 import { redactorOfSettings } from "../infra/secrets/redactor-of-settings.js";
 import type { JsonKeyStyle } from "../core/json/json-key-style.js";
 import { pimEventRoutes } from "../server/trigger/pim-event-routes.js";
+import { pimEventNotificationRoutes } from "../server/trigger/pim-event-notification-routes.js";
 import { packageVersion } from "./package-version.js";
 import { openApiRoutes } from "../server/openapi/openapi-routes.js";
 import { reviewStoresOf } from "../features/sync/held/review-stores-of.js";
@@ -38,6 +39,7 @@ import { keyspaceOf } from "../infra/redis/keyspace.js";
 import { redisPrefixOf } from "../settings/redis-prefix-of.js";
 import { createRedisStateStore } from "../stores/state/redis-state-store.js";
 import { eventWindowDelay } from "../features/events/event-window.js";
+import { FALLBACK_SCHEDULER_ID } from "../infra/redis/queue-names.js";
 
 export interface RunningWorkerProcess extends RunningWorker {
   /** The HTTP server's base URL, when `server` (or the deprecated `trigger` host/port) is configured. */
@@ -105,6 +107,7 @@ export async function openWorkerProcess(args: WorkerProcessArgs): Promise<OpenWo
   let queuesOf: JobQueues | null = null;
   let activationQueue: NonNullable<PreparedWorker["activation"]>["queue"]["queue"] | null = null;
   let pimEvents: PreparedWorker["pimEvents"] | null = null;
+  let subscriptions: PreparedWorker["subscriptions"] | null = null;
   const eventProjects = settings.projects.filter((project) => project.pim.events !== undefined).map((project) => project.id);
   let held: HeldStore | null = null;
   const metrics = listen
@@ -136,6 +139,14 @@ export async function openWorkerProcess(args: WorkerProcessArgs): Promise<OpenWo
                 read: (project) =>
                   pimEvents ? withRedisDeadline(listen.redis_timeout_ms, pimEvents.lastEventAt(project)) : Promise.resolve(null),
               },
+        subscriptionState:
+          eventProjects.length === 0
+            ? undefined
+            : {
+                projects: eventProjects,
+                read: async (project) =>
+                  subscriptions ? ((await withRedisDeadline(listen.redis_timeout_ms, subscriptions.read(project)))?.state ?? null) : null,
+              },
         heldDeletions: async (project) => {
           if (!held) return null;
           const plans = await withRedisDeadline(listen.redis_timeout_ms, held.list(project));
@@ -155,6 +166,7 @@ export async function openWorkerProcess(args: WorkerProcessArgs): Promise<OpenWo
   queuesOf = prepared.queues;
   activationQueue = prepared.activation?.queue.queue ?? null;
   pimEvents = prepared.pimEvents;
+  subscriptions = prepared.subscriptions;
   const review = reviewStoresOf(settings, prepared.connection);
   held = review.held;
   let running: RunningWorker | null = null;
@@ -248,6 +260,16 @@ async function startServer(
       warnIntervalMs: listen.auth_throttle.log_interval_ms,
       observer: metrics,
     });
+    // Beside the events' route: the platform's notifications of a subscription suspended, revoked or resumed.
+    await app.register(pimEventNotificationRoutes, {
+      projects: settings.projects,
+      subscriptions: prepared.subscriptions,
+      applySyncMode: (project) => prepared.fallbackSchedules.apply(project),
+      logger,
+      redisTimeoutMs: listen.redis_timeout_ms,
+      warnIntervalMs: listen.auth_throttle.log_interval_ms,
+      observer: metrics,
+    });
   }
   const jobAdmin = createJobAdmin(prepared.queues, {
     redactor,
@@ -282,6 +304,11 @@ async function startServer(
             // Failure reasons are errors' messages: through the redactor, as every answer.
             jobStatus: async (project) => redactor.redactValue(await readProjectJobStatus(prepared.queues, project)),
             lastEventAt: (project) => prepared.pimEvents.lastEventAt(project),
+            subscription: (project) => prepared.subscriptions.read(project),
+            fallbackEveryMs: async (project) => {
+              const scheduler = await prepared.queues.queueFor(project).getJobScheduler(FALLBACK_SCHEDULER_ID);
+              return scheduler?.every === undefined || scheduler.every === null ? null : Number(scheduler.every);
+            },
             held: (project) => review.held.list(project),
             optionLabels: async (project, collection, options) => {
               const wanted = new Set(options);

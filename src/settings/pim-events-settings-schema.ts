@@ -39,6 +39,35 @@ export const pimEventsSchema = z
       .describe(
         "The PIM tenant id events must carry as their `subject`; events for another tenant are refused (403). Unset: any subject is accepted and recorded.",
       ),
+    notification_secret: secret
+      .optional()
+      .describe(
+        "The subscriber's `notification_webhook_secret`: the Event Platform's notifications (a subscription suspended, revoked or resumed) sent to `/v1/pim-event-notifications/<project>` must be signed with it. Unset: they must be signed with `secret` or `secondary_secret`. From the environment (`${VAR}`).",
+      ),
+    subscription_id: z
+      .string()
+      .trim()
+      .min(1, "must not be empty")
+      .max(200)
+      .optional()
+      .describe(
+        "The subscription's id (`pim-sync events --create` prints it): a notification about another subscription is refused (403) unless it is another configured project's. Unset: a notification sent to this project's route is taken as about this project's subscription.",
+      ),
+    fallback_interval_ms: z
+      .int()
+      .min(1_000)
+      .max(86_400_000)
+      .default(300_000)
+      .describe(
+        "While the subscription is suspended or revoked, or no event has come for `silence_limit_ms`, the project is also synced this often (a whole sync, besides its `schedule`), so that changes still arrive within minutes; the fallback stops when the subscription resumes and events come again (default 300000 ms: 5 minutes).",
+      ),
+    silence_limit_ms: z
+      .int()
+      .min(60_000)
+      .default(3_600_000)
+      .describe(
+        "No event (duplicates included) for longer than this counts as a silent subscription: the project is synced every `fallback_interval_ms` until an event comes (default 3600000 ms: an hour). A project that has never received an event is not counted silent.",
+      ),
   })
   .describe("The Akeneo Event Platform subscription of this project (docs/pim-events.md).");
 

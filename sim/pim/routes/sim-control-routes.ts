@@ -9,12 +9,33 @@
 import { jsonReply, emptyReply } from "../../shared/replies.js";
 import { paramOf } from "../../shared/router.js";
 import { optionEventData } from "../pim-event-emitter.js";
+import { NOTIFICATION_TYPES, type NotificationAction } from "../subscription-notifier.js";
 import type { PimRouteContext, PimRouter } from "../pim-route.js";
 import { findAttribute, sameCode } from "../pim-state.js";
 
 export const SIM_CONTROL_PREFIX = "/sim";
 
-export function addSimControlRoutes(router: PimRouter, { state, events }: PimRouteContext): void {
+export function addSimControlRoutes(router: PimRouter, { state, events, subscription }: PimRouteContext): void {
+  // The Event Platform's notification webhook, for a user of `pim-sync sim --notifications-to`:
+  // POST /sim/subscription/suspend (or suspend-user, revoke, resume) posts the signed notification
+  // and answers what the receiver answered.
+  router.add("POST", `${SIM_CONTROL_PREFIX}/subscription/:action`, {
+    public: true,
+    handle: async (_request, params) => {
+      const action = paramOf(params, "action");
+      if (!Object.hasOwn(NOTIFICATION_TYPES, action))
+        return jsonReply(404, { message: `no subscription action "${action}": ${Object.keys(NOTIFICATION_TYPES).join(", ")}` });
+      if (!subscription.configured())
+        return jsonReply(409, { message: "no notification URL: start the simulator with --notifications-to and --notifications-secret" });
+      try {
+        const posted = await subscription.notify(action as NotificationAction);
+        return jsonReply(200, { notification: JSON.parse(posted.body) as unknown, answered: posted.status });
+      } catch (error) {
+        return jsonReply(502, { message: `the notification was not delivered: ${error instanceof Error ? error.message : String(error)}` });
+      }
+    },
+  });
+
   router.add("DELETE", `${SIM_CONTROL_PREFIX}/attributes/:code/options/:option`, {
     public: true,
     handle: (_request, params) => {

@@ -7,6 +7,7 @@ import { UsageError } from "../usage-error.js";
 export const SIM_HELP = `Usage: pim-sync sim [--catalog FILE] [--host H] [--pim-port N] [--service-port N]
                     [--activation-port N] [--latency-ms N] [--pim-sparse]
                     [--events-to URL --events-secret SECRET]
+                    [--notifications-to URL --notifications-secret SECRET]
        pim-sync sim change ATTRIBUTE OPTION [--label LOCALE=TEXT]... [--delete]   (see sim change --help)
 
 Starts the PIM, configuration-service and Activation API simulators on 127.0.0.1 with a sample
@@ -30,6 +31,15 @@ Options:
                       to URL, a worker's receiver: http://127.0.0.1:8090/v1/pim-events/67
   --events-secret S   the secret that signs them (X-AKENEO-SIGNATURE-PRIMARY): the project's
                       pim.events.secret (sim-events-secret-0123 in config/sim-worker.yaml)
+  --notifications-to URL
+                      the Event Platform's notification webhook: \`curl -X POST
+                      <PIM simulator>/sim/subscription/suspend\` (or suspend-user, revoke,
+                      resume) posts the signed notification of the subscription's new state
+                      to URL (http://127.0.0.1:8090/v1/pim-event-notifications/67); while
+                      suspended or revoked, the simulator's events are lost, as the platform's
+  --notifications-secret S
+                      the subscriber's notification secret that signs them: the project's
+                      pim.events.notification_secret (or its secret when that is unset)
   -h, --help          show this help`;
 
 function portOf(value: string | boolean | undefined, flag: string, fallback: number): number {
@@ -48,14 +58,14 @@ function eventLabelOf(body: string): string {
   return event.success ? `${event.data.type.replace(/^com\.akeneo\.pim\.v1\./, "")} ${event.data.id}` : "?";
 }
 
-function eventsUrlOf(value: string): string {
+function urlOf(value: string, flag: string): string {
   try {
     const url = new URL(value);
     if (url.protocol === "http:" || url.protocol === "https:") return url.href;
   } catch {
     // Refused below, with the flag's name.
   }
-  throw new UsageError(`--events-to must be an http(s) URL, got '${value}'`, SIM_HELP);
+  throw new UsageError(`${flag} must be an http(s) URL, got '${value}'`, SIM_HELP);
 }
 
 export async function runSimCommand(argv: readonly string[], io: CliIo): Promise<number> {
@@ -73,16 +83,24 @@ export async function runSimCommand(argv: readonly string[], io: CliIo): Promise
       "pim-sparse": { type: "boolean" },
       "events-to": { type: "string" },
       "events-secret": { type: "string" },
+      "notifications-to": { type: "string" },
+      "notifications-secret": { type: "string" },
     },
     SIM_HELP,
   );
   if (parsed === null) return 0;
   const { values } = parsed;
-  const eventsTo = values["events-to"] === undefined ? undefined : eventsUrlOf(values["events-to"]);
+  const eventsTo = values["events-to"] === undefined ? undefined : urlOf(values["events-to"], "--events-to");
   const eventsSecret = values["events-secret"];
   if (eventsTo !== undefined && (eventsSecret === undefined || eventsSecret === ""))
     throw new UsageError("--events-to needs --events-secret: the receiver refuses unsigned events", SIM_HELP);
   if (eventsTo === undefined && eventsSecret !== undefined) throw new UsageError("--events-secret goes with --events-to", SIM_HELP);
+  const notificationsTo = values["notifications-to"] === undefined ? undefined : urlOf(values["notifications-to"], "--notifications-to");
+  const notificationsSecret = values["notifications-secret"];
+  if (notificationsTo !== undefined && (notificationsSecret === undefined || notificationsSecret === ""))
+    throw new UsageError("--notifications-to needs --notifications-secret: the receiver refuses unsigned notifications", SIM_HELP);
+  if (notificationsTo === undefined && notificationsSecret !== undefined)
+    throw new UsageError("--notifications-secret goes with --notifications-to", SIM_HELP);
   const sims = await startSimulators({
     catalogPath: values.catalog,
     host: values.host,
@@ -100,6 +118,8 @@ export async function runSimCommand(argv: readonly string[], io: CliIo): Promise
       onAnswered: ({ body, status }) => writeLine(io.stdout, `PIM event ${eventLabelOf(body)} posted: ${status}`),
       onFailed: ({ body, reason }) => writeLine(io.stderr, `PIM event ${eventLabelOf(body)} not delivered to ${eventsTo}: ${reason}`),
     });
+  if (notificationsTo !== undefined && notificationsSecret !== undefined)
+    sims.pim.subscription.configure({ url: notificationsTo, secret: notificationsSecret, subject: sims.pim.url });
   const sparse = values["pim-sparse"] === true ? "; sparse answers" : "";
   writeLine(
     io.stdout,
@@ -112,6 +132,11 @@ export async function runSimCommand(argv: readonly string[], io: CliIo): Promise
   );
   if (eventsTo !== undefined)
     writeLine(io.stdout, `PIM events:                      posted to ${eventsTo}, signed with the --events-secret given`);
+  if (notificationsTo !== undefined)
+    writeLine(
+      io.stdout,
+      `Subscription notifications:      POST ${sims.pim.url}/sim/subscription/suspend (or suspend-user, revoke, resume) posts one to ${notificationsTo}`,
+    );
   writeLine(io.stdout, "Press Ctrl-C to stop.");
   await new Promise<void>((resolve) => {
     if (io.signal?.aborted) resolve();

@@ -17,10 +17,31 @@ export interface SyncTargets {
   readonly attributes: readonly string[];
   readonly referenceEntities: readonly string[];
   readonly options: readonly OptionTargets[];
+  /**
+   * Only these collections (by name), of those the other targets name; with no other target, the
+   * collections of these names wherever they derive from (an admin's resync of one collection:
+   * the whole structure is read to find it, then only its options).
+   */
+  readonly collections?: readonly string[];
+}
+
+/** Whether the targets name collections only (no attribute, option or reference entity). */
+export function namesCollectionsOnly(targets: SyncTargets): boolean {
+  return (
+    targets.collections !== undefined &&
+    targets.attributes.length === 0 &&
+    targets.referenceEntities.length === 0 &&
+    targets.options.length === 0
+  );
 }
 
 export function isEmptyTargets(targets: SyncTargets): boolean {
-  return targets.attributes.length === 0 && targets.referenceEntities.length === 0 && targets.options.length === 0;
+  return (
+    targets.attributes.length === 0 &&
+    targets.referenceEntities.length === 0 &&
+    targets.options.length === 0 &&
+    (targets.collections?.length ?? 0) === 0
+  );
 }
 
 /** Every attribute whose definition a targeted sync reads: the whole ones and those of single options. */
@@ -40,6 +61,8 @@ export function optionTargetsOf(targets: SyncTargets, attribute: string): readon
 
 /** Whether a targeted sync reconciles this collection. */
 export function specIsTargeted(spec: CollectionSpec, targets: SyncTargets): boolean {
+  if (targets.collections !== undefined && !targets.collections.includes(spec.name)) return false;
+  if (namesCollectionsOnly(targets)) return true;
   const attribute = spec.attribute.toLowerCase();
   if (targetedAttributes(targets).some((code) => code.toLowerCase() === attribute)) return true;
   if (spec.source.kind !== "reference-entity-records") return false;

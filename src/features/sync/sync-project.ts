@@ -5,7 +5,7 @@ import { batchOfWrite } from "../../stores/history/batch-of-write.js";
 import { cliOrigin, type RunOrigin } from "../../stores/history/run-origin.js";
 import type { PimReader } from "./pim-reader.js";
 import type { PimCatalogStructure } from "../../core/domain/pim-catalog.js";
-import { specIsTargeted, type SyncTargets } from "../../core/domain/sync-targets.js";
+import { namesCollectionsOnly, specIsTargeted, type SyncTargets } from "../../core/domain/sync-targets.js";
 import { createDeletionCheck } from "./confirm-deletions.js";
 import { heldForRun, type HeldForRun } from "./held/held-for-run.js";
 import { keepHeldPlans } from "./held/keep-held-plans.js";
@@ -69,7 +69,8 @@ async function syncWithPlans(deps: SyncDeps, input: SyncInput & { readonly origi
 }
 
 function readStructureFor(pim: PimReader, targets: SyncTargets | undefined, signal: AbortSignal): Promise<PimCatalogStructure> {
-  if (!targets) return pim.readStructure(signal);
+  // A collection named alone: which attribute or entity it derives from is known only once derived.
+  if (!targets || namesCollectionsOnly(targets)) return pim.readStructure(signal);
   if (!pim.readTargetStructure) throw new Error("this PIM reader cannot read a targeted structure");
   return pim.readTargetStructure(targets, signal);
 }

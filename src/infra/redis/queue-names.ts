@@ -21,6 +21,12 @@ export function syncDeduplicationId(project: number): string {
 
 export const SYNC_SCHEDULER_ID = "sync-schedule";
 
+/**
+ * A project's second scheduler, there only while its PIM event subscription cannot be counted on
+ * (suspended, revoked or silent): whole syncs every `pim.events.fallback_interval_ms`.
+ */
+export const FALLBACK_SCHEDULER_ID = "pim-events-fallback";
+
 /** Targeted syncs of a project's PIM events: one running, at most one more waiting. */
 export function eventSyncDeduplicationId(project: number): string {
   return `pim-events-${project}`;

@@ -7,6 +7,7 @@ import { createPimEventStore, type PimEventStore } from "../../features/events/p
 import type { JobInfrastructure } from "../catalog/job-infrastructure.js";
 import type { JobContext } from "../catalog/job-context.js";
 import { SyncIncomplete } from "./sync-incomplete.js";
+import { runResyncJob, type ResyncRequest } from "./run-resync-job.js";
 import { logSynced, summaryOf, type SyncJobResult } from "./sync-job-result.js";
 
 /** What a `sync.events` job needs beyond its context: the targets PIM events left pending (src/features/events/). */
@@ -30,9 +31,10 @@ const pick = (taken: ReadonlyMap<string, string>, keys: readonly string[]): Map<
  * target does not fail the run.
  */
 export async function runEventSyncJob(
-  data: { readonly project: number },
+  data: { readonly project: number; readonly resync?: ResyncRequest | undefined },
   context: JobContext & { readonly deps: EventSyncDeps },
 ): Promise<SyncJobResult> {
+  if (data.resync !== undefined) return runResyncJob({ project: data.project, resync: data.resync }, context);
   const { runtime, settings } = context;
   const pimEvents = context.deps.pimEvents;
   const taken = await pimEvents.pending(data.project);

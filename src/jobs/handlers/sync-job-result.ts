@@ -16,6 +16,20 @@ export interface SyncJobResult {
   readonly heldBack: readonly { readonly collection: string; readonly names: number; readonly reason: string }[];
   readonly missing: readonly string[];
   readonly durationMs: number;
+  /** For an admin's resync: whether it only planned, and what it wrote or would write per collection. */
+  readonly dryRun?: boolean;
+  readonly plan?: readonly PlannedCollection[];
+}
+
+/** What a run wrote, or a dry run would write, to one collection (at most PLAN_NAMES_SHOWN names of each kind). */
+export interface PlannedCollection {
+  readonly collection: string;
+  readonly action: "none" | "replace" | "update";
+  readonly upserts: readonly string[];
+  readonly deletes: readonly string[];
+  readonly heldBack: readonly string[];
+  /** Names left out of the lists above beyond PLAN_NAMES_SHOWN. */
+  readonly more: number;
 }
 
 /** The job's result from the sync's report; SyncIncomplete when something is left to retry. */

@@ -28,6 +28,8 @@ import { createJobFinalStatusStore, type JobFinalStatusStore } from "../admin/jo
 import { idempotencyWindowSeconds } from "../queues/job-options.js";
 import { recordFinalStatuses } from "./record-final-statuses.js";
 import { createPimEventStore, type PimEventStore } from "../../features/events/pim-event-store.js";
+import { createSubscriptionStateStore, type SubscriptionStateStore } from "../../features/events/subscription-state-store.js";
+import { createFallbackSchedules, type FallbackSchedules } from "../schedules/fallback-schedules.js";
 
 export interface RunningWorker {
   readonly queues: JobQueues;
@@ -56,6 +58,10 @@ export interface PreparedWorker {
   readonly finalStatuses: JobFinalStatusStore;
   /** The PIM events received and the targets they left pending (src/features/events/). */
   readonly pimEvents: PimEventStore;
+  /** The state of each project's Event Platform subscription, as its notifications left it. */
+  readonly subscriptions: SubscriptionStateStore;
+  /** The fallback syncs of projects whose events cannot be counted on (src/jobs/schedules/fallback-schedules.ts). */
+  readonly fallbackSchedules: FallbackSchedules;
   /**
    * The locales labels may use in a project (service spelling), from the cached PIM structure;
    * `recheck` (before refusing a locale) re-reads it unless it was read within
@@ -138,6 +144,15 @@ export function prepareWorker(args: PrepareWorkerArgs): PreparedWorker {
   }
   const finalStatuses = createJobFinalStatusStore(connection, keyspaceOf(connection, prefix), idempotencyWindowSeconds(settings.worker));
   const pimEvents = createPimEventStore(connection, keyspaceOf(connection, prefix));
+  const subscriptions = createSubscriptionStateStore(connection, keyspaceOf(connection, prefix));
+  const fallbackSchedules = createFallbackSchedules({
+    queues,
+    projects: settings.projects,
+    subscriptions,
+    pimEvents,
+    retention: settings.worker,
+    logger,
+  });
   const activationParts = settings.activation
     ? prepareActivation({
         settings,
@@ -226,6 +241,7 @@ export function prepareWorker(args: PrepareWorkerArgs): PreparedWorker {
     // have replaced the schedules the running fleet uses.
     await upsertSchedules({ redis: connection, prefix, queues, projects: settings.projects, retention: settings.worker, logger });
     await activation?.upsertSchedules();
+    await fallbackSchedules.applyAll();
     abandoned();
     // Written once at start, but lost with Redis' data (or changed by another worker): restored
     // on reconnection and periodically.
@@ -237,7 +253,11 @@ export function prepareWorker(args: PrepareWorkerArgs): PreparedWorker {
       retention: settings.worker,
       intervalMs: settings.worker.safety_check_interval_ms,
       logger,
-      alsoCheck: activation ? [(warn) => activation.restoreSafety(warn)] : [],
+      // The fallback syncs follow the subscriptions' silence too, which no notification announces.
+      alsoCheck: [
+        ...(activation ? [(warn: Parameters<typeof activation.restoreSafety>[0]) => activation.restoreSafety(warn)] : []),
+        () => fallbackSchedules.applyAll(),
+      ],
     });
     jobs.started(safety);
     logger.info({ projects: settings.projects.map((p) => p.id), concurrency: settings.worker.concurrency }, "worker started");
@@ -250,5 +270,15 @@ export function prepareWorker(args: PrepareWorkerArgs): PreparedWorker {
     };
   }
 
-  return { queues, connection, activation: activationParts, finalStatuses, pimEvents, projectLocales, start };
+  return {
+    queues,
+    connection,
+    activation: activationParts,
+    finalStatuses,
+    pimEvents,
+    subscriptions,
+    fallbackSchedules,
+    projectLocales,
+    start,
+  };
 }

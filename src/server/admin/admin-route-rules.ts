@@ -115,6 +115,7 @@ export function adminRouteRules(queueNames: readonly string[], options: { readon
     { method: "POST", url: "/admin/api/jobs/:project/:id/retry", role: "admin" },
     { method: "POST", url: "/admin/api/jobs/retry-failed", role: "admin" },
     { method: "POST", url: "/admin/api/projects/:id/sync", role: "admin" },
+    { method: "POST", url: "/admin/api/projects/:id/resync", role: "admin" },
     // The change history and the held deletions: everyone reads, admins approve.
     everyone("GET", "/admin/api/projects/:id/history"),
     everyone("GET", "/admin/api/projects/:id/held"),

@@ -1,3 +1,4 @@
+import { SUBSCRIPTION_STATES } from "../../features/events/subscription-notification.js";
 import { z } from "zod";
 import { refusedOrderSchema } from "../../features/activation/refused-order-schema.js";
 import { JOB_STATES } from "../../jobs/admin/job-admin.js";
@@ -12,6 +13,16 @@ export const listQuery = z.strictObject({
   project: z.coerce.number().int().optional(),
 });
 export const syncBody = z.strictObject({ full: z.boolean().default(false) });
+export const resyncBody = z
+  .strictObject({
+    collection: z.string().trim().min(1).max(500).optional().describe("one collection of the configuration service, by name"),
+    attribute: z.string().trim().min(1).max(500).optional().describe("one PIM attribute: every collection it derives"),
+    dry_run: z.boolean().default(false).describe("plan only: the job's result lists what it would write; nothing is written"),
+  })
+  .refine((body) => body.collection === undefined || body.attribute === undefined, {
+    message: "name a collection or an attribute, not both",
+    path: ["collection"],
+  });
 export const refusedQuery = z.strictObject({ connection: z.string().min(1).optional() });
 export const resendBody = z.strictObject({ order_ids: z.array(z.string().min(1)).min(1).optional() });
 
@@ -97,6 +108,22 @@ export const adminRouteSchemas = (keyStyle: JsonKeyStyle) => ({
     body: syncBody,
     bodyOptional: true,
     answers: { 202: answer("the job is stored (or an equal one was)", queuedAnswer), ...refusals(404), ...POST_REFUSALS },
+  }),
+  resyncProject: adminRoute({
+    summary: "Resync a project, one collection or one attribute (or plan it: dry_run)",
+    description:
+      "Admins. Queues a `sync.events` job of its own (the targeted path PIM events take: the deletion guard counted across runs, the held review, the change history under the admin's name). Neither `collection` nor `attribute`: the whole project. With `dry_run`, nothing is written: the job's result (`GET /admin/api/jobs/{project}/{id}`) lists per collection what it would write.",
+    params: z.object({ id: z.string().describe("a configured project id") }),
+    body: resyncBody,
+    bodyOptional: true,
+    answers: {
+      202: answer(
+        "the job is queued: poll it with GET /admin/api/jobs/{project}/{id}",
+        queuedAnswer.extend({ dry_run: z.boolean().describe("whether the job only plans") }),
+      ),
+      ...refusals(404),
+      ...POST_REFUSALS,
+    },
   }),
   refusedOrders: adminRoute({
     summary: "Activation orders set aside after the sink refused them",
@@ -227,6 +254,22 @@ const projectOverviewAnswer = z.object({
     configured: z.boolean(),
     last_at: z.string().nullable(),
     age_seconds: z.int().nullable().describe("seconds since the last PIM event arrived; null before the first"),
+    subscription: z
+      .object({
+        state: z.enum(SUBSCRIPTION_STATES),
+        since: z.string().nullable().describe("when the platform built the notification that set it; null when never notified"),
+        reason: z.string().nullable().describe("the platform's reason, when it gave one"),
+      })
+      .nullable()
+      .describe(
+        "the Event Platform subscription's state as its last notification left it (active until one says otherwise); null when not subscribed",
+      ),
+    fallback_every_ms: z
+      .int()
+      .nullable()
+      .describe(
+        "the interval of the project's fallback syncs while its events cannot be counted on (suspended, revoked or silent); null when there are none",
+      ),
   }),
   held_pending: z.int(),
   held_approved: z.int(),
@@ -243,7 +286,9 @@ const projectOverviewAnswer = z.object({
       ),
     }),
   ),
-  attention: z.array(z.enum(["failing", "held", "events_silent"])).describe("why the project needs a person, most urgent first"),
+  attention: z
+    .array(z.enum(["failing", "held", "subscription_down", "events_silent"]))
+    .describe("why the project needs a person, most urgent first"),
 });
 const budgetUsageAnswer = z.object({
   identity: z.string().describe("the upstream identity (never a credential: a digest or a configured name)"),

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
 import { createBullBoard } from "@bull-board/api";
 import { FastifyAdapter } from "@bull-board/fastify";
@@ -19,7 +20,7 @@ import { crossSiteProblem } from "./cross-site-problem.js";
 import { decideAdminRequest } from "./decide-admin-request.js";
 import { inKeyStyle, type JsonKeyStyle } from "../../core/json/json-key-style.js";
 import { HIDDEN_ROUTE } from "../openapi/route-schema.js";
-import { adminRouteSchemas, listQuery, syncBody } from "./admin-route-schemas.js";
+import { adminRouteSchemas, listQuery, resyncBody, syncBody } from "./admin-route-schemas.js";
 import { reviewAdminRoutes, type ReviewAdmin } from "./review-admin-routes.js";
 import { consoleRoutes } from "./console-routes.js";
 import type { FleetSources } from "./fleet-overview.js";
@@ -260,7 +261,7 @@ async function adminScope(app: FastifyInstance, options: AdminRoutesOptions): Pr
   });
 
   // State changes are POST only: other methods on their paths reach the route table, which answers 405.
-  for (const path of ["/api/jobs/:project/:id/retry", "/api/jobs/retry-failed", "/api/projects/:id/sync"]) {
+  for (const path of ["/api/jobs/:project/:id/retry", "/api/jobs/retry-failed", "/api/projects/:id/sync", "/api/projects/:id/resync"]) {
     app.route({
       method: ["GET", "PUT", "DELETE", "PATCH"],
       url: path,
@@ -307,5 +308,26 @@ async function adminScope(app: FastifyInstance, options: AdminRoutesOptions): Pr
       }),
     );
     return reply.code(202).send(enqueuedAnswer(`${job.project}/${job.jobId}`, job));
+  });
+
+  app.post<{ Params: { id: string } }>("/api/projects/:id/resync", { schema: schemas.resyncProject }, async (request, reply) => {
+    const project = projectParam.safeParse(request.params.id);
+    if (!project.success || !projects.has(project.data))
+      return reply.code(404).send({ error: `project ${request.params.id} is not configured` });
+    const body = resyncBody.safeParse(request.body ?? {});
+    if (!body.success) return reply.code(400).send({ errors: problemsOf(body.error) });
+    const job = await inTime(
+      options.queues.enqueue("sync.events", {
+        project: project.data,
+        resync: {
+          request: randomUUID(),
+          ...(body.data.collection === undefined ? {} : { collection: body.data.collection }),
+          ...(body.data.attribute === undefined ? {} : { attribute: body.data.attribute }),
+          dry_run: body.data.dry_run,
+          requested_by: identities.get(request)?.name ?? "admin",
+        },
+      }),
+    );
+    return reply.code(202).send({ job_id: `${job.project}/${job.jobId}`, status: job.status, dry_run: body.data.dry_run });
   });
 }

@@ -137,6 +137,49 @@ async function syncNow(button) {
   say(article, "Sync queued as job " + answer.data.job_id + ".");
 }
 
+function planText(result) {
+  const plan = Array.isArray(result.plan) ? result.plan : [];
+  if (plan.length === 0) return "No collection matched.";
+  return plan
+    .map((c) =>
+      c.collection + ": " + c.action +
+      (c.upserts.length ? "; upsert " + c.upserts.join(", ") : "") +
+      (c.deletes.length ? "; delete " + c.deletes.join(", ") : "") +
+      (c.held_back.length ? "; held back " + c.held_back.join(", ") : "") +
+      (c.more ? "; " + c.more + " more" : ""))
+    .join("\\n");
+}
+
+async function resync(form, mode) {
+  const project = form.dataset.resync;
+  const body = { dry_run: mode === "dry" };
+  for (const name of ["collection", "attribute"]) {
+    const value = form.elements[name].value.trim();
+    if (value) body[name] = value;
+  }
+  const output = form.querySelector(".plan-output");
+  output.textContent = "";
+  say(form, mode === "dry" ? "Planning…" : "Resyncing…");
+  const answer = await call("POST", "/admin/api/projects/" + project + "/resync", body);
+  if (!answer.ok) return say(form, "Not queued: " + problemOf(answer));
+  const ref = answer.data.job_id;
+  for (;;) {
+    await pause(1000);
+    const job = await call("GET", "/admin/api/jobs/" + ref);
+    if (!job.ok || !job.data) continue;
+    if (job.data.state === "failed") return say(form, "Job " + ref + " failed: " + (job.data.failed_reason || ""));
+    if (job.data.state !== "completed") continue;
+    say(form, (mode === "dry" ? "Dry run " + ref + ": nothing written; it would write:" : "Job " + ref + " wrote:"));
+    output.textContent = planText(job.data.result || {});
+    return;
+  }
+}
+
+for (const form of document.querySelectorAll("form[data-resync]"))
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    void resync(form, event.submitter ? event.submitter.value : "dry");
+  });
 for (const button of document.querySelectorAll("button[data-approve]")) button.addEventListener("click", () => void approve(button));
 for (const button of document.querySelectorAll("button[data-sync]")) button.addEventListener("click", () => void syncNow(button));
 for (const article of document.querySelectorAll("article[data-approved]")) if (article.dataset.approved) void watchApplied(article);

@@ -6,6 +6,7 @@ import type { Attention, FleetOverview, LabelledHeldPlan, ProjectOverview } from
 const ATTENTION_TEXT: Record<Attention, string> = {
   failing: "failing",
   held: "deletions held",
+  subscription_down: "event subscription down",
   events_silent: "events silent",
 };
 
@@ -30,20 +31,37 @@ function lastSyncCell(project: ProjectOverview): string {
   return `${outcome} ${timeElement(last.finishedAt)}<br><span class="counts">${counts}</span> · ${job}`;
 }
 
-/** The schedule's next run, and first the sync waiting for its retry: the project's events and "Sync now" wait for it. */
-function nextRunCell(project: ProjectOverview): string {
-  const scheduled = project.nextRunAt === null ? `<span class="muted">no schedule</span>` : timeElement(project.nextRunAt);
-  const retrying = project.retrying;
-  if (retrying === null) return scheduled;
-  const job = `<a href="${dashboardJobHref(project.queue, retrying.id)}">job ${escapeHtml(retrying.ref)}</a>`;
-  return `<strong class="warn" data-retrying="${escapeHtml(retrying.ref)}">${escapeHtml(retrying.name)} delayed until ${timeElement(retrying.runsAt)}</strong> (${job}, waiting for its retry)<br>${scheduled}`;
+function subscriptionLine(project: ProjectOverview): string {
+  const subscription = project.events.subscription;
+  if (subscription === null || subscription.state === "active")
+    return `<br><span class="subscription" data-subscription="active">subscription active</span>`;
+  const since = subscription.since === null ? "" : ` since ${timeElement(subscription.since)}`;
+  const reason = subscription.reason === null ? "" : `: ${escapeHtml(subscription.reason.slice(0, 160))}`;
+  return `<br><strong class="bad subscription" data-subscription="${subscription.state}">subscription ${subscription.state}</strong>${since}${reason}`;
 }
 
 function eventsCell(project: ProjectOverview): string {
   if (!project.events.configured) return `<span class="muted">not subscribed</span>`;
-  if (project.events.ageSeconds === null) return `<strong class="warn">none received</strong>`;
+  if (project.events.ageSeconds === null) return `<strong class="warn">none received</strong>${subscriptionLine(project)}`;
   const age = `last ${ageText(project.events.ageSeconds)} ago`;
-  return project.attention.includes("events_silent") ? `<strong class="warn">${age}</strong>` : age;
+  return `${project.attention.includes("events_silent") ? `<strong class="warn">${age}</strong>` : age}${subscriptionLine(project)}`;
+}
+
+/**
+ * The schedule's next run, with the fallback interval while events cannot be relied on, and first
+ * the sync waiting for its retry: the project's events and "Sync now" wait for it.
+ */
+function nextRunCell(project: ProjectOverview): string {
+  const scheduled = project.nextRunAt === null ? `<span class="muted">no schedule</span>` : timeElement(project.nextRunAt);
+  const every = project.events.fallbackEveryMs;
+  const planned =
+    every === null
+      ? scheduled
+      : `${scheduled}<br><strong class="warn" data-fallback-every-ms="${every}">fallback: every ${ageText(Math.round(every / 1000))}</strong>`;
+  const retrying = project.retrying;
+  if (retrying === null) return planned;
+  const job = `<a href="${dashboardJobHref(project.queue, retrying.id)}">job ${escapeHtml(retrying.ref)}</a>`;
+  return `<strong class="warn" data-retrying="${escapeHtml(retrying.ref)}">${escapeHtml(retrying.name)} delayed until ${timeElement(retrying.runsAt)}</strong> (${job}, waiting for its retry)<br>${planned}`;
 }
 
 function failedCell(project: ProjectOverview): string {
@@ -148,6 +166,17 @@ ${actions}
 </article>`;
 }
 
+/** An admin's resync of one project: a dry run first, then the same for real (console.js sends both). */
+function resyncForm(project: number): string {
+  return `<form class="resync" data-resync="${project}" aria-label="Resync project ${project}">
+<h3>Project ${project}</h3>
+<p><label>Collection <input name="collection" autocomplete="off"></label> <label>or attribute <input name="attribute" autocomplete="off"></label> (neither: the whole project)</p>
+<p><button type="submit" name="mode" value="dry">Dry run</button> <button type="submit" name="mode" value="write">Resync</button></p>
+<p class="status" role="status" aria-live="polite"></p>
+<pre class="plan-output"></pre>
+</form>`;
+}
+
 /** The console's front page: the fleet, the budgets and the held deletions. */
 export function overviewMain(overview: FleetOverview, canApprove: boolean): string {
   const plans = overview.projects.flatMap((project) => project.held);
@@ -179,6 +208,19 @@ ${overview.projects.map(projectRow).join("\n")}
 <h2 id="held-heading">Held deletions</h2>
 ${plans.length === 0 ? "<p>No deletion is held.</p>" : heldSections}
 </section>
+${
+  canApprove
+    ? `<section aria-labelledby="resync-heading">
+<h2 id="resync-heading">Resync</h2>
+<p>Through the path PIM events take (deletion guard, held review, history under your name). Run the dry run first: it lists what the resync would write.</p>
+${overview.projects
+  .map((project) => project.project)
+  .sort((a, b) => a - b)
+  .map(resyncForm)
+  .join("\n")}
+</section>`
+    : ""
+}
 <section aria-labelledby="budget-heading">
 <h2 id="budget-heading">Upstream budgets</h2>
 <table id="budgets">

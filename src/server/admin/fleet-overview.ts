@@ -2,6 +2,8 @@ import type { BudgetUsage } from "../../infra/budgets/budget-usage.js";
 import type { ServiceLabels } from "../../core/domain/option-collection.js";
 import type { HeldCollection, HeldPlan } from "../../features/sync/held/held-plan.js";
 import type { ProjectJobStatus } from "../../jobs/admin/project-job-status.js";
+import type { SubscriptionStatus } from "../../features/events/subscription-state-store.js";
+import type { SubscriptionState } from "../../features/events/subscription-notification.js";
 
 /** Where the console's overview reads each part; every read is the caller's, bounded in time. */
 export interface FleetSources {
@@ -10,6 +12,10 @@ export interface FleetSources {
   readonly eventProjects: ReadonlySet<number>;
   jobStatus(project: number): Promise<ProjectJobStatus>;
   lastEventAt(project: number): Promise<number | null>;
+  /** The subscription's state as its last notification left it (null: never notified). */
+  subscription?(project: number): Promise<SubscriptionStatus | null>;
+  /** The interval of the project's fallback syncs, as its queue holds them now; null when there are none. */
+  fallbackEveryMs?(project: number): Promise<number | null>;
   held(project: number): Promise<HeldPlan[]>;
   /** The labels pim-sync last wrote for these options of a collection (the sync state), null where none is known. */
   optionLabels(project: number, collection: string, options: readonly string[]): Promise<(ServiceLabels | null)[]>;
@@ -22,15 +28,28 @@ export interface LabelledHeldPlan extends HeldPlan {
 }
 
 /** Why a project needs a person, most urgent first. */
-export type Attention = "failing" | "held" | "events_silent";
-const WEIGHT: Record<Attention, number> = { failing: 4, held: 2, events_silent: 1 };
+export type Attention = "failing" | "held" | "subscription_down" | "events_silent";
+const WEIGHT: Record<Attention, number> = { failing: 4, held: 2, subscription_down: 1, events_silent: 1 };
 
 /** Events older than this count as silent: the alert docs/pim-events.md suggests. */
 export const EVENTS_SILENT_MS = 3_600_000;
 
 export interface ProjectOverview extends ProjectJobStatus {
   readonly project: number;
-  readonly events: { readonly configured: boolean; readonly lastAt: string | null; readonly ageSeconds: number | null };
+  readonly events: {
+    readonly configured: boolean;
+    readonly lastAt: string | null;
+    readonly ageSeconds: number | null;
+    /** The subscription's state (`active` until a notification says otherwise), for a subscribed project. */
+    readonly subscription: {
+      readonly state: SubscriptionState;
+      /** When the notification that set it was built (the platform's time); null when never notified. */
+      readonly since: string | null;
+      readonly reason: string | null;
+    } | null;
+    /** The project's fallback syncs' interval while its events cannot be counted on; null when there are none. */
+    readonly fallbackEveryMs: number | null;
+  };
   /** Plans awaiting an admin's approval, and approved ones the next sync applies. */
   readonly heldPending: number;
   readonly heldApproved: number;
@@ -51,10 +70,12 @@ const weightOf = (attention: readonly Attention[]): number => attention.reduce((
 
 async function projectOverview(sources: FleetSources, project: number, nowMs: number): Promise<ProjectOverview> {
   const configured = sources.eventProjects.has(project);
-  const [status, lastEventAt, plans] = await Promise.all([
+  const [status, lastEventAt, plans, subscription, fallbackEveryMs] = await Promise.all([
     sources.jobStatus(project),
     configured ? sources.lastEventAt(project) : Promise.resolve(null),
     sources.held(project),
+    configured && sources.subscription ? sources.subscription(project) : Promise.resolve(null),
+    configured && sources.fallbackEveryMs ? sources.fallbackEveryMs(project) : Promise.resolve(null),
   ]);
   const pending = plans.filter((plan) => plan.approved === null);
   const labelled = await Promise.all(
@@ -72,11 +93,22 @@ async function projectOverview(sources: FleetSources, project: number, nowMs: nu
   const attention: Attention[] = [];
   if (status.failedCount > 0 || status.lastSync?.outcome === "failed") attention.push("failing");
   if (pending.length > 0) attention.push("held");
+  if (subscription !== null && subscription.state !== "active") attention.push("subscription_down");
   if (configured && (ageSeconds === null || ageSeconds * 1000 > EVENTS_SILENT_MS)) attention.push("events_silent");
   return {
     project,
     ...status,
-    events: { configured, lastAt: lastEventAt === null ? null : new Date(lastEventAt).toISOString(), ageSeconds },
+    events: {
+      configured,
+      lastAt: lastEventAt === null ? null : new Date(lastEventAt).toISOString(),
+      ageSeconds,
+      subscription: !configured
+        ? null
+        : subscription === null
+          ? { state: "active", since: null, reason: null }
+          : { state: subscription.state, since: new Date(subscription.at).toISOString(), reason: subscription.reason },
+      fallbackEveryMs,
+    },
     heldPending: pending.length,
     heldApproved: plans.length - pending.length,
     heldOptions: pending.reduce((sum, plan) => sum + plan.collections.reduce((n, collection) => n + collection.options.length, 0), 0),

@@ -3,6 +3,11 @@ import { AddOptionsRejected } from "../../features/add-options/add-options-rejec
 import type { AddOptionsReport } from "../../features/add-options/run-add-options.js";
 import { AUTH_REFUSAL_REASONS, AUTH_SURFACES, type AuthRefusalObserver } from "../auth/auth-refusal.js";
 import { PIM_EVENT_OUTCOMES, type PimEventObserver } from "../../features/events/pim-event-outcome.js";
+import {
+  SUBSCRIPTION_NOTIFICATION_OUTCOMES,
+  type SubscriptionNotificationObserver,
+} from "../../features/events/subscription-notification-outcome.js";
+import { SUBSCRIPTION_STATES, type SubscriptionState } from "../../features/events/subscription-notification.js";
 import type { SyncJobResult } from "../../jobs/handlers/sync-job-result.js";
 import type { JobObserver, JobRunEnd } from "../../jobs/worker/job-observer.js";
 import type { JobCatalog } from "../../jobs/catalog/job-catalog-of.js";
@@ -15,7 +20,7 @@ import { registerMetrics } from "./register-metrics.js";
 export const JOB_GAUGE_STATES = ["waiting", "active", "delayed", "failed", "completed"] as const;
 export type JobCounts = Readonly<Partial<Record<(typeof JOB_GAUGE_STATES)[number], number>>>;
 
-export interface WorkerMetrics extends JobObserver, AuthRefusalObserver, PimEventObserver {
+export interface WorkerMetrics extends JobObserver, AuthRefusalObserver, PimEventObserver, SubscriptionNotificationObserver {
   readonly registry: Registry;
   upstreamResponse(upstream: "pim" | "service", status: number | "error"): void;
   /** One answered HTTP request: `route` is the pattern the router matched (`/v1/jobs/:project/:id`), never the path. */
@@ -46,6 +51,12 @@ export function createWorkerMetrics(args: {
   readonly activationJobCounts?: (() => Promise<JobCounts>) | undefined;
   /** When each project with a PIM event subscription last received an event (ms), read at scrape time. */
   readonly lastPimEventAt?: { readonly projects: readonly number[]; read(project: number): Promise<number | null> } | undefined;
+  /**
+   * The state of each subscribed project's Event Platform subscription as its last notification
+   * left it (null: never notified, taken as active), read at scrape time.
+   */
+  readonly subscriptionState?:
+    { readonly projects: readonly number[]; read(project: number): Promise<SubscriptionState | null> } | undefined;
   /** Options in a project's held plans awaiting review (src/features/sync/held/), read at scrape time; null when unknown (Redis away). */
   readonly heldDeletions?: ((project: number) => Promise<number | null>) | undefined;
   /** Whose entries label `pim_sync_job_runs_total`: the catalog's list, or in a test the list with an entry of its own. */
@@ -57,6 +68,7 @@ export function createWorkerMetrics(args: {
   for (const name of NON_COUNTERS_NAMED_TOTAL) registry.removeSingleMetric(name);
   const heldDeletions = args.heldDeletions;
   const lastPimEventAt = args.lastPimEventAt;
+  const subscriptionState = args.subscriptionState;
   // In the order of `/metrics`.
   const metric = registerMetrics(registry, {
     syncRuns: {
@@ -177,6 +189,35 @@ export function createWorkerMetrics(args: {
       help: "PIM events sent to a project's receiver, by outcome: accepted, duplicate, ignored (a type pim-sync does not sync on), unusable (a synced type whose data lacks the codes), refused (signature, subject or body).",
       labelNames: ["project", "outcome"],
     },
+    pimEventSubscriptionState: subscriptionState && {
+      type: "gauge",
+      name: "pim_sync_pim_event_subscription_state",
+      help: 'The project\'s Event Platform subscription as its last notification left it: 1 for the current state among "active", "suspended" and "revoked", 0 for the others (active until a notification says otherwise), read from Redis at scrape time. While it is not active, the platform loses the project\'s events and the project is synced every pim.events.fallback_interval_ms (docs/pim-events.md).',
+      labelNames: ["project", "state"],
+      async collect(gauge: Gauge<"project" | "state">) {
+        const read = await Promise.all(
+          subscriptionState.projects.map(async (project) => ({
+            project,
+            state: await subscriptionState.read(project).then(
+              (state) => state ?? "active",
+              () => null,
+            ),
+          })),
+        );
+        for (const { project, state } of read) {
+          // Unread (Redis away): left out rather than reported as any state.
+          if (state === null) continue;
+          for (const candidate of SUBSCRIPTION_STATES)
+            gauge.set({ project: String(project), state: candidate }, candidate === state ? 1 : 0);
+        }
+      },
+    },
+    pimEventNotifications: {
+      type: "counter",
+      name: "pim_sync_pim_event_notifications_total",
+      help: "Event Platform notifications (a subscription suspended, revoked or resumed) sent to a project's notification route, by outcome: applied, stale (older than the one recorded), ignored (an unknown notification_type), refused (signature or body), unknown_subscription.",
+      labelNames: ["project", "outcome"],
+    },
     eventSyncRuns: {
       type: "counter",
       name: "pim_sync_event_sync_runs_total",
@@ -189,6 +230,8 @@ export function createWorkerMetrics(args: {
   // Every series of a subscribed project exists from the start, so the first unusable event is a rate.
   for (const project of lastPimEventAt?.projects ?? [])
     for (const outcome of PIM_EVENT_OUTCOMES) metric.pimEventsReceived.inc({ project: String(project), outcome }, 0);
+  for (const project of lastPimEventAt?.projects ?? [])
+    for (const outcome of SUBSCRIPTION_NOTIFICATION_OUTCOMES) metric.pimEventNotifications.inc({ project: String(project), outcome }, 0);
 
   /** What a sync wrote and held back, whether the whole project's or a PIM event's targeted one. */
   function writesCounted(project: string, result: SyncJobResult): void {
@@ -271,6 +314,9 @@ export function createWorkerMetrics(args: {
     },
     pimEventReceived(project, outcome) {
       metric.pimEventsReceived.inc({ project: String(project), outcome });
+    },
+    subscriptionNotificationReceived(project, outcome) {
+      metric.pimEventNotifications.inc({ project: String(project), outcome });
     },
     httpRequestAnswered(method, route, status) {
       metric.httpRequests.inc({ method, route, status: String(status) });

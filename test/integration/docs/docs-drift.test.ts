@@ -80,6 +80,7 @@ describe("the docs name everything the code has", () => {
       jobCounts: async () => ({}),
       activationJobCounts: async () => ({}),
       lastPimEventAt: { projects: [67], read: async () => null },
+      subscriptionState: { projects: [67], read: async () => null },
       heldDeletions: async () => null,
     });
     const names = metrics.registry.getMetricsAsArray().map((metric) => metric.name);

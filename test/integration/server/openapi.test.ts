@@ -165,6 +165,12 @@ describe("the OpenAPI description at /openapi.json (a real worker with every sur
       source: "pim",
       data: { attribute_code: "color", code: "teal" },
     });
+    const notification = JSON.stringify({
+      notification_type: "subscription.suspended.system",
+      timestamp: "2026-04-29T12:34:56Z",
+      subscription_id: "018e1ec5-29da-78ad-aae6-92065b9ca2a6",
+      reason: "Success rate dropped below 90%",
+    });
     const signed = (body: string): TriggerCall => ({
       body,
       headers: { "x-akeneo-signature-primary": createHmac("sha256", EVENTS_SECRET).update(body).digest("hex") },
@@ -175,6 +181,32 @@ describe("the OpenAPI description at /openapi.json (a real worker with every sur
       { operation: "POST /v1/pim-events/{project}", path: `/v1/pim-events/${PROJECT}`, call: { body: event } },
       { operation: "POST /v1/pim-events/{project}", path: `/v1/pim-events/${PROJECT}`, call: signed("{}") },
       { operation: "POST /v1/pim-events/{project}", path: "/v1/pim-events/5", call: signed(event) },
+      {
+        operation: "POST /v1/pim-event-notifications/{project}",
+        path: `/v1/pim-event-notifications/${PROJECT}`,
+        call: signed(notification),
+      },
+      {
+        operation: "POST /v1/pim-event-notifications/{project}",
+        path: `/v1/pim-event-notifications/${PROJECT}`,
+        call: { body: notification },
+      },
+      { operation: "POST /v1/pim-event-notifications/{project}", path: `/v1/pim-event-notifications/${PROJECT}`, call: signed("{}") },
+      {
+        operation: "POST /admin/api/projects/{id}/resync",
+        path: `/admin/api/projects/${PROJECT}/resync`,
+        call: admin({ body: { collection: "color", dry_run: true } }),
+      },
+      {
+        operation: "POST /admin/api/projects/{id}/resync",
+        path: `/admin/api/projects/${PROJECT}/resync`,
+        call: admin({ body: { collection: "color", attribute: "color" } }),
+      },
+      {
+        operation: "POST /admin/api/projects/{id}/resync",
+        path: `/admin/api/projects/${PROJECT}/resync`,
+        call: { token: VIEWER.token, body: {} },
+      },
       { operation: "GET /admin/api/projects/{id}/history", path: `/admin/api/projects/${PROJECT}/history`, call: admin() },
       {
         operation: "GET /admin/api/projects/{id}/history",

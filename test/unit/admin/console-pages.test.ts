@@ -19,7 +19,7 @@ const overview: FleetOverview = {
       retrying: null,
       failedCount: 0,
       failed: [],
-      events: { configured: false, lastAt: null, ageSeconds: null },
+      events: { configured: false, lastAt: null, ageSeconds: null, subscription: null, fallbackEveryMs: null },
       heldPending: 1,
       heldApproved: 0,
       heldOptions: 1,

@@ -60,7 +60,38 @@ describe("the fleet overview", () => {
       configured: true,
       lastAt: new Date(NOW - 5_000).toISOString(),
       ageSeconds: 5,
+      subscription: { state: "active", since: null, reason: null },
+      fallbackEveryMs: null,
     });
+  });
+
+  it("shows a suspended subscription and the fallback syncs' interval, and asks for a person", async () => {
+    const suspended = {
+      ...sources({ events: { 1: NOW - 5_000, 2: NOW - 5_000 } }),
+      subscription: async (project: number) =>
+        project === 2
+          ? {
+              state: "suspended" as const,
+              notificationType: "subscription.suspended.system",
+              subscriptionId: "sub-2",
+              reason: "Success rate dropped below 90%",
+              at: NOW - 60_000,
+              receivedAt: NOW - 59_000,
+            }
+          : null,
+      fallbackEveryMs: async (project: number) => (project === 2 ? 300_000 : null),
+    } satisfies FleetSources;
+    const overview = await fleetOverview(suspended, NOW);
+    expect(overview.projects[0]?.project).toBe(2);
+    expect(overview.projects[0]?.attention).toEqual(["subscription_down"]);
+    expect(overview.projects[0]?.events.subscription).toEqual({
+      state: "suspended",
+      since: new Date(NOW - 60_000).toISOString(),
+      reason: "Success rate dropped below 90%",
+    });
+    expect(overview.projects[0]?.events.fallbackEveryMs).toBe(300_000);
+    // Not subscribed: no subscription to speak of.
+    expect(overview.projects.find((project) => project.project === 3)?.events.subscription).toBeNull();
   });
 
   it("counts a subscribed project that never received an event as silent, and a last sync that failed as failing", async () => {
