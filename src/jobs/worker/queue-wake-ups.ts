@@ -1,0 +1,128 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Redis } from "ioredis";
+import type { RedisClient } from "../../infra/redis/redis-client.js";
+
+/** BZPOPMIN's wait, in seconds: the loop notices a stop within it even if the disconnect is lost. */
+const BLOCK_SECONDS = 10;
+/** How often a Cluster's markers are read (no blocking read spans slots). */
+const CLUSTER_POLL_MS = 1_000;
+/**
+ * A queue asked no matter what after this long without a wake-up (jittered), in case one was lost
+ * (a process killed between reading a wake-up and acting on it).
+ */
+const SAFETY_POLL_MS = 60_000;
+
+/** The wake-ups of a process' queues, read on one connection for all of them. */
+export interface QueueWakeUps {
+  /**
+   * Resolves when `queue` may have a job: 0 (look now) or the time of its next delayed job; at
+   * `blockUntil` (a delayed job due); after the safety interval (0); Infinity once `signal` aborts.
+   */
+  wait(queue: string, blockUntil: number, signal: AbortSignal): Promise<number>;
+  stop(): void;
+}
+
+interface QueueState {
+  waiter?: ((blockUntil: number) => void) | undefined;
+  pending?: number | undefined;
+}
+
+/**
+ * BullMQ writes a queue's marker (`{prefix}:{queue}:marker`, score 0 for "a job is ready", else
+ * the next delayed job's time) whatever makes a job ready: an add, a retry, a delayed job's
+ * promotion, a stalled job handed back, the next run of a schedule. A BullMQ Worker blocks on its
+ * queue's marker with a connection of its own, so a process held one connection per project. Here
+ * one connection blocks on every marker at once (BZPOPMIN takes many keys and returns the first
+ * that has one), and the wake-up goes to that queue's Worker in this process.
+ *
+ * On a Redis Cluster a blocking read cannot span slots (each project's queue has its own), so the
+ * markers are read (ZPOPMIN, one call per queue, sent together) every second instead: a wake-up
+ * waits up to that second, and a process of 1,000 projects sends 1,000 small calls a second.
+ */
+export function createQueueWakeUps(args: {
+  readonly connection: RedisClient;
+  readonly prefix: string;
+  readonly queues: readonly string[];
+  readonly onError: (error: Error) => void;
+}): QueueWakeUps {
+  const states = new Map<string, QueueState>(args.queues.map((queue) => [queue, {}]));
+  const queueOfMarker = new Map(args.queues.map((queue) => [`${args.prefix}:${queue}:marker`, queue]));
+  const markers = [...queueOfMarker.keys()];
+  const stopping = new AbortController();
+
+  function notify(queue: string, blockUntil: number): void {
+    const state = states.get(queue);
+    if (!state) return;
+    if (state.waiter) state.waiter(blockUntil);
+    else state.pending = state.pending === undefined ? blockUntil : Math.min(state.pending, blockUntil);
+  }
+
+  const toError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
+
+  async function blockOnMarkers(client: Redis): Promise<void> {
+    while (!stopping.signal.aborted) {
+      try {
+        const popped = await client.bzpopmin(...markers, BLOCK_SECONDS);
+        if (popped) notify(queueOfMarker.get(popped[0]) ?? "", Number(popped[2]));
+      } catch (error) {
+        if (stopping.signal.aborted) return;
+        args.onError(toError(error));
+        await sleep(1_000, undefined, { ref: false });
+      }
+    }
+  }
+
+  async function pollMarkers(): Promise<void> {
+    while (!stopping.signal.aborted) {
+      try {
+        const popped = await Promise.all(markers.map((marker) => args.connection.zpopmin(marker)));
+        popped.forEach((entry, index) => {
+          if (entry.length >= 2) notify(queueOfMarker.get(markers[index] ?? "") ?? "", Number(entry[1]));
+        });
+      } catch (error) {
+        if (!stopping.signal.aborted) args.onError(toError(error));
+      }
+      await sleep(CLUSTER_POLL_MS, undefined, { ref: false });
+    }
+  }
+
+  let blocking: Redis | undefined;
+  if (markers.length > 0) {
+    if (args.connection.isCluster) void pollMarkers();
+    else {
+      blocking = (args.connection as Redis).duplicate({ connectionName: `${args.prefix}:wake-ups` });
+      blocking.on("error", () => undefined);
+      void blockOnMarkers(blocking);
+    }
+  }
+
+  return {
+    wait(queue, blockUntil, signal) {
+      const state = states.get(queue);
+      if (!state || signal.aborted) return Promise.resolve(Infinity);
+      if (state.pending !== undefined) {
+        const pending = state.pending;
+        state.pending = undefined;
+        return Promise.resolve(pending);
+      }
+      return new Promise<number>((resolve) => {
+        const wakeAfter = blockUntil > 0 ? Math.max(0, blockUntil - Date.now()) : SAFETY_POLL_MS * (0.5 + Math.random());
+        const timer = setTimeout(() => done(0), wakeAfter);
+        timer.unref();
+        const onAbort = (): void => done(Infinity);
+        function done(value: number): void {
+          clearTimeout(timer);
+          signal.removeEventListener("abort", onAbort);
+          if (state) state.waiter = undefined;
+          resolve(value);
+        }
+        state.waiter = done;
+        signal.addEventListener("abort", onAbort, { once: true });
+      });
+    },
+    stop() {
+      stopping.abort();
+      blocking?.disconnect();
+    },
+  };
+}
