@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Redis } from "ioredis";
+import type { Cluster, Redis } from "ioredis";
 import type { RedisClient } from "../../infra/redis/redis-client.js";
 
 /** BZPOPMIN's wait, in seconds: the loop notices a stop within it even if the disconnect is lost. */
@@ -35,6 +35,12 @@ interface QueueState {
  * one connection blocks on every marker at once (BZPOPMIN takes many keys and returns the first
  * that has one), and the wake-up goes to that queue's Worker in this process.
  *
+ * A marker read is consumed, and reaches one process: that process publishes it on one channel
+ * (`{prefix}:wake-ups`), to which every process listens on a connection of its own, so each
+ * process' Worker of that queue looks at it, and the first process with a free slot takes the job
+ * (a process with none would otherwise sit on the wake-up while others idle: measured, the large
+ * fleet used a fifth of its slots).
+ *
  * On a Redis Cluster a blocking read cannot span slots (each project's queue has its own), so the
  * markers are read (ZPOPMIN, one call per queue, sent together) every second instead: a wake-up
  * waits up to that second, and a process of 1,000 projects sends 1,000 small calls a second.
@@ -49,6 +55,7 @@ export function createQueueWakeUps(args: {
   const queueOfMarker = new Map(args.queues.map((queue) => [`${args.prefix}:${queue}:marker`, queue]));
   const markers = [...queueOfMarker.keys()];
   const stopping = new AbortController();
+  const channel = `${args.prefix}:wake-ups`;
 
   function notify(queue: string, blockUntil: number): void {
     const state = states.get(queue);
@@ -59,11 +66,21 @@ export function createQueueWakeUps(args: {
 
   const toError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 
+  /** To every process (this one included, through its subscription); here at least if that fails. */
+  async function announce(queue: string, blockUntil: number): Promise<void> {
+    try {
+      await args.connection.publish(channel, `${blockUntil} ${queue}`);
+    } catch (error) {
+      notify(queue, blockUntil);
+      if (!stopping.signal.aborted) args.onError(toError(error));
+    }
+  }
+
   async function blockOnMarkers(client: Redis): Promise<void> {
     while (!stopping.signal.aborted) {
       try {
         const popped = await client.bzpopmin(...markers, BLOCK_SECONDS);
-        if (popped) notify(queueOfMarker.get(popped[0]) ?? "", Number(popped[2]));
+        if (popped) await announce(queueOfMarker.get(popped[0]) ?? "", Number(popped[2]));
       } catch (error) {
         if (stopping.signal.aborted) return;
         args.onError(toError(error));
@@ -76,9 +93,11 @@ export function createQueueWakeUps(args: {
     while (!stopping.signal.aborted) {
       try {
         const popped = await Promise.all(markers.map((marker) => args.connection.zpopmin(marker)));
-        popped.forEach((entry, index) => {
-          if (entry.length >= 2) notify(queueOfMarker.get(markers[index] ?? "") ?? "", Number(entry[1]));
-        });
+        await Promise.all(
+          popped.map((entry, index) =>
+            entry.length >= 2 ? announce(queueOfMarker.get(markers[index] ?? "") ?? "", Number(entry[1])) : undefined,
+          ),
+        );
       } catch (error) {
         if (!stopping.signal.aborted) args.onError(toError(error));
       }
@@ -87,13 +106,26 @@ export function createQueueWakeUps(args: {
   }
 
   let blocking: Redis | undefined;
+  let listener: Redis | Cluster | undefined;
   if (markers.length > 0) {
-    if (args.connection.isCluster) void pollMarkers();
-    else {
-      blocking = (args.connection as Redis).duplicate({ connectionName: `${args.prefix}:wake-ups` });
-      blocking.on("error", () => undefined);
-      void blockOnMarkers(blocking);
-    }
+    listener = args.connection.isCluster
+      ? (args.connection as Cluster).duplicate()
+      : (args.connection as Redis).duplicate({ connectionName: `${args.prefix}:wake-ups-listener` });
+    listener.on("error", () => undefined);
+    listener.on("message", (_channel: string, message: string) => {
+      const space = message.indexOf(" ");
+      notify(message.slice(space + 1), Number(message.slice(0, space)));
+    });
+    const reader = args.connection.isCluster
+      ? undefined
+      : (args.connection as Redis).duplicate({ connectionName: `${args.prefix}:wake-ups` });
+    blocking = reader;
+    reader?.on("error", () => undefined);
+    // Reading starts once this process listens: nothing it announces is lost to itself.
+    void listener
+      .subscribe(channel)
+      .catch((error: unknown) => args.onError(toError(error)))
+      .then(() => (reader ? blockOnMarkers(reader) : pollMarkers()));
   }
 
   return {
@@ -123,6 +155,7 @@ export function createQueueWakeUps(args: {
     stop() {
       stopping.abort();
       blocking?.disconnect();
+      listener?.disconnect();
     },
   };
 }

@@ -141,7 +141,8 @@ export class SlotGatedWorker extends Worker {
       if (next.kind !== "ready") return this.nextJobFromJobData();
       rank = next.rank;
     }
-    if (this.slots.free === 0) await this.passOnWakeUp();
+    // Every process hears a wake-up (queue-wake-ups.ts): passing it on is for Workers that block.
+    if (!this.wakeUps && this.slots.free === 0) await this.passOnWakeUp();
     let release: () => void;
     try {
       release =
