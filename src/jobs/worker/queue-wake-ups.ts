@@ -132,10 +132,12 @@ export function createQueueWakeUps(args: {
     wait(queue, blockUntil, signal) {
       const state = states.get(queue);
       if (!state || signal.aborted) return Promise.resolve(Infinity);
+      // A later delayed job's time never postpones an earlier one this Worker already waits for.
+      const sooner = (value: number): number => (blockUntil > 0 && value > blockUntil ? blockUntil : value);
       if (state.pending !== undefined) {
         const pending = state.pending;
         state.pending = undefined;
-        return Promise.resolve(pending);
+        return Promise.resolve(sooner(pending));
       }
       return new Promise<number>((resolve) => {
         const wakeAfter = blockUntil > 0 ? Math.max(0, blockUntil - Date.now()) : SAFETY_POLL_MS * (0.5 + Math.random());
@@ -148,7 +150,7 @@ export function createQueueWakeUps(args: {
           if (state) state.waiter = undefined;
           resolve(value);
         }
-        state.waiter = done;
+        state.waiter = (value) => done(sooner(value));
         signal.addEventListener("abort", onAbort, { once: true });
       });
     },
