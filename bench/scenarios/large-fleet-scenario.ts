@@ -54,6 +54,7 @@ import { waitForJob, type FinishedJob } from "../fleet/wait-for-job.js";
 import { startOwnRedisServer } from "../redis/own-redis-server.js";
 import { readRedisUsage } from "../redis/redis-info.js";
 import { round } from "../report/round.js";
+import { redisSocketsOf } from "../fleet/redis-sockets-of.js";
 import { scaleCatalog } from "../scale/scale-catalog.js";
 import { startWorkerProcess, type WorkerProcess } from "../scale/worker-process.js";
 import { openBenchRedis, type BenchRedis } from "../worker/bench-redis.js";
@@ -78,6 +79,8 @@ const JOB_TIMEOUT_MS = 120_000;
 const FLEET_TIMEOUT_MS = 600_000;
 const POLL_MS = 500;
 const SERVICE_WINDOW_MS = 1000;
+/** The idle window after the start, before any job: each process' CPU over it is its idle cost. */
+const IDLE_MS = 10_000;
 
 export const LARGE_FLEET_TARGETS = {
   large_fleet_429s: { target: "= 0", met: (value: number) => value === 0 },
@@ -85,6 +88,9 @@ export const LARGE_FLEET_TARGETS = {
   large_fleet_ratio: { target: "<= 1.15", met: (value: number) => value <= 1.15 },
   large_fleet_small_job_wait_p95_ms: { target: "<= 2000", met: (value: number) => value <= 2000 },
   large_fleet_event_p95_ms: { target: "<= 2000", met: (value: number) => value <= 2000 },
+  large_fleet_redis_clients_per_process: { target: "<= 16", met: (value: number) => value <= 16 },
+  large_fleet_start_cpu_s: { target: "<= 1", met: (value: number) => value <= 1 },
+  large_fleet_idle_cpu_share: { target: "<= 0.02", met: (value: number) => value <= 0.02 },
 } as const;
 
 export interface LargeFleetOptions {
@@ -105,6 +111,14 @@ export interface LargeFleetResult {
     readonly large_fleet_ratio: number;
     readonly large_fleet_small_job_wait_p95_ms: number | null;
     readonly large_fleet_event_p95_ms: number | null;
+    /** The most Redis connections any worker process holds, once started (from /proc). */
+    readonly large_fleet_redis_clients_per_process: number | null;
+    /** The highest CPU seconds any process spent to start. */
+    readonly large_fleet_start_cpu_s: number | null;
+    /** The highest share of a core any process used idle (10 s after the start, no job). */
+    readonly large_fleet_idle_cpu_share: number | null;
+    /** The longest any scheduled sync waited from its due time to its start. */
+    readonly large_fleet_scheduled_wait_max_ms: number | null;
   };
   readonly verdicts: Readonly<Record<keyof typeof LARGE_FLEET_TARGETS, { target: string; met: boolean | null }>>;
   readonly measurements: Readonly<Record<string, Readonly<Record<string, number | string | null>>>>;
@@ -191,9 +205,33 @@ export async function runLargeFleetScenario(options: LargeFleetOptions): Promise
       `large fleet: ${workers.length} processes started in ${round((Date.now() - startedAt) / 1000, 1)} s, ` +
         `CPU s each ${startCpu.map((seconds) => (seconds === null ? "-" : round(seconds, 2))).join(" / ")}`,
     );
+    const redisPort = Number(new URL(redisServer.url).port);
+    const clients = await Promise.all(workers.map((worker) => redisSocketsOf(worker.pid, redisPort)));
+    const idleBefore = await Promise.all(workers.map((worker) => worker.cpuSeconds()));
+    const idleFrom = Date.now();
+    await sleep(IDLE_MS);
+    const idleAfter = await Promise.all(workers.map((worker) => worker.cpuSeconds()));
+    const idleSeconds = (Date.now() - idleFrom) / 1000;
+    const idleShares = idleAfter.map((after, index) => {
+      const before = idleBefore[index];
+      return after === null || before === null || before === undefined ? null : (after - before) / idleSeconds;
+    });
+    const maxOf = (values: readonly (number | null)[]): number | null => {
+      const known = values.filter((value): value is number => value !== null);
+      return known.length === 0 ? null : Math.max(...known);
+    };
+    options.progress(
+      `large fleet: Redis connections per process ${clients.map((count) => count ?? "-").join(" / ")}; ` +
+        `idle CPU share ${idleShares.map((share) => (share === null ? "-" : round(share, 4))).join(" / ")}`,
+    );
     const startup = {
       seconds: round((Date.now() - startedAt) / 1000, 1),
       cpuS: startCpu.map((seconds) => (seconds === null ? "-" : String(round(seconds, 2)))).join(" / "),
+      maxCpuS: maxOf(startCpu),
+      maxClients: maxOf(clients),
+      clients: clients.map((count) => count ?? "-").join(" / "),
+      maxIdleShare: maxOf(idleShares),
+      idleShares: idleShares.map((share) => (share === null ? "-" : String(round(share, 4)))).join(" / "),
     };
     return await measure({ options, plan, upstreams, queues, workers, receivers, redis: bench.redis, startup });
   } finally {
@@ -218,7 +256,15 @@ async function measure(args: {
   readonly receivers: readonly string[];
   readonly redis: Parameters<typeof readRedisUsage>[0];
   /** The processes' start: wall seconds for all, CPU seconds each. */
-  readonly startup: { readonly seconds: number; readonly cpuS: string };
+  readonly startup: {
+    readonly seconds: number;
+    readonly cpuS: string;
+    readonly maxCpuS: number | null;
+    readonly maxClients: number | null;
+    readonly clients: string;
+    readonly maxIdleShare: number | null;
+    readonly idleShares: string;
+  };
 }): Promise<LargeFleetResult> {
   const { options, plan, upstreams, queues, workers } = args;
   const { progress } = options;
@@ -349,12 +395,16 @@ async function measure(args: {
   const redisAfter = await readRedisUsage(args.redis);
   const cpuAfter = await Promise.all(workers.map((worker) => worker.cpuSeconds()));
   const benchCpu = process.cpuUsage(benchCpuBefore);
-  const finishedOn = await Promise.all(
+  const scheduledRuns = await Promise.all(
     scheduled.map(async (project) => {
-      const jobs = await queues.queueFor(project.id).getJobs(["completed"], 0, -1);
-      return Math.max(...jobs.filter((job) => job.name === "sync.run").map((job) => job.finishedOn ?? 0));
+      const jobs = (await queues.queueFor(project.id).getJobs(["completed"], 0, -1)).filter((job) => job.name === "sync.run");
+      // From the schedule's time for it (its creation plus its delay) to its start.
+      const waits = jobs.map((job) => (job.processedOn ?? 0) - (job.timestamp + (job.delay ?? 0)));
+      return { finishedOn: Math.max(...jobs.map((job) => job.finishedOn ?? 0)), wait: Math.max(...waits) };
     }),
   );
+  const finishedOn = scheduledRuns.map((run) => run.finishedOn);
+  const scheduledWaitMax = Math.max(...scheduledRuns.map((run) => run.wait));
   const fleetEnd = Math.max(...finishedOn);
   fleetOver = true;
   await Promise.all([smallLoop, eventLoop]);
@@ -434,6 +484,10 @@ async function measure(args: {
     large_fleet_ratio: round(wallMs / (floorS * 1000), 3),
     large_fleet_small_job_wait_p95_ms: roundOrNull(percentile(waits, 95)),
     large_fleet_event_p95_ms: roundOrNull(percentile(eventLatencies, 95)),
+    large_fleet_redis_clients_per_process: args.startup.maxClients,
+    large_fleet_start_cpu_s: args.startup.maxCpuS === null ? null : round(args.startup.maxCpuS, 2),
+    large_fleet_idle_cpu_share: args.startup.maxIdleShare === null ? null : round(args.startup.maxIdleShare, 4),
+    large_fleet_scheduled_wait_max_ms: Math.round(scheduledWaitMax),
   };
   const verdicts = Object.fromEntries(
     Object.entries(LARGE_FLEET_TARGETS).map(([key, spec]) => {
@@ -465,6 +519,8 @@ async function measure(args: {
         latency_ms: options.latencyMs,
         processes_start_s: args.startup.seconds,
         start_cpu_s_per_process: args.startup.cpuS,
+        redis_clients_per_process: args.startup.clients,
+        idle_cpu_share_per_process: args.startup.idleShares,
       },
       fleet: {
         wall_s: round(wallS, 3),

@@ -45,7 +45,9 @@ export function openRedisClient(
 ): RedisClient {
   const roleOptions = redisOptionsFor(role, { connectTimeoutMs: settings.connect_timeout_ms, retryDelayMs: args.retryDelayMs });
   // As an option, so AUTH gets it as written: a URL would have to encode it (the schema refuses both).
-  const options = settings.password === undefined ? roleOptions : { ...roleOptions, password: settings.password };
+  // Named, so an operator (and a test) can count a worker's connections in CLIENT LIST.
+  const named = role === "worker" ? { ...roleOptions, connectionName: `${settings.prefix}:worker` } : roleOptions;
+  const options = settings.password === undefined ? named : { ...named, password: settings.password };
   const target = redisTargetOf(settings);
   if (target.kind === "server") return new Redis(target.url, options);
   const startup = clusterStartupOf(target.nodes);

@@ -1,6 +1,51 @@
-import { Worker, type Job, type Processor, type WorkerOptions } from "bullmq";
+import { createRedisBackend, Worker, type Job, type Processor, type WorkerOptions } from "bullmq";
 import type { RedisClient } from "../../infra/redis/redis-client.js";
 import type { ConcurrencyLimiter } from "../../infra/http/concurrency-limiter.js";
+import type { QueueWakeUps } from "./queue-wake-ups.js";
+import type { RankedSlots } from "./ranked-slots.js";
+import { jobRank } from "./job-rank.js";
+
+/**
+ * What a queue would give next, read in one script on the queue's slot: whether it is at its
+ * global concurrency (another job of the project runs), the next job's name, creation time and
+ * delay (waiting first, then prioritized, then the earliest delayed), and that delayed job's time.
+ */
+const PEEK_NEXT_JOB = `
+local active = redis.call('LLEN', KEYS[4])
+local limit = tonumber(redis.call('HGET', KEYS[5], 'concurrency') or '0')
+local busy = 0
+if limit > 0 and active >= limit then busy = 1 end
+local delayedAt = false
+local id = redis.call('LINDEX', KEYS[1], -1)
+if not id then id = redis.call('ZRANGE', KEYS[2], 0, 0)[1] end
+if not id then
+  local d = redis.call('ZRANGE', KEYS[3], 0, 0, 'WITHSCORES')
+  id = d[1]
+  delayedAt = d[2] or false
+end
+if not id then return {busy, false, false, false, false} end
+local f = redis.call('HMGET', ARGV[1] .. id, 'name', 'timestamp', 'delay')
+return {busy, f[1] or false, f[2] or false, f[3] or false, delayedAt}
+`;
+
+/** Members of BullMQ's Worker this one replaces or calls, private in its declarations. */
+interface WorkerInternals {
+  waitForJob(blockUntil: number): Promise<number>;
+  updateDelays(limitDelay?: number, delayUntil?: number): void;
+}
+
+function internals(worker: Worker): WorkerInternals {
+  return worker as unknown as WorkerInternals;
+}
+
+/** BullMQ's delayed set scores a job's time shifted by 12 bits (its ordering counter). */
+const DELAYED_SCORE_SHIFT = 0x1000;
+
+type NextJob =
+  | { readonly kind: "none" }
+  | { readonly kind: "busy" }
+  | { readonly kind: "later"; readonly at: number }
+  | { readonly kind: "ready"; readonly rank: number };
 
 /**
  * A BullMQ Worker that moves a job to *active* only once it holds one of the process' job slots,
@@ -37,7 +82,7 @@ import type { ConcurrencyLimiter } from "../../infra/http/concurrency-limiter.js
  * members may change between its versions).
  */
 export class SlotGatedWorker extends Worker {
-  private readonly slots: ConcurrencyLimiter;
+  private readonly slots: ConcurrencyLimiter | RankedSlots;
   /** The connection BullMQ was given (shared, non-blocking): the wake-up is written with it. */
   private readonly redis: RedisClient;
   /** Slot releases of the jobs this worker took, by their lock token. */
@@ -47,21 +92,36 @@ export class SlotGatedWorker extends Worker {
 
   /** Told when a token's run of jobs ends (its slot is released). */
   private readonly onRunEnded: ((token: string) => void) | undefined;
+  /** The process' wake-ups, when this Worker has no blocking connection of its own (queue-wake-ups.ts). */
+  private readonly wakeUps: QueueWakeUps | undefined;
 
   constructor(
     name: string,
     processor: Processor,
     options: WorkerOptions & {
       readonly connection: RedisClient;
-      readonly slots: ConcurrencyLimiter;
+      readonly slots: ConcurrencyLimiter | RankedSlots;
       readonly onRunEnded?: (token: string) => void;
+      /**
+       * The process' one reader of every queue's wake-up: given, the Worker opens no blocking
+       * connection of its own and asks for a job when woken, ranked for the slot (job-rank.ts).
+       */
+      readonly wakeUps?: QueueWakeUps;
     },
   ) {
-    const { slots, onRunEnded, ...workerOptions } = options;
+    const { slots, onRunEnded, wakeUps, ...workerOptions } = options;
     // Not started here: the slots field must be set before the main loop asks for a job.
-    super(name, processor, { ...workerOptions, autorun: false });
+    if (wakeUps)
+      // The backend of a Queue: the shared connection only, no blocking one.
+      super(name, processor, { ...workerOptions, autorun: false }, (queueName, opts) => createRedisBackend(queueName, opts));
+    else super(name, processor, { ...workerOptions, autorun: false });
     this.slots = slots;
     this.onRunEnded = onRunEnded;
+    this.wakeUps = wakeUps;
+    // BullMQ's wait for its queue's marker (a blocking read on the Worker's own connection): the
+    // process' reader of every marker answers instead. Private in BullMQ's declarations, so set on
+    // the instance; test/integration/worker/worker-connections.test.ts pins it across upgrades.
+    if (wakeUps) internals(this).waitForJob = (blockUntil) => wakeUps.wait(this.name, blockUntil, this.closingSlots.signal);
     this.redis = options.connection;
     if (options.autorun !== false)
       void this.run().catch((error: unknown) => this.emit("error", error instanceof Error ? error : new Error(String(error))));
@@ -71,10 +131,24 @@ export class SlotGatedWorker extends Worker {
     // A job that ended without completing (handed back, delayed) and was allowed to take the
     // next one: that one runs on the slot the token still holds (see processJob).
     if (this.heldSlots.has(token)) return super.moveToActive(token, name);
-    if (this.slots.free === 0) await this.passOnWakeUp();
+    let rank: number | undefined;
+    if (this.wakeUps) {
+      const next = await this.peekNextJob();
+      // Where BullMQ keeps its next delayed job's time: its next wait ends then.
+      if (next.kind === "later") internals(this).updateDelays(0, next.at);
+      // Nothing to take (or the project's job runs elsewhere, whose Worker takes the next one):
+      // no slot is held while waiting for the queue's next wake-up.
+      if (next.kind !== "ready") return this.nextJobFromJobData();
+      rank = next.rank;
+    }
+    // Every process hears a wake-up (queue-wake-ups.ts): passing it on is for Workers that block.
+    if (!this.wakeUps && this.slots.free === 0) await this.passOnWakeUp();
     let release: () => void;
     try {
-      release = await this.slots.acquire(this.closingSlots.signal);
+      release =
+        rank !== undefined && "acquireRanked" in this.slots
+          ? await this.slots.acquireRanked(rank, this.closingSlots.signal)
+          : await this.slots.acquire(this.closingSlots.signal);
     } catch {
       // Closing: no job taken. BullMQ's own "no job" value (its declaration omits undefined).
       return this.nextJobFromJobData();
@@ -93,6 +167,25 @@ export class SlotGatedWorker extends Worker {
       release();
       throw error;
     }
+  }
+
+  private async peekNextJob(): Promise<NextJob> {
+    const keys = ["wait", "prioritized", "delayed", "active", "meta"].map((type) => this.toKey(type));
+    const [busy, name, timestamp, delay, delayedAt] = (await this.redis.eval(PEEK_NEXT_JOB, keys.length, ...keys, this.toKey(""))) as [
+      number,
+      string | null,
+      string | null,
+      string | null,
+      string | null,
+    ];
+    if (busy === 1) return { kind: "busy" };
+    if (name === null) return { kind: "none" };
+    if (delayedAt !== null) {
+      const at = Math.floor(Number(delayedAt) / DELAYED_SCORE_SHIFT);
+      if (at > Date.now()) return { kind: "later", at };
+      return { kind: "ready", rank: jobRank(name, at) };
+    }
+    return { kind: "ready", rank: jobRank(name, Number(timestamp ?? 0) + Number(delay ?? 0)) };
   }
 
   /** Best effort: a lost wake-up only delays the job to another Worker's next poll. */
@@ -116,6 +209,9 @@ export class SlotGatedWorker extends Worker {
         this.heldSlots.get(token)?.();
         this.heldSlots.delete(token);
         this.onRunEnded?.(token);
+        // A closing Worker does not take its queue's next job, and BullMQ writes no wake-up when
+        // a job ends: another process' Worker would only learn of it at its safety poll.
+        if (this.wakeUps && this.closing) void this.passOnWakeUp();
       }
     }
   }

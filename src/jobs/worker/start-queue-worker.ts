@@ -7,6 +7,8 @@ import { JOB_DEFINITIONS } from "../catalog/job-catalog.js";
 import { isFailureLogged } from "./logged-failures.js";
 import { SlotGatedWorker } from "./slot-gated-worker.js";
 import { queueTelemetryOption } from "./queue-telemetry.js";
+import type { QueueWakeUps } from "./queue-wake-ups.js";
+import type { RankedSlots } from "./ranked-slots.js";
 
 /** Delays for Retry-After do not use attempts; this bounds them (and stall loops) anyway. */
 const MAX_STARTED_ATTEMPTS = Math.max(...JOB_DEFINITIONS.map((entry) => entry.attempts)) * 3;
@@ -20,7 +22,9 @@ const MAX_STARTED_ATTEMPTS = Math.max(...JOB_DEFINITIONS.map((entry) => entry.at
 export function startQueueWorker(args: {
   readonly queue: string;
   readonly processor: Processor;
-  readonly slots: ConcurrencyLimiter;
+  readonly slots: ConcurrencyLimiter | RankedSlots;
+  /** The process' reader of every project queue's wake-ups (queue-wake-ups.ts); without it, a blocking connection of its own. */
+  readonly wakeUps?: QueueWakeUps;
   readonly connection: RedisClient;
   readonly prefix: string;
   readonly settings: WorkerSettings;
@@ -34,6 +38,7 @@ export function startQueueWorker(args: {
   const worker = new SlotGatedWorker(args.queue, args.processor, {
     slots: args.slots,
     ...(args.onRunEnded ? { onRunEnded: args.onRunEnded } : {}),
+    ...(args.wakeUps ? { wakeUps: args.wakeUps } : {}),
     connection: args.connection,
     prefix: args.prefix,
     concurrency: 1,

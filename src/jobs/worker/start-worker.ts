@@ -1,6 +1,5 @@
 import type { RedisClient } from "../../infra/redis/redis-client.js";
 import type { Logger } from "pino";
-import { createConcurrencyLimiter } from "../../infra/http/concurrency-limiter.js";
 import { budgetsFor, createProjectRuntime, type ProjectRuntime } from "../../features/project-runtime.js";
 import type { Settings } from "../../settings/settings-schema.js";
 import { createProjectLock } from "../../stores/state/project-lock.js";
@@ -11,6 +10,8 @@ import type { WorkerResources } from "./worker-resources.js";
 import { closeQueueWithinGrace } from "./close-queue-within-grace.js";
 import { ProjectLeaseChain } from "./project-lease-chain.js";
 import { startQueueWorker } from "./start-queue-worker.js";
+import { createRankedSlots } from "./ranked-slots.js";
+import { createQueueWakeUps } from "./queue-wake-ups.js";
 import type { JobHandlers } from "../catalog/job-handlers.js";
 import type { JobObserver } from "./job-observer.js";
 import { projectQueueBinding } from "../queues/project-queue-binding.js";
@@ -45,6 +46,8 @@ export interface RunningWorker {
   projectLocales(project: number, recheck: boolean): Promise<readonly string[]>;
   /** The projects whose BullMQ worker is not running (closed, or never started). */
   stoppedProjects(): readonly number[];
+  /** Queues whose next job waits for one of this process' slots (they get it by rank, job-rank.ts). */
+  waitingForSlot(): number;
 }
 
 /** The worker before Redis is reached: its queues, clients and connection, nothing sent yet. */
@@ -182,7 +185,17 @@ export function prepareWorker(args: PrepareWorkerArgs): PreparedWorker {
     await queues.enforceOneJobPerProject();
     abandoned();
 
-    const slots = createConcurrencyLimiter(settings.worker.concurrency);
+    // Ranked: a small job takes the next free slot ahead of full syncs (job-rank.ts).
+    const slots = createRankedSlots(settings.worker.concurrency);
+    // One connection reads every project queue's wake-ups: the process' connections do not grow
+    // with its projects (decision 0014).
+    const wakeUps = createQueueWakeUps({
+      connection,
+      prefix,
+      queues: settings.projects.map((project) => keyspaceOf(connection, prefix).projectQueue(project.id)),
+      onError: logRedisError("wake-ups"),
+    });
+    resources.push("the queues' wake-ups", () => wakeUps.stop());
     const leases = new ProjectLeaseChain((error) =>
       logger.warn({ err: error }, "could not release the project lock; it expires by itself"),
     );
@@ -212,6 +225,7 @@ export function prepareWorker(args: PrepareWorkerArgs): PreparedWorker {
         queue: keyspaceOf(connection, prefix).projectQueue(project.id),
         processor,
         slots,
+        wakeUps,
         connection,
         prefix,
         settings: settings.worker,
@@ -266,6 +280,7 @@ export function prepareWorker(args: PrepareWorkerArgs): PreparedWorker {
       connection,
       activation,
       projectLocales,
+      waitingForSlot: () => slots.waiting,
       stoppedProjects: () => settings.projects.filter((_, index) => jobs.workers[index]?.isRunning() !== true).map((project) => project.id),
     };
   }
