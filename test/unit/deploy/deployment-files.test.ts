@@ -264,7 +264,7 @@ describe("the deployment files", async () => {
 
   describe("Dockerfile", () => {
     it("installs exactly the lock file's versions (npm ci) in both stages, production ones only in the final one", () => {
-      expect(dockerfile.match(/^FROM node:20-slim/gm)).toHaveLength(2);
+      expect(dockerfile.match(/^FROM node:24-slim/gm)).toHaveLength(2);
       expect(dockerfile).not.toMatch(/^RUN .*npm install/m);
       expect(dockerfile.match(/^RUN npm ci /gm)).toHaveLength(2);
       expect(finalStage).toMatch(/^RUN npm ci --omit=dev /m);
