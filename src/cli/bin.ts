@@ -1,4 +1,8 @@
 #!/usr/bin/env node
+import { enableCompileCache } from "./enable-compile-cache.js";
+
+// Before any chunk loads: the compile cache covers only modules loaded after it is on.
+enableCompileCache();
 
 /** Answered here: the version alone loads neither the command table nor what it imports (docs/cli.md, "Start time"). */
 const VERSION_FLAGS: ReadonlySet<string> = new Set(["--version", "-V", "version"]);
