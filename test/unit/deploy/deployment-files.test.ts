@@ -247,6 +247,8 @@ describe("the deployment files", async () => {
       const env = workerEnvironment(dotenv);
       const settings = parseSettings(withSecondProject, "compose.yaml", env);
       expect(settings.projects.map((project) => project.id)).toEqual([68, 67]);
+      // A schedule in each, the template's too: without one the worker warns (the safety net for lost events).
+      expect(settings.projects.filter((project) => project.schedule === undefined).map((project) => project.id)).toEqual([]);
       expect(settings.projects[0]?.pim.events?.secret).toBe("pim_68_events_secret-0123456789");
       expect(env.OTEL_EXPORTER_OTLP_ENDPOINT).toBe("http://otel-collector:4318");
     });
