@@ -329,6 +329,6 @@ describe("the deployment files", async () => {
       const offending = content.split("\n").filter((line) => throughNpm.test(line));
       expect(offending, name).toEqual([]);
     }
-    expect(documents["README.md"]).toMatch(/^node dist\/src\/cli\/bin\.js worker --config/m);
+    expect(documents["README.md"]).toMatch(/^node dist\/bin\/pim-sync\.js worker --config/m);
   });
 });
