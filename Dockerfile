@@ -4,7 +4,7 @@
 # in a temporary folder and starts the worker from it as ENTRYPOINT + CMD would. It reads this
 # file's final stage and refuses an instruction it does not know: change the two together.
 # Build stage: every dependency, compile TypeScript.
-FROM node:20-slim AS build
+FROM node:24-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 # npm ci: exactly the lock file's versions (npm install may resolve newer ones).
@@ -27,7 +27,7 @@ ENTRYPOINT ["node", "/app/dist/bin/pim-sync.js"]
 CMD ["sim"]
 
 # Runtime stage: production dependencies and the bundled CLI only (no simulators), run as a non-root user.
-FROM node:20-slim
+FROM node:24-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./

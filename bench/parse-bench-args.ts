@@ -97,7 +97,9 @@ Options:
   --scenario startup
                     run only the start-up figures: --version, jobs list and plan (to its first
                     request) of the built CLI against a bare node -e '', in turn, --rounds N
-                    (default ${DEFAULT_STARTUP_ROUNDS}) times, medians; --cli, --redis-url and --json apply
+                    (default ${DEFAULT_STARTUP_ROUNDS}) times, medians; --node PATH (repeat it) measures
+                    with that Node binary, the bare start too, one report per Node version
+                    (default: the Node running the benchmark); --cli, --redis-url and --json apply
   -h, --help        show this help`;
 
 export class BenchUsageError extends Error {
@@ -148,6 +150,8 @@ export type BenchArgs =
       readonly kind: "startup";
       readonly rounds: number;
       readonly cliPath: string | null;
+      /** Node binaries to measure with, each on its own (none given: the one running the benchmark). */
+      readonly nodePaths: readonly string[];
       readonly redisUrl: string;
       readonly json: boolean;
     }
@@ -195,6 +199,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
         events: { type: "string" },
         rounds: { type: "string" },
         cli: { type: "string" },
+        node: { type: "string", multiple: true },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -267,6 +272,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
         kind: "startup",
         rounds: integerIn(values.rounds, "--rounds", DEFAULT_STARTUP_ROUNDS, 1, 200),
         cliPath: values.cli ?? null,
+        nodePaths: values.node ?? [],
         redisUrl: redisUrlOf(values["redis-url"]),
         json,
       };

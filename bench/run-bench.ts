@@ -278,21 +278,30 @@ async function runCapacity(args: Extract<BenchArgs, { kind: "capacity" }>): Prom
 
 async function runStartup(args: Extract<BenchArgs, { kind: "startup" }>): Promise<void> {
   // The bundled CLI, as the main run's start-up figures measure it (what `bin` and the image run).
-  const result = await runStartupScenario({
-    cliPath: args.cliPath ?? BUILT_CLI_PATH,
-    redisUrl: args.redisUrl,
-    rounds: args.rounds,
-    progress,
-  });
-  const report = { generated_at: new Date().toISOString(), machine: machineInfo(), startup: result };
+  // One Node after the other (each its own bare start): a figure is a Node version's.
+  const results = [];
+  for (const nodePath of args.nodePaths.length > 0 ? args.nodePaths : [process.execPath])
+    results.push(
+      await runStartupScenario({
+        cliPath: args.cliPath ?? BUILT_CLI_PATH,
+        nodePath,
+        redisUrl: args.redisUrl,
+        rounds: args.rounds,
+        progress,
+      }),
+    );
+  const report = { generated_at: new Date().toISOString(), machine: machineInfo(), startup: results };
   if (args.json) {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     return;
   }
-  const lines = Object.entries(result.figures).map(
-    ([key, value]) => `${key} ${value} (target <= ${STARTUP_TARGETS[key as keyof typeof STARTUP_TARGETS]})`,
-  );
-  lines.push(`medians ms: ${JSON.stringify(result.medians_ms)}; load ${result.load_average_1m.join(" / ")}`);
+  const lines = results.flatMap((result) => [
+    `node ${result.node}:`,
+    ...Object.entries(result.figures).map(
+      ([key, value]) => `  ${key} ${value} (target <= ${STARTUP_TARGETS[key as keyof typeof STARTUP_TARGETS]})`,
+    ),
+    `  medians ms: ${JSON.stringify(result.medians_ms)}; load ${result.load_average_1m.join(" / ")}`,
+  ]);
   process.stdout.write(`${lines.join("\n")}\n`);
 }
 

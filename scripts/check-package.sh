@@ -31,23 +31,32 @@ if grep -E '^package/(src|sim|test|bench|scripts|node_modules|dist/(bench|script
 fi
 say "ok: the tarball holds the bundled CLI (dist/bin), config/, LICENSE and README, and no sources or tests ($(wc -l < "$work/contents") files)"
 
-# A clean project that installs the tarball as a team would (README, "As a package"),
-# production dependencies only; --prefer-offline: what this machine's npm cache holds is not
-# fetched again. npm applies only the installing project's overrides and install-script
-# decisions, so the project makes those a team on Node 20 makes: our `overrides` (the last
-# versions of two nested dependencies that accept Node 20), our `allowScripts`, and a denial
-# for the tarball itself, whose `prepare` (the build, already in dist/) npm counts as an
-# install script of a non-registry dependency.
+# A clean project that installs the tarball as a team would: the README's "As a package" block,
+# run as written, in order, in a project holding the tarball (production dependencies only, and
+# --prefer-offline: what this machine's npm cache holds is not fetched again). npm applies only
+# the installing project's overrides and install-script decisions, so the block makes them
+# before the install: a denial for the tarball itself (its `prepare` is the build already in
+# dist/), for protobufjs and msgpackr-extract, and on Node 20 our two overrides.
 mkdir "$work/project"
+cp "$tarball" "$work/project/"
+(cd "$work/project" && npm init -y > /dev/null)
 node -e '
-  const ours = require("./package.json");
-  const allowScripts = { ...ours.allowScripts, [`file:${process.argv[2]}`]: false };
-  const project = { name: "pim-sync-package-check", private: true, allowScripts, overrides: ours.overrides };
-  require("node:fs").writeFileSync(process.argv[1], JSON.stringify(project, null, 2));
-' "$work/project/package.json" "$tarball"
-say "npm install of the tarball into a clean project"
-(cd "$work/project" && npm install --no-audit --no-fund --omit=dev --prefer-offline "$tarball" > "$work/install.log" 2>&1) ||
-  fail "npm install of the tarball failed: $(cat "$work/install.log")"
+  const readme = require("node:fs").readFileSync("README.md", "utf8");
+  const block = /As a package:[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme);
+  if (!block) { console.error("README: no sh block under \"As a package\""); process.exit(1); }
+  process.stdout.write(block[1].replace(/\\\n/g, " "));
+' > "$work/readme-steps.sh"
+grep -q "pim-sync-$version.tgz" "$work/readme-steps.sh" || fail "the README's package steps do not name pim-sync-$version.tgz"
+say "npm install of the tarball into a clean project, the README's steps:"
+sed 's/^/  /' "$work/readme-steps.sh"
+sed -i 's/^npm install \(.*\)#.*$/npm install --no-audit --no-fund --omit=dev --prefer-offline \1/' "$work/readme-steps.sh"
+(cd "$work/project" && bash -euo pipefail "$work/readme-steps.sh" > "$work/install.log" 2>&1) ||
+  fail "the README's package steps failed: $(cat "$work/install.log")"
+# A later install in that project, without --ignore-scripts: every install script decided.
+(cd "$work/project" && npm install --no-audit --no-fund --omit=dev --prefer-offline >> "$work/install.log" 2>&1) ||
+  fail "a second npm install in the project failed: $(cat "$work/install.log")"
+# No path of this machine left in the project: the keys npm matches are relative.
+if grep -q "$work" "$work/project/package.json"; then fail "package.json names an absolute path: $(cat "$work/project/package.json")"; fi
 [[ ! -e "$work/project/node_modules/typescript" ]] || fail "the install pulled TypeScript in"
 # No warning at all: an install script allowScripts does not decide (decide it there,
 # CONTRIBUTING.md "Install scripts"), or a dependency whose engines refuse Node 20 (pin its last

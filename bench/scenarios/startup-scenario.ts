@@ -3,7 +3,10 @@
  * image run) against a bare `node -e ''`, in the same run, taken in turn (bare, --version,
  * jobs list, plan, bare, …) so that the machine's load weighs on each alike; medians. `jobs list` runs against the benchmark's Redis (an empty queue
  * under a prefix of its own); `plan` is timed from spawn to its first request arriving at a
- * local HTTP server standing for the PIM (its token request), then killed.
+ * local HTTP server standing for the PIM (its token request), then killed. Every process, the
+ * bare one too, runs on `nodePath` (default: the Node running the benchmark), so that a figure
+ * belongs to one Node version; the compile cache (src/cli/enable-compile-cache.ts, Node 22.1+) is
+ * left where the CLI puts it, warm after the first round, as on a machine that runs commands.
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -42,7 +45,7 @@ export async function runStartupOfRunScenario(context: ScenarioContext): Promise
   return {
     figures: result.figures,
     measurements: {
-      startup_ms: { ...result.medians_ms, rounds: result.rounds, load_1m: result.load_average_1m.join(" / ") },
+      startup_ms: { ...result.medians_ms, rounds: result.rounds, load_1m: result.load_average_1m.join(" / "), node: result.node },
     },
     note: null,
   };
@@ -60,10 +63,13 @@ export interface StartupResult {
   readonly medians_ms: { readonly bare: number; readonly version: number; readonly jobs_list: number; readonly plan_first_request: number };
   readonly rounds: number;
   readonly load_average_1m: readonly number[];
+  /** `process.version` of the Node measured. */
+  readonly node: string;
 }
 
 export async function runStartupScenario(options: {
   readonly cliPath: string;
+  readonly nodePath?: string;
   readonly redisUrl: string;
   readonly rounds: number;
   readonly progress: (message: string) => void;
@@ -93,18 +99,20 @@ export async function runStartupScenario(options: {
         projects: [{ id: 67, pim: { url: pimUrl, ...SIM_PIM_CREDENTIALS }, service: { url: pimUrl, token: SIM_SERVICE_TOKEN } }],
       }),
     );
+    const node = options.nodePath ?? process.execPath;
+    const version = await nodeVersionOf(node);
     const times = { bare: [] as number[], version: [] as number[], jobs_list: [] as number[], plan_first_request: [] as number[] };
     const loads: number[] = [];
     for (let index = 0; index < options.rounds; index += 1) {
-      times.bare.push(await timeExit(["-e", ""]));
-      times.version.push(await timeExit([options.cliPath, "--version"]));
-      times.jobs_list.push(await timeExit([options.cliPath, "jobs", "list", "--config", config]));
+      times.bare.push(await timeExit(node, ["-e", ""]));
+      times.version.push(await timeExit(node, [options.cliPath, "--version"]));
+      times.jobs_list.push(await timeExit(node, [options.cliPath, "jobs", "list", "--config", config]));
       times.plan_first_request.push(
-        await timeFirstRequest([options.cliPath, "plan", "--config", planConfig, "--project", "67"], firstRequest),
+        await timeFirstRequest(node, [options.cliPath, "plan", "--config", planConfig, "--project", "67"], firstRequest),
       );
       if (index % 5 === 4) {
         loads.push(round(loadavg()[0] ?? 0, 2));
-        options.progress(`startup: ${index + 1}/${options.rounds} rounds`);
+        options.progress(`startup (node ${version}): ${index + 1}/${options.rounds} rounds`);
       }
     }
     const median = (values: readonly number[]): number => percentile(values, 50) ?? Number.NaN;
@@ -123,6 +131,7 @@ export async function runStartupScenario(options: {
       medians_ms: medians,
       rounds: options.rounds,
       load_average_1m: loads,
+      node: version,
     };
   } finally {
     await firstRequest.close();
@@ -132,9 +141,9 @@ export async function runStartupScenario(options: {
 }
 
 /** Spawn to exit, in ms; a non-zero exit fails the scenario (the figure would not be a start). */
-async function timeExit(args: readonly string[]): Promise<number> {
+async function timeExit(node: string, args: readonly string[]): Promise<number> {
   const startedAt = performance.now();
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(node, args, { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
   const [code] = (await once(child, "close")) as [number | null];
@@ -143,16 +152,25 @@ async function timeExit(args: readonly string[]): Promise<number> {
   return elapsed;
 }
 
-async function timeFirstRequest(args: readonly string[], server: FirstRequestServer): Promise<number> {
+async function timeFirstRequest(node: string, args: readonly string[], server: FirstRequestServer): Promise<number> {
   const arrived = server.next();
   const startedAt = performance.now();
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "ignore"] });
+  const child = spawn(node, args, { stdio: ["ignore", "ignore", "ignore"] });
   const exited = once(child, "close");
   const at = await Promise.race([arrived, exited.then(() => Number.NaN)]);
   child.kill("SIGKILL");
   await exited;
   if (Number.isNaN(at)) throw new Error(`startup: node ${args.join(" ")} exited before its first request`);
   return at - startedAt;
+}
+
+async function nodeVersionOf(node: string): Promise<string> {
+  const child = spawn(node, ["-p", "process.version"], { stdio: ["ignore", "pipe", "inherit"] });
+  let stdout = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  const [code] = (await once(child, "close")) as [number | null];
+  if (code !== 0) throw new Error(`startup: ${node} -p process.version exited ${code}`);
+  return stdout.trim();
 }
 
 /** Answers 503 to everything; tells when the next request arrives. */

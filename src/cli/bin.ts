@@ -1,4 +1,11 @@
 #!/usr/bin/env node
+import { enableCompileCache } from "./enable-compile-cache.js";
+import { endQuietlyOnClosedStdout } from "./end-quietly-on-closed-stdout.js";
+
+// Before any chunk loads: the compile cache covers only modules loaded after it is on.
+enableCompileCache();
+// Before anything is written: `pim-sync … | head` ends every command with exit 0.
+endQuietlyOnClosedStdout(process.stdout, (code) => process.exit(code));
 
 /** Answered here: the version alone loads neither the command table nor what it imports (docs/cli.md, "Start time"). */
 const VERSION_FLAGS: ReadonlySet<string> = new Set(["--version", "-V", "version"]);

@@ -13,7 +13,7 @@ export function simulatorsFromClone<T>(load: () => Promise<T>): () => Promise<T>
     } catch (error) {
       if (isMissingSimulators(error))
         throw new UsageError(
-          "the simulators come with a clone of the repository, not with the package or the image: clone it, run `npm install`, then `node dist/src/cli/bin.js sim` (or `demo`) there",
+          "the simulators come with a clone of the repository, not with the package or the image: clone it, run `npm install`, then `node dist/bin/pim-sync.js sim` (or `demo`) there",
         );
       throw error;
     }

@@ -144,7 +144,7 @@ export const projectSchema = z.strictObject({
   schedule: z
     .strictObject({
       cron: nonEmpty.describe(
-        "the worker's sync schedule: a 5-field cron (or 6 with seconds first); checked when the config loads (see Cron expressions below)",
+        "the worker's sync schedule: a 5-field cron (or 6 with seconds first); checked when the config loads (see Cron expressions below). Required in a `schedule`; a project without `schedule` is synced only when asked (trigger, PIM event, `enqueue sync`), and the worker warns of it at start-up: the schedule is the safety net for lost events",
       ),
       timezone: nonEmpty.optional().describe("an IANA time zone for the cron; the server's when left out"),
     })

@@ -26,10 +26,10 @@ const DEMO_PROJECT = 67;
 
 export const DEMO_NEXT_STEPS = `
 Next: run the pieces yourself (see README, "Try the worker"):
-  node dist/src/cli/bin.js sim                                               # terminal 1: the simulators
-  node dist/src/cli/bin.js plan --config config/sim.yaml --project 67        # terminal 2: a dry run, no Redis
-  node dist/src/cli/bin.js worker --config config/sim-worker.yaml            # needs Redis on 127.0.0.1:6379
-  node dist/src/cli/bin.js enqueue sync --config config/sim-worker.yaml --project 67`;
+  node dist/bin/pim-sync.js sim                                              # terminal 1: the simulators
+  node dist/bin/pim-sync.js plan --config config/sim.yaml --project 67       # terminal 2: a dry run, no Redis
+  node dist/bin/pim-sync.js worker --config config/sim-worker.yaml           # needs Redis on 127.0.0.1:6379
+  node dist/bin/pim-sync.js enqueue sync --config config/sim-worker.yaml --project 67`;
 
 export async function runDemoCommand(argv: readonly string[], io: CliIo): Promise<number> {
   if (readCommandArgs(argv, io, {}, DEMO_HELP) === null) return 0;

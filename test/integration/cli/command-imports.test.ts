@@ -52,7 +52,12 @@ describe("pim-sync --version: what it loads", () => {
 
     expect(loaded.some((url) => url.includes("/dist/src/app/package-version.js"))).toBe(true);
     const own = loaded.filter((url) => url.includes("/dist/src/")).map((url) => url.slice(url.indexOf("/dist/src/")));
-    expect(own.sort()).toEqual(["/dist/src/app/package-version.js", "/dist/src/cli/bin.js"]);
+    expect(own.sort()).toEqual([
+      "/dist/src/app/package-version.js",
+      "/dist/src/cli/bin.js",
+      "/dist/src/cli/enable-compile-cache.js",
+      "/dist/src/cli/end-quietly-on-closed-stdout.js",
+    ]);
     expect(loaded.filter((url) => url.includes("/node_modules/"))).toEqual([]);
   });
 });
@@ -129,7 +134,12 @@ describe("the bundled CLI: what a command loads", () => {
     const { files, modules, external } = await bundledModulesLoadedBy(["--version"], tempDir);
 
     expect(files[0]).toBe("/dist/bin/pim-sync.js");
-    expect(modules.sort()).toEqual(["/dist/src/app/package-version.js", "/dist/src/cli/bin.js"]);
+    expect(modules.sort()).toEqual([
+      "/dist/src/app/package-version.js",
+      "/dist/src/cli/bin.js",
+      "/dist/src/cli/enable-compile-cache.js",
+      "/dist/src/cli/end-quietly-on-closed-stdout.js",
+    ]);
     expect(external).toEqual([]);
   });
 

@@ -1,6 +1,4 @@
 import { readFile, writeFile } from "node:fs/promises";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { beforeAll, describe, expect } from "vitest";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
@@ -11,61 +9,13 @@ import { waitFor } from "../../support/process-poll.js";
 import { TEST_REDIS_URL, type TestRedis } from "../../support/redis.js";
 import { test, type CliFixture } from "../../support/fixtures.js";
 import { signBody } from "../../../src/features/events/event-signature.js";
+import { startEventRelay } from "../../support/event-relay.js";
 
 interface SimWorkerConfig {
   redis: { url: string; prefix: string };
   server: { host: string; port: number };
   trigger: { token: string };
   projects: { pim: { url: string; events?: { secret: string } }; service: { url: string } }[];
-}
-
-interface RelayedEvent {
-  readonly body: string;
-  readonly signature: string | undefined;
-  readonly status: number;
-}
-
-/**
- * A loopback pipe in front of the worker's receiver: the sim must be told where events go when
- * it starts, and the worker (its port bound as 0) is started after the sim whose URLs its config
- * names. It hands each POST on unchanged, once `to` is set, and keeps what passed.
- */
-async function startEventRelay() {
-  let to: string | undefined;
-  const passed: RelayedEvent[] = [];
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      const body = Buffer.concat(chunks).toString("utf8");
-      const signature = request.headers["x-akeneo-signature-primary"];
-      const headers = Object.fromEntries(
-        Object.entries(request.headers).flatMap(([name, value]) =>
-          name.startsWith("x-") || name === "content-type" ? [[name, String(value)]] : [],
-        ),
-      );
-      void (async () => {
-        const answer = to === undefined ? null : await fetch(to, { method: "POST", headers, body });
-        const status = answer?.status ?? 503;
-        passed.push({ body, signature: typeof signature === "string" ? signature : undefined, status });
-        response.writeHead(status, { "content-type": "application/json" });
-        response.end(answer === null ? "{}" : await answer.text());
-      })();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    passed,
-    forwardTo(url: string) {
-      to = url;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 describe("config/sim-worker.yaml: `pim-sync sim` + `pim-sync worker` as the README shows", () => {
@@ -244,6 +194,6 @@ describe("config/sim-worker.yaml: `pim-sync sim` + `pim-sync worker` as the READ
     expect(demo.stdout()).toMatch(
       /^ {2}manual_list: 1 option\(s\).*\n {4}\(untouched: no PIM attribute derives 'manual_list', so it is a collection kept by hand in the service; pim-sync never writes it\)$/m,
     );
-    expect(demo.stdout()).toContain("node dist/src/cli/bin.js worker --config config/sim-worker.yaml");
+    expect(demo.stdout()).toContain("node dist/bin/pim-sync.js worker --config config/sim-worker.yaml");
   });
 });

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect } from "vitest";
 import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
 import { SYNC_SCHEDULER_ID } from "../../../src/infra/redis/queue-names.js";
+import { PROJECT_WITHOUT_SCHEDULE_WARNING } from "../../../src/jobs/worker/start-worker.js";
 import { assertCliBuilt, waitForExit } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { waitFor } from "../../support/process-poll.js";
@@ -32,7 +33,7 @@ describe("the worker and the schedules in Redis", () => {
   /** A worker config (upstreams never reached: no job runs in these tests). */
   async function configFile(
     name: string,
-    extras: { schedule: Record<string, string>; server?: Record<string, unknown>; worker?: Record<string, unknown> },
+    extras: { schedule: Record<string, string> | null; server?: Record<string, unknown>; worker?: Record<string, unknown> },
   ): Promise<string> {
     const config = testConfigObject({
       pimUrl: "http://127.0.0.1:9",
@@ -40,7 +41,7 @@ describe("the worker and the schedules in Redis", () => {
       redisPrefix: redis.prefix,
       logLevel: "info",
       worker: extras.worker,
-      projectExtras: { schedule: extras.schedule },
+      projectExtras: extras.schedule === null ? {} : { schedule: extras.schedule },
     });
     const path = join(dir, name);
     await writeFile(path, JSON.stringify({ ...config, ...(extras.server ? { server: extras.server } : {}) }));
@@ -51,6 +52,23 @@ describe("the worker and the schedules in Redis", () => {
     const found = await queues.queueFor(PROJECT).getJobScheduler(SYNC_SCHEDULER_ID);
     return found ? { pattern: found.pattern ?? null, tz: found.tz ?? null } : null;
   }
+
+  test("a project without a schedule is warned of at start, naming the project; one with a schedule is not", async () => {
+    const without = await cli.startWorker(await configFile("without.json", { schedule: null }), 30_000);
+    const warning = await without.waitForLog(
+      (line) => line.msg === PROJECT_WITHOUT_SCHEDULE_WARNING,
+      30_000,
+      "the missing schedule's warning",
+    );
+    expect(warning).toMatchObject({ level: 40, project: PROJECT, key: "projects[].schedule" });
+    expect(await scheduler()).toBeNull();
+    without.signal("SIGTERM");
+    expect(await waitForExit(without, 30_000)).toEqual({ code: 0, signal: null });
+
+    const withSchedule = await cli.startWorker(await configFile("with.json", { schedule: FLEET_SCHEDULE }), 30_000);
+    await withSchedule.waitForLog((line) => line.msg === "sync schedule upserted", 30_000, "the schedule upserted");
+    expect(withSchedule.logs().filter((line) => line.msg === PROJECT_WITHOUT_SCHEDULE_WARNING)).toEqual([]);
+  });
 
   test("a worker whose HTTP port is taken fails to start and leaves the running fleet's schedule as it was", async ({ closeAfter }) => {
     const fleet = await cli.startWorker(await configFile("fleet.json", { schedule: FLEET_SCHEDULE }), 30_000);

@@ -195,10 +195,14 @@ describe("parseBenchArgs", () => {
       kind: "startup",
       rounds: 15,
       cliPath: null,
+      nodePaths: [],
       redisUrl: "redis://127.0.0.1:6379",
       json: false,
     });
     expect(parseBenchArgs(["--scenario", "startup", "--rounds", "3", "--json"])).toMatchObject({ rounds: 3, json: true });
+    expect(parseBenchArgs(["--scenario", "startup", "--node", "/opt/a/node", "--node", "/opt/b/node"])).toMatchObject({
+      nodePaths: ["/opt/a/node", "/opt/b/node"],
+    });
     expect(() => parseBenchArgs(["--scenario", "startup", "--rounds", "x"])).toThrow("--rounds must be an integer");
   });
 });

@@ -247,6 +247,8 @@ describe("the deployment files", async () => {
       const env = workerEnvironment(dotenv);
       const settings = parseSettings(withSecondProject, "compose.yaml", env);
       expect(settings.projects.map((project) => project.id)).toEqual([68, 67]);
+      // A schedule in each, the template's too: without one the worker warns (the safety net for lost events).
+      expect(settings.projects.filter((project) => project.schedule === undefined).map((project) => project.id)).toEqual([]);
       expect(settings.projects[0]?.pim.events?.secret).toBe("pim_68_events_secret-0123456789");
       expect(env.OTEL_EXPORTER_OTLP_ENDPOINT).toBe("http://otel-collector:4318");
     });
@@ -264,7 +266,7 @@ describe("the deployment files", async () => {
 
   describe("Dockerfile", () => {
     it("installs exactly the lock file's versions (npm ci) in both stages, production ones only in the final one", () => {
-      expect(dockerfile.match(/^FROM node:20-slim/gm)).toHaveLength(2);
+      expect(dockerfile.match(/^FROM node:24-slim/gm)).toHaveLength(2);
       expect(dockerfile).not.toMatch(/^RUN .*npm install/m);
       expect(dockerfile.match(/^RUN npm ci /gm)).toHaveLength(2);
       expect(finalStage).toMatch(/^RUN npm ci --omit=dev /m);
@@ -327,6 +329,6 @@ describe("the deployment files", async () => {
       const offending = content.split("\n").filter((line) => throughNpm.test(line));
       expect(offending, name).toEqual([]);
     }
-    expect(documents["README.md"]).toMatch(/^node dist\/src\/cli\/bin\.js worker --config/m);
+    expect(documents["README.md"]).toMatch(/^node dist\/bin\/pim-sync\.js worker --config/m);
   });
 });
