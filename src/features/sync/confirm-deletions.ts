@@ -18,8 +18,7 @@ export interface DeletionCheck {
  * can end early without any sign a client could see (a search_after list has no count), and
  * a name missing from a short list would be deleted; an item the PIM still serves proves the list
  * was incomplete. Returns the names the PIM still has (the caller then writes nothing). Answers
- * are cached per source, since sibling collections plan the same deletions. Units and currencies
- * come from lists read whole with the structure, so they are not asked about.
+ * are cached per source, since sibling collections plan the same deletions.
  */
 export function createDeletionCheck(
   pim: PimItemReader,
@@ -34,12 +33,7 @@ export function createDeletionCheck(
     // The PIM compares codes case-insensitively: one answer per code, whatever its spelling.
     let answer = known.get(codeKey(name));
     if (answer === undefined) {
-      answer =
-        source.kind === "attribute-options"
-          ? pim.getAttributeOption(source.attribute, name, signal).then((item) => item !== null)
-          : source.kind === "reference-entity-records"
-            ? pim.getRecord(source.referenceEntity, name, signal).then((item) => item !== null)
-            : Promise.resolve(false);
+      answer = askPimWhetherPresent(pim, source, name, signal);
       known.set(codeKey(name), answer);
     }
     return answer;
@@ -50,4 +44,28 @@ export function createDeletionCheck(
       return names.filter((_, index) => present[index] === true);
     },
   };
+}
+
+/**
+ * Whether the PIM still serves `name` in `source`. Exhaustive over the kinds of source: a kind
+ * added to OptionSource without its case here does not compile, rather than falling through to
+ * "gone" and confirming every deletion of it (test/unit/features/sync/confirm-deletions.test.ts).
+ */
+function askPimWhetherPresent(pim: PimItemReader, source: OptionSource, name: string, signal: AbortSignal | undefined): Promise<boolean> {
+  switch (source.kind) {
+    case "attribute-options":
+      return pim.getAttributeOption(source.attribute, name, signal).then((item) => item !== null);
+    case "reference-entity-records":
+      return pim.getRecord(source.referenceEntity, name, signal).then((item) => item !== null);
+    case "measurement-units":
+    case "currencies":
+      // Read whole with the structure, never a list that can end early: nothing to confirm.
+      return Promise.resolve(false);
+    default:
+      return unknownSourceKind(source);
+  }
+}
+
+function unknownSourceKind(source: never): never {
+  throw new Error(`no deletion check for the option source ${JSON.stringify(source)}`);
 }
