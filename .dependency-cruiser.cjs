@@ -55,9 +55,9 @@ module.exports = {
     },
     {
       name: "bullmq-only-in-jobs",
-      comment: "src/jobs is the only group that speaks BullMQ (the composition, the dashboard and the commands excepted)",
+      comment: "src/jobs is the only group that speaks BullMQ",
       severity: "error",
-      from: { path: "^src/", pathNot: ["^src/jobs/", "^src/server/admin/", "^src/app/", "^src/cli/"] },
+      from: { path: "^src/", pathNot: "^src/jobs/" },
       to: { path: "node_modules/bullmq/" },
     },
     {
@@ -66,7 +66,7 @@ module.exports = {
       severity: "error",
       from: {
         path: "^src/",
-        pathNot: ["^src/cli/commands/(sim-command|sim-change-command|demo-command|activation-demo|load-simulators)\\.ts$"],
+        pathNot: ["^src/cli/commands/(sim-command|sim-change-command|demo-command|activation-demo)\\.ts$"],
       },
       to: { path: "^sim/" },
     },
