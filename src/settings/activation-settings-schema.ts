@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { secret } from "./secret.js";
 
 /**
  * Config defaults that are guesses, not published values: with the other unpublished choices of
@@ -34,7 +35,7 @@ const fileSinkSchema = z.strictObject({
 const webhookSinkSchema = z.strictObject({
   type: z.literal("webhook"),
   url: httpUrl.describe("with `type: webhook`: each order is POSTed here"),
-  token: nonEmpty.describe("with `type: webhook`: sent as `Authorization: Bearer <token>`"),
+  token: secret(nonEmpty).describe("with `type: webhook`: sent as `Authorization: Bearer <token>`"),
 });
 
 export const activationOrdersSchema = z.strictObject({
@@ -81,7 +82,7 @@ export const activationOffersSchema = z.strictObject({
 export const activationSchema = z.strictObject({
   url: httpUrl.describe("the Activation API's server root; pim-sync adds `/v1/...`"),
   pim_connection_id: nonEmpty.describe("the PIM connection id Activation's token belongs to"),
-  access_token: nonEmpty.describe("the Activation access token (generated in Activation's settings)"),
+  access_token: secret(nonEmpty).describe("the Activation access token (generated in Activation's settings)"),
   auth: z
     .enum(["headers", "bearer"])
     .default(ACTIVATION_DEFAULTS.auth)

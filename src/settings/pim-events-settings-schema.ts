@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { secret } from "./secret.js";
 
 /** A subscription secret: long enough that the HMAC cannot be brute-forced from a few signed bodies. */
-const secret = z.string().min(16, "must be at least 16 characters");
+const subscriptionSecret = secret(z.string().min(16, "must be at least 16 characters"));
 
 /**
  * `projects[].pim.events`: the Akeneo Event Platform subscription that tells this project of PIM
@@ -9,10 +10,10 @@ const secret = z.string().min(16, "must be at least 16 characters");
  */
 export const pimEventsSchema = z
   .strictObject({
-    secret: secret.describe(
+    secret: subscriptionSecret.describe(
       "The subscription's primary secret: events signed with it (X-AKENEO-SIGNATURE-PRIMARY or -SECONDARY) are accepted. From the environment (`${VAR}`).",
     ),
-    secondary_secret: secret
+    secondary_secret: subscriptionSecret
       .optional()
       .describe("A second accepted secret, while the subscription's secret is being rotated. From the environment (`${VAR}`)."),
     window_ms: z
@@ -39,7 +40,7 @@ export const pimEventsSchema = z
       .describe(
         "The PIM tenant id events must carry as their `subject`; events for another tenant are refused (403). Unset: any subject is accepted and recorded.",
       ),
-    notification_secret: secret
+    notification_secret: subscriptionSecret
       .optional()
       .describe(
         "The subscriber's `notification_webhook_secret`: the Event Platform's notifications (a subscription suspended, revoked or resumed) sent to `/v1/pim-event-notifications/<project>` must be signed with it. Unset: they must be signed with `secret` or `secondary_secret`. From the environment (`${VAR}`).",

@@ -8,6 +8,8 @@ export interface SettingsReferenceRow {
   /** The default as YAML would spell it, `required`, or `none` (optional, no default). */
   readonly defaultValue: string;
   readonly description: string;
+  /** Marked with `secret()` (src/settings/secret.ts): redacted everywhere, may be unset for the commands that call no upstream. */
+  readonly secret: boolean;
 }
 
 /**
@@ -38,6 +40,7 @@ interface JsonNode {
   readonly oneOf?: readonly unknown[];
   readonly enum?: readonly unknown[];
   readonly const?: unknown;
+  readonly secret?: unknown;
 }
 
 function asNode(value: unknown): JsonNode {
@@ -57,7 +60,7 @@ function walk(node: JsonNode, key: string, required: boolean, rows: SettingsRefe
     walk(items, `${key}[]`, true, rows);
     return;
   }
-  rows.push({ key, defaultValue: defaultOf(node, required), description: descriptionOf(node) });
+  rows.push({ key, defaultValue: defaultOf(node, required), description: descriptionOf(node), secret: isSecret(node) });
 }
 
 /** The keys of an object, or of every variant of a union of objects (listed once each). */
@@ -95,6 +98,10 @@ function descriptionOf(node: JsonNode): string {
   return "";
 }
 
+function isSecret(node: JsonNode): boolean {
+  return node.secret === true || [...(node.anyOf ?? []), ...(node.oneOf ?? [])].some((variant) => asNode(variant).secret === true);
+}
+
 function defaultOf(node: JsonNode, required: boolean): string {
   if (node.default !== undefined) return formatDefault(node.default);
   return required ? "required" : "none";
@@ -109,8 +116,9 @@ function formatDefault(value: unknown): string {
 /** The Markdown table docs/configuration.md holds between its generated-table markers. */
 export function renderSettingsReference(rows: readonly SettingsReferenceRow[]): string {
   const escape = (text: string): string => text.replaceAll("|", "\\|").replaceAll("\n", " ");
-  const lines = ["| key | default | meaning |", "|---|---|---|"];
-  for (const row of rows) lines.push(`| \`${row.key}\` | ${escape(row.defaultValue)} | ${escape(row.description)} |`);
+  const lines = ["| key | default | secret | meaning |", "|---|---|---|---|"];
+  for (const row of rows)
+    lines.push(`| \`${row.key}\` | ${escape(row.defaultValue)} | ${row.secret ? "secret" : ""} | ${escape(row.description)} |`);
   return lines.join("\n");
 }
 

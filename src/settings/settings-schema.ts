@@ -3,6 +3,7 @@ import { DELETION_RECORD_MS } from "../core/reconcile/deletion-guard.js";
 import { activationSchema } from "./activation-settings-schema.js";
 import { clusterNodeProblems } from "./cluster-node-problems.js";
 import { pimEventsSchema } from "./pim-events-settings-schema.js";
+import { secret } from "./secret.js";
 import { DEFAULT_HISTORY_SETTINGS, historySettingsSchema } from "./history-settings-schema.js";
 import { DEFAULT_HELD_SETTINGS, heldSettingsSchema } from "./held-settings-schema.js";
 import { DEFAULT_EVENT_PLATFORM_SETTINGS, eventPlatformSettingsSchema } from "./event-platform-settings-schema.js";
@@ -23,10 +24,10 @@ const localeCode = z.string().regex(/^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,4})*$/, "m
 
 export const pimConnectionSchema = z.strictObject({
   url: httpUrl.describe("the PIM's base URL (Akeneo connection)"),
-  client_id: nonEmpty.describe("the Akeneo API connection's client id"),
-  secret: nonEmpty.describe("the Akeneo API connection's secret"),
-  username: nonEmpty.describe("the Akeneo API connection's user name"),
-  password: nonEmpty.describe("the Akeneo API connection's password"),
+  client_id: secret(nonEmpty).describe("the Akeneo API connection's client id"),
+  secret: secret(nonEmpty).describe("the Akeneo API connection's secret"),
+  username: secret(nonEmpty).describe("the Akeneo API connection's user name"),
+  password: secret(nonEmpty).describe("the Akeneo API connection's password"),
   max_in_flight: z
     .int()
     .min(1)
@@ -65,7 +66,7 @@ const serviceMaxInFlight = z.int().min(1).max(64).default(8);
 
 const serviceWithToken = z.strictObject({
   url: httpUrl.describe("the configuration service's base URL"),
-  token: nonEmpty.describe("the service's API token (give either `token`, or `email` + `password` to obtain one)"),
+  token: secret(nonEmpty).describe("the service's API token (give either `token`, or `email` + `password` to obtain one)"),
   requests_per_second: z.number().positive().max(100).default(10).describe("requests per second to the service (its fair-usage limit)"),
   max_in_flight: serviceMaxInFlight.describe("calls in flight at once to the service, per project (the sockets of its connection pool)"),
   budget: budgetName
@@ -80,7 +81,7 @@ const serviceWithLogin = z.strictObject({
   email: z
     .email({ error: "must be an email address" })
     .describe("log in with this email and `password` to obtain a token (instead of `token`)"),
-  password: nonEmpty.describe("the service login's password (with `email`)"),
+  password: secret(nonEmpty).describe("the service login's password (with `email`)"),
   token_name: nonEmpty.default("pim-sync").describe("the name of the token the login obtains"),
   requests_per_second: z.number().positive().max(100).default(10),
   max_in_flight: serviceMaxInFlight,
@@ -223,10 +224,9 @@ export const workerSchema = z
 export const triggerSchema = z.strictObject({
   host: nonEmpty.optional().describe("deprecated alias of `server.host`, read when `server` does not set it (logged as a deprecated key)"),
   port: z.int().min(0).max(65535).optional().describe("deprecated alias of `server.port`"),
-  token: z
-    .string()
-    .min(16, "must be at least 16 characters")
-    .describe("the bearer token of the trigger routes (`/v1/...`, at least 16 characters); the routes are off without `trigger`"),
+  token: secret(z.string().min(16, "must be at least 16 characters")).describe(
+    "the bearer token of the trigger routes (`/v1/...`, at least 16 characters); the routes are off without `trigger`",
+  ),
 });
 
 export const adminUserSchema = z.strictObject({
@@ -234,11 +234,9 @@ export const adminUserSchema = z.strictObject({
     .string()
     .regex(/^[^:\s]+$/, "no colon or whitespace (HTTP Basic sends name:password)")
     .describe("an admin user's name (no colon or whitespace)"),
-  password: z.string().min(12, "must be at least 12 characters").describe("its password (at least 12 characters; HTTP Basic)"),
+  password: secret(z.string().min(12, "must be at least 12 characters")).describe("its password (at least 12 characters; HTTP Basic)"),
   role: z.enum(["viewer", "admin"]).describe("`viewer` (reads only) or `admin` (may also retry, promote and clean jobs and enqueue syncs)"),
-  token: z
-    .string()
-    .min(16, "must be at least 16 characters")
+  token: secret(z.string().min(16, "must be at least 16 characters"))
     .optional()
     .describe("a bearer token for scripts, instead of the password (at least 16 characters)"),
 });
@@ -301,9 +299,7 @@ export const serverSchema = z.strictObject({
     .min(100)
     .default(3_000)
     .describe("a route that needs Redis answers 503 (`Retry-After: 5`) when Redis has not answered within this, instead of hanging"),
-  metrics_token: z
-    .string()
-    .min(16, "must be at least 16 characters")
+  metrics_token: secret(z.string().min(16, "must be at least 16 characters"))
     .optional()
     .describe("when set, `GET /metrics` needs it as a bearer token (at least 16 characters)"),
   auth_throttle: authThrottleSchema.default(authThrottleSchema.parse({})),

@@ -7,14 +7,14 @@ const UNSET_PLACEHOLDER = /^<environment variable [A-Za-z_][A-Za-z0-9_]* is not 
 
 /**
  * Every secret the configuration holds, as one Redactor for the sinks (logger, job failures,
- * job views): the values at the paths isSecretPath names (PIM client id, secret, user name and
- * password; service token and password; Activation access token; webhook token; trigger,
- * metrics and admin credentials), the service login's email, `redis.password` and the password
+ * job views): the values of the keys the settings schema marks with `secret()` (isSecretPath:
+ * PIM client id, secret, user name and password; service token and password; Activation access
+ * token; webhook token; trigger, metrics and admin credentials), the service login's email, `redis.password` and the password
  * of every Redis URL. Basic pairs: the PIM's client id/secret and each admin user's name/password.
  */
-export function redactorOfSettings(settings: Settings): Redactor {
+export function redactorOfSettings(settings: Settings, isSecret: SecretPaths = isSecretPath): Redactor {
   const secrets: string[] = [];
-  collectAtSecretPaths(settings, [], secrets);
+  collectAtSecretPaths(settings, [], isSecret, secrets);
   for (const project of settings.projects) if ("email" in project.service) secrets.push(project.service.email);
   if (settings.redis?.password !== undefined) secrets.push(settings.redis.password);
   const redisUrls = [settings.redis?.url, ...(settings.redis?.cluster?.nodes ?? [])];
@@ -29,14 +29,17 @@ export function redactorOfSettings(settings: Settings): Redactor {
   return createRedactor({ secrets: secrets.filter((secret) => !UNSET_PLACEHOLDER.test(secret)), basicPairs });
 }
 
-function collectAtSecretPaths(value: unknown, path: (string | number)[], into: string[]): void {
+/** Which paths of the settings hold secrets: isSecretPath, or a test's schema's (secretPathsOf). */
+type SecretPaths = (path: readonly (string | number)[]) => boolean;
+
+function collectAtSecretPaths(value: unknown, path: (string | number)[], isSecret: SecretPaths, into: string[]): void {
   if (typeof value === "string") {
-    if (isSecretPath(path)) into.push(value);
+    if (isSecret(path)) into.push(value);
     return;
   }
-  if (Array.isArray(value)) value.forEach((item: unknown, index) => collectAtSecretPaths(item, [...path, index], into));
+  if (Array.isArray(value)) value.forEach((item: unknown, index) => collectAtSecretPaths(item, [...path, index], isSecret, into));
   else if (value !== null && typeof value === "object")
-    for (const [key, item] of Object.entries(value)) collectAtSecretPaths(item, [...path, key], into);
+    for (const [key, item] of Object.entries(value)) collectAtSecretPaths(item, [...path, key], isSecret, into);
 }
 
 function passwordOf(url: string): string | undefined {

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { renderSettingsReference, settingsReference, withSettingsReference } from "../../../src/settings/settings-reference.js";
+import { secret } from "../../../src/settings/secret.js";
 
 const docPath = new URL("../../../docs/configuration.md", import.meta.url);
 
@@ -25,24 +26,24 @@ describe("the configuration reference is generated from the settings schema", ()
       items: z.array(z.strictObject({ code: z.string().default("x").describe("a code") })).default([]),
       codes: z.array(z.string()).default([]).describe("some codes"),
       either: z.union([
-        z.strictObject({ token: z.string().describe("a token") }),
+        z.strictObject({ token: secret(z.string()).describe("a token") }),
         z.strictObject({ email: z.string().describe("an email") }),
       ]),
     });
     expect(settingsReference(schema)).toEqual([
-      { key: "a", defaultValue: "3", description: "an int" },
-      { key: "section.name", defaultValue: "required", description: "a name" },
-      { key: "section.flag", defaultValue: "none", description: "a flag" },
-      { key: "items[].code", defaultValue: "x", description: "a code" },
-      { key: "codes", defaultValue: "[]", description: "some codes" },
-      { key: "either.token", defaultValue: "required", description: "a token" },
-      { key: "either.email", defaultValue: "required", description: "an email" },
+      { key: "a", defaultValue: "3", description: "an int", secret: false },
+      { key: "section.name", defaultValue: "required", description: "a name", secret: false },
+      { key: "section.flag", defaultValue: "none", description: "a flag", secret: false },
+      { key: "items[].code", defaultValue: "x", description: "a code", secret: false },
+      { key: "codes", defaultValue: "[]", description: "some codes", secret: false },
+      { key: "either.token", defaultValue: "required", description: "a token", secret: true },
+      { key: "either.email", defaultValue: "required", description: "an email", secret: false },
     ]);
   });
 
   it("a table cell never breaks the Markdown table", () => {
-    expect(renderSettingsReference([{ key: "k", defaultValue: "a|b", description: "one\ntwo | three" }])).toBe(
-      "| key | default | meaning |\n|---|---|---|\n| `k` | a\\|b | one two \\| three |",
+    expect(renderSettingsReference([{ key: "k", defaultValue: "a|b", description: "one\ntwo | three", secret: true }])).toBe(
+      "| key | default | secret | meaning |\n|---|---|---|---|\n| `k` | a\\|b | secret | one two \\| three |",
     );
   });
 
