@@ -86,13 +86,14 @@ describe("the OpenAPI description at /openapi.json (a real worker with every sur
     await waitForJobState(queues, PROJECT, failed.jobId, "failed", 60_000);
     Object.assign(jobs, { completed: `${PROJECT}/${syncId}`, failed: `${PROJECT}/${failed.jobId}` });
     // A held plan to review and approve (a guard holding deletions back writes the same), put after
-    // the sync above, which would have found it superseded.
+    // the sync above, of a collection no run plans: the fallback syncs the suspension notification
+    // below starts leave it as it is until the approval.
     const now = Date.now();
     await createRedisHeldStore(redis.redis, redis.prefix).save(
       {
         id: HELD_ID,
         project: PROJECT,
-        collections: [{ collection: "color", options: ["red", "blue"], reason: "would delete 2 of 3 options" }],
+        collections: [{ collection: "retired", options: ["red", "blue"], reason: "would delete 2 of 3 options" }],
         heldAt: new Date(now).toISOString(),
         lastHeldAt: new Date(now).toISOString(),
         run: { job: `${PROJECT}/1`, trigger: "schedule" },
