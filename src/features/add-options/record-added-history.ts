@@ -8,11 +8,12 @@ export type AddOptionsCall = "add-options" | "update-options";
 
 /**
  * What one accepted add-options or update-options call adds to the history: each option `added`,
- * under the request that asked for it (one group per request). A history that cannot be written
- * is logged, not thrown: the write is made, and the state takes it next (as a sync does).
+ * under the request that asked for it (one group per request). A history that cannot store it
+ * fails the write's collection, as on the sync path: the state does not take the write, so the
+ * job's retry writes it again and records it then; no accepted write is missing from the history.
  */
 export async function recordAddedHistory(args: {
-  readonly deps: Pick<AddOptionsDeps, "history" | "logger">;
+  readonly deps: Pick<AddOptionsDeps, "history">;
   readonly project: number;
   readonly collection: string;
   readonly parts: readonly { readonly request: string; readonly options: readonly ServiceOption[] }[];
@@ -43,6 +44,10 @@ export async function recordAddedHistory(args: {
   try {
     await deps.history.append(args.project, batch);
   } catch (error) {
-    deps.logger.error({ collection, err: error }, "could not record added options in the change history");
+    const message = error instanceof Error ? error.message : String(error);
+    throw new Error(
+      `the service accepted the options added to '${collection}', but the change history could not record them (${message}): the state does not take them, the job's retry writes them again`,
+      { cause: error },
+    );
   }
 }

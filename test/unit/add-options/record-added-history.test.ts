@@ -5,8 +5,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import { recordAddedHistory } from "../../../src/features/add-options/record-added-history.js";
 import { createFileHistoryStore } from "../../../src/stores/history/file-history-store.js";
 import { cliOrigin } from "../../../src/stores/history/run-origin.js";
-import { createLogger } from "../../../src/infra/log/create-logger.js";
-import { EMPTY_REDACTOR } from "../../../src/infra/secrets/redactor.js";
 
 let dir: string | undefined;
 afterEach(async () => {
@@ -15,21 +13,15 @@ afterEach(async () => {
 });
 
 describe("recordAddedHistory: a history that cannot be written", () => {
-  it("is logged with the error itself (type, code, stack), and the write goes on", async () => {
+  it("fails the write's collection, naming it and the store's error, so the state does not take the write", async () => {
     dir = await mkdtemp(join(tmpdir(), "record-added-history-"));
     // A file where the store's folder should be: its folder cannot be made (ENOTDIR).
     const notAFolder = join(dir, "state");
     await writeFile(notAFolder, "");
-    const lines: string[] = [];
-    const logger = createLogger({
-      level: "info",
-      redactor: EMPTY_REDACTOR,
-      destination: { write: (line: string) => void lines.push(line) },
-    });
     const history = createFileHistoryStore(notAFolder, { retentionMs: 86_400_000 });
 
-    await recordAddedHistory({
-      deps: { history, logger },
+    const recording = recordAddedHistory({
+      deps: { history },
       project: 67,
       collection: "color",
       parts: [{ request: "1", options: [{ name: "teal", label: { en_US: "Teal" } }] }],
@@ -38,14 +30,9 @@ describe("recordAddedHistory: a history that cannot be written", () => {
       now: Date.now,
     });
 
-    const logged = lines.map(
-      (line) =>
-        JSON.parse(line) as { msg?: string; collection?: string; err?: { type?: string; code?: string; message?: string; stack?: string } },
+    await expect(recording).rejects.toThrow(
+      /options added to 'color'.*could not record them \(.*ENOTDIR.*\): the state does not take them/,
     );
-    const line = logged.find((entry) => entry.msg === "could not record added options in the change history");
-    expect(line?.collection).toBe("color");
-    expect(line?.err).toMatchObject({ type: "Error", code: "ENOTDIR" });
-    expect(line?.err?.message).toContain("ENOTDIR");
-    expect(line?.err?.stack).toContain("ENOTDIR");
+    await expect(recording).rejects.toMatchObject({ cause: { code: "ENOTDIR" } });
   });
 });
