@@ -116,10 +116,11 @@ export function adminRouteRules(queueNames: readonly string[], options: { readon
     { method: "POST", url: "/admin/api/jobs/retry-failed", role: "admin" },
     { method: "POST", url: "/admin/api/projects/:id/sync", role: "admin" },
     { method: "POST", url: "/admin/api/projects/:id/resync", role: "admin" },
-    // The change history and the held deletions: everyone reads, admins approve.
+    // The change history and the held deletions: everyone reads, admins approve or dismiss.
     everyone("GET", "/admin/api/projects/:id/history"),
     everyone("GET", "/admin/api/projects/:id/held"),
     { method: "POST", url: "/admin/api/projects/:id/held/:heldId/approve", role: "admin" },
+    { method: "POST", url: "/admin/api/projects/:id/held/:heldId/dismiss", role: "admin" },
     // The operator console: its pages, their assets, and the JSON behind them (changes go through the POST routes above).
     everyone("GET", "/admin/console"),
     everyone("GET", "/admin/console/projects/:id/history"),

@@ -213,6 +213,17 @@ export const reviewRouteSchemas = {
       ...POST_REFUSALS,
     },
   }),
+  dismissHeld: adminRoute({
+    summary: "Dismiss a held plan: its options stay in the service, each recorded as kept in the history, and the plan goes",
+    description:
+      "Admins only; a viewer is refused 403. A pending or an approved plan. A later sync that still finds the options missing from the PIM decides again, through the deletion guard, and may hold them again.",
+    params: projectParams.extend({ heldId: z.string() }),
+    answers: {
+      200: answer("the dismissed plan, as it was", z.object({ dismissed: heldPlanAnswer })),
+      ...refusals(404, 409),
+      ...POST_REFUSALS,
+    },
+  }),
 };
 
 export type AdminRouteSchemas = ReturnType<typeof adminRouteSchemas>;

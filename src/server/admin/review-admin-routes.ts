@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { approveHeldPlan } from "../../features/sync/held/approve-held-plan.js";
+import { dismissHeldPlan } from "../../features/sync/held/dismiss-held-plan.js";
 import type { HeldStore } from "../../features/sync/held/held-store.js";
 import type { HistoryStore } from "../../stores/history/history-store.js";
 import { parseSince } from "../../stores/history/parse-since.js";
@@ -33,8 +34,8 @@ function problemsOf(error: z.ZodError, where: string): string[] {
  * Registered inside adminRoutes' `/admin` scope (its authentication and route table apply):
  * `GET /admin/api/projects/:id/history?collection=&option=&since=&cursor=&limit=` pages the
  * change history newest first (`next_cursor` for the next page); `GET /admin/api/projects/:id/held`
- * lists the held plans; `POST /admin/api/projects/:id/held/:heldId/approve` approves one (admins only,
- * see admin-route-rules.ts).
+ * lists the held plans; `POST /admin/api/projects/:id/held/:heldId/approve` approves one and
+ * `POST .../dismiss` dismisses one (admins only, see admin-route-rules.ts).
  */
 export function reviewAdminRoutes(
   app: FastifyInstance,
@@ -86,13 +87,14 @@ export function reviewAdminRoutes(
     return { held: snakeCaseKeys(await inTime(review.held.list(project))) };
   });
 
-  // POST only: other methods on the path reach the route table, which answers 405.
-  app.route({
-    method: ["GET", "PUT", "DELETE", "PATCH"],
-    url: "/api/projects/:id/held/:heldId/approve",
-    schema: HIDDEN_ROUTE,
-    handler: async (_request, reply) => reply.code(405).header("allow", "POST").send({ error: "use POST" }),
-  });
+  // POST only: other methods on the paths reach the route table, which answers 405.
+  for (const action of ["approve", "dismiss"])
+    app.route({
+      method: ["GET", "PUT", "DELETE", "PATCH"],
+      url: `/api/projects/:id/held/:heldId/${action}`,
+      schema: HIDDEN_ROUTE,
+      handler: async (_request, reply) => reply.code(405).header("allow", "POST").send({ error: "use POST" }),
+    });
 
   app.post<{ Params: { id: string; heldId: string } }>(
     "/api/projects/:id/held/:heldId/approve",
@@ -104,6 +106,28 @@ export function reviewAdminRoutes(
       if ("notFound" in result) return reply.code(404).send({ error: result.notFound });
       if ("conflict" in result) return reply.code(409).send({ error: result.conflict });
       return { approved: snakeCaseKeys(result.approved) };
+    },
+  );
+
+  app.post<{ Params: { id: string; heldId: string } }>(
+    "/api/projects/:id/held/:heldId/dismiss",
+    { schema: schemas.dismissHeld },
+    async (request, reply) => {
+      const project = projectOf(request.params.id);
+      if (project === null) return reply.code(404).send({ error: `project ${request.params.id} is not configured` });
+      const result = await inTime(
+        dismissHeldPlan({
+          held: review.held,
+          history: review.history,
+          project,
+          id: request.params.heldId,
+          by: options.userOf(request),
+          trigger: "admin",
+        }),
+      );
+      if ("notFound" in result) return reply.code(404).send({ error: result.notFound });
+      if ("conflict" in result) return reply.code(409).send({ error: result.conflict });
+      return { dismissed: snakeCaseKeys(result.dismissed) };
     },
   );
 }

@@ -1,15 +1,19 @@
 /**
  * Model-based test of the safety rules docs/change-history.md promises ("The promises"): random
- * sequences of full syncs, event syncs of a few options, add-options, approvals, plan expiry,
- * PIM removals and returns, `429 Retry-After` answers and worker kills, run through the job
- * handlers the worker runs (the catalog's) against a real Redis and both simulators. After every
- * step, against a reference model of the PIM's options and the plans read before the step:
+ * sequences of full syncs, event syncs of a few options, add-options, approvals, dismissals, plan
+ * expiry, PIM removals and returns, `429 Retry-After` answers and worker kills, run through the
+ * job handlers the worker runs (the catalog's) against a real Redis and both simulators, and,
+ * for the `queued` step, through the queue and a real worker (createApp's, with its job policy).
+ * After every step, against a reference model of the PIM's options and the plans read before the step:
  *   1. no option of a pending held plan was deleted from the service (every accepted write is
  *      watched as the simulator accepts it);
  *   2. no approved deletion vanished: each is still approved, carried out (gone from the service),
  *      moot (the PIM has the option again) or recorded as `kept` in the history;
  *   3. the history explains the state: every option the state holds has a newest entry that is not
- *      a deletion, every option it dropped a newest entry that is.
+ *      a deletion, every option it dropped a newest entry that is;
+ *   4. one upstream's pause never silences the project: a job the service answered
+ *      `429 Retry-After: 86400` waits at most `http.max_retry_after_ms` (as the console's retrying
+ *      sync says), a sync request made meanwhile joins it no later than that, and it then runs.
  * fast-check shrinks a failing sequence to its shortest; the seed is printed (PIM_SYNC_CHAOS_SEED
  * replays it).
  *
@@ -23,12 +27,19 @@ import { codeKey } from "../../../src/core/derive/code-key.js";
 import { createProjectRuntime, type ProjectRuntime } from "../../../src/features/project-runtime.js";
 import { createPimEventStore } from "../../../src/features/events/pim-event-store.js";
 import { approveHeldPlan } from "../../../src/features/sync/held/approve-held-plan.js";
+import { dismissHeldPlan } from "../../../src/features/sync/held/dismiss-held-plan.js";
+import { readProjectJobStatus } from "../../../src/jobs/admin/project-job-status.js";
+import { createBullmqConnection } from "../../../src/jobs/queues/create-bullmq-connection.js";
+import { delayedJobRunsAt } from "../../../src/jobs/queues/delayed-job-runs-at.js";
+import { createJobQueues, type JobQueues } from "../../../src/jobs/queues/job-queues.js";
 import type { HeldPlan } from "../../../src/features/sync/held/held-plan.js";
 import { createRedisHeldStore } from "../../../src/features/sync/held/redis-held-store.js";
 import { keyspaceOf } from "../../../src/infra/redis/keyspace.js";
 import { JOB_CATALOG, parseJobData } from "../../../src/jobs/catalog/job-catalog.js";
 import type { JobContext } from "../../../src/jobs/catalog/job-context.js";
 import type { HistoryEntry } from "../../../src/stores/history/history-entry.js";
+import { waitFor } from "../../support/process-poll.js";
+import { TEST_REDIS_URL } from "../../support/redis.js";
 import { silentLogger } from "../../support/silent-logger.js";
 import { PROJECT, startWorkerHarness, type WorkerHarness } from "../../support/worker-harness.js";
 import { CHAOS_SIZES, chaosSeed } from "../support/chaos-scale.js";
@@ -39,6 +50,10 @@ const COLLECTION = "color";
 /** Three pages of the PIM's list: an event sync of a few options reads them alone. */
 const FILLERS = 250;
 const EXPIRY_MS = 3_600_000;
+/** `http.max_retry_after_ms` of every run here: the longest a job may wait for an upstream's pause. */
+const PAUSE_CAP_MS = 1_000;
+/** The service's list of collections, which every sync reads first. */
+const LIST_ROUTE = "/api/v1/options_collections/options_collections";
 
 type KillPoint = "after-service-write" | "before-history" | "before-state";
 type Step =
@@ -48,6 +63,8 @@ type Step =
   | { readonly kind: "event-sync"; readonly count: number; readonly pick: number }
   | { readonly kind: "add-option"; readonly n: number }
   | { readonly kind: "approve" }
+  | { readonly kind: "dismiss"; readonly approved: boolean }
+  | { readonly kind: "queued"; readonly refused: boolean; readonly then: "sync.run" | "sync.events" }
   | { readonly kind: "expire" }
   | { readonly kind: "retry-after" }
   | { readonly kind: "kill"; readonly at: KillPoint; readonly nth: number };
@@ -66,6 +83,15 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant("event-sync" as const), count: fc.integer({ min: 1, max: 4 }), pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("add-option" as const), n: fc.integer({ min: 0, max: 5 }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("approve" as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("dismiss" as const), approved: fc.boolean() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("queued" as const),
+      refused: fc.boolean(),
+      then: fc.constantFrom<"sync.run" | "sync.events">("sync.run", "sync.events"),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("expire" as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("retry-after" as const) }) },
   {
@@ -142,7 +168,7 @@ async function scenario(harness: WorkerHarness, steps: readonly Step[]): Promise
         allowed_options_for_pim_attribute_addition: [COLLECTION],
       }),
     ],
-    http: { max_retry_after_ms: 1_000 },
+    http: { max_retry_after_ms: PAUSE_CAP_MS },
     add_options: { recent_addition_grace_ms: 0 },
   });
   const withExpiry = { ...settings, held_deletions: { expiry_ms: EXPIRY_MS } };
@@ -159,6 +185,13 @@ async function scenario(harness: WorkerHarness, steps: readonly Step[]): Promise
   const removed: { code: string; sort_order: number; labels: Record<string, string> }[] = [];
   let armed: { at: KillPoint; nth: number } | null = null;
   let eventSeq = 0;
+  // The `queued` step's producer (capped like the worker's, as the trigger's is) and worker, made on first use.
+  const queuedParts: { producer: JobQueues | null; connection: ReturnType<typeof createBullmqConnection> | null; workerStarted: boolean } =
+    {
+      producer: null,
+      connection: null,
+      workerStarted: false,
+    };
 
   // Invariant 1, as each write is accepted.
   let pendingKeys = new Set<string>();
@@ -212,6 +245,59 @@ async function scenario(harness: WorkerHarness, steps: readonly Step[]): Promise
       entries.push(...record.entries.filter((entry) => entry.collection === COLLECTION));
     return entries;
   };
+
+  /**
+   * Invariant 4, through the queue and a real worker: a sync (its first request refused for a day
+   * when `refused`), then, while it waits for its retry, a second request (`then`).
+   */
+  async function queuedStep(current: Extract<Step, { kind: "queued" }>): Promise<void> {
+    if (!queuedParts.workerStarted) {
+      await harness.startWorker(withExpiry, "model-worker");
+      queuedParts.workerStarted = true;
+    }
+    queuedParts.connection ??= createBullmqConnection(TEST_REDIS_URL, "producer");
+    const producer = (queuedParts.producer ??= createJobQueues({
+      connection: queuedParts.connection,
+      prefix: harness.redis.prefix,
+      projects: [PROJECT],
+      retention: { keep_completed_days: 1, keep_failed_days: 1 },
+      retryWaitCapMs: PAUSE_CAP_MS,
+    }));
+    const queue = producer.queueFor(PROJECT);
+    if (current.refused) harness.service.faults.failNext({ method: "GET", path: LIST_ROUTE }, { status: 429, retryAfterSeconds: 86_400 });
+    const first = await producer.enqueue("sync.run", { project: PROJECT, trigger: "api" });
+    const ended = await waitFor(
+      async () => {
+        const state = await queue.getJobState(first.jobId);
+        if (state === "completed" || state === "failed") return state;
+        const job = state === "delayed" ? await queue.getJob(first.jobId) : undefined;
+        return job !== undefined && job.attemptsStarted > 0 ? "retrying" : undefined;
+      },
+      { timeoutMs: 60_000, what: `queued sync ${first.jobId} to run once` },
+    );
+    if (ended === "retrying") {
+      const runsAt = await delayedJobRunsAt(queue, first.jobId);
+      const checkedAt = Date.now();
+      if (runsAt === null || runsAt > checkedAt + PAUSE_CAP_MS)
+        problems.push(`${label}: the refused job waits until ${runsAt ?? "never"}, beyond the ${PAUSE_CAP_MS} ms cap from ${checkedAt}`);
+      const retrying = (await readProjectJobStatus(producer, PROJECT)).retrying;
+      if (retrying !== null && Date.parse(retrying.runsAt) > checkedAt + PAUSE_CAP_MS)
+        problems.push(`${label}: the console shows the retrying sync running at ${retrying.runsAt}, beyond the cap`);
+      const requestedAt = Date.now();
+      const joined = await producer.enqueue(current.then, { project: PROJECT, ...(current.then === "sync.run" ? { trigger: "api" } : {}) });
+      if (joined.status === "delayed" && (joined.runsAt ?? Infinity) > requestedAt + PAUSE_CAP_MS)
+        problems.push(`${label}: a ${current.then} request joined a job that runs at ${joined.runsAt ?? "never"}, beyond the cap`);
+    }
+    // It then runs: nothing of the project is left waiting (a job parked for a day would be).
+    const drained = await waitFor(
+      async () => {
+        const counts = await queue.getJobCounts("waiting", "delayed", "active", "prioritized");
+        return Object.values(counts).every((count) => count === 0) ? true : undefined;
+      },
+      { timeoutMs: 30 * PAUSE_CAP_MS + 30_000, what: "the project's queue to drain" },
+    ).catch((error: unknown) => error);
+    if (drained !== true) problems.push(`${label}: the project's jobs did not run after the pause: ${String(drained)}`);
+  }
 
   async function checkAfter(approvedBefore: ReadonlyMap<string, string>): Promise<void> {
     const plans = await plansNow();
@@ -305,6 +391,22 @@ async function scenario(harness: WorkerHarness, steps: readonly Step[]): Promise
           if (pending) await approveHeldPlan(held, PROJECT, pending.id, "model-admin");
           break;
         }
+        case "dismiss": {
+          const plan = before.find((candidate) => (candidate.approved !== null) === current.approved);
+          if (plan)
+            await dismissHeldPlan({
+              held,
+              history: runtimeBase.history,
+              project: PROJECT,
+              id: plan.id,
+              by: "model-admin",
+              trigger: "admin",
+            });
+          break;
+        }
+        case "queued":
+          await queuedStep(current);
+          break;
         case "expire":
           clockMs += EXPIRY_MS + 1;
           break;
@@ -325,6 +427,8 @@ async function scenario(harness: WorkerHarness, steps: readonly Step[]): Promise
     }
   } finally {
     stop();
+    await queuedParts.producer?.close();
+    queuedParts.connection?.disconnect();
     await base.close();
   }
   return problems;
@@ -332,6 +436,21 @@ async function scenario(harness: WorkerHarness, steps: readonly Step[]): Promise
 
 /** Sequences that broke a rule before (issue 35), tried on every run before the random ones. */
 const KNOWN: Step[][] = [
+  // Items 3 and 4: a day's Retry-After, then a PIM event's sync and a "Sync now" meanwhile.
+  [
+    { kind: "queued", refused: true, then: "sync.events" },
+    { kind: "queued", refused: true, then: "sync.run" },
+  ],
+  // A dismissal of a pending plan and of an approved one, between the runs that held them.
+  [
+    { kind: "pim-remove", count: 120, pick: 3 },
+    { kind: "full-sync" },
+    { kind: "dismiss", approved: false },
+    { kind: "full-sync" },
+    { kind: "approve" },
+    { kind: "dismiss", approved: true },
+    { kind: "event-sync", count: 4, pick: 0 },
+  ],
   // Item 1: a full sync holds a mass removal; its events then arrive a few at a time.
   [
     { kind: "pim-remove", count: 120, pick: 3 },

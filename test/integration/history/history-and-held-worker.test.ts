@@ -1,7 +1,7 @@
 import { describe, expect } from "vitest";
 import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
 import type { RunningSimulators } from "../../../sim/start-simulators.js";
-import { assertCliBuilt, servingUrlOf, type CliProcess } from "../../support/process-cli.js";
+import { assertCliBuilt, servingUrlOf, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { writeTestConfig } from "../../support/process-config.js";
 import { waitForJobState } from "../../support/process-jobs.js";
 import type { TestRedis } from "../../support/redis.js";
@@ -34,6 +34,7 @@ describe("the worker records its writes and keeps held deletions for an admin's 
   let redis: TestRedis;
   let queues: JobQueues;
   let dir: string;
+  let configPath = "";
   let worker: CliProcess;
   let baseUrl = "";
   const client = createTriggerClient(() => baseUrl);
@@ -45,7 +46,7 @@ describe("the worker records its writes and keeps held deletions for an admin's 
     redis = testRedis;
     queues = projectQueues;
     dir = tempDir;
-    const configPath = await writeTestConfig(dir, {
+    configPath = await writeTestConfig(dir, {
       pimUrl: sims.pim.url,
       serviceUrl: sims.service.url,
       redisPrefix: redis.prefix,
@@ -132,5 +133,47 @@ describe("the worker records its writes and keeps held deletions for an admin's 
       job: applying.ref,
       reason: expect.stringContaining(`approved in held plan ${plan?.id ?? "?"}`),
     });
+  });
+
+  test("an admin's dismissal keeps the options in the service, records each as kept under the admin's name, and a later sync decides again; the CLI dismisses too", async () => {
+    await syncAsAdmin();
+    dropFromPim("black", "blue");
+    expect((await syncAsAdmin()).result.outcome).toBe("held_back");
+    const [plan] = await heldList();
+    const path = `/admin/api/projects/${PROJECT}/held/${plan?.id ?? "?"}/dismiss`;
+
+    expect((await as(VIEWER, path, "POST")).status).toBe(403);
+    expect(await heldList()).toHaveLength(1);
+    expect((await as(ADMIN, `/admin/api/projects/${PROJECT}/held/nope/dismiss`, "POST")).status).toBe(404);
+    expect((await as(ADMIN, path, "GET")).status).toBe(405);
+    const dismissed = await as(ADMIN, path, "POST");
+    expect(dismissed).toMatchObject({ status: 200, json: { dismissed: { id: plan?.id, approved: null } } });
+    expect(await heldList()).toEqual([]);
+    expect(await heldMetric()).toBe(0);
+    expect(inService()).toEqual(["black", "blue", "green", "red", "white"]);
+    for (const option of ["black", "blue"])
+      expect((await historyOf(ADMIN, `option=${option}`)).entries[0]).toMatchObject({
+        kind: "kept",
+        trigger: "admin",
+        requested_by: ADMIN.name,
+        job: `dismiss/${plan?.id ?? "?"}`,
+        reason: expect.stringContaining(`held deletion dismissed by ${ADMIN.name}`),
+      });
+
+    // Not "never": the next sync still finds them missing from the PIM and holds them again.
+    expect((await syncAsAdmin()).result.outcome).toBe("held_back");
+    const [again] = await heldList();
+    expect(again).toMatchObject({ approved: null, collections: [{ collection: "color", options: ["black", "blue"] }] });
+    expect(again?.id).not.toBe(plan?.id);
+    const dismissing = cli.spawn(["held", "dismiss", "--config", configPath, "--project", String(PROJECT), "--id", again?.id ?? "?"]);
+    expect(await waitForExit(dismissing, 30_000)).toEqual({ code: 0, signal: null });
+    expect(dismissing.stdout()).toContain("Dismissed: these options stay in the service");
+    expect(await heldList()).toEqual([]);
+    expect((await historyOf(ADMIN, "option=black")).entries[0]).toMatchObject({
+      kind: "kept",
+      trigger: "cli",
+      job: `dismiss/${again?.id ?? "?"}`,
+    });
+    expect(inService()).toEqual(["black", "blue", "green", "red", "white"]);
   });
 });

@@ -27,6 +27,8 @@ const VIEWER = { name: "vic", password: "vic-password-0123", role: "viewer", tok
 const CONNECTION = "amazon-fr";
 const EVENTS_SECRET = "openapi-events-secret-0123456789";
 const HELD_ID = "held-openapi-1";
+/** A second plan, for the dismissal. */
+const DISMISSED_ID = "held-openapi-2";
 
 /** One real request, and the operation of the description it must match (`METHOD /path/{param}`). */
 interface Exercise {
@@ -89,20 +91,22 @@ describe("the OpenAPI description at /openapi.json (a real worker with every sur
     // the sync above, of a collection no run plans: the fallback syncs the suspension notification
     // below starts leave it as it is until the approval.
     const now = Date.now();
-    await createRedisHeldStore(redis.redis, redis.prefix).save(
-      {
-        id: HELD_ID,
-        project: PROJECT,
-        collections: [{ collection: "retired", options: ["red", "blue"], reason: "would delete 2 of 3 options" }],
-        heldAt: new Date(now).toISOString(),
-        lastHeldAt: new Date(now).toISOString(),
-        run: { job: `${PROJECT}/1`, trigger: "schedule" },
-        expiresAt: new Date(now + 3_600_000).toISOString(),
-        approved: null,
-        revision: 0,
-      },
-      null,
-    );
+    const heldStore = createRedisHeldStore(redis.redis, redis.prefix);
+    for (const id of [HELD_ID, DISMISSED_ID])
+      await heldStore.save(
+        {
+          id,
+          project: PROJECT,
+          collections: [{ collection: "retired", options: ["red", "blue"], reason: "would delete 2 of 3 options" }],
+          heldAt: new Date(now).toISOString(),
+          lastHeldAt: new Date(now).toISOString(),
+          run: { job: `${PROJECT}/1`, trigger: "schedule" },
+          expiresAt: new Date(now + 3_600_000).toISOString(),
+          approved: null,
+          revision: 0,
+        },
+        null,
+      );
   }, 120_000);
 
   afterAll(async () => {
@@ -232,6 +236,21 @@ describe("the OpenAPI description at /openapi.json (a real worker with every sur
       {
         operation: "POST /admin/api/projects/{id}/held/{heldId}/approve",
         path: `/admin/api/projects/${PROJECT}/held/no-such-plan/approve`,
+        call: admin({ method: "POST" }),
+      },
+      {
+        operation: "POST /admin/api/projects/{id}/held/{heldId}/dismiss",
+        path: `/admin/api/projects/${PROJECT}/held/${DISMISSED_ID}/dismiss`,
+        call: { token: VIEWER.token, method: "POST" },
+      },
+      {
+        operation: "POST /admin/api/projects/{id}/held/{heldId}/dismiss",
+        path: `/admin/api/projects/${PROJECT}/held/${DISMISSED_ID}/dismiss`,
+        call: admin({ method: "POST" }),
+      },
+      {
+        operation: "POST /admin/api/projects/{id}/held/{heldId}/dismiss",
+        path: `/admin/api/projects/${PROJECT}/held/no-such-plan/dismiss`,
         call: admin({ method: "POST" }),
       },
       { operation: "GET /healthz", path: "/healthz" },
