@@ -3,7 +3,7 @@ import { secret } from "./secret.js";
 
 /**
  * Config defaults that are guesses, not published values: with the other unpublished choices of
- * src/features/activation/activation-assumptions.ts, the first thing to revisit the day the spec is read.
+ * src/upstreams/activation/activation-assumptions.ts, the first thing to revisit the day the spec is read.
  */
 const ACTIVATION_DEFAULTS = {
   /** Akeneo's samples send `pim_connection_id` and `access_token` headers (extension-sdk); bearer is an option. */

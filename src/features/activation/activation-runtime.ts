@@ -4,7 +4,7 @@ import { createAgent } from "../../infra/http/create-agent.js";
 import { retryPolicyOf } from "../../infra/http/retry-policy-of.js";
 import type { Settings } from "../../settings/settings-schema.js";
 import { redisPrefixOf } from "../../settings/redis-prefix-of.js";
-import { activationRateBudget, createActivationClient, type ActivationClient } from "./activation-client.js";
+import { activationRateBudget, createActivationClient, type ActivationClient } from "../../upstreams/activation/activation-client.js";
 import { activationBudgetOf } from "../../infra/budgets/budget-identity.js";
 import type { UpstreamBudgets } from "../../infra/budgets/upstream-budgets.js";
 import type { ActivationSettings } from "../../settings/activation-settings-schema.js";

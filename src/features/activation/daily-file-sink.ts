@@ -1,6 +1,6 @@
 import { appendFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { fileSinkName } from "./activation-assumptions.js";
+import { fileSinkName } from "../../upstreams/activation/activation-assumptions.js";
 import { ndjsonLines, type OrderSink } from "./order-sink.js";
 
 /** The worker's file sink: one NDJSON file per connection per UTC day under `dir`, appended in one write. */

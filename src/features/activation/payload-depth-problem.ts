@@ -1,5 +1,5 @@
 import { jsonPathText, nestedBeyond } from "../../core/json/nested-beyond.js";
-import { MAX_PAYLOAD_DEPTH } from "./activation-assumptions.js";
+import { MAX_PAYLOAD_DEPTH } from "../../upstreams/activation/activation-assumptions.js";
 
 /**
  * Why an offer or a shipment is too deep to take (`MAX_PAYLOAD_DEPTH`), naming where inside it,

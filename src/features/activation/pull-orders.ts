@@ -1,4 +1,4 @@
-import type { ActivationClient } from "./activation-client.js";
+import type { ActivationClient } from "../../upstreams/activation/activation-client.js";
 import type { ActivationStateStore } from "./activation-state-store.js";
 import type { DeliveryOutcome, OrderSink } from "./order-sink.js";
 import { listOrders, selectOrdersToEmit } from "./select-orders-to-emit.js";

@@ -1,5 +1,5 @@
 import { HttpError } from "../../infra/http/http-error.js";
-import type { ActivationClient } from "./activation-client.js";
+import type { ActivationClient } from "../../upstreams/activation/activation-client.js";
 import type { ActivationStateStore } from "./activation-state-store.js";
 import { keyOffers, planOfferBatches } from "./plan-offer-batches.js";
 import { messageOf } from "../../core/errors/message-of.js";

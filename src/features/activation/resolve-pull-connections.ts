@@ -1,4 +1,4 @@
-import type { ActivationClient } from "./activation-client.js";
+import type { ActivationClient } from "../../upstreams/activation/activation-client.js";
 import type { ActivationSettings } from "../../settings/activation-settings-schema.js";
 
 /** The connections the worker pulls: the configured list, or every connection the API lists (`all`). */

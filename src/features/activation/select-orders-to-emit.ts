@@ -1,4 +1,4 @@
-import { orderIdOf } from "./activation-assumptions.js";
+import { orderIdOf } from "../../upstreams/activation/activation-assumptions.js";
 import type { LastDelivered } from "./activation-state-store.js";
 import { contentHash } from "../../core/json/canonical-json.js";
 import { deliveryIdOf } from "./delivery-id.js";

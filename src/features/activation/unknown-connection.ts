@@ -1,5 +1,5 @@
 import { HttpError } from "../../infra/http/http-error.js";
-import type { ActivationClient } from "./activation-client.js";
+import type { ActivationClient } from "../../upstreams/activation/activation-client.js";
 import { PimSyncError } from "../../core/errors/pim-sync-error.js";
 
 /** A connection id the Activation account does not have; `known` lists the ones it has. */

@@ -1,5 +1,5 @@
 import { HttpError } from "../../infra/http/http-error.js";
-import type { ActivationClient } from "./activation-client.js";
+import type { ActivationClient } from "../../upstreams/activation/activation-client.js";
 import { messageOf } from "../../core/errors/message-of.js";
 
 export interface ShipmentsReport {

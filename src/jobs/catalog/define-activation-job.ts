@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { ACTIVATION_JOB_TIMEOUT_MS } from "../../features/activation/activation-assumptions.js";
+import { ACTIVATION_JOB_TIMEOUT_MS } from "../../upstreams/activation/activation-assumptions.js";
 import { connectionSummary } from "./connection-summary.js";
 import { defineJob, type EnqueuePolicy, type JobBackoff, type JobDefinition, type JobQueueSubjects } from "./define-job.js";
 

@@ -5,7 +5,7 @@ import { jsonPathText, nestedBeyond } from "../../core/json/nested-beyond.js";
  * million levels: JSON.parse takes them, but zod, JSON.stringify (a job's data into Redis) and
  * our own walks recurse, and would run out of stack. Every route checks it, without recursion,
  * right after parsing; the deepest body a route takes is an Activation offer's (32 levels of its
- * own, MAX_PAYLOAD_DEPTH in src/features/activation/activation-assumptions.ts, plus 2 of the envelope).
+ * own, MAX_PAYLOAD_DEPTH in src/upstreams/activation/activation-assumptions.ts, plus 2 of the envelope).
  */
 export const MAX_BODY_DEPTH = 64;
 

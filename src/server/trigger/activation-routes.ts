@@ -1,7 +1,7 @@
-import type { ActivationClient } from "../../features/activation/activation-client.js";
+import type { ActivationClient } from "../../upstreams/activation/activation-client.js";
 import { OfferKeyError } from "../../features/activation/offer-key.js";
 import { keyOffers } from "../../features/activation/plan-offer-batches.js";
-import { CONNECTION_LIST_CACHE_MS } from "../../features/activation/activation-assumptions.js";
+import { CONNECTION_LIST_CACHE_MS } from "../../upstreams/activation/activation-assumptions.js";
 import { JobDataError, parseJobData } from "../../jobs/catalog/job-catalog.js";
 import { ACTIVATION_ROUTE_JOBS, type ActivationRoutePath } from "./trigger-route-jobs.js";
 import type { ActivationQueue } from "../../jobs/queues/activation-queue.js";

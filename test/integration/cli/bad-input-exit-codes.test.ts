@@ -5,7 +5,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect } from "vitest";
-import { MAX_PAYLOAD_DEPTH } from "../../../src/features/activation/activation-assumptions.js";
+import { MAX_PAYLOAD_DEPTH } from "../../../src/upstreams/activation/activation-assumptions.js";
 import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { ACTIVATION_ENV, activationConfig, writeActivationConfig } from "../activation/activation-test-config.js";
 import { assertCliBuilt, waitForExit } from "../../support/process-cli.js";

@@ -6,7 +6,7 @@
  */
 import { describe, expect } from "vitest";
 import { pino } from "pino";
-import { MAX_PAYLOAD_DEPTH } from "../../../src/features/activation/activation-assumptions.js";
+import { MAX_PAYLOAD_DEPTH } from "../../../src/upstreams/activation/activation-assumptions.js";
 import { createActivationQueue, type ActivationQueue } from "../../../src/jobs/queues/activation-queue.js";
 import { signBody } from "../../../src/features/events/event-signature.js";
 import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";

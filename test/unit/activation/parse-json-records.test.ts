@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_PAYLOAD_DEPTH } from "../../../src/features/activation/activation-assumptions.js";
+import { MAX_PAYLOAD_DEPTH } from "../../../src/upstreams/activation/activation-assumptions.js";
 import { parseJsonRecords, RecordFileError } from "../../../src/features/activation/parse-json-records.js";
 
 function problemsOf(text: string): readonly string[] {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AddOptionsRejected } from "../../../src/features/add-options/add-options-rejected.js";
-import { ActivationProtocolError } from "../../../src/features/activation/activation-errors.js";
+import { ActivationProtocolError } from "../../../src/upstreams/activation/activation-errors.js";
 import { ActivationNotConfigured } from "../../../src/features/activation/activation-runtime.js";
 import { HttpError } from "../../../src/infra/http/http-error.js";
 import { classifyFailure } from "../../../src/jobs/worker/classify-failure.js";
