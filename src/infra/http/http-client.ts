@@ -3,43 +3,16 @@ import type { Logger } from "pino";
 import { request, type Dispatcher } from "undici";
 import type { z } from "zod";
 import type { CallSlots } from "./call-slots.js";
-import { describeIssues, HttpError, isPermanentNetworkFailure, isTransientStatus } from "./http-error.js";
-import { parseRetryAfterMs } from "./parse-retry-after.js";
+import { HttpError, isPermanentNetworkFailure } from "./http-error.js";
 import { createRequestStats, type RequestStats } from "./request-stats.js";
 import { decideRetry, type RetryPolicy } from "./retry-policy.js";
 import type { RateLimiter, SettleRequest } from "./sliding-window-limiter.js";
 import { BudgetPaused } from "./budget-paused.js";
 import { createRedactor, type Redactor } from "../secrets/redactor.js";
 import { credentialsInAuthorization } from "./credentials-in-authorization.js";
-import { redirectError } from "./redirect-error.js";
+import { readHttpAnswer } from "./read-http-answer.js";
+import type { HttpRequest, HttpResponse } from "./http-request.js";
 import { messageOf } from "../../core/errors/message-of.js";
-
-export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
-
-export interface HttpRequest<S extends z.ZodType> {
-  readonly method: HttpMethod;
-  /** Absolute URL, or a path resolved against the client's base URL. */
-  readonly url: string;
-  readonly query?: Readonly<Record<string, string | number | boolean | undefined>>;
-  /** Sent as JSON unless `rawBody` is given. */
-  readonly json?: unknown;
-  readonly rawBody?: { readonly contentType: string; readonly body: string };
-  readonly schema: S;
-  /** Safe to repeat: GETs, and writes that are idempotent by meaning (upserts). */
-  readonly idempotent?: boolean;
-  /** Counted against a second limiter (e.g. Akeneo's 3 req/s on option writes). */
-  readonly extraLimiter?: RateLimiter;
-  readonly signal?: AbortSignal;
-  /** Headers of this request only (e.g. an Idempotency-Key); never credentials, which `authorize`/`headers` give. */
-  readonly headers?: Readonly<Record<string, string>>;
-  /** Responses parsed as text, not JSON (NDJSON bodies). */
-  readonly responseType?: "json" | "text" | "none";
-}
-
-export interface HttpResponse<T> {
-  readonly status: number;
-  readonly data: T;
-}
 
 export interface HttpClientOptions {
   /** Short name used in logs and errors: "pim", "service". */
@@ -90,11 +63,8 @@ export interface HttpClient {
   readonly baseUrl: string;
 }
 
-const BODY_EXCERPT_CHARS = 300;
 /** A 429 without Retry-After pauses its budget for one window of the upstreams' counting (1 s). */
 export const PAUSE_WITHOUT_RETRY_AFTER_MS = 1_000;
-/** Bodies longer than this are cut before they are scrubbed (only the excerpt is kept anyway). */
-const BODY_SCRUB_CHARS = 65_536;
 
 /** The URL a request goes to: `url` resolved against the base URL, with the query set on it. */
 export function requestUrl(baseUrl: string, url: string, query?: HttpRequest<z.ZodType>["query"]): URL {
@@ -103,11 +73,6 @@ export function requestUrl(baseUrl: string, url: string, query?: HttpRequest<z.Z
     if (value !== undefined) resolved.searchParams.set(key, String(value));
   }
   return resolved;
-}
-
-function isHtml(contentType: string | string[] | undefined): boolean {
-  const value = Array.isArray(contentType) ? contentType[0] : contentType;
-  return value !== undefined && /^\s*(text\/html|application\/xhtml\+xml)\b/i.test(value);
 }
 
 /** Getting the credentials failed (after the token request's own retries): not retried here. */
@@ -204,70 +169,14 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       );
     }
 
-    const { statusCode } = response;
-    options.onResponse?.(statusCode);
-    if (statusCode >= 300 && statusCode < 400) {
-      // Never followed (credentials stay on the configured origin), never a success: a write
-      // answered 307 was not made. The body is not kept: it is a proxy's page at best.
-      await response.body.dump().catch(() => undefined);
-      throw redactor().redactError(redirectError(base, statusCode, response.headers.location));
-    }
-    if (statusCode >= 400) {
-      const text = await response.body.text().catch(() => "");
-      const retryAfterMs = parseRetryAfterMs(response.headers["retry-after"], Date.now());
-      // Scrubbed whole, then cut: cutting first could leave the start of a secret in the excerpt.
-      const excerpt = redactor().redact(text.slice(0, BODY_SCRUB_CHARS)).slice(0, BODY_EXCERPT_CHARS);
-      throw redactor().redactError(
-        new HttpError(
-          {
-            ...base,
-            code: "HTTP_STATUS",
-            status: statusCode,
-            bodyExcerpt: excerpt,
-            retryAfterMs: statusCode === 429 || statusCode === 503 ? retryAfterMs : undefined,
-            transient: isTransientStatus(statusCode),
-          },
-          `${statusCode} ${excerpt}`,
-        ),
-      );
-    }
-    if (options.htmlMayAnswer !== true && isHtml(response.headers["content-type"])) {
-      await response.body.dump().catch(() => undefined);
-      throw new HttpError(
-        { ...base, code: "HTTP_RESPONSE_SHAPE", status: statusCode, transient: false },
-        `answered ${statusCode} with an HTML page, not the API's answer (a proxy or a maintenance page?); not taken as a success`,
-      );
-    }
-
-    let raw: unknown;
-    try {
-      if (req.responseType === "none") {
-        await response.body.dump();
-        raw = undefined;
-      } else {
-        const text = await response.body.text();
-        raw = req.responseType === "text" ? text : text === "" ? undefined : (JSON.parse(text) as unknown);
-      }
-    } catch (cause) {
-      const timedOut = timeout.aborted;
-      // A JSON parser's message quotes the start of the body: scrubbed like any excerpt.
-      throw redactor().redactError(
-        new HttpError(
-          { ...base, code: timedOut ? "HTTP_TIMEOUT" : "HTTP_RESPONSE_SHAPE", status: statusCode, transient: timedOut, cause },
-          timedOut ? `body not received within ${options.timeoutMs} ms` : `unreadable response body: ${messageOf(cause)}`,
-        ),
-      );
-    }
-    const parsed = req.schema.safeParse(raw);
-    if (!parsed.success) {
-      throw redactor().redactError(
-        new HttpError(
-          { ...base, code: "HTTP_RESPONSE_SHAPE", status: statusCode, transient: false, cause: parsed.error },
-          `unexpected response shape: ${describeIssues(parsed.error.issues)}`,
-        ),
-      );
-    }
-    return { status: statusCode, data: parsed.data as z.infer<S> };
+    options.onResponse?.(response.statusCode);
+    return readHttpAnswer(response, req, {
+      base,
+      redactor,
+      timeout,
+      timeoutMs: options.timeoutMs,
+      htmlMayAnswer: options.htmlMayAnswer === true,
+    });
   }
 
   async function send<S extends z.ZodType>(asked: HttpRequest<S>): Promise<HttpResponse<z.infer<S>>> {

@@ -1,7 +1,8 @@
 import type { Logger } from "pino";
 import type { Dispatcher } from "undici";
 import { describeIssues, HttpError } from "../../infra/http/http-error.js";
-import { createHttpClient, type HttpClient, type HttpRequest } from "../../infra/http/http-client.js";
+import { createHttpClient, type HttpClient } from "../../infra/http/http-client.js";
+import type { HttpRequest } from "../../infra/http/http-request.js";
 import type { RetryPolicy } from "../../infra/http/retry-policy.js";
 import { createSlidingWindowLimiter, type RateLimiter } from "../../infra/http/sliding-window-limiter.js";
 import type { RequestStats } from "../../infra/http/request-stats.js";
