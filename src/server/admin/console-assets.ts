@@ -125,6 +125,29 @@ async function approve(button) {
   void watchApplied(article);
 }
 
+// A dismissal keeps the options in the service; the history records each as kept, under the admin's name.
+async function dismiss(button) {
+  const article = button.closest("article");
+  const project = button.dataset.project;
+  const plan = button.dataset.dismiss;
+  button.disabled = true;
+  say(article, "Dismissing plan " + plan + "…");
+  const answer = await call("POST", "/admin/api/projects/" + project + "/held/" + encodeURIComponent(plan) + "/dismiss");
+  if (!answer.ok) {
+    button.disabled = false;
+    say(article, "Not dismissed: " + problemOf(answer));
+    return;
+  }
+  article.dataset.dismissed = "true";
+  for (const action of article.querySelectorAll("button[data-approve], button[data-dismiss]")) action.remove();
+  article.querySelector(".next").textContent =
+    "Dismissed: these options stay in the service, each recorded as kept in the history; a later sync that still finds them missing from the PIM decides again.";
+  const status = article.querySelector(".status");
+  status.tabIndex = -1;
+  status.focus();
+  say(article, "Dismissed.");
+}
+
 async function syncNow(button) {
   const article = button.closest("article");
   button.disabled = true;
@@ -181,6 +204,7 @@ for (const form of document.querySelectorAll("form[data-resync]"))
     void resync(form, event.submitter ? event.submitter.value : "dry");
   });
 for (const button of document.querySelectorAll("button[data-approve]")) button.addEventListener("click", () => void approve(button));
+for (const button of document.querySelectorAll("button[data-dismiss]")) button.addEventListener("click", () => void dismiss(button));
 for (const button of document.querySelectorAll("button[data-sync]")) button.addEventListener("click", () => void syncNow(button));
 for (const article of document.querySelectorAll("article[data-approved]")) if (article.dataset.approved) void watchApplied(article);
 `;

@@ -142,8 +142,8 @@ function planSection(plan: LabelledHeldPlan, canApprove: boolean): string {
         plan.approved === null
           ? `<button type="button" data-approve="${escapeHtml(plan.id)}" data-project="${plan.project}">Approve plan ${escapeHtml(plan.id)}</button>`
           : ""
-      }<button type="button" data-sync="${plan.project}">Sync project ${plan.project} now</button></div>`
-    : `<p class="muted">Only an admin may approve a plan.</p>`;
+      }<button type="button" data-dismiss="${escapeHtml(plan.id)}" data-project="${plan.project}">Dismiss plan ${escapeHtml(plan.id)}</button><button type="button" data-sync="${plan.project}">Sync project ${plan.project} now</button></div>`
+    : `<p class="muted">Only an admin may approve or dismiss a plan.</p>`;
   return `<article class="plan" id="held-plan-${escapeHtml(plan.id)}" data-plan="${escapeHtml(plan.id)}" data-project="${plan.project}" data-approved="${
     plan.approved === null ? "" : escapeHtml(plan.approved.at)
   }">

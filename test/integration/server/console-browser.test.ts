@@ -143,7 +143,7 @@ describe("the operator console in a browser", () => {
       await page.locator("article[data-plan]").first().waitFor();
       expect(await page.locator("button[data-approve]").count()).toBe(0);
       expect(await page.locator("button[data-sync]").count()).toBe(0);
-      await expect(page.locator("article[data-plan]").first().textContent()).resolves.toContain("Only an admin may approve");
+      await expect(page.locator("article[data-plan]").first().textContent()).resolves.toContain("Only an admin may approve or dismiss");
       const plan = (await page.locator("article[data-plan]").first().getAttribute("data-plan")) ?? "";
       const status = await page.evaluate(
         async (path) => (await fetch(path, { method: "POST" })).status,

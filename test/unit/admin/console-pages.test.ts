@@ -62,11 +62,13 @@ describe("the console's pages", () => {
 
   it("give an admin the approve button and a viewer none", () => {
     expect(overviewMain(overview, true)).toContain(`data-approve="plan-1"`);
+    expect(overviewMain(overview, true)).toContain(`data-dismiss="plan-1"`);
     expect(overviewMain(overview, true)).toContain("<dd>job 67/1 (trigger: event)</dd>");
     const viewer = overviewMain(overview, false);
     expect(viewer).not.toContain(`data-approve="`);
+    expect(viewer).not.toContain(`data-dismiss="`);
     expect(viewer).not.toContain(`data-sync="`);
-    expect(viewer).toContain("Only an admin may approve");
+    expect(viewer).toContain("Only an admin may approve or dismiss");
   });
 
   it("link the next page of the history with the search's filters and the cursor", () => {
