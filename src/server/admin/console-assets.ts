@@ -85,6 +85,8 @@ async function watchApplied(article) {
     if (!held.ok || !held.data || !Array.isArray(held.data.held)) continue;
     if (!held.data.held.some((candidate) => candidate.id === plan)) break;
   }
+  // Dismissed from this card meanwhile: the card already says so.
+  if (article.dataset.dismissed === "true") return;
   const history = await call(
     "GET",
     "/admin/api/projects/" + project + "/history?limit=1000&since=" + encodeURIComponent(approvedAt),
@@ -100,52 +102,58 @@ async function watchApplied(article) {
   );
 }
 
+// An admin's decision on a plan (approve, dismiss): the answer's data, or null once the card says why it was refused.
+async function decide(button, action, doing, refused) {
+  const article = button.closest("article");
+  const plan = article.dataset.plan;
+  button.disabled = true;
+  say(article, doing + " plan " + plan + "…");
+  const answer = await call("POST", "/admin/api/projects/" + article.dataset.project + "/held/" + encodeURIComponent(plan) + "/" + action);
+  if (answer.ok) return answer.data;
+  button.disabled = false;
+  say(article, refused + problemOf(answer));
+  return null;
+}
+
+// The card's new outcome, the buttons that no longer apply gone, the focus on its status for screen readers.
+function decided(article, gone, next, status) {
+  article.querySelector(".next").textContent = next;
+  for (const action of article.querySelectorAll(gone)) action.remove();
+  const line = article.querySelector(".status");
+  line.tabIndex = -1;
+  line.focus();
+  say(article, status);
+}
+
 async function approve(button) {
   const article = button.closest("article");
-  const project = button.dataset.project;
-  const plan = button.dataset.approve;
-  button.disabled = true;
-  say(article, "Approving plan " + plan + "…");
-  const answer = await call("POST", "/admin/api/projects/" + project + "/held/" + encodeURIComponent(plan) + "/approve");
-  if (!answer.ok) {
-    button.disabled = false;
-    say(article, "Not approved: " + problemOf(answer));
-    return;
-  }
-  const approved = answer.data.approved.approved;
+  const project = article.dataset.project;
+  const data = await decide(button, "approve", "Approving", "Not approved: ");
+  if (data === null) return;
+  const approved = data.approved.approved;
   article.dataset.approved = approved.at;
-  article.querySelector(".next").textContent =
+  // An approved plan can still be dismissed, as the server allows: only the Approve button goes.
+  decided(
+    article,
+    "button[data-approve]",
     "Approved by " + approved.by + " at " + approved.at + ": the next sync of project " + project +
-    " deletes exactly those of these options the PIM still lacks.";
-  const status = article.querySelector(".status");
-  status.tabIndex = -1;
-  button.remove();
-  status.focus();
-  say(article, "Approved. The next sync of project " + project + " applies it; its result shows here.");
+      " deletes exactly those of these options the PIM still lacks.",
+    "Approved. The next sync of project " + project + " applies it; its result shows here.",
+  );
   void watchApplied(article);
 }
 
 // A dismissal keeps the options in the service; the history records each as kept, under the admin's name.
 async function dismiss(button) {
   const article = button.closest("article");
-  const project = button.dataset.project;
-  const plan = button.dataset.dismiss;
-  button.disabled = true;
-  say(article, "Dismissing plan " + plan + "…");
-  const answer = await call("POST", "/admin/api/projects/" + project + "/held/" + encodeURIComponent(plan) + "/dismiss");
-  if (!answer.ok) {
-    button.disabled = false;
-    say(article, "Not dismissed: " + problemOf(answer));
-    return;
-  }
+  if ((await decide(button, "dismiss", "Dismissing", "Not dismissed: ")) === null) return;
   article.dataset.dismissed = "true";
-  for (const action of article.querySelectorAll("button[data-approve], button[data-dismiss]")) action.remove();
-  article.querySelector(".next").textContent =
-    "Dismissed: these options stay in the service, each recorded as kept in the history; a later sync that still finds them missing from the PIM decides again.";
-  const status = article.querySelector(".status");
-  status.tabIndex = -1;
-  status.focus();
-  say(article, "Dismissed.");
+  decided(
+    article,
+    "button[data-approve], button[data-dismiss]",
+    "Dismissed: these options stay in the service, each recorded as kept in the history; a later sync that still finds them missing from the PIM decides again.",
+    "Dismissed.",
+  );
 }
 
 async function syncNow(button) {
