@@ -152,6 +152,10 @@ describe("the bundled CLI: what a command loads", () => {
     const { modules, external } = await bundledModulesLoadedBy(["jobs", "list", "--config", config], tempDir);
 
     expect(modules.some((path) => path.startsWith("/node_modules/bullmq/"))).toBe(true);
+    // BullMQ's worker side stays in the worker's chunk (scripts/bundle-cli.ts, treeshake).
+    expect(
+      modules.filter((path) => /\/node_modules\/bullmq\/dist\/esm\/classes\/(worker|sandbox|child-pool|flow-producer)\.js$/.test(path)),
+    ).toEqual([]);
     expect(modules.filter((path) => UPSTREAM_AND_FEATURES.test(path) || path.includes("/dist/src/jobs/handlers/"))).toEqual([]);
     expect(external.filter((url) => UPSTREAM_AND_FEATURES.test(url))).toEqual([]);
   });
