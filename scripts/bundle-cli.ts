@@ -56,6 +56,10 @@ async function main(): Promise<void> {
     plugins: [simulatorsLeftOut],
     // A package's ES module build where it has one (BullMQ): its CommonJS one costs more to start.
     resolve: { mainFields: ["module", "main"] },
+    // BullMQ's modules only define what they export, but its package does not say so: without
+    // this, every command that imports a Queue loads its Worker, sandboxes, flows and backends
+    // too (a third of its chunk, and child_process, worker_threads and net with them).
+    treeshake: { moduleSideEffects: [{ test: /[\\/]node_modules[\\/]bullmq[\\/]dist[\\/]esm[\\/]/, sideEffects: false }] },
     logLevel: "warn",
     onLog(level, log) {
       throw new Error(`bundle-cli: ${level}: ${log.message}`);

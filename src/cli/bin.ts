@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 import { enableCompileCache } from "./enable-compile-cache.js";
 import { endQuietlyOnClosedStdout } from "./end-quietly-on-closed-stdout.js";
+import { preferPlainMsgpack } from "./prefer-plain-msgpack.js";
 
 // Before any chunk loads: the compile cache covers only modules loaded after it is on.
 enableCompileCache();
+// Before BullMQ loads msgpackr, which looks for its native decoder as it loads.
+preferPlainMsgpack(process.env);
 // Before anything is written: `pim-sync … | head` ends every command with exit 0.
 endQuietlyOnClosedStdout(process.stdout, (code) => process.exit(code));
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PARSED_ONCE } from "./parsed-once.js";
 import { secret } from "./secret.js";
 
 /**
@@ -100,8 +101,8 @@ export const activationSchema = z.strictObject({
     .regex(/^[A-Za-z0-9_.[\]-]+$/, "must be a query parameter name")
     .default(ACTIVATION_DEFAULTS.cursorParam)
     .describe("the query parameter that carries the orders list's cursor"),
-  offers: activationOffersSchema.default(activationOffersSchema.parse({})),
-  orders: activationOrdersSchema.default(activationOrdersSchema.parse({})),
+  offers: activationOffersSchema.default(activationOffersSchema.parse({}, PARSED_ONCE)),
+  orders: activationOrdersSchema.default(activationOrdersSchema.parse({}, PARSED_ONCE)),
 });
 
 export type ActivationSettings = z.infer<typeof activationSchema>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PARSED_ONCE } from "./parsed-once.js";
 
 /** The Event Platform's REST base as Akeneo publishes it (Event Platform, "Getting started"). */
 export const PUBLISHED_EVENT_PLATFORM_URL = "https://event.prd.sdk.akeneo.cloud/api/v1";
@@ -43,4 +44,4 @@ export const eventPlatformSettingsSchema = z
   .describe("The Akeneo Event Platform's API, used only by `pim-sync events --create` (docs/pim-events.md).");
 
 export type EventPlatformSettings = z.output<typeof eventPlatformSettingsSchema>;
-export const DEFAULT_EVENT_PLATFORM_SETTINGS: EventPlatformSettings = eventPlatformSettingsSchema.parse({});
+export const DEFAULT_EVENT_PLATFORM_SETTINGS: EventPlatformSettings = eventPlatformSettingsSchema.parse({}, PARSED_ONCE);

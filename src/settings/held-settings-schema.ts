@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PARSED_ONCE } from "./parsed-once.js";
 
 const DAY_MS = 24 * 3600_000;
 
@@ -16,4 +17,4 @@ export const heldSettingsSchema = z
   .describe("Deletions the deletion guard held back, kept for review and approval.");
 
 export type HeldSettings = z.infer<typeof heldSettingsSchema>;
-export const DEFAULT_HELD_SETTINGS: HeldSettings = heldSettingsSchema.parse({});
+export const DEFAULT_HELD_SETTINGS: HeldSettings = heldSettingsSchema.parse({}, PARSED_ONCE);

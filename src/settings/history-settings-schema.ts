@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PARSED_ONCE } from "./parsed-once.js";
 
 const DAY_MS = 24 * 3600_000;
 
@@ -17,4 +18,4 @@ export const historySettingsSchema = z
   .describe("The change history: every write pim-sync makes to the configuration service.");
 
 export type HistorySettings = z.infer<typeof historySettingsSchema>;
-export const DEFAULT_HISTORY_SETTINGS: HistorySettings = historySettingsSchema.parse({});
+export const DEFAULT_HISTORY_SETTINGS: HistorySettings = historySettingsSchema.parse({}, PARSED_ONCE);

@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { PARSED_ONCE } from "./parsed-once.js";
 import { LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
 import { validateNamingTemplates, type NamingTemplates } from "../core/derive/naming.js";
@@ -43,7 +44,7 @@ export function parseSettings(
 ): Settings {
   const document = parseDocumentText(text, source);
   const { value, missing, unsetPaths } = interpolateEnv(document, env, options.secrets === "optional" ? { mayBeUnset: isSecretPath } : {});
-  const parsed = settingsSchema.safeParse(value);
+  const parsed = settingsSchema.safeParse(value, PARSED_ONCE);
   const problems = [...missing];
   // A key an unset variable left short is reported once, as the unset variable: its value's
   // other complaints (empty, too short, not a URL) follow from it.
@@ -94,7 +95,7 @@ function duplicateProjectIds(document: unknown): string[] {
 function schedulesProblems(document: unknown): string[] {
   const projects = rawProjects(document).flatMap((project, index) => {
     if (project === null || typeof project !== "object" || !("schedule" in project)) return [];
-    const schedule = projectSchema.shape.schedule.safeParse(project.schedule);
+    const schedule = projectSchema.shape.schedule.safeParse(project.schedule, PARSED_ONCE);
     if (!schedule.success || schedule.data === undefined) return []; // reported by the schema
     return scheduleProblems(index, "id" in project ? project.id : "?", schedule.data);
   });
@@ -129,7 +130,7 @@ function namingProblems(document: unknown): string[] {
   const problems: string[] = [];
   rawProjects(document).forEach((project, index) => {
     if (project === null || typeof project !== "object" || !("naming" in project)) return;
-    const naming = namingSchema.safeParse(project.naming);
+    const naming = namingSchema.safeParse(project.naming, PARSED_ONCE);
     if (!naming.success) return; // already reported by the schema
     const templates = namingTemplatesOf(naming.data);
     for (const problem of validateNamingTemplates(templates)) {

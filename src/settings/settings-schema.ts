@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PARSED_ONCE } from "./parsed-once.js";
 import { DELETION_RECORD_MS } from "../core/reconcile/deletion-guard.js";
 import { activationSchema } from "./activation-settings-schema.js";
 import { clusterNodeProblems } from "./cluster-node-problems.js";
@@ -150,8 +151,8 @@ export const projectSchema = z.strictObject({
       timezone: nonEmpty.optional().describe("an IANA time zone for the cron; the server's when left out"),
     })
     .optional(),
-  naming: namingSchema.default(namingSchema.parse({})),
-  deletion_guard: deletionGuardSchema.default(deletionGuardSchema.parse({})),
+  naming: namingSchema.default(namingSchema.parse({}, PARSED_ONCE)),
+  deletion_guard: deletionGuardSchema.default(deletionGuardSchema.parse({}, PARSED_ONCE)),
 });
 
 export const workerSchema = z
@@ -302,7 +303,7 @@ export const serverSchema = z.strictObject({
   metrics_token: secret(z.string().min(16, "must be at least 16 characters"))
     .optional()
     .describe("when set, `GET /metrics` needs it as a bearer token (at least 16 characters)"),
-  auth_throttle: authThrottleSchema.default(authThrottleSchema.parse({})),
+  auth_throttle: authThrottleSchema.default(authThrottleSchema.parse({}, PARSED_ONCE)),
   /** The job dashboard (`/admin`) and admin API (`/admin/api`); not served at all without it. */
   admin: z
     .strictObject({
@@ -470,7 +471,7 @@ export const settingsSchema = z
       })
       // prefault: the section left out is parsed as {}, so the defaults above are the only ones.
       .prefault({}),
-    worker: workerSchema.default(workerSchema.parse({})),
+    worker: workerSchema.default(workerSchema.parse({}, PARSED_ONCE)),
     /** Upstream budgets shared through Redis by every process and project (src/infra/budgets/). */
     budgets: z
       .strictObject({
@@ -487,7 +488,7 @@ export const settingsSchema = z
     memory: memorySchema.prefault({}),
     server: serverSchema.optional(),
     trigger: triggerSchema.optional(),
-    add_options: addOptionsSchema.default(addOptionsSchema.parse({})),
+    add_options: addOptionsSchema.default(addOptionsSchema.parse({}, PARSED_ONCE)),
     history: historySettingsSchema.default(DEFAULT_HISTORY_SETTINGS),
     held_deletions: heldSettingsSchema.default(DEFAULT_HELD_SETTINGS),
     /** May be empty in an Activation-only deployment (then `activation` is needed). */

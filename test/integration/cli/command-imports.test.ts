@@ -57,6 +57,7 @@ describe("pim-sync --version: what it loads", () => {
       "/dist/src/cli/bin.js",
       "/dist/src/cli/enable-compile-cache.js",
       "/dist/src/cli/end-quietly-on-closed-stdout.js",
+      "/dist/src/cli/prefer-plain-msgpack.js",
     ]);
     expect(loaded.filter((url) => url.includes("/node_modules/"))).toEqual([]);
   });
@@ -139,6 +140,7 @@ describe("the bundled CLI: what a command loads", () => {
       "/dist/src/cli/bin.js",
       "/dist/src/cli/enable-compile-cache.js",
       "/dist/src/cli/end-quietly-on-closed-stdout.js",
+      "/dist/src/cli/prefer-plain-msgpack.js",
     ]);
     expect(external).toEqual([]);
   });
@@ -152,7 +154,35 @@ describe("the bundled CLI: what a command loads", () => {
     const { modules, external } = await bundledModulesLoadedBy(["jobs", "list", "--config", config], tempDir);
 
     expect(modules.some((path) => path.startsWith("/node_modules/bullmq/"))).toBe(true);
+    // BullMQ's worker side stays in the worker's chunk (scripts/bundle-cli.ts, treeshake).
+    expect(
+      modules.filter((path) => /\/node_modules\/bullmq\/dist\/esm\/classes\/(worker|sandbox|child-pool|flow-producer)\.js$/.test(path)),
+    ).toEqual([]);
     expect(modules.filter((path) => UPSTREAM_AND_FEATURES.test(path) || path.includes("/dist/src/jobs/handlers/"))).toEqual([]);
     expect(external.filter((url) => UPSTREAM_AND_FEATURES.test(url))).toEqual([]);
+  });
+
+  // msgpackr requires its native decoder through CommonJS, which the loader hook above does not
+  // see; Node's own module log does (src/cli/prefer-plain-msgpack.ts).
+  test("jobs list loads msgpackr without looking for its native decoder, unless the environment asks for it", async ({
+    tempDir,
+    redis,
+    cli,
+  }) => {
+    const config = await writeTestConfig(tempDir, {
+      pimUrl: "http://127.0.0.1:9",
+      serviceUrl: "http://127.0.0.1:9",
+      redisPrefix: redis.prefix,
+    });
+    const requiresOf = async (env: Record<string, string>): Promise<string> => {
+      const list = cli.spawn(["jobs", "list", "--config", config], { env: { NODE_DEBUG: "module", ...env } });
+      const status = await list.exited;
+      expect(status.code, list.stderr()).toBe(0);
+      return list.stderr();
+    };
+
+    // The second run shows the log would name it.
+    expect(await requiresOf({})).not.toContain("msgpackr-extract");
+    expect(await requiresOf({ MSGPACKR_NATIVE_ACCELERATION_DISABLED: "false" })).toContain("msgpackr-extract");
   });
 });

@@ -3,7 +3,8 @@ import { z } from "zod";
 import { redactorOfSettings } from "../../../src/infra/secrets/redactor-of-settings.js";
 import { createLogger } from "../../../src/infra/log/create-logger.js";
 import { interpolateEnv } from "../../../src/settings/interpolate-env.js";
-import { isSecretPath, secretPathsOf } from "../../../src/settings/is-secret-path.js";
+import { isSecretPath, secretKeysOf, secretPathsOf } from "../../../src/settings/is-secret-path.js";
+import { settingsReference } from "../../../src/settings/settings-reference.js";
 import { secret } from "../../../src/settings/secret.js";
 import { settingsSchema, type Settings } from "../../../src/settings/settings-schema.js";
 
@@ -88,5 +89,21 @@ describe("a key marked secret() in the settings schema", () => {
     expect(isSecretPath(["projects", 0, "pim", "url"])).toBe(false);
     expect(isSecretPath(["server", "admin", "users", 1, "name"])).toBe(false);
     expect(isSecretPath(["projects", 0, "service", "email"])).toBe(false);
+  });
+
+  it("are found by the schema walk as the settings reference finds them in the JSON Schema", () => {
+    const fromReference = (schema: z.ZodType): string[] =>
+      settingsReference(schema)
+        .filter((row) => row.secret)
+        .map((row) => row.key)
+        .sort();
+    expect([...secretKeysOf(settingsSchema)].sort()).toEqual(fromReference(settingsSchema));
+    expect(fromReference(settingsSchema).length).toBeGreaterThan(10);
+    expect([...secretKeysOf(withGeocoder(true))].sort()).toEqual(fromReference(withGeocoder(true)));
+  });
+
+  it("stop the walk at a kind of schema it cannot read keys from, rather than miss one", () => {
+    const schema = z.strictObject({ upstreams: z.record(z.string(), z.strictObject({ key: secret(z.string()) })) });
+    expect(() => secretKeysOf(schema)).toThrow(/upstreams is a record/);
   });
 });
