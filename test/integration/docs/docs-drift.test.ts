@@ -82,6 +82,9 @@ describe("the docs name everything the code has", () => {
       lastPimEventAt: { projects: [67], read: async () => null },
       subscriptionState: { projects: [67], read: async () => null },
       heldDeletions: async () => null,
+      heldWaitingSince: async () => null,
+      schedulePeriodMs: () => null,
+      ready: async () => true,
     });
     const names = metrics.registry.getMetricsAsArray().map((metric) => metric.name);
     expect(names).toContain("pim_sync_sync_runs_total");
