@@ -272,6 +272,11 @@ export function createWorkerMetrics(args: {
   });
   // Every series exists from the start, so a rate over the first refusal is not lost.
   for (const surface of AUTH_SURFACES) for (const reason of AUTH_REFUSAL_REASONS) metric.authRefused.inc({ surface, reason }, 0);
+  // The series the alert rules (deploy/prometheus/) take an increase of exist from the start: a
+  // counter first seen at 1 hides its first failure or 429 from `increase`.
+  for (const project of args.projects)
+    for (const outcome of ["ok", "failed", "held_back"] as const) metric.syncRuns.inc({ project: String(project), outcome }, 0);
+  for (const upstream of ["pim", "service"] as const) metric.throttled.inc({ upstream }, 0);
   // Every series of a subscribed project exists from the start, so the first unusable event is a rate.
   for (const project of lastPimEventAt?.projects ?? [])
     for (const outcome of PIM_EVENT_OUTCOMES) metric.pimEventsReceived.inc({ project: String(project), outcome }, 0);

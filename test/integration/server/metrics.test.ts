@@ -70,6 +70,9 @@ describe("GET /metrics (prom-client, over real HTTP)", () => {
     const before = await scrape();
     expect(before).toMatch(/^process_cpu_user_seconds_total /m);
     expect(sample(before, `pim_sync_last_success_timestamp_seconds{project="${PROJECT}"}`)).toBeUndefined();
+    // At 0 from the start, so that an alert's `increase` sees the first failure and the first 429.
+    expect(sample(before, `pim_sync_sync_runs_total{project="${PROJECT}",outcome="failed"}`)).toBe(0);
+    expect(sample(before, `pim_sync_upstream_throttled_total{upstream="pim"}`)).toBe(0);
 
     sims.pim.faults.failNext({ method: "GET" }, { status: 429, times: 1, retryAfterSeconds: 0 });
     const sync = await client.call("/v1/sync", { token: TRIGGER_TOKEN, body: { project: PROJECT } });
