@@ -7,6 +7,7 @@ import { closeRedis } from "../infra/redis/close-redis.js";
 import { createWorkerRedis } from "../infra/redis/create-worker-redis.js";
 import { createHttpApp } from "../server/http/create-http-app.js";
 import { healthRoutes } from "../server/http/health-routes.js";
+import { faviconRoute } from "../server/http/favicon-route.js";
 import { listenHttpApp, type HttpServer } from "../server/http/listen-http-app.js";
 import { listenSettingsOf } from "../server/http/listen-settings.js";
 import { redisNotReadyReason } from "../server/http/redis-readiness.js";
@@ -274,6 +275,7 @@ async function startServer(
     );
   const gate = (surface: AuthSurface) => createAuthGate({ surface, limits: listen.auth_throttle, logger, observer: metrics });
   await app.register(healthRoutes, { notReadyReasons });
+  await app.register(faviconRoute);
   await app.register(openApiRoutes);
   if (metrics) await app.register(metricsRoutes, { registry: metrics.registry, token: listen.metrics_token, gate: gate("metrics") });
   if (settings.projects.some((project) => project.pim.events !== undefined)) {
