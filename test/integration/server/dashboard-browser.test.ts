@@ -106,12 +106,8 @@ describe("the job dashboard in a browser", () => {
       const card = page.locator(`text=#${jobId}`).first();
       await card.waitFor({ timeout: 15_000 });
       await page.waitForLoadState("load");
-      // On a laptop: nothing to scroll sideways to, and no error in the browser's console (a missing favicon was one).
-      const widths = await page.evaluate(() => {
-        const { document } = globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } };
-        return { scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth };
-      });
-      expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+      // No error in the browser's console or the page's script. (bull-board scrolls inside its own
+      // panes: its page is no wider than the window even at 320 px, so width is not checked here.)
       expect(errors).toEqual([]);
       // The job card's actions are icon buttons (named only by a tooltip); retry's icon is refresh-cw.
       await page.locator(RETRY_BUTTON).first().click();
