@@ -7,6 +7,7 @@ import { closeRedis } from "../infra/redis/close-redis.js";
 import { createWorkerRedis } from "../infra/redis/create-worker-redis.js";
 import { createHttpApp } from "../server/http/create-http-app.js";
 import { healthRoutes } from "../server/http/health-routes.js";
+import { faviconRoute } from "../server/http/favicon-route.js";
 import { listenHttpApp, type HttpServer } from "../server/http/listen-http-app.js";
 import { listenSettingsOf } from "../server/http/listen-settings.js";
 import { redisNotReadyReason } from "../server/http/redis-readiness.js";
@@ -40,6 +41,7 @@ import { redisPrefixOf } from "../settings/redis-prefix-of.js";
 import { createRedisStateStore } from "../stores/state/redis-state-store.js";
 import { eventWindowDelay } from "../features/events/event-window.js";
 import { FALLBACK_SCHEDULER_ID } from "../infra/redis/queue-names.js";
+import { schedulePeriodMs } from "../jobs/schedules/schedule-period.js";
 
 export interface RunningWorkerProcess extends RunningWorker {
   /** The HTTP server's base URL, when `server` (or the deprecated `trigger` host/port) is configured. */
@@ -110,6 +112,8 @@ export async function openWorkerProcess(args: WorkerProcessArgs): Promise<OpenWo
   let subscriptions: PreparedWorker["subscriptions"] | null = null;
   const eventProjects = settings.projects.filter((project) => project.pim.events !== undefined).map((project) => project.id);
   let held: HeldStore | null = null;
+  // Set once the worker is prepared: `/readyz` and the `pim_sync_ready` gauge ask the same question.
+  let notReadyReasons: (() => Promise<readonly string[]>) | null = null;
   const metrics = listen
     ? createWorkerMetrics({
         projects: settings.projects.map((project) => project.id),
@@ -152,6 +156,17 @@ export async function openWorkerProcess(args: WorkerProcessArgs): Promise<OpenWo
           const plans = await withRedisDeadline(listen.redis_timeout_ms, held.list(project));
           return plans.filter((plan) => plan.approved === null).reduce((sum, plan) => sum + heldOptionCount(plan), 0);
         },
+        heldWaitingSince: async (project) => {
+          if (!held) return null;
+          const plans = await withRedisDeadline(listen.redis_timeout_ms, held.list(project));
+          const since = plans.filter((plan) => plan.approved === null).map((plan) => Date.parse(plan.heldAt));
+          return since.length === 0 ? null : Math.min(...since);
+        },
+        schedulePeriodMs: (project) => {
+          const schedule = settings.projects.find((candidate) => candidate.id === project)?.schedule;
+          return schedule ? schedulePeriodMs({ pattern: schedule.cron, tz: schedule.timezone }) : null;
+        },
+        ready: async () => (notReadyReasons ? (await notReadyReasons()).length === 0 : false),
       })
     : undefined;
   const prepared = prepareWorker({
@@ -171,9 +186,21 @@ export async function openWorkerProcess(args: WorkerProcessArgs): Promise<OpenWo
   held = review.held;
   let running: RunningWorker | null = null;
   let server: HttpServer | null = null;
+  const readiness = (): Promise<readonly string[]> => notReadyReasonsOf(prepared, () => running, listen?.redis_timeout_ms ?? 0);
+  notReadyReasons = readiness;
   if (listen) {
     for (const deprecation of listen.deprecations) logger.warn({ config: deprecation }, "deprecated config key");
-    const listening = await startServer(prepared, () => running, settings, listen, logger, metrics, args.jsonKeys ?? "snake", review);
+    const listening = await startServer(
+      prepared,
+      readiness,
+      () => running,
+      settings,
+      listen,
+      logger,
+      metrics,
+      args.jsonKeys ?? "snake",
+      review,
+    );
     // Acquired after the worker's jobs, so closed before them: no new request once stopping.
     args.resources.push("HTTP listener", () => listening.close());
     server = listening;
@@ -213,8 +240,20 @@ export async function startWorkerProcess(
   }
 }
 
+/** Why the worker cannot work now (empty when it can): Redis does not answer, or a worker is not running. */
+async function notReadyReasonsOf(prepared: PreparedWorker, running: () => RunningWorker | null, redisTimeoutMs: number): Promise<string[]> {
+  const redis = await redisNotReadyReason(prepared.connection, redisTimeoutMs);
+  const worker = running();
+  const workers =
+    worker === null
+      ? [WORKER_STARTING_REASON]
+      : worker.stoppedProjects().map((project) => `worker: project ${project}'s worker is not running`);
+  return [...(redis === null ? [] : [redis]), ...workers];
+}
+
 async function startServer(
   prepared: PreparedWorker,
+  notReadyReasons: () => Promise<readonly string[]>,
   running: () => RunningWorker | null,
   settings: Settings,
   listen: NonNullable<ReturnType<typeof listenSettingsOf>>,
@@ -235,17 +274,8 @@ async function startServer(
       ),
     );
   const gate = (surface: AuthSurface) => createAuthGate({ surface, limits: listen.auth_throttle, logger, observer: metrics });
-  await app.register(healthRoutes, {
-    notReadyReasons: async () => {
-      const redis = await redisNotReadyReason(prepared.connection, listen.redis_timeout_ms);
-      const worker = running();
-      const workers =
-        worker === null
-          ? [WORKER_STARTING_REASON]
-          : worker.stoppedProjects().map((project) => `worker: project ${project}'s worker is not running`);
-      return [...(redis === null ? [] : [redis]), ...workers];
-    },
-  });
+  await app.register(healthRoutes, { notReadyReasons });
+  await app.register(faviconRoute);
   await app.register(openApiRoutes);
   if (metrics) await app.register(metricsRoutes, { registry: metrics.registry, token: listen.metrics_token, gate: gate("metrics") });
   if (settings.projects.some((project) => project.pim.events !== undefined)) {

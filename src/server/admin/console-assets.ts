@@ -15,9 +15,20 @@ a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible
 .skip:focus { position: static; }
 header { display: flex; justify-content: space-between; align-items: center; border-bottom: 1px solid #ccc; }
 nav ul { list-style: none; display: flex; gap: 1rem; padding: 0; }
-table { border-collapse: collapse; margin: 0.5rem 0 1.5rem; }
+table { border-collapse: collapse; margin: 0.5rem 0 1.5rem; max-width: 100%; }
 caption { text-align: left; font-weight: 600; padding: 0.25rem 0; }
-th, td { border: 1px solid #ccc; padding: 0.3rem 0.5rem; text-align: left; vertical-align: top; }
+th, td { border: 1px solid #ccc; padding: 0.3rem 0.5rem; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
+/* A laptop's 1280 px: the history's columns get fixed shares, the reason what is left. */
+#history { table-layout: fixed; width: 100%; font-size: 0.9em; }
+#history th:nth-child(1) { width: 9.5rem; }
+#history th:nth-child(2) { width: 5rem; }
+#history th:nth-child(3) { width: 7rem; }
+#history th:nth-child(4) { width: 8rem; }
+#history th:nth-child(5), #history th:nth-child(6) { width: 8.5rem; }
+#history th:nth-child(7) { width: 5rem; }
+#history th:nth-child(8) { width: 6rem; }
+details.more summary { cursor: pointer; color: #0b57a4; }
+pre { white-space: pre-wrap; overflow-wrap: anywhere; }
 thead th { background: #f0f0f0; }
 .bad { color: #a4001c; }
 .warn { color: #7a4100; }

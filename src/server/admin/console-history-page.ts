@@ -1,6 +1,6 @@
 import { HISTORY_KINDS, type HistoryEntry, type HistoryKind } from "../../stores/history/history-entry.js";
 import type { DailyWriteCount } from "../../stores/history/daily-write-counts.js";
-import { CONSOLE_PATH, escapeHtml, timeElement } from "./console-html.js";
+import { CONSOLE_PATH, escapeHtml, langOf, timeElement } from "./console-html.js";
 import { dashboardJobHref } from "./console-overview-page.js";
 
 export interface HistorySearch {
@@ -74,7 +74,7 @@ const labelsText = (labels: Readonly<Record<string, string>> | null): string =>
   labels === null
     ? "—"
     : Object.entries(labels)
-        .map(([locale, label]) => `<span lang="${escapeHtml(locale)}">${escapeHtml(locale)}: ${escapeHtml(label)}</span>`)
+        .map(([locale, label]) => `<span lang="${langOf(locale)}">${escapeHtml(locale)}: ${escapeHtml(label)}</span>`)
         .join("<br>");
 
 function entryRow(entry: HistoryEntry, queue: string): string {
@@ -90,8 +90,16 @@ function entryRow(entry: HistoryEntry, queue: string): string {
 <td>${labelsText(entry.labelsAfter)}</td>
 <td>${job}</td>
 <td>${entry.trigger}${entry.requestedBy === undefined ? "" : ` (${escapeHtml(entry.requestedBy)})`}</td>
-<td>${escapeHtml(entry.reason)}</td>
+<td>${reasonCell(entry.reason)}</td>
 </tr>`;
+}
+
+/** Past this, a reason shows its start and folds the rest: a long one made rows a screen tall. */
+const REASON_SHOWN = 120;
+
+function reasonCell(reason: string): string {
+  if (reason.length <= REASON_SHOWN) return escapeHtml(reason);
+  return `${escapeHtml(reason.slice(0, REASON_SHOWN))}<details class="more"><summary>the rest</summary>${escapeHtml(reason.slice(REASON_SHOWN))}</details>`;
 }
 
 const PERIODS = [

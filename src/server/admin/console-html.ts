@@ -3,6 +3,11 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
+/** A PIM locale (`en_US`) as HTML's `lang` wants it (BCP 47: `en-US`), so screen readers pick the voice. */
+export function langOf(locale: string): string {
+  return escapeHtml(locale.replace(/_/g, "-"));
+}
+
 /** Every console page's path starts here; the assets sit beside the pages. */
 export const CONSOLE_PATH = "/admin/console";
 
@@ -22,6 +27,7 @@ export function consoleDocument(page: {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(page.title)} · pim-sync console</title>
+<link rel="icon" href="/favicon.ico" type="image/svg+xml">
 <link rel="stylesheet" href="${CONSOLE_PATH}/console.css">
 <script type="module" src="${CONSOLE_PATH}/console.js"></script>
 </head>

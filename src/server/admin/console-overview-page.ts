@@ -1,6 +1,6 @@
 import type { BudgetUsage } from "../../infra/budgets/budget-usage.js";
 import type { ServiceLabels } from "../../core/domain/option-collection.js";
-import { ageText, CONSOLE_PATH, escapeHtml, timeElement } from "./console-html.js";
+import { ageText, CONSOLE_PATH, escapeHtml, langOf, timeElement } from "./console-html.js";
 import type { Attention, FleetOverview, LabelledHeldPlan, ProjectOverview } from "./fleet-overview.js";
 
 const ATTENTION_TEXT: Record<Attention, string> = {
@@ -117,9 +117,19 @@ function optionItem(option: string, labels: ServiceLabels | null | undefined): s
     labels === null || labels === undefined
       ? ""
       : ` <span class="labels">${Object.entries(labels)
-          .map(([locale, label]) => `<span lang="${escapeHtml(locale)}">${escapeHtml(label)}</span>`)
+          .map(([locale, label]) => `<span lang="${langOf(locale)}">${escapeHtml(label)}</span>`)
           .join(" · ")}</span>`;
   return `<li><code>${escapeHtml(option)}</code>${shown}</li>`;
+}
+
+/** Past this many, a plan's options show the first ones and fold the rest. */
+const OPTIONS_SHOWN = 12;
+
+function optionList(items: readonly string[]): string {
+  const shown = `<ul class="options">${items.slice(0, OPTIONS_SHOWN).join("")}</ul>`;
+  if (items.length <= OPTIONS_SHOWN) return shown;
+  const rest = items.slice(OPTIONS_SHOWN);
+  return `${shown}<details class="more"><summary>${rest.length} more options</summary><ul class="options">${rest.join("")}</ul></details>`;
 }
 
 function planSection(plan: LabelledHeldPlan, canApprove: boolean): string {
@@ -128,7 +138,7 @@ function planSection(plan: LabelledHeldPlan, canApprove: boolean): string {
     .map(
       (collection) => `<tr>
 <th scope="row">${escapeHtml(collection.collection)}</th>
-<td><ul class="options">${collection.options.map((option, index) => optionItem(option, collection.labels[index])).join("")}</ul></td>
+<td>${optionList(collection.options.map((option, index) => optionItem(option, collection.labels[index])))}</td>
 <td>${escapeHtml(collection.reason)}</td>
 </tr>`,
     )

@@ -59,6 +59,12 @@ export function createWorkerMetrics(args: {
     { readonly projects: readonly number[]; read(project: number): Promise<SubscriptionState | null> } | undefined;
   /** Options in a project's held plans awaiting review (src/features/sync/held/), read at scrape time; null when unknown (Redis away). */
   readonly heldDeletions?: ((project: number) => Promise<number | null>) | undefined;
+  /** When the oldest of a project's held plans awaiting review was first held (ms); null when none waits or unknown. */
+  readonly heldWaitingSince?: ((project: number) => Promise<number | null>) | undefined;
+  /** The longest gap between two runs of a project's schedule (ms); null for a project without one. */
+  readonly schedulePeriodMs?: ((project: number) => number | null) | undefined;
+  /** Whether the worker is ready (what `GET /readyz` answers 200 for), read at scrape time. */
+  readonly ready?: (() => Promise<boolean>) | undefined;
   /** Whose entries label `pim_sync_job_runs_total`: the catalog's list, or in a test the list with an entry of its own. */
   readonly catalog?: JobCatalog | undefined;
 }): WorkerMetrics {
@@ -67,6 +73,9 @@ export function createWorkerMetrics(args: {
   collectDefaultMetrics({ register: registry });
   for (const name of NON_COUNTERS_NAMED_TOTAL) registry.removeSingleMetric(name);
   const heldDeletions = args.heldDeletions;
+  const heldWaitingSince = args.heldWaitingSince;
+  const schedulePeriodMs = args.schedulePeriodMs;
+  const ready = args.ready;
   const lastPimEventAt = args.lastPimEventAt;
   const subscriptionState = args.subscriptionState;
   // In the order of `/metrics`.
@@ -170,6 +179,42 @@ export function createWorkerMetrics(args: {
         for (const { project, count } of counts) if (count !== null) gauge.set({ project: String(project) }, count);
       },
     },
+    // For alerts on how long a person has not looked: the option count says nothing of how long they wait.
+    heldDeletionsAge: heldWaitingSince && {
+      type: "gauge",
+      name: "pim_sync_held_deletions_age_seconds",
+      help: "Seconds since a run first held the oldest of the project's held plans awaiting review, read at scrape time; absent when none waits.",
+      labelNames: ["project"],
+      async collect(gauge: Gauge<"project">) {
+        const now = Date.now();
+        const since = await Promise.all(
+          args.projects.map(async (project) => ({ project, at: await heldWaitingSince(project).catch(() => null) })),
+        );
+        for (const { project, at } of since) if (at !== null) gauge.set({ project: String(project) }, Math.max(0, (now - at) / 1000));
+      },
+    },
+    // Beside the last success, so an alert on "two periods without a success" needs no cron in PromQL.
+    schedulePeriod: schedulePeriodMs && {
+      type: "gauge",
+      name: "pim_sync_schedule_period_seconds",
+      help: "The longest gap between two runs of the project's sync schedule (its cron over a year, from a fixed day), seconds; absent for a project without a schedule.",
+      labelNames: ["project"],
+      async collect(gauge: Gauge<"project">) {
+        for (const project of args.projects) {
+          const period = schedulePeriodMs(project);
+          if (period !== null) gauge.set({ project: String(project) }, period / 1000);
+        }
+      },
+    },
+    ready: ready && {
+      type: "gauge",
+      name: "pim_sync_ready",
+      help: "1 when the worker is ready (GET /readyz answers 200: Redis answers, every project's worker runs), 0 otherwise, read at scrape time.",
+      labelNames: [],
+      async collect(gauge: Gauge) {
+        gauge.set((await ready().catch(() => false)) ? 1 : 0);
+      },
+    },
     pimEventAge: lastPimEventAt && {
       type: "gauge",
       name: "pim_sync_pim_event_age_seconds",
@@ -227,6 +272,11 @@ export function createWorkerMetrics(args: {
   });
   // Every series exists from the start, so a rate over the first refusal is not lost.
   for (const surface of AUTH_SURFACES) for (const reason of AUTH_REFUSAL_REASONS) metric.authRefused.inc({ surface, reason }, 0);
+  // The series the alert rules (deploy/prometheus/) take an increase of exist from the start: a
+  // counter first seen at 1 hides its first failure or 429 from `increase`.
+  for (const project of args.projects)
+    for (const outcome of ["ok", "failed", "held_back"] as const) metric.syncRuns.inc({ project: String(project), outcome }, 0);
+  for (const upstream of ["pim", "service"] as const) metric.throttled.inc({ upstream }, 0);
   // Every series of a subscribed project exists from the start, so the first unusable event is a rate.
   for (const project of lastPimEventAt?.projects ?? [])
     for (const outcome of PIM_EVENT_OUTCOMES) metric.pimEventsReceived.inc({ project: String(project), outcome }, 0);

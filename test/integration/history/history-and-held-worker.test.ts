@@ -25,6 +25,7 @@ interface Entry {
 interface Held {
   id: string;
   collections: { collection: string; options: string[] }[];
+  held_at: string;
   approved: { by: string } | null;
 }
 
@@ -81,6 +82,13 @@ describe("the worker records its writes and keeps held deletions for an admin's 
     const text = (await client.call("/metrics", { token: METRICS_TOKEN })).text;
     return Number(/^pim_sync_held_deletions\{project="67"\} (\d+)$/m.exec(text)?.[1] ?? "NaN");
   };
+  /** The age gauge of the oldest plan awaiting review, and the most it can be given when the plan was held. */
+  const heldAgeMetric = async (heldAt: string) => {
+    const text = (await client.call("/metrics", { token: METRICS_TOKEN })).text;
+    const most = (Date.now() - Date.parse(heldAt)) / 1000;
+    const value = /^pim_sync_held_deletions_age_seconds\{project="67"\} (\S+)$/m.exec(text)?.[1];
+    return { value: value === undefined ? undefined : Number(value), most };
+  };
 
   test("a job's writes appear in the history with its ref and trigger, paged; add-options are `added`; a viewer reads held plans but cannot approve; an admin's approval deletes exactly what was approved", async () => {
     const first = await syncAsAdmin();
@@ -114,6 +122,9 @@ describe("the worker records its writes and keeps held deletions for an admin's 
     const [plan] = await heldList();
     expect(plan).toMatchObject({ approved: null, collections: [{ collection: "color", options: ["black", "blue"] }] });
     expect(await heldMetric()).toBe(2);
+    const age = await heldAgeMetric(plan?.held_at ?? "");
+    expect(age.value).toBeGreaterThanOrEqual(0);
+    expect(age.value).toBeLessThanOrEqual(age.most);
 
     const refused = await as(VIEWER, `/admin/api/projects/${PROJECT}/held/${plan?.id ?? "?"}/approve`, "POST");
     expect(refused.status).toBe(403);
@@ -122,6 +133,8 @@ describe("the worker records its writes and keeps held deletions for an admin's 
     const approved = await as(ADMIN, `/admin/api/projects/${PROJECT}/held/${plan?.id ?? "?"}/approve`, "POST");
     expect(approved).toMatchObject({ status: 200, json: { approved: { id: plan?.id, approved: { by: ADMIN.name } } } });
     expect(await heldMetric()).toBe(0);
+    // An approved plan waits for the next run, not for a person: no age.
+    expect((await heldAgeMetric(plan?.held_at ?? "")).value).toBeUndefined();
 
     dropFromPim("green");
     const applying = await syncAsAdmin();

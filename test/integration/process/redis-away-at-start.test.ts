@@ -69,6 +69,8 @@ describe("a worker started while its Redis is away: health answers, the rest wai
     const notReady = await client.call("/readyz");
     expect(notReady.status).toBe(503);
     expect(reasonsOf(notReady)).toEqual([expect.stringMatching(/^redis: /), expect.stringMatching(/^worker: starting/)]);
+    // The gauge the PimSyncWorkerNotReady alert reads says the same as /readyz.
+    expect((await client.call("/metrics")).text).toMatch(/^pim_sync_ready 0$/m);
 
     const sync = await client.call("/v1/sync", { token: TOKEN, body: { project: 67 } });
     expect(sync.status).toBe(503);
@@ -86,6 +88,7 @@ describe("a worker started while its Redis is away: health answers, the rest wai
       what: "/readyz to answer 200 once Redis is up",
     });
     expect(worker.logs().some((line) => line.msg === "worker started")).toBe(true);
+    expect((await client.call("/metrics")).text).toMatch(/^pim_sync_ready 1$/m);
 
     const triggered = await client.call("/v1/sync", { token: TOKEN, body: { project: 67 } });
     expect(triggered.status).toBe(202);

@@ -22,6 +22,7 @@ import { waitFor } from "../../support/process-poll.js";
 import { createConfigSafeTestRedis } from "../../support/process-redis.js";
 import type { TestRedis } from "../../support/redis.js";
 import { silentLogger } from "../../support/silent-logger.js";
+import { createRedisHistoryStore } from "../../../src/stores/history/redis-history-store.js";
 
 const CHROMIUM = process.env.PIM_SYNC_CHROMIUM ?? "/usr/bin/chromium";
 const SHOTS = join(process.cwd(), "test-results", "console");
@@ -33,6 +34,15 @@ const ADMIN = { name: "ada", password: "ada-password-0123", role: "admin" } as c
 const VIEWER = { name: "vic", password: "vic-password-0123", role: "viewer" } as const;
 const WAIT_MS = 60_000;
 const DELETED_COLOURS = ["blue", "green", "black", "white"];
+/** A laptop's screen: every page must read at this size without scrolling sideways. */
+const LAPTOP = { width: 1280, height: 800 } as const;
+/** A reason as long as a guard's or an upstream's can be, with a word too long for any column. */
+const LONG_REASON =
+  "kept: the approved deletion cannot be carried out because the service answered 409 for " +
+  "https://service.example.invalid/v1/projects/67/collections/color_with_a_very_long_collection_name_indeed/options/" +
+  "x".repeat(120) +
+  " and the plan stays as it is until an admin looks at it again; ".repeat(6);
+const LONG_OPTION = `option_${"y".repeat(90)}`;
 
 describe("the operator console in a browser", () => {
   let browser: Browser;
@@ -96,6 +106,25 @@ describe("the operator console in a browser", () => {
       timeoutMs: WAIT_MS,
       what: "teal deleted from project 99 by its event",
     });
+    // What no simulated run writes: a reason, an option code and labels longer than any column.
+    await createRedisHistoryStore(redis.redis, redis.prefix, { retentionMs: settings.history.retention_ms }).append(HELD, [
+      {
+        collection: "color",
+        kind: "kept",
+        reason: LONG_REASON,
+        job: `${HELD}/1`,
+        trigger: "admin",
+        requestedBy: ADMIN.name,
+        at: new Date().toISOString(),
+        options: [
+          [
+            LONG_OPTION,
+            { en_US: "Light blue with a hint of grey, as the spring catalogue calls it" },
+            { en_US: "Light blue with a hint of grey", de_DE: "Hellblau mit einem Hauch von Grau, wie es der Frühjahrskatalog nennt" },
+          ],
+        ],
+      },
+    ]);
   }, 180_000);
 
   afterAll(async () => {
@@ -106,10 +135,19 @@ describe("the operator console in a browser", () => {
     await redis?.cleanup();
   });
 
-  async function openAs(user: { name: string; password: string }): Promise<{ context: BrowserContext; page: Page; foreign: string[] }> {
-    const context = await browser.newContext({ httpCredentials: { username: user.name, password: user.password } });
+  async function openAs(user: {
+    name: string;
+    password: string;
+  }): Promise<{ context: BrowserContext; page: Page; foreign: string[]; errors: string[] }> {
+    const context = await browser.newContext({ viewport: LAPTOP, httpCredentials: { username: user.name, password: user.password } });
     const page = await context.newPage();
     const foreign: string[] = [];
+    // Every error the browser's console shows (a missing favicon is one) and every uncaught one of the page's script.
+    const errors: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(`${message.text()} (${message.location().url})`);
+    });
+    page.on("pageerror", (error) => errors.push(error.message));
     // Every request must stay on this origin; a CSP refusal shows as a console message.
     page.on("request", (request) => {
       if (!request.url().startsWith(url)) foreign.push(request.url());
@@ -117,7 +155,26 @@ describe("the operator console in a browser", () => {
     page.on("console", (message) => {
       if (/Content Security Policy/i.test(message.text())) foreign.push(message.text());
     });
-    return { context, page, foreign };
+    return { context, page, foreign, errors };
+  }
+
+  /** The page as a laptop shows it: nothing to scroll sideways to, and no error in the console. */
+  async function laptopProblems(page: Page, errors: readonly string[]): Promise<{ overflow: string | null; errors: string[] }> {
+    // The icon is asked for as the page loads: its error, if any, is in by the load event.
+    await page.waitForLoadState("load");
+    const widths = await page.evaluate(() => {
+      interface Box {
+        readonly scrollWidth: number;
+        readonly clientWidth: number;
+      }
+      const { document } = globalThis as unknown as { document: { scrollingElement: Box | null; documentElement: Box } };
+      const root = document.scrollingElement ?? document.documentElement;
+      return { scroll: root.scrollWidth, client: root.clientWidth };
+    });
+    return {
+      overflow: widths.scroll <= widths.client ? null : `${page.url()}: ${widths.scroll} px wide in a ${widths.client} px window`,
+      errors: [...errors],
+    };
   }
 
   /** axe-core's serious and critical findings on the page (evaluated through the DevTools protocol, which the CSP does not govern). */
@@ -133,7 +190,7 @@ describe("the operator console in a browser", () => {
     // Behind the dashboard's login: nothing without credentials.
     const anonymous = await fetch(`${url}/admin/console`);
     expect([anonymous.status, anonymous.headers.get("www-authenticate")]).toEqual([401, 'Basic realm="pim-sync admin", charset="UTF-8"']);
-    const { context, page, foreign } = await openAs(VIEWER);
+    const { context, page, foreign, errors } = await openAs(VIEWER);
     try {
       const answer = await page.goto(`${url}/admin/console`);
       expect(answer?.status()).toBe(200);
@@ -141,6 +198,8 @@ describe("the operator console in a browser", () => {
       expect(csp).toMatch(/script-src 'self'/);
       expect(csp).not.toMatch(/unsafe-inline/);
       await page.locator("article[data-plan]").first().waitFor();
+      // Before the refused approval below, which the console logs as a failed request.
+      expect(await laptopProblems(page, errors)).toEqual({ overflow: null, errors: [] });
       expect(await page.locator("button[data-approve]").count()).toBe(0);
       expect(await page.locator("button[data-sync]").count()).toBe(0);
       await expect(page.locator("article[data-plan]").first().textContent()).resolves.toContain("Only an admin may approve or dismiss");
@@ -160,7 +219,7 @@ describe("the operator console in a browser", () => {
   });
 
   it("an admin finds what needs a person first, approves the held plan, and sees the next run apply it", async () => {
-    const { context, page, foreign } = await openAs(ADMIN);
+    const { context, page, foreign, errors } = await openAs(ADMIN);
     try {
       await page.goto(`${url}/admin/console`);
       const rows = page.locator("#fleet tbody tr");
@@ -181,6 +240,7 @@ describe("the operator console in a browser", () => {
       const blue = page.locator("article[data-plan] ul.options li").filter({ has: page.locator("code", { hasText: /^blue$/ }) });
       await expect(blue.textContent()).resolves.toMatch(/\bBlue\b/);
       expect(await accessibilityProblems(page)).toEqual([]);
+      expect(await laptopProblems(page, errors)).toEqual({ overflow: null, errors: [] });
       await page.screenshot({ path: join(SHOTS, "admin-overview.png"), fullPage: true });
 
       // Keyboard only: focus the approve button and press Enter.
@@ -203,6 +263,7 @@ describe("the operator console in a browser", () => {
       expect(left.filter((name) => DELETED_COLOURS.includes(name))).toEqual([]);
       expect(left).toContain("red");
       expect(foreign).toEqual([]);
+      expect(await laptopProblems(page, errors)).toEqual({ overflow: null, errors: [] });
       await page.screenshot({ path: join(SHOTS, "admin-approved.png"), fullPage: true });
     } finally {
       await context.close();
@@ -210,7 +271,7 @@ describe("the operator console in a browser", () => {
   });
 
   it("the history finds the option an event deleted, with its trigger, and charts the writes per day", async () => {
-    const { context, page, foreign } = await openAs(VIEWER);
+    const { context, page, foreign, errors } = await openAs(VIEWER);
     try {
       await page.goto(`${url}/admin/console/projects/${EVENTS}/history`);
       await page.getByLabel("Option").fill("teal");
@@ -228,7 +289,42 @@ describe("the operator console in a browser", () => {
       expect(await page.locator(".chart svg rect[fill]").count()).toBeGreaterThan(0);
       expect(await accessibilityProblems(page)).toEqual([]);
       expect(foreign).toEqual([]);
+      expect(await laptopProblems(page, errors)).toEqual({ overflow: null, errors: [] });
       await page.screenshot({ path: join(SHOTS, "history.png"), fullPage: true });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("every console page reads on a 1280 x 800 laptop: nothing to scroll sideways, short rows, no console error", async () => {
+    const { context, page, foreign, errors } = await openAs(ADMIN);
+    try {
+      const pages = [
+        "/admin/console",
+        ...[HELD, FAILING, EVENTS].map((project) => `/admin/console/projects/${project}/history`),
+        `/admin/console/projects/${HELD}/history?option=${LONG_OPTION}`,
+      ];
+      const problems: Record<string, unknown> = {};
+      for (const path of pages) {
+        const answer = await page.goto(`${url}${path}`);
+        expect(answer?.status(), path).toBe(200);
+        problems[path] = await laptopProblems(page, errors);
+        errors.length = 0;
+      }
+      expect(problems).toEqual(Object.fromEntries(pages.map((path) => [path, { overflow: null, errors: [] }])));
+
+      // The seeded entry: its reason folds after its start, so its row stays a few lines tall.
+      const row = page.locator("#history tbody tr").first();
+      await expect(row.locator("td").nth(3).textContent()).resolves.toBe(LONG_OPTION);
+      const height = (await row.boundingBox())?.height ?? Number.POSITIVE_INFINITY;
+      expect(height).toBeLessThan(220);
+      expect(await row.locator("details.more").count()).toBe(1);
+      expect(await accessibilityProblems(page)).toEqual([]);
+      expect(foreign).toEqual([]);
+      // The icon every page's load asks for is there.
+      const icon = await page.request.get(`${url}/favicon.ico`);
+      expect([icon.status(), icon.headers()["content-type"]]).toEqual([200, "image/svg+xml"]);
+      await page.screenshot({ path: join(SHOTS, "history-long-reason.png"), fullPage: true });
     } finally {
       await context.close();
     }

@@ -9,6 +9,7 @@ import type { TestRedis } from "../../support/redis.js";
 import { promtoolCheckMetrics } from "../../support/promtool-check.js";
 import { silentLogger } from "../../support/silent-logger.js";
 import { createTriggerClient } from "../../support/trigger-client.js";
+import { createWorkerMetrics } from "../../../src/server/metrics/worker-metrics.js";
 import { test } from "../../support/fixtures.js";
 
 const PROJECT = 67;
@@ -40,7 +41,8 @@ describe("GET /metrics (prom-client, over real HTTP)", () => {
       serviceUrl: sims.service.url,
       redisPrefix: redis.prefix,
       trigger: { token: TRIGGER_TOKEN },
-      projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
+      // At 03:00: no scheduled run comes during the test, but the schedule's period is reported.
+      projectExtras: { allowed_options_for_pim_attribute_addition: ["color"], schedule: { cron: "0 3 * * *", timezone: "UTC" } },
     });
     const settings = parseSettings(
       JSON.stringify({ ...config, server: { host: "127.0.0.1", port: 0, metrics_token: METRICS_TOKEN } }),
@@ -68,6 +70,9 @@ describe("GET /metrics (prom-client, over real HTTP)", () => {
     const before = await scrape();
     expect(before).toMatch(/^process_cpu_user_seconds_total /m);
     expect(sample(before, `pim_sync_last_success_timestamp_seconds{project="${PROJECT}"}`)).toBeUndefined();
+    // At 0 from the start, so that an alert's `increase` sees the first failure and the first 429.
+    expect(sample(before, `pim_sync_sync_runs_total{project="${PROJECT}",outcome="failed"}`)).toBe(0);
+    expect(sample(before, `pim_sync_upstream_throttled_total{upstream="pim"}`)).toBe(0);
 
     sims.pim.faults.failNext({ method: "GET" }, { status: 429, times: 1, retryAfterSeconds: 0 });
     const sync = await client.call("/v1/sync", { token: TRIGGER_TOKEN, body: { project: PROJECT } });
@@ -97,6 +102,12 @@ describe("GET /metrics (prom-client, over real HTTP)", () => {
     expect(sample(after, `pim_sync_jobs{project="${PROJECT}",queue_state="failed"}`)).toBe(0);
   });
 
+  test("reports the worker ready and the longest gap of the project's schedule", async () => {
+    const text = await scrape();
+    expect(sample(text, "pim_sync_ready")).toBe(1);
+    expect(sample(text, `pim_sync_schedule_period_seconds{project="${PROJECT}"}`)).toBe(86_400);
+  });
+
   test("counts HTTP requests by route pattern (never the path) and status, and refused authentications", async () => {
     await client.call(`/v1/jobs/${PROJECT}/999999`, { token: TRIGGER_TOKEN });
     await client.call(`/v1/jobs/${PROJECT}/999998`, { token: TRIGGER_TOKEN });
@@ -124,5 +135,16 @@ describe("GET /metrics (prom-client, over real HTTP)", () => {
     const check = await promtoolCheckMetrics(text);
     expect(check.output).toBe("");
     expect(check.code).toBe(0);
+  });
+});
+
+describe("the gauges a worker reads at scrape time", () => {
+  const scrapeOf = (ready: () => Promise<boolean>) =>
+    createWorkerMetrics({ projects: [PROJECT], jobCounts: async () => ({}), ready }).registry.metrics();
+
+  test("`pim_sync_ready` is 0 while the readiness check finds a reason, or fails itself", async () => {
+    expect(sample(await scrapeOf(async () => true), "pim_sync_ready")).toBe(1);
+    expect(sample(await scrapeOf(async () => false), "pim_sync_ready")).toBe(0);
+    expect(sample(await scrapeOf(() => Promise.reject(new Error("Redis away"))), "pim_sync_ready")).toBe(0);
   });
 });

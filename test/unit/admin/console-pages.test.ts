@@ -97,3 +97,51 @@ describe("the console's pages", () => {
     expect(main).toMatch(/<td>event<\/td>/);
   });
 });
+
+describe("the console's pages on a laptop", () => {
+  const entry = (reason: string): HistoryEntry => ({
+    collection: "color",
+    option: "teal",
+    kind: "kept",
+    labelsBefore: { en_US: "Teal" },
+    labelsAfter: null,
+    reason,
+    job: "67/4",
+    trigger: "admin",
+    at: "2026-11-27T11:00:00Z",
+  });
+  const history = (reason: string): string =>
+    historyMain({ project: 67, queue: "project-67", search: {}, entries: [entry(reason)], nextCursor: null, days: [], problems: [] });
+
+  it("fold a long reason after its start and show a short one whole", () => {
+    const long = `${"a".repeat(120)}THE REST`;
+    expect(history(long)).toContain(`${"a".repeat(120)}<details class="more"><summary>the rest</summary>THE REST</details>`);
+    expect(history("a".repeat(120))).not.toContain('<details class="more">');
+  });
+
+  it("fold a held plan's options after the first 12", () => {
+    const [project] = overview.projects;
+    const [plan] = project?.held ?? [];
+    if (!project || !plan) throw new Error("the overview has no plan");
+    const options = Array.from({ length: 20 }, (_, index) => `option-${index}`);
+    const big = {
+      ...plan,
+      collections: [{ collection: "color", options, reason: "would delete 20 of 21", labels: options.map(() => null) }],
+    };
+    const page = overviewMain({ ...overview, projects: [{ ...project, held: [big] }] }, true);
+    expect(page).toContain("<summary>8 more options</summary>");
+    expect(page.indexOf("<code>option-11</code>")).toBeLessThan(page.indexOf("<summary>"));
+    expect(page.indexOf("<code>option-12</code>")).toBeGreaterThan(page.indexOf("<summary>"));
+    expect(overviewMain(overview, true)).not.toContain("more options");
+  });
+
+  it("mark labels with their locale as HTML spells it (en-US, not en_US)", () => {
+    expect(history("why")).toContain(`<span lang="en-US">en_US: Teal</span>`);
+  });
+
+  it("ask for the icon the worker serves", () => {
+    expect(consoleDocument({ title: "t", user: "u", role: "viewer", main: "" })).toContain(
+      `<link rel="icon" href="/favicon.ico" type="image/svg+xml">`,
+    );
+  });
+});
