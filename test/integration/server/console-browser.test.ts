@@ -24,6 +24,7 @@ import type { TestRedis } from "../../support/redis.js";
 import { silentLogger } from "../../support/silent-logger.js";
 import { createRedisHistoryStore } from "../../../src/stores/history/redis-history-store.js";
 import { createRedisHeldStore } from "../../../src/features/sync/held/redis-held-store.js";
+import { pendingHeldPlan } from "../../support/pending-held-plan.js";
 
 const CHROMIUM = process.env.PIM_SYNC_CHROMIUM ?? "/usr/bin/chromium";
 const SHOTS = join(process.cwd(), "test-results", "console");
@@ -273,32 +274,25 @@ describe("the operator console in a browser", () => {
 
   it("an admin dismisses a held plan from its card: the options stay, the history says who kept them", async () => {
     // A plan as a guard holding deletions back writes it, of an option the service still has.
-    const now = Date.now();
-    await createRedisHeldStore(redis.redis, redis.prefix).save(
-      {
-        id: "plan-to-dismiss",
-        project: HELD,
-        collections: [{ collection: "color", options: ["red"], reason: "would delete 1 of 1 options (more than 50%)" }],
-        heldAt: new Date(now).toISOString(),
-        lastHeldAt: new Date(now).toISOString(),
-        run: { job: `${HELD}/1`, trigger: "schedule" },
-        expiresAt: new Date(now + 3_600_000).toISOString(),
-        approved: null,
-        revision: 0,
-      },
-      null,
-    );
+    const plan = pendingHeldPlan({
+      id: "plan-to-dismiss",
+      project: HELD,
+      collection: "color",
+      options: ["red"],
+      reason: "would delete 1 of 1 options (more than 50%)",
+    });
+    await createRedisHeldStore(redis.redis, redis.prefix).save(plan, null);
     const { context, page, foreign, errors } = await openAs(ADMIN);
     try {
       await page.goto(`${url}/admin/console`);
-      const plan = page.locator('article[data-plan="plan-to-dismiss"]');
-      await plan.locator("button[data-dismiss]").click();
-      await waitFor(async () => (await plan.locator(".status").textContent()) === "Dismissed.", {
+      const card = page.locator('article[data-plan="plan-to-dismiss"]');
+      await card.locator("button[data-dismiss]").click();
+      await waitFor(async () => (await card.locator(".status").textContent()) === "Dismissed.", {
         timeoutMs: WAIT_MS,
         what: "the page to say the plan is dismissed",
       });
-      await expect(plan.locator(".next").textContent()).resolves.toMatch(/^Dismissed: these options stay in the service/);
-      expect(await plan.locator("button[data-approve], button[data-dismiss]").count()).toBe(0);
+      await expect(card.locator(".next").textContent()).resolves.toMatch(/^Dismissed: these options stay in the service/);
+      expect(await card.locator("button[data-approve], button[data-dismiss]").count()).toBe(0);
       const held = (await (await page.request.get(`${url}/admin/api/projects/${HELD}/held`)).json()) as { held: { id: string }[] };
       expect(held.held.map((candidate) => candidate.id)).not.toContain("plan-to-dismiss");
       expect((collectionsOf(sims.service, HELD)["color"] ?? []).map((option) => option.name)).toContain("red");

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
 import { createRedisHeldStore } from "../../../src/features/sync/held/redis-held-store.js";
+import { pendingHeldPlan } from "../../support/pending-held-plan.js";
 import { pimEventsSchema } from "../../../src/settings/pim-events-settings-schema.js";
 import { SIM_ACTIVATION_CONNECTION_ID, SIM_ACTIVATION_TOKEN } from "../../../sim/activation/activation-simulator.js";
 import { startSimulators, type RunningSimulators } from "../../../sim/start-simulators.js";
@@ -90,21 +91,10 @@ describe("the OpenAPI description at /openapi.json (a real worker with every sur
     // A held plan to review and approve (a guard holding deletions back writes the same), put after
     // the sync above, of a collection no run plans: the fallback syncs the suspension notification
     // below starts leave it as it is until the approval.
-    const now = Date.now();
     const heldStore = createRedisHeldStore(redis.redis, redis.prefix);
     for (const id of [HELD_ID, DISMISSED_ID])
       await heldStore.save(
-        {
-          id,
-          project: PROJECT,
-          collections: [{ collection: "retired", options: ["red", "blue"], reason: "would delete 2 of 3 options" }],
-          heldAt: new Date(now).toISOString(),
-          lastHeldAt: new Date(now).toISOString(),
-          run: { job: `${PROJECT}/1`, trigger: "schedule" },
-          expiresAt: new Date(now + 3_600_000).toISOString(),
-          approved: null,
-          revision: 0,
-        },
+        pendingHeldPlan({ id, project: PROJECT, collection: "retired", options: ["red", "blue"], reason: "would delete 2 of 3 options" }),
         null,
       );
   }, 120_000);
