@@ -29,9 +29,27 @@ const groupRules = GROUPS.slice(0, -1).map((group, index) => ({
   to: { path: GROUPS.slice(index + 1).map(inGroup) },
 }));
 
+/**
+ * The sub-folders of src/jobs, lowest first, under the same rule as GROUPS: the handlers with
+ * the context they run in; the catalog that names them (and loads them on demand); the queues
+ * and what enqueuing needs; the schedules written on them; the admin reads; the worker on top.
+ */
+const JOB_FOLDERS = ["handlers", "catalog", "queues", "schedules", "admin", "worker"];
+
+const inJobs = (folder) => `^src/jobs/${folder}/`;
+
+const jobFolderRules = JOB_FOLDERS.slice(0, -1).map((folder, index) => ({
+  name: `jobs-${folder}`,
+  comment: `src/jobs/${folder} may not import a higher folder of src/jobs (${JOB_FOLDERS.slice(index + 1).join(", ")}): see docs/architecture.md`,
+  severity: "error",
+  from: { path: inJobs(folder) },
+  to: { path: JOB_FOLDERS.slice(index + 1).map(inJobs) },
+}));
+
 module.exports = {
   forbidden: [
     ...groupRules,
+    ...jobFolderRules,
     {
       name: "features-alone",
       comment: "a feature does not import another: what two features share belongs in a lower group",

@@ -32,7 +32,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { createJobQueues, type JobQueues } from "../../src/jobs/queues/job-queues.js";
-import { scheduleOffsetMs } from "../../src/jobs/schedules/schedule-offset.js";
+import { scheduleOffsetMs } from "../../src/jobs/queues/schedule-offset.js";
 import { loadSimCatalog, type SimCatalog } from "../../sim/catalog/catalog-file.js";
 import { startConfigServiceSimulator, type ConfigServiceSimulator } from "../../sim/config-service/config-service-simulator.js";
 import { createPimEventEmitter } from "../../sim/pim/pim-event-emitter.js";
@@ -305,7 +305,7 @@ async function measure(args: {
   progress(`large fleet: small job alone ${alone.map((ms) => Math.round(ms)).join(" / ")} ms`);
 
   // The schedules' runs: the delayed jobs a job scheduler adds, at the product's spread offsets
-  // from one cron time T0 (src/jobs/schedules/schedule-offset.ts). Added here, once every process has
+  // from one cron time T0 (src/jobs/queues/schedule-offset.ts). Added here, once every process has
   // started, rather than by a cron in the config: the cron's time would have to be set before an
   // 8-process start whose length depends on the machine's load (70 s at a load of 12).
   for (const simulator of [...upstreams.pims, ...upstreams.services]) simulator.clearRequests();

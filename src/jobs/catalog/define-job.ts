@@ -1,8 +1,8 @@
 import type { z } from "zod";
 import type { ActivationJobContext } from "../../features/activation/activation-job-context.js";
 import type { Settings } from "../../settings/settings-schema.js";
-import type { JobContext } from "./job-context.js";
-import type { JobInfrastructure } from "./job-infrastructure.js";
+import type { JobContext } from "../handlers/job-context.js";
+import type { JobInfrastructure } from "../handlers/job-infrastructure.js";
 
 /** The two kinds of queue: one per project (one job at a time each), and the one Activation queue. */
 export type JobQueueKind = "project" | "activation";

@@ -1,4 +1,4 @@
-import type { JobContext } from "./job-context.js";
+import type { JobContext } from "../handlers/job-context.js";
 import type { JobData, ProjectJobName } from "./job-catalog.js";
 
 /**

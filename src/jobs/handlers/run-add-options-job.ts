@@ -8,8 +8,8 @@ import { namingOf } from "../../settings/project-sync-settings-of.js";
 import { createAddOptionsIntentStore, type AddOptionsIntentStore } from "../../features/add-options/add-options-intent-store.js";
 import { createAddOptionsOutcomeStore, type AddOptionsOutcomeStore } from "../../features/add-options/add-options-outcome-store.js";
 import type { BatchRequest } from "../../features/add-options/run-add-options-batch.js";
-import type { JobInfrastructure } from "../catalog/job-infrastructure.js";
-import type { JobContext } from "../catalog/job-context.js";
+import type { JobInfrastructure } from "./job-infrastructure.js";
+import type { JobContext } from "./job-context.js";
 import { peekMergeableAddOptions } from "./peek-mergeable-add-options.js";
 
 /** An add-options job's result: its own outcome, and for the job that ran a batch, the batch. */

@@ -4,8 +4,8 @@ import { targetsLeftUnwritten } from "../../features/events/targets-left-unwritt
 import { runReviewedSync } from "../../features/sync/held/run-reviewed-sync.js";
 import { jobOrigin } from "../../stores/history/run-origin.js";
 import { createPimEventStore, type PimEventStore } from "../../features/events/pim-event-store.js";
-import type { JobInfrastructure } from "../catalog/job-infrastructure.js";
-import type { JobContext } from "../catalog/job-context.js";
+import type { JobInfrastructure } from "./job-infrastructure.js";
+import type { JobContext } from "./job-context.js";
 import { SyncIncomplete } from "./sync-incomplete.js";
 import { runResyncJob, type ResyncRequest } from "./run-resync-job.js";
 import { logSynced, summaryOf, type SyncJobResult } from "./sync-job-result.js";

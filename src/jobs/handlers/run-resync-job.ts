@@ -2,7 +2,7 @@ import type { CollectionPlan } from "../../core/reconcile/collection-plan.js";
 import type { SyncTargets } from "../../core/domain/sync-targets.js";
 import { runReviewedSync } from "../../features/sync/held/run-reviewed-sync.js";
 import { jobOrigin } from "../../stores/history/run-origin.js";
-import type { JobContext } from "../catalog/job-context.js";
+import type { JobContext } from "./job-context.js";
 import { SyncIncomplete } from "./sync-incomplete.js";
 import { logSynced, summaryOf, type PlannedCollection, type SyncJobResult } from "./sync-job-result.js";
 import { exitCodeOf, EXIT_CODES } from "../../features/sync/sync-report.js";

@@ -1,8 +1,8 @@
 import { runReviewedSync } from "../../features/sync/held/run-reviewed-sync.js";
 import { jobOrigin } from "../../stores/history/run-origin.js";
-import type { JobInfrastructure } from "../catalog/job-infrastructure.js";
+import type { JobInfrastructure } from "./job-infrastructure.js";
 import { createFullSyncProgress, type FullSyncProgress } from "./full-sync-progress.js";
-import type { JobContext } from "../catalog/job-context.js";
+import type { JobContext } from "./job-context.js";
 import { syncResultOf, type SyncJobResult } from "./sync-job-result.js";
 
 /** What a `sync.run` job asks (its schema is the catalog entry's, src/jobs/catalog/sync-run.ts). */

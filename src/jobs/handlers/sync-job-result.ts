@@ -1,5 +1,5 @@
 import { exitCodeOf, EXIT_CODES, type SyncReport } from "../../features/sync/sync-report.js";
-import type { JobContext } from "../catalog/job-context.js";
+import type { JobContext } from "./job-context.js";
 import { SyncIncomplete } from "./sync-incomplete.js";
 
 export interface SyncJobResult {

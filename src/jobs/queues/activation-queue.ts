@@ -7,7 +7,7 @@ import { enqueueJob, type EnqueueRequest, type EnqueueStatus } from "./enqueue-j
 import { ACTIVATION_QUEUE } from "../../infra/redis/queue-names.js";
 import { DEFAULT_MAX_RETRY_AFTER_MS } from "../../settings/settings-schema.js";
 import { keyspaceOf } from "../../infra/redis/keyspace.js";
-import { queueTelemetryOption } from "../worker/queue-telemetry.js";
+import { queueTelemetryOption } from "./queue-telemetry.js";
 
 /**
  * Every Activation job runs on one queue, `activation`, with a global concurrency of 1 across

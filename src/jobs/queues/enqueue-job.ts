@@ -5,7 +5,7 @@ import type { AnyJobDefinition } from "../catalog/define-job.js";
 import { enqueueSync } from "./enqueue-sync.js";
 import { addJobOnce } from "./idempotency-keys.js";
 import type { JobData } from "../catalog/job-catalog.js";
-import { quietDelayMs } from "../worker/quiet-delay.js";
+import { quietDelayMs } from "./quiet-delay.js";
 import { joinRetryWait } from "./join-retry-wait.js";
 
 /**

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { Keyspace } from "../../infra/redis/keyspace.js";
 import { parseJobData, type JobData } from "../catalog/job-catalog.js";
 import { syncDeduplicationId } from "../../infra/redis/queue-names.js";
-import { withRedisLock } from "../worker/redis-lock.js";
+import { withRedisLock } from "./redis-lock.js";
 import { joinRetryWait } from "./join-retry-wait.js";
 
 /** States in which a job has not started yet: data written now is the data its run reads. */

@@ -6,8 +6,8 @@ import type { JobCatalog } from "../catalog/job-catalog-of.js";
 import { enqueueJob, type EnqueueRequest, type EnqueueStatus, type EnqueueTarget } from "./enqueue-job.js";
 import { DEFAULT_MAX_RETRY_AFTER_MS } from "../../settings/settings-schema.js";
 import { keyspaceOf } from "../../infra/redis/keyspace.js";
-import { spreadRepeatStrategy } from "../schedules/schedule-offset.js";
-import { queueTelemetryOption } from "../worker/queue-telemetry.js";
+import { spreadRepeatStrategy } from "./schedule-offset.js";
+import { queueTelemetryOption } from "./queue-telemetry.js";
 
 export interface EnqueuedJob {
   readonly project: number;

@@ -3,7 +3,7 @@ import type { RedisClient } from "../../infra/redis/redis-client.js";
 import type { Logger } from "pino";
 import type { ActivationQueue } from "../queues/activation-queue.js";
 import { JOB_CATALOG } from "../catalog/job-catalog.js";
-import { withRedisLockIfFree } from "../worker/redis-lock.js";
+import { withRedisLockIfFree } from "../queues/redis-lock.js";
 
 const LOCK_TTL_MS = 30_000;
 export const ACTIVATION_SCHEDULER_PREFIX = "activation-pull:";

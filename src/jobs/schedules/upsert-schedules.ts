@@ -4,7 +4,7 @@ import type { Logger } from "pino";
 import type { ProjectSettings } from "../../settings/settings-schema.js";
 import type { JobQueues } from "../queues/job-queues.js";
 import { JOB_CATALOG } from "../catalog/job-catalog.js";
-import { withRedisLockIfFree } from "../worker/redis-lock.js";
+import { withRedisLockIfFree } from "../queues/redis-lock.js";
 import { jobOptionsFor, type JobRetention } from "../queues/job-options.js";
 import { SYNC_SCHEDULER_ID } from "../../infra/redis/queue-names.js";
 

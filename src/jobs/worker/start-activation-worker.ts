@@ -11,7 +11,7 @@ import { keyspaceOf } from "../../infra/redis/keyspace.js";
 import { createJobCancellation } from "./job-cancellation.js";
 import type { JobObserver } from "./job-observer.js";
 import { createJobProcessor } from "./create-job-processor.js";
-import { activationQueueBinding } from "../queues/activation-queue-binding.js";
+import { activationQueueBinding } from "./activation-queue-binding.js";
 import type { JobCatalog } from "../catalog/job-catalog-of.js";
 import { startQueueWorker } from "./start-queue-worker.js";
 import { ACTIVATION_SCHEDULER_PREFIX, upsertActivationSchedules } from "../schedules/upsert-activation-schedules.js";

@@ -6,7 +6,7 @@ import type { WorkerSettings } from "../../settings/settings-schema.js";
 import { JOB_DEFINITIONS } from "../catalog/job-catalog.js";
 import { isFailureLogged } from "./logged-failures.js";
 import { SlotGatedWorker } from "./slot-gated-worker.js";
-import { queueTelemetryOption } from "./queue-telemetry.js";
+import { queueTelemetryOption } from "../queues/queue-telemetry.js";
 import type { QueueWakeUps } from "./queue-wake-ups.js";
 import type { RankedSlots } from "./ranked-slots.js";
 

@@ -12,7 +12,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { classifyFailure } from "../../../src/jobs/worker/classify-failure.js";
 import { JOB_CATALOG, parseJobData } from "../../../src/jobs/catalog/job-catalog.js";
-import type { JobContext } from "../../../src/jobs/catalog/job-context.js";
+import type { JobContext } from "../../../src/jobs/handlers/job-context.js";
 import { createProjectRuntime } from "../../../src/features/project-runtime.js";
 import type { PimState } from "../../../sim/pim/pim-state.js";
 import { silentLogger } from "../../support/silent-logger.js";

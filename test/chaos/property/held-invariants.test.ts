@@ -36,7 +36,7 @@ import type { HeldPlan } from "../../../src/features/sync/held/held-plan.js";
 import { createRedisHeldStore } from "../../../src/features/sync/held/redis-held-store.js";
 import { keyspaceOf } from "../../../src/infra/redis/keyspace.js";
 import { JOB_CATALOG, parseJobData } from "../../../src/jobs/catalog/job-catalog.js";
-import type { JobContext } from "../../../src/jobs/catalog/job-context.js";
+import type { JobContext } from "../../../src/jobs/handlers/job-context.js";
 import type { HistoryEntry } from "../../../src/stores/history/history-entry.js";
 import { waitFor } from "../../support/process-poll.js";
 import { TEST_REDIS_URL } from "../../support/redis.js";

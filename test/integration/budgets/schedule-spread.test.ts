@@ -1,7 +1,7 @@
 import { pino } from "pino";
 import { describe, expect } from "vitest";
 import { createJobQueues, type JobQueues } from "../../../src/jobs/queues/job-queues.js";
-import { scheduleOffsetMs } from "../../../src/jobs/schedules/schedule-offset.js";
+import { scheduleOffsetMs } from "../../../src/jobs/queues/schedule-offset.js";
 import { upsertSchedules } from "../../../src/jobs/schedules/upsert-schedules.js";
 import { SYNC_SCHEDULER_ID } from "../../../src/infra/redis/queue-names.js";
 import { projectSchema } from "../../../src/settings/settings-schema.js";

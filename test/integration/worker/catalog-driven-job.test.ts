@@ -8,7 +8,7 @@
 import { describe, expect } from "vitest";
 import { z } from "zod";
 import { defineJob } from "../../../src/jobs/catalog/define-job.js";
-import type { JobInfrastructure } from "../../../src/jobs/catalog/job-infrastructure.js";
+import type { JobInfrastructure } from "../../../src/jobs/handlers/job-infrastructure.js";
 import { jobCatalogOf } from "../../../src/jobs/catalog/job-catalog-of.js";
 import { createJobAdmin } from "../../../src/jobs/admin/job-admin.js";
 import { JOB_DEFINITIONS, JobDataError } from "../../../src/jobs/catalog/job-catalog.js";

@@ -6,7 +6,7 @@
  */
 import type { Redis } from "ioredis";
 import { describe, expect } from "vitest";
-import type { JobContext } from "../../../src/jobs/catalog/job-context.js";
+import type { JobContext } from "../../../src/jobs/handlers/job-context.js";
 import type { JobHandlers } from "../../../src/jobs/catalog/job-handlers.js";
 import { jobOptionsFor } from "../../../src/jobs/queues/job-options.js";
 import { queueNameOf } from "../../../src/infra/redis/queue-names.js";

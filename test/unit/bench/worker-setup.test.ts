@@ -3,7 +3,7 @@ import { NO_OP_HANDLERS, syncJobOptions } from "../../../bench/scenarios/queue-o
 import { escapeRedisGlob } from "../../../bench/worker/bench-redis.js";
 import { benchWorkerSettings } from "../../../bench/worker/bench-worker-settings.js";
 import { JOB_CATALOG } from "../../../src/jobs/catalog/job-catalog.js";
-import type { JobContext } from "../../../src/jobs/catalog/job-context.js";
+import type { JobContext } from "../../../src/jobs/handlers/job-context.js";
 
 describe("benchWorkerSettings", () => {
   it("parses with the benchmark's prefix, one project on the simulators, logs at warn", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { quietDelayMs } from "../../../src/jobs/worker/quiet-delay.js";
+import { quietDelayMs } from "../../../src/jobs/queues/quiet-delay.js";
 
 describe("quietDelayMs", () => {
   it("starts the job a quiet gap after the last request while the window allows", () => {

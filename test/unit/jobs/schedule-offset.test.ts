@@ -1,6 +1,6 @@
 import type { RepeatOptions } from "bullmq";
 import { describe, expect, it } from "vitest";
-import { scheduleOffsetMs, spreadRepeatStrategy } from "../../../src/jobs/schedules/schedule-offset.js";
+import { scheduleOffsetMs, spreadRepeatStrategy } from "../../../src/jobs/queues/schedule-offset.js";
 
 const QUARTER = { pattern: "*/15 * * * *", tz: "UTC" } satisfies RepeatOptions;
 const CRON_TIME = Date.UTC(2026, 4, 4, 10, 15);

@@ -3,8 +3,8 @@ import type { ProjectRuntime } from "../../features/project-runtime.js";
 import type { Settings } from "../../settings/settings-schema.js";
 import { describeHolder, type ProjectLease, type ProjectLock } from "../../stores/state/project-lock.js";
 import { SPAN_ATTRIBUTES } from "../../infra/telemetry/span-attribute-names.js";
-import type { JobContext } from "../catalog/job-context.js";
-import type { ProjectLeaseChain } from "../worker/project-lease-chain.js";
+import type { JobContext } from "../handlers/job-context.js";
+import type { ProjectLeaseChain } from "./project-lease-chain.js";
 import type { QueueBinding } from "./queue-binding.js";
 
 /**
