@@ -30,7 +30,7 @@ import { deriveCatalog } from "../catalog/derive-service-collections.js";
 import { percentile } from "../scenarios/latency-percentiles.js";
 import { pickAddOptionsTargets } from "../scenarios/add-options-plan.js";
 import { round } from "../report/round.js";
-import { startWorkerProcess, type WorkerProcess } from "../scale/worker-process.js";
+import { spawnWorkerCommand, type WorkerProcess } from "../scale/worker-process.js";
 import { openBenchRedis } from "../worker/bench-redis.js";
 import { fleetWorkerConfig } from "./fleet-worker-config.js";
 import { waitForJob, type FinishedJob } from "./wait-for-job.js";
@@ -117,7 +117,7 @@ export async function measureFairSmallJob(args: {
       allowedAttributes: { [SMALL]: [attribute] },
     });
     await writeFile(configPath, JSON.stringify(config));
-    worker = startWorkerProcess(args.cliPath, configPath);
+    worker = spawnWorkerCommand(args.cliPath, configPath);
     await worker.started;
 
     let added = 0;

@@ -24,7 +24,7 @@ import { openBenchRedis } from "../worker/bench-redis.js";
 import { SIM_PIM_CREDENTIALS, SIM_SERVICE_TOKEN } from "../worker/bench-worker-settings.js";
 import { scaleCatalog } from "./scale-catalog.js";
 import { slotUsage } from "./slot-usage.js";
-import { startWorkerProcess, type WorkerProcess } from "./worker-process.js";
+import { spawnWorkerCommand, type WorkerProcess } from "./worker-process.js";
 
 export const SCALE_PROCESSES = 4;
 export const SCALE_CONCURRENCY = 2;
@@ -97,7 +97,7 @@ export async function runScaleScenario(args: {
             scaleConfig({ redisUrl: args.redisUrl, prefix: bench.prefix, projects, pimUrl: pim.url, serviceUrl: service.url }),
           ),
         );
-        for (let index = 0; index < processes; index += 1) workers.push(startWorkerProcess(args.cliPath, configPath));
+        for (let index = 0; index < processes; index += 1) workers.push(spawnWorkerCommand(args.cliPath, configPath));
         await Promise.all(workers.map((worker) => worker.started));
         const cpuBefore = await Promise.all(workers.map((worker) => worker.cpuSeconds()));
         const total = projects.length * SCALE_JOBS_PER_PROJECT;

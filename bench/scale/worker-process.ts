@@ -25,7 +25,7 @@ export interface WorkerProcess {
 }
 
 /** `env` is added to the benchmark's environment (the secrets a config names as `${VAR}`). */
-export function startWorkerProcess(cliPath: string, configPath: string, env: Readonly<Record<string, string>> = {}): WorkerProcess {
+export function spawnWorkerCommand(cliPath: string, configPath: string, env: Readonly<Record<string, string>> = {}): WorkerProcess {
   const child: ChildProcess = spawn(process.execPath, [cliPath, "worker", "--config", configPath], {
     stdio: ["ignore", "ignore", "pipe"],
     env: { ...process.env, ...env },

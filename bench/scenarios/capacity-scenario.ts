@@ -28,7 +28,7 @@ import { collectGarbage } from "../collect-garbage.js";
 import { footprintDelta, measureRedisFootprint, type RedisFootprint } from "../capacity/redis-footprint.js";
 import { project30Days, type ThirtyDayProjection } from "../capacity/project-30-days.js";
 import { round } from "../report/round.js";
-import { startWorkerProcess, type WorkerProcess } from "../scale/worker-process.js";
+import { spawnWorkerCommand, type WorkerProcess } from "../scale/worker-process.js";
 import { openBenchRedis, type BenchRedis } from "../worker/bench-redis.js";
 import { SIM_PIM_CREDENTIALS, SIM_SERVICE_TOKEN } from "../worker/bench-worker-settings.js";
 import type { ScenarioContext, ScenarioResult } from "./scenario.js";
@@ -204,7 +204,7 @@ export async function measureCapacityOn(args: {
     queues = createJobQueues({ connection: bench.redis, prefix: bench.prefix, projects: [BENCH_PROJECT], retention: RETENTION });
     const configPath = join(dir, "config.json");
     await writeFile(configPath, JSON.stringify(workerConfig(options.redisUrl, bench.prefix, pim.url, service.url)));
-    worker = startWorkerProcess(options.cliPath, configPath, { PIM_EVENTS_SECRET: SECRET });
+    worker = spawnWorkerCommand(options.cliPath, configPath, { PIM_EVENTS_SECRET: SECRET });
     const receiver = `${await worker.listening}/v1/pim-events/${BENCH_PROJECT}`;
     await worker.started;
     const loads: number[] = [];

@@ -10,7 +10,8 @@ import { createRedisHeldStore } from "../../src/features/sync/held/redis-held-st
 import { createRedisHistoryStore } from "../../src/stores/history/redis-history-store.js";
 import { settingsSchema } from "../../src/settings/settings-schema.js";
 import { startSimulators } from "../../sim/start-simulators.js";
-import { startWorkerProcess } from "../../src/app/worker-process.js";
+import { createApp } from "../../src/app/create-app.js";
+import { startWorkerApp } from "../../src/app/start-worker-app.js";
 import { openBenchRedis } from "../worker/bench-redis.js";
 import { SIM_PIM_CREDENTIALS, SIM_SERVICE_TOKEN } from "../worker/bench-worker-settings.js";
 import { percentile } from "./latency-percentiles.js";
@@ -87,9 +88,11 @@ export async function measureConsole(args: {
       if (!(await held.save(plan, null))) throw new Error(`could not seed the held plan of project ${id}`);
     }
     args.progress(`console: starting a worker with ${count} projects`);
-    const worker = await startWorkerProcess({ settings, logger: pino({ level: "warn" }) });
+    // Started as the worker command starts it: through the app, whose stop releases every part.
+    const app = createApp(settings, { logger: pino({ level: "warn" }), role: "worker" });
     try {
-      const base = worker.serverUrl ?? "";
+      await startWorkerApp(app);
+      const base = app.worker().serverUrl ?? "";
       await timed(`${base}/admin/console`);
       const pages: number[] = [];
       const apis: number[] = [];
@@ -111,7 +114,7 @@ export async function measureConsole(args: {
         api: { p50_ms: round1(percentile(apis, 50)), p95_ms: round1(percentile(apis, 95)), bytes: apiBytes },
       };
     } finally {
-      await worker.stop();
+      await app.stop();
     }
   } finally {
     await sims.close();

@@ -28,7 +28,7 @@ import type { CatalogSizeName } from "../catalog/catalog-sizes.js";
 import { BENCH_PROJECT } from "../catalog/generate-catalog.js";
 import { startSizedSimulators } from "../catalog/start-sized-simulators.js";
 import { round } from "../report/round.js";
-import { startWorkerProcess, type WorkerProcess } from "../scale/worker-process.js";
+import { spawnWorkerCommand, type WorkerProcess } from "../scale/worker-process.js";
 import { openBenchRedis, type BenchRedis } from "../worker/bench-redis.js";
 import { SIM_PIM_CREDENTIALS, SIM_SERVICE_TOKEN } from "../worker/bench-worker-settings.js";
 import {
@@ -130,7 +130,7 @@ export async function runEventsScenario(options: EventsScenarioOptions): Promise
       configPath,
       JSON.stringify(eventsWorkerConfig({ redisUrl: options.redisUrl, prefix: bench.prefix, pimUrl: pim.url, serviceUrl: service.url })),
     );
-    worker = startWorkerProcess(options.cliPath, configPath, { PIM_EVENTS_SECRET: SECRET });
+    worker = spawnWorkerCommand(options.cliPath, configPath, { PIM_EVENTS_SECRET: SECRET });
     const receiver = `${await worker.listening}/v1/pim-events/${BENCH_PROJECT}`;
     await worker.started;
     return await measure({ options, pim, service, queues, receiver });

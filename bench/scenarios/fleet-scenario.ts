@@ -35,7 +35,7 @@ import { FLEET_CONCURRENCY, FLEET_PROCESSES, FLEET_PROJECTS } from "../fleet/fle
 import { measureLimiterOverhead, type LimiterOverhead } from "../fleet/measure-limiter-overhead.js";
 import { round } from "../report/round.js";
 import { scaleCatalog } from "../scale/scale-catalog.js";
-import { startWorkerProcess, type WorkerProcess } from "../scale/worker-process.js";
+import { spawnWorkerCommand, type WorkerProcess } from "../scale/worker-process.js";
 import { openBenchRedis } from "../worker/bench-redis.js";
 import type { JobQueues } from "../../src/jobs/queues/job-queues.js";
 import type { PimSimulator } from "../../sim/pim/pim-simulator.js";
@@ -108,7 +108,7 @@ export async function measureFleet(options: FleetOptions): Promise<ScenarioResul
         pimUrl: pim.url,
         serviceUrl: service.url,
       });
-      for (let index = 0; index < FLEET_PROCESSES; index += 1) workers.push(startWorkerProcess(CLI_PATH, configPath));
+      for (let index = 0; index < FLEET_PROCESSES; index += 1) workers.push(spawnWorkerCommand(CLI_PATH, configPath));
       await Promise.all(workers.map((worker) => worker.started));
       fleet = await runFleetPhase({ projects, queues, workers, pim, service, latencyMs: options.latencyMs, progress: options.progress });
       // After the fleet, on the same Redis: nothing else then adds to its timings.

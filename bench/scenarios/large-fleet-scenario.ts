@@ -56,7 +56,7 @@ import { readRedisUsage } from "../redis/redis-info.js";
 import { round } from "../report/round.js";
 import { redisSocketsOf } from "../fleet/redis-sockets-of.js";
 import { scaleCatalog } from "../scale/scale-catalog.js";
-import { startWorkerProcess, type WorkerProcess } from "../scale/worker-process.js";
+import { spawnWorkerCommand, type WorkerProcess } from "../scale/worker-process.js";
 import { openBenchRedis, type BenchRedis } from "../worker/bench-redis.js";
 import { applyChange } from "./events-scenario.js";
 import { percentile } from "./latency-percentiles.js";
@@ -197,7 +197,7 @@ export async function runLargeFleetScenario(options: LargeFleetOptions): Promise
     );
     const startedAt = Date.now();
     for (let index = 0; index < LARGE_FLEET_PROCESSES; index += 1)
-      workers.push(startWorkerProcess(options.cliPath, configPath, { [SECRET_VARIABLE]: SECRET }));
+      workers.push(spawnWorkerCommand(options.cliPath, configPath, { [SECRET_VARIABLE]: SECRET }));
     await Promise.all(workers.map((worker) => worker.started));
     const receivers = await Promise.all(workers.map((worker) => worker.listening));
     const startCpu = await Promise.all(workers.map((worker) => worker.cpuSeconds()));

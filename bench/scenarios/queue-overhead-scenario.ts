@@ -27,6 +27,7 @@ import type { JobInput } from "../../src/jobs/catalog/job-catalog.js";
 import { jobOptionsFor, type JobRetention } from "../../src/jobs/queues/job-options.js";
 import type { JobHandlers } from "../../src/jobs/catalog/job-handlers.js";
 import { createApp, type App } from "../../src/app/create-app.js";
+import { startWorkerApp } from "../../src/app/start-worker-app.js";
 import { createLogger } from "../../src/infra/log/create-logger.js";
 import { BENCH_PROJECT } from "../catalog/generate-catalog.js";
 import { round } from "../report/round.js";
@@ -121,8 +122,8 @@ export async function measureQueueOverhead(context: {
       role: "worker",
       worker: { handlers: NO_OP_HANDLERS },
     });
-    await app.start();
-    const worker = await app.worker().started;
+    const worker = await startWorkerApp(app);
+    if (worker === null) throw new Error("the worker did not start");
     const bare = async (name: string, concurrency: number, globalConcurrency: boolean): Promise<Queue> => {
       const queue = new Queue(name, { connection: bareConnection, prefix: bench.prefix });
       bareQueues.push(queue);

@@ -9,6 +9,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { createBullmqConnection } from "../../src/jobs/queues/create-bullmq-connection.js";
 import { createJobQueues, type JobQueues } from "../../src/jobs/queues/job-queues.js";
 import { createApp, type App } from "../../src/app/create-app.js";
+import { startWorkerApp } from "../../src/app/start-worker-app.js";
 import { createLogger } from "../../src/infra/log/create-logger.js";
 import type { Settings } from "../../src/settings/settings-schema.js";
 import { BENCH_PROJECT } from "../catalog/generate-catalog.js";
@@ -62,8 +63,7 @@ export async function openAddOptionsBenchWorker(
         logger: createLogger({ level: settings.log_level, redactor: redactorOfSettings(settings) }),
         role: "worker",
       });
-      await app.start();
-      await app.worker().started;
+      await startWorkerApp(app);
       return performance.now() - startedAt;
     },
     async close() {

@@ -2,9 +2,6 @@ import type { RedisClient } from "../infra/redis/redis-client.js";
 import type { Logger } from "pino";
 import { prepareWorker, type PreparedWorker, type RunningWorker } from "../jobs/worker/start-worker.js";
 import type { WorkerResources } from "../jobs/worker/worker-resources.js";
-import { createReleaseStack } from "./release-stack.js";
-import { closeRedis } from "../infra/redis/close-redis.js";
-import { createWorkerRedis } from "../infra/redis/create-worker-redis.js";
 import { createHttpApp } from "../server/http/create-http-app.js";
 import { healthRoutes } from "../server/http/health-routes.js";
 import { faviconRoute } from "../server/http/favicon-route.js";
@@ -42,15 +39,6 @@ import { createRedisStateStore } from "../stores/state/redis-state-store.js";
 import { eventWindowDelay } from "../features/events/event-window.js";
 import { FALLBACK_SCHEDULER_ID } from "../infra/redis/queue-names.js";
 import { schedulePeriodMs } from "../jobs/schedules/schedule-period.js";
-
-export interface RunningWorkerProcess extends RunningWorker {
-  /** The HTTP server's base URL, when `server` (or the deprecated `trigger` host/port) is configured. */
-  readonly serverUrl: string | null;
-  /** Where the trigger routes are served: the server's URL when `trigger` is configured. */
-  readonly triggerUrl: string | null;
-  /** Releases everything the worker process acquired (its release stack). */
-  stop(): Promise<void>;
-}
 
 /**
  * A worker process whose HTTP listener is open and whose worker may still be waiting for Redis.
@@ -211,33 +199,6 @@ export async function openWorkerProcess(args: WorkerProcessArgs): Promise<OpenWo
   started.catch(() => undefined);
   const serverUrl = server?.url ?? null;
   return { serverUrl, triggerUrl: settings.trigger ? serverUrl : null, started };
-}
-
-/**
- * `openWorkerProcess` on a release stack of its own, resolved once the worker has started; its
- * `stop` releases that stack. For the in-process benchmarks that do not go through the app;
- * the worker command and the tests use `createApp` (src/app/create-app.ts).
- */
-export async function startWorkerProcess(
-  args: Omit<WorkerProcessArgs, "connection" | "resources"> & { readonly connection?: RedisClient },
-): Promise<RunningWorkerProcess> {
-  const { settings, logger } = args;
-  if (!settings.redis) throw new Error("the worker needs `redis` in the config");
-  const resources = createReleaseStack(logger);
-  let connection = args.connection;
-  if (!connection) {
-    const owned = createWorkerRedis(settings.redis, logger);
-    resources.push("Redis connection", () => closeRedis(owned));
-    connection = owned;
-  }
-  try {
-    const process = await openWorkerProcess({ ...args, connection, resources });
-    const worker = await process.started;
-    return { ...worker, serverUrl: process.serverUrl, triggerUrl: process.triggerUrl, stop: () => resources.releaseAll() };
-  } catch (error) {
-    await resources.releaseAll().catch(() => undefined);
-    throw error;
-  }
 }
 
 /** Why the worker cannot work now (empty when it can): Redis does not answer, or a worker is not running. */

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import { createApp, type App } from "../../src/app/create-app.js";
+import { startWorkerApp } from "../../src/app/start-worker-app.js";
 import type { JobCatalog } from "../../src/jobs/catalog/job-catalog-of.js";
 import type { JobHandlers } from "../../src/jobs/catalog/job-handlers.js";
 import type { RunningWorker } from "../../src/jobs/worker/start-worker.js";
@@ -31,8 +32,8 @@ export interface AppWorkerOptions {
 
 /**
  * `createApp(settings, { role: "worker" })`, started, resolved once its worker has started (its
- * HTTP listener open, its BullMQ workers running, its schedules written). A start that fails
- * stops the app before throwing, as the worker command does.
+ * HTTP listener open, its BullMQ workers running, its schedules written) by `startWorkerApp`, as
+ * the worker command starts it; a start that fails stops the app before throwing.
  */
 export async function startAppWorker(options: AppWorkerOptions): Promise<AppWorker> {
   const { settings, logger, redis, handlers, catalog, jsonKeys } = options;
@@ -42,14 +43,8 @@ export async function startAppWorker(options: AppWorkerOptions): Promise<AppWork
     ...(redis ? { redis } : {}),
     worker: { ...(handlers ? { handlers } : {}), ...(catalog ? { catalog } : {}), ...(jsonKeys ? { jsonKeys } : {}) },
   });
-  let running: RunningWorker;
-  try {
-    await app.start();
-    running = await app.worker().started;
-  } catch (error) {
-    await app.stop().catch(() => undefined);
-    throw error;
-  }
+  const running = await startWorkerApp(app);
+  if (running === null) throw new Error("the worker did not start");
   const { serverUrl, triggerUrl } = app.worker();
   return { ...running, app, serverUrl, triggerUrl, stop: () => app.stop() };
 }

@@ -18,7 +18,7 @@ export interface CliFixture {
   startWorker(configPath: string, timeoutMs?: number): Promise<CliProcess>;
 }
 
-/** A worker running in the test's own process (`startWorker`, `startWorkerProcess`): stopped after the test. */
+/** A worker running in the test's own process (`startAppWorker`, `startWorkerHarness`): stopped after the test. */
 export interface StoppableWorker {
   stop(): Promise<unknown>;
 }

@@ -1,5 +1,6 @@
 import { createLogger } from "../../infra/log/create-logger.js";
 import { createApp } from "../../app/create-app.js";
+import { startWorkerApp } from "../../app/start-worker-app.js";
 import { writeLine, type CliIo } from "../cli-io.js";
 import { parseCommandArgs, configPathOf } from "../parse-command-args.js";
 import { UsageError } from "../usage-error.js";
@@ -53,17 +54,14 @@ export async function runWorkerCommand(argv: readonly string[], io: CliIo): Prom
       `deprecated: the admin API and GET /v1/jobs answer camelCase keys until --json-keys camel is removed in ${JSON_KEYS_CAMEL_REMOVED_IN}; move to snake_case`,
     );
   const app = createApp(settings, { logger, role: "worker", worker: { jsonKeys } });
-  await app.start();
-  const proc = app.worker();
-  const started = await Promise.race([proc.started.then(() => "started" as const), stopRequested]).catch(async (error: unknown) => {
-    // Why the start failed is the error to report; a release failing as well is logged by stop.
-    await app.stop().catch(() => undefined);
-    throw error;
-  });
-  if (started === "stop") {
+  const running = await startWorkerApp(app, stopRequested);
+  if (running === null) {
     logger.info("stopping before the worker started (Redis has not answered yet)");
   } else {
-    logger.info({ projects: settings.projects.map((p) => p.id), server: proc.serverUrl }, "worker running; SIGTERM or SIGINT to stop");
+    logger.info(
+      { projects: settings.projects.map((p) => p.id), server: app.worker().serverUrl },
+      "worker running; SIGTERM or SIGINT to stop",
+    );
     await stopRequested;
     logger.info({ shutdownTimeoutMs: settings.worker.shutdown_timeout_ms }, "stopping: waiting for active jobs");
   }

@@ -42,14 +42,14 @@ describe("pim-sync worker as a process: SIGKILL in the middle of a merged add-op
     });
   });
 
-  const startWorkerProcess = (): Promise<CliProcess> => cli.startWorker(configPath);
+  const spawnWorker = (): Promise<CliProcess> => cli.startWorker(configPath);
 
   test("every request ends added exactly once, and its outcome says so: no outcome before the writes, the killed run replayed, no failed job", async () => {
     const ids: string[] = [];
     for (const { attribute, name } of REQUESTS)
       ids.push((await queues.enqueue("options.add", { project: PROJECT, attribute, options: [{ name }] })).jobId);
     const [leader] = ids;
-    const workerA = await startWorkerProcess();
+    const workerA = await spawnWorker();
     await waitFor(() => sims.service.requests.filter(isAccepted).length >= 2, { timeoutMs: 20_000, what: "2 accepted add-options calls" });
     workerA.signal("SIGKILL");
     expect(await waitForExit(workerA, 10_000)).toEqual({ code: null, signal: "SIGKILL" });
@@ -57,7 +57,7 @@ describe("pim-sync worker as a process: SIGKILL in the middle of a merged add-op
     expect(sims.service.requests.filter(isAccepted).length).toBeLessThan(8);
     expect(await scanKeys(redis.redis, `${escapeRedisGlob(redis.prefix)}:add-outcome:*`)).toEqual([]);
 
-    const workerB = await startWorkerProcess();
+    const workerB = await spawnWorker();
     const done = await Promise.all(ids.map((id) => waitForJobState(queues, PROJECT, id, "completed", 60_000)));
 
     expect(await queues.queueFor(PROJECT).getJobs(["failed"], 0, -1)).toEqual([]);

@@ -54,11 +54,11 @@ describe("pim-sync worker as a process: signals", () => {
   const holdWrites = (written: number): RequestGate =>
     sims.service.holdRequests({ method: "PATCH", path: /\/update-options\/$/ }, { after: written });
 
-  const startWorkerProcess = (): Promise<CliProcess> => cli.startWorker(configPath);
+  const spawnWorker = (): Promise<CliProcess> => cli.startWorker(configPath);
 
   test("SIGTERM during a sync lets it finish: exit 0, the job completed, every collection synced", async () => {
     const gate = holdWrites(1);
-    const worker = await startWorkerProcess();
+    const worker = await spawnWorker();
     const { jobId } = await queues.enqueue("sync.run", { project: PROJECT, trigger: "cli" });
 
     // The sync is under way: the job is active, the PIM was read, the first collection written,
@@ -90,7 +90,7 @@ describe("pim-sync worker as a process: signals", () => {
   });
 
   test("SIGINT with no job running: the worker stops at once and exits 0", async () => {
-    const worker = await startWorkerProcess();
+    const worker = await spawnWorker();
 
     worker.signal("SIGINT");
     const exit = await waitForExit(worker, 15_000);
@@ -137,7 +137,7 @@ describe("pim-sync worker as a process: signals", () => {
       workerA.logs().some((line) => line.job === jobId && line.msg === "job interrupted by shutdown; handing it back to the queue"),
     ).toBe(true);
 
-    const workerB = await startWorkerProcess();
+    const workerB = await spawnWorker();
     const done = await waitForJobState(queues, PROJECT, jobId, "completed", 35_000);
     expect(done.failedReason ?? "").toBe("");
     expect(collectionsOf(sims.service)).toEqual(reference.collections);
@@ -147,7 +147,7 @@ describe("pim-sync worker as a process: signals", () => {
 
   test("SIGKILL during a sync: a second worker recovers the stalled job and ends where a clean sync ends", async () => {
     const gate = holdWrites(2);
-    const workerA = await startWorkerProcess();
+    const workerA = await spawnWorker();
     // Enqueued through the built CLI, as an operator would.
     const enqueue = cli.spawn(["enqueue", "sync", "--config", configPath, "--project", String(PROJECT), "--json"]);
     expect(await waitForExit(enqueue, 15_000)).toEqual({ code: 0, signal: null });
@@ -164,7 +164,7 @@ describe("pim-sync worker as a process: signals", () => {
     // A died holding the job: it is still active (its lock not yet expired or not yet noticed).
     expect(await (await queues.queueFor(PROJECT).getJob(jobId))?.getState()).toBe("active");
 
-    const workerB = await startWorkerProcess();
+    const workerB = await spawnWorker();
     const done = await waitForJobState(queues, PROJECT, jobId, "completed", 35_000);
 
     expect(done.failedReason ?? "").toBe("");

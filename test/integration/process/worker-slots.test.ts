@@ -61,7 +61,7 @@ describe("pim-sync worker processes: a process takes a job only with a free slot
     await writeFile(configPath, JSON.stringify(config));
   });
 
-  const startWorkerProcess = (): Promise<CliProcess> => cli.startWorker(configPath);
+  const spawnWorker = (): Promise<CliProcess> => cli.startWorker(configPath);
 
   test("two processes of concurrency 1, two projects with work: both run a job at once", async () => {
     // The issue's case: process A is up when the work arrives, B comes a moment later. A runs one
@@ -70,11 +70,11 @@ describe("pim-sync worker processes: a process takes a job only with a free slot
     // The PIM holds every API request until B has started its job: A's job cannot end before
     // then, however long B takes to come up (a latency only made that likely).
     const gate = sims.pim.holdRequests({ path: PIM_API });
-    const a = await startWorkerProcess();
+    const a = await spawnWorker();
     const jobs = await Promise.all(PROJECTS.map((project) => queues.enqueue("sync.run", { project })));
     const first = await a.waitForLog((line) => line.msg === "job started", 10_000, "A's first 'job started'");
     await gate.reached(1, 30_000);
-    const b = await startWorkerProcess();
+    const b = await spawnWorker();
     await b.waitForLog((line) => line.msg === "job started", 30_000, "B's 'job started' while A's job is held");
     gate.open();
 
