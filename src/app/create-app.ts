@@ -12,6 +12,7 @@ import type { EventPlatformSession } from "../features/events/event-platform-ses
 import { closeRedis } from "../infra/redis/close-redis.js";
 import { connectCommandRedis } from "../infra/redis/connect-command-redis.js";
 import type { RedisClient } from "../infra/redis/redis-client.js";
+import type { UpstreamBudgets } from "../infra/budgets/upstream-budgets.js";
 import { findProject } from "../settings/find-project.js";
 import { redisPrefixOf } from "../settings/redis-prefix-of.js";
 import type { Settings } from "../settings/settings-schema.js";
@@ -88,6 +89,8 @@ export function createApp(settings: Settings, options: AppOptions): App {
   const stack = createReleaseStack(logger);
   const memo = new Map<string, Promise<unknown>>();
   let worker: OpenWorkerProcess | null = null;
+  // Told of every upstream answer of the worker's project clients once its metrics exist.
+  let upstreamObserver: ((upstream: "pim" | "service", status: number | "error") => void) | null = null;
 
   /** Each resource once, whoever asks first; a failed acquisition is not retried. */
   function once<T>(key: string, acquire: () => Promise<T>): Promise<T> {
@@ -127,9 +130,64 @@ export function createApp(settings: Settings, options: AppOptions): App {
     const connection = await requireRedis("the worker");
     // Loaded on demand: a command has no use for BullMQ or the HTTP server.
     const { openWorkerProcess } = await import("./worker-process.js");
-    // Each of the worker's parts goes on this app's stack as it is acquired (its queues and
-    // clients, its jobs, its listener): `stop()` is the worker's stop, in the one order.
-    worker = await openWorkerProcess({ settings, logger, connection, resources: stack, ...options.worker });
+    // The worker runs on this app's project runtimes, review stores and budgets, made once here.
+    const runtimes = new Map<number, ProjectRuntime>();
+    for (const configured of settings.projects) runtimes.set(configured.id, await project(configured.id));
+    // Each of the worker's parts goes on this app's stack as it is acquired (its queues, its
+    // jobs, its listener): `stop()` is the worker's stop, in the one order.
+    worker = await openWorkerProcess({
+      settings,
+      logger,
+      connection,
+      resources: stack,
+      runtimes,
+      review: await reviewStores(),
+      budgets: await upstreamBudgets(),
+      observeUpstreams: (observer) => {
+        upstreamObserver = observer;
+      },
+      ...options.worker,
+    });
+  }
+
+  /** One set of upstream budgets for the app: its projects take turns at each (src/infra/budgets/). */
+  function upstreamBudgets(): Promise<UpstreamBudgets> {
+    return once("upstream budgets", async () => {
+      const connection = await redis();
+      const { budgetsFor } = await import("../features/project-runtime.js");
+      return budgetsFor(settings, logger, connection);
+    });
+  }
+
+  function project(id: number): Promise<ProjectRuntime> {
+    return once(`project ${id}`, async () => {
+      const configured = findProject(settings, id);
+      if (!configured) throw new Error(`project ${id} is not configured`);
+      const connection = await redis();
+      // Loaded on demand, as the queues are: the upstream clients (undici, the PIM and service
+      // clients) are for the commands that call an upstream, not for `jobs` or `history`.
+      const { createProjectRuntime } = await import("../features/project-runtime.js");
+      const runtime = createProjectRuntime({
+        settings,
+        project: configured,
+        logger,
+        budgets: await upstreamBudgets(),
+        review: await reviewStores(),
+        ...(connection ? { redis: connection } : {}),
+        ...(role === "worker" ? { onUpstreamResponse: (upstream, status) => upstreamObserver?.(upstream, status) } : {}),
+      });
+      stack.push(`project ${id}'s runtime`, () => runtime.close());
+      return runtime;
+    });
+  }
+
+  function reviewStores(): Promise<{ readonly history: HistoryStore; readonly held: HeldStore }> {
+    // Stores on the shared connection or in files: nothing of their own to release.
+    return once("review stores", async () => {
+      const connection = await redis();
+      const { reviewStoresOf } = await import("../features/sync/held/review-stores-of.js");
+      return reviewStoresOf(settings, connection);
+    });
   }
 
   return {
@@ -146,19 +204,7 @@ export function createApp(settings: Settings, options: AppOptions): App {
       }
     },
     redis,
-    project(id) {
-      return once(`project ${id}`, async () => {
-        const project = findProject(settings, id);
-        if (!project) throw new Error(`project ${id} is not configured`);
-        const connection = await redis();
-        // Loaded on demand, as the queues are: the upstream clients (undici, the PIM and service
-        // clients) are for the commands that call an upstream, not for `jobs` or `history`.
-        const { createProjectRuntime } = await import("../features/project-runtime.js");
-        const runtime = createProjectRuntime({ settings, project, logger, ...(connection ? { redis: connection } : {}) });
-        stack.push(`project ${id}'s runtime`, () => runtime.close());
-        return runtime;
-      });
-    },
+    project,
     eventPlatform(id) {
       return once(`event platform ${id}`, async () => {
         const project = findProject(settings, id);
@@ -178,14 +224,7 @@ export function createApp(settings: Settings, options: AppOptions): App {
         return runtime;
       });
     },
-    reviewStores() {
-      // Stores on the shared connection or in files: nothing of their own to release.
-      return once("review stores", async () => {
-        const connection = await redis();
-        const { reviewStoresOf } = await import("../features/sync/held/review-stores-of.js");
-        return reviewStoresOf(settings, connection);
-      });
-    },
+    reviewStores,
     jobQueues() {
       return once("job queues", async () => {
         const connection = await requireRedis("a job queue");

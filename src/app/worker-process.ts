@@ -27,7 +27,8 @@ import { pimEventRoutes } from "../server/trigger/pim-event-routes.js";
 import { pimEventNotificationRoutes } from "../server/trigger/pim-event-notification-routes.js";
 import { packageVersion } from "./package-version.js";
 import { openApiRoutes } from "../server/openapi/openapi-routes.js";
-import { reviewStoresOf } from "../features/sync/held/review-stores-of.js";
+import type { ProjectRuntime } from "../features/project-runtime.js";
+import type { UpstreamBudgets } from "../infra/budgets/upstream-budgets.js";
 import type { HeldStore } from "../features/sync/held/held-store.js";
 import { heldOptionCount } from "../features/sync/held/held-plan.js";
 import type { ReviewAdmin } from "../server/admin/review-admin-routes.js";
@@ -88,6 +89,14 @@ export interface WorkerProcessArgs {
   readonly handlers?: JobHandlers;
   /** The catalog's list, or in a test the list with an entry of its own. */
   readonly catalog?: JobCatalog;
+  /** Every configured project's runtime, the app's. */
+  readonly runtimes: ReadonlyMap<number, ProjectRuntime>;
+  /** The app's change history and held plans. */
+  readonly review: ReviewAdmin;
+  /** The app's upstream budgets, which its project runtimes use. */
+  readonly budgets: UpstreamBudgets;
+  /** Hands the worker's metrics the upstream answers of the app's project clients. */
+  observeUpstreams(observer: (upstream: "pim" | "service", status: number | "error") => void): void;
 }
 
 export async function openWorkerProcess(args: WorkerProcessArgs): Promise<OpenWorkerProcess> {
@@ -157,11 +166,14 @@ export async function openWorkerProcess(args: WorkerProcessArgs): Promise<OpenWo
         ready: async () => (notReadyReasons ? (await notReadyReasons()).length === 0 : false),
       })
     : undefined;
+  if (metrics) args.observeUpstreams((upstream, status) => metrics.upstreamResponse(upstream, status));
   const prepared = prepareWorker({
     settings,
     logger,
     connection: args.connection,
     resources: args.resources,
+    runtimes: args.runtimes,
+    budgets: args.budgets,
     observer: metrics,
     handlers: args.handlers,
     catalog: args.catalog,
@@ -170,7 +182,7 @@ export async function openWorkerProcess(args: WorkerProcessArgs): Promise<OpenWo
   activationQueue = prepared.activation?.queue.queue ?? null;
   pimEvents = prepared.pimEvents;
   subscriptions = prepared.subscriptions;
-  const review = reviewStoresOf(settings, prepared.connection);
+  const review = args.review;
   held = review.held;
   let running: RunningWorker | null = null;
   let server: HttpServer | null = null;

@@ -17,7 +17,6 @@ import { PIM_INSTANCE_IN_FLIGHT } from "../infra/budgets/budget-usage.js";
 import { createProcessBudgets, createRedisBudgets, type UpstreamBudgets } from "../infra/budgets/upstream-budgets.js";
 import { keyspaceOf } from "../infra/redis/keyspace.js";
 import type { HeldStore } from "./sync/held/held-store.js";
-import { reviewStoresOf } from "./sync/held/review-stores-of.js";
 import { pimCredentialsOf } from "../upstreams/pim/pim-credentials-of.js";
 import type { HistoryStore } from "../stores/history/history-store.js";
 
@@ -77,6 +76,8 @@ export function createProjectRuntime(args: {
    * them the project gets budgets of its own, in this process.
    */
   readonly budgets?: UpstreamBudgets;
+  /** The change history and the held plans: the app's (`reviewStoresOf`), made once for all its projects. */
+  readonly review: { readonly history: HistoryStore; readonly held: HeldStore };
 }): ProjectRuntime {
   const observe = args.onUpstreamResponse;
   const { settings, project, logger } = args;
@@ -139,7 +140,7 @@ export function createProjectRuntime(args: {
     listCollections: (id, signal) => service.listCollections(id, signal),
   });
 
-  const { history, held } = reviewStoresOf(settings, args.redis);
+  const { history, held } = args.review;
 
   return {
     project,

@@ -1,6 +1,7 @@
 import type { RedisClient } from "../../infra/redis/redis-client.js";
 import type { Logger } from "pino";
-import { budgetsFor, createProjectRuntime, type ProjectRuntime } from "../../features/project-runtime.js";
+import type { ProjectRuntime } from "../../features/project-runtime.js";
+import type { UpstreamBudgets } from "../../infra/budgets/upstream-budgets.js";
 import type { Settings } from "../../settings/settings-schema.js";
 import { createProjectLock } from "../../stores/state/project-lock.js";
 import { createJobProcessor } from "./create-job-processor.js";
@@ -90,6 +91,10 @@ export interface PrepareWorkerArgs {
   readonly connection: RedisClient;
   /** Where each part is recorded as it is acquired: the app's release stack. */
   readonly resources: WorkerResources;
+  /** Every configured project's clients and stores, the app's (made once, released by the app). */
+  readonly runtimes: ReadonlyMap<number, ProjectRuntime>;
+  /** The app's upstream budgets, shared by its projects' clients and the Activation client. */
+  readonly budgets: UpstreamBudgets;
   /** Replaced only to measure the queue's own cost (bench/). */
   readonly handlers?: JobHandlers | undefined;
   /** The catalog's list, or in a test the list with an entry of its own. */
@@ -134,21 +139,7 @@ export function prepareWorker(args: PrepareWorkerArgs): PreparedWorker {
     ...(args.catalog ? { catalog: args.catalog } : {}),
   });
   resources.push("job queues", () => closeQueueWithinGrace(connection, () => queues.close()));
-  // One set of budgets for the process: its projects take turns at each (see src/infra/budgets/).
-  const budgets = budgetsFor(settings, logger, connection);
-  const runtimes = new Map<number, ProjectRuntime>();
-  for (const project of settings.projects) {
-    const runtime = createProjectRuntime({
-      settings,
-      project,
-      logger,
-      redis: connection,
-      budgets,
-      ...(observer ? { onUpstreamResponse: (upstream, status) => observer.upstreamResponse(upstream, status) } : {}),
-    });
-    resources.push(`project ${project.id}'s runtime`, () => runtime.close());
-    runtimes.set(project.id, runtime);
-  }
+  const { runtimes, budgets } = args;
   const finalStatuses = createJobFinalStatusStore(connection, keyspaceOf(connection, prefix), idempotencyWindowSeconds(settings.worker));
   const pimEvents = createPimEventStore(connection, keyspaceOf(connection, prefix));
   const subscriptions = createSubscriptionStateStore(connection, keyspaceOf(connection, prefix));

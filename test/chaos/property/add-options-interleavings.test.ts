@@ -8,6 +8,7 @@
  * Runs go through the job handlers the worker runs (the catalog's handlers, one at a time per project as
  * the queue's global concurrency makes them), with a real Redis state and both simulators.
  */
+import { reviewStoresOf } from "../../../src/features/sync/held/review-stores-of.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { classifyFailure } from "../../../src/jobs/worker/classify-failure.js";
@@ -107,7 +108,13 @@ async function runScenario(harness: WorkerHarness, graceMs: number, commands: re
   const settings = harness.settings({ add_options: { recent_addition_grace_ms: graceMs } });
   const project = settings.projects[0];
   if (project === undefined) throw new Error("the harness settings have no project");
-  const runtime = createProjectRuntime({ settings, project, logger: silentLogger(), redis: harness.redis.redis });
+  const runtime = createProjectRuntime({
+    settings,
+    project,
+    logger: silentLogger(),
+    redis: harness.redis.redis,
+    review: reviewStoresOf(settings, harness.redis.redis),
+  });
   // Called outside a worker: no deps, so each add-options request runs alone, as the property states.
   const context: JobContext & { readonly deps: Readonly<Record<never, never>> } = {
     deps: {},

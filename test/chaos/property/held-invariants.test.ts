@@ -21,6 +21,7 @@
  * or before a history append or a state write) every later call of the run's stores and clients
  * hangs for good, so nothing after that point happens; the next step is a restarted worker.
  */
+import { reviewStoresOf } from "../../../src/features/sync/held/review-stores-of.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { codeKey } from "../../../src/core/derive/code-key.js";
@@ -175,7 +176,13 @@ async function scenario(harness: WorkerHarness, steps: readonly Step[]): Promise
   const project = settings.projects[0];
   if (project === undefined) throw new Error("no project");
   let clockMs = Date.now();
-  const base = createProjectRuntime({ settings, project, logger: silentLogger(), redis: harness.redis.redis });
+  const base = createProjectRuntime({
+    settings,
+    project,
+    logger: silentLogger(),
+    redis: harness.redis.redis,
+    review: reviewStoresOf(settings, harness.redis.redis),
+  });
   // Plans expire by a clock the model moves ("expire"); everything else keeps real time.
   const held = createRedisHeldStore(harness.redis.redis, harness.redis.prefix, { now: () => clockMs });
   const runtimeBase: ProjectRuntime = { ...base, held };
