@@ -6,7 +6,7 @@ import { promisify } from "node:util";
 import { Redis } from "ioredis";
 import { isServingMaster, parseClusterNodes } from "./cluster-nodes.js";
 import { startOwnRedisServer, type OwnRedisServer } from "./own-redis-server.js";
-import { waitFor } from "./worker-wait.js";
+import { waitFor } from "./wait-for.js";
 
 const run = promisify(execFile);
 
@@ -85,11 +85,17 @@ export async function startOwnRedisCluster(masters = 3, options: OwnRedisCluster
       String(replicas),
       "--cluster-yes",
     ]);
-    for (const port of ports) await waitFor(() => clusterStateOk(port), 20_000, `cluster_state:ok on port ${port}`);
+    for (const port of ports) await waitFor(() => clusterStateOk(port), { timeoutMs: 20_000, what: `cluster_state:ok on port ${port}` });
     for (const port of ports)
-      await waitFor(() => knowsEveryNode(port, ports.length), 20_000, `node ${port} to know all ${ports.length} nodes`);
+      await waitFor(() => knowsEveryNode(port, ports.length), {
+        timeoutMs: 20_000,
+        what: `node ${port} to know all ${ports.length} nodes`,
+      });
     for (const port of ports)
-      await waitFor(() => replicaLinkUpOrMaster(port), 20_000, `node ${port}: a master, or a replica whose link is up`);
+      await waitFor(() => replicaLinkUpOrMaster(port), {
+        timeoutMs: 20_000,
+        what: `node ${port}: a master, or a replica whose link is up`,
+      });
   } catch (error) {
     await close();
     throw error;
@@ -150,8 +156,7 @@ export async function startOwnRedisCluster(masters = 3, options: OwnRedisCluster
           }
           return found;
         },
-        timeoutMs,
-        `a replica of ${url} to be promoted in every live node's view, cluster_state:ok everywhere`,
+        { timeoutMs: timeoutMs, what: `a replica of ${url} to be promoted in every live node's view, cluster_state:ok everywhere` },
       );
       return urlOf(promoted);
     },

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CLI_BUNDLE, CLI_ENTRY_BUILT } from "../../scripts/cli-bundle-paths.js";
-import { waitFor } from "./process-poll.js";
+import { waitFor } from "./wait-for.js";
 
 /** The repository root (two folders above test/support). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");

@@ -1,7 +1,7 @@
 import type { Job } from "bullmq";
 import { createJobQueues, type JobQueues } from "../../src/jobs/queues/job-queues.js";
 import type { ConfigServiceSimulator } from "../../sim/config-service/config-service-simulator.js";
-import { waitFor } from "./process-poll.js";
+import { waitFor } from "./wait-for.js";
 import type { TestRedis } from "./redis.js";
 import { PROJECT, startSyncHarness } from "./sync-harness.js";
 

@@ -17,7 +17,7 @@ import { defaultCatalogPath } from "../../sim/start-simulators.js";
 import { keyspaceOf } from "../../src/infra/redis/keyspace.js";
 import type { RedisClient } from "../../src/infra/redis/redis-client.js";
 import { createClusterTestRedis, createTestRedis, escapeRedisGlob, scanKeys, TEST_REDIS_URL, type TestRedis } from "./redis.js";
-import { waitFor } from "./worker-wait.js";
+import { waitFor } from "./wait-for.js";
 
 export const PROJECT = 67;
 /** Every request of the PIM simulator's REST API (not its token endpoint): what a gate holds to keep a sync open. */
@@ -373,11 +373,10 @@ export function overlapsInRuns(runs: readonly HandlerRun[]): string[] {
 
 /** Waits until the job completed or failed; returns it (reloaded) with its final state. */
 export async function finishedJob(queue: Queue, id: string, timeoutMs = 15_000): Promise<{ job: Job; state: "completed" | "failed" }> {
-  const found = await waitFor(
-    () => jobInState(queue, id, ["completed", "failed"]),
-    timeoutMs,
-    `job ${id} of ${queue.name} to complete or fail`,
-  );
+  const found = await waitFor(() => jobInState(queue, id, ["completed", "failed"]), {
+    timeoutMs: timeoutMs,
+    what: `job ${id} of ${queue.name} to complete or fail`,
+  });
   return { job: found.job, state: found.state as "completed" | "failed" };
 }
 

@@ -29,7 +29,7 @@ import {
 } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { allJobs, collectionsOf, waitForJobState, type CollectionsByName } from "../../support/process-jobs.js";
-import { waitFor } from "../../support/process-poll.js";
+import { waitFor } from "../../support/wait-for.js";
 import { createConfigSafeTestRedis } from "../../support/process-redis.js";
 import { startOwnRedisServer, type OwnRedisServer } from "../../support/own-redis-server.js";
 import type { TestRedis } from "../../support/redis.js";

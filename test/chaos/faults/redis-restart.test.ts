@@ -16,7 +16,7 @@ import { startSimulators, type RunningSimulators } from "../../../sim/start-simu
 import { assertCliBuilt, killLeftoverProcesses, startWorkerCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { cleanSyncEndState, collectionsOf, waitForJobState, type CollectionsByName } from "../../support/process-jobs.js";
-import { waitFor } from "../../support/process-poll.js";
+import { waitFor } from "../../support/wait-for.js";
 import { chaosCounters } from "../support/chaos-results.js";
 import { startOwnRedisServer as startOwnRedis, type OwnRedisServer as OwnRedis } from "../../support/own-redis-server.js";
 import { watchWrites, type WriteWatch } from "../support/write-watch.js";

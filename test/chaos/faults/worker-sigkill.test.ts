@@ -13,7 +13,7 @@ import { startSimulators, type RunningSimulators } from "../../../sim/start-simu
 import { assertCliBuilt, killLeftoverProcesses, startWorkerCli, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { writeTestConfig } from "../../support/process-config.js";
 import { cleanSyncEndState, collectionsOf, openTestQueues, waitForJobState, type CollectionsByName } from "../../support/process-jobs.js";
-import { waitFor } from "../../support/process-poll.js";
+import { waitFor } from "../../support/wait-for.js";
 import { createConfigSafeTestRedis } from "../../support/process-redis.js";
 import type { TestRedis } from "../../support/redis.js";
 import { startSyncHarness } from "../../support/sync-harness.js";

@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { JOB_CATALOG, JobDataError, parseJobData, type JobName } from "../../../src/jobs/catalog/job-catalog.js";
 import { PROJECT, startWorkerHarness, type WorkerHarness } from "../../support/worker-harness.js";
-import { waitFor } from "../../support/worker-wait.js";
+import { waitFor } from "../../support/wait-for.js";
 import { CHAOS_SIZES, chaosSeed } from "../support/chaos-scale.js";
 import { chaosCounters } from "../support/chaos-results.js";
 
@@ -126,8 +126,7 @@ describe(`chaos: fuzzing job data (seed ${SEED})`, () => {
         const counts = await queue.getJobCounts("failed");
         return counts.failed === jobs.length;
       },
-      60_000,
-      `all ${jobs.length} invalid jobs to fail`,
+      { timeoutMs: 60_000, what: `all ${jobs.length} invalid jobs to fail` },
     );
     for (const job of jobs) {
       const stored = await queue.getJob(job.id ?? "");

@@ -39,7 +39,7 @@ import { keyspaceOf } from "../../../src/infra/redis/keyspace.js";
 import { JOB_CATALOG, parseJobData } from "../../../src/jobs/catalog/job-catalog.js";
 import type { JobContext } from "../../../src/jobs/handlers/job-context.js";
 import type { HistoryEntry } from "../../../src/stores/history/history-entry.js";
-import { waitFor } from "../../support/process-poll.js";
+import { waitFor } from "../../support/wait-for.js";
 import { TEST_REDIS_URL } from "../../support/redis.js";
 import { silentLogger } from "../../support/silent-logger.js";
 import { PROJECT, startWorkerHarness, type WorkerHarness } from "../../support/worker-harness.js";

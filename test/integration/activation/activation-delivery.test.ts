@@ -15,7 +15,7 @@ import {
 } from "../../../sim/activation/activation-simulator.js";
 import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { captureIo } from "../../support/capture-io.js";
-import { waitFor } from "../../support/process-poll.js";
+import { waitFor } from "../../support/wait-for.js";
 import type { TestRedis } from "../../support/redis.js";
 import { silentLogger } from "../../support/silent-logger.js";
 import { createTriggerClient } from "../../support/trigger-client.js";

@@ -10,7 +10,7 @@ import { SIM_ACTIVATION_TOKEN, startActivationSimulator, type ActivationSimulato
 import { captureIo } from "../../support/capture-io.js";
 import { startOwnRedisServer, type OwnRedisServer } from "../../support/own-redis-server.js";
 import { assertCliBuilt, killLeftoverProcesses, spawnCli, waitForExit } from "../../support/process-cli.js";
-import { waitFor } from "../../support/process-poll.js";
+import { waitFor } from "../../support/wait-for.js";
 import { createConfigSafeTestRedis } from "../../support/process-redis.js";
 import type { TestRedis } from "../../support/redis.js";
 import { ACTIVATION_ENV, activationConfig, writeActivationConfig } from "./activation-test-config.js";

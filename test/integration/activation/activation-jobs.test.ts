@@ -16,7 +16,7 @@ import {
   type ActivationSimulator,
 } from "../../../sim/activation/activation-simulator.js";
 import { captureIo } from "../../support/capture-io.js";
-import { waitFor } from "../../support/process-poll.js";
+import { waitFor } from "../../support/wait-for.js";
 import type { TestRedis } from "../../support/redis.js";
 import { silentLogger } from "../../support/silent-logger.js";
 import { createTriggerClient } from "../../support/trigger-client.js";

@@ -6,7 +6,7 @@ import { pimInstanceBudgetOf } from "../../../src/infra/budgets/budget-identity.
 import { keyspaceOf } from "../../../src/infra/redis/keyspace.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
 import { test } from "../../support/fixtures.js";
-import { waitFor } from "../../support/process-poll.js";
+import { waitFor } from "../../support/wait-for.js";
 
 const silent = pino({ level: "silent" });
 

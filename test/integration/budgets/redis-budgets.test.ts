@@ -10,7 +10,7 @@ import { classifyFailure } from "../../../src/jobs/worker/classify-failure.js";
 import { keyspaceOf } from "../../../src/infra/redis/keyspace.js";
 import { z } from "zod";
 import { createTestRedis, TEST_REDIS_URL, type TestRedis } from "../../support/redis.js";
-import { waitFor } from "../../support/worker-wait.js";
+import { waitFor } from "../../support/wait-for.js";
 import { peakInWindow } from "../../support/peak-window.js";
 import type { OwnRedisServer } from "../../support/own-redis-server.js";
 import { Redis } from "ioredis";
@@ -142,7 +142,7 @@ describe("shared upstream budgets in Redis (two connections standing for two pro
         rateLimiter: budgetsA.rate(IDENTITY, { limit: 10 }, "1"),
       });
       await expect(client.send({ method: "GET", url: "x", schema: z.unknown() })).rejects.toMatchObject({ status: 429 });
-      await waitFor(async () => (await redis.redis.pttl(pauseKey)) > 0, 5_000, "the pause to be set in Redis");
+      await waitFor(async () => (await redis.redis.pttl(pauseKey)) > 0, { timeoutMs: 5_000, what: "the pause to be set in Redis" });
       const settle = await budgetsB.rate(IDENTITY, { limit: 10 }, "2").acquire();
       // Granted only once the pause had ended for everyone (0: its last millisecond, -2: gone).
       expect(await redis.redis.pttl(pauseKey)).toBeLessThanOrEqual(0);
@@ -170,7 +170,7 @@ describe("shared upstream budgets in Redis (two connections standing for two pro
       expect(error).toMatchObject({ status: 429, retryAfterMs: 900_000, transient: true });
       expect(classifyFailure(error)).toMatchObject({ kind: "delay", delayMs: 900_000 });
       expect(upstream.arrivals).toHaveLength(1);
-      await waitFor(async () => (await redis.redis.pttl(pauseKey)) > 0, 5_000, "the pause to be set in Redis");
+      await waitFor(async () => (await redis.redis.pttl(pauseKey)) > 0, { timeoutMs: 5_000, what: "the pause to be set in Redis" });
       // Every other caller of the identity is held back for the cap at most, not for 15 minutes.
       expect(await redis.redis.pttl(pauseKey)).toBeLessThanOrEqual(MAX_PAUSE_MS);
     } finally {
@@ -230,7 +230,7 @@ describe("shared upstream budgets in Redis (two connections standing for two pro
       stdio: "ignore",
     });
     try {
-      await waitFor(async () => (await redis.redis.zcard(slotsKey)) === 4, 15_000, "the child to hold every slot");
+      await waitFor(async () => (await redis.redis.zcard(slotsKey)) === 4, { timeoutMs: 15_000, what: "the child to hold every slot" });
       const held = await redis.redis.zrange(slotsKey, 0, -1);
       expect(held.every((member) => member.startsWith(`${child.pid}.`))).toBe(true);
       const exited = once(child, "exit");
@@ -245,7 +245,7 @@ describe("shared upstream budgets in Redis (two connections standing for two pro
       const gate = budgetsA.slots([{ identity: IDENTITY, limit: 4 }], "2");
       await Promise.all(Array.from({ length: 4 }, () => gate.run(() => Promise.resolve())));
       // A slot is given back without waiting for Redis (its lease would end it anyway): the set empties shortly after.
-      await waitFor(async () => (await redis.redis.zcard(slotsKey)) === 0, 15_000, "the four slots to be given back");
+      await waitFor(async () => (await redis.redis.zcard(slotsKey)) === 0, { timeoutMs: 15_000, what: "the four slots to be given back" });
     } finally {
       child.kill("SIGKILL");
     }
@@ -283,8 +283,7 @@ describe("shared upstream budgets when Redis does not answer", () => {
         await new Promise((resolve) => setImmediate(resolve));
         return client.status !== "ready";
       },
-      5_000,
-      "the client to see Redis gone",
+      { timeoutMs: 5_000, what: "the client to see Redis gone" },
     );
     const failures = await new Promise<number>((resolve) => {
       let seen = 0;

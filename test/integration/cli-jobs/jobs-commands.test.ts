@@ -10,7 +10,7 @@ import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { captureIo } from "../../support/capture-io.js";
 import { SIM_SECRETS, writeTestConfig } from "../../support/process-config.js";
 import { allJobs, waitForJobState } from "../../support/process-jobs.js";
-import { waitFor } from "../../support/process-poll.js";
+import { waitFor } from "../../support/wait-for.js";
 import { TEST_REDIS_URL, type TestRedis } from "../../support/redis.js";
 import { silentLogger } from "../../support/silent-logger.js";
 import { test, type WorkersFixture } from "../../support/fixtures.js";

@@ -8,7 +8,7 @@ import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { waitForExit, type LogLine } from "../../support/process-cli.js";
 import { SIM_SECRETS, writeTestConfig } from "../../support/process-config.js";
 import { waitForJobState } from "../../support/process-jobs.js";
-import { waitFor } from "../../support/process-poll.js";
+import { waitFor } from "../../support/wait-for.js";
 import type { TestRedis } from "../../support/redis.js";
 import { test, type CliFixture, type WorkersFixture } from "../../support/fixtures.js";
 import { HELD_HTTP, PIM_API } from "../../support/worker-harness.js";

@@ -2,7 +2,7 @@ import { describe, expect } from "vitest";
 import { runSimCommand, SIM_HELP } from "../../../src/cli/commands/sim-command.js";
 import { captureIo } from "../../support/capture-io.js";
 import { test } from "../../support/fixtures.js";
-import { waitFor } from "../../support/process-poll.js";
+import { waitFor } from "../../support/wait-for.js";
 
 const FREE_PORTS = ["--pim-port", "0", "--service-port", "0", "--activation-port", "0"];
 

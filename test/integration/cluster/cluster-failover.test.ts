@@ -34,7 +34,7 @@ import {
 } from "../../support/process-cli.js";
 import { SIM_CREDENTIALS, testConfigObject } from "../../support/process-config.js";
 import { cleanSyncEndState, collectionsOf, waitForJobState, type CollectionsByName } from "../../support/process-jobs.js";
-import { waitFor } from "../../support/process-poll.js";
+import { waitFor } from "../../support/wait-for.js";
 
 const PROJECT = 67;
 const PREFIX = "failover";

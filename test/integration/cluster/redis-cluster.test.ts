@@ -49,7 +49,7 @@ import {
   startWorkerHarness,
   type WorkerHarness,
 } from "../../support/worker-harness.js";
-import { waitFor } from "../../support/worker-wait.js";
+import { waitFor } from "../../support/wait-for.js";
 
 const ADD_OPTIONS_PATH = /\/add-options\/$/;
 const TRIGGER_TOKEN = "cluster-test-trigger-token";
@@ -157,7 +157,7 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
       // The window of identity a is full (5 in the last second): the other connection waits for it, then for a pause.
       two.rate(identities[0] ?? "", { limit: 5 }, "99").pauseFor(1_500);
       const pauseKey = `${harness.redis.prefix}:budget:{budget-${identities[0] ?? ""}}:pause`;
-      await waitFor(async () => (await cluster1.pttl(pauseKey)) > 0, 5_000, "the pause to be set on the cluster");
+      await waitFor(async () => (await cluster1.pttl(pauseKey)) > 0, { timeoutMs: 5_000, what: "the pause to be set on the cluster" });
       const settle = await one.rate(identities[0] ?? "", { limit: 5 }, "67").acquire();
       expect(await cluster1.pttl(pauseKey)).toBeLessThanOrEqual(0);
       settle();
@@ -244,8 +244,7 @@ describe("Redis Cluster: the worker with redis.cluster", () => {
     const sync = await harness.queues.enqueue("sync.run", { project: PROJECT });
     const runner = await waitFor(
       () => workers.find((worker) => worker.logs().some((line) => line.msg === "job started" && line.job === sync.jobId)),
-      20_000,
-      "a worker process to start the sync",
+      { timeoutMs: 20_000, what: "a worker process to start the sync" },
     );
     const other = workers.find((worker) => worker !== runner);
     if (!other) throw new Error("two workers were started");

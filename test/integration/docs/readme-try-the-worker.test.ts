@@ -5,7 +5,7 @@ import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import { startEventRelay } from "../../support/event-relay.js";
 import { assertCliBuilt, REPO_ROOT, servingUrlOf, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { waitForJobState } from "../../support/process-jobs.js";
-import { waitFor } from "../../support/process-poll.js";
+import { waitFor } from "../../support/wait-for.js";
 import { TEST_REDIS_URL } from "../../support/redis.js";
 import { test } from "../../support/fixtures.js";
 

@@ -6,7 +6,7 @@ import { test, type CliFixture } from "../../support/fixtures.js";
 import { assertCliBuilt, servingUrlOf } from "../../support/process-cli.js";
 import { writeTestConfig } from "../../support/process-config.js";
 import { allJobs, collectionsOf, waitForJobState } from "../../support/process-jobs.js";
-import { waitFor } from "../../support/process-poll.js";
+import { waitFor } from "../../support/wait-for.js";
 import type { TestRedis } from "../../support/redis.js";
 import { createTriggerClient } from "../../support/trigger-client.js";
 

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
 import { eventWindowDelay } from "../../../src/features/events/event-window.js";
 import { allJobs, openTestQueues } from "../../support/process-jobs.js";
-import { waitFor } from "../../support/process-poll.js";
+import { waitFor } from "../../support/wait-for.js";
 import { createTestRedis, type TestRedis } from "../../support/redis.js";
 
 const PROJECT = 67;

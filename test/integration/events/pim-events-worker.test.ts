@@ -13,7 +13,7 @@ import { startSimulators, type RunningSimulators } from "../../../sim/start-simu
 import { assertCliBuilt, killLeftoverProcesses, servingUrlOf, spawnCli, type CliProcess } from "../../support/process-cli.js";
 import { SIM_CREDENTIALS, writeTestConfig } from "../../support/process-config.js";
 import { allJobs, collectionsOf, openTestQueues, waitForJobState } from "../../support/process-jobs.js";
-import { waitFor } from "../../support/process-poll.js";
+import { waitFor } from "../../support/wait-for.js";
 import { createConfigSafeTestRedis } from "../../support/process-redis.js";
 import { DEFAULT_PIM_CLIENT_LIMITS } from "../../support/default-settings.js";
 import type { TestRedis } from "../../support/redis.js";

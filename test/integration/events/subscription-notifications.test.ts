@@ -6,7 +6,7 @@ import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { assertCliBuilt, servingUrlOf, type CliProcess } from "../../support/process-cli.js";
 import { writeTestConfig } from "../../support/process-config.js";
 import { allJobs } from "../../support/process-jobs.js";
-import { waitFor } from "../../support/process-poll.js";
+import { waitFor } from "../../support/wait-for.js";
 import { createTriggerClient } from "../../support/trigger-client.js";
 import { test } from "../../support/fixtures.js";
 

@@ -4,7 +4,7 @@ import { test } from "../../support/fixtures.js";
 import { assertCliBuilt, servingUrlOf } from "../../support/process-cli.js";
 import { writeTestConfig } from "../../support/process-config.js";
 import { allJobs, waitForJobState } from "../../support/process-jobs.js";
-import { waitFor } from "../../support/process-poll.js";
+import { waitFor } from "../../support/wait-for.js";
 import { createTriggerClient } from "../../support/trigger-client.js";
 
 const PROJECT = 67;

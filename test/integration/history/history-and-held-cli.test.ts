@@ -5,7 +5,7 @@ import { entriesOfBatch, historyBatchSchema } from "../../../src/stores/history/
 import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { assertCliBuilt, waitForExit } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
-import { waitFor } from "../../support/process-poll.js";
+import { waitFor } from "../../support/wait-for.js";
 import type { TestRedis } from "../../support/redis.js";
 import { test, type CliFixture } from "../../support/fixtures.js";
 

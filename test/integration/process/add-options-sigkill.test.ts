@@ -4,7 +4,7 @@ import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { assertCliBuilt, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { writeTestConfig } from "../../support/process-config.js";
 import { waitForJobState } from "../../support/process-jobs.js";
-import { waitFor } from "../../support/process-poll.js";
+import { waitFor } from "../../support/wait-for.js";
 import { escapeRedisGlob, scanKeys, type TestRedis } from "../../support/redis.js";
 import { test, type CliFixture } from "../../support/fixtures.js";
 

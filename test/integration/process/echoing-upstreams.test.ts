@@ -10,7 +10,7 @@ import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { startEchoServer, type EchoServer } from "../../support/echo-server.js";
 import { assertCliBuilt, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { SIM_CREDENTIALS } from "../../support/process-config.js";
-import { waitFor } from "../../support/process-poll.js";
+import { waitFor } from "../../support/wait-for.js";
 import type { TestRedis } from "../../support/redis.js";
 import { TEST_REDIS_URL } from "../../support/redis.js";
 import { leakedSecrets } from "../../support/secret-leaks.js";

@@ -10,7 +10,7 @@ import { peakInWindow, peakOverlap } from "../../support/peak-window.js";
 import { assertCliBuilt } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { waitForJobState } from "../../support/process-jobs.js";
-import { waitFor } from "../../support/process-poll.js";
+import { waitFor } from "../../support/wait-for.js";
 import type { TestRedis } from "../../support/redis.js";
 import { test, type CliFixture } from "../../support/fixtures.js";
 

@@ -6,7 +6,7 @@ import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { assertCliBuilt, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { waitForJobState } from "../../support/process-jobs.js";
-import { waitFor } from "../../support/process-poll.js";
+import { waitFor } from "../../support/wait-for.js";
 import type { OwnRedisServer } from "../../support/own-redis-server.js";
 import { createTriggerClient, type TriggerAnswer } from "../../support/trigger-client.js";
 import { Redis } from "ioredis";

@@ -5,7 +5,7 @@ import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
 import { assertCliBuilt, servingUrlOf, REPO_ROOT, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { waitForJobState } from "../../support/process-jobs.js";
-import { waitFor } from "../../support/process-poll.js";
+import { waitFor } from "../../support/wait-for.js";
 import { TEST_REDIS_URL, type TestRedis } from "../../support/redis.js";
 import { test, type CliFixture } from "../../support/fixtures.js";
 import { signBody } from "../../../src/features/events/event-signature.js";

@@ -8,7 +8,7 @@ import { SYNC_SCHEDULER_ID } from "../../../src/infra/redis/queue-names.js";
 import { PROJECT_WITHOUT_SCHEDULE_WARNING } from "../../../src/jobs/worker/start-worker.js";
 import { assertCliBuilt, waitForExit } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
-import { waitFor } from "../../support/process-poll.js";
+import { waitFor } from "../../support/wait-for.js";
 import type { TestRedis } from "../../support/redis.js";
 import { test, type CliFixture } from "../../support/fixtures.js";
 

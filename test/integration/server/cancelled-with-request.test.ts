@@ -3,7 +3,7 @@ import Fastify from "fastify";
 import { describe, expect } from "vitest";
 import { cancelledWithRequest } from "../../../src/server/http/cancelled-with-request.js";
 import { RedisDeadlineError } from "../../../src/server/http/redis-deadline.js";
-import { waitFor } from "../../support/process-poll.js";
+import { waitFor } from "../../support/wait-for.js";
 import { test } from "../../support/fixtures.js";
 
 /** A route whose work lasts until its signal is aborted, and what aborted it. */

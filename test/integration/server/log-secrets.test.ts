@@ -7,7 +7,7 @@ import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { SIM_SECRETS, testConfigObject } from "../../support/process-config.js";
 import { waitForJobState } from "../../support/process-jobs.js";
-import { waitFor } from "../../support/worker-wait.js";
+import { waitFor } from "../../support/wait-for.js";
 import type { TestRedis } from "../../support/redis.js";
 import { createTriggerClient } from "../../support/trigger-client.js";
 import { EMPTY_REDACTOR } from "../../../src/infra/secrets/redactor.js";
@@ -76,11 +76,10 @@ describe("worker logs (every level): one child logger per job, and no configured
     // A failed upstream login: the job fails or waits for a retry, and says why in the logs.
     const refusedLogin = await client.call("/v1/sync", { token: TRIGGER_TOKEN, body: { project: OTHER_PROJECT } });
     const refusedId = (refusedLogin.json as { job_id: string }).job_id.slice(`${OTHER_PROJECT}/`.length);
-    await waitFor(
-      () => lines.some((line) => line.includes(`"job":"${refusedId}"`) && line.includes('"msg":"job failed"')),
-      30_000,
-      "the refused login's job to fail",
-    );
+    await waitFor(() => lines.some((line) => line.includes(`"job":"${refusedId}"`) && line.includes('"msg":"job failed"')), {
+      timeoutMs: 30_000,
+      what: "the refused login's job to fail",
+    });
     const wrongAdmin = `Basic ${Buffer.from(`${ADMIN.name}:${ADMIN.password}x`).toString("base64")}`;
     expect((await client.call("/admin/api/jobs", { headers: { authorization: wrongAdmin } })).status).toBe(401);
     expect((await client.call("/v1/sync", { token: `${TRIGGER_TOKEN}x`, body: { project: PROJECT } })).status).toBe(401);

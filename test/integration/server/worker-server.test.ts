@@ -8,7 +8,7 @@ import type { OwnRedisServer } from "../../support/own-redis-server.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { silentLogger } from "../../support/silent-logger.js";
 import { createTriggerClient } from "../../support/trigger-client.js";
-import { waitFor } from "../../support/worker-wait.js";
+import { waitFor } from "../../support/wait-for.js";
 import { test, type OwnRedisFixture, type WorkersFixture } from "../../support/fixtures.js";
 
 const TOKEN = "server-test-token-0123456789";
@@ -86,8 +86,7 @@ describe("the worker's HTTP server: health, readiness, limits", () => {
         const answer = await client.call("/readyz");
         return answer.status === 503 ? answer : null;
       },
-      10_000,
-      "/readyz to answer 503",
+      { timeoutMs: 10_000, what: "/readyz to answer 503" },
     );
     const body = notReady.json as { status: string; reasons: string[] };
     expect(body.status).toBe("not ready");
@@ -103,7 +102,7 @@ describe("the worker's HTTP server: health, readiness, limits", () => {
     expect(sync.headers.get("retry-after")).toBe("5");
 
     await redis?.start();
-    await waitFor(async () => (await client.call("/readyz")).status === 200, 15_000, "/readyz to answer 200 again");
+    await waitFor(async () => (await client.call("/readyz")).status === 200, { timeoutMs: 15_000, what: "/readyz to answer 200 again" });
   });
 
   test("a client that does not finish its headers in time is answered 408 and disconnected", async () => {
@@ -124,6 +123,9 @@ describe("the worker's HTTP server: health, readiness, limits", () => {
     expect(await untilClosed(third)).toBe("");
 
     first.destroy();
-    await waitFor(async () => (await client.call("/healthz")).status === 200, 5_000, "/healthz once a connection was freed");
+    await waitFor(async () => (await client.call("/healthz")).status === 200, {
+      timeoutMs: 5_000,
+      what: "/healthz once a connection was freed",
+    });
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect } from "vitest";
 import { createProjectLock, ProjectBusy } from "../../../src/stores/state/project-lock.js";
 import type { TestRedis } from "../../support/redis.js";
-import { waitFor } from "../../support/worker-wait.js";
+import { waitFor } from "../../support/wait-for.js";
 // `test` names the Redis of each test here; the fixtures' test is imported as `it`.
 import { test as it } from "../../support/fixtures.js";
 
@@ -34,7 +34,7 @@ describe("project lock", () => {
     const first = await lock.tryAcquire(67, "sync --once");
     const seen: string[] = [];
     const second = lock.acquire(67, "job 67/2", { onWait: (heldBy) => seen.push(heldBy) });
-    await waitFor(() => seen.length > 0, 5_000, "the waiter to be told");
+    await waitFor(() => seen.length > 0, { timeoutMs: 5_000, what: "the waiter to be told" });
     await first.release();
     const lease = await second;
     expect(seen).toEqual(["sync --once"]);
@@ -47,7 +47,10 @@ describe("project lock", () => {
     const key = `${test.prefix}:lock:project:67`;
     // Renewed every 200 ms: still there after several times its time to live.
     const until = Date.now() + 2_000;
-    await waitFor(async () => Date.now() >= until && (await test.redis.exists(key)) === 1, 5_000, "the lock to outlive its ttl");
+    await waitFor(async () => Date.now() >= until && (await test.redis.exists(key)) === 1, {
+      timeoutMs: 5_000,
+      what: "the lock to outlive its ttl",
+    });
     expect(lease.signal.aborted).toBe(false);
     await lease.release();
     expect(await test.redis.exists(key)).toBe(0);
@@ -59,7 +62,7 @@ describe("project lock", () => {
     const key = `${test.prefix}:lock:project:67`;
     // As if it had expired and another process had taken it.
     await test.redis.set(key, JSON.stringify({ token: "other", holder: "sync --once" }), "PX", 10_000);
-    await waitFor(() => lease.signal.aborted, 5_000, "the lease to notice");
+    await waitFor(() => lease.signal.aborted, { timeoutMs: 5_000, what: "the lease to notice" });
     expect(String(lease.signal.reason)).toMatch(/lost the project lock/);
     await lease.release();
     expect(JSON.parse((await test.redis.get(key)) ?? "null")).toEqual({ token: "other", holder: "sync --once" });

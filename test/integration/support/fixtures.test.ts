@@ -9,7 +9,7 @@ import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
 import { leaksSince, resourceCounts, test } from "../../support/fixtures.js";
 import { answersPing } from "../../support/own-redis-server.js";
 import { makeTempDir, removeTempDir } from "../../support/temp-dirs.js";
-import { waitFor } from "../../support/worker-wait.js";
+import { waitFor } from "../../support/wait-for.js";
 
 describe("the test fixtures", () => {
   test("the leak check sees a server left listening, and nothing once it is closed", async () => {
@@ -26,7 +26,7 @@ describe("the test fixtures", () => {
   test("the leak check sees a pim-sync process still running", async ({ cli }) => {
     const before = resourceCounts();
     const proc = cli.spawn(["sim", "--pim-port", "0", "--service-port", "0", "--activation-port", "0"]);
-    await waitFor(() => proc.stdout().includes("Press Ctrl-C to stop."), 30_000, "the simulators to be up");
+    await waitFor(() => proc.stdout().includes("Press Ctrl-C to stop."), { timeoutMs: 30_000, what: "the simulators to be up" });
     expect((await leaksSince(before, 0)).join(", ")).toMatch(/pim-sync process still running/);
     proc.signal("SIGTERM");
     await proc.exited;

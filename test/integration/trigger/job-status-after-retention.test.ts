@@ -10,7 +10,7 @@ import { waitForJobState } from "../../support/process-jobs.js";
 import type { TestRedis } from "../../support/redis.js";
 import { silentLogger } from "../../support/silent-logger.js";
 import { createTriggerClient } from "../../support/trigger-client.js";
-import { waitFor } from "../../support/worker-wait.js";
+import { waitFor } from "../../support/wait-for.js";
 import { test } from "../../support/fixtures.js";
 
 const PROJECT = 67;
@@ -46,7 +46,10 @@ describe("GET /v1/jobs/:project/:id answers a job's outcome for the whole idempo
 
   /** Removes the job as BullMQ's retention does, once its end is recorded. */
   async function removedByRetention(id: string): Promise<void> {
-    await waitFor(async () => (await redis.redis.exists(statusKey(id))) === 1, 30_000, `the final status of ${PROJECT}/${id}`);
+    await waitFor(async () => (await redis.redis.exists(statusKey(id))) === 1, {
+      timeoutMs: 30_000,
+      what: `the final status of ${PROJECT}/${id}`,
+    });
     await queues.queueFor(PROJECT).remove(id);
     expect(await queues.queueFor(PROJECT).getJob(id)).toBeUndefined();
   }

@@ -4,7 +4,7 @@ import { allHistory } from "../../../src/stores/history/query-history.js";
 import { createRedisHistoryStore } from "../../../src/stores/history/redis-history-store.js";
 import { createRedisStateStore } from "../../../src/stores/state/redis-state-store.js";
 import { finishedJob, jobInState, PROJECT, serviceOptions } from "../../support/worker-harness.js";
-import { waitFor } from "../../support/process-poll.js";
+import { waitFor } from "../../support/wait-for.js";
 import { test } from "../../support/fixtures.js";
 
 /**

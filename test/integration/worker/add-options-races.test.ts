@@ -12,7 +12,7 @@ import {
   SIBLINGS,
   type WorkerHarness,
 } from "../../support/worker-harness.js";
-import { waitFor } from "../../support/worker-wait.js";
+import { waitFor } from "../../support/wait-for.js";
 import { test } from "../../support/fixtures.js";
 
 type Step = { kind: "sync"; full?: boolean } | { kind: "add"; attribute: string; name: string };
@@ -143,7 +143,7 @@ describe("worker: add-options racing syncs", () => {
             });
           }
         }
-        await waitFor(() => isDrained(queue), 20_000, `round '${round.what}' to drain`);
+        await waitFor(() => isDrained(queue), { timeoutMs: 20_000, what: `round '${round.what}' to drain` });
         expect(await h.admin.list({ state: "failed" }), round.what).toEqual([]);
       }
       h.pim.setLatencyMs(0);

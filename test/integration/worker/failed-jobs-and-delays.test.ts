@@ -10,7 +10,7 @@ import {
   type TestWorker,
   type WorkerHarness,
 } from "../../support/worker-harness.js";
-import { waitFor } from "../../support/worker-wait.js";
+import { waitFor } from "../../support/wait-for.js";
 import { test } from "../../support/fixtures.js";
 
 const ADD_OPTIONS_ROUTE = /\/add-options\/$/;
@@ -94,7 +94,10 @@ describe("worker: failed jobs, replay and upstream delays", () => {
     h.service.faults.failNext({ method: "PATCH", path: ADD_OPTIONS_ROUTE }, { status: 429, retryAfterSeconds: 3 });
     const enqueued = await h.queues.enqueue("options.add", { project: PROJECT, attribute: "color", options: [{ name: "teal" }] });
 
-    const delayed = await waitFor(() => jobInState(h.queue(), enqueued.jobId, ["delayed"]), 10_000, "the job to be delayed");
+    const delayed = await waitFor(() => jobInState(h.queue(), enqueued.jobId, ["delayed"]), {
+      timeoutMs: 10_000,
+      what: "the job to be delayed",
+    });
     expect(delayed.job.attemptsMade).toBe(0);
     const done = await finishedJob(h.queue(), enqueued.jobId, 15_000);
 
@@ -115,7 +118,10 @@ describe("worker: failed jobs, replay and upstream delays", () => {
     h.service.faults.failNext({ method: "GET", path: LIST_ROUTE }, { status: 429, retryAfterSeconds: 3 });
     const enqueued = await h.queues.enqueue("sync.run", { project: PROJECT });
 
-    const delayed = await waitFor(() => jobInState(h.queue(), enqueued.jobId, ["delayed"]), 10_000, "the sync to be delayed");
+    const delayed = await waitFor(() => jobInState(h.queue(), enqueued.jobId, ["delayed"]), {
+      timeoutMs: 10_000,
+      what: "the sync to be delayed",
+    });
     expect(delayed.job.attemptsMade).toBe(0);
     const done = await finishedJob(h.queue(), enqueued.jobId, 15_000);
 
@@ -130,11 +136,10 @@ describe("worker: failed jobs, replay and upstream delays", () => {
     h.service.faults.failNext({ method: "PATCH", path: UPDATE_OPTIONS_ROUTE }, { status: 429, retryAfterSeconds: 3 });
     const enqueued = await h.queues.enqueue("sync.run", { project: PROJECT });
 
-    const delayed = await waitFor(
-      () => jobInState(h.queue(), enqueued.jobId, ["delayed", "failed", "completed"]),
-      10_000,
-      "the sync to leave active",
-    );
+    const delayed = await waitFor(() => jobInState(h.queue(), enqueued.jobId, ["delayed", "failed", "completed"]), {
+      timeoutMs: 10_000,
+      what: "the sync to leave active",
+    });
     // As for the same 429 on the collection list: delayed by the upstream's 3 s, no attempt used.
     expect({ state: delayed.state, attemptsMade: delayed.job.attemptsMade }).toEqual({ state: "delayed", attemptsMade: 0 });
     expect(delayed.job.delay).toBeLessThanOrEqual(3_000);
@@ -151,16 +156,18 @@ describe("worker: failed jobs, replay and upstream delays", () => {
     const enqueued = await h.queues.enqueue("options.add", { project: PROJECT, attribute: "color", options: [{ name: "teal" }] });
     await h.service.waitForRequest((r) => r.path === LIST_ROUTE, 10_000);
     h.service.setLatencyMs(2_500);
-    const retrying = await waitFor(
-      () => jobInState(h.queue(), enqueued.jobId, ["delayed", "failed"]),
-      10_000,
-      "the first attempt to time out",
-    );
+    const retrying = await waitFor(() => jobInState(h.queue(), enqueued.jobId, ["delayed", "failed"]), {
+      timeoutMs: 10_000,
+      what: "the first attempt to time out",
+    });
     expect(retrying).toMatchObject({ state: "delayed", job: { attemptsMade: 1 } });
     expect(retrying.job.failedReason).toMatch(/add-options\/": no answer within 1000 ms/);
     h.service.setLatencyMs(0);
     // The write did land: the option is in the collection (and in the PIM).
-    await waitFor(() => serviceOptions(h.service, "color").some((o) => o.name === "teal"), 5_000, "teal in the service");
+    await waitFor(() => serviceOptions(h.service, "color").some((o) => o.name === "teal"), {
+      timeoutMs: 5_000,
+      what: "teal in the service",
+    });
     expect(pimCodes(h.pim, "color")).toContain("teal");
 
     const done = await finishedJob(h.queue(), enqueued.jobId, 20_000);

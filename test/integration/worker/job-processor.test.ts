@@ -15,7 +15,7 @@ import { createLogger } from "../../../src/infra/log/create-logger.js";
 import { createProjectLock, ProjectBusy } from "../../../src/stores/state/project-lock.js";
 import type { Settings } from "../../../src/settings/settings-schema.js";
 import { finishedJob, PROJECT, type WorkerHarness } from "../../support/worker-harness.js";
-import { waitFor } from "../../support/worker-wait.js";
+import { waitFor } from "../../support/wait-for.js";
 import { EMPTY_REDACTOR } from "../../../src/infra/secrets/redactor.js";
 import { test, type WorkersFixture } from "../../support/fixtures.js";
 
@@ -103,7 +103,10 @@ describe("worker: what every job keeps (log bindings, project lock, data checked
       expect(run.refused).toBe(true);
       expect(run.holder).toMatch(new RegExp(`"holder":"job ${PROJECT}/\\d+ \\(pid ${process.pid} on `));
     }
-    await waitFor(async () => (await h.redis.redis.exists(lockKey())) === 0, 5_000, "the project lock to be released after the run");
+    await waitFor(async () => (await h.redis.redis.exists(lockKey())) === 0, {
+      timeoutMs: 5_000,
+      what: "the project lock to be released after the run",
+    });
   });
 
   test("a job that loses its project's lock is aborted with the reason", async ({ redis }) => {
@@ -112,7 +115,7 @@ describe("worker: what every job keeps (log bindings, project lock, data checked
       async "sync.run"(_data, context) {
         // Another holder takes the lock over: the lease's renewal notices and the job is aborted.
         await other?.set(lockKey(), JSON.stringify({ token: "someone-else", holder: "sync --once of project 67" }));
-        await waitFor(() => context.signal.aborted, 10_000, "the job's signal to abort");
+        await waitFor(() => context.signal.aborted, { timeoutMs: 10_000, what: "the job's signal to abort" });
         throw context.signal.reason instanceof Error ? context.signal.reason : new Error("aborted without a reason");
       },
     });

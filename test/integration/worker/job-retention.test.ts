@@ -1,6 +1,6 @@
 import { describe, expect } from "vitest";
 import { finishedJob, jobInState, jobsWithoutRetention, PROJECT, type WorkerHarness } from "../../support/worker-harness.js";
-import { waitFor } from "../../support/worker-wait.js";
+import { waitFor } from "../../support/wait-for.js";
 import { test } from "../../support/fixtures.js";
 
 const DAY_SECONDS = 86_400;
@@ -21,8 +21,7 @@ describe("worker: every job pim-sync creates has a bounded retention", () => {
 
     const scheduled = await waitFor(
       async () => (await h.queue().getJobs(["completed"], 0, -1)).find((job) => (job.data as { trigger?: string }).trigger === "schedule"),
-      20_000,
-      "a completed scheduled sync",
+      { timeoutMs: 20_000, what: "a completed scheduled sync" },
     );
     expect(scheduled.opts).toMatchObject({
       removeOnComplete: { age: 3 * DAY_SECONDS, count: 1000 },
@@ -44,13 +43,12 @@ describe("worker: every job pim-sync creates has a bounded retention", () => {
     // A sync, and one more asked for while it runs: BullMQ creates that follow-up itself.
     h.pim.setLatencyMs(100);
     const first = await h.queues.enqueue("sync.run", { project: PROJECT, trigger: "cli" });
-    await waitFor(() => jobInState(queue, first.jobId, ["active"]), 10_000, "the first sync to run");
+    await waitFor(() => jobInState(queue, first.jobId, ["active"]), { timeoutMs: 10_000, what: "the first sync to run" });
     expect((await h.queues.enqueue("sync.run", { project: PROJECT, trigger: "api", full: true })).status).toBe("follows-running");
     await waitFor(
       async () =>
         (await queue.getJobs(["completed"], 0, -1)).filter((job) => job.name === "sync.run" && job.data.trigger !== "schedule").length >= 2,
-      30_000,
-      "the sync and its follow-up",
+      { timeoutMs: 30_000, what: "the sync and its follow-up" },
     );
     h.pim.setLatencyMs(0);
 
@@ -69,11 +67,10 @@ describe("worker: every job pim-sync creates has a bounded retention", () => {
     h.service.faults.clear();
     expect(await h.admin.retry([`${PROJECT}/${failing.jobId}`])).toEqual([{ ref: `${PROJECT}/${failing.jobId}`, outcome: "retried" }]);
     expect((await finishedJob(queue, failing.jobId)).state).toBe("completed");
-    await waitFor(
-      async () => (await queue.getJobs(["completed"], 0, -1)).some((job) => job.data.trigger === "schedule"),
-      20_000,
-      "a scheduled sync",
-    );
+    await waitFor(async () => (await queue.getJobs(["completed"], 0, -1)).some((job) => job.data.trigger === "schedule"), {
+      timeoutMs: 20_000,
+      what: "a scheduled sync",
+    });
 
     const stored = await queue.getJobs(["completed", "failed", "delayed", "waiting", "active"], 0, -1);
     expect(stored.length).toBeGreaterThanOrEqual(6);

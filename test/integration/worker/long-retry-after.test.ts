@@ -2,7 +2,7 @@ import { describe, expect } from "vitest";
 import { serviceBudgetOf } from "../../../src/infra/budgets/budget-identity.js";
 import { keyspaceOf } from "../../../src/infra/redis/keyspace.js";
 import { FAST_HTTP, finishedJob, jobInState, OTHER_PROJECT, PROJECT, type WorkerHarness } from "../../support/worker-harness.js";
-import { waitFor } from "../../support/worker-wait.js";
+import { waitFor } from "../../support/wait-for.js";
 import { test } from "../../support/fixtures.js";
 
 const LIST_ROUTE = "/api/v1/options_collections/options_collections";
@@ -32,7 +32,10 @@ describe("worker: a long Retry-After on a shared budget", () => {
       { status: 429, retryAfterSeconds: 900 },
     );
     const first = await h.queues.enqueue("sync.run", { project: PROJECT });
-    const delayed = await waitFor(() => jobInState(h.queue(PROJECT), first.jobId, ["delayed"]), 10_000, "project 67's sync to be delayed");
+    const delayed = await waitFor(() => jobInState(h.queue(PROJECT), first.jobId, ["delayed"]), {
+      timeoutMs: 10_000,
+      what: "project 67's sync to be delayed",
+    });
     expect(delayed.job.attemptsMade).toBe(0);
     // The job's own delay is capped like the shared pause (issue 35): not the upstream's 900 s.
     expect(delayed.job.delay).toBeLessThanOrEqual(FAST_HTTP.max_retry_after_ms);
@@ -52,11 +55,10 @@ describe("worker: a long Retry-After on a shared budget", () => {
     await h.redis.redis.set(pauseKey, "1", "PX", 900_000);
     const enqueued = await h.queues.enqueue("sync.run", { project: OTHER_PROJECT });
 
-    const delayed = await waitFor(
-      () => jobInState(h.queue(OTHER_PROJECT), enqueued.jobId, ["delayed", "completed", "failed"]),
-      10_000,
-      "the sync to leave active",
-    );
+    const delayed = await waitFor(() => jobInState(h.queue(OTHER_PROJECT), enqueued.jobId, ["delayed", "completed", "failed"]), {
+      timeoutMs: 10_000,
+      what: "the sync to leave active",
+    });
     expect({ state: delayed.state, attemptsMade: delayed.job.attemptsMade }).toEqual({ state: "delayed", attemptsMade: 0 });
     // Delayed by at most the cap, not the pause's 900 s: it asks again then.
     expect(delayed.job.delay).toBeLessThanOrEqual(FAST_HTTP.max_retry_after_ms);

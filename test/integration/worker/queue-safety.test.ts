@@ -2,7 +2,7 @@ import { Redis } from "ioredis";
 import { describe, expect } from "vitest";
 import type { OwnRedisServer } from "../../support/own-redis-server.js";
 import { PROJECT, type WorkerHarness } from "../../support/worker-harness.js";
-import { waitFor } from "../../support/worker-wait.js";
+import { waitFor } from "../../support/wait-for.js";
 import { test } from "../../support/fixtures.js";
 
 const CRON = "*/5 * * * * *";
@@ -51,8 +51,7 @@ describe("worker: queue safety settings survive a Redis that lost its data", () 
         const state = await safetyState();
         return state.concurrency === "1" && state.scheduler;
       },
-      20_000,
-      "the global concurrency and the scheduler to be back",
+      { timeoutMs: 20_000, what: "the global concurrency and the scheduler to be back" },
     );
     // They were gone, and the worker put them back.
     expect(h.logs.some((line) => line.msg === "queue global concurrency was missing; set to 1 again")).toBe(true);
@@ -70,8 +69,7 @@ describe("worker: queue safety settings survive a Redis that lost its data", () 
         const state = await safetyState();
         return state.concurrency === "1" && state.scheduler;
       },
-      10_000,
-      "the periodic check to restore them",
+      { timeoutMs: 10_000, what: "the periodic check to restore them" },
     );
     expect(h.logs.some((line) => line.msg === "queue global concurrency was missing; set to 1 again")).toBe(true);
   });

@@ -10,7 +10,7 @@ import { test, type CliFixture } from "../../support/fixtures.js";
 import { assertCliBuilt, servingUrlOf, waitForExit } from "../../support/process-cli.js";
 import { SIM_CREDENTIALS, writeTestConfig } from "../../support/process-config.js";
 import { allJobs, collectionsOf, waitForJobState } from "../../support/process-jobs.js";
-import { waitFor } from "../../support/process-poll.js";
+import { waitFor } from "../../support/wait-for.js";
 import { DEFAULT_PIM_CLIENT_LIMITS } from "../../support/default-settings.js";
 
 const PROJECT = 67;

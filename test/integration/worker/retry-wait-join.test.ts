@@ -3,7 +3,7 @@ import { createJobAdmin } from "../../../src/jobs/admin/job-admin.js";
 import { createJobQueues } from "../../../src/jobs/queues/job-queues.js";
 import { delayedJobRunsAt } from "../../../src/jobs/queues/delayed-job-runs-at.js";
 import { FAST_HTTP, finishedJob, jobInState, PROJECT } from "../../support/worker-harness.js";
-import { waitFor } from "../../support/worker-wait.js";
+import { waitFor } from "../../support/wait-for.js";
 import { test } from "../../support/fixtures.js";
 
 const LIST_ROUTE = "/api/v1/options_collections/options_collections";
@@ -34,7 +34,10 @@ describe("a request joining a sync that waits for its retry", () => {
     // Every in-process attempt of the first run fails: the job is retried after its backoff.
     h.service.faults.failNext({ method: "GET", path: LIST_ROUTE }, { status: 503, times: FAST_HTTP.max_attempts });
     const first = await queues.enqueue("sync.run", { project: PROJECT });
-    const waiting = await waitFor(() => jobInState(h.queue(PROJECT), first.jobId, ["delayed"]), 15_000, "the sync to wait for its retry");
+    const waiting = await waitFor(() => jobInState(h.queue(PROJECT), first.jobId, ["delayed"]), {
+      timeoutMs: 15_000,
+      what: "the sync to wait for its retry",
+    });
     expect(waiting.job.attemptsMade).toBe(1);
     const backoffEnds = await delayedJobRunsAt(h.queue(PROJECT), first.jobId);
     if (backoffEnds === null) throw new Error("the job left the delayed set");

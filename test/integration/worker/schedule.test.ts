@@ -1,6 +1,6 @@
 import { describe, expect } from "vitest";
 import { DERIVED_67, overlapsInEvents, PROJECT, type WorkerHarness } from "../../support/worker-harness.js";
-import { waitFor } from "../../support/worker-wait.js";
+import { waitFor } from "../../support/wait-for.js";
 import { test } from "../../support/fixtures.js";
 
 describe("worker: scheduled syncs", () => {
@@ -19,8 +19,7 @@ describe("worker: scheduled syncs", () => {
         const scheduled = jobs.filter((job) => job.name === "sync.run" && (job.data as { trigger?: string }).trigger === "schedule");
         return scheduled.length >= 2 ? scheduled : null;
       },
-      20_000,
-      "two completed scheduled syncs",
+      { timeoutMs: 20_000, what: "two completed scheduled syncs" },
     );
 
     for (const job of completed) {

@@ -17,7 +17,7 @@ import type { Settings } from "../../../src/settings/settings-schema.js";
 import { silentLogger } from "../../support/silent-logger.js";
 import { TEST_REDIS_URL } from "../../support/redis.js";
 import { finishedJob, OTHER_PROJECT, PROJECT, type WorkerHarness } from "../../support/worker-harness.js";
-import { waitFor } from "../../support/worker-wait.js";
+import { waitFor } from "../../support/wait-for.js";
 import { test, type WorkersFixture } from "../../support/fixtures.js";
 
 describe("worker: a job's slot handed to the queue's next job", () => {
@@ -98,15 +98,18 @@ describe("worker: a job's slot handed to the queue's next job", () => {
     );
     gated.on("error", () => undefined);
     try {
-      await waitFor(() => otherRelease, 10_000, "the other queue to get the slot");
+      await waitFor(() => otherRelease, { timeoutMs: 10_000, what: "the other queue to get the slot" });
       // It got the slot as soon as "a" ended: "b" had not started, though it was waiting.
       expect(atGrant).toEqual(["a"]);
       expect(events).toEqual(["a"]);
       otherRelease?.();
-      await waitFor(async () => (await queue.getJobCounts("completed")).completed === jobs.length, 10_000, "every job to complete");
+      await waitFor(async () => (await queue.getJobCounts("completed")).completed === jobs.length, {
+        timeoutMs: 10_000,
+        what: "every job to complete",
+      });
       expect(events).toEqual(["a", "b", "c"]);
       // "b" and "c" ran back to back on one slot, given back once the run ended.
-      await waitFor(() => slots.active === 0, 5_000, "the slot to be free");
+      await waitFor(() => slots.active === 0, { timeoutMs: 5_000, what: "the slot to be free" });
     } finally {
       await gated.close();
       await queue.close();

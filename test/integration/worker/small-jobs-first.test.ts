@@ -11,7 +11,7 @@ import { keyspaceOf } from "../../../src/infra/redis/keyspace.js";
 import { startAppWorker, type AppWorker } from "../../support/app-worker.js";
 import { silentLogger } from "../../support/silent-logger.js";
 import { finishedJob, type WorkerHarness } from "../../support/worker-harness.js";
-import { waitFor } from "../../support/worker-wait.js";
+import { waitFor } from "../../support/wait-for.js";
 import { test, type WorkersFixture } from "../../support/fixtures.js";
 
 const FIRST = 2000;
@@ -65,7 +65,7 @@ describe("worker: small jobs take the next free slot", () => {
     const full = (project: number) => ({ project, full: true, allow_mass_delete: false, trigger: "schedule" as const });
 
     const first = await queueOf(FIRST).add("sync.run", full(FIRST), jobOptionsFor("sync.run", settings.worker));
-    await waitFor(() => order.length === 1, 15_000, "the first full sync to hold the only slot");
+    await waitFor(() => order.length === 1, { timeoutMs: 15_000, what: "the first full sync to hold the only slot" });
     const fullSyncs = [];
     for (const project of FULL_SYNC_PROJECTS)
       fullSyncs.push({
@@ -83,7 +83,10 @@ describe("worker: small jobs take the next free slot", () => {
       jobOptionsFor("options.add", settings.worker),
     );
     // Every queue's next job waits for the one slot: the order is the slot's, not the wake-ups'.
-    await waitFor(() => worker.waitingForSlot() === FULL_SYNC_PROJECTS.length + 2, 15_000, "every queue to wait for the slot");
+    await waitFor(() => worker.waitingForSlot() === FULL_SYNC_PROJECTS.length + 2, {
+      timeoutMs: 15_000,
+      what: "every queue to wait for the slot",
+    });
     releaseFirst();
 
     expect((await finishedJob(queueOf(FIRST), first.id ?? "")).state).toBe("completed");

@@ -1,6 +1,6 @@
 import { describe, expect } from "vitest";
 import { PROJECT, type WorkerHarness } from "../../support/worker-harness.js";
-import { waitFor } from "../../support/worker-wait.js";
+import { waitFor } from "../../support/wait-for.js";
 import { test } from "../../support/fixtures.js";
 
 /**
@@ -21,8 +21,7 @@ describe("worker: stalled-job check interval", () => {
         const ttl = await h.redis.redis.pttl(key);
         return ttl > 0 ? ttl : null;
       },
-      10_000,
-      "the first stalled check",
+      { timeoutMs: 10_000, what: "the first stalled check" },
     );
   }
 

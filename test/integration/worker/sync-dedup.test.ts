@@ -13,7 +13,7 @@ import {
   PROJECT,
   type WorkerHarness,
 } from "../../support/worker-harness.js";
-import { waitFor } from "../../support/worker-wait.js";
+import { waitFor } from "../../support/wait-for.js";
 import { test } from "../../support/fixtures.js";
 
 const LIST_ROUTE = "/api/v1/options_collections/options_collections";
@@ -31,7 +31,7 @@ describe("worker: duplicate sync triggers collapse", () => {
     const gate = h.pim.holdRequests({ path: PIM_API });
     const first = await h.queues.enqueue("sync.run", { project: PROJECT, trigger: "cli", requested_by: "first" });
     expect(first.status).toBe("queued");
-    await waitFor(() => jobInState(queue, first.jobId, ["active"]), 10_000, "the first sync to be active");
+    await waitFor(() => jobInState(queue, first.jobId, ["active"]), { timeoutMs: 10_000, what: "the first sync to be active" });
     await gate.reached(1, 10_000);
 
     const samples: { active: number; waiting: number }[] = [];
@@ -61,8 +61,7 @@ describe("worker: duplicate sync triggers collapse", () => {
         const completed = (await queue.getJobs(["completed"], 0, -1)).filter((job) => job.name === "sync.run");
         return completed.length >= 2 && (await isDrained(queue));
       },
-      20_000,
-      "the running sync and its one follow-up to complete",
+      { timeoutMs: 20_000, what: "the running sync and its one follow-up to complete" },
     );
 
     for (const s of samples) {
@@ -87,7 +86,7 @@ describe("worker: duplicate sync triggers collapse", () => {
     const queue = h.queue(PROJECT);
     const gate = h.pim.holdRequests({ path: PIM_API });
     const first = await h.queues.enqueue("sync.run", { project: PROJECT, requested_by: "first" });
-    await waitFor(() => jobInState(queue, first.jobId, ["active"]), 10_000, "the first sync to be active");
+    await waitFor(() => jobInState(queue, first.jobId, ["active"]), { timeoutMs: 10_000, what: "the first sync to be active" });
     await gate.reached(1, 10_000);
     const full = await h.queues.enqueue("sync.run", { project: PROJECT, full: true, allow_mass_delete: true, requested_by: "full" });
     const plain = await h.queues.enqueue("sync.run", { project: PROJECT, requested_by: "plain" });
@@ -96,12 +95,11 @@ describe("worker: duplicate sync triggers collapse", () => {
 
     const followUp = await waitFor(
       async () => (await queue.getJobs(["waiting", "active", "completed"], 0, -1)).find((job) => job.id !== first.jobId),
-      20_000,
-      "the follow-up",
+      { timeoutMs: 20_000, what: "the follow-up" },
     );
     // BullMQ keeps the latest request's data; the options of the earlier one are not lost.
     expect(followUp.data).toEqual({ project: PROJECT, full: true, allow_mass_delete: true, trigger: "cli", requested_by: "plain" });
-    await waitFor(() => isDrained(queue), 20_000, "both syncs to finish");
+    await waitFor(() => isDrained(queue), { timeoutMs: 20_000, what: "both syncs to finish" });
   });
 
   test("5 triggers while nothing runs: one sync", async () => {
@@ -113,8 +111,11 @@ describe("worker: duplicate sync triggers collapse", () => {
     expect(await h.queue(PROJECT).getJobCounts("waiting")).toEqual({ waiting: 1 });
 
     await h.startWorker();
-    await waitFor(() => jobInState(h.queue(PROJECT), results[0]?.jobId ?? "", ["completed"]), 15_000, "the sync to complete");
-    await waitFor(() => isDrained(h.queue(PROJECT)), 5_000, "an empty queue");
+    await waitFor(() => jobInState(h.queue(PROJECT), results[0]?.jobId ?? "", ["completed"]), {
+      timeoutMs: 15_000,
+      what: "the sync to complete",
+    });
+    await waitFor(() => isDrained(h.queue(PROJECT)), { timeoutMs: 5_000, what: "an empty queue" });
     expect((await h.queue(PROJECT).getJobs(["completed", "failed"], 0, -1)).map((job) => job.name)).toEqual(["sync.run"]);
     expect(h.service.requests.filter((r) => r.method === "GET" && r.path === LIST_ROUTE)).toHaveLength(1);
   });
@@ -147,7 +148,7 @@ describe("worker: a --full request racing the worker that takes the waiting sync
       const full = await h.queues.enqueue("sync.run", { project: PROJECT, full: true, requested_by: `full-${round}` });
       await plain;
       statuses.add(full.status);
-      await waitFor(() => isDrained(queue), 20_000, `round ${round} to finish`);
+      await waitFor(() => isDrained(queue), { timeoutMs: 20_000, what: `round ${round} to finish` });
       const ran = (await queue.getJobs(["completed", "failed"], 0, -1)).filter((job) => job.id !== undefined && !seen.has(job.id));
       for (const job of ran) seen.add(job.id ?? "");
       const replacedAll = ran.some((job) => (job.returnvalue as { written?: number } | null)?.written === DERIVED_67.length);

@@ -13,7 +13,7 @@ import {
   SIBLINGS,
   type WorkerHarness,
 } from "../../support/worker-harness.js";
-import { waitFor } from "../../support/worker-wait.js";
+import { waitFor } from "../../support/wait-for.js";
 import { test } from "../../support/fixtures.js";
 
 describe("worker: two workers on one Redis, two projects", () => {
@@ -44,8 +44,7 @@ describe("worker: two workers on one Redis, two projects", () => {
     const s99 = await h.queues.enqueue("sync.run", { project: OTHER_PROJECT });
     await waitFor(
       async () => (await jobInState(q67, s67.jobId, ["active"])) !== null && (await jobInState(q99, s99.jobId, ["active"])) !== null,
-      10_000,
-      "the syncs of projects 67 and 99 to be active at the same time",
+      { timeoutMs: 10_000, what: "the syncs of projects 67 and 99 to be active at the same time" },
     );
     bothHeld.open();
     expect((await finishedJob(q67, s67.jobId)).state).toBe("completed");
@@ -59,7 +58,7 @@ describe("worker: two workers on one Redis, two projects", () => {
     await h.queues.enqueue("sync.run", { project: PROJECT });
     await h.queues.enqueue("sync.run", { project: OTHER_PROJECT, full: true });
     await h.queues.enqueue("options.add", { project: OTHER_PROJECT, attribute: "color", options: [{ name: "tw_navy" }] });
-    await waitFor(async () => (await isDrained(q67)) && (await isDrained(q99)), 20_000, "both queues to drain");
+    await waitFor(async () => (await isDrained(q67)) && (await isDrained(q99)), { timeoutMs: 20_000, what: "both queues to drain" });
     expect(await h.admin.list({ state: "failed" })).toEqual([]);
 
     // 3. While one worker runs a job of project 67, the other (idle, running) must not start the
@@ -67,11 +66,10 @@ describe("worker: two workers on one Redis, two projects", () => {
     //    sync's reads until its worker is stopping, so it cannot end before.
     const longHeld = h.pim.holdRequests({ path: PIM_API });
     const long = await h.queues.enqueue("sync.run", { project: PROJECT, full: true });
-    const holder = await waitFor(
-      () => h.handlerRuns(PROJECT).find((run) => run.job === long.jobId && run.outcome === "running")?.worker,
-      10_000,
-      "a worker to start the long sync",
-    );
+    const holder = await waitFor(() => h.handlerRuns(PROJECT).find((run) => run.job === long.jobId && run.outcome === "running")?.worker, {
+      timeoutMs: 10_000,
+      what: "a worker to start the long sync",
+    });
     await longHeld.reached(1, 10_000);
     const next = [
       await h.queues.enqueue("options.add", { project: PROJECT, attribute: "material", options: [{ name: "tw_wool" }] }),

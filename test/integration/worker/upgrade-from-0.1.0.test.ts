@@ -13,7 +13,7 @@ import { SYNC_SCHEDULER_ID } from "../../../src/infra/redis/queue-names.js";
 import { startAppWorker } from "../../support/app-worker.js";
 import { silentLogger } from "../../support/silent-logger.js";
 import { finishedJob, jobInState, OTHER_PROJECT, PROJECT, type WorkerHarness } from "../../support/worker-harness.js";
-import { waitFor } from "../../support/worker-wait.js";
+import { waitFor } from "../../support/wait-for.js";
 import { test, type WorkersFixture } from "../../support/fixtures.js";
 
 interface FixtureKey {
@@ -102,8 +102,7 @@ describe("worker: upgrade from 0.1.0's queue keys", () => {
         );
         return counts.every((c) => (c.waiting ?? 0) + (c.active ?? 0) + (c.prioritized ?? 0) === 0);
       },
-      15_000,
-      "both queues to have nothing waiting or active",
+      { timeoutMs: 15_000, what: "both queues to have nothing waiting or active" },
     );
     expect([...runs].sort()).toEqual([...expected].sort());
 

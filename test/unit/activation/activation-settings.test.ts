@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../../src/settings/config-error.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
+import { problemsOf } from "../../support/problems-of.js";
+
+const configProblems = (text: string): readonly string[] => problemsOf(() => parseSettings(text, "test.yaml", {}));
 
 const PROJECTS = `
 projects:
@@ -8,16 +10,6 @@ projects:
     pim: { url: "http://pim", client_id: c, secret: s, username: u, password: p }
     service: { url: "http://service", token: t }
 `;
-
-function problemsOf(text: string, env: Record<string, string> = {}): readonly string[] {
-  try {
-    parseSettings(text, "test.yaml", env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  throw new Error("expected a ConfigError");
-}
 
 describe("the activation section", () => {
   it("is optional: a config without it parses as before, with no activation key", () => {
@@ -68,7 +60,7 @@ activation:
   });
 
   it("reports unknown keys at every level, bad values and missing variables, all at once, without secret values", () => {
-    const problems = problemsOf(
+    const problems = configProblems(
       `${PROJECTS}
 activation:
   url: ftp://nope
@@ -95,7 +87,7 @@ activation:
   });
 
   it("never puts the token's value in a problem", () => {
-    const problems = problemsOf(
+    const problems = configProblems(
       `${PROJECTS}\nactivation: { url: "http://a", pim_connection_id: c, access_token: s3cr3t-value, requests_per_second: -1 }\n`,
     );
     expect(problems.join("\n")).not.toContain("s3cr3t-value");

@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createProcessBudgets } from "../../../src/infra/budgets/upstream-budgets.js";
-
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve: () => void = () => undefined;
-  const promise = new Promise<void>((done) => {
-    resolve = done;
-  });
-  return { promise, resolve };
-}
+import { deferred } from "../../support/deferred.js";
 
 describe("fair shares: round robin per project at each acquisition", () => {
   it("a small job's call waits for one grant of the large job's backlog, not for all of it", async () => {

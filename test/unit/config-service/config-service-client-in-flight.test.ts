@@ -4,7 +4,7 @@ import { Agent } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import { createConfigServiceClient } from "../../../src/upstreams/config-service/config-service-client.js";
 import { DEFAULT_SERVICE_CLIENT_LIMITS } from "../../support/default-settings.js";
-import { waitFor } from "../../support/process-poll.js";
+import { waitFor } from "../../support/wait-for.js";
 import { silentLogger } from "../../support/silent-logger.js";
 
 const closers: (() => Promise<void>)[] = [];

@@ -1,21 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createConcurrencyLimiter } from "../../../src/infra/http/concurrency-limiter.js";
-
-interface Deferred<T> {
-  promise: Promise<T>;
-  resolve: (value: T) => void;
-  reject: (reason: unknown) => void;
-}
-
-function deferred<T = void>(): Deferred<T> {
-  let resolve!: (value: T) => void;
-  let reject!: (reason: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
+import { deferred } from "../../support/deferred.js";
 
 /** Lets every queued microtask and promise reaction run (no timers involved). */
 async function settle(): Promise<void> {

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../../src/settings/config-error.js";
 import { loadSettings, parseSettings } from "../../../src/settings/load-settings.js";
 import type { Settings } from "../../../src/settings/settings-schema.js";
+import { problemsOf } from "../../support/problems-of.js";
 
 const MINIMAL_YAML = `
 projects:
@@ -100,16 +101,6 @@ function project(overrides: Record<string, unknown> = {}): Record<string, unknow
 
 function parse(document: unknown, env: Record<string, string | undefined> = {}): Settings {
   return parseSettings(JSON.stringify(document), "test.json", env);
-}
-
-function problemsOf(run: () => unknown): readonly string[] {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  throw new Error("expected a ConfigError");
 }
 
 describe("parseSettings: minimal configs", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { redactorOfSettings } from "../../../src/infra/secrets/redactor-of-settings.js";
-import { ConfigError } from "../../../src/settings/config-error.js";
 import { parseSettings } from "../../../src/settings/load-settings.js";
+import { problemsOf } from "../../support/problems-of.js";
 
 /** Every character that breaks a password written into a Redis URL. */
 const PASSWORD = "p@ss/w#rd?%40:x y";
@@ -16,16 +16,6 @@ function parse(
   env: Record<string, string> = { REDIS_PASSWORD: PASSWORD },
 ): ReturnType<typeof parseSettings> {
   return parseSettings(JSON.stringify({ redis, projects: [PROJECT] }), "test", env);
-}
-
-function problemsOf(run: () => unknown): readonly string[] {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  throw new Error("expected a ConfigError");
 }
 
 describe("redis.password", () => {

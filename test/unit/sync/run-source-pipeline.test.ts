@@ -1,22 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compareReadingOrder, type SourceSize } from "../../../src/features/sync/reading-order.js";
 import { runSourcePipeline } from "../../../src/features/sync/run-source-pipeline.js";
-
-interface Deferred<T> {
-  readonly promise: Promise<T>;
-  resolve(value: T): void;
-  reject(error: unknown): void;
-}
-
-function deferred<T>(): Deferred<T> {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
+import { deferred } from "../../support/deferred.js";
 
 /** Lets every promise callback already queued run (all parties here are in-memory promises). */
 const settled = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

@@ -1,18 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../../src/settings/config-error.js";
 import { tracingConfigOf } from "../../../src/infra/telemetry/tracing-env.js";
+import { problemsOf } from "../../support/problems-of.js";
+
+const envProblems = (env: Record<string, string>): readonly string[] => problemsOf(() => tracingConfigOf(env));
 
 const ENDPOINT = "http://collector.internal:4318";
-
-function problemsOf(env: Record<string, string>): readonly string[] {
-  try {
-    tracingConfigOf(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  throw new Error("expected a ConfigError");
-}
 
 describe("tracingConfigOf: the standard OTEL_* variables", () => {
   it("is off (null) with no endpoint, and when OTEL_SDK_DISABLED or OTEL_TRACES_EXPORTER=none say so", () => {
@@ -60,16 +52,20 @@ describe("tracingConfigOf: the standard OTEL_* variables", () => {
   });
 
   it("a wrong value is a ConfigError naming each variable, even with no endpoint set (a typo must not mean 'no traces' silently)", () => {
-    expect(problemsOf({ OTEL_EXPORTER_OTLP_ENDPOINT: ENDPOINT, OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" })).toEqual([
+    expect(envProblems({ OTEL_EXPORTER_OTLP_ENDPOINT: ENDPOINT, OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" })).toEqual([
       "OTEL_EXPORTER_OTLP_PROTOCOL: must be one of http/protobuf, http/json (grpc is not supported)",
     ]);
     expect(
-      problemsOf({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "collector:4318", OTEL_BSP_SCHEDULE_DELAY: "soon", OTEL_TRACES_EXPORTER: "zipkin" }),
+      envProblems({
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "collector:4318",
+        OTEL_BSP_SCHEDULE_DELAY: "soon",
+        OTEL_TRACES_EXPORTER: "zipkin",
+      }),
     ).toEqual([
       expect.stringMatching(/^OTEL_TRACES_EXPORTER: must be otlp or none/),
       "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: must be an http(s) URL",
       expect.stringMatching(/^OTEL_BSP_SCHEDULE_DELAY: /),
     ]);
-    expect(problemsOf({ OTEL_SDK_DISABLED: "yes" })).toEqual(["OTEL_SDK_DISABLED: must be true or false"]);
+    expect(envProblems({ OTEL_SDK_DISABLED: "yes" })).toEqual(["OTEL_SDK_DISABLED: must be true or false"]);
   });
 });
