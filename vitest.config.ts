@@ -11,6 +11,13 @@ export default defineConfig({
         },
       },
       {
+        // The benchmark's own tests (bench/ is not the product): fast and pure like the unit project.
+        test: {
+          name: "bench",
+          include: ["test/bench/**/*.test.ts"],
+        },
+      },
+      {
         test: {
           name: "integration",
           include: ["test/integration/**/*.test.ts"],

@@ -10,7 +10,7 @@ const SCORE_PER_MS = 0x1000;
  * When a delayed job runs (epoch ms), or null when it is not in the delayed set. BullMQ keeps
  * only a job's `delay`, not from when it counts (a retry's delay counts from its failure), so the
  * time is read where BullMQ itself reads it: the job's score in the queue's delayed set.
- * test/integration/worker/delayed-job-visibility.test.ts pins this encoding across upgrades.
+ * test/integration/jobs/worker/retry-wait-join.test.ts reads it back from a real queue.
  */
 export async function delayedJobRunsAt(queue: Queue, jobId: string): Promise<number | null> {
   const client = await queue.getBackend().client;

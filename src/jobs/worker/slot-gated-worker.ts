@@ -77,8 +77,8 @@ type NextJob =
  * Worker of this process waits for a slot, and the next job then inherits the ending job's slot
  * (BullMQ runs it under the same lock token). When one waits, the slot goes to it (first come,
  * first served), so a busy project never keeps a slot from the others. Measured on no-op jobs:
- * docs/benchmarks.md, queue overhead. test/integration/process/worker-slots.test.ts and
- * test/integration/worker/slot-handover.test.ts pin this when BullMQ is upgraded (protected
+ * docs/benchmarks.md, queue overhead. test/integration/app/worker-slots.test.ts and
+ * test/integration/jobs/worker/slot-handover.test.ts pin this when BullMQ is upgraded (protected
  * members may change between its versions).
  */
 export class SlotGatedWorker extends Worker {
@@ -120,7 +120,7 @@ export class SlotGatedWorker extends Worker {
     this.wakeUps = wakeUps;
     // BullMQ's wait for its queue's marker (a blocking read on the Worker's own connection): the
     // process' reader of every marker answers instead. Private in BullMQ's declarations, so set on
-    // the instance; test/integration/worker/worker-connections.test.ts pins it across upgrades.
+    // the instance; test/integration/jobs/worker/worker-connections.test.ts pins it across upgrades.
     if (wakeUps) internals(this).waitForJob = (blockUntil) => wakeUps.wait(this.name, blockUntil, this.closingSlots.signal);
     this.redis = options.connection;
     if (options.autorun !== false)

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect } from "vitest";
 import { MAX_PAYLOAD_DEPTH } from "../../../src/upstreams/activation/activation-assumptions.js";
 import type { RunningSimulators } from "../../../sim/start-simulators.js";
-import { ACTIVATION_ENV, activationConfig, writeActivationConfig } from "../activation/activation-test-config.js";
+import { ACTIVATION_ENV, activationConfig, writeActivationConfig } from "../features/activation/activation-test-config.js";
 import { assertCliBuilt, waitForExit } from "../../support/process-cli.js";
 import { allJobs } from "../../support/process-jobs.js";
 import { writeTestConfig } from "../../support/process-config.js";

@@ -1,0 +1,124 @@
+import { describe, expect } from "vitest";
+import type { JsonKeyStyle } from "../../../../src/core/json/json-key-style.js";
+import type { JobQueues } from "../../../../src/jobs/queues/job-queues.js";
+import { parseSettings } from "../../../../src/settings/load-settings.js";
+import type { RunningSimulators } from "../../../../sim/start-simulators.js";
+import { startAppWorker, type AppWorker } from "../../../support/app-worker.js";
+import { testConfigObject } from "../../../support/process-config.js";
+import { waitForJobState } from "../../../support/process-jobs.js";
+import type { TestRedis } from "../../../support/redis.js";
+import { silentLogger } from "../../../support/silent-logger.js";
+import { createTriggerClient } from "../../../support/trigger-client.js";
+import { test, type WorkersFixture } from "../../../support/fixtures.js";
+
+const PROJECT = 67;
+const TRIGGER_TOKEN = "json-keys-trigger-token-0123";
+const ADMIN = { name: "ada", password: "ada-password-0123", role: "admin", token: "ada-json-keys-token-0123456789" } as const;
+const CAMEL_KEY = /^[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+$/;
+
+/** Every object key anywhere in a JSON value. */
+function keysOf(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(keysOf);
+  if (value === null || typeof value !== "object") return [];
+  return Object.entries(value).flatMap(([key, item]) => [key, ...keysOf(item)]);
+}
+
+describe("one JSON style: the admin API and GET /v1/jobs answer snake_case (camelCase only with worker --json-keys camel)", () => {
+  let workers: WorkersFixture;
+  let sims: RunningSimulators;
+  let redis: TestRedis;
+  let queues: JobQueues;
+  let worker: AppWorker | undefined;
+  const client = createTriggerClient(() => {
+    if (!worker?.serverUrl) throw new Error("the worker has no HTTP server");
+    return worker.serverUrl;
+  });
+
+  test.beforeEach(({ sims: simulators, redis: testRedis, queues: projectQueues, workers: keeper }) => {
+    sims = simulators;
+    redis = testRedis;
+    queues = projectQueues;
+    workers = keeper;
+  });
+
+  /** Starts a worker, runs one sync to completion and one add-options job to failure; their refs. */
+  async function startWithJobs(jsonKeys?: JsonKeyStyle): Promise<{ sync: string; failed: string }> {
+    const config = testConfigObject({
+      pimUrl: sims.pim.url,
+      serviceUrl: sims.service.url,
+      redisPrefix: redis.prefix,
+      trigger: { token: TRIGGER_TOKEN },
+    });
+    const server = { host: "127.0.0.1", port: 0, admin: { users: [ADMIN] } };
+    const settings = parseSettings(JSON.stringify({ ...config, server }), "json-keys-config", {});
+    worker = workers.keep(await startAppWorker({ settings, logger: silentLogger(), ...(jsonKeys ? { jsonKeys } : {}) }));
+    const sync = await client.call("/v1/sync", { token: TRIGGER_TOKEN, body: { project: PROJECT } });
+    const syncId = (sync.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length);
+    await waitForJobState(queues, PROJECT, syncId, "completed", 30_000);
+    // Not in the project's allowlist: queued past the trigger's check, it fails at once.
+    const failed = await queues.enqueue("options.add", {
+      project: PROJECT,
+      attribute: "color",
+      options: [{ name: "teal", label: { en_US: "Teal" } }],
+    });
+    await waitForJobState(queues, PROJECT, failed.jobId, "failed", 30_000);
+    return { sync: `${PROJECT}/${syncId}`, failed: `${PROJECT}/${failed.jobId}` };
+  }
+
+  test("answers snake_case keys everywhere, the job's result included", async () => {
+    const refs = await startWithJobs();
+    const list = await client.call("/admin/api/jobs", { token: ADMIN.token });
+    const shownFailed = await client.call(`/admin/api/jobs/${refs.failed}`, { token: ADMIN.token });
+    const shownSync = await client.call(`/admin/api/jobs/${refs.sync}`, { token: ADMIN.token });
+    const polled = await client.call(`/v1/jobs/${refs.sync}`, { token: TRIGGER_TOKEN });
+    for (const answer of [list, shownFailed, shownSync, polled]) {
+      expect(answer.status).toBe(200);
+      expect(keysOf(answer.json).filter((key) => CAMEL_KEY.test(key))).toEqual([]);
+    }
+    expect((list.json as { jobs: unknown[] }).jobs).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          ref: refs.failed,
+          attempts_made: 1,
+          failed_reason: expect.stringMatching(/^add-options rejected/) as unknown,
+        }),
+      ]),
+    );
+    expect(shownFailed.json).toMatchObject({
+      ref: refs.failed,
+      attempts_made: 1,
+      attempts_started: 1,
+      pending_retry_reason: null,
+      earlier_stacktraces: [],
+    });
+    expect(shownSync.json).toMatchObject({ result: { held_back: [], duration_ms: expect.any(Number) as unknown } });
+    expect(polled.json).toMatchObject({
+      job_id: refs.sync,
+      state: "completed",
+      attempts_made: 1,
+      result: { outcome: "done", held_back: [], duration_ms: expect.any(Number) as unknown },
+    });
+  });
+
+  test("answers the earlier camelCase shapes with --json-keys camel (removed in 0.3.0)", async () => {
+    const refs = await startWithJobs("camel");
+    const list = await client.call("/admin/api/jobs", { token: ADMIN.token });
+    expect((list.json as { jobs: unknown[] }).jobs).toEqual(
+      expect.arrayContaining([expect.objectContaining({ ref: refs.failed, attemptsMade: 1 })]),
+    );
+    const polled = await client.call(`/v1/jobs/${refs.sync}`, { token: TRIGGER_TOKEN });
+    expect(polled.json).toMatchObject({
+      job_id: refs.sync,
+      attempts_made: 1,
+      result: { heldBack: [], durationMs: expect.any(Number) as unknown },
+    });
+    // History and held plans never answered camelCase: snake_case whatever the worker's flag.
+    const history = await client.call(`/admin/api/projects/${PROJECT}/history?limit=1`, { token: ADMIN.token });
+    expect(history.status).toBe(200);
+    expect(history.json).toMatchObject({
+      entries: [expect.objectContaining({ labels_after: expect.any(Object) as unknown })],
+      next_cursor: expect.any(String) as unknown,
+    });
+    expect(keysOf(history.json).filter((key) => CAMEL_KEY.test(key))).toEqual([]);
+  });
+});

@@ -1,0 +1,307 @@
+import { once } from "node:events";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { pino } from "pino";
+import { Agent, request } from "undici";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createRedisBudgets, type UpstreamBudgets } from "../../../../src/infra/budgets/upstream-budgets.js";
+import { createHttpClient } from "../../../../src/infra/http/http-client.js";
+import { classifyFailure } from "../../../../src/jobs/worker/classify-failure.js";
+import { keyspaceOf } from "../../../../src/infra/redis/keyspace.js";
+import { z } from "zod";
+import { createTestRedis, TEST_REDIS_URL, type TestRedis } from "../../../support/redis.js";
+import { waitFor } from "../../../support/wait-for.js";
+import { peakInWindow } from "../../../support/peak-window.js";
+import type { OwnRedisServer } from "../../../support/own-redis-server.js";
+import { Redis } from "ioredis";
+import { spawn } from "node:child_process";
+import { test } from "../../../support/fixtures.js";
+
+const IDENTITY = "service-n-test-account";
+/** `http.max_retry_after_ms` of these budgets (the default). */
+const MAX_PAUSE_MS = 60_000;
+const silent = pino({ level: "silent" });
+
+/** A loopback upstream that records when each request arrived (its own clock, as an upstream counts). */
+async function startCountingUpstream(status: () => number = () => 200, headers: Readonly<Record<string, string>> = {}) {
+  const arrivals: number[] = [];
+  const server: Server = createServer((req, res) => {
+    arrivals.push(performance.now());
+    req.resume();
+    res.writeHead(status(), { "content-type": "application/json", ...headers });
+    res.end("{}");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    arrivals,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe("shared upstream budgets in Redis (two connections standing for two processes)", () => {
+  let redis: TestRedis;
+  let other: Redis;
+  let budgetsA: UpstreamBudgets;
+  let budgetsB: UpstreamBudgets;
+
+  beforeEach(async () => {
+    redis = await createTestRedis();
+    other = redis.redis.duplicate();
+    budgetsA = createRedisBudgets({
+      redis: redis.redis,
+      keyspace: keyspaceOf(redis.redis, redis.prefix),
+      leaseMs: 2_000,
+      maxPauseMs: MAX_PAUSE_MS,
+      logger: silent,
+    });
+    budgetsB = createRedisBudgets({
+      redis: other,
+      keyspace: keyspaceOf(other, redis.prefix),
+      leaseMs: 2_000,
+      maxPauseMs: MAX_PAUSE_MS,
+      logger: silent,
+    });
+  });
+
+  afterEach(async () => {
+    other.disconnect();
+    await redis.cleanup();
+  });
+
+  it("four projects on two processes never send more than the budget in any 1,000 ms window", async () => {
+    const upstream = await startCountingUpstream();
+    try {
+      const views = [
+        budgetsA.rate(IDENTITY, { limit: 10 }, "1"),
+        budgetsA.rate(IDENTITY, { limit: 10 }, "2"),
+        budgetsB.rate(IDENTITY, { limit: 10 }, "3"),
+        budgetsB.rate(IDENTITY, { limit: 10 }, "4"),
+      ];
+      await Promise.all(
+        views.flatMap((view) =>
+          Array.from({ length: 8 }, async () => {
+            const settle = await view.acquire();
+            try {
+              await (await request(upstream.url)).body.dump();
+            } finally {
+              settle();
+            }
+          }),
+        ),
+      );
+      expect(upstream.arrivals).toHaveLength(32);
+      expect(peakInWindow(upstream.arrivals, 1000)).toBeLessThanOrEqual(10);
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it("calls in flight are bounded across processes", async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const slots = [budgetsA.slots([{ identity: IDENTITY, limit: 4 }], "1"), budgetsB.slots([{ identity: IDENTITY, limit: 4 }], "2")];
+    await Promise.all(
+      slots.flatMap((gate) =>
+        Array.from({ length: 6 }, () =>
+          gate.run(async () => {
+            inFlight += 1;
+            peak = Math.max(peak, inFlight);
+            // Held across a Redis round trip, so the other process's callers do ask meanwhile.
+            await redis.redis.ping();
+            await other.ping();
+            inFlight -= 1;
+          }),
+        ),
+      ),
+    );
+    expect(peak).toBeLessThanOrEqual(4);
+    expect(peak).toBeGreaterThan(1);
+  });
+
+  it("a 429 without Retry-After pauses the identity for every process: the other one's next request waits for the pause to end", async () => {
+    let answered429 = false;
+    const upstream = await startCountingUpstream(() => {
+      if (answered429) return 200;
+      answered429 = true;
+      return 429;
+    });
+    const pauseKey = keyspaceOf(redis.redis, redis.prefix).budgetKey(IDENTITY, "pause");
+    try {
+      const client = createHttpClient({
+        upstream: "service",
+        baseUrl: upstream.url,
+        dispatcher: new Agent(),
+        logger: silent,
+        retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 1 },
+        timeoutMs: 5_000,
+        rateLimiter: budgetsA.rate(IDENTITY, { limit: 10 }, "1"),
+      });
+      await expect(client.send({ method: "GET", url: "x", schema: z.unknown() })).rejects.toMatchObject({ status: 429 });
+      await waitFor(async () => (await redis.redis.pttl(pauseKey)) > 0, { timeoutMs: 5_000, what: "the pause to be set in Redis" });
+      const settle = await budgetsB.rate(IDENTITY, { limit: 10 }, "2").acquire();
+      // Granted only once the pause had ended for everyone (0: its last millisecond, -2: gone).
+      expect(await redis.redis.pttl(pauseKey)).toBeLessThanOrEqual(0);
+      settle();
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it("a 429 with Retry-After: 900 pauses the identity for every process for at most http.max_retry_after_ms; the request fails with the whole 900 s", async () => {
+    const upstream = await startCountingUpstream(() => 429, { "retry-after": "900" });
+    const pauseKey = keyspaceOf(redis.redis, redis.prefix).budgetKey(IDENTITY, "pause");
+    try {
+      const client = createHttpClient({
+        upstream: "service",
+        baseUrl: upstream.url,
+        dispatcher: new Agent(),
+        logger: silent,
+        retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: MAX_PAUSE_MS },
+        timeoutMs: 5_000,
+        rateLimiter: budgetsA.rate(IDENTITY, { limit: 10 }, "1"),
+      });
+      const error: unknown = await client.send({ method: "GET", url: "x", schema: z.unknown() }).catch((caught: unknown) => caught);
+      // Not waited for here: the job queue delays the job by the whole Retry-After.
+      expect(error).toMatchObject({ status: 429, retryAfterMs: 900_000, transient: true });
+      expect(classifyFailure(error)).toMatchObject({ kind: "delay", delayMs: 900_000 });
+      expect(upstream.arrivals).toHaveLength(1);
+      await waitFor(async () => (await redis.redis.pttl(pauseKey)) > 0, { timeoutMs: 5_000, what: "the pause to be set in Redis" });
+      // Every other caller of the identity is held back for the cap at most, not for 15 minutes.
+      expect(await redis.redis.pttl(pauseKey)).toBeLessThanOrEqual(MAX_PAUSE_MS);
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it("a pause longer than http.max_retry_after_ms already on the budget (an older version's) is refused, not waited for: nothing sent, transient HTTP_PAUSED", async () => {
+    const upstream = await startCountingUpstream();
+    const pauseKey = keyspaceOf(redis.redis, redis.prefix).budgetKey(IDENTITY, "pause");
+    try {
+      await redis.redis.set(pauseKey, "1", "PX", 900_000);
+      const client = createHttpClient({
+        upstream: "service",
+        baseUrl: upstream.url,
+        dispatcher: new Agent(),
+        logger: silent,
+        retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: MAX_PAUSE_MS },
+        timeoutMs: 5_000,
+        rateLimiter: budgetsB.rate(IDENTITY, { limit: 10 }, "2"),
+      });
+      const error: unknown = await client.send({ method: "GET", url: "x", schema: z.unknown() }).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: "HTTP_PAUSED", transient: true, status: undefined });
+      const retryAfterMs = (error as { retryAfterMs: number }).retryAfterMs;
+      expect(retryAfterMs).toBeGreaterThan(MAX_PAUSE_MS);
+      expect(retryAfterMs).toBeLessThanOrEqual(900_000);
+      // The job layer delays the job by the pause's end rather than holding its slot and lock.
+      expect(classifyFailure(error)).toMatchObject({ kind: "delay", delayMs: retryAfterMs });
+      expect(upstream.arrivals).toEqual([]);
+      // Nothing was counted in the window for the request that was not sent.
+      expect(await redis.redis.zcard(keyspaceOf(redis.redis, redis.prefix).budgetKey(IDENTITY, "window"))).toBe(0);
+      // Once the pause is within the cap again, it is waited for as before.
+      await redis.redis.set(pauseKey, "1", "PX", 300);
+      const settle = await budgetsB.rate(IDENTITY, { limit: 10 }, "2").acquire();
+      expect(await redis.redis.pttl(pauseKey)).toBeLessThanOrEqual(0);
+      settle();
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it("a process killed while holding slots: its leases expire and the slots come back", async () => {
+    const slotsKey = keyspaceOf(redis.redis, redis.prefix).budgetKey(IDENTITY, "slots");
+    // A real process takes every slot and holds them (renewing its leases) until it is killed.
+    const script = `
+      import { createRedisBudgets } from "./dist/src/infra/budgets/upstream-budgets.js";
+      import { keyspaceOf } from "./dist/src/infra/redis/keyspace.js";
+      import { Redis } from "ioredis";
+      import { pino } from "pino";
+      const redis = new Redis(process.env.URL);
+      const budgets = createRedisBudgets({ redis, keyspace: keyspaceOf(redis, process.env.PREFIX), leaseMs: 2000, maxPauseMs: 60000, logger: pino({ level: "silent" }) });
+      const gate = budgets.slots([{ identity: "${IDENTITY}", limit: 4 }], "1");
+      for (let i = 0; i < 4; i += 1) void gate.run(() => new Promise(() => {}));
+    `;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+      env: { ...process.env, URL: TEST_REDIS_URL, PREFIX: redis.prefix },
+      stdio: "ignore",
+    });
+    try {
+      await waitFor(async () => (await redis.redis.zcard(slotsKey)) === 4, { timeoutMs: 15_000, what: "the child to hold every slot" });
+      const held = await redis.redis.zrange(slotsKey, 0, -1);
+      expect(held.every((member) => member.startsWith(`${child.pid}.`))).toBe(true);
+      const exited = once(child, "exit");
+      child.kill("SIGKILL");
+      // Measured once the child is gone: a renewal it had already sent is then behind us.
+      await exited;
+      const [seconds, micros] = await redis.redis.time();
+      const killedAt = Number(seconds) * 1000 + Number(micros) / 1000;
+      const leaseEnds = (await redis.redis.zrange(slotsKey, 0, -1, "WITHSCORES")).filter((_, index) => index % 2 === 1).map(Number);
+      // No lease outlives the kill by more than the stated lease (2 s here, `budgets.lease_ms`).
+      for (const end of leaseEnds) expect(end).toBeLessThanOrEqual(killedAt + 2_000);
+      const gate = budgetsA.slots([{ identity: IDENTITY, limit: 4 }], "2");
+      await Promise.all(Array.from({ length: 4 }, () => gate.run(() => Promise.resolve())));
+      // A slot is given back without waiting for Redis (its lease would end it anyway): the set empties shortly after.
+      await waitFor(async () => (await redis.redis.zcard(slotsKey)) === 0, { timeoutMs: 15_000, what: "the four slots to be given back" });
+    } finally {
+      child.kill("SIGKILL");
+    }
+  });
+});
+
+describe("shared upstream budgets when Redis does not answer", () => {
+  let server: OwnRedisServer;
+  let client: Redis;
+
+  test.beforeEach(async ({ ownRedis }) => {
+    server = await ownRedis.start();
+    client = ownRedis.keep(new Redis(server.url, { maxRetriesPerRequest: 1, retryStrategy: () => 100 }));
+    client.on("error", () => undefined);
+  });
+
+  test("fails closed: a request waits while Redis is away and goes once it answers again", async () => {
+    const budgets = createRedisBudgets({
+      redis: client,
+      keyspace: keyspaceOf(client, "pim-sync-test"),
+      leaseMs: 2_000,
+      maxPauseMs: MAX_PAUSE_MS,
+      logger: silent,
+    });
+    const view = budgets.rate(IDENTITY, { limit: 10 }, "1");
+    await server.kill();
+    let granted = false;
+    const acquired = view.acquire().then((settle) => {
+      granted = true;
+      return settle;
+    });
+    // Several failed attempts at Redis, and still no grant.
+    await waitFor(
+      async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        return client.status !== "ready";
+      },
+      { timeoutMs: 5_000, what: "the client to see Redis gone" },
+    );
+    const failures = await new Promise<number>((resolve) => {
+      let seen = 0;
+      const onError = (): void => {
+        seen += 1;
+        if (seen >= 3) {
+          client.off("error", onError);
+          resolve(seen);
+        }
+      };
+      client.on("error", onError);
+    });
+    expect(failures).toBeGreaterThanOrEqual(3);
+    expect(granted).toBe(false);
+    await server.start();
+    const settle = await acquired;
+    expect(granted).toBe(true);
+    expect(await client.zcard(keyspaceOf(client, "pim-sync-test").budgetKey(IDENTITY, "window"))).toBe(1);
+    settle();
+  });
+});

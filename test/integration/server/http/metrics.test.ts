@@ -1,0 +1,150 @@
+import { describe, expect } from "vitest";
+import type { JobQueues } from "../../../../src/jobs/queues/job-queues.js";
+import { parseSettings } from "../../../../src/settings/load-settings.js";
+import type { RunningSimulators } from "../../../../sim/start-simulators.js";
+import { startAppWorker, type AppWorker } from "../../../support/app-worker.js";
+import { testConfigObject } from "../../../support/process-config.js";
+import { waitForJobState } from "../../../support/process-jobs.js";
+import type { TestRedis } from "../../../support/redis.js";
+import { promtoolCheckMetrics } from "../../../support/promtool-check.js";
+import { silentLogger } from "../../../support/silent-logger.js";
+import { createTriggerClient } from "../../../support/trigger-client.js";
+import { createWorkerMetrics } from "../../../../src/server/metrics/worker-metrics.js";
+import { test } from "../../../support/fixtures.js";
+
+const PROJECT = 67;
+const TRIGGER_TOKEN = "metrics-test-trigger-token-0123";
+const METRICS_TOKEN = "metrics-test-scrape-token-0123";
+
+/** The value of one sample line (`name{labels} value`) of a scrape, or undefined when absent. */
+function sample(text: string, series: string): number | undefined {
+  const line = text.split("\n").find((candidate) => candidate.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+describe("GET /metrics (prom-client, over real HTTP)", () => {
+  let sims: RunningSimulators;
+  let redis: TestRedis;
+  let queues: JobQueues;
+  let worker: AppWorker | undefined;
+  const client = createTriggerClient(() => {
+    if (!worker?.serverUrl) throw new Error("the worker has no HTTP server");
+    return worker.serverUrl;
+  });
+
+  test.beforeEach(async ({ sims: simulators, redis: testRedis, queues: projectQueues, workers }) => {
+    sims = simulators;
+    redis = testRedis;
+    queues = projectQueues;
+    const config = testConfigObject({
+      pimUrl: sims.pim.url,
+      serviceUrl: sims.service.url,
+      redisPrefix: redis.prefix,
+      trigger: { token: TRIGGER_TOKEN },
+      // At 03:00: no scheduled run comes during the test, but the schedule's period is reported.
+      projectExtras: { allowed_options_for_pim_attribute_addition: ["color"], schedule: { cron: "0 3 * * *", timezone: "UTC" } },
+    });
+    const settings = parseSettings(
+      JSON.stringify({ ...config, server: { host: "127.0.0.1", port: 0, metrics_token: METRICS_TOKEN } }),
+      "metrics-test-config",
+      {},
+    );
+    worker = workers.keep(await startAppWorker({ settings, logger: silentLogger() }));
+  });
+
+  async function scrape(): Promise<string> {
+    const answer = await client.call("/metrics", { token: METRICS_TOKEN });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
+    return answer.text;
+  }
+
+  test("asks for the bearer token when one is configured", async () => {
+    const none = await client.call("/metrics");
+    expect(none.status).toBe(401);
+    expect(none.headers.get("www-authenticate")).toBe("Bearer");
+    expect((await client.call("/metrics", { token: "not-the-metrics-token-000" })).status).toBe(401);
+  });
+
+  test("counts a sync, its writes, the upstream requests and a 429, an add-options job, and the queue's jobs at scrape time", async () => {
+    const before = await scrape();
+    expect(before).toMatch(/^process_cpu_user_seconds_total /m);
+    expect(sample(before, `pim_sync_last_success_timestamp_seconds{project="${PROJECT}"}`)).toBeUndefined();
+    // At 0 from the start, so that an alert's `increase` sees the first failure and the first 429.
+    expect(sample(before, `pim_sync_sync_runs_total{project="${PROJECT}",outcome="failed"}`)).toBe(0);
+    expect(sample(before, `pim_sync_upstream_throttled_total{upstream="pim"}`)).toBe(0);
+
+    sims.pim.faults.failNext({ method: "GET" }, { status: 429, times: 1, retryAfterSeconds: 0 });
+    const sync = await client.call("/v1/sync", { token: TRIGGER_TOKEN, body: { project: PROJECT } });
+    expect(sync.status).toBe(202);
+    await waitForJobState(queues, PROJECT, (sync.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length), "completed", 30_000);
+
+    const add = await client.call("/v1/add-options", {
+      token: TRIGGER_TOKEN,
+      body: { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { en_US: "Teal" } }] },
+    });
+    expect(add.status).toBe(202);
+    await waitForJobState(queues, PROJECT, (add.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length), "completed", 30_000);
+
+    const after = await scrape();
+    expect(sample(after, `pim_sync_sync_runs_total{project="${PROJECT}",outcome="ok"}`)).toBe(1);
+    expect(sample(after, `pim_sync_sync_duration_seconds_count{project="${PROJECT}",outcome="ok"}`)).toBe(1);
+    expect(sample(after, `pim_sync_options_written_total{project="${PROJECT}",kind="upsert"}`)).toBeGreaterThan(0);
+    expect(sample(after, `pim_sync_last_success_timestamp_seconds{project="${PROJECT}"}`)).toBeGreaterThan(Date.now() / 1000 - 120);
+    // One option asked for, one collection holding the attribute's options: one option added.
+    expect(sample(after, `pim_sync_add_options_options_total{project="${PROJECT}",outcome="added"}`)).toBe(1);
+    expect(after).not.toMatch(/^pim_sync_add_options_total/m);
+    expect(sample(after, `pim_sync_upstream_requests_total{upstream="pim",status="200"}`)).toBeGreaterThan(0);
+    expect(sample(after, `pim_sync_upstream_requests_total{upstream="service",status="200"}`)).toBeGreaterThan(0);
+    expect(sample(after, `pim_sync_upstream_requests_total{upstream="pim",status="429"}`)).toBe(1);
+    expect(sample(after, `pim_sync_upstream_throttled_total{upstream="pim"}`)).toBe(1);
+    expect(sample(after, `pim_sync_jobs{project="${PROJECT}",queue_state="completed"}`)).toBe(2);
+    expect(sample(after, `pim_sync_jobs{project="${PROJECT}",queue_state="failed"}`)).toBe(0);
+  });
+
+  test("reports the worker ready and the longest gap of the project's schedule", async () => {
+    const text = await scrape();
+    expect(sample(text, "pim_sync_ready")).toBe(1);
+    expect(sample(text, `pim_sync_schedule_period_seconds{project="${PROJECT}"}`)).toBe(86_400);
+  });
+
+  test("counts HTTP requests by route pattern (never the path) and status, and refused authentications", async () => {
+    await client.call(`/v1/jobs/${PROJECT}/999999`, { token: TRIGGER_TOKEN });
+    await client.call(`/v1/jobs/${PROJECT}/999998`, { token: TRIGGER_TOKEN });
+    await client.call("/v1/sync", { token: "not-the-trigger-token-0000", body: { project: PROJECT } });
+    await client.call("/no/such/path/4711");
+    const text = await scrape();
+    expect(sample(text, 'pim_sync_http_requests_total{method="GET",route="/v1/jobs/:project/:id",status="404"}')).toBe(2);
+    expect(sample(text, 'pim_sync_http_requests_total{method="POST",route="/v1/sync",status="401"}')).toBe(1);
+    expect(sample(text, 'pim_sync_http_requests_total{method="GET",route="unmatched",status="404"}')).toBe(1);
+    expect(text).not.toContain("999999");
+    expect(text).not.toContain("4711");
+    expect(sample(text, 'pim_sync_auth_refused_total{surface="trigger",reason="invalid"}')).toBe(1);
+  });
+
+  test("passes `promtool check metrics` on the real scrape, after a sync, an add-options job and refused requests", async () => {
+    const sync = await client.call("/v1/sync", { token: TRIGGER_TOKEN, body: { project: PROJECT } });
+    await waitForJobState(queues, PROJECT, (sync.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length), "completed", 30_000);
+    const add = await client.call("/v1/add-options", {
+      token: TRIGGER_TOKEN,
+      body: { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { en_US: "Teal" } }] },
+    });
+    await waitForJobState(queues, PROJECT, (add.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length), "completed", 30_000);
+    await client.call("/v1/sync", { token: "not-the-trigger-token-0000", body: { project: PROJECT } });
+    const text = await scrape();
+    const check = await promtoolCheckMetrics(text);
+    expect(check.output).toBe("");
+    expect(check.code).toBe(0);
+  });
+});
+
+describe("the gauges a worker reads at scrape time", () => {
+  const scrapeOf = (ready: () => Promise<boolean>) =>
+    createWorkerMetrics({ projects: [PROJECT], jobCounts: async () => ({}), ready }).registry.metrics();
+
+  test("`pim_sync_ready` is 0 while the readiness check finds a reason, or fails itself", async () => {
+    expect(sample(await scrapeOf(async () => true), "pim_sync_ready")).toBe(1);
+    expect(sample(await scrapeOf(async () => false), "pim_sync_ready")).toBe(0);
+    expect(sample(await scrapeOf(() => Promise.reject(new Error("Redis away"))), "pim_sync_ready")).toBe(0);
+  });
+});
