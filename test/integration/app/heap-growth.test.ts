@@ -36,9 +36,21 @@ describe("memory.heap_growing_percent (a V8 flag set at run time, from the confi
   beforeAll(() => assertCliBuilt());
 
   it("keeps the heap closer to the live data than V8's default growth does", async () => {
-    const unbounded = await peakHeapTotal(0);
-    const bounded = await peakHeapTotal(10);
-    // V8's default lets the heap grow to several times what is alive; 10 % keeps it well below (measured: 0.55–0.6 of it).
-    expect(bounded).toBeLessThan(unbounded * 0.75);
-  }, 60_000);
+    // Interleaved pairs, compared by their medians: how far the heap grows depends on when V8
+    // collects, which varies run to run (on Node 24 one run in a few comes out near the default).
+    const unbounded: number[] = [];
+    const bounded: number[] = [];
+    for (let pair = 0; pair < 3; pair += 1) {
+      unbounded.push(await peakHeapTotal(0));
+      bounded.push(await peakHeapTotal(10));
+    }
+    // V8's default lets the heap grow to several times what is alive; 10 % keeps it well below
+    // (medians measured: 0.55 of it on Node 20, 0.7–0.85 on Node 24, whose V8 grows less eagerly by default).
+    expect(median(bounded)).toBeLessThan(median(unbounded) * 0.9);
+  }, 180_000);
 });
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
