@@ -30,7 +30,7 @@ import { openApiRoutes } from "../server/openapi/openapi-routes.js";
 import type { ProjectRuntime } from "../features/project-runtime.js";
 import type { UpstreamBudgets } from "../infra/budgets/upstream-budgets.js";
 import type { HeldStore } from "../features/sync/held/held-store.js";
-import { heldOptionCount } from "../features/sync/held/held-plan.js";
+import { heldOptionCount, type HeldPlan } from "../features/sync/held/held-plan.js";
 import type { ReviewAdmin } from "../server/admin/review-admin-routes.js";
 import { readProjectJobStatus } from "../jobs/admin/project-job-status.js";
 import { budgetsOfProjects, readBudgetUsage } from "../infra/budgets/budget-usage.js";
@@ -109,6 +109,21 @@ export async function openWorkerProcess(args: WorkerProcessArgs): Promise<OpenWo
   let subscriptions: PreparedWorker["subscriptions"] | null = null;
   const eventProjects = settings.projects.filter((project) => project.pim.events !== undefined).map((project) => project.id);
   let held: HeldStore | null = null;
+  // The two held-plan gauges read a project's pending plans in the same scrape (prom-client
+  // collects its metrics side by side): the read in flight serves both.
+  const reading = new Map<number, Promise<HeldPlan[]>>();
+  const pendingPlans = (project: number, timeoutMs: number): Promise<HeldPlan[]> => {
+    const store = held;
+    if (store === null) return Promise.resolve([]);
+    let plans = reading.get(project);
+    if (plans === undefined) {
+      plans = withRedisDeadline(timeoutMs, store.list(project))
+        .then((all) => all.filter((plan) => plan.approved === null))
+        .finally(() => reading.delete(project));
+      reading.set(project, plans);
+    }
+    return plans;
+  };
   // Set once the worker is prepared: `/readyz` and the `pim_sync_ready` gauge ask the same question.
   let notReadyReasons: (() => Promise<readonly string[]>) | null = null;
   const metrics = listen
@@ -148,15 +163,10 @@ export async function openWorkerProcess(args: WorkerProcessArgs): Promise<OpenWo
                 read: async (project) =>
                   subscriptions ? ((await withRedisDeadline(listen.redis_timeout_ms, subscriptions.read(project)))?.state ?? null) : null,
               },
-        heldDeletions: async (project) => {
-          if (!held) return null;
-          const plans = await withRedisDeadline(listen.redis_timeout_ms, held.list(project));
-          return plans.filter((plan) => plan.approved === null).reduce((sum, plan) => sum + heldOptionCount(plan), 0);
-        },
+        heldDeletions: async (project) =>
+          held ? (await pendingPlans(project, listen.redis_timeout_ms)).reduce((sum, plan) => sum + heldOptionCount(plan), 0) : null,
         heldWaitingSince: async (project) => {
-          if (!held) return null;
-          const plans = await withRedisDeadline(listen.redis_timeout_ms, held.list(project));
-          const since = plans.filter((plan) => plan.approved === null).map((plan) => Date.parse(plan.heldAt));
+          const since = held ? (await pendingPlans(project, listen.redis_timeout_ms)).map((plan) => Date.parse(plan.heldAt)) : [];
           return since.length === 0 ? null : Math.min(...since);
         },
         schedulePeriodMs: (project) => {
