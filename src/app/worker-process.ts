@@ -109,6 +109,8 @@ export async function openWorkerProcess(args: WorkerProcessArgs): Promise<OpenWo
   let subscriptions: PreparedWorker["subscriptions"] | null = null;
   const eventProjects = settings.projects.filter((project) => project.pim.events !== undefined).map((project) => project.id);
   let held: HeldStore | null = null;
+  // Looked up per project on every scrape: a map, not a search of the project list each time.
+  const schedules = new Map(settings.projects.flatMap((project) => (project.schedule ? [[project.id, project.schedule] as const] : [])));
   // The two held-plan gauges read a project's pending plans in the same scrape (prom-client
   // collects its metrics side by side): the read in flight serves both.
   const reading = new Map<number, Promise<HeldPlan[]>>();
@@ -170,7 +172,7 @@ export async function openWorkerProcess(args: WorkerProcessArgs): Promise<OpenWo
           return since.length === 0 ? null : Math.min(...since);
         },
         schedulePeriodMs: (project) => {
-          const schedule = settings.projects.find((candidate) => candidate.id === project)?.schedule;
+          const schedule = schedules.get(project);
           return schedule ? schedulePeriodMs({ pattern: schedule.cron, tz: schedule.timezone }) : null;
         },
         ready: async () => (notReadyReasons ? (await notReadyReasons()).length === 0 : false),
