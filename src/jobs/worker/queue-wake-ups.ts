@@ -15,8 +15,9 @@ const SAFETY_POLL_MS = 60_000;
 /** The wake-ups of a process' queues, read on one connection for all of them. */
 export interface QueueWakeUps {
   /**
-   * Resolves when `queue` may have a job: 0 (look now) or the time of its next delayed job; at
-   * `blockUntil` (a delayed job due); after the safety interval (0); Infinity once `signal` aborts.
+   * Resolves when `queue` may have a job: 0 (look now) or the time of its next delayed job; with
+   * 0 at `blockUntil` (a delayed job due) or after the safety interval, whichever comes first;
+   * Infinity once `signal` aborts.
    */
   wait(queue: string, blockUntil: number, signal: AbortSignal): Promise<number>;
   stop(): void;
@@ -140,7 +141,11 @@ export function createQueueWakeUps(args: {
         return Promise.resolve(sooner(pending));
       }
       return new Promise<number>((resolve) => {
-        const wakeAfter = blockUntil > 0 ? Math.max(0, blockUntil - Date.now()) : SAFETY_POLL_MS * (0.5 + Math.random());
+        // The safety interval bounds a delayed job's wait too: a job delayed for weeks or years
+        // (past a timer's 2^31 - 1 ms, which Node turns into 1 ms) would otherwise make this loop
+        // wake every millisecond, and a lost wake-up would wait as long as that job.
+        const untilDue = blockUntil > 0 ? Math.max(0, blockUntil - Date.now()) : Infinity;
+        const wakeAfter = Math.min(untilDue, SAFETY_POLL_MS * (0.5 + Math.random()));
         const timer = setTimeout(() => done(0), wakeAfter);
         timer.unref();
         const onAbort = (): void => done(Infinity);

@@ -6,7 +6,7 @@
  * next run, and an Idempotency-Key of the old layout still answers "duplicate".
  */
 import { readFileSync } from "node:fs";
-import { describe, expect } from "vitest";
+import { describe, expect, onTestFinished } from "vitest";
 import type { JobHandlers } from "../../../../src/jobs/catalog/job-handlers.js";
 import type { RedisClient } from "../../../../src/infra/redis/redis-client.js";
 import { SYNC_SCHEDULER_ID } from "../../../../src/infra/redis/queue-names.js";
@@ -90,6 +90,14 @@ describe("worker: upgrade from 0.1.0's queue keys", () => {
     });
     const optionsJob = "add-1f1970bddbbed943d34fa13cee17b69d";
     const expected = [`${PROJECT}/3`, `${PROJECT}/4`, `${PROJECT}/${optionsJob}`, `${OTHER_PROJECT}/1`];
+    // A job delayed past a timer's 2^31 - 1 ms must not become a 1 ms timer (Node warns when it
+    // does): the worker would wake for that queue every millisecond while the job waits.
+    const overflows: string[] = [];
+    const onWarning = (warning: Error): void => {
+      if (warning.name === "TimeoutOverflowWarning") overflows.push(warning.message);
+    };
+    process.on("warning", onWarning);
+    onTestFinished(() => void process.off("warning", onWarning));
     workers.keep(await startAppWorker({ settings, logger: silentLogger(), handlers }));
 
     for (const id of ["3", "4", optionsJob]) expect((await finishedJob(h.queue(PROJECT), id)).state).toBe("completed");
@@ -120,5 +128,6 @@ describe("worker: upgrade from 0.1.0's queue keys", () => {
     );
     expect(again).toEqual({ project: PROJECT, jobId: optionsJob, status: "duplicate" });
     expect(runs).toHaveLength(expected.length);
+    expect(overflows, "timers past 2^31 - 1 ms").toEqual([]);
   });
 });
