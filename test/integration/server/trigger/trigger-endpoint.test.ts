@@ -292,8 +292,10 @@ describe("trigger endpoint (in-process worker)", () => {
         .sort(),
     ).toEqual([firstBody.job_id, (other.json as { job_id: string }).job_id].sort());
 
-    // Once the job ran, a late third delivery is still the same job: the option is added once.
+    // Once both jobs ran (one at a time: mint's may still wait when teal's is done), a late third
+    // delivery is still the same job: the option is added once.
     await waitForJobState(queues, PROJECT, firstBody.job_id.slice(3), "completed", 20_000);
+    await waitForJobState(queues, PROJECT, (other.json as { job_id: string }).job_id.slice(3), "completed", 20_000);
     const third = await client.call("/v1/add-options", { token: TOKEN, body: VALID, headers });
     expect(third.json).toEqual({ job_id: firstBody.job_id, status: "duplicate" });
     const addWrites = sims.service.requests.filter((r) => r.method === "PATCH" && /\/add-options\/$/.test(r.path) && r.status === 200);
