@@ -8,16 +8,21 @@ import { test } from "../../support/fixtures.js";
 import { writeTestConfig } from "../../support/process-config.js";
 
 /**
- * Every module URL the built CLI resolves, recorded by a loader hook on stderr: by default the
+ * Every module URL the built CLI resolves, recorded by a loader hook in a file: by default the
  * CLI as tsc built it, a module a file (which of the sources a command loads), or the bundle.
+ * Written synchronously before the hook answers: the hooks run on a thread of their own, whose
+ * writes to a piped stderr were lost when a quick command exited first (on a loaded machine).
  */
 async function modulesLoadedBy(args: readonly string[], dir: string, cli: string = CLI_MODULES_BIN): Promise<string[]> {
   const hooks = join(dir, "hooks.mjs");
+  const record = join(dir, "loaded.txt");
+  await writeFile(record, "");
   await writeFile(
     hooks,
-    `export async function resolve(specifier, context, next) {
+    `import { appendFileSync } from "node:fs";
+export async function resolve(specifier, context, next) {
   const resolved = await next(specifier, context);
-  process.stderr.write("LOADED " + resolved.url + "\\n");
+  appendFileSync(${JSON.stringify(record)}, resolved.url + "\\n");
   return resolved;
 }
 `,
@@ -29,12 +34,9 @@ async function modulesLoadedBy(args: readonly string[], dir: string, cli: string
   });
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-  expect(code).toBe(0);
-  return stderr
-    .split("\n")
-    .filter((line) => line.startsWith("LOADED "))
-    .map((line) => line.slice("LOADED ".length));
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  expect(code, stderr).toBe(0);
+  return (await readFile(record, "utf8")).split("\n").filter((line) => line !== "");
 }
 
 /**
