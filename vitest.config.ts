@@ -21,9 +21,16 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["test/integration/**/*.test.ts"],
-          testTimeout: 60_000,
+          // Bounds on a hang, not on speed: with four files at once on a loaded machine a test of
+          // twenty CLI processes took 63 s.
+          testTimeout: 120_000,
           hookTimeout: 60_000,
-          fileParallelism: false,
+          // Four files side by side, on 2 cores too: most of a file's time is waiting (timers,
+          // caps, windows, child processes), and each test is isolated already (its own key
+          // prefix, port-0 servers, its own redis-servers). A group of its own, after unit and
+          // bench, which may differ in workers. docs/testing.md, "How long it takes".
+          maxWorkers: integrationWorkers(process.env.PIM_SYNC_INTEGRATION_WORKERS),
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -36,11 +43,19 @@ export default defineConfig({
           testTimeout: process.env.PIM_SYNC_CHAOS_SCALE === "full" ? 1_800_000 : 120_000,
           hookTimeout: 60_000,
           fileParallelism: false,
-          // After unit and integration, not beside them: worker processes, a redis-server of its
-          // own and SIGKILLs would otherwise compete with the timing-sensitive integration tests.
-          sequence: { groupOrder: 1 },
+          // One file at a time, after unit and integration, not beside them: worker processes, a redis-server of its
+          // own and SIGKILLs would otherwise compete with the integration files.
+          sequence: { groupOrder: 2 },
         },
       },
     ],
   },
 });
+
+/** PIM_SYNC_INTEGRATION_WORKERS: how many integration files run at once (default 4; 1 = one at a time). */
+function integrationWorkers(raw: string | undefined): number {
+  if (raw === undefined || raw === "") return 4;
+  const workers = Number(raw);
+  if (!Number.isInteger(workers) || workers < 1) throw new Error(`PIM_SYNC_INTEGRATION_WORKERS must be a whole number >= 1, got '${raw}'`);
+  return workers;
+}
