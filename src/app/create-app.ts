@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { ActivationRuntime } from "../features/activation/activation-runtime.js";
 import type { HeldStore } from "../features/sync/held/held-store.js";
 import type { HistoryStore } from "../stores/history/history-store.js";
+import type { StateStore } from "../stores/state/state-store.js";
 import type { ActivationQueue } from "../jobs/queues/activation-queue.js";
 import type { JobCatalog } from "../jobs/catalog/job-catalog-of.js";
 import type { JobHandlers } from "../jobs/catalog/job-handlers.js";
@@ -12,6 +13,7 @@ import type { EventPlatformSession } from "../features/events/event-platform-ses
 import { closeRedis } from "../infra/redis/close-redis.js";
 import { connectCommandRedis } from "../infra/redis/connect-command-redis.js";
 import type { RedisClient } from "../infra/redis/redis-client.js";
+import { logRedisErrors } from "../infra/redis/log-redis-errors.js";
 import type { UpstreamBudgets } from "../infra/budgets/upstream-budgets.js";
 import { findProject } from "../settings/find-project.js";
 import { redisPrefixOf } from "../settings/redis-prefix-of.js";
@@ -130,19 +132,26 @@ export function createApp(settings: Settings, options: AppOptions): App {
     const connection = await requireRedis("the worker");
     // Loaded on demand: a command has no use for BullMQ or the HTTP server.
     const { openWorkerProcess } = await import("./worker-process.js");
-    // The worker runs on this app's project runtimes, review stores and budgets, made once here.
+    // The worker runs on this app's project runtimes, stores, budgets, queues and Activation
+    // runtime, each made once here, in this order (so released after the worker's jobs, which
+    // use them).
     const runtimes = new Map<number, ProjectRuntime>();
     for (const configured of settings.projects) runtimes.set(configured.id, await project(configured.id));
-    // Each of the worker's parts goes on this app's stack as it is acquired (its queues, its
-    // jobs, its listener): `stop()` is the worker's stop, in the one order.
+    const queues = await jobQueues();
+    const queue = await activationQueue();
+    const activationParts = queue ? { queue, runtime: await activation() } : null;
+    // Each of the worker's own parts goes on this app's stack as it is acquired (its jobs, its
+    // listener): `stop()` is the worker's stop, in the one order.
     worker = await openWorkerProcess({
       settings,
       logger,
       connection,
       resources: stack,
       runtimes,
+      queues,
+      activation: activationParts,
       review: await reviewStores(),
-      budgets: await upstreamBudgets(),
+      state: await stateStore(),
       observeUpstreams: (observer) => {
         upstreamObserver = observer;
       },
@@ -173,10 +182,91 @@ export function createApp(settings: Settings, options: AppOptions): App {
         logger,
         budgets: await upstreamBudgets(),
         review: await reviewStores(),
+        stateStore: await stateStore(),
         ...(connection ? { redis: connection } : {}),
         ...(role === "worker" ? { onUpstreamResponse: (upstream, status) => upstreamObserver?.(upstream, status) } : {}),
       });
       stack.push(`project ${id}'s runtime`, () => runtime.close());
+      return runtime;
+    });
+  }
+
+  /** What pim-sync last wrote, one store for every project (and the console's option labels). */
+  function stateStore(): Promise<StateStore> {
+    return once("state store", async () => {
+      const connection = await redis();
+      const { stateStoreOf } = await import("../stores/state/state-store-of.js");
+      const state = stateStoreOf(settings, connection);
+      stack.push("state store", () => state.close());
+      return state;
+    });
+  }
+
+  /**
+   * A queue's release. The worker's does not wait for a Redis that is away (its stop must not
+   * last the outage) and otherwise waits a grace; a command's waits, and ignores the failure of a
+   * queue whose Redis went away: its command has reported that outage.
+   */
+  async function queueRelease(connection: RedisClient, close: () => Promise<void>): Promise<() => Promise<void>> {
+    if (role !== "worker") return () => close().catch(() => undefined);
+    const { closeQueueWithinGrace } = await import("../jobs/queues/close-queue-within-grace.js");
+    return () => closeQueueWithinGrace(connection, close);
+  }
+
+  // The worker's queues report Redis' failures in its log; a command's see them as their calls fail.
+  const queueErrors = role === "worker" ? logRedisErrors(logger) : null;
+  const catalog = options.worker?.catalog;
+
+  function jobQueues(): Promise<JobQueues> {
+    return once("job queues", async () => {
+      const connection = await requireRedis("a job queue");
+      // Loaded on demand: BullMQ is for the commands that use queues.
+      const { createJobQueues } = await import("../jobs/queues/job-queues.js");
+      const queues = createJobQueues({
+        connection,
+        prefix: redisPrefixOf(settings),
+        projects: settings.projects.map((p) => p.id),
+        retention: settings.worker,
+        retryWaitCapMs: settings.http.max_retry_after_ms,
+        ...(catalog ? { catalog } : {}),
+        // The worker writes the schedules, spread over this window (schedule-offset.ts).
+        ...(queueErrors ? { onError: queueErrors("queue"), scheduleJitterMs: settings.worker.schedule_jitter_ms } : {}),
+      });
+      stack.push("job queues", await queueRelease(connection, () => queues.close()));
+      return queues;
+    });
+  }
+
+  function activationQueue(): Promise<ActivationQueue | null> {
+    return once("Activation queue", async () => {
+      if (!settings.activation) return null;
+      const connection = await requireRedis("the Activation queue");
+      const { createActivationQueue } = await import("../jobs/queues/activation-queue.js");
+      const queue = createActivationQueue({
+        connection,
+        prefix: redisPrefixOf(settings),
+        retention: settings.worker,
+        retryWaitCapMs: settings.http.max_retry_after_ms,
+        ...(catalog ? { catalog } : {}),
+        ...(queueErrors ? { onError: queueErrors("activation queue") } : {}),
+      });
+      stack.push("Activation queue", await queueRelease(connection, () => queue.close()));
+      return queue;
+    });
+  }
+
+  function activation(): Promise<ActivationRuntime> {
+    return once("activation", async () => {
+      const connection = await redis();
+      const { createActivationRuntime } = await import("../features/activation/activation-runtime.js");
+      const runtime = createActivationRuntime({
+        settings,
+        logger,
+        ...(connection ? { redis: connection } : {}),
+        // The worker's Activation client counts with its projects' budgets; the commands keep a limiter of their own.
+        ...(role === "worker" ? { budgets: await upstreamBudgets() } : {}),
+      });
+      stack.push("Activation runtime", () => runtime.close());
       return runtime;
     });
   }
@@ -215,48 +305,10 @@ export function createApp(settings: Settings, options: AppOptions): App {
         return session;
       });
     },
-    activation() {
-      return once("activation", async () => {
-        const connection = await redis();
-        const { createActivationRuntime } = await import("../features/activation/activation-runtime.js");
-        const runtime = createActivationRuntime({ settings, logger, ...(connection ? { redis: connection } : {}) });
-        stack.push("Activation runtime", () => runtime.close());
-        return runtime;
-      });
-    },
+    activation,
     reviewStores,
-    jobQueues() {
-      return once("job queues", async () => {
-        const connection = await requireRedis("a job queue");
-        // Loaded on demand: BullMQ is for the commands that use queues.
-        const { createJobQueues } = await import("../jobs/queues/job-queues.js");
-        const queues = createJobQueues({
-          connection,
-          prefix: redisPrefixOf(settings),
-          projects: settings.projects.map((p) => p.id),
-          retention: settings.worker,
-          retryWaitCapMs: settings.http.max_retry_after_ms,
-        });
-        // A queue whose Redis went away fails to close with the outage its command has reported.
-        stack.push("job queues", () => queues.close().catch(() => undefined));
-        return queues;
-      });
-    },
-    activationQueue() {
-      return once("Activation queue", async () => {
-        if (!settings.activation) return null;
-        const connection = await requireRedis("the Activation queue");
-        const { createActivationQueue } = await import("../jobs/queues/activation-queue.js");
-        const queue = createActivationQueue({
-          connection,
-          prefix: redisPrefixOf(settings),
-          retention: settings.worker,
-          retryWaitCapMs: settings.http.max_retry_after_ms,
-        });
-        stack.push("Activation queue", () => queue.close().catch(() => undefined));
-        return queue;
-      });
-    },
+    jobQueues,
+    activationQueue,
     async lockProject(id, holder) {
       const connection = await redis();
       if (!connection) return options.signal;

@@ -8,9 +8,8 @@ import { retryPolicyOf } from "../infra/http/retry-policy-of.js";
 import { createPimClient, type PimClient } from "../upstreams/pim/pim-client.js";
 import { redisPrefixOf } from "../settings/redis-prefix-of.js";
 import type { ProjectSettings, Settings } from "../settings/settings-schema.js";
-import { createFileStateStore } from "../stores/state/file-state-store.js";
-import { createRedisStateStore } from "../stores/state/redis-state-store.js";
 import type { StateStore } from "../stores/state/state-store.js";
+import { stateStoreOf } from "../stores/state/state-store-of.js";
 import { createCatalogCache, type CatalogCache } from "./add-options/catalog-cache.js";
 import { pimConnectionBudgetOf, pimInstanceBudgetOf, serviceBudgetOf } from "../infra/budgets/budget-identity.js";
 import { PIM_INSTANCE_IN_FLIGHT } from "../infra/budgets/budget-usage.js";
@@ -59,15 +58,16 @@ export function budgetsFor(settings: Settings, logger: Logger, redis: RedisClien
 }
 
 /**
- * Wires one project's clients. State goes to the `redis` passed in when the config names one
- * (connected by the caller, see src/infra/redis/, and not closed here), else to files under
- * `state_dir` (the `--once` mode for machines without Redis).
+ * Wires one project's clients. State goes to the `stateStore` given, else to one of its own on
+ * the `redis` passed in when the config names one (connected by the caller, see
+ * src/infra/redis/, and not closed here), or in files under `state_dir` (stateStoreOf).
  */
 export function createProjectRuntime(args: {
   readonly settings: Settings;
   readonly project: ProjectSettings;
   readonly logger: Logger;
   readonly redis?: RedisClient;
+  /** The app's state store (`stateStoreOf`), made once for all its projects; without it the runtime makes and closes one of its own. */
   readonly stateStore?: StateStore;
   /** Every upstream answer's status (or "error"), for the worker's metrics. */
   readonly onUpstreamResponse?: (upstream: "pim" | "service", status: number | "error") => void;
@@ -127,12 +127,8 @@ export function createProjectRuntime(args: {
     onResponse: observe && ((status) => observe("service", status)),
   });
 
-  let state: StateStore;
   const ownsState = args.stateStore === undefined;
-  if (args.stateStore) state = args.stateStore;
-  else if (args.redis) state = createRedisStateStore(args.redis, redisPrefixOf(settings));
-  else if (settings.redis) throw new Error("the config names a Redis: connect it first and pass it as `redis`");
-  else state = createFileStateStore(settings.state_dir);
+  const state = args.stateStore ?? stateStoreOf(settings, args.redis);
 
   const catalog = createCatalogCache({
     ttlMs: settings.add_options.catalog_cache_ms,

@@ -1,12 +1,11 @@
 import type { RedisClient } from "../../infra/redis/redis-client.js";
 import type { Logger } from "pino";
-import { createActivationRuntime, type ActivationRuntime } from "../../features/activation/activation-runtime.js";
-import type { UpstreamBudgets } from "../../infra/budgets/upstream-budgets.js";
+import type { ActivationRuntime } from "../../features/activation/activation-runtime.js";
 import { resolvePullConnections } from "../../features/activation/resolve-pull-connections.js";
 import { sinkOf } from "../../features/activation/sink-of.js";
 import type { ConcurrencyLimiter } from "../../infra/http/concurrency-limiter.js";
 import type { Settings } from "../../settings/settings-schema.js";
-import { ACTIVATION_QUEUE, createActivationQueue, type ActivationQueue } from "../queues/activation-queue.js";
+import { ACTIVATION_QUEUE, type ActivationQueue } from "../queues/activation-queue.js";
 import { keyspaceOf } from "../../infra/redis/keyspace.js";
 import { createJobCancellation } from "./job-cancellation.js";
 import type { JobObserver } from "./job-observer.js";
@@ -16,13 +15,16 @@ import type { JobCatalog } from "../catalog/job-catalog-of.js";
 import { startQueueWorker } from "./start-queue-worker.js";
 import { ACTIVATION_SCHEDULER_PREFIX, upsertActivationSchedules } from "../schedules/upsert-activation-schedules.js";
 import type { OrderSink } from "../../features/activation/order-sink.js";
-import { closeQueueWithinGrace } from "./close-queue-within-grace.js";
 import type { WorkerResources } from "./worker-resources.js";
 
-/** What the Activation side needs before Redis answers: its queue, client and sink (nothing sent yet). */
-export interface ActivationParts {
+/** The Activation queue and runtime, the app's (made once, released by the app). */
+export interface AppActivationParts {
   readonly queue: ActivationQueue;
   readonly runtime: ActivationRuntime;
+}
+
+/** What the Activation side needs before Redis answers: the app's queue and runtime, and its sink (nothing sent yet). */
+export interface ActivationParts extends AppActivationParts {
   readonly sink: OrderSink;
 }
 
@@ -42,44 +44,20 @@ export interface RunningActivationWorker {
 }
 
 /**
- * The Activation queue, client and sink, created without waiting for Redis, each recorded in
- * `resources` as it is made (released after the worker's jobs, which use them).
+ * The order sink beside the app's Activation queue and runtime, made without waiting for Redis
+ * and recorded in `resources` (released after the worker's jobs, which use it).
  */
 export function prepareActivation(args: {
   readonly settings: Settings;
   readonly logger: Logger;
-  readonly connection: RedisClient;
   readonly resources: WorkerResources;
-  /** Errors of the queue (connection failures during a Redis outage). */
-  readonly onError?: (source: string) => (error: Error) => void;
-  /** The process's upstream budgets (shared with its projects' clients). */
-  readonly budgets?: UpstreamBudgets;
-  /** The catalog's list, or in a test the list with an entry of its own. */
-  readonly catalog?: JobCatalog;
+  readonly parts: AppActivationParts;
 }): ActivationParts {
-  const { settings } = args;
-  const activation = settings.activation;
-  const prefix = settings.redis?.prefix;
-  if (!activation || prefix === undefined) throw new Error("the activation worker needs `activation` and `redis` in the config");
-  const queue = createActivationQueue({
-    connection: args.connection,
-    prefix,
-    retention: settings.worker,
-    retryWaitCapMs: settings.http.max_retry_after_ms,
-    ...(args.onError ? { onError: args.onError("activation queue") } : {}),
-    ...(args.catalog ? { catalog: args.catalog } : {}),
-  });
-  args.resources.push("Activation queue", () => closeQueueWithinGrace(args.connection, () => queue.close()));
-  const runtime = createActivationRuntime({
-    settings,
-    logger: args.logger,
-    redis: args.connection,
-    ...(args.budgets ? { budgets: args.budgets } : {}),
-  });
-  args.resources.push("Activation runtime", () => runtime.close());
-  const sink = sinkOf(activation.orders.sink, settings, args.logger);
+  const activation = args.settings.activation;
+  if (!activation) throw new Error("the activation worker needs `activation` in the config");
+  const sink = sinkOf(activation.orders.sink, args.settings, args.logger);
   args.resources.push("Activation order sink", () => sink.close());
-  return { queue, runtime, sink };
+  return { ...args.parts, sink };
 }
 
 /**

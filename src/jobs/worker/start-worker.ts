@@ -1,14 +1,12 @@
 import type { RedisClient } from "../../infra/redis/redis-client.js";
 import type { Logger } from "pino";
 import type { ProjectRuntime } from "../../features/project-runtime.js";
-import type { UpstreamBudgets } from "../../infra/budgets/upstream-budgets.js";
 import type { Settings } from "../../settings/settings-schema.js";
 import { createProjectLock } from "../../stores/state/project-lock.js";
 import { createJobProcessor } from "./create-job-processor.js";
 import { createJobCancellation } from "./job-cancellation.js";
 import { createWorkerJobs } from "./worker-jobs.js";
 import type { WorkerResources } from "./worker-resources.js";
-import { closeQueueWithinGrace } from "./close-queue-within-grace.js";
 import { ProjectLeaseChain } from "./project-lease-chain.js";
 import { startQueueWorker } from "./start-queue-worker.js";
 import { createRankedSlots } from "./ranked-slots.js";
@@ -18,14 +16,20 @@ import type { JobObserver } from "./job-observer.js";
 import { projectQueueBinding } from "./project-queue-binding.js";
 import type { JobCatalog } from "../catalog/job-catalog-of.js";
 import { DEFAULT_JOB_CATALOG } from "../catalog/job-catalog.js";
-import { createJobQueues, type JobQueues } from "../queues/job-queues.js";
+import type { JobQueues } from "../queues/job-queues.js";
 import { keyspaceOf } from "../../infra/redis/keyspace.js";
 import { keepQueueSafety } from "../admin/keep-queue-safety.js";
 import { upsertSchedules } from "../schedules/upsert-schedules.js";
 import { spreadRepeatStrategy } from "../queues/schedule-offset.js";
-import { prepareActivation, startActivationWorker, type ActivationParts, type RunningActivationWorker } from "./start-activation-worker.js";
+import {
+  prepareActivation,
+  startActivationWorker,
+  type ActivationParts,
+  type AppActivationParts,
+  type RunningActivationWorker,
+} from "./start-activation-worker.js";
 import { projectLabelLocales } from "../../features/add-options/project-label-locales.js";
-import { isRedisConnectionFailure } from "../../infra/redis/redis-unavailable-error.js";
+import { logRedisErrors } from "../../infra/redis/log-redis-errors.js";
 import { createJobFinalStatusStore, type JobFinalStatusStore } from "../admin/job-final-status-store.js";
 import { idempotencyWindowSeconds } from "../queues/job-options.js";
 import { recordFinalStatuses } from "./record-final-statuses.js";
@@ -93,8 +97,10 @@ export interface PrepareWorkerArgs {
   readonly resources: WorkerResources;
   /** Every configured project's clients and stores, the app's (made once, released by the app). */
   readonly runtimes: ReadonlyMap<number, ProjectRuntime>;
-  /** The app's upstream budgets, shared by its projects' clients and the Activation client. */
-  readonly budgets: UpstreamBudgets;
+  /** The projects' queues, the app's (made once, released by the app after the worker's jobs). */
+  readonly queues: JobQueues;
+  /** The Activation queue and runtime, the app's, when `activation` is configured. */
+  readonly activation: AppActivationParts | null;
   /** Replaced only to measure the queue's own cost (bench/). */
   readonly handlers?: JobHandlers | undefined;
   /** The catalog's list, or in a test the list with an entry of its own. */
@@ -111,35 +117,17 @@ export interface PrepareWorkerArgs {
  * Several such processes on several machines may share one Redis.
  *
  * In two steps, so that a process can serve its health checks while Redis is still away (see
- * worker-process.ts): what needs no Redis is made here, the rest in `start`. Every part is
- * recorded in `resources` as it is made: the runtimes, then the queues, then the worker's jobs
- * (worker-jobs.ts), so that the stop closes the jobs first and the queues and clients they used
+ * worker-process.ts): what needs no Redis is made here, the rest in `start`. The runtimes, queues
+ * and Activation runtime are the app's, recorded on `resources` before this is called; every
+ * part made here is recorded as it is made (the Activation order sink, then the worker's jobs,
+ * worker-jobs.ts), so that the stop closes the jobs first and the queues and clients they used
  * after them; the caller records its HTTP listener after this returns, so it closes first.
  */
 export function prepareWorker(args: PrepareWorkerArgs): PreparedWorker {
-  const { settings, logger, observer, connection, resources } = args;
+  const { settings, logger, observer, connection, resources, queues, runtimes } = args;
   if (!settings.redis) throw new Error("the worker needs `redis` in the config");
   const prefix = settings.redis.prefix;
-  // During a Redis outage every BullMQ object reports each failed call; the connection already
-  // logs one line per reconnect attempt, so these stay at debug (one JSON line each, no stack).
-  const logRedisError =
-    (source: string) =>
-    (error: Error): void => {
-      if (isRedisConnectionFailure(error)) logger.debug({ source, err: error }, "Redis call failed");
-      else logger.error({ source, err: error }, `${source} error`);
-    };
-  const queues = createJobQueues({
-    connection,
-    prefix,
-    projects: settings.projects.map((p) => p.id),
-    retention: settings.worker,
-    onError: logRedisError("queue"),
-    scheduleJitterMs: settings.worker.schedule_jitter_ms,
-    retryWaitCapMs: settings.http.max_retry_after_ms,
-    ...(args.catalog ? { catalog: args.catalog } : {}),
-  });
-  resources.push("job queues", () => closeQueueWithinGrace(connection, () => queues.close()));
-  const { runtimes, budgets } = args;
+  const logRedisError = logRedisErrors(logger);
   const finalStatuses = createJobFinalStatusStore(connection, keyspaceOf(connection, prefix), idempotencyWindowSeconds(settings.worker));
   const pimEvents = createPimEventStore(connection, keyspaceOf(connection, prefix));
   const subscriptions = createSubscriptionStateStore(connection, keyspaceOf(connection, prefix));
@@ -151,17 +139,7 @@ export function prepareWorker(args: PrepareWorkerArgs): PreparedWorker {
     retention: settings.worker,
     logger,
   });
-  const activationParts = settings.activation
-    ? prepareActivation({
-        settings,
-        logger,
-        connection,
-        resources,
-        budgets,
-        onError: logRedisError,
-        ...(args.catalog ? { catalog: args.catalog } : {}),
-      })
-    : null;
+  const activationParts = args.activation ? prepareActivation({ settings, logger, resources, parts: args.activation }) : null;
   const projectLocales = async (project: number, recheck: boolean): Promise<readonly string[]> => {
     const runtime = runtimes.get(project);
     if (!runtime) throw new Error(`project ${project} is not configured`);

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "pino";
 import type { RedisClient } from "../../infra/redis/redis-client.js";
-import { QUEUE_CLOSE_GRACE_MS } from "./close-queue-within-grace.js";
+import { QUEUE_CLOSE_GRACE_MS } from "../queues/close-queue-within-grace.js";
 import type { JobCancellation } from "./job-cancellation.js";
 import type { QueueSafetyKeeper } from "../admin/keep-queue-safety.js";
 import type { startQueueWorker } from "./start-queue-worker.js";

@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createApp } from "../../../src/app/create-app.js";
 import { ReleaseFailed } from "../../../src/app/release-stack.js";
 import type { RedisClient } from "../../../src/infra/redis/redis-client.js";
+import { activationSchema } from "../../../src/settings/activation-settings-schema.js";
 import { settingsSchema, type Settings } from "../../../src/settings/settings-schema.js";
 import { createTestRedis, TEST_REDIS_URL, type TestRedis } from "../../support/redis.js";
 import { silentLogger } from "../../support/silent-logger.js";
@@ -150,6 +151,26 @@ describe("createApp", () => {
     // The worker had stopped while its connection was still open; the connection closed after.
     expect(redisWhenWorkerStopped).toBe("ready");
     await expect.poll(() => opened.redis?.status).toBe("end"); // QUIT answered, then the socket closes
+  });
+
+  it("runs the worker on the app's parts: its queues, Activation queue and runtime are the ones the app hands out, each made once", async () => {
+    const base = settingsOf(t.prefix);
+    const settings: Settings = {
+      ...base,
+      // Never called: no pull is scheduled and no job is queued.
+      activation: activationSchema.parse({ url: "http://127.0.0.1:9", pim_connection_id: "c", access_token: "t" }),
+    };
+    const app = createApp(settings, { logger: silentLogger(), role: "worker" });
+    try {
+      await app.start();
+      const running = await app.worker().started;
+      expect(running.queues).toBe(await app.jobQueues());
+      expect(running.activation?.queue).toBe(await app.activationQueue());
+      expect(running.activation?.runtime).toBe(await app.activation());
+      expect(running.connection).toBe(await app.redis());
+    } finally {
+      await app.stop();
+    }
   });
 
   it("stops the worker through its one stack: a release that fails is reported, and the listener and the Redis connection are still released", async () => {
