@@ -89,6 +89,12 @@ export function createApp(settings: Settings, options: AppOptions): App {
   const stack = createReleaseStack(logger);
   const memo = new Map<string, Promise<unknown>>();
   let worker: OpenWorkerProcess | null = null;
+  /**
+   * The worker's project runtimes, released together at the place on the stack the worker's
+   * start gave them (before its queues and jobs): a runtime is made at its project's first job,
+   * after the jobs were put on the stack, and must outlive them. Null outside the worker.
+   */
+  let workerRuntimes: { readonly made: ProjectRuntime[]; released: boolean } | null = null;
   // Told of every upstream answer of the worker's project clients once its metrics exist.
   let upstreamObserver: ((upstream: "pim" | "service", status: number | "error") => void) | null = null;
 
@@ -130,9 +136,15 @@ export function createApp(settings: Settings, options: AppOptions): App {
     const connection = await requireRedis("the worker");
     // Loaded on demand: a command has no use for BullMQ or the HTTP server.
     const { openWorkerProcess } = await import("./worker-process.js");
-    // The worker runs on this app's project runtimes, review stores and budgets, made once here.
-    const runtimes = new Map<number, ProjectRuntime>();
-    for (const configured of settings.projects) runtimes.set(configured.id, await project(configured.id));
+    // The worker runs on this app's project runtimes, review stores and budgets, each made once.
+    // A project's runtime (its HTTP agents and clients) is made at its first job, not here: a
+    // process of 1,000 projects would otherwise make 1,000 at start, most of them idle for hours.
+    const runtimes = { made: [] as ProjectRuntime[], released: false };
+    workerRuntimes = runtimes;
+    stack.push("project runtimes", async () => {
+      runtimes.released = true;
+      await Promise.all(runtimes.made.map((runtime) => runtime.close()));
+    });
     // Each of the worker's parts goes on this app's stack as it is acquired (its queues, its
     // jobs, its listener): `stop()` is the worker's stop, in the one order.
     worker = await openWorkerProcess({
@@ -140,7 +152,7 @@ export function createApp(settings: Settings, options: AppOptions): App {
       logger,
       connection,
       resources: stack,
-      runtimes,
+      runtimeOf: project,
       review: await reviewStores(),
       budgets: await upstreamBudgets(),
       observeUpstreams: (observer) => {
@@ -176,7 +188,12 @@ export function createApp(settings: Settings, options: AppOptions): App {
         ...(connection ? { redis: connection } : {}),
         ...(role === "worker" ? { onUpstreamResponse: (upstream, status) => upstreamObserver?.(upstream, status) } : {}),
       });
-      stack.push(`project ${id}'s runtime`, () => runtime.close());
+      if (!workerRuntimes) stack.push(`project ${id}'s runtime`, () => runtime.close());
+      else if (workerRuntimes.released) {
+        // Asked for while the worker stops, after its runtimes were released.
+        await runtime.close();
+        throw new Error(`project ${id}'s runtime was made after the worker's runtimes were released`);
+      } else workerRuntimes.made.push(runtime);
       return runtime;
     });
   }

@@ -89,8 +89,8 @@ export interface WorkerProcessArgs {
   readonly handlers?: JobHandlers;
   /** The catalog's list, or in a test the list with an entry of its own. */
   readonly catalog?: JobCatalog;
-  /** Every configured project's runtime, the app's. */
-  readonly runtimes: ReadonlyMap<number, ProjectRuntime>;
+  /** A configured project's runtime, the app's, made at the project's first need. */
+  readonly runtimeOf: (project: number) => Promise<ProjectRuntime>;
   /** The app's change history and held plans. */
   readonly review: ReviewAdmin;
   /** The app's upstream budgets, which its project runtimes use. */
@@ -184,7 +184,7 @@ export async function openWorkerProcess(args: WorkerProcessArgs): Promise<OpenWo
     logger,
     connection: args.connection,
     resources: args.resources,
-    runtimes: args.runtimes,
+    runtimeOf: args.runtimeOf,
     budgets: args.budgets,
     observer: metrics,
     handlers: args.handlers,

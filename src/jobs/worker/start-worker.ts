@@ -91,8 +91,11 @@ export interface PrepareWorkerArgs {
   readonly connection: RedisClient;
   /** Where each part is recorded as it is acquired: the app's release stack. */
   readonly resources: WorkerResources;
-  /** Every configured project's clients and stores, the app's (made once, released by the app). */
-  readonly runtimes: ReadonlyMap<number, ProjectRuntime>;
+  /**
+   * A configured project's clients and stores, the app's: made at the project's first need (its
+   * first job, or a request that asks its locales), once, and released by the app.
+   */
+  readonly runtimeOf: (project: number) => Promise<ProjectRuntime>;
   /** The app's upstream budgets, shared by its projects' clients and the Activation client. */
   readonly budgets: UpstreamBudgets;
   /** Replaced only to measure the queue's own cost (bench/). */
@@ -112,7 +115,8 @@ export interface PrepareWorkerArgs {
  *
  * In two steps, so that a process can serve its health checks while Redis is still away (see
  * worker-process.ts): what needs no Redis is made here, the rest in `start`. Every part is
- * recorded in `resources` as it is made: the runtimes, then the queues, then the worker's jobs
+ * recorded in `resources` as it is made: the runtimes (their group, which the app recorded before
+ * the worker; each runtime joins it when first needed), then the queues, then the worker's jobs
  * (worker-jobs.ts), so that the stop closes the jobs first and the queues and clients they used
  * after them; the caller records its HTTP listener after this returns, so it closes first.
  */
@@ -139,7 +143,7 @@ export function prepareWorker(args: PrepareWorkerArgs): PreparedWorker {
     ...(args.catalog ? { catalog: args.catalog } : {}),
   });
   resources.push("job queues", () => closeQueueWithinGrace(connection, () => queues.close()));
-  const { runtimes, budgets } = args;
+  const { runtimeOf, budgets } = args;
   const finalStatuses = createJobFinalStatusStore(connection, keyspaceOf(connection, prefix), idempotencyWindowSeconds(settings.worker));
   const pimEvents = createPimEventStore(connection, keyspaceOf(connection, prefix));
   const subscriptions = createSubscriptionStateStore(connection, keyspaceOf(connection, prefix));
@@ -163,9 +167,8 @@ export function prepareWorker(args: PrepareWorkerArgs): PreparedWorker {
       })
     : null;
   const projectLocales = async (project: number, recheck: boolean): Promise<readonly string[]> => {
-    const runtime = runtimes.get(project);
-    if (!runtime) throw new Error(`project ${project} is not configured`);
-    return projectLabelLocales(runtime, recheck ? { maxAgeMs: settings.add_options.locale_recheck_ms } : {});
+    if (!settings.projects.some((configured) => configured.id === project)) throw new Error(`project ${project} is not configured`);
+    return projectLabelLocales(await runtimeOf(project), recheck ? { maxAgeMs: settings.add_options.locale_recheck_ms } : {});
   };
 
   const cancellation = createJobCancellation();
@@ -198,7 +201,7 @@ export function prepareWorker(args: PrepareWorkerArgs): PreparedWorker {
       cancellation,
       binding: projectQueueBinding({
         leases,
-        runtimes,
+        runtimeOf,
         settings,
         projectLock: createProjectLock(connection, prefix, { ttlMs: settings.worker.lock_duration_ms }),
       }),
@@ -221,6 +224,7 @@ export function prepareWorker(args: PrepareWorkerArgs): PreparedWorker {
         processor,
         slots,
         wakeUps,
+        backend: queues.backend,
         connection,
         prefix,
         settings: settings.worker,
