@@ -91,6 +91,12 @@ export function createApp(settings: Settings, options: AppOptions): App {
   const stack = createReleaseStack(logger);
   const memo = new Map<string, Promise<unknown>>();
   let worker: OpenWorkerProcess | null = null;
+  /**
+   * The worker's project runtimes, released together at the place on the stack the worker's
+   * start gave them (before its queues and jobs): a runtime is made at its project's first job,
+   * after the jobs were put on the stack, and must outlive them. Null outside the worker.
+   */
+  let workerRuntimes: { readonly made: ProjectRuntime[]; released: boolean } | null = null;
   // Told of every upstream answer of the worker's project clients once its metrics exist.
   let upstreamObserver: ((upstream: "pim" | "service", status: number | "error") => void) | null = null;
 
@@ -133,10 +139,16 @@ export function createApp(settings: Settings, options: AppOptions): App {
     // Loaded on demand: a command has no use for BullMQ or the HTTP server.
     const { openWorkerProcess } = await import("./worker-process.js");
     // The worker runs on this app's project runtimes, stores, budgets, queues and Activation
-    // runtime, each made once here, in this order (so released after the worker's jobs, which
-    // use them).
-    const runtimes = new Map<number, ProjectRuntime>();
-    for (const configured of settings.projects) runtimes.set(configured.id, await project(configured.id));
+    // runtime, each made once, in this order (so released after the worker's jobs, which use
+    // them). A project's runtime (its HTTP agents and clients) is made at its first job, not
+    // here: a process of 1,000 projects would otherwise make 1,000 at start, most of them idle
+    // for hours; they are released together, where this group is on the stack.
+    const runtimes = { made: [] as ProjectRuntime[], released: false };
+    workerRuntimes = runtimes;
+    stack.push("project runtimes", async () => {
+      runtimes.released = true;
+      await Promise.all(runtimes.made.map((runtime) => runtime.close()));
+    });
     const queues = await jobQueues();
     const queue = await activationQueue();
     const activationParts = queue ? { queue, runtime: await activation() } : null;
@@ -147,7 +159,7 @@ export function createApp(settings: Settings, options: AppOptions): App {
       logger,
       connection,
       resources: stack,
-      runtimes,
+      runtimeOf: project,
       queues,
       activation: activationParts,
       review: await reviewStores(),
@@ -186,7 +198,12 @@ export function createApp(settings: Settings, options: AppOptions): App {
         ...(connection ? { redis: connection } : {}),
         ...(role === "worker" ? { onUpstreamResponse: (upstream, status) => upstreamObserver?.(upstream, status) } : {}),
       });
-      stack.push(`project ${id}'s runtime`, () => runtime.close());
+      if (!workerRuntimes) stack.push(`project ${id}'s runtime`, () => runtime.close());
+      else if (workerRuntimes.released) {
+        // Asked for while the worker stops, after its runtimes were released.
+        await runtime.close();
+        throw new Error(`project ${id}'s runtime was made after the worker's runtimes were released`);
+      } else workerRuntimes.made.push(runtime);
       return runtime;
     });
   }

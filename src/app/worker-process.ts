@@ -75,8 +75,8 @@ export interface WorkerProcessArgs {
   readonly handlers?: JobHandlers;
   /** The catalog's list, or in a test the list with an entry of its own. */
   readonly catalog?: JobCatalog;
-  /** Every configured project's runtime, the app's. */
-  readonly runtimes: ReadonlyMap<number, ProjectRuntime>;
+  /** A configured project's runtime, the app's, made at the project's first need. */
+  readonly runtimeOf: (project: number) => Promise<ProjectRuntime>;
   /** The projects' queues, the app's. */
   readonly queues: JobQueues;
   /** The Activation queue and runtime, the app's, when `activation` is configured. */
@@ -169,7 +169,7 @@ export async function openWorkerProcess(args: WorkerProcessArgs): Promise<OpenWo
     logger,
     connection: args.connection,
     resources: args.resources,
-    runtimes: args.runtimes,
+    runtimeOf: args.runtimeOf,
     queues,
     activation: args.activation,
     observer: metrics,

@@ -1,4 +1,4 @@
-import { Queue } from "bullmq";
+import { Queue, type BackendFactory, type RedisQueueBackend } from "bullmq";
 import type { RedisClient } from "../../infra/redis/redis-client.js";
 import { DEFAULT_JOB_CATALOG, parseDataOf } from "../catalog/job-catalog.js";
 import { idempotencyWindowSeconds, jobOptionsOf, type JobRetention } from "./job-options.js";
@@ -8,6 +8,7 @@ import { DEFAULT_MAX_RETRY_AFTER_MS } from "../../settings/settings-schema.js";
 import { keyspaceOf } from "../../infra/redis/keyspace.js";
 import { spreadRepeatStrategy } from "./schedule-offset.js";
 import { queueTelemetryOption } from "./queue-telemetry.js";
+import { createSharedQueueBackend } from "./shared-queue-backend.js";
 
 export interface EnqueuedJob {
   readonly project: number;
@@ -25,6 +26,8 @@ export interface EnqueuedJob {
 
 export interface JobQueues {
   queueFor(project: number): Queue;
+  /** The queues' one BullMQ connection (shared-queue-backend.ts), for the Workers of these queues. */
+  readonly backend: BackendFactory<RedisQueueBackend>;
   readonly projects: readonly number[];
   /**
    * Any job of a project queue, by its catalog name: the input is parsed against its entry
@@ -57,15 +60,18 @@ export function createJobQueues(args: {
   const catalog = args.catalog ?? DEFAULT_JOB_CATALOG;
   const keyspace = keyspaceOf(args.connection, args.prefix);
   const queues = new Map<number, Queue>();
+  const shared = createSharedQueueBackend(args.connection, args.prefix, (error) => args.onError?.(error));
   for (const project of args.projects) {
     const settings =
       args.scheduleJitterMs === undefined ? {} : { settings: { repeatStrategy: spreadRepeatStrategy(project, args.scheduleJitterMs) } };
-    const queue = new Queue(keyspace.projectQueue(project), {
-      connection: args.connection,
-      prefix: args.prefix,
-      ...settings,
-      ...queueTelemetryOption(),
-    });
+    const queue = new Queue(
+      keyspace.projectQueue(project),
+      // BullMQ writes a new Queue's meta (its version, the events stream's cap) when made: one
+      // write per project in every process. The worker writes it with the global concurrency
+      // instead (enforceOneJobPerProject), one write per project per worker start.
+      { connection: args.connection, prefix: args.prefix, skipMetasUpdate: true, ...settings, ...queueTelemetryOption() },
+      shared.factory,
+    );
     // The commands waiting on Redis see the failure themselves; this only keeps it off the console.
     queue.on("error", (error) => args.onError?.(error));
     queues.set(project, queue);
@@ -99,13 +105,15 @@ export function createJobQueues(args: {
 
   return {
     queueFor,
+    backend: shared.factory,
     projects: args.projects,
     enqueue,
     async enforceOneJobPerProject() {
-      await Promise.all([...queues.values()].map((queue) => queue.setGlobalConcurrency(1)));
+      await Promise.all([...queues.values()].map((queue) => queue.getBackend().setQueueMeta({ ...queue.metaValues, concurrency: 1 })));
     },
     async close() {
       await Promise.all([...queues.values()].map((queue) => queue.close()));
+      await shared.close();
     },
   };
 }

@@ -12,7 +12,8 @@ import type { QueueBinding } from "./queue-binding.js";
  * under the project's lock (shared with the `--once` commands, so they never interleave).
  */
 export function projectQueueBinding(args: {
-  readonly runtimes: ReadonlyMap<number, ProjectRuntime>;
+  /** A configured project's clients and stores, made at its first job (the app's, see create-app.ts). */
+  readonly runtimeOf: (project: number) => Promise<ProjectRuntime>;
   readonly settings: Settings;
   /**
    * Taken around every job, so a `--once` command (which takes it too) never interleaves with a
@@ -22,12 +23,12 @@ export function projectQueueBinding(args: {
   /** Keeps the project lock between jobs run back to back (see project-lease-chain.ts). */
   readonly leases?: ProjectLeaseChain;
 }): QueueBinding<"project"> {
+  const configured = new Set(args.settings.projects.map((project) => project.id));
   return {
     queue: "project",
     place(data, job) {
       const project = data.project;
-      const runtime = args.runtimes.get(project);
-      if (!runtime) throw new UnrecoverableError(`project ${project} is not configured in this worker`);
+      if (!configured.has(project)) throw new UnrecoverableError(`project ${project} is not configured in this worker`);
       return {
         subject: String(project),
         logFields: { project, queue: job.queueName },
@@ -43,6 +44,7 @@ export function projectQueueBinding(args: {
           const onLockLost = (): void =>
             abort(lease?.signal.reason instanceof Error ? lease.signal.reason : new Error("lost the project lock"));
           try {
+            const runtime = await args.runtimeOf(project);
             lease =
               args.leases?.take(token, project) ??
               (await args.projectLock?.acquire(project, describeHolder(`job ${project}/${job.id ?? "?"}`), {

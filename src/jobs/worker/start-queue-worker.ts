@@ -1,4 +1,4 @@
-import type { Processor, RepeatStrategy } from "bullmq";
+import type { BackendFactory, Processor, RedisQueueBackend, RepeatStrategy } from "bullmq";
 import type { RedisClient } from "../../infra/redis/redis-client.js";
 import type { Logger } from "pino";
 import type { ConcurrencyLimiter } from "../../infra/http/concurrency-limiter.js";
@@ -25,6 +25,8 @@ export function startQueueWorker(args: {
   readonly slots: ConcurrencyLimiter | RankedSlots;
   /** The process' reader of every project queue's wake-ups (queue-wake-ups.ts); without it, a blocking connection of its own. */
   readonly wakeUps?: QueueWakeUps;
+  /** With `wakeUps`: the queues' shared BullMQ connection (shared-queue-backend.ts). */
+  readonly backend?: BackendFactory<RedisQueueBackend>;
   readonly connection: RedisClient;
   readonly prefix: string;
   readonly settings: WorkerSettings;
@@ -39,6 +41,7 @@ export function startQueueWorker(args: {
     slots: args.slots,
     ...(args.onRunEnded ? { onRunEnded: args.onRunEnded } : {}),
     ...(args.wakeUps ? { wakeUps: args.wakeUps } : {}),
+    ...(args.backend ? { backend: args.backend } : {}),
     connection: args.connection,
     prefix: args.prefix,
     concurrency: 1,

@@ -95,8 +95,11 @@ export interface PrepareWorkerArgs {
   readonly connection: RedisClient;
   /** Where each part is recorded as it is acquired: the app's release stack. */
   readonly resources: WorkerResources;
-  /** Every configured project's clients and stores, the app's (made once, released by the app). */
-  readonly runtimes: ReadonlyMap<number, ProjectRuntime>;
+  /**
+   * A configured project's clients and stores, the app's: made at the project's first need (its
+   * first job, or a request that asks its locales), once, and released by the app.
+   */
+  readonly runtimeOf: (project: number) => Promise<ProjectRuntime>;
   /** The projects' queues, the app's (made once, released by the app after the worker's jobs). */
   readonly queues: JobQueues;
   /** The Activation queue and runtime, the app's, when `activation` is configured. */
@@ -117,14 +120,15 @@ export interface PrepareWorkerArgs {
  * Several such processes on several machines may share one Redis.
  *
  * In two steps, so that a process can serve its health checks while Redis is still away (see
- * worker-process.ts): what needs no Redis is made here, the rest in `start`. The runtimes, queues
- * and Activation runtime are the app's, recorded on `resources` before this is called; every
+ * worker-process.ts): what needs no Redis is made here, the rest in `start`. The runtimes (a
+ * group each runtime joins at its project's first need), queues and Activation runtime are the
+ * app's, recorded on `resources` before this is called; every
  * part made here is recorded as it is made (the Activation order sink, then the worker's jobs,
  * worker-jobs.ts), so that the stop closes the jobs first and the queues and clients they used
  * after them; the caller records its HTTP listener after this returns, so it closes first.
  */
 export function prepareWorker(args: PrepareWorkerArgs): PreparedWorker {
-  const { settings, logger, observer, connection, resources, queues, runtimes } = args;
+  const { settings, logger, observer, connection, resources, queues, runtimeOf } = args;
   if (!settings.redis) throw new Error("the worker needs `redis` in the config");
   const prefix = settings.redis.prefix;
   const logRedisError = logRedisErrors(logger);
@@ -141,9 +145,8 @@ export function prepareWorker(args: PrepareWorkerArgs): PreparedWorker {
   });
   const activationParts = args.activation ? prepareActivation({ settings, logger, resources, parts: args.activation }) : null;
   const projectLocales = async (project: number, recheck: boolean): Promise<readonly string[]> => {
-    const runtime = runtimes.get(project);
-    if (!runtime) throw new Error(`project ${project} is not configured`);
-    return projectLabelLocales(runtime, recheck ? { maxAgeMs: settings.add_options.locale_recheck_ms } : {});
+    if (!settings.projects.some((configured) => configured.id === project)) throw new Error(`project ${project} is not configured`);
+    return projectLabelLocales(await runtimeOf(project), recheck ? { maxAgeMs: settings.add_options.locale_recheck_ms } : {});
   };
 
   const cancellation = createJobCancellation();
@@ -176,7 +179,7 @@ export function prepareWorker(args: PrepareWorkerArgs): PreparedWorker {
       cancellation,
       binding: projectQueueBinding({
         leases,
-        runtimes,
+        runtimeOf,
         settings,
         projectLock: createProjectLock(connection, prefix, { ttlMs: settings.worker.lock_duration_ms }),
       }),
@@ -199,6 +202,7 @@ export function prepareWorker(args: PrepareWorkerArgs): PreparedWorker {
         processor,
         slots,
         wakeUps,
+        backend: queues.backend,
         connection,
         prefix,
         settings: settings.worker,

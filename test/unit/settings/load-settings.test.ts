@@ -118,6 +118,12 @@ describe("parseSettings: minimal configs", () => {
     expect(parseSettings(MINIMAL_JSON, "minimal.json", {})).toEqual(EXPECTED_MINIMAL);
   });
 
+  it("refuses a JSON config that repeats a key, rather than keeping the last (JSON.parse would)", () => {
+    const repeated = MINIMAL_JSON.replace('{"projects":', '{"log_level":"debug","log_level":"info","projects":');
+    expect(repeated).not.toBe(MINIMAL_JSON);
+    expect(() => parseSettings(repeated, "repeated.json", {})).toThrow(/a key appears twice in one mapping/);
+  });
+
   it("does not share default objects between two parses", () => {
     const a = parseSettings(MINIMAL_YAML, "a.yaml", {});
     const b = parseSettings(MINIMAL_YAML, "b.yaml", {});
