@@ -34,6 +34,19 @@ export function jobAdminRoutes(
   const { admin, queues, keyStyle, userOf } = options;
   const projects = new Set(queues.projects);
 
+  /** The configured project a `/api/projects/:id/...` request names and its body as `schema` reads it, or the answer refusing it. */
+  function projectRequest<T>(
+    id: string,
+    body: unknown,
+    schema: z.ZodType<T>,
+  ): { readonly project: number; readonly body: T } | { readonly status: 400 | 404; readonly answer: object } {
+    const project = projectParam.safeParse(id);
+    if (!project.success || !projects.has(project.data)) return { status: 404, answer: { error: `project ${id} is not configured` } };
+    const parsed = schema.safeParse(body ?? {});
+    if (!parsed.success) return { status: 400, answer: { errors: problemsOf(parsed.error) } };
+    return { project: project.data, body: parsed.data };
+  }
+
   app.get("/api/jobs", { schema: schemas.jobs }, async (request, reply) => {
     const query = listQuery.safeParse(request.query);
     if (!query.success) return reply.code(400).send({ errors: problemsOf(query.error) });
@@ -91,15 +104,12 @@ export function jobAdminRoutes(
   });
 
   app.post<{ Params: { id: string } }>("/api/projects/:id/sync", { schema: schemas.syncProject }, async (request, reply) => {
-    const project = projectParam.safeParse(request.params.id);
-    if (!project.success || !projects.has(project.data))
-      return reply.code(404).send({ error: `project ${request.params.id} is not configured` });
-    const body = syncBody.safeParse(request.body ?? {});
-    if (!body.success) return reply.code(400).send({ errors: problemsOf(body.error) });
+    const admitted = projectRequest(request.params.id, request.body, syncBody);
+    if ("status" in admitted) return reply.code(admitted.status).send(admitted.answer);
     const job = await inTime(
       queues.enqueue("sync.run", {
-        project: project.data,
-        full: body.data.full,
+        project: admitted.project,
+        full: admitted.body.full,
         trigger: "admin",
         requested_by: userOf(request),
       }),
@@ -108,23 +118,21 @@ export function jobAdminRoutes(
   });
 
   app.post<{ Params: { id: string } }>("/api/projects/:id/resync", { schema: schemas.resyncProject }, async (request, reply) => {
-    const project = projectParam.safeParse(request.params.id);
-    if (!project.success || !projects.has(project.data))
-      return reply.code(404).send({ error: `project ${request.params.id} is not configured` });
-    const body = resyncBody.safeParse(request.body ?? {});
-    if (!body.success) return reply.code(400).send({ errors: problemsOf(body.error) });
+    const admitted = projectRequest(request.params.id, request.body, resyncBody);
+    if ("status" in admitted) return reply.code(admitted.status).send(admitted.answer);
+    const { body } = admitted;
     const job = await inTime(
       queues.enqueue("sync.events", {
-        project: project.data,
+        project: admitted.project,
         resync: {
           request: randomUUID(),
-          ...(body.data.collection === undefined ? {} : { collection: body.data.collection }),
-          ...(body.data.attribute === undefined ? {} : { attribute: body.data.attribute }),
-          dry_run: body.data.dry_run,
+          ...(body.collection === undefined ? {} : { collection: body.collection }),
+          ...(body.attribute === undefined ? {} : { attribute: body.attribute }),
+          dry_run: body.dry_run,
           requested_by: userOf(request),
         },
       }),
     );
-    return reply.code(202).send({ job_id: `${job.project}/${job.jobId}`, status: job.status, dry_run: body.data.dry_run });
+    return reply.code(202).send({ job_id: `${job.project}/${job.jobId}`, status: job.status, dry_run: body.dry_run });
   });
 }

@@ -48,19 +48,33 @@ describe("worker: the three stops", () => {
   }
 
   const stoppedLines = () => h.logs.filter((line) => line.msg === "worker stopped");
-  const seqOf = (msg: string, job: string) => h.logs.find((line) => line.msg === msg && line.job === job)?.seq;
+  const connectionEnded = (worker: TestWorker) =>
+    waitFor(() => worker.connection.status === "end", { timeoutMs: 10_000, what: "the worker's Redis connection to end" });
 
-  /** A sync whose PIM reads are held: it is running, and stays so until the gate opens. */
-  async function heldSync(worker: TestWorker) {
+  /**
+   * A sync whose PIM reads are held, and the worker's stop begun while it runs (its listener, the
+   * first thing released, closed): the stop is still waiting when this returns, and stays so
+   * until the gate opens.
+   */
+  async function stopDuringHeldSync(worker: TestWorker) {
     const gate = h.pim.holdRequests({ path: PIM_API });
     const { jobId } = await h.queues.enqueue("sync.run", { project: PROJECT, trigger: "cli" });
     await gate.reached(1, 10_000);
     expect(worker.stoppedProjects()).toEqual([]);
-    return { gate, jobId };
+    const stopping = worker.app.stop();
+    await waitFor(() => listenerClosed(worker.serverUrl ?? ""), { timeoutMs: 10_000, what: "the worker's listener to close" });
+    expect(await settledYet(stopping)).toBe(false);
+    return { gate, jobId, stopping };
   }
 
-  async function stopBegun(worker: TestWorker): Promise<void> {
-    await waitFor(() => listenerClosed(worker.serverUrl ?? ""), { timeoutMs: 10_000, what: "the worker's listener to close" });
+  /** The job completed, and ended before the one unforced stop did: it was waited for, not cut off. */
+  async function expectWaitedFor(jobId: string): Promise<void> {
+    const { state, job } = await finishedJob(h.queue(), jobId);
+    expect(state).toBe("completed");
+    expect(job.returnvalue).toMatchObject({ outcome: "done" });
+    expect(stoppedLines()).toMatchObject([{ forced: false }]);
+    const done = h.logs.find((line) => line.msg === "job done" && line.job === jobId);
+    expect(done?.seq).toBeLessThan(stoppedLines()[0]?.seq ?? -1);
   }
 
   test("while idle: the stop closes the BullMQ workers, the queues and the connection, unforced", async () => {
@@ -70,43 +84,31 @@ describe("worker: the three stops", () => {
 
     expect(stoppedLines()).toMatchObject([{ forced: false }]);
     expect(await listenerClosed(worker.serverUrl ?? "")).toBe(true);
-    await waitFor(() => worker.connection.status === "end", { timeoutMs: 10_000, what: "the worker's Redis connection to end" });
+    await connectionEnded(worker);
   });
 
   test("while a job runs: the stop waits for it to finish, and the job completes", async () => {
     const worker = await startWorker();
-    const { gate, jobId } = await heldSync(worker);
+    const { gate, jobId, stopping } = await stopDuringHeldSync(worker);
 
-    const stopping = worker.app.stop();
-    await stopBegun(worker);
-    expect(await settledYet(stopping)).toBe(false);
     gate.open();
     await stopping;
 
-    const { state, job } = await finishedJob(h.queue(), jobId);
-    expect(state).toBe("completed");
-    expect(job.returnvalue).toMatchObject({ outcome: "done" });
-    expect(stoppedLines()).toMatchObject([{ forced: false }]);
-    // The job ended before the stop did: it was waited for, not cut off.
-    expect(seqOf("job done", jobId)).toBeLessThan(stoppedLines()[0]?.seq ?? -1);
-    await waitFor(() => worker.connection.status === "end", { timeoutMs: 10_000, what: "the worker's Redis connection to end" });
+    await expectWaitedFor(jobId);
+    await connectionEnded(worker);
   });
 
   test("a second stop during the first: it waits for the first, and the worker is stopped once", async () => {
     const worker = await startWorker();
-    const { gate, jobId } = await heldSync(worker);
+    const { gate, jobId, stopping: first } = await stopDuringHeldSync(worker);
 
-    const first = worker.app.stop();
-    await stopBegun(worker);
     const second = worker.app.stop();
     expect(await settledYet(second)).toBe(false);
     gate.open();
     const outcomes = await Promise.allSettled([first, second]);
 
     expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "fulfilled"]);
-    expect(stoppedLines()).toMatchObject([{ forced: false }]);
-    expect((await finishedJob(h.queue(), jobId)).state).toBe("completed");
-    expect(seqOf("job done", jobId)).toBeLessThan(stoppedLines()[0]?.seq ?? -1);
+    await expectWaitedFor(jobId);
     expect(h.logs.filter((line) => line.msg === "could not release a resource; releasing the others")).toEqual([]);
   });
 });
