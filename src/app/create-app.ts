@@ -13,7 +13,6 @@ import type { EventPlatformSession } from "../features/events/event-platform-ses
 import { closeRedis } from "../infra/redis/close-redis.js";
 import { connectCommandRedis } from "../infra/redis/connect-command-redis.js";
 import type { RedisClient } from "../infra/redis/redis-client.js";
-import { logRedisErrors } from "../infra/redis/log-redis-errors.js";
 import type { UpstreamBudgets } from "../infra/budgets/upstream-budgets.js";
 import { findProject } from "../settings/find-project.js";
 import { redisPrefixOf } from "../settings/redis-prefix-of.js";
@@ -21,6 +20,7 @@ import type { Settings } from "../settings/settings-schema.js";
 import { createProjectLock, describeHolder } from "../stores/state/project-lock.js";
 import type { OpenWorkerProcess } from "./worker-process.js";
 import { createReleaseStack } from "./release-stack.js";
+import { appQueues } from "./app-queues.js";
 
 /**
  * What the app is for: a `command` connects the config's Redis with the bounded connector (a
@@ -219,58 +219,15 @@ export function createApp(settings: Settings, options: AppOptions): App {
     });
   }
 
-  /**
-   * A queue's release. The worker's does not wait for a Redis that is away (its stop must not
-   * last the outage) and otherwise waits a grace; a command's waits, and ignores the failure of a
-   * queue whose Redis went away: its command has reported that outage.
-   */
-  async function queueRelease(connection: RedisClient, close: () => Promise<void>): Promise<() => Promise<void>> {
-    if (role !== "worker") return () => close().catch(() => undefined);
-    const { closeQueueWithinGrace } = await import("../jobs/queues/close-queue-within-grace.js");
-    return () => closeQueueWithinGrace(connection, close);
-  }
-
-  // The worker's queues report Redis' failures in its log; a command's see them as their calls fail.
-  const queueErrors = role === "worker" ? logRedisErrors(logger) : null;
-  const catalog = options.worker?.catalog;
-
-  function jobQueues(): Promise<JobQueues> {
-    return once("job queues", async () => {
-      const connection = await requireRedis("a job queue");
-      // Loaded on demand: BullMQ is for the commands that use queues.
-      const { createJobQueues } = await import("../jobs/queues/job-queues.js");
-      const queues = createJobQueues({
-        connection,
-        prefix: redisPrefixOf(settings),
-        projects: settings.projects.map((p) => p.id),
-        retention: settings.worker,
-        retryWaitCapMs: settings.http.max_retry_after_ms,
-        ...(catalog ? { catalog } : {}),
-        // The worker writes the schedules, spread over this window (schedule-offset.ts).
-        ...(queueErrors ? { onError: queueErrors("queue"), scheduleJitterMs: settings.worker.schedule_jitter_ms } : {}),
-      });
-      stack.push("job queues", await queueRelease(connection, () => queues.close()));
-      return queues;
-    });
-  }
-
-  function activationQueue(): Promise<ActivationQueue | null> {
-    return once("Activation queue", async () => {
-      if (!settings.activation) return null;
-      const connection = await requireRedis("the Activation queue");
-      const { createActivationQueue } = await import("../jobs/queues/activation-queue.js");
-      const queue = createActivationQueue({
-        connection,
-        prefix: redisPrefixOf(settings),
-        retention: settings.worker,
-        retryWaitCapMs: settings.http.max_retry_after_ms,
-        ...(catalog ? { catalog } : {}),
-        ...(queueErrors ? { onError: queueErrors("activation queue") } : {}),
-      });
-      stack.push("Activation queue", await queueRelease(connection, () => queue.close()));
-      return queue;
-    });
-  }
+  const { jobQueues, activationQueue } = appQueues({
+    settings,
+    logger,
+    worker: role === "worker",
+    catalog: options.worker?.catalog,
+    stack,
+    once,
+    requireRedis,
+  });
 
   function activation(): Promise<ActivationRuntime> {
     return once("activation", async () => {

@@ -44,7 +44,7 @@ export async function enqueueActivationOrders(
   const logger = commandLogger(settings);
   return withApp(settings, { logger, signal: io.signal }, async (app) => {
     const queue = await activationQueueOf(app);
-    const job = await queue.enqueuePull({ connection, trigger: "cli" });
+    const job = await queue.enqueue("activation.orders.pull", { connection, trigger: "cli" });
     const text = {
       queued: `pull of connection ${connection} queued: job ${job.ref}`,
       merged: `a pull of connection ${connection} was already waiting (job ${job.ref}); this request joined it`,

@@ -25,7 +25,11 @@ export async function enqueueResend(
   const logger = commandLogger(settings);
   return withApp(settings, { logger, signal: io.signal }, async (app) => {
     const queue = await activationQueueOf(app);
-    const job = await queue.enqueueResend({ connection, ...(orderIds.length > 0 ? { order_ids: orderIds } : {}), requested_by: "cli" });
+    const job = await queue.enqueue("activation.orders.resend", {
+      connection,
+      ...(orderIds.length > 0 ? { order_ids: orderIds } : {}),
+      requested_by: "cli",
+    });
     const what = orderIds.length > 0 ? `order(s) ${orderIds.join(", ")}` : "every set-aside order";
     writeLine(
       io.stdout,

@@ -26,6 +26,8 @@ export const JOB_DEFINITIONS = [
 ] as const;
 
 type Definition = (typeof JOB_DEFINITIONS)[number];
+/** The catalog's entries, each with its literal name and data type. */
+export type CatalogJobDefinition = Definition;
 export type JobName = Definition["name"];
 export type JobDefinitionOf<N extends JobName> = Extract<Definition, { readonly name: N }>;
 export type JobData<N extends JobName> = z.output<JobDefinitionOf<N>["schema"]>;

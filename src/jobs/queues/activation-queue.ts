@@ -1,8 +1,9 @@
 import { Queue, type JobsOptions } from "bullmq";
 import type { RedisClient } from "../../infra/redis/redis-client.js";
-import { DEFAULT_JOB_CATALOG, parseDataOf, type ActivationJobName } from "../catalog/job-catalog.js";
+import { DEFAULT_JOB_CATALOG, parseDataOf, type ActivationJobName, type CatalogJobDefinition } from "../catalog/job-catalog.js";
 import { idempotencyWindowSeconds, jobOptionsOf, type JobRetention } from "./job-options.js";
-import type { JobCatalog } from "../catalog/job-catalog-of.js";
+import type { JobCatalog, JobInputOf, QueueJobName } from "../catalog/job-catalog-of.js";
+import type { AnyJobDefinition } from "../catalog/define-job.js";
 import { enqueueJob, type EnqueueRequest, type EnqueueStatus } from "./enqueue-job.js";
 import { ACTIVATION_QUEUE } from "../../infra/redis/queue-names.js";
 import { DEFAULT_MAX_RETRY_AFTER_MS } from "../../settings/settings-schema.js";
@@ -31,44 +32,34 @@ export interface ActivationEnqueued {
   readonly runsAt?: number;
 }
 
-export interface ActivationQueue {
+export interface ActivationQueue<D extends AnyJobDefinition = CatalogJobDefinition> {
   readonly queue: Queue;
   /**
-   * Any Activation job, by its catalog name: the input is parsed against its entry (JobDataError
-   * naming every wrong field; UnknownJobName for a name the catalog does not have, or a project
-   * job), then queued as the entry's enqueue policy says.
+   * Any Activation job, by its catalog name, with the data its entry's schema takes: a name the
+   * catalog does not have, or of a project job, does not compile. The input is parsed against
+   * the entry (JobDataError naming every wrong field; UnknownJobName for a name the catalog does
+   * not have at run time), then queued as the entry's enqueue policy says: a pull of one
+   * connection has one running and at most one waiting per connection.
    */
-  enqueue(name: string, input: Readonly<Record<string, unknown>>, request?: EnqueueRequest): Promise<ActivationEnqueued>;
-  /** A pull of one connection: one running and at most one waiting per connection. */
-  enqueuePull(input: Readonly<Record<string, unknown>>): Promise<ActivationEnqueued>;
-  enqueueOffers(
-    input: Readonly<Record<string, unknown>>,
-    options?: { readonly idempotencyKey?: string | undefined },
-  ): Promise<ActivationEnqueued>;
-  enqueueShipment(
-    input: Readonly<Record<string, unknown>>,
-    options?: { readonly idempotencyKey?: string | undefined },
-  ): Promise<ActivationEnqueued>;
-  /** A re-send of set-aside orders (`{connection, order_ids?}`). */
-  enqueueResend(input: Readonly<Record<string, unknown>>): Promise<ActivationEnqueued>;
+  enqueue<N extends QueueJobName<D, "activation">>(name: N, input: JobInputOf<D, N>, request?: EnqueueRequest): Promise<ActivationEnqueued>;
   /** The options every Activation job is created with (retry policy and bounded retention). */
   jobOptions(name: ActivationJobName): JobsOptions;
   enforceOneAtATime(): Promise<void>;
   close(): Promise<void>;
 }
 
-export function createActivationQueue(args: {
+export function createActivationQueue<D extends AnyJobDefinition = CatalogJobDefinition>(args: {
   readonly connection: RedisClient;
   readonly prefix: string;
   readonly retention: JobRetention;
   /** Connection errors of the queue (without a listener BullMQ prints them with console.error). */
   readonly onError?: (error: Error) => void;
   /** The catalog's list, or in a test the list with an entry of its own. */
-  readonly catalog?: JobCatalog;
+  readonly catalog?: JobCatalog<D>;
   /** `http.max_retry_after_ms`: a request never waits longer than this for a job's retry (join-retry-wait.ts); its default when left out. */
   readonly retryWaitCapMs?: number;
-}): ActivationQueue {
-  const catalog = args.catalog ?? DEFAULT_JOB_CATALOG;
+}): ActivationQueue<D> {
+  const catalog: JobCatalog = args.catalog ?? DEFAULT_JOB_CATALOG;
   const keyspace = keyspaceOf(args.connection, args.prefix);
   const queue = new Queue(keyspace.activationQueue, { connection: args.connection, prefix: args.prefix, ...queueTelemetryOption() });
   queue.on("error", (error) => args.onError?.(error));
@@ -92,10 +83,6 @@ export function createActivationQueue(args: {
   return {
     queue,
     enqueue,
-    enqueuePull: (input) => enqueue("activation.orders.pull", input),
-    enqueueOffers: (input, options = {}) => enqueue("activation.offers.put", input, { idempotencyKey: options.idempotencyKey }),
-    enqueueShipment: (input, options = {}) => enqueue("activation.shipment.update", input, { idempotencyKey: options.idempotencyKey }),
-    enqueueResend: (input) => enqueue("activation.orders.resend", input),
     jobOptions: (name: ActivationJobName) => jobOptionsOf(catalog.entry(name, "activation"), args.retention),
     async enforceOneAtATime() {
       await queue.setGlobalConcurrency(1);

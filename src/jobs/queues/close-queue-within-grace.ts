@@ -1,5 +1,5 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import type { RedisClient } from "../../infra/redis/redis-client.js";
+import { closedWithin } from "./closed-within.js";
 
 /** Closing a queue (or a BullMQ worker) waits on Redis; during an outage it would wait for the outage to end. */
 export const QUEUE_CLOSE_GRACE_MS = 2_000;
@@ -16,5 +16,5 @@ export async function closeQueueWithinGrace(connection: RedisClient, close: () =
     () => undefined,
   );
   if (connection.status !== "ready") return;
-  await Promise.race([closing, sleep(QUEUE_CLOSE_GRACE_MS, undefined, { ref: false })]);
+  await closedWithin(closing, QUEUE_CLOSE_GRACE_MS);
 }

@@ -1,8 +1,9 @@
 import { Queue, type BackendFactory, type RedisQueueBackend } from "bullmq";
 import type { RedisClient } from "../../infra/redis/redis-client.js";
-import { DEFAULT_JOB_CATALOG, parseDataOf } from "../catalog/job-catalog.js";
+import { DEFAULT_JOB_CATALOG, parseDataOf, type CatalogJobDefinition } from "../catalog/job-catalog.js";
 import { idempotencyWindowSeconds, jobOptionsOf, type JobRetention } from "./job-options.js";
-import type { JobCatalog } from "../catalog/job-catalog-of.js";
+import type { JobCatalog, JobInputOf, QueueJobName } from "../catalog/job-catalog-of.js";
+import type { AnyJobDefinition } from "../catalog/define-job.js";
 import { enqueueJob, type EnqueueRequest, type EnqueueStatus, type EnqueueTarget } from "./enqueue-job.js";
 import { DEFAULT_MAX_RETRY_AFTER_MS } from "../../settings/settings-schema.js";
 import { keyspaceOf } from "../../infra/redis/keyspace.js";
@@ -24,26 +25,28 @@ export interface EnqueuedJob {
   readonly runsAt?: number;
 }
 
-export interface JobQueues {
+/** Queues of the projects, for the jobs of the catalog `D` (the job catalog's list unless a test runs its own). */
+export interface JobQueues<D extends AnyJobDefinition = CatalogJobDefinition> {
   queueFor(project: number): Queue;
   /** The queues' one BullMQ connection (shared-queue-backend.ts), for the Workers of these queues. */
   readonly backend: BackendFactory<RedisQueueBackend>;
   readonly projects: readonly number[];
   /**
-   * Any job of a project queue, by its catalog name: the input is parsed against its entry
-   * (JobDataError naming every wrong field; UnknownJobName for a name the catalog does not have,
-   * or an Activation job), then queued as the entry's enqueue policy says. The one way a
-   * project job is queued: the trigger routes, the admin API, the commands, PIM events and the
-   * tests all come here (a `sync.events` job with `eventWindowDelay(window)` as its request).
+   * Any job of a project queue, by its catalog name, with the data its entry's schema takes: a
+   * name the catalog does not have, or of an Activation job, does not compile. The input is
+   * parsed against the entry (JobDataError naming every wrong field; UnknownJobName for a name
+   * the catalog does not have at run time), then queued as the entry's enqueue policy says. The
+   * one way a project job is queued: the trigger routes, the admin API, the commands, PIM events
+   * and the tests all come here (a `sync.events` job with `eventWindowDelay(window)` as its request).
    */
-  enqueue(name: string, input: Readonly<Record<string, unknown>>, request?: EnqueueRequest): Promise<EnqueuedJob>;
+  enqueue<N extends QueueJobName<D, "project">>(name: N, input: JobInputOf<D, N>, request?: EnqueueRequest): Promise<EnqueuedJob>;
   /** One job at a time per project queue, across every worker (see queue-names.ts). */
   enforceOneJobPerProject(): Promise<void>;
   close(): Promise<void>;
 }
 
 /** Queues of the configured projects. Every job's data is validated here, before it is stored. */
-export function createJobQueues(args: {
+export function createJobQueues<D extends AnyJobDefinition = CatalogJobDefinition>(args: {
   readonly connection: RedisClient;
   readonly prefix: string;
   readonly projects: readonly number[];
@@ -53,11 +56,11 @@ export function createJobQueues(args: {
   /** Scheduled syncs spread over this window (schedule-offset.ts); the worker's, which writes the schedules. */
   readonly scheduleJitterMs?: number;
   /** The catalog's list, or in a test the list with an entry of its own. */
-  readonly catalog?: JobCatalog;
+  readonly catalog?: JobCatalog<D>;
   /** `http.max_retry_after_ms`: a request never waits longer than this for a job's retry (join-retry-wait.ts); its default when left out. */
   readonly retryWaitCapMs?: number;
-}): JobQueues {
-  const catalog = args.catalog ?? DEFAULT_JOB_CATALOG;
+}): JobQueues<D> {
+  const catalog: JobCatalog = args.catalog ?? DEFAULT_JOB_CATALOG;
   const keyspace = keyspaceOf(args.connection, args.prefix);
   const queues = new Map<number, Queue>();
   const shared = createSharedQueueBackend(args.connection, args.prefix, (error) => args.onError?.(error));

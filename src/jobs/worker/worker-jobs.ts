@@ -1,7 +1,7 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "pino";
 import type { RedisClient } from "../../infra/redis/redis-client.js";
 import { QUEUE_CLOSE_GRACE_MS } from "../queues/close-queue-within-grace.js";
+import { closedWithin } from "../queues/closed-within.js";
 import type { JobCancellation } from "./job-cancellation.js";
 import type { QueueSafetyKeeper } from "../admin/keep-queue-safety.js";
 import type { startQueueWorker } from "./start-queue-worker.js";
@@ -62,20 +62,20 @@ export function createWorkerJobs(args: {
 
   /** Closes what a start that did not complete had started, without waiting for jobs. */
   async function closeUnfinishedStart(): Promise<void> {
-    await Promise.race([
+    await closedWithin(
       Promise.allSettled([...workers.map((worker) => worker.close(true)), activation?.closeWorker(true)]),
-      sleep(QUEUE_CLOSE_GRACE_MS, undefined, { ref: false }),
-    ]);
+      QUEUE_CLOSE_GRACE_MS,
+    );
   }
 
   async function stopWhileRedisAway(): Promise<void> {
     // No job can record its end, and closing would wait for Redis. Jobs that were running keep
     // their locks until they expire; another worker then recovers them.
     logger.warn("Redis is not answering: stopping without waiting for it");
-    await Promise.race([
+    await closedWithin(
       Promise.all(workers.map((worker) => worker.close(true))).catch(() => undefined),
-      sleep(QUEUE_CLOSE_GRACE_MS, undefined, { ref: false }),
-    ]);
+      QUEUE_CLOSE_GRACE_MS,
+    );
     for (const worker of workers) void worker.disconnect().catch(() => undefined);
     activation?.cancelAll("worker shutting down: RedisClient is away");
     logger.info({ forced: true }, "worker stopped");
@@ -83,16 +83,14 @@ export function createWorkerJobs(args: {
 
   async function drain(): Promise<void> {
     const closing = Promise.all([...workers.map((worker) => worker.close()), activation?.closeWorker(false)]);
-    const deadline = sleep(args.shutdownTimeoutMs, "deadline" as const, { ref: false });
-    const forced = (await Promise.race([closing.then(() => "closed" as const), deadline])) === "deadline";
+    const forced = !(await closedWithin(closing, args.shutdownTimeoutMs));
     if (forced) {
       // Abort what still runs: each job hands itself back to the queue (see the processor),
       // so another worker takes it over at once instead of waiting for its lock to expire.
       logger.warn({ deadlineMs: args.shutdownTimeoutMs }, "active jobs did not finish in time; handing them back");
       cancellation.cancelAll("worker shutting down");
       activation?.cancelAll("worker shutting down");
-      const grace = sleep(ABORT_GRACE_MS, "stuck" as const, { ref: false });
-      if ((await Promise.race([closing.then(() => "closed" as const), grace])) === "stuck") {
+      if (!(await closedWithin(closing, ABORT_GRACE_MS))) {
         // Not released: the stop reports it (the process exits 1), and releases the rest anyway.
         throw new Error("jobs did not stop after being aborted; their locks will expire and another worker will recover them");
       }

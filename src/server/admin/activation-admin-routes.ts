@@ -46,7 +46,11 @@ export function activationAdminRoutes(
         return reply.code(400).send({ errors: body.error.issues.map((issue) => `${issue.path.join(".") || "body"}: ${issue.message}`) });
       try {
         const job = await inTime(
-          activation.queue.enqueueResend({ connection: request.params.connection, ...body.data, requested_by: "admin" }),
+          activation.queue.enqueue("activation.orders.resend", {
+            connection: request.params.connection,
+            ...body.data,
+            requested_by: "admin",
+          }),
         );
         return reply.code(202).send(enqueuedAnswer(job.ref, job));
       } catch (error) {

@@ -64,8 +64,9 @@ export function createActivationRoutes(trigger: ActivationTrigger) {
     ): Promise<{ status: number; body: unknown }> {
       const name = ACTIVATION_ROUTE_JOBS[path].job;
       const problems: string[] = [];
+      let data;
       try {
-        parseJobData(name, body);
+        data = parseJobData(name, body);
       } catch (error) {
         if (!(error instanceof JobDataError)) throw error;
         problems.push(...error.problems);
@@ -73,10 +74,10 @@ export function createActivationRoutes(trigger: ActivationTrigger) {
       problems.push(...(EXTRA_CHECKS[path]?.(body, trigger) ?? []));
       const unknown = await unknownConnection(body.connection);
       if (unknown !== null) problems.push(unknown);
-      if (problems.length > 0) return { status: 400, body: { errors: problems } };
+      if (problems.length > 0 || data === undefined) return { status: 400, body: { errors: problems } };
       let job;
       try {
-        job = await inTime(trigger.queue.enqueue(name, body, { idempotencyKey }));
+        job = await inTime(trigger.queue.enqueue(name, data, { idempotencyKey }));
       } catch (error) {
         if (error instanceof IdempotencyKeyConflict) return { status: 422, body: { errors: [`Idempotency-Key: ${error.message}`] } };
         throw error;

@@ -154,7 +154,8 @@ export async function triggerRoutes(app: FastifyInstance, options: TriggerRoutes
     const body = objectBody(request);
     const projectId = body.project;
     if (typeof projectId !== "number" || !projectById.has(projectId)) return reply.code(400).send({ errors: [projectProblem(projectId)] });
-    const job = await inTime(options.queues.enqueue(sync.job, { ...body, trigger: "api" }));
+    // Parsed here, at the boundary (a JobDataError is answered 400), so the one enqueue is given its typed data.
+    const job = await inTime(options.queues.enqueue(sync.job, parseJobData(sync.job, { ...body, trigger: "api" })));
     annotateEnqueued(job);
     return reply.code(202).send(enqueuedAnswer(`${job.project}/${job.jobId}`, job));
   });
@@ -172,10 +173,10 @@ export async function triggerRoutes(app: FastifyInstance, options: TriggerRoutes
       problems.push(`attribute: '${attribute}' is not in allowed_options_for_pim_attribute_addition of project ${project.id}`);
     }
     if (parsed) problems.push(...(await labelLocaleCheck(project.id, parsed)));
-    if (problems.length > 0) return reply.code(400).send({ errors: problems });
+    if (problems.length > 0 || parsed === undefined) return reply.code(400).send({ errors: problems });
     const key = idempotencyKeyOf(request);
     const job = await inTime(
-      options.queues.enqueue(addOptions.job, body, { idempotencyKey: key === undefined ? undefined : `${project.id}:${key}` }),
+      options.queues.enqueue(addOptions.job, parsed, { idempotencyKey: key === undefined ? undefined : `${project.id}:${key}` }),
     );
     annotateEnqueued(job);
     log.info({ project: job.project, job: job.jobId, status: job.status }, "add-options request queued");

@@ -230,7 +230,7 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
 
   test("a pull with a refused token fails at once, naming the header, never the token", async () => {
     await startWith({ orders: { connections: ["amazon-fr"] } }, { token: "wrong-token-value" });
-    const enqueued = await queue.enqueuePull({ connection: "amazon-fr" });
+    const enqueued = await queue.enqueue("activation.orders.pull", { connection: "amazon-fr" });
     const { job, state } = await finished(enqueued.jobId);
     expect(state).toBe("failed");
     expect(job.attemptsMade).toBe(1);
@@ -242,7 +242,7 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
   test("a repeated cursor fails the pull at once (no loop, no retry)", async () => {
     await startWith({ orders: { connections: ["amazon-fr"], sink: { type: "file", dir: join(dir, "orders") } } });
     sim.repeatCursorOnce("amazon-fr");
-    const enqueued = await queue.enqueuePull({ connection: "amazon-fr" });
+    const enqueued = await queue.enqueue("activation.orders.pull", { connection: "amazon-fr" });
     const { job, state } = await finished(enqueued.jobId);
     expect(state).toBe("failed");
     expect(job.attemptsMade).toBe(1);
