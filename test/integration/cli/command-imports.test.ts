@@ -181,6 +181,25 @@ describe("the bundled CLI: what a command loads", () => {
     ).toEqual([]);
   });
 
+  // undici's HTTP/2 client reads ten constants of node:http2 as it loads; pim-sync never connects
+  // over HTTP/2, so the bundle gives it those and node:http2 on demand (scripts/undici-http2-on-demand.ts).
+  test("loading undici's Agent (plan, sync) starts none of Node's HTTP/2 modules", async () => {
+    const dir = join(dirname(CLI_BIN), "chunks");
+    let agentChunk: string | undefined;
+    for (const name of await readdir(dir))
+      if ((await readFile(join(dir, name), "utf8")).includes("\n// dist/src/infra/http/create-agent.js\n")) agentChunk = join(dir, name);
+    expect(agentChunk).toBeDefined();
+    const script = `await import(${JSON.stringify(pathToFileURL(agentChunk ?? "").href)}); console.log(JSON.stringify(process.moduleLoadList));`;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    expect(code).toBe(0);
+    const loaded = JSON.parse(stdout) as string[];
+    expect(loaded).toContain("NativeModule net");
+    expect(loaded.filter((name) => name.includes("http2"))).toEqual([]);
+  });
+
   // msgpackr requires its native decoder through CommonJS, which the loader hook above does not
   // see; Node's own module log does (src/cli/prefer-plain-msgpack.ts).
   test("jobs list loads msgpackr without looking for its native decoder, unless the environment asks for it", async ({
