@@ -160,6 +160,8 @@ describe("the bundled CLI: what a command loads", () => {
     ).toEqual([]);
     expect(modules.filter((path) => UPSTREAM_AND_FEATURES.test(path) || path.includes("/dist/src/jobs/handlers/"))).toEqual([]);
     expect(external.filter((url) => UPSTREAM_AND_FEATURES.test(url))).toEqual([]);
+    // What `jobs show` says of an add-options job is loaded by `show` alone (its schema is built at load).
+    expect(modules.filter((path) => /\/add-options\/(describe-)?add-options-outcome\.js$/.test(path))).toEqual([]);
   });
 
   // The upstream clients import undici's Agent and its request alone (src/infra/http/send-request.ts):
