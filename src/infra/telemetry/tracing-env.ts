@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { ConfigError } from "../../settings/config-error.js";
-import { PARSED_ONCE } from "../../settings/parsed-once.js";
 
 /** The OTLP encodings over HTTP this worker exports traces with. */
 export const OTLP_PROTOCOLS = ["http/protobuf", "http/json"] as const;
@@ -21,61 +20,39 @@ export interface TracingConfig {
   };
 }
 
+const endpoint = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
+const count = z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(0, "must not be negative");
+const protocol = z.enum(OTLP_PROTOCOLS, { error: `must be one of ${OTLP_PROTOCOLS.join(", ")} (grpc is not supported)` });
+
 /**
  * The variables pim-sync reads itself; the exporter reads the rest of the OTLP ones
  * (OTEL_EXPORTER_OTLP_HEADERS, _TIMEOUT, _COMPRESSION), the SDK the sampler and span limits
  * (OTEL_TRACES_SAMPLER, OTEL_SPAN_*_LIMIT). An empty value counts as unset, as the specification
  * asks.
  */
-const TRACING_ENV_KEYS = [
-  "OTEL_SDK_DISABLED",
-  "OTEL_TRACES_EXPORTER",
-  "OTEL_EXPORTER_OTLP_ENDPOINT",
-  "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
-  "OTEL_EXPORTER_OTLP_PROTOCOL",
-  "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL",
-  "OTEL_SERVICE_NAME",
-  "OTEL_BSP_SCHEDULE_DELAY",
-  "OTEL_BSP_EXPORT_TIMEOUT",
-  "OTEL_BSP_MAX_QUEUE_SIZE",
-  "OTEL_BSP_MAX_EXPORT_BATCH_SIZE",
-] as const;
-type TracingEnvKey = (typeof TRACING_ENV_KEYS)[number];
+export const tracingEnvSchema = z.object({
+  OTEL_SDK_DISABLED: z
+    .enum(["true", "false"], { error: "must be true or false" })
+    .optional()
+    .describe("true turns tracing off whatever else is set"),
+  OTEL_TRACES_EXPORTER: z
+    .enum(["otlp", "none"], { error: "must be otlp or none (the only exporter pim-sync ships is OTLP over HTTP)" })
+    .optional()
+    .describe("none turns tracing off; otlp (the default) exports over OTLP/HTTP"),
+  OTEL_EXPORTER_OTLP_ENDPOINT: endpoint
+    .optional()
+    .describe("the collector's base URL; spans go to <it>/v1/traces. Setting it (or the traces endpoint) turns tracing on"),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: endpoint.optional().describe("the full URL spans are sent to; wins over OTEL_EXPORTER_OTLP_ENDPOINT"),
+  OTEL_EXPORTER_OTLP_PROTOCOL: protocol.optional().describe("http/protobuf (the default) or http/json"),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: protocol.optional().describe("the protocol of traces alone; wins over OTEL_EXPORTER_OTLP_PROTOCOL"),
+  OTEL_SERVICE_NAME: z.string().trim().min(1).default("pim-sync").describe("service.name of every span"),
+  OTEL_BSP_SCHEDULE_DELAY: count.optional().describe("ms between two exports of the batched spans (SDK default 5000)"),
+  OTEL_BSP_EXPORT_TIMEOUT: count.optional().describe("ms one export may take (SDK default 30000)"),
+  OTEL_BSP_MAX_QUEUE_SIZE: count.optional().describe("spans kept waiting for export; more are dropped (SDK default 2048)"),
+  OTEL_BSP_MAX_EXPORT_BATCH_SIZE: count.optional().describe("spans sent in one export (SDK default 512)"),
+});
 
-/**
- * Built at the first command that sets one of the variables: every command reads them, and most
- * set none (docs/cli.md, "Start time").
- */
-function buildTracingEnvSchema() {
-  const endpoint = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
-  const count = z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(0, "must not be negative");
-  const protocol = z.enum(OTLP_PROTOCOLS, { error: `must be one of ${OTLP_PROTOCOLS.join(", ")} (grpc is not supported)` });
-  return z.object({
-    OTEL_SDK_DISABLED: z
-      .enum(["true", "false"], { error: "must be true or false" })
-      .optional()
-      .describe("true turns tracing off whatever else is set"),
-    OTEL_TRACES_EXPORTER: z
-      .enum(["otlp", "none"], { error: "must be otlp or none (the only exporter pim-sync ships is OTLP over HTTP)" })
-      .optional()
-      .describe("none turns tracing off; otlp (the default) exports over OTLP/HTTP"),
-    OTEL_EXPORTER_OTLP_ENDPOINT: endpoint
-      .optional()
-      .describe("the collector's base URL; spans go to <it>/v1/traces. Setting it (or the traces endpoint) turns tracing on"),
-    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: endpoint
-      .optional()
-      .describe("the full URL spans are sent to; wins over OTEL_EXPORTER_OTLP_ENDPOINT"),
-    OTEL_EXPORTER_OTLP_PROTOCOL: protocol.optional().describe("http/protobuf (the default) or http/json"),
-    OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: protocol.optional().describe("the protocol of traces alone; wins over OTEL_EXPORTER_OTLP_PROTOCOL"),
-    OTEL_SERVICE_NAME: z.string().trim().min(1).default("pim-sync").describe("service.name of every span"),
-    OTEL_BSP_SCHEDULE_DELAY: count.optional().describe("ms between two exports of the batched spans (SDK default 5000)"),
-    OTEL_BSP_EXPORT_TIMEOUT: count.optional().describe("ms one export may take (SDK default 30000)"),
-    OTEL_BSP_MAX_QUEUE_SIZE: count.optional().describe("spans kept waiting for export; more are dropped (SDK default 2048)"),
-    OTEL_BSP_MAX_EXPORT_BATCH_SIZE: count.optional().describe("spans sent in one export (SDK default 512)"),
-  } satisfies Record<TracingEnvKey, z.ZodType>);
-}
-
-let tracingEnvSchema: ReturnType<typeof buildTracingEnvSchema> | undefined;
+const KEYS = Object.keys(tracingEnvSchema.shape) as (keyof typeof tracingEnvSchema.shape)[];
 
 /**
  * Tracing is on when an OTLP endpoint is set and neither OTEL_SDK_DISABLED nor
@@ -84,15 +61,11 @@ let tracingEnvSchema: ReturnType<typeof buildTracingEnvSchema> | undefined;
  */
 export function tracingConfigOf(env: Readonly<Record<string, string | undefined>>): TracingConfig | null {
   const given: Record<string, string> = {};
-  for (const key of TRACING_ENV_KEYS) {
+  for (const key of KEYS) {
     const value = env[key]?.trim();
     if (value !== undefined && value !== "") given[key] = value;
   }
-  // None set: tracing is off, and nothing could be wrong.
-  if (Object.keys(given).length === 0) return null;
-  tracingEnvSchema ??= buildTracingEnvSchema();
-  // Parsed once per process: zod's compiled fast path would cost more than it saves.
-  const parsed = tracingEnvSchema.safeParse(given, PARSED_ONCE);
+  const parsed = tracingEnvSchema.safeParse(given);
   if (!parsed.success)
     throw new ConfigError(
       "the environment (OTEL_* variables)",
