@@ -11,6 +11,7 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Plugin } from "rolldown";
 import { CLI_BUNDLE, CLI_BUNDLE_DIR, CLI_ENTRY_BUILT } from "./cli-bundle-paths.js";
+import { undiciHttp2OnDemand } from "./undici-http2-on-demand.js";
 
 /** The repository: this file runs as dist/scripts/bundle-cli.js. */
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
@@ -53,7 +54,7 @@ async function main(): Promise<void> {
     input: join(REPO, CLI_ENTRY_BUILT),
     platform: "node",
     external: EXTERNAL,
-    plugins: [simulatorsLeftOut],
+    plugins: [simulatorsLeftOut, undiciHttp2OnDemand],
     // A package's ES module build where it has one (BullMQ): its CommonJS one costs more to start.
     resolve: { mainFields: ["module", "main"] },
     // BullMQ's modules only define what they export, but its package does not say so: without

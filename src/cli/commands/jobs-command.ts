@@ -1,4 +1,3 @@
-import { describeAddOptionsOutcome } from "../../features/add-options/describe-add-options-outcome.js";
 import {
   createJobAdmin,
   jobDetailsInKeyStyle,
@@ -67,7 +66,8 @@ function renderTable(rows: readonly (readonly string[])[]): string {
   return [line(LIST_COLUMNS), ...rows.map(line)].join("\n");
 }
 
-function renderShown(job: JobDetails): string[] {
+/** `outcome`: what became of an add-options request (describeAddOptionsOutcome), null for any other job. */
+function renderShown(job: JobDetails, outcome: string | null): string[] {
   const lines = [
     renderTable([listRow(job)]).split("\n")[1] ?? job.ref,
     `data: ${JSON.stringify(job.data)}`,
@@ -80,7 +80,6 @@ function renderShown(job: JobDetails): string[] {
   if (job.earlierStacktraces.length > 0)
     lines.push(`earlier attempts: ${job.earlierStacktraces.length} failed before this one (their stacks: --json, earlier_stacktraces)`);
   for (const line of job.logs) lines.push(`log: ${line}`);
-  const outcome = job.name === "options.add" ? describeAddOptionsOutcome(job.ref.split("/")[0] ?? "", job.result) : null;
   if (outcome !== null) lines.push(`outcome: ${outcome}`);
   lines.push(`result: ${JSON.stringify(job.result)}`);
   return lines;
@@ -121,7 +120,14 @@ export async function runJobsCommand(argv: readonly string[], io: CliIo): Promis
         if (action === "show") {
           if (refs.length !== 1 || refs[0] === undefined) throw new UsageError("jobs show takes one job reference", JOBS_HELP);
           const job = await admin.show(refs[0]);
-          writeLine(io.stdout, values.json ? jsonText(jobDetailsInKeyStyle(job, keyStyle), keyStyle) : renderShown(job).join("\n"));
+          if (values.json) {
+            writeLine(io.stdout, jsonText(jobDetailsInKeyStyle(job, keyStyle), keyStyle));
+            return 0;
+          }
+          // Loaded for `show` alone: its schema is built as it loads, which `jobs list` has no use for.
+          const { describeAddOptionsOutcome } = await import("../../features/add-options/describe-add-options-outcome.js");
+          const outcome = job.name === "options.add" ? describeAddOptionsOutcome(job.ref.split("/")[0] ?? "", job.result) : null;
+          writeLine(io.stdout, renderShown(job, outcome).join("\n"));
           return 0;
         }
         if (refs.length > 0 && values["all-failed"]) throw new UsageError("give job references or --all-failed, not both", JOBS_HELP);

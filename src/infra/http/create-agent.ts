@@ -1,4 +1,5 @@
-import { Agent } from "undici";
+// The Agent alone, not undici's index (see send-request.ts).
+import Agent from "undici/lib/dispatcher/agent.js";
 
 /** How long an idle socket waits for the next request before it is closed (the pool's, not a setting). */
 const KEEP_ALIVE_TIMEOUT_MS = 10_000;

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "pino";
-import { request, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import type { CallSlots } from "./call-slots.js";
 import { HttpError, isPermanentNetworkFailure } from "./http-error.js";
@@ -11,6 +11,7 @@ import { BudgetPaused } from "./budget-paused.js";
 import { createRedactor, type Redactor } from "../secrets/redactor.js";
 import { credentialsInAuthorization } from "./credentials-in-authorization.js";
 import { readHttpAnswer } from "./read-http-answer.js";
+import { sendRequest } from "./send-request.js";
 import type { HttpRequest, HttpResponse } from "./http-request.js";
 import { messageOf } from "../../core/errors/message-of.js";
 
@@ -154,7 +155,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
     let response: Dispatcher.ResponseData;
     try {
-      response = await request(url, { method, headers, body, signal, dispatcher: options.dispatcher });
+      response = await sendRequest(url, { method, headers, body, signal, dispatcher: options.dispatcher });
       settle?.();
     } catch (cause) {
       settle?.();

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
-import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect } from "vitest";
 import { assertCliBuilt, CLI_BIN, CLI_MODULES_BIN } from "../../support/process-cli.js";
@@ -162,6 +162,46 @@ describe("the bundled CLI: what a command loads", () => {
     ).toEqual([]);
     expect(modules.filter((path) => UPSTREAM_AND_FEATURES.test(path) || path.includes("/dist/src/jobs/handlers/"))).toEqual([]);
     expect(external.filter((url) => UPSTREAM_AND_FEATURES.test(url))).toEqual([]);
+    // What `jobs show` says of an add-options job is loaded by `show` alone (its schema is built at load).
+    expect(modules.filter((path) => /\/add-options\/(describe-)?add-options-outcome\.js$/.test(path))).toEqual([]);
+  });
+
+  // The upstream clients import undici's Agent and its request alone (src/infra/http/send-request.ts):
+  // its index would bring fetch, WebSocket, the mock agents and the caches into every command that
+  // calls an upstream (plan, sync), most of that chunk's start.
+  test("holds undici's Agent and request, not its index, fetch, WebSocket, mock agents or caches", async () => {
+    const dir = join(dirname(CLI_BIN), "chunks");
+    const undiciModules: string[] = [];
+    for (const name of await readdir(dir))
+      for (const line of (await readFile(join(dir, name), "utf8")).split("\n"))
+        if (line.startsWith("// node_modules/undici/")) undiciModules.push(line.slice("// node_modules/undici/".length));
+
+    // (a module imported from one place only is inlined without its comment: agent.js, api-request.js)
+    expect(undiciModules).toContain("lib/dispatcher/client.js");
+    expect(
+      undiciModules.filter((path) =>
+        /^index\.js$|^lib\/(mock|cache|web\/(websocket|eventsource|cache)|interceptor)\/|^lib\/web\/fetch\/index\.js$/.test(path),
+      ),
+    ).toEqual([]);
+  });
+
+  // undici's HTTP/2 client reads ten constants of node:http2 as it loads; pim-sync never connects
+  // over HTTP/2, so the bundle gives it those and node:http2 on demand (scripts/undici-http2-on-demand.ts).
+  test("loading undici's Agent (plan, sync) starts none of Node's HTTP/2 modules", async () => {
+    const dir = join(dirname(CLI_BIN), "chunks");
+    let agentChunk: string | undefined;
+    for (const name of await readdir(dir))
+      if ((await readFile(join(dir, name), "utf8")).includes("\n// dist/src/infra/http/create-agent.js\n")) agentChunk = join(dir, name);
+    expect(agentChunk).toBeDefined();
+    const script = `await import(${JSON.stringify(pathToFileURL(agentChunk ?? "").href)}); console.log(JSON.stringify(process.moduleLoadList));`;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    expect(code).toBe(0);
+    const loaded = JSON.parse(stdout) as string[];
+    expect(loaded).toContain("NativeModule net");
+    expect(loaded.filter((name) => name.includes("http2"))).toEqual([]);
   });
 
   // msgpackr requires its native decoder through CommonJS, which the loader hook above does not
