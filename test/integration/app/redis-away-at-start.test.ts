@@ -7,7 +7,7 @@ import { assertCliBuilt, waitForExit, type CliProcess } from "../../support/proc
 import { testConfigObject } from "../../support/process-config.js";
 import { waitForJobState } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/wait-for.js";
-import type { OwnRedisServer } from "../../support/own-redis-server.js";
+import type { OwnRedisServer } from "../../../testkit/own-redis-server.js";
 import { createTriggerClient, type TriggerAnswer } from "../../support/trigger-client.js";
 import { Redis } from "ioredis";
 import { test, type CliFixture } from "../../support/fixtures.js";

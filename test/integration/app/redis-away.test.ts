@@ -4,7 +4,7 @@ import { beforeAll, describe, expect } from "vitest";
 import { assertCliBuilt, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { waitFor } from "../../support/wait-for.js";
-import { startOwnRedisServer } from "../../support/own-redis-server.js";
+import { startOwnRedisServer } from "../../../testkit/own-redis-server.js";
 import { REFUSED_PORT } from "../../support/refused-port.js";
 import { startSilentServer } from "../../support/silent-server.js";
 import { test, type CliFixture } from "../../support/fixtures.js";

@@ -4,7 +4,7 @@ import { afterEach, describe, expect } from "vitest";
 import { parseSettings } from "../../../../src/settings/load-settings.js";
 import type { RunningSimulators } from "../../../../sim/start-simulators.js";
 import { startAppWorker, type AppWorker } from "../../../support/app-worker.js";
-import type { OwnRedisServer } from "../../../support/own-redis-server.js";
+import type { OwnRedisServer } from "../../../../testkit/own-redis-server.js";
 import { testConfigObject } from "../../../support/process-config.js";
 import { silentLogger } from "../../../support/silent-logger.js";
 import { createTriggerClient } from "../../../support/trigger-client.js";
