@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { TEST_REDIS_URL } from "./redis.js";
+import type { RunningSimulators } from "../../sim/start-simulators.js";
+import { TEST_REDIS_URL, type TestRedis } from "./redis.js";
 
 /** The simulators' default credentials (see sim/): what a config pointing at them uses. */
 export const SIM_CREDENTIALS = {
@@ -29,6 +30,20 @@ export interface TestConfigInput {
   readonly addOptions?: Readonly<Record<string, unknown>>;
   readonly http?: Readonly<Record<string, unknown>>;
   readonly stateDir?: string;
+}
+
+/** The simulators and the test Redis a config points at (the `sims` and `redis` fixtures). */
+export interface ConfigTargets {
+  readonly sims: RunningSimulators;
+  readonly redis: TestRedis;
+}
+
+/** What a test config says besides where the simulators and Redis are. */
+export type TestConfigExtras = Omit<TestConfigInput, "pimUrl" | "serviceUrl" | "redisPrefix">;
+
+/** A config input against the test's simulators and its Redis key prefix. */
+export function configInputFor({ sims, redis }: ConfigTargets, extras: TestConfigExtras = {}): TestConfigInput {
+  return { pimUrl: sims.pim.url, serviceUrl: sims.service.url, redisPrefix: redis.prefix, ...extras };
 }
 
 /**

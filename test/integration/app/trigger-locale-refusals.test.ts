@@ -1,13 +1,11 @@
-import { beforeAll, describe, expect } from "vitest";
+import { describe, expect } from "vitest";
 import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
 import type { RunningSimulators } from "../../../sim/start-simulators.js";
-import { assertCliBuilt, servingUrlOf, type CliProcess } from "../../support/process-cli.js";
-import { writeTestConfig } from "../../support/process-config.js";
 import { allJobs } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/wait-for.js";
-import type { TestRedis } from "../../support/redis.js";
 import { createTriggerClient } from "../../support/trigger-client.js";
-import { test, type CliFixture } from "../../support/fixtures.js";
+import { test } from "../../support/fixtures.js";
+import { startWorkerProcess, type WorkerProcessFixtures } from "../../support/worker-process.js";
 
 const TOKEN = "trigger-token-of-the-locale-test";
 /** One request of the PIM structure read: the locales list is read once per structure read. */
@@ -16,37 +14,23 @@ const LOCALES_ROUTE = "GET /api/rest/v1/locales";
 const SPANISH_LABEL = { project: 67, attribute: "color", options: [{ name: "azul", label: { es_ES: "Azul" } }] };
 
 describe("pim-sync worker as a process: trigger requests refused for a label locale, and the PIM structure reads they cost", () => {
-  let cli: CliFixture;
+  let fixtures: WorkerProcessFixtures;
   let sims: RunningSimulators;
-  let redis: TestRedis;
   let queues: JobQueues;
-  let dir: string;
-  let worker: CliProcess | undefined;
   let triggerUrl = "";
   const client = createTriggerClient(() => triggerUrl);
 
-  beforeAll(() => assertCliBuilt());
-  test.beforeEach(async ({ sims: simulators, redis: testRedis, tempDir, queues: projectQueues, cli: processes }) => {
-    cli = processes;
-    sims = simulators;
-    redis = testRedis;
-    queues = projectQueues;
-    dir = tempDir;
+  test.beforeEach(({ sims: simulators, redis, tempDir, queues: projectQueues, cli }) => {
+    [fixtures, sims, queues] = [{ cli, sims: simulators, redis, tempDir }, simulators, projectQueues];
   });
 
   async function startWorker(addOptions: Readonly<Record<string, unknown>>): Promise<void> {
-    const configPath = await writeTestConfig(dir, {
-      pimUrl: sims.pim.url,
-      serviceUrl: sims.service.url,
-      redisPrefix: redis.prefix,
-      logLevel: "info",
+    ({ url: triggerUrl } = await startWorkerProcess(fixtures, {
       trigger: { token: TOKEN },
       server: { host: "127.0.0.1", port: 0 },
       addOptions,
       projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
-    });
-    worker = cli.spawn(["worker", "--config", configPath]);
-    triggerUrl = await servingUrlOf(worker);
+    }));
   }
 
   const structureReads = (): number => sims.pim.stats().byRoute[LOCALES_ROUTE] ?? 0;

@@ -14,6 +14,7 @@ import { writeTestConfig } from "../../support/process-config.js";
 import type { TestRedis } from "../../support/redis.js";
 import { test, type CliFixture } from "../../support/fixtures.js";
 import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
+import { addOptionsArgs } from "../../support/add-options-args.js";
 
 const PROJECT = 67;
 
@@ -70,15 +71,11 @@ describe("bad input: exit 2 naming the problem, nothing sent or queued", () => {
       projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
     });
     const proc = cli.spawn([
-      "add-options",
-      "--config",
-      config,
-      "--project",
-      String(PROJECT),
-      "--attribute",
-      "color",
-      "--options",
-      '[{"name": "teal", "label": {"__proto__": "Teal"}}]',
+      ...addOptionsArgs(config, {
+        project: String(PROJECT),
+        attribute: "color",
+        options: '[{"name": "teal", "label": {"__proto__": "Teal"}}]',
+      }),
     ]);
     expect((await waitForExit(proc, 60_000)).code, proc.stderr()).toBe(2);
     expect(proc.stderr()).toContain("options.0.label.__proto__: label keys must be locale codes with a region");

@@ -12,6 +12,7 @@ import { waitFor } from "../../../support/wait-for.js";
 import type { TestRedis } from "../../../support/redis.js";
 import { test, type CliFixture, type WorkersFixture } from "../../../support/fixtures.js";
 import { HELD_HTTP, PIM_API } from "../../../support/worker-harness.js";
+import { addOptionsArgs } from "../../../support/add-options-args.js";
 
 const PROJECT = 67;
 const TOKEN = "/api/oauth/v1/token";
@@ -77,18 +78,7 @@ describe("--once commands and the worker on one project", () => {
     const tokensBefore = sims.pim.requests.filter((r) => r.path === TOKEN).length;
 
     const sync = cli.spawn(["sync", "--config", configPath, "--project", "67", "--once"]);
-    const add = cli.spawn([
-      "add-options",
-      "--config",
-      configPath,
-      "--project",
-      "67",
-      "--attribute",
-      "color",
-      "--options",
-      '[{"name": "teal"}]',
-      "--once",
-    ]);
+    const add = cli.spawn([...addOptionsArgs(configPath, { attribute: "color", options: '[{"name": "teal"}]' }), "--once"]);
     const [syncExit, addExit] = await Promise.all([waitForExit(sync, 30_000), waitForExit(add, 30_000)]);
 
     for (const proc of [sync, add]) {
@@ -147,15 +137,7 @@ describe("--once commands and the worker on one project", () => {
     const configPath = await config({ redis: false, addOptions: { recent_addition_grace_ms: 0 } });
     expect((await waitForExit(cli.spawn(["sync", "--config", configPath, "--project", "67", "--once"]), 30_000)).code).toBe(0);
     const add = cli.spawn([
-      "add-options",
-      "--config",
-      configPath,
-      "--project",
-      "67",
-      "--attribute",
-      "color",
-      "--options",
-      '[{"name": "teal", "label": {"en-US": "Teal"}}]',
+      ...addOptionsArgs(configPath, { attribute: "color", options: '[{"name": "teal", "label": {"en-US": "Teal"}}]' }),
       "--once",
     ]);
     expect((await waitForExit(add, 30_000)).code).toBe(0);
@@ -178,15 +160,7 @@ describe("--once commands and the worker on one project", () => {
 
     // Removed by the PIM and a sync, it can be added again: the expired record is gone (file state).
     const again = cli.spawn([
-      "add-options",
-      "--config",
-      configPath,
-      "--project",
-      "67",
-      "--attribute",
-      "color",
-      "--options",
-      '[{"name": "teal", "label": {"en-US": "Teal"}}]',
+      ...addOptionsArgs(configPath, { attribute: "color", options: '[{"name": "teal", "label": {"en-US": "Teal"}}]' }),
       "--once",
       "--json",
     ]);

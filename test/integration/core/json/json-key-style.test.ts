@@ -1,15 +1,11 @@
 import { describe, expect } from "vitest";
 import type { JsonKeyStyle } from "../../../../src/core/json/json-key-style.js";
 import type { JobQueues } from "../../../../src/jobs/queues/job-queues.js";
-import { parseSettings } from "../../../../src/settings/load-settings.js";
-import type { RunningSimulators } from "../../../../sim/start-simulators.js";
-import { startAppWorker, type AppWorker } from "../../../support/app-worker.js";
-import { testConfigObject } from "../../../support/process-config.js";
+import { type AppWorker, serverUrlOf } from "../../../support/app-worker.js";
 import { waitForJobState } from "../../../support/process-jobs.js";
-import type { TestRedis } from "../../../support/redis.js";
-import { silentLogger } from "../../../support/silent-logger.js";
 import { createTriggerClient } from "../../../support/trigger-client.js";
-import { test, type WorkersFixture } from "../../../support/fixtures.js";
+import { test } from "../../../support/fixtures.js";
+import { startTestAppWorker, type TestAppWorkerFixtures } from "../../../support/test-app-worker.js";
 
 const PROJECT = 67;
 const TRIGGER_TOKEN = "json-keys-trigger-token-0123";
@@ -24,34 +20,19 @@ function keysOf(value: unknown): string[] {
 }
 
 describe("one JSON style: the admin API and GET /v1/jobs answer snake_case (camelCase only with worker --json-keys camel)", () => {
-  let workers: WorkersFixture;
-  let sims: RunningSimulators;
-  let redis: TestRedis;
+  let fixtures: TestAppWorkerFixtures;
   let queues: JobQueues;
   let worker: AppWorker | undefined;
-  const client = createTriggerClient(() => {
-    if (!worker?.serverUrl) throw new Error("the worker has no HTTP server");
-    return worker.serverUrl;
-  });
+  const client = createTriggerClient(() => serverUrlOf(worker));
 
-  test.beforeEach(({ sims: simulators, redis: testRedis, queues: projectQueues, workers: keeper }) => {
-    sims = simulators;
-    redis = testRedis;
-    queues = projectQueues;
-    workers = keeper;
+  test.beforeEach(({ sims, redis, queues: projectQueues, workers }) => {
+    [fixtures, queues] = [{ sims, redis, workers }, projectQueues];
   });
 
   /** Starts a worker, runs one sync to completion and one add-options job to failure; their refs. */
   async function startWithJobs(jsonKeys?: JsonKeyStyle): Promise<{ sync: string; failed: string }> {
-    const config = testConfigObject({
-      pimUrl: sims.pim.url,
-      serviceUrl: sims.service.url,
-      redisPrefix: redis.prefix,
-      trigger: { token: TRIGGER_TOKEN },
-    });
     const server = { host: "127.0.0.1", port: 0, admin: { users: [ADMIN] } };
-    const settings = parseSettings(JSON.stringify({ ...config, server }), "json-keys-config", {});
-    worker = workers.keep(await startAppWorker({ settings, logger: silentLogger(), ...(jsonKeys ? { jsonKeys } : {}) }));
+    worker = await startTestAppWorker(fixtures, { trigger: { token: TRIGGER_TOKEN }, server }, jsonKeys ? { jsonKeys } : {});
     const sync = await client.call("/v1/sync", { token: TRIGGER_TOKEN, body: { project: PROJECT } });
     const syncId = (sync.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length);
     await waitForJobState(queues, PROJECT, syncId, "completed", 30_000);

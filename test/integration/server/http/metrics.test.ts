@@ -1,16 +1,13 @@
 import { describe, expect } from "vitest";
 import type { JobQueues } from "../../../../src/jobs/queues/job-queues.js";
-import { parseSettings } from "../../../../src/settings/load-settings.js";
 import type { RunningSimulators } from "../../../../sim/start-simulators.js";
-import { startAppWorker, type AppWorker } from "../../../support/app-worker.js";
-import { testConfigObject } from "../../../support/process-config.js";
+import { serverUrlOf, type AppWorker } from "../../../support/app-worker.js";
 import { waitForJobState } from "../../../support/process-jobs.js";
-import type { TestRedis } from "../../../support/redis.js";
 import { promtoolCheckMetrics } from "../../../support/promtool-check.js";
-import { silentLogger } from "../../../support/silent-logger.js";
 import { createTriggerClient } from "../../../support/trigger-client.js";
 import { createWorkerMetrics } from "../../../../src/server/metrics/worker-metrics.js";
 import { test } from "../../../support/fixtures.js";
+import { startTestAppWorker } from "../../../support/test-app-worker.js";
 
 const PROJECT = 67;
 const TRIGGER_TOKEN = "metrics-test-trigger-token-0123";
@@ -24,32 +21,21 @@ function sample(text: string, series: string): number | undefined {
 
 describe("GET /metrics (prom-client, over real HTTP)", () => {
   let sims: RunningSimulators;
-  let redis: TestRedis;
   let queues: JobQueues;
   let worker: AppWorker | undefined;
-  const client = createTriggerClient(() => {
-    if (!worker?.serverUrl) throw new Error("the worker has no HTTP server");
-    return worker.serverUrl;
-  });
+  const client = createTriggerClient(() => serverUrlOf(worker));
 
-  test.beforeEach(async ({ sims: simulators, redis: testRedis, queues: projectQueues, workers }) => {
-    sims = simulators;
-    redis = testRedis;
-    queues = projectQueues;
-    const config = testConfigObject({
-      pimUrl: sims.pim.url,
-      serviceUrl: sims.service.url,
-      redisPrefix: redis.prefix,
-      trigger: { token: TRIGGER_TOKEN },
-      // At 03:00: no scheduled run comes during the test, but the schedule's period is reported.
-      projectExtras: { allowed_options_for_pim_attribute_addition: ["color"], schedule: { cron: "0 3 * * *", timezone: "UTC" } },
-    });
-    const settings = parseSettings(
-      JSON.stringify({ ...config, server: { host: "127.0.0.1", port: 0, metrics_token: METRICS_TOKEN } }),
-      "metrics-test-config",
-      {},
+  test.beforeEach(async ({ sims: simulators, redis, queues: projectQueues, workers }) => {
+    [sims, queues] = [simulators, projectQueues];
+    worker = await startTestAppWorker(
+      { sims, redis, workers },
+      {
+        trigger: { token: TRIGGER_TOKEN },
+        server: { host: "127.0.0.1", port: 0, metrics_token: METRICS_TOKEN },
+        // At 03:00: no scheduled run comes during the test, but the schedule's period is reported.
+        projectExtras: { allowed_options_for_pim_attribute_addition: ["color"], schedule: { cron: "0 3 * * *", timezone: "UTC" } },
+      },
     );
-    worker = workers.keep(await startAppWorker({ settings, logger: silentLogger() }));
   });
 
   async function scrape(): Promise<string> {

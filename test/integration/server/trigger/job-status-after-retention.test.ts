@@ -1,45 +1,33 @@
 import { describe, expect } from "vitest";
 import type { JobQueues } from "../../../../src/jobs/queues/job-queues.js";
 import { idempotencyWindowSeconds } from "../../../../src/jobs/queues/job-options.js";
-import { parseSettings } from "../../../../src/settings/load-settings.js";
-import type { Settings } from "../../../../src/settings/settings-schema.js";
-import type { RunningSimulators } from "../../../../sim/start-simulators.js";
-import { startAppWorker, type AppWorker } from "../../../support/app-worker.js";
-import { testConfigObject } from "../../../support/process-config.js";
+import { serverUrlOf, type AppWorker } from "../../../support/app-worker.js";
 import { waitForJobState } from "../../../support/process-jobs.js";
 import type { TestRedis } from "../../../support/redis.js";
-import { silentLogger } from "../../../support/silent-logger.js";
 import { createTriggerClient } from "../../../support/trigger-client.js";
 import { waitFor } from "../../../support/wait-for.js";
 import { test } from "../../../support/fixtures.js";
+import { startTestAppWorker } from "../../../support/test-app-worker.js";
 
 const PROJECT = 67;
 const TOKEN = "job-status-trigger-token-0123";
 
 describe("GET /v1/jobs/:project/:id answers a job's outcome for the whole idempotency window, after BullMQ removed the job", () => {
-  let sims: RunningSimulators;
   let redis: TestRedis;
   let queues: JobQueues;
-  let settings: Settings;
-  let worker: AppWorker | undefined;
-  const client = createTriggerClient(() => {
-    if (!worker?.serverUrl) throw new Error("the worker has no HTTP server");
-    return worker.serverUrl;
-  });
+  let worker: AppWorker;
+  const client = createTriggerClient(() => serverUrlOf(worker));
 
-  test.beforeEach(async ({ sims: simulators, redis: testRedis, queues: projectQueues, workers }) => {
-    sims = simulators;
-    redis = testRedis;
-    queues = projectQueues;
-    const config = testConfigObject({
-      pimUrl: sims.pim.url,
-      serviceUrl: sims.service.url,
-      redisPrefix: redis.prefix,
-      trigger: { token: TOKEN },
-      projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
-    });
-    settings = parseSettings(JSON.stringify({ ...config, server: { host: "127.0.0.1", port: 0 } }), "job-status-config", {});
-    worker = workers.keep(await startAppWorker({ settings, logger: silentLogger() }));
+  test.beforeEach(async ({ sims, redis: testRedis, queues: projectQueues, workers }) => {
+    [redis, queues] = [testRedis, projectQueues];
+    worker = await startTestAppWorker(
+      { sims, redis, workers },
+      {
+        trigger: { token: TOKEN },
+        server: { host: "127.0.0.1", port: 0 },
+        projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
+      },
+    );
   });
 
   const statusKey = (id: string): string => `${redis.prefix}:job-status:${PROJECT}:${id}`;
@@ -80,7 +68,7 @@ describe("GET /v1/jobs/:project/:id answers a job's outcome for the whole idempo
       result: { collections: [{ collection: "color", added: ["teal"], skipped: [] }] },
     });
 
-    const window = idempotencyWindowSeconds(settings.worker);
+    const window = idempotencyWindowSeconds(worker.app.settings.worker);
     const ttl = await redis.redis.ttl(statusKey(id));
     expect(ttl).toBeGreaterThan(window - 600);
     expect(ttl).toBeLessThanOrEqual(window);

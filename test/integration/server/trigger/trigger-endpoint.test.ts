@@ -1,15 +1,13 @@
 import { Client } from "undici";
 import { afterEach, describe, expect } from "vitest";
 import type { JobQueues } from "../../../../src/jobs/queues/job-queues.js";
-import { startAppWorker, type AppWorker } from "../../../support/app-worker.js";
-import { parseSettings } from "../../../../src/settings/load-settings.js";
+import { triggerUrlOf, type AppWorker } from "../../../support/app-worker.js";
 import type { RunningSimulators } from "../../../../sim/start-simulators.js";
-import { SIM_SECRETS, testConfigObject } from "../../../support/process-config.js";
+import { SIM_SECRETS } from "../../../support/process-config.js";
 import { allJobs, waitForJobState } from "../../../support/process-jobs.js";
-import type { TestRedis } from "../../../support/redis.js";
-import { silentLogger } from "../../../support/silent-logger.js";
 import { createTriggerClient, type TriggerAnswer } from "../../../support/trigger-client.js";
 import { test } from "../../../support/fixtures.js";
+import { startTestAppWorker } from "../../../support/test-app-worker.js";
 
 const PROJECT = 67;
 const TOKEN = "trigger-token-0123456789abcdef";
@@ -17,32 +15,16 @@ const VALID = { project: PROJECT, attribute: "color", options: [{ name: "teal", 
 
 describe("trigger endpoint (in-process worker)", () => {
   let sims: RunningSimulators;
-  let redis: TestRedis;
   let queues: JobQueues;
   let worker: AppWorker | undefined;
-  const client = createTriggerClient(() => {
-    if (!worker?.triggerUrl) throw new Error("the worker has no trigger endpoint");
-    return worker.triggerUrl;
-  });
+  const client = createTriggerClient(() => triggerUrlOf(worker));
 
-  test.beforeEach(async ({ sims: simulators, redis: testRedis, queues: projectQueues, workers }) => {
-    sims = simulators;
-    redis = testRedis;
-    queues = projectQueues;
-    const settings = parseSettings(
-      JSON.stringify(
-        testConfigObject({
-          pimUrl: sims.pim.url,
-          serviceUrl: sims.service.url,
-          redisPrefix: redis.prefix,
-          trigger: { port: 0, token: TOKEN },
-          projectExtras: { allowed_options_for_pim_attribute_addition: ["color", "material"] },
-        }),
-      ),
-      "trigger-test-config",
-      {},
+  test.beforeEach(async ({ sims: simulators, redis, queues: projectQueues, workers }) => {
+    [sims, queues] = [simulators, projectQueues];
+    worker = await startTestAppWorker(
+      { sims, redis, workers },
+      { trigger: { port: 0, token: TOKEN }, projectExtras: { allowed_options_for_pim_attribute_addition: ["color", "material"] } },
     );
-    worker = workers.keep(await startAppWorker({ settings, logger: silentLogger() }));
   });
 
   afterEach(() => {
@@ -216,8 +198,7 @@ describe("trigger endpoint (in-process worker)", () => {
   });
 
   test("closes the connection after answering before the body was read, so the next request on a keep-alive client is answered", async () => {
-    const url = worker?.triggerUrl;
-    if (!url) throw new Error("the worker has no trigger endpoint");
+    const url = triggerUrlOf(worker);
     const connection = new Client(url, { pipelining: 1 });
     try {
       const post = (body: string) =>
@@ -243,8 +224,7 @@ describe("trigger endpoint (in-process worker)", () => {
   });
 
   test("a 401 given before a large body was read closes the connection too, and the next request is answered", async () => {
-    const url = worker?.triggerUrl;
-    if (!url) throw new Error("the worker has no trigger endpoint");
+    const url = triggerUrlOf(worker);
     const connection = new Client(url, { pipelining: 1 });
     try {
       const post = (token: string, body: string) =>
