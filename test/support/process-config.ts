@@ -18,6 +18,8 @@ export interface TestConfigInput {
   /** The Redis key prefix (from createTestRedis); null for a config without `redis`. */
   readonly redisPrefix: string | null;
   readonly project?: number;
+  /** Several projects, alike but for their id (in place of `project`). */
+  readonly projects?: readonly number[];
   readonly logLevel?: string;
   /** Merged into the project entry (allowlist, service budget...). */
   readonly projectExtras?: Readonly<Record<string, unknown>>;
@@ -30,6 +32,8 @@ export interface TestConfigInput {
   readonly addOptions?: Readonly<Record<string, unknown>>;
   readonly http?: Readonly<Record<string, unknown>>;
   readonly stateDir?: string;
+  /** More top-level keys (`budgets`, a `redis` of another URL...), put over what the rest made. */
+  readonly topLevel?: Readonly<Record<string, unknown>>;
 }
 
 /** The simulators and the test Redis a config points at (the `sims` and `redis` fixtures). */
@@ -60,14 +64,13 @@ export function testConfigObject(input: TestConfigInput): Record<string, unknown
     ...(input.trigger === undefined ? {} : { trigger: input.trigger }),
     ...(input.server === undefined ? {} : { server: input.server }),
     add_options: { visibility_attempts: 5, visibility_delay_ms: 50, ...input.addOptions },
-    projects: [
-      {
-        id: input.project ?? 67,
-        pim: { url: input.pimUrl, ...SIM_CREDENTIALS.pim },
-        service: { url: input.serviceUrl, token: SIM_CREDENTIALS.serviceToken, ...input.serviceExtras },
-        ...input.projectExtras,
-      },
-    ],
+    projects: (input.projects ?? [input.project ?? 67]).map((id) => ({
+      id,
+      pim: { url: input.pimUrl, ...SIM_CREDENTIALS.pim },
+      service: { url: input.serviceUrl, token: SIM_CREDENTIALS.serviceToken, ...input.serviceExtras },
+      ...input.projectExtras,
+    })),
+    ...input.topLevel,
   };
 }
 

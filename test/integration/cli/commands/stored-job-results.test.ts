@@ -1,13 +1,11 @@
 import { describe, expect } from "vitest";
 import type { JobQueues } from "../../../../src/jobs/queues/job-queues.js";
 import { queueNameOf } from "../../../../src/infra/redis/queue-names.js";
-import type { RunningSimulators } from "../../../../sim/start-simulators.js";
-import { assertCliBuilt, servingUrlOf, waitForExit } from "../../../support/process-cli.js";
-import { writeTestConfig } from "../../../support/process-config.js";
+import { waitForExit } from "../../../support/process-cli.js";
 import { waitForJobState } from "../../../support/process-jobs.js";
-import type { TestRedis } from "../../../support/redis.js";
 import { createTriggerClient } from "../../../support/trigger-client.js";
-import { test, type CliFixture } from "../../../support/fixtures.js";
+import { test } from "../../../support/fixtures.js";
+import { startWorkerProcess, type WorkerProcessFixtures } from "../../../support/worker-process.js";
 
 const PROJECT = 67;
 const ADMIN = { name: "ada", password: "ada-password-0123", role: "admin", token: "ada-results-token-0123456789" } as const;
@@ -21,29 +19,18 @@ function keysOf(value: unknown): string[] {
 }
 
 describe("job results: stored snake_case, shown snake_case (an earlier version's camelCase too), a held-back sync shown as such", () => {
-  let cli: CliFixture;
-  let sims: RunningSimulators;
-  let redis: TestRedis;
+  let fixtures: WorkerProcessFixtures;
   let queues: JobQueues;
   let configPath: string;
   let baseUrl = "";
   const client = createTriggerClient(() => baseUrl);
 
-  test.beforeEach(async ({ sims: simulators, redis: testRedis, tempDir, queues: projectQueues, cli: processes }) => {
-    cli = processes;
-    assertCliBuilt();
-    sims = simulators;
-    redis = testRedis;
-    queues = projectQueues;
-    configPath = await writeTestConfig(tempDir, {
-      pimUrl: sims.pim.url,
-      serviceUrl: sims.service.url,
-      redisPrefix: redis.prefix,
-      logLevel: "info",
+  test.beforeEach(async ({ sims, redis, tempDir, queues: projectQueues, cli }) => {
+    [fixtures, queues] = [{ cli, sims, redis, tempDir }, projectQueues];
+    ({ url: baseUrl, configPath } = await startWorkerProcess(fixtures, {
       projectExtras: { deletion_guard: { max_fraction: 0.3, min_count: 2 } },
       server: { host: "127.0.0.1", port: 0, admin: { users: [ADMIN] } },
-    });
-    baseUrl = await servingUrlOf(await cli.startWorker(configPath));
+    }));
   });
 
   const asAdmin = (path: string, method = "GET") =>
@@ -55,14 +42,14 @@ describe("job results: stored snake_case, shown snake_case (an earlier version's
     return ref;
   }
   async function run(...args: string[]): Promise<string> {
-    const proc = cli.spawn([...args, "--config", configPath]);
+    const proc = fixtures.cli.spawn([...args, "--config", configPath]);
     expect(await waitForExit(proc, 30_000)).toEqual({ code: 0, signal: null });
     return proc.stdout();
   }
 
   test("the CLI, the admin API and the dashboard show results snake_case and a held-back sync as held_back", async () => {
     const first = await sync();
-    const color = sims.pim.state.attribute_options["color"] ?? [];
+    const color = fixtures.sims.pim.state.attribute_options["color"] ?? [];
     color.splice(0, color.length, ...color.filter((option) => !["black", "blue"].includes(option.code)));
     const held = await sync();
     const heldId = held.split("/")[1] ?? "";
@@ -75,7 +62,7 @@ describe("job results: stored snake_case, shown snake_case (an earlier version's
     // A result an earlier version stored camelCase, in place of the first sync's.
     const firstId = first.split("/")[1] ?? "";
     const legacy = { outcome: "held_back", written: 0, heldBack: [{ collection: "season", names: 3, reason: "old" }], durationMs: 12 };
-    await redis.redis.hset(`${redis.prefix}:${queueNameOf(PROJECT)}:${firstId}`, "returnvalue", JSON.stringify(legacy));
+    await fixtures.redis.redis.hset(`${fixtures.redis.prefix}:${queueNameOf(PROJECT)}:${firstId}`, "returnvalue", JSON.stringify(legacy));
 
     // jobs list: the state column says held_back; --json has the outcome.
     const table = await run("jobs", "list");
@@ -131,11 +118,11 @@ describe("job results: stored snake_case, shown snake_case (an earlier version's
       ["history", "--project", "67", "--json"],
       ["held", "--project", "67", "--json"],
     ]) {
-      const proc = cli.spawn([...command, "--json-keys", "camel", "--config", configPath]);
+      const proc = fixtures.cli.spawn([...command, "--json-keys", "camel", "--config", configPath]);
       expect(await waitForExit(proc, 30_000)).toEqual({ code: 2, signal: null });
       expect(proc.stderr()).toContain("unknown option '--json-keys'");
     }
-    const camel = cli.spawn(["jobs", "show", ref, "--json", "--json-keys", "camel", "--config", configPath]);
+    const camel = fixtures.cli.spawn(["jobs", "show", ref, "--json", "--json-keys", "camel", "--config", configPath]);
     expect(await waitForExit(camel, 30_000)).toEqual({ code: 0, signal: null });
     expect(camel.stderr()).toContain("deprecated: --json-keys camel is removed in 0.3.0");
     // The earlier shape: the result camelCase, as earlier versions stored it.

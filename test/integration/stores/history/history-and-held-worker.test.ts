@@ -1,12 +1,10 @@
 import { describe, expect } from "vitest";
 import type { JobQueues } from "../../../../src/jobs/queues/job-queues.js";
-import type { RunningSimulators } from "../../../../sim/start-simulators.js";
-import { assertCliBuilt, servingUrlOf, waitForExit, type CliProcess } from "../../../support/process-cli.js";
-import { writeTestConfig } from "../../../support/process-config.js";
+import { waitForExit } from "../../../support/process-cli.js";
 import { waitForJobState } from "../../../support/process-jobs.js";
-import type { TestRedis } from "../../../support/redis.js";
 import { createTriggerClient } from "../../../support/trigger-client.js";
-import { test, type CliFixture } from "../../../support/fixtures.js";
+import { test } from "../../../support/fixtures.js";
+import { startWorkerProcess, type WorkerProcessFixtures } from "../../../support/worker-process.js";
 
 const PROJECT = 67;
 const ADMIN = { name: "ada", password: "ada-password-0123", role: "admin", token: "ada-script-token-0123456789" } as const;
@@ -30,33 +28,18 @@ interface Held {
 }
 
 describe("the worker records its writes and keeps held deletions for an admin's review", () => {
-  let cli: CliFixture;
-  let sims: RunningSimulators;
-  let redis: TestRedis;
+  let fixtures: WorkerProcessFixtures;
   let queues: JobQueues;
-  let dir: string;
   let configPath = "";
-  let worker: CliProcess;
   let baseUrl = "";
   const client = createTriggerClient(() => baseUrl);
 
-  test.beforeEach(async ({ sims: simulators, redis: testRedis, tempDir, queues: projectQueues, cli: processes }) => {
-    cli = processes;
-    assertCliBuilt();
-    sims = simulators;
-    redis = testRedis;
-    queues = projectQueues;
-    dir = tempDir;
-    configPath = await writeTestConfig(dir, {
-      pimUrl: sims.pim.url,
-      serviceUrl: sims.service.url,
-      redisPrefix: redis.prefix,
-      logLevel: "info",
+  test.beforeEach(async ({ sims, redis, tempDir, queues: projectQueues, cli }) => {
+    [fixtures, queues] = [{ cli, sims, redis, tempDir }, projectQueues];
+    ({ url: baseUrl, configPath } = await startWorkerProcess(fixtures, {
       projectExtras: { deletion_guard: { max_fraction: 0.3, min_count: 2 }, allowed_options_for_pim_attribute_addition: ["color"] },
       server: { host: "127.0.0.1", port: 0, metrics_token: METRICS_TOKEN, admin: { users: [ADMIN, VIEWER] } },
-    });
-    worker = await cli.startWorker(configPath);
-    baseUrl = await servingUrlOf(worker);
+    }));
   });
 
   const as = (user: { token: string }, path: string, method = "GET") =>
@@ -74,10 +57,10 @@ describe("the worker records its writes and keeps held deletions for an admin's 
     return answer.json as { entries: Entry[]; next_cursor: string | null };
   };
   const heldList = async () => ((await as(VIEWER, `/admin/api/projects/${PROJECT}/held`)).json as { held: Held[] }).held;
-  const color = () => sims.pim.state.attribute_options["color"] ?? [];
+  const color = () => fixtures.sims.pim.state.attribute_options["color"] ?? [];
   const dropFromPim = (...codes: string[]) => color().splice(0, color().length, ...color().filter((o) => !codes.includes(o.code)));
   const inService = () =>
-    (sims.service.collections().find((c) => c.name === "color" && c.project === PROJECT)?.options ?? []).map((o) => o.name).sort();
+    (fixtures.sims.service.collections().find((c) => c.name === "color" && c.project === PROJECT)?.options ?? []).map((o) => o.name).sort();
   const heldMetric = async () => {
     const text = (await client.call("/metrics", { token: METRICS_TOKEN })).text;
     return Number(/^pim_sync_held_deletions\{project="67"\} (\d+)$/m.exec(text)?.[1] ?? "NaN");
@@ -178,7 +161,16 @@ describe("the worker records its writes and keeps held deletions for an admin's 
     const [again] = await heldList();
     expect(again).toMatchObject({ approved: null, collections: [{ collection: "color", options: ["black", "blue"] }] });
     expect(again?.id).not.toBe(plan?.id);
-    const dismissing = cli.spawn(["held", "dismiss", "--config", configPath, "--project", String(PROJECT), "--id", again?.id ?? "?"]);
+    const dismissing = fixtures.cli.spawn([
+      "held",
+      "dismiss",
+      "--config",
+      configPath,
+      "--project",
+      String(PROJECT),
+      "--id",
+      again?.id ?? "?",
+    ]);
     expect(await waitForExit(dismissing, 30_000)).toEqual({ code: 0, signal: null });
     expect(dismissing.stdout()).toContain("Dismissed: these options stay in the service");
     expect(await heldList()).toEqual([]);
