@@ -1,3 +1,4 @@
+import type { JobQueues } from "../../src/jobs/queues/job-queues.js";
 import type { CliFixture } from "./fixtures.js";
 import { servingUrlOf, type CliProcess } from "./process-cli.js";
 import { configInputFor, writeTestConfig, type ConfigTargets, type TestConfigExtras } from "./process-config.js";
@@ -6,6 +7,11 @@ import { configInputFor, writeTestConfig, type ConfigTargets, type TestConfigExt
 export interface WorkerProcessFixtures extends ConfigTargets {
   readonly cli: CliFixture;
   readonly tempDir: string;
+}
+
+/** What a test of worker processes keeps for its helpers: the fixtures above and the project `queues`. */
+export interface ProcessTestFixtures extends WorkerProcessFixtures {
+  readonly queues: JobQueues;
 }
 
 export interface WorkerProcess {

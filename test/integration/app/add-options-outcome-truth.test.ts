@@ -1,12 +1,11 @@
 import { describe, expect } from "vitest";
-import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
 import { servingUrlOf, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { SIM_CREDENTIALS } from "../../support/process-config.js";
 import { waitForJobState } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/wait-for.js";
 import { createTriggerClient } from "../../support/trigger-client.js";
 import { test } from "../../support/fixtures.js";
-import { writeWorkerConfig, type WorkerProcessFixtures } from "../../support/worker-process.js";
+import { writeWorkerConfig, type ProcessTestFixtures } from "../../support/worker-process.js";
 
 const PROJECT = 67;
 const TOKEN = "trigger-token-of-the-outcome-test";
@@ -27,12 +26,11 @@ interface JobAnswer {
 }
 
 describe("pim-sync worker as a process: an add-options request's outcome lists what it added, whichever run or attempt added it", () => {
-  let fixtures: WorkerProcessFixtures;
-  let queues: JobQueues;
+  let fixtures: ProcessTestFixtures;
   let configPath: string;
 
-  test.beforeEach(async ({ sims, redis, queues: projectQueues, tempDir, cli }) => {
-    [fixtures, queues] = [{ cli, sims, redis, tempDir }, projectQueues];
+  test.beforeEach(async ({ sims, redis, queues, tempDir, cli }) => {
+    fixtures = { cli, sims, redis, queues, tempDir };
     configPath = await writeWorkerConfig(fixtures, {
       trigger: { token: TOKEN },
       server: { host: "127.0.0.1", port: 0, admin: { users: [ADMIN] } },
@@ -90,12 +88,12 @@ describe("pim-sync worker as a process: an add-options request's outcome lists w
     });
     a.worker.signal("SIGKILL");
     expect(await waitForExit(a.worker, 10_000)).toEqual({ code: null, signal: "SIGKILL" });
-    expect(await queues.queueFor(PROJECT).getJobState(jobId)).toBe("active");
+    expect(await fixtures.queues.queueFor(PROJECT).getJobState(jobId)).toBe("active");
     stopWatching();
     fixtures.sims.pim.setLatencyMs(0);
 
     const b = await startWorker();
-    const done = await waitForJobState(queues, PROJECT, jobId, "completed", 60_000);
+    const done = await waitForJobState(fixtures.queues, PROJECT, jobId, "completed", 60_000);
     expect(done.stalledCounter).toBeGreaterThanOrEqual(1);
 
     const answer = await jobAnswer(b.url, ref);
@@ -124,7 +122,7 @@ describe("pim-sync worker as a process: an add-options request's outcome lists w
     const ref = (queued.json as { job_id: string }).job_id;
     const jobId = ref.split("/")[1] ?? "";
 
-    const failed = await waitForJobState(queues, PROJECT, jobId, "failed", 60_000);
+    const failed = await waitForJobState(fixtures.queues, PROJECT, jobId, "failed", 60_000);
     expect(failed.failedReason).toMatch(/the service refused add-options of silk for 'material-fr_FR'/);
     // The first attempt wrote the two collections before the refused one (a refused call is no write).
     expect([first.id, second.id, last.id].map(addOptionsSent)).toEqual([["silk"], ["silk"], []]);
@@ -133,7 +131,7 @@ describe("pim-sync worker as a process: an add-options request's outcome lists w
     await serviceUpdate(last.id, { delete_options: ["silk"] });
     const retried = await client.call(`/admin/api/jobs/${ref}/retry`, { token: ADMIN.token, method: "POST" });
     expect(retried).toMatchObject({ status: 200, json: { outcome: "retried" } });
-    await waitForJobState(queues, PROJECT, jobId, "completed", 60_000);
+    await waitForJobState(fixtures.queues, PROJECT, jobId, "completed", 60_000);
 
     const answer = await jobAnswer(url, ref);
     expect(answer.result?.status).toBe("added");
@@ -165,7 +163,7 @@ describe("pim-sync worker as a process: an add-options request's outcome lists w
     const jobId = ref.split("/")[1] ?? "";
 
     // Backoff of the catalog (from 10 s, jitter 50%): the retry comes within 10 s.
-    const done = await waitForJobState(queues, PROJECT, jobId, "completed", 90_000);
+    const done = await waitForJobState(fixtures.queues, PROJECT, jobId, "completed", 90_000);
 
     expect(done.attemptsMade).toBeGreaterThanOrEqual(2);
     const answer = await jobAnswer(url, ref);

@@ -1,11 +1,10 @@
 import { describe, expect } from "vitest";
-import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
 import { waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { waitForJobState } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/wait-for.js";
 import { escapeRedisGlob, scanKeys } from "../../support/redis.js";
 import { test } from "../../support/fixtures.js";
-import { writeWorkerConfig, type WorkerProcessFixtures } from "../../support/worker-process.js";
+import { writeWorkerConfig, type ProcessTestFixtures } from "../../support/worker-process.js";
 
 const PROJECT = 67;
 const REQUESTS: readonly { attribute: string; name: string }[] = ["teal", "navy", "olive", "plum"]
@@ -16,12 +15,11 @@ const isAccepted = (r: { method: string; path: string; status: number }): boolea
   r.method === "PATCH" && r.path.endsWith("/add-options/") && r.status === 200;
 
 describe("pim-sync worker as a process: SIGKILL in the middle of a merged add-options batch", () => {
-  let fixtures: WorkerProcessFixtures;
-  let queues: JobQueues;
+  let fixtures: ProcessTestFixtures;
   let configPath: string;
 
-  test.beforeEach(async ({ sims, redis, queues: projectQueues, tempDir, cli }) => {
-    [fixtures, queues] = [{ cli, sims, redis, tempDir }, projectQueues];
+  test.beforeEach(async ({ sims, redis, queues, tempDir, cli }) => {
+    fixtures = { cli, sims, redis, queues, tempDir };
     configPath = await writeWorkerConfig(fixtures, {
       // 2 writes a second for 8 collections: the batch lasts seconds, the kill lands inside it.
       serviceExtras: { requests_per_second: 2 },
@@ -34,7 +32,7 @@ describe("pim-sync worker as a process: SIGKILL in the middle of a merged add-op
   test("every request ends added exactly once, and its outcome says so: no outcome before the writes, the killed run replayed, no failed job", async () => {
     const ids: string[] = [];
     for (const { attribute, name } of REQUESTS)
-      ids.push((await queues.enqueue("options.add", { project: PROJECT, attribute, options: [{ name }] })).jobId);
+      ids.push((await fixtures.queues.enqueue("options.add", { project: PROJECT, attribute, options: [{ name }] })).jobId);
     const [leader] = ids;
     const workerA = await spawnWorker();
     await waitFor(() => fixtures.sims.service.requests.filter(isAccepted).length >= 2, {
@@ -48,9 +46,9 @@ describe("pim-sync worker as a process: SIGKILL in the middle of a merged add-op
     expect(await scanKeys(fixtures.redis.redis, `${escapeRedisGlob(fixtures.redis.prefix)}:add-outcome:*`)).toEqual([]);
 
     const workerB = await spawnWorker();
-    const done = await Promise.all(ids.map((id) => waitForJobState(queues, PROJECT, id, "completed", 60_000)));
+    const done = await Promise.all(ids.map((id) => waitForJobState(fixtures.queues, PROJECT, id, "completed", 60_000)));
 
-    expect(await queues.queueFor(PROJECT).getJobs(["failed"], 0, -1)).toEqual([]);
+    expect(await fixtures.queues.queueFor(PROJECT).getJobs(["failed"], 0, -1)).toEqual([]);
     const leaderJob = done.find((job) => job.id === leader);
     expect(leaderJob?.stalledCounter).toBeGreaterThanOrEqual(1);
     // Each request asked for an option of its own, so each caused an addition: `added`, even when

@@ -2,7 +2,6 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect } from "vitest";
 import { pimConnectionBudgetOf } from "../../../src/infra/budgets/budget-identity.js";
-import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
 import { keyspaceOf } from "../../../src/infra/redis/keyspace.js";
 import { pimConnectionSchema } from "../../../src/settings/settings-schema.js";
 import { defaultCatalogPath, startSimulators } from "../../../sim/start-simulators.js";
@@ -11,7 +10,7 @@ import { SIM_CREDENTIALS } from "../../support/process-config.js";
 import { waitForJobState } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/wait-for.js";
 import { test } from "../../support/fixtures.js";
-import { writeWorkerConfig, type WorkerProcessFixtures } from "../../support/worker-process.js";
+import { writeWorkerConfig, type ProcessTestFixtures } from "../../support/worker-process.js";
 
 /** The sample catalogue's two projects, and two copies of project 67, all behind one account and one PIM connection. */
 const PROJECTS = [67, 99, 101, 102] as const;
@@ -35,16 +34,15 @@ async function writeFleetCatalog(dir: string): Promise<string> {
 const LEASE_MS = 2_000;
 
 describe("fleet-wide upstream budgets: two worker processes, four projects, one service account and one PIM connection, the simulators at their real budgets", () => {
-  let fixtures: WorkerProcessFixtures;
-  let queues: JobQueues;
+  let fixtures: ProcessTestFixtures;
   let configPath: string;
   let pimSettings: Record<string, unknown>;
 
   test.override("queueProjects", [...PROJECTS]);
-  test.beforeEach(async ({ redis, tempDir, queues: projectQueues, closeAfter, cli }) => {
+  test.beforeEach(async ({ redis, tempDir, queues, closeAfter, cli }) => {
     // Real budgets: service 10 requests/s; PIM 100 requests/s, 4 in flight per connection, 3 option writes/s.
     const sims = closeAfter(await startSimulators({ catalogPath: await writeFleetCatalog(tempDir) }));
-    [fixtures, queues] = [{ cli, sims, redis, tempDir }, projectQueues];
+    fixtures = { cli, sims, redis, queues, tempDir };
     pimSettings = { url: fixtures.sims.pim.url, ...SIM_CREDENTIALS.pim };
     configPath = await writeWorkerConfig(fixtures, {
       worker: { concurrency: 2 },
@@ -55,8 +53,8 @@ describe("fleet-wide upstream budgets: two worker processes, four projects, one 
 
   test("a full sync of every project: no 429 anywhere, never more than 10 service requests in any 1,000 ms, never more than 4 PIM calls in flight", async () => {
     const workers = [await fixtures.cli.startWorker(configPath), await fixtures.cli.startWorker(configPath)];
-    const jobs = await Promise.all(PROJECTS.map((project) => queues.enqueue("sync.run", { project, full: true })));
-    await Promise.all(jobs.map((job) => waitForJobState(queues, job.project, job.jobId, "completed", 120_000)));
+    const jobs = await Promise.all(PROJECTS.map((project) => fixtures.queues.enqueue("sync.run", { project, full: true })));
+    await Promise.all(jobs.map((job) => waitForJobState(fixtures.queues, job.project, job.jobId, "completed", 120_000)));
 
     // Both processes did part of the work.
     for (const worker of workers) expect(worker.logs().some((line) => line.msg === "job started")).toBe(true);
@@ -88,7 +86,7 @@ describe("fleet-wide upstream budgets: two worker processes, four projects, one 
       "slots",
     );
     const doomed = await fixtures.cli.startWorker(configPath);
-    const jobs = await Promise.all(PROJECTS.slice(0, 2).map((project) => queues.enqueue("sync.run", { project, full: true })));
+    const jobs = await Promise.all(PROJECTS.slice(0, 2).map((project) => fixtures.queues.enqueue("sync.run", { project, full: true })));
     const held = await waitFor(
       async () => {
         const members = await fixtures.redis.redis.zrange(slotsKey, 0, -1);
@@ -104,7 +102,7 @@ describe("fleet-wide upstream budgets: two worker processes, four projects, one 
     for (const end of leaseEnds) expect(end).toBeLessThanOrEqual(killedAt + LEASE_MS);
 
     const survivor = await fixtures.cli.startWorker(configPath);
-    await Promise.all(jobs.map((job) => waitForJobState(queues, job.project, job.jobId, "completed", 120_000)));
+    await Promise.all(jobs.map((job) => waitForJobState(fixtures.queues, job.project, job.jobId, "completed", 120_000)));
     expect(survivor.logs().some((line) => line.msg === "job started")).toBe(true);
     // The dead process's slots are gone; the survivor took them and gave them back.
     expect((await fixtures.redis.redis.zrange(slotsKey, 0, -1)).filter((member) => member.startsWith(`${doomed.pid}.`))).toEqual([]);

@@ -1,11 +1,9 @@
 import { describe, expect } from "vitest";
-import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
-import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { allJobs } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/wait-for.js";
 import { createTriggerClient } from "../../support/trigger-client.js";
 import { test } from "../../support/fixtures.js";
-import { startWorkerProcess, type WorkerProcessFixtures } from "../../support/worker-process.js";
+import { startWorkerProcess, type ProcessTestFixtures } from "../../support/worker-process.js";
 
 const TOKEN = "trigger-token-of-the-locale-test";
 /** One request of the PIM structure read: the locales list is read once per structure read. */
@@ -14,14 +12,12 @@ const LOCALES_ROUTE = "GET /api/rest/v1/locales";
 const SPANISH_LABEL = { project: 67, attribute: "color", options: [{ name: "azul", label: { es_ES: "Azul" } }] };
 
 describe("pim-sync worker as a process: trigger requests refused for a label locale, and the PIM structure reads they cost", () => {
-  let fixtures: WorkerProcessFixtures;
-  let sims: RunningSimulators;
-  let queues: JobQueues;
+  let fixtures: ProcessTestFixtures;
   let triggerUrl = "";
   const client = createTriggerClient(() => triggerUrl);
 
-  test.beforeEach(({ sims: simulators, redis, tempDir, queues: projectQueues, cli }) => {
-    [fixtures, sims, queues] = [{ cli, sims: simulators, redis, tempDir }, simulators, projectQueues];
+  test.beforeEach(({ sims, redis, tempDir, queues, cli }) => {
+    fixtures = { cli, sims, redis, queues, tempDir };
   });
 
   async function startWorker(addOptions: Readonly<Record<string, unknown>>): Promise<void> {
@@ -33,7 +29,7 @@ describe("pim-sync worker as a process: trigger requests refused for a label loc
     }));
   }
 
-  const structureReads = (): number => sims.pim.stats().byRoute[LOCALES_ROUTE] ?? 0;
+  const structureReads = (): number => fixtures.sims.pim.stats().byRoute[LOCALES_ROUTE] ?? 0;
 
   test("100 requests refused for a disabled locale (50 at once on an empty cache, then 50 one by one) cost one structure read", async () => {
     await startWorker({ catalog_cache_ms: 600_000, locale_recheck_ms: 600_000 });
@@ -50,14 +46,14 @@ describe("pim-sync worker as a process: trigger requests refused for a label loc
       expect(answer.json).toEqual({ errors: ["options.0.label.es-ES: 'es-ES' is not among the project's locales (de-DE, en-US, fr-FR)"] });
     }
     expect(structureReads() - before).toBe(1);
-    expect(await allJobs(queues)).toEqual([]);
+    expect(await allJobs(fixtures.queues)).toEqual([]);
   });
 
   test("a locale enabled in the PIM after the cache was filled is accepted once locale_recheck_ms has passed", async () => {
     await startWorker({ catalog_cache_ms: 600_000, locale_recheck_ms: 500 });
     expect((await client.call("/v1/add-options", { token: TOKEN, body: SPANISH_LABEL })).status).toBe(400);
 
-    const spanish = sims.pim.state.locales.find((locale) => locale.code === "es_ES");
+    const spanish = fixtures.sims.pim.state.locales.find((locale) => locale.code === "es_ES");
     if (!spanish) throw new Error("the simulator's catalogue has no es_ES");
     spanish.enabled = true;
 
@@ -71,6 +67,6 @@ describe("pim-sync worker as a process: trigger requests refused for a label loc
       { timeoutMs: 30_000, intervalMs: 100, what: "the request with an es-ES label to be accepted" },
     );
     expect(accepted.json).toEqual({ job_id: expect.stringMatching(/^67\/\d+$/), status: "queued" });
-    expect((await allJobs(queues)).map((job) => job.name)).toEqual(["options.add"]);
+    expect((await allJobs(fixtures.queues)).map((job) => job.name)).toEqual(["options.add"]);
   });
 });

@@ -1,11 +1,10 @@
 import { beforeAll, describe, expect } from "vitest";
-import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
 import type { RequestGate } from "../../../sim/shared/request-gates.js";
 import { waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { cleanSyncEndState, collectionsOf, waitForJobState, type CollectionsByName } from "../../support/process-jobs.js";
 import { test } from "../../support/fixtures.js";
 import { HELD_HTTP } from "../../support/worker-harness.js";
-import { writeWorkerConfig, type WorkerProcessFixtures } from "../../support/worker-process.js";
+import { writeWorkerConfig, type ProcessTestFixtures } from "../../support/worker-process.js";
 
 const PROJECT = 67;
 /** Collections of project 67 the sample catalogue derives and the service holds. */
@@ -15,8 +14,7 @@ const isUpdateOptions = (request: { method: string; path: string; status: number
 
 describe("pim-sync worker as a process: signals", () => {
   let reference: { collections: CollectionsByName; otherProject: CollectionsByName };
-  let fixtures: WorkerProcessFixtures;
-  let queues: JobQueues;
+  let fixtures: ProcessTestFixtures;
   let configPath: string;
 
   beforeAll(async () => {
@@ -25,8 +23,8 @@ describe("pim-sync worker as a process: signals", () => {
     expect(Object.keys(reference.collections)).toHaveLength(SYNCED_COLLECTIONS + 1);
   });
 
-  test.beforeEach(async ({ sims, redis, queues: projectQueues, tempDir, cli }) => {
-    [fixtures, queues] = [{ cli, sims, redis, tempDir }, projectQueues];
+  test.beforeEach(async ({ sims, redis, queues, tempDir, cli }) => {
+    fixtures = { cli, sims, redis, queues, tempDir };
     configPath = await writeWorkerConfig(fixtures, { http: HELD_HTTP });
   });
 
@@ -43,13 +41,13 @@ describe("pim-sync worker as a process: signals", () => {
   test("SIGTERM during a sync lets it finish: exit 0, the job completed, every collection synced", async () => {
     const gate = holdWrites(1);
     const worker = await spawnWorker();
-    const { jobId } = await queues.enqueue("sync.run", { project: PROJECT, trigger: "cli" });
+    const { jobId } = await fixtures.queues.enqueue("sync.run", { project: PROJECT, trigger: "cli" });
 
     // The sync is under way: the job is active, the PIM was read, the first collection written,
     // the second write held.
     await worker.waitForLog((line) => line.msg === "job started" && line.job === jobId, 10_000, "'job started'");
     await gate.reached(1, 30_000);
-    const job = await queues.queueFor(PROJECT).getJob(jobId);
+    const job = await fixtures.queues.queueFor(PROJECT).getJob(jobId);
     expect(await job?.getState()).toBe("active");
     expect(fixtures.sims.pim.requests.some((r) => r.path.startsWith("/api/rest/v1/"))).toBe(true);
     expect(fixtures.sims.service.requests.filter(isUpdateOptions)).toHaveLength(1);
@@ -62,7 +60,7 @@ describe("pim-sync worker as a process: signals", () => {
     expect(exit).toEqual({ code: 0, signal: null });
     expect(worker.logs().some((line) => line.msg === "worker stopped" && line.forced === false)).toBe(true);
     expect(worker.stderr()).not.toContain("left to be recovered");
-    const finished = await queues.queueFor(PROJECT).getJob(jobId);
+    const finished = await fixtures.queues.queueFor(PROJECT).getJob(jobId);
     expect(await finished?.getState()).toBe("completed");
     expect(finished?.failedReason ?? "").toBe("");
     expect(finished?.returnvalue).toMatchObject({ outcome: "done", written: SYNCED_COLLECTIONS });
@@ -93,7 +91,7 @@ describe("pim-sync worker as a process: signals", () => {
     const gate = holdWrites(1);
     const workerA = fixtures.cli.spawn(["worker", "--config", shortDeadline]);
     await workerA.waitForLog((line) => line.msg === "worker started", 15_000, "'worker started'");
-    const { jobId } = await queues.enqueue("sync.run", { project: PROJECT, trigger: "cli" });
+    const { jobId } = await fixtures.queues.enqueue("sync.run", { project: PROJECT, trigger: "cli" });
     await gate.reached(1, 30_000);
     expect(fixtures.sims.service.requests.filter(isUpdateOptions)).toHaveLength(1);
 
@@ -115,7 +113,7 @@ describe("pim-sync worker as a process: signals", () => {
     ).toBe(true);
 
     const workerB = await spawnWorker();
-    const done = await waitForJobState(queues, PROJECT, jobId, "completed", 35_000);
+    const done = await waitForJobState(fixtures.queues, PROJECT, jobId, "completed", 35_000);
     expect(done.failedReason ?? "").toBe("");
     expect(collectionsOf(fixtures.sims.service)).toEqual(reference.collections);
     workerB.signal("SIGTERM");
@@ -139,10 +137,10 @@ describe("pim-sync worker as a process: signals", () => {
     expect(fixtures.sims.service.requests.filter(isUpdateOptions)).toHaveLength(2);
     gate.open();
     // A died holding the job: it is still active (its lock not yet expired or not yet noticed).
-    expect(await (await queues.queueFor(PROJECT).getJob(jobId))?.getState()).toBe("active");
+    expect(await (await fixtures.queues.queueFor(PROJECT).getJob(jobId))?.getState()).toBe("active");
 
     const workerB = await spawnWorker();
-    const done = await waitForJobState(queues, PROJECT, jobId, "completed", 35_000);
+    const done = await waitForJobState(fixtures.queues, PROJECT, jobId, "completed", 35_000);
 
     expect(done.failedReason ?? "").toBe("");
     expect(done.returnvalue).toMatchObject({ outcome: "done" });
@@ -155,7 +153,7 @@ describe("pim-sync worker as a process: signals", () => {
       true,
     );
     expect(workerB.logs().some((line) => line.job === jobId && line.msg === "job started")).toBe(true);
-    expect(await queues.queueFor(PROJECT).getJobs(["failed"], 0, -1)).toEqual([]);
+    expect(await fixtures.queues.queueFor(PROJECT).getJobs(["failed"], 0, -1)).toEqual([]);
     expect(collectionsOf(fixtures.sims.service)).toEqual(reference.collections);
     expect(collectionsOf(fixtures.sims.service, 99)).toEqual(reference.otherProject);
 

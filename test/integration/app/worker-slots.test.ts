@@ -1,10 +1,9 @@
 import { describe, expect } from "vitest";
-import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
 import { type CliProcess, type LogLine } from "../../support/process-cli.js";
 import { waitForJobState } from "../../support/process-jobs.js";
 import { test } from "../../support/fixtures.js";
 import { HELD_HTTP, PIM_API } from "../../support/worker-harness.js";
-import { writeWorkerConfig, type WorkerProcessFixtures } from "../../support/worker-process.js";
+import { writeWorkerConfig, type ProcessTestFixtures } from "../../support/worker-process.js";
 
 const PROJECTS = [67, 99] as const;
 
@@ -27,13 +26,12 @@ function runsIn(logs: readonly LogLine[]): JobRun[] {
 }
 
 describe("pim-sync worker processes: a process takes a job only with a free slot", () => {
-  let fixtures: WorkerProcessFixtures;
-  let queues: JobQueues;
+  let fixtures: ProcessTestFixtures;
   let configPath: string;
 
   test.override("queueProjects", PROJECTS);
-  test.beforeEach(async ({ sims, redis, queues: projectQueues, tempDir, cli }) => {
-    [fixtures, queues] = [{ cli, sims, redis, tempDir }, projectQueues];
+  test.beforeEach(async ({ sims, redis, queues, tempDir, cli }) => {
+    fixtures = { cli, sims, redis, queues, tempDir };
     configPath = await writeWorkerConfig(fixtures, { http: HELD_HTTP, worker: { concurrency: 1 }, projects: PROJECTS });
   });
 
@@ -47,14 +45,14 @@ describe("pim-sync worker processes: a process takes a job only with a free slot
     // then, however long B takes to come up (a latency only made that likely).
     const gate = fixtures.sims.pim.holdRequests({ path: PIM_API });
     const a = await spawnWorker();
-    const jobs = await Promise.all(PROJECTS.map((project) => queues.enqueue("sync.run", { project })));
+    const jobs = await Promise.all(PROJECTS.map((project) => fixtures.queues.enqueue("sync.run", { project })));
     const first = await a.waitForLog((line) => line.msg === "job started", 10_000, "A's first 'job started'");
     await gate.reached(1, 30_000);
     const b = await spawnWorker();
     await b.waitForLog((line) => line.msg === "job started", 30_000, "B's 'job started' while A's job is held");
     gate.open();
 
-    await Promise.all(jobs.map((job) => waitForJobState(queues, job.project, job.jobId, "completed", 60_000)));
+    await Promise.all(jobs.map((job) => waitForJobState(fixtures.queues, job.project, job.jobId, "completed", 60_000)));
     const runsOfA = runsIn(a.logs());
     const runsOfB = runsIn(b.logs());
     expect(runsOfA.map((run) => run.job)).toEqual([first.job]);

@@ -1,11 +1,10 @@
 import { describe, expect } from "vitest";
-import type { JobQueues } from "../../../../src/jobs/queues/job-queues.js";
 import { queueNameOf } from "../../../../src/infra/redis/queue-names.js";
 import { waitForExit } from "../../../support/process-cli.js";
 import { waitForJobState } from "../../../support/process-jobs.js";
 import { createTriggerClient } from "../../../support/trigger-client.js";
 import { test } from "../../../support/fixtures.js";
-import { startWorkerProcess, type WorkerProcessFixtures } from "../../../support/worker-process.js";
+import { startWorkerProcess, type ProcessTestFixtures } from "../../../support/worker-process.js";
 
 const PROJECT = 67;
 const ADMIN = { name: "ada", password: "ada-password-0123", role: "admin", token: "ada-results-token-0123456789" } as const;
@@ -19,14 +18,13 @@ function keysOf(value: unknown): string[] {
 }
 
 describe("job results: stored snake_case, shown snake_case (an earlier version's camelCase too), a held-back sync shown as such", () => {
-  let fixtures: WorkerProcessFixtures;
-  let queues: JobQueues;
+  let fixtures: ProcessTestFixtures;
   let configPath: string;
   let baseUrl = "";
   const client = createTriggerClient(() => baseUrl);
 
-  test.beforeEach(async ({ sims, redis, tempDir, queues: projectQueues, cli }) => {
-    [fixtures, queues] = [{ cli, sims, redis, tempDir }, projectQueues];
+  test.beforeEach(async ({ sims, redis, tempDir, queues, cli }) => {
+    fixtures = { cli, sims, redis, queues, tempDir };
     ({ url: baseUrl, configPath } = await startWorkerProcess(fixtures, {
       projectExtras: { deletion_guard: { max_fraction: 0.3, min_count: 2 } },
       server: { host: "127.0.0.1", port: 0, admin: { users: [ADMIN] } },
@@ -38,7 +36,7 @@ describe("job results: stored snake_case, shown snake_case (an earlier version's
   async function sync(): Promise<string> {
     const answer = await asAdmin(`/admin/api/projects/${PROJECT}/sync`, "POST");
     const ref = (answer.json as { job_id: string }).job_id;
-    await waitForJobState(queues, PROJECT, ref.split("/")[1] ?? "", "completed", 60_000);
+    await waitForJobState(fixtures.queues, PROJECT, ref.split("/")[1] ?? "", "completed", 60_000);
     return ref;
   }
   async function run(...args: string[]): Promise<string> {
@@ -55,7 +53,7 @@ describe("job results: stored snake_case, shown snake_case (an earlier version's
     const heldId = held.split("/")[1] ?? "";
 
     // Stored: snake_case, the dashboard's raw view included.
-    const stored = (await queues.queueFor(PROJECT).getJob(heldId))?.returnvalue as unknown;
+    const stored = (await fixtures.queues.queueFor(PROJECT).getJob(heldId))?.returnvalue as unknown;
     expect(stored).toMatchObject({ outcome: "held_back", held_back: [expect.objectContaining({ collection: "color", names: 2 })] });
     expect(keysOf(stored).filter((key) => CAMEL_KEY.test(key))).toEqual([]);
 

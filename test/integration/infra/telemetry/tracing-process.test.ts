@@ -1,5 +1,4 @@
 import { describe, expect } from "vitest";
-import type { JobQueues } from "../../../../src/jobs/queues/job-queues.js";
 import { servingUrlOf, waitForExit } from "../../../support/process-cli.js";
 import { SIM_CREDENTIALS, SIM_SECRETS } from "../../../support/process-config.js";
 import { waitForJobState } from "../../../support/process-jobs.js";
@@ -8,7 +7,7 @@ import { createTriggerClient } from "../../../support/trigger-client.js";
 import { startOtlpReceiver, type OtlpReceiver } from "../../../support/otlp-receiver.js";
 import { SPAN_KIND, type ReceivedSpan } from "../../../support/otlp-span.js";
 import { test } from "../../../support/fixtures.js";
-import { writeWorkerConfig, type WorkerProcessFixtures } from "../../../support/worker-process.js";
+import { writeWorkerConfig, type ProcessTestFixtures } from "../../../support/worker-process.js";
 
 const PROJECT = 67;
 const TOKEN = "trigger-token-of-the-tracing-test-0123";
@@ -28,13 +27,12 @@ describe.each([
   { protocol: "http/protobuf", contentType: "application/x-protobuf", serviceName: undefined },
   { protocol: "http/json", contentType: "application/json", serviceName: "pim-sync-under-test" },
 ] as const)("pim-sync worker as a process, traced over OTLP $protocol to a loopback receiver", ({ protocol, contentType, serviceName }) => {
-  let fixtures: WorkerProcessFixtures;
+  let fixtures: ProcessTestFixtures;
   let receiver: OtlpReceiver;
-  let queues: JobQueues;
   let configPath: string;
 
-  test.beforeEach(async ({ sims, redis, tempDir, queues: projectQueues, closeAfter, cli }) => {
-    [fixtures, queues] = [{ cli, sims, redis, tempDir }, projectQueues];
+  test.beforeEach(async ({ sims, redis, tempDir, queues, closeAfter, cli }) => {
+    fixtures = { cli, sims, redis, queues, tempDir };
     receiver = closeAfter(await startOtlpReceiver());
     configPath = await writeWorkerConfig(fixtures, {
       trigger: { token: TOKEN },
@@ -60,14 +58,14 @@ describe.each([
     const sync = await client.call("/v1/sync", { token: TOKEN, body: { project: PROJECT } });
     expect(sync.status).toBe(202);
     const syncId = (sync.json as { job_id: string }).job_id.split("/")[1] ?? "";
-    await waitForJobState(queues, PROJECT, syncId, "completed", 60_000);
+    await waitForJobState(fixtures.queues, PROJECT, syncId, "completed", 60_000);
     const add = await client.call("/v1/add-options", {
       token: TOKEN,
       body: { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { en_US: "Teal" } }] },
     });
     expect(add.status).toBe(202);
     const addId = (add.json as { job_id: string }).job_id.split("/")[1] ?? "";
-    await waitForJobState(queues, PROJECT, addId, "completed", 60_000);
+    await waitForJobState(fixtures.queues, PROJECT, addId, "completed", 60_000);
     // Instrumentations record request paths: one that carries a configured secret.
     const lookup = await client.call(`/v1/jobs/${PROJECT}/${addId}?note=${encodeURIComponent(TOKEN)}`, { token: TOKEN });
     expect(lookup.status).toBe(200);

@@ -1,10 +1,9 @@
 import { describe, expect } from "vitest";
-import type { JobQueues } from "../../../../src/jobs/queues/job-queues.js";
 import { waitForExit } from "../../../support/process-cli.js";
 import { waitForJobState } from "../../../support/process-jobs.js";
 import { createTriggerClient } from "../../../support/trigger-client.js";
 import { test } from "../../../support/fixtures.js";
-import { startWorkerProcess, type WorkerProcessFixtures } from "../../../support/worker-process.js";
+import { startWorkerProcess, type ProcessTestFixtures } from "../../../support/worker-process.js";
 
 const PROJECT = 67;
 const ADMIN = { name: "ada", password: "ada-password-0123", role: "admin", token: "ada-script-token-0123456789" } as const;
@@ -28,14 +27,13 @@ interface Held {
 }
 
 describe("the worker records its writes and keeps held deletions for an admin's review", () => {
-  let fixtures: WorkerProcessFixtures;
-  let queues: JobQueues;
+  let fixtures: ProcessTestFixtures;
   let configPath = "";
   let baseUrl = "";
   const client = createTriggerClient(() => baseUrl);
 
-  test.beforeEach(async ({ sims, redis, tempDir, queues: projectQueues, cli }) => {
-    [fixtures, queues] = [{ cli, sims, redis, tempDir }, projectQueues];
+  test.beforeEach(async ({ sims, redis, tempDir, queues, cli }) => {
+    fixtures = { cli, sims, redis, queues, tempDir };
     ({ url: baseUrl, configPath } = await startWorkerProcess(fixtures, {
       projectExtras: { deletion_guard: { max_fraction: 0.3, min_count: 2 }, allowed_options_for_pim_attribute_addition: ["color"] },
       server: { host: "127.0.0.1", port: 0, metrics_token: METRICS_TOKEN, admin: { users: [ADMIN, VIEWER] } },
@@ -48,7 +46,7 @@ describe("the worker records its writes and keeps held deletions for an admin's 
     const answer = await as(ADMIN, `/admin/api/projects/${PROJECT}/sync`, "POST");
     expect(answer.status).toBe(202);
     const ref = (answer.json as { job_id: string }).job_id;
-    const job = await waitForJobState(queues, PROJECT, ref.split("/")[1] ?? "", "completed", 60_000);
+    const job = await waitForJobState(fixtures.queues, PROJECT, ref.split("/")[1] ?? "", "completed", 60_000);
     return { ref, result: job.returnvalue as { outcome: string } };
   }
   const historyOf = async (user: { token: string }, query: string) => {
@@ -86,13 +84,13 @@ describe("the worker records its writes and keeps held deletions for an admin's 
     expect(rest.next_cursor).toBeNull();
     expect((await as(VIEWER, `/admin/api/projects/${PROJECT}/history?since=yesterday`)).status).toBe(400);
 
-    const added = await queues.enqueue("options.add", {
+    const added = await fixtures.queues.enqueue("options.add", {
       project: PROJECT,
       attribute: "color",
       options: [{ name: "teal", label: { "en-US": "Teal" } }],
       requested_by: "shop",
     });
-    await waitForJobState(queues, PROJECT, added.jobId, "completed", 60_000);
+    await waitForJobState(fixtures.queues, PROJECT, added.jobId, "completed", 60_000);
     expect((await historyOf(VIEWER, "option=teal")).entries).toEqual([
       expect.objectContaining({ kind: "added", collection: "color", job: `${PROJECT}/${added.jobId}`, requested_by: "shop" }),
     ]);
