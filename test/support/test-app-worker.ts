@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import type { JobQueues } from "../../src/jobs/queues/job-queues.js";
 import { startAppWorker, type AppWorker, type AppWorkerOptions } from "./app-worker.js";
 import type { WorkersFixture } from "./fixtures.js";
 import { configInputFor, type ConfigTargets, type TestConfigExtras } from "./process-config.js";
@@ -8,6 +9,11 @@ import { testSettings } from "./test-settings.js";
 /** What an in-process worker of a test needs: the fixtures `sims`, `redis` and `workers`. */
 export interface TestAppWorkerFixtures extends ConfigTargets {
   readonly workers: WorkersFixture;
+}
+
+/** What a test of in-process workers keeps for its helpers: the fixtures above and the project `queues`. */
+export interface InProcessTestFixtures extends TestAppWorkerFixtures {
+  readonly queues: JobQueues;
 }
 
 export type TestAppWorkerOptions = Omit<AppWorkerOptions, "settings" | "logger"> & { readonly logger?: Logger };

@@ -1,11 +1,10 @@
 import { describe, expect } from "vitest";
 import type { JsonKeyStyle } from "../../../../src/core/json/json-key-style.js";
-import type { JobQueues } from "../../../../src/jobs/queues/job-queues.js";
 import { type AppWorker, serverUrlOf } from "../../../support/app-worker.js";
 import { waitForJobState } from "../../../support/process-jobs.js";
 import { createTriggerClient } from "../../../support/trigger-client.js";
 import { test } from "../../../support/fixtures.js";
-import { startTestAppWorker, type TestAppWorkerFixtures } from "../../../support/test-app-worker.js";
+import { startTestAppWorker, type InProcessTestFixtures } from "../../../support/test-app-worker.js";
 
 const PROJECT = 67;
 const TRIGGER_TOKEN = "json-keys-trigger-token-0123";
@@ -20,13 +19,12 @@ function keysOf(value: unknown): string[] {
 }
 
 describe("one JSON style: the admin API and GET /v1/jobs answer snake_case (camelCase only with worker --json-keys camel)", () => {
-  let fixtures: TestAppWorkerFixtures;
-  let queues: JobQueues;
+  let fixtures: InProcessTestFixtures;
   let worker: AppWorker | undefined;
   const client = createTriggerClient(() => serverUrlOf(worker));
 
-  test.beforeEach(({ sims, redis, queues: projectQueues, workers }) => {
-    [fixtures, queues] = [{ sims, redis, workers }, projectQueues];
+  test.beforeEach(({ sims, redis, queues, workers }) => {
+    fixtures = { sims, redis, queues, workers };
   });
 
   /** Starts a worker, runs one sync to completion and one add-options job to failure; their refs. */
@@ -35,14 +33,14 @@ describe("one JSON style: the admin API and GET /v1/jobs answer snake_case (came
     worker = await startTestAppWorker(fixtures, { trigger: { token: TRIGGER_TOKEN }, server }, jsonKeys ? { jsonKeys } : {});
     const sync = await client.call("/v1/sync", { token: TRIGGER_TOKEN, body: { project: PROJECT } });
     const syncId = (sync.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length);
-    await waitForJobState(queues, PROJECT, syncId, "completed", 30_000);
+    await waitForJobState(fixtures.queues, PROJECT, syncId, "completed", 30_000);
     // Not in the project's allowlist: queued past the trigger's check, it fails at once.
-    const failed = await queues.enqueue("options.add", {
+    const failed = await fixtures.queues.enqueue("options.add", {
       project: PROJECT,
       attribute: "color",
       options: [{ name: "teal", label: { en_US: "Teal" } }],
     });
-    await waitForJobState(queues, PROJECT, failed.jobId, "failed", 30_000);
+    await waitForJobState(fixtures.queues, PROJECT, failed.jobId, "failed", 30_000);
     return { sync: `${PROJECT}/${syncId}`, failed: `${PROJECT}/${failed.jobId}` };
   }
 

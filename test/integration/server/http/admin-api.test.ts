@@ -1,11 +1,10 @@
 import { describe, expect } from "vitest";
-import type { JobQueues } from "../../../../src/jobs/queues/job-queues.js";
 import { queueNameOf } from "../../../../src/infra/redis/queue-names.js";
 import { type AppWorker, serverUrlOf } from "../../../support/app-worker.js";
 import { waitForJobState } from "../../../support/process-jobs.js";
 import { createTriggerClient, type TriggerCall } from "../../../support/trigger-client.js";
 import { test } from "../../../support/fixtures.js";
-import { startTestAppWorker, type TestAppWorkerFixtures } from "../../../support/test-app-worker.js";
+import { startTestAppWorker, type InProcessTestFixtures } from "../../../support/test-app-worker.js";
 
 const PROJECT = 67;
 const TRIGGER_TOKEN = "admin-test-trigger-token-0123";
@@ -17,15 +16,14 @@ const basic = (user: { name: string; password: string }): Record<string, string>
 });
 
 describe("admin API and dashboard (/admin), and GET /v1/jobs", () => {
-  let fixtures: TestAppWorkerFixtures;
-  let queues: JobQueues;
+  let fixtures: InProcessTestFixtures;
   let worker: AppWorker | undefined;
   const client = createTriggerClient(() => serverUrlOf(worker));
   const as = (user: { name: string; password: string }, path: string, call: TriggerCall = {}) =>
     client.call(path, { ...call, headers: { ...basic(user), ...call.headers } });
 
-  test.beforeEach(({ sims, redis, queues: projectQueues, workers }) => {
-    [fixtures, queues] = [{ sims, redis, workers }, projectQueues];
+  test.beforeEach(({ sims, redis, queues, workers }) => {
+    fixtures = { sims, redis, queues, workers };
   });
 
   async function start(admin: boolean): Promise<void> {
@@ -35,13 +33,13 @@ describe("admin API and dashboard (/admin), and GET /v1/jobs", () => {
 
   /** An add-options job that fails at once: its attribute is not in the project's allowlist (queued past the trigger's check). */
   async function failedJob(): Promise<string> {
-    if (!queues) throw new Error("not started");
-    const job = await queues.enqueue("options.add", {
+    if (!fixtures.queues) throw new Error("not started");
+    const job = await fixtures.queues.enqueue("options.add", {
       project: PROJECT,
       attribute: "color",
       options: [{ name: "teal", label: { es_ES: "Verde azulado" } }],
     });
-    await waitForJobState(queues, PROJECT, job.jobId, "failed", 30_000);
+    await waitForJobState(fixtures.queues, PROJECT, job.jobId, "failed", 30_000);
     return job.jobId;
   }
 
@@ -109,7 +107,7 @@ describe("admin API and dashboard (/admin), and GET /v1/jobs", () => {
     });
     expect(same.status).toBe(202);
     const jobId = (same.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length);
-    const job = await queues?.queueFor(PROJECT).getJob(jobId);
+    const job = await fixtures.queues?.queueFor(PROJECT).getJob(jobId);
     expect(job?.data).toMatchObject({ project: PROJECT, full: true, trigger: "admin", requested_by: ADMIN.name });
     expect((await as(ADMIN, `/admin/api/projects/${PROJECT}/sync`, { method: "POST", body: { full: "yes" } })).status).toBe(400);
     expect((await as(ADMIN, "/admin/api/projects/5/sync", { method: "POST" })).status).toBe(404);

@@ -13,7 +13,7 @@ import { waitFor } from "../../../support/wait-for.js";
 import { basicAuth, rawRequest, type RawAnswer, type RawCall } from "../../../support/raw-http.js";
 import { silentLogger } from "../../../support/silent-logger.js";
 import { test } from "../../../support/fixtures.js";
-import { startTestAppWorker, type TestAppWorkerFixtures } from "../../../support/test-app-worker.js";
+import { startTestAppWorker, type InProcessTestFixtures } from "../../../support/test-app-worker.js";
 
 const PROJECT = 67;
 const QUEUE = queueNameOf(PROJECT);
@@ -25,17 +25,16 @@ const MASS_DELETE = { name: "sync.run", data: { project: PROJECT, full: true, tr
 const ADD_DATA = { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { en_US: "Teal" } }] };
 
 describe("the admin route table, however the path is spelled", () => {
-  let fixtures: TestAppWorkerFixtures;
-  let queues: JobQueues;
+  let fixtures: InProcessTestFixtures;
 
-  test.beforeEach(({ sims, redis, queues: projectQueues, workers }) => {
-    [fixtures, queues] = [{ sims, redis, workers }, projectQueues];
+  test.beforeEach(({ sims, redis, queues, workers }) => {
+    fixtures = { sims, redis, queues, workers };
   });
 
   async function start(logger: Logger = silentLogger()): Promise<{ queues: JobQueues; url: string }> {
     const server = { host: "127.0.0.1", port: 0, admin: { users: [ADMIN, VIEWER] } };
     const worker = await startTestAppWorker(fixtures, { trigger: { token: TRIGGER_TOKEN }, server }, { logger });
-    return { queues, url: worker.serverUrl ?? "" };
+    return { queues: fixtures.queues, url: worker.serverUrl ?? "" };
   }
 
   const as = (url: string, user: { name: string; password: string }, call: RawCall): Promise<RawAnswer> =>
