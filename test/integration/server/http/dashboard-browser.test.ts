@@ -44,8 +44,8 @@ describe("the job dashboard in a browser", () => {
     else if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  afterEach((context) => {
-    if (context.task.result?.state === "fail") failed = true;
+  afterEach(({ task }) => {
+    if (task.result?.state === "fail") failed = true;
   });
 
   test.beforeEach(({ sims, redis, queues, workers }) => {
