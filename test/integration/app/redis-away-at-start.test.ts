@@ -8,7 +8,7 @@ import type { OwnRedisServer } from "../../../testkit/own-redis-server.js";
 import { createTriggerClient, type TriggerAnswer } from "../../support/trigger-client.js";
 import { Redis } from "ioredis";
 import { test } from "../../support/fixtures.js";
-import { type ProcessTestFixtures } from "../../support/worker-process.js";
+import type { ProcessTestFixtures } from "../../support/worker-process.js";
 
 const TOKEN = "redis-away-at-start-token";
 const ADMIN = { name: "ops", password: "ops-password-123", role: "admin" } as const;

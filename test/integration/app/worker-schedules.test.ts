@@ -7,7 +7,7 @@ import { waitForExit } from "../../support/process-cli.js";
 import { writeTestConfig } from "../../support/process-config.js";
 import { waitFor } from "../../support/wait-for.js";
 import { test } from "../../support/fixtures.js";
-import { type ProcessTestFixtures } from "../../support/worker-process.js";
+import type { ProcessTestFixtures } from "../../support/worker-process.js";
 
 const PROJECT = 67;
 const FLEET_SCHEDULE = { cron: "0 3 * * *", timezone: "Europe/Paris" };

@@ -1,5 +1,5 @@
 import { describe, expect } from "vitest";
-import { type CliProcess, type LogLine } from "../../support/process-cli.js";
+import type { CliProcess, LogLine } from "../../support/process-cli.js";
 import { waitForJobState } from "../../support/process-jobs.js";
 import { test } from "../../support/fixtures.js";
 import { HELD_HTTP, PIM_API } from "../../support/worker-harness.js";

@@ -10,7 +10,7 @@ import { waitFor } from "../../../support/wait-for.js";
 import { test, type WorkersFixture } from "../../../support/fixtures.js";
 import { HELD_HTTP, PIM_API } from "../../../support/worker-harness.js";
 import { addOptionsArgs } from "../../../support/add-options-args.js";
-import { type ProcessTestFixtures } from "../../../support/worker-process.js";
+import type { ProcessTestFixtures } from "../../../support/worker-process.js";
 
 const PROJECT = 67;
 const TOKEN = "/api/oauth/v1/token";

@@ -5,17 +5,11 @@ import { waitForJobState } from "../../../support/process-jobs.js";
 import { createTriggerClient } from "../../../support/trigger-client.js";
 import { test } from "../../../support/fixtures.js";
 import { startWorkerProcess, type ProcessTestFixtures } from "../../../support/worker-process.js";
+import { everyKeyOf } from "../../../support/every-key-of.js";
 
 const PROJECT = 67;
 const ADMIN = { name: "ada", password: "ada-password-0123", role: "admin", token: "ada-results-token-0123456789" } as const;
 const CAMEL_KEY = /^[a-z][a-z0-9]*[A-Z]/;
-
-/** Every key of a JSON value, nested ones included. */
-function keysOf(value: unknown): string[] {
-  if (Array.isArray(value)) return value.flatMap(keysOf);
-  if (value === null || typeof value !== "object") return [];
-  return Object.entries(value).flatMap(([key, item]) => [key, ...keysOf(item)]);
-}
 
 describe("job results: stored snake_case, shown snake_case (an earlier version's camelCase too), a held-back sync shown as such", () => {
   let fixtures: ProcessTestFixtures;
@@ -55,7 +49,7 @@ describe("job results: stored snake_case, shown snake_case (an earlier version's
     // Stored: snake_case, the dashboard's raw view included.
     const stored = (await fixtures.queues.queueFor(PROJECT).getJob(heldId))?.returnvalue as unknown;
     expect(stored).toMatchObject({ outcome: "held_back", held_back: [expect.objectContaining({ collection: "color", names: 2 })] });
-    expect(keysOf(stored).filter((key) => CAMEL_KEY.test(key))).toEqual([]);
+    expect(everyKeyOf(stored).filter((key) => CAMEL_KEY.test(key))).toEqual([]);
 
     // A result an earlier version stored camelCase, in place of the first sync's.
     const firstId = first.split("/")[1] ?? "";
@@ -92,7 +86,7 @@ describe("job results: stored snake_case, shown snake_case (an earlier version's
     ).toEqual([first, held].sort());
     const detail = await asAdmin(`/admin/api/jobs/${first}`);
     expect(detail.json).toMatchObject({ outcome: "held_back", result: { held_back: [{ collection: "season" }], duration_ms: 12 } });
-    expect(keysOf(detail.json).filter((key) => CAMEL_KEY.test(key))).toEqual([]);
+    expect(everyKeyOf(detail.json).filter((key) => CAMEL_KEY.test(key))).toEqual([]);
 
     // The dashboard (bull-board's own API, what its pages show): the name says held_back.
     const board = await asAdmin(

@@ -5,18 +5,12 @@ import { waitForJobState } from "../../../support/process-jobs.js";
 import { createTriggerClient } from "../../../support/trigger-client.js";
 import { test } from "../../../support/fixtures.js";
 import { startTestAppWorker, type InProcessTestFixtures } from "../../../support/test-app-worker.js";
+import { everyKeyOf } from "../../../support/every-key-of.js";
 
 const PROJECT = 67;
 const TRIGGER_TOKEN = "json-keys-trigger-token-0123";
 const ADMIN = { name: "ada", password: "ada-password-0123", role: "admin", token: "ada-json-keys-token-0123456789" } as const;
 const CAMEL_KEY = /^[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+$/;
-
-/** Every object key anywhere in a JSON value. */
-function keysOf(value: unknown): string[] {
-  if (Array.isArray(value)) return value.flatMap(keysOf);
-  if (value === null || typeof value !== "object") return [];
-  return Object.entries(value).flatMap(([key, item]) => [key, ...keysOf(item)]);
-}
 
 describe("one JSON style: the admin API and GET /v1/jobs answer snake_case (camelCase only with worker --json-keys camel)", () => {
   let fixtures: InProcessTestFixtures;
@@ -52,7 +46,7 @@ describe("one JSON style: the admin API and GET /v1/jobs answer snake_case (came
     const polled = await client.call(`/v1/jobs/${refs.sync}`, { token: TRIGGER_TOKEN });
     for (const answer of [list, shownFailed, shownSync, polled]) {
       expect(answer.status).toBe(200);
-      expect(keysOf(answer.json).filter((key) => CAMEL_KEY.test(key))).toEqual([]);
+      expect(everyKeyOf(answer.json).filter((key) => CAMEL_KEY.test(key))).toEqual([]);
     }
     expect((list.json as { jobs: unknown[] }).jobs).toEqual(
       expect.arrayContaining([
@@ -98,6 +92,6 @@ describe("one JSON style: the admin API and GET /v1/jobs answer snake_case (came
       entries: [expect.objectContaining({ labels_after: expect.any(Object) as unknown })],
       next_cursor: expect.any(String) as unknown,
     });
-    expect(keysOf(history.json).filter((key) => CAMEL_KEY.test(key))).toEqual([]);
+    expect(everyKeyOf(history.json).filter((key) => CAMEL_KEY.test(key))).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import { createAgent } from "../../../../src/infra/http/create-agent.js";
 import { createPimClient } from "../../../../src/upstreams/pim/pim-client.js";
 import { EMPTY_REDACTOR } from "../../../../src/infra/secrets/redactor.js";
 import { optionEventData } from "../../../../sim/pim/pim-event-emitter.js";
-import { type CliProcess } from "../../../support/process-cli.js";
+import type { CliProcess } from "../../../support/process-cli.js";
 import { SIM_CREDENTIALS } from "../../../support/process-config.js";
 import { allJobs, collectionsOf, waitForJobState } from "../../../support/process-jobs.js";
 import { waitFor } from "../../../support/wait-for.js";

@@ -4,27 +4,12 @@ import { waitForJobState } from "../../../support/process-jobs.js";
 import { createTriggerClient } from "../../../support/trigger-client.js";
 import { test } from "../../../support/fixtures.js";
 import { startWorkerProcess, type ProcessTestFixtures } from "../../../support/worker-process.js";
+import type { HistoryEntryAnswer, HeldPlanAnswer } from "../../../support/history-answers.js";
 
 const PROJECT = 67;
 const ADMIN = { name: "ada", password: "ada-password-0123", role: "admin", token: "ada-script-token-0123456789" } as const;
 const VIEWER = { name: "vic", password: "vic-password-0123", role: "viewer", token: "vic-script-token-0123456789" } as const;
 const METRICS_TOKEN = "metrics-token-of-the-history-test";
-
-interface Entry {
-  collection: string;
-  option: string;
-  kind: string;
-  reason: string;
-  job: string;
-  trigger: string;
-  requested_by?: string;
-}
-interface Held {
-  id: string;
-  collections: { collection: string; options: string[] }[];
-  held_at: string;
-  approved: { by: string } | null;
-}
 
 describe("the worker records its writes and keeps held deletions for an admin's review", () => {
   let fixtures: ProcessTestFixtures;
@@ -52,9 +37,9 @@ describe("the worker records its writes and keeps held deletions for an admin's 
   const historyOf = async (user: { token: string }, query: string) => {
     const answer = await as(user, `/admin/api/projects/${PROJECT}/history?${query}`);
     expect(answer.status).toBe(200);
-    return answer.json as { entries: Entry[]; next_cursor: string | null };
+    return answer.json as { entries: HistoryEntryAnswer[]; next_cursor: string | null };
   };
-  const heldList = async () => ((await as(VIEWER, `/admin/api/projects/${PROJECT}/held`)).json as { held: Held[] }).held;
+  const heldList = async () => ((await as(VIEWER, `/admin/api/projects/${PROJECT}/held`)).json as { held: HeldPlanAnswer[] }).held;
   const color = () => fixtures.sims.pim.state.attribute_options["color"] ?? [];
   const dropFromPim = (...codes: string[]) => color().splice(0, color().length, ...color().filter((o) => !codes.includes(o.code)));
   const inService = () =>
