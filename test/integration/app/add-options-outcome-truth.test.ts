@@ -38,6 +38,21 @@ describe("pim-sync worker as a process: an add-options request's outcome lists w
     });
   });
 
+  const expectEveryMaterialCollectionToHoldOnly = (option: string): void => {
+    for (const { name } of MATERIAL)
+      expect(
+        fixtures.sims.service
+          .collections()
+          .find((c) => c.name === name)
+          ?.options.map((o) => o.name),
+      ).toEqual([option]);
+  };
+
+  async function stopsCleanly(worker: CliProcess): Promise<void> {
+    worker.signal("SIGTERM");
+    expect(await waitForExit(worker, 30_000)).toEqual({ code: 0, signal: null });
+  }
+
   /** A worker process with its HTTP listener on a port of its own (bound as 0, read from its log). */
   async function startWorker(): Promise<{ worker: CliProcess; url: string }> {
     const worker = fixtures.cli.spawn(["worker", "--config", configPath]);
@@ -104,8 +119,7 @@ describe("pim-sync worker as a process: an add-options request's outcome lists w
     const shown = fixtures.cli.spawn(["jobs", "show", ref, "--config", configPath]);
     expect(await waitForExit(shown, 30_000)).toEqual({ code: 0, signal: null });
     expect(shown.stdout()).toMatch(/^outcome: added: 1 added, 0 already present/m);
-    b.worker.signal("SIGTERM");
-    expect(await waitForExit(b.worker, 30_000)).toEqual({ code: 0, signal: null });
+    await stopsCleanly(b.worker);
   });
 
   test("a request refused for one collection after its other collections were written, then replayed: every collection lists the option added", async () => {
@@ -136,15 +150,8 @@ describe("pim-sync worker as a process: an add-options request's outcome lists w
     const answer = await jobAnswer(url, ref);
     expect(answer.result?.status).toBe("added");
     expect(answer.result?.collections).toEqual(MATERIAL.map(({ name }) => ({ collection: name, added: ["silk"], skipped: [] })));
-    for (const { name } of MATERIAL)
-      expect(
-        fixtures.sims.service
-          .collections()
-          .find((c) => c.name === name)
-          ?.options.map((o) => o.name),
-      ).toEqual(["silk"]);
-    worker.signal("SIGTERM");
-    expect(await waitForExit(worker, 30_000)).toEqual({ code: 0, signal: null });
+    expectEveryMaterialCollectionToHoldOnly("silk");
+    await stopsCleanly(worker);
   });
 
   test("a first attempt that failed after some of its writes (a 503 on the last collection), retried by BullMQ: the outcome lists every collection's addition", async () => {
@@ -172,14 +179,7 @@ describe("pim-sync worker as a process: an add-options request's outcome lists w
     // Nothing sent twice: the retry found tweed in the PIM (the first add-options created it
     // there), so the last collection got it through update-options.
     expect(MATERIAL.map(({ id }) => addOptionsSent(id))).toEqual([["tweed"], ["tweed"], []]);
-    for (const { name } of MATERIAL)
-      expect(
-        fixtures.sims.service
-          .collections()
-          .find((c) => c.name === name)
-          ?.options.map((o) => o.name),
-      ).toEqual(["tweed"]);
-    worker.signal("SIGTERM");
-    expect(await waitForExit(worker, 30_000)).toEqual({ code: 0, signal: null });
+    expectEveryMaterialCollectionToHoldOnly("tweed");
+    await stopsCleanly(worker);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect } from "vitest";
 import { serverUrlOf, type AppWorker } from "../../../support/app-worker.js";
 import { waitForJobState } from "../../../support/process-jobs.js";
 import { promtoolCheckMetrics } from "../../../support/promtool-check.js";
-import { createTriggerClient } from "../../../support/trigger-client.js";
+import { createTriggerClient, type TriggerAnswer } from "../../../support/trigger-client.js";
 import { createWorkerMetrics } from "../../../../src/server/metrics/worker-metrics.js";
 import { test } from "../../../support/fixtures.js";
 import { startTestAppWorker, type InProcessTestFixtures } from "../../../support/test-app-worker.js";
@@ -32,6 +32,12 @@ describe("GET /metrics (prom-client, over real HTTP)", () => {
     });
   });
 
+  /** Waits until the job a trigger answer queued has completed. */
+  async function completed(answer: TriggerAnswer): Promise<void> {
+    const ref = (answer.json as { job_id: string }).job_id;
+    await waitForJobState(fixtures.queues, PROJECT, ref.slice(`${PROJECT}/`.length), "completed", 30_000);
+  }
+
   async function scrape(): Promise<string> {
     const answer = await client.call("/metrics", { token: METRICS_TOKEN });
     expect(answer.status).toBe(200);
@@ -57,26 +63,14 @@ describe("GET /metrics (prom-client, over real HTTP)", () => {
     fixtures.sims.pim.faults.failNext({ method: "GET" }, { status: 429, times: 1, retryAfterSeconds: 0 });
     const sync = await client.call("/v1/sync", { token: TRIGGER_TOKEN, body: { project: PROJECT } });
     expect(sync.status).toBe(202);
-    await waitForJobState(
-      fixtures.queues,
-      PROJECT,
-      (sync.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length),
-      "completed",
-      30_000,
-    );
+    await completed(sync);
 
     const add = await client.call("/v1/add-options", {
       token: TRIGGER_TOKEN,
       body: { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { en_US: "Teal" } }] },
     });
     expect(add.status).toBe(202);
-    await waitForJobState(
-      fixtures.queues,
-      PROJECT,
-      (add.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length),
-      "completed",
-      30_000,
-    );
+    await completed(add);
 
     const after = await scrape();
     expect(sample(after, `pim_sync_sync_runs_total{project="${PROJECT}",outcome="ok"}`)).toBe(1);
@@ -116,24 +110,12 @@ describe("GET /metrics (prom-client, over real HTTP)", () => {
 
   test("passes `promtool check metrics` on the real scrape, after a sync, an add-options job and refused requests", async () => {
     const sync = await client.call("/v1/sync", { token: TRIGGER_TOKEN, body: { project: PROJECT } });
-    await waitForJobState(
-      fixtures.queues,
-      PROJECT,
-      (sync.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length),
-      "completed",
-      30_000,
-    );
+    await completed(sync);
     const add = await client.call("/v1/add-options", {
       token: TRIGGER_TOKEN,
       body: { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { en_US: "Teal" } }] },
     });
-    await waitForJobState(
-      fixtures.queues,
-      PROJECT,
-      (add.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length),
-      "completed",
-      30_000,
-    );
+    await completed(add);
     await client.call("/v1/sync", { token: "not-the-trigger-token-0000", body: { project: PROJECT } });
     const text = await scrape();
     const check = await promtoolCheckMetrics(text);
