@@ -36,6 +36,14 @@ export interface TestConfigInput {
   readonly topLevel?: Readonly<Record<string, unknown>>;
 }
 
+/** Where a config points the upstreams a test never reaches: nothing listens on port 9. */
+export const UNREACHED_URL = "http://127.0.0.1:9";
+
+/** A config input for commands or workers that never reach an upstream; `redisPrefix` null: no `redis`. */
+export function configInputWithoutUpstreams(redisPrefix: string | null, extras: TestConfigExtras = {}): TestConfigInput {
+  return { pimUrl: UNREACHED_URL, serviceUrl: UNREACHED_URL, redisPrefix, ...extras };
+}
+
 /** The simulators and the test Redis a config points at (the `sims` and `redis` fixtures). */
 export interface ConfigTargets {
   readonly sims: RunningSimulators;

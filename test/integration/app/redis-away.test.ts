@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect } from "vitest";
 import { waitForExit, type CliProcess } from "../../support/process-cli.js";
-import { testConfigObject } from "../../support/process-config.js";
+import { testConfigObject, configInputWithoutUpstreams } from "../../support/process-config.js";
 import { waitFor } from "../../support/wait-for.js";
 import { startOwnRedisServer } from "../../../testkit/own-redis-server.js";
 import { REFUSED_PORT } from "../../support/refused-port.js";
@@ -39,14 +39,13 @@ describe("Redis away: commands end fast and clearly, the worker keeps trying", (
     redisUrl: string,
     extras: { connectTimeoutMs?: number; logLevel?: string; worker?: Record<string, unknown> } = {},
   ): Promise<string> {
-    const config = testConfigObject({
-      pimUrl: "http://127.0.0.1:9",
-      serviceUrl: "http://127.0.0.1:9",
-      redisPrefix: "redis-away-test",
-      logLevel: extras.logLevel ?? "info",
-      worker: extras.worker,
-      projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
-    });
+    const config = testConfigObject(
+      configInputWithoutUpstreams("redis-away-test", {
+        logLevel: extras.logLevel ?? "info",
+        worker: extras.worker,
+        projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
+      }),
+    );
     const path = join(fixtures.tempDir, "config.json");
     await writeFile(
       path,

@@ -4,7 +4,7 @@ import { describe, expect } from "vitest";
 import { SYNC_SCHEDULER_ID } from "../../../src/infra/redis/queue-names.js";
 import { PROJECT_WITHOUT_SCHEDULE_WARNING } from "../../../src/jobs/worker/start-worker.js";
 import { waitForExit } from "../../support/process-cli.js";
-import { writeTestConfig } from "../../support/process-config.js";
+import { writeTestConfig, configInputWithoutUpstreams } from "../../support/process-config.js";
 import { waitFor } from "../../support/wait-for.js";
 import { test } from "../../support/fixtures.js";
 import type { ProcessTestFixtures } from "../../support/worker-process.js";
@@ -27,15 +27,12 @@ describe("the worker and the schedules in Redis", () => {
   ): Promise<string> {
     return writeTestConfig(
       fixtures.tempDir,
-      {
-        pimUrl: "http://127.0.0.1:9",
-        serviceUrl: "http://127.0.0.1:9",
-        redisPrefix: fixtures.redis.prefix,
+      configInputWithoutUpstreams(fixtures.redis.prefix, {
         logLevel: "info",
         worker: extras.worker,
         server: extras.server,
         projectExtras: extras.schedule === null ? {} : { schedule: extras.schedule },
-      },
+      }),
       name,
     );
   }

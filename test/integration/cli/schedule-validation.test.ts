@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect } from "vitest";
 import { waitForExit } from "../../support/process-cli.js";
-import { testConfigObject } from "../../support/process-config.js";
+import { testConfigObject, configInputWithoutUpstreams } from "../../support/process-config.js";
 import { TEST_REDIS_URL } from "../../support/redis.js";
 import { test, type PimSyncFixtures } from "../../support/fixtures.js";
 
@@ -14,12 +14,7 @@ describe("schedule.cron and schedule.timezone are checked when the config loads"
   });
 
   async function configWith(schedule: Record<string, string>, extras: Record<string, unknown> = {}): Promise<string> {
-    const config = testConfigObject({
-      pimUrl: "http://127.0.0.1:9",
-      serviceUrl: "http://127.0.0.1:9",
-      redisPrefix: "schedule-test",
-      projectExtras: { schedule },
-    });
+    const config = testConfigObject(configInputWithoutUpstreams("schedule-test", { projectExtras: { schedule } }));
     const path = join(fixtures.tempDir, "config.json");
     await writeFile(path, JSON.stringify({ ...config, redis: { url: TEST_REDIS_URL, prefix: "schedule-test" }, ...extras }));
     return path;
