@@ -46,7 +46,7 @@ describe("jobs list, show, retry and --json failures, as processes", () => {
       for (const row of lines.slice(1)) expect(row[at], `column ${column} of '${row}'`).not.toBe(" ");
     }
     expect(all.out).toMatch(/color: teal, mint/);
-    expect(all.out).toMatch(/full, trigger fixtures.cli/);
+    expect(all.out).toMatch(/full, trigger cli/);
 
     const limited = await run("jobs", "list", "--limit", "2");
     expect(limited.out.trimEnd().split("\n")).toHaveLength(3);
