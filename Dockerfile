@@ -14,6 +14,8 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY sim ./sim
 COPY bench ./bench
+# What the benchmark shares with the tests (its own redis-server): bench/ imports it, so tsc needs it.
+COPY testkit ./testkit
 COPY scripts ./scripts
 # tsc, then the bundled CLI in dist/bin (scripts/bundle-cli.ts; docs/decisions/0012-bundled-cli.md).
 RUN npm run build

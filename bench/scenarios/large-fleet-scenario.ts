@@ -13,7 +13,7 @@
  *   busiest account, one after the other, and a stream of PIM events (one created option every
  *   EVENT_INTERVAL_MS, round robin over the event projects, each posted to its project's
  *   receiver on one of the worker processes).
- * - The benchmark's own redis-server (bench/redis/own-redis-server.ts), so that its memory and
+ * - The benchmark's own redis-server (testkit/own-redis-server.ts), so that its memory and
  *   CPU are the fleet's alone.
  *
  * Figures: `large_fleet_429s` (target 0); `large_fleet_peak_service_rps` (busiest second of the
@@ -51,7 +51,7 @@ import {
 } from "../fleet/large-fleet-shape.js";
 import { peakInWindow, peakOverlap } from "../fleet/upstream-peaks.js";
 import { waitForJob, type FinishedJob } from "../fleet/wait-for-job.js";
-import { startOwnRedisServer } from "../redis/own-redis-server.js";
+import { startOwnRedisServer } from "../../testkit/own-redis-server.js";
 import { readRedisUsage } from "../redis/redis-info.js";
 import { round } from "../report/round.js";
 import { redisSocketsOf } from "../fleet/redis-sockets-of.js";

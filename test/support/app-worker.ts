@@ -48,3 +48,15 @@ export async function startAppWorker(options: AppWorkerOptions): Promise<AppWork
   const { serverUrl, triggerUrl } = app.worker();
   return { ...running, app, serverUrl, triggerUrl, stop: () => app.stop() };
 }
+
+/** The worker's HTTP server URL, for a client made before the worker starts; throws while there is none. */
+export function serverUrlOf(worker: AppWorker | undefined): string {
+  if (!worker?.serverUrl) throw new Error("the worker has no HTTP server");
+  return worker.serverUrl;
+}
+
+/** The worker's trigger endpoint URL, for a client made before the worker starts; throws while there is none. */
+export function triggerUrlOf(worker: AppWorker | undefined): string {
+  if (!worker?.triggerUrl) throw new Error("the worker has no trigger endpoint");
+  return worker.triggerUrl;
+}

@@ -2,7 +2,7 @@
 import { test as base } from "vitest";
 import type { JobQueues } from "../../src/jobs/queues/job-queues.js";
 import { startSimulators, type RunningSimulators } from "../../sim/start-simulators.js";
-import { startOwnRedisServer, type OwnRedisServer, type OwnRedisServerOptions } from "./own-redis-server.js";
+import { startOwnRedisServer, type OwnRedisServer, type OwnRedisServerOptions } from "../../testkit/own-redis-server.js";
 import { killLeftoverProcesses, runningCliProcesses, spawnCli, startWorkerCli, type CliProcess } from "./process-cli.js";
 import { openTestQueues } from "./process-jobs.js";
 import { createConfigSafeTestRedis } from "./process-redis.js";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { Redis } from "ioredis";
 import { isServingMaster, parseClusterNodes } from "./cluster-nodes.js";
-import { startOwnRedisServer, type OwnRedisServer } from "./own-redis-server.js";
+import { startOwnRedisServer, type OwnRedisServer } from "../../testkit/own-redis-server.js";
 import { waitFor } from "./wait-for.js";
 
 const run = promisify(execFile);

@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { TEST_REDIS_URL } from "./redis.js";
+import type { RunningSimulators } from "../../sim/start-simulators.js";
+import { TEST_REDIS_URL, type TestRedis } from "./redis.js";
 
 /** The simulators' default credentials (see sim/): what a config pointing at them uses. */
 export const SIM_CREDENTIALS = {
@@ -17,6 +18,8 @@ export interface TestConfigInput {
   /** The Redis key prefix (from createTestRedis); null for a config without `redis`. */
   readonly redisPrefix: string | null;
   readonly project?: number;
+  /** Several projects, alike but for their id (in place of `project`). */
+  readonly projects?: readonly number[];
   readonly logLevel?: string;
   /** Merged into the project entry (allowlist, service budget...). */
   readonly projectExtras?: Readonly<Record<string, unknown>>;
@@ -29,6 +32,30 @@ export interface TestConfigInput {
   readonly addOptions?: Readonly<Record<string, unknown>>;
   readonly http?: Readonly<Record<string, unknown>>;
   readonly stateDir?: string;
+  /** More top-level keys (`budgets`, a `redis` of another URL...), put over what the rest made. */
+  readonly topLevel?: Readonly<Record<string, unknown>>;
+}
+
+/** Where a config points the upstreams a test never reaches: nothing listens on port 9. */
+export const UNREACHED_URL = "http://127.0.0.1:9";
+
+/** A config input for commands or workers that never reach an upstream; `redisPrefix` null: no `redis`. */
+export function configInputWithoutUpstreams(redisPrefix: string | null, extras: TestConfigExtras = {}): TestConfigInput {
+  return { pimUrl: UNREACHED_URL, serviceUrl: UNREACHED_URL, redisPrefix, ...extras };
+}
+
+/** The simulators and the test Redis a config points at (the `sims` and `redis` fixtures). */
+export interface ConfigTargets {
+  readonly sims: RunningSimulators;
+  readonly redis: TestRedis;
+}
+
+/** What a test config says besides where the simulators and Redis are. */
+export type TestConfigExtras = Omit<TestConfigInput, "pimUrl" | "serviceUrl" | "redisPrefix">;
+
+/** A config input against the test's simulators and its Redis key prefix. */
+export function configInputFor({ sims, redis }: ConfigTargets, extras: TestConfigExtras = {}): TestConfigInput {
+  return { pimUrl: sims.pim.url, serviceUrl: sims.service.url, redisPrefix: redis.prefix, ...extras };
 }
 
 /**
@@ -45,14 +72,13 @@ export function testConfigObject(input: TestConfigInput): Record<string, unknown
     ...(input.trigger === undefined ? {} : { trigger: input.trigger }),
     ...(input.server === undefined ? {} : { server: input.server }),
     add_options: { visibility_attempts: 5, visibility_delay_ms: 50, ...input.addOptions },
-    projects: [
-      {
-        id: input.project ?? 67,
-        pim: { url: input.pimUrl, ...SIM_CREDENTIALS.pim },
-        service: { url: input.serviceUrl, token: SIM_CREDENTIALS.serviceToken, ...input.serviceExtras },
-        ...input.projectExtras,
-      },
-    ],
+    projects: (input.projects ?? [input.project ?? 67]).map((id) => ({
+      id,
+      pim: { url: input.pimUrl, ...SIM_CREDENTIALS.pim },
+      service: { url: input.serviceUrl, token: SIM_CREDENTIALS.serviceToken, ...input.serviceExtras },
+      ...input.projectExtras,
+    })),
+    ...input.topLevel,
   };
 }
 

@@ -31,7 +31,7 @@ import { testConfigObject } from "../../support/process-config.js";
 import { allJobs, collectionsOf, waitForJobState, type CollectionsByName } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/wait-for.js";
 import { createConfigSafeTestRedis } from "../../support/process-redis.js";
-import { startOwnRedisServer, type OwnRedisServer } from "../../support/own-redis-server.js";
+import { startOwnRedisServer, type OwnRedisServer } from "../../../testkit/own-redis-server.js";
 import type { TestRedis } from "../../support/redis.js";
 import { CHAOS_SIZES, chaosSeed, seededRandom } from "../support/chaos-scale.js";
 import { chaosCounters } from "../support/chaos-results.js";

@@ -18,7 +18,7 @@ import { testConfigObject } from "../../support/process-config.js";
 import { cleanSyncEndState, collectionsOf, waitForJobState, type CollectionsByName } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/wait-for.js";
 import { chaosCounters } from "../support/chaos-results.js";
-import { startOwnRedisServer as startOwnRedis, type OwnRedisServer as OwnRedis } from "../../support/own-redis-server.js";
+import { startOwnRedisServer as startOwnRedis, type OwnRedisServer as OwnRedis } from "../../../testkit/own-redis-server.js";
 import { watchWrites, type WriteWatch } from "../support/write-watch.js";
 
 const PROJECT = 67;

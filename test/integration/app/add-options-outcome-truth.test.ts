@@ -1,13 +1,11 @@
-import { beforeAll, describe, expect } from "vitest";
-import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
-import type { RunningSimulators } from "../../../sim/start-simulators.js";
-import { assertCliBuilt, servingUrlOf, waitForExit, type CliProcess } from "../../support/process-cli.js";
-import { SIM_CREDENTIALS, writeTestConfig } from "../../support/process-config.js";
+import { describe, expect } from "vitest";
+import { servingUrlOf, waitForExit, type CliProcess } from "../../support/process-cli.js";
+import { SIM_CREDENTIALS } from "../../support/process-config.js";
 import { waitForJobState } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/wait-for.js";
-import type { TestRedis } from "../../support/redis.js";
 import { createTriggerClient } from "../../support/trigger-client.js";
-import { test, type CliFixture } from "../../support/fixtures.js";
+import { test } from "../../support/fixtures.js";
+import { writeWorkerConfig, type ProcessTestFixtures } from "../../support/worker-process.js";
 
 const PROJECT = 67;
 const TOKEN = "trigger-token-of-the-outcome-test";
@@ -28,34 +26,36 @@ interface JobAnswer {
 }
 
 describe("pim-sync worker as a process: an add-options request's outcome lists what it added, whichever run or attempt added it", () => {
-  let cli: CliFixture;
-  let sims: RunningSimulators;
-  let redis: TestRedis;
-  let queues: JobQueues;
-  let dir: string;
+  let fixtures: ProcessTestFixtures;
   let configPath: string;
 
-  beforeAll(() => assertCliBuilt());
-  test.beforeEach(async ({ sims: simulators, redis: testRedis, queues: projectQueues, tempDir, cli: processes }) => {
-    cli = processes;
-    sims = simulators;
-    redis = testRedis;
-    queues = projectQueues;
-    dir = tempDir;
-    configPath = await writeTestConfig(dir, {
-      pimUrl: sims.pim.url,
-      serviceUrl: sims.service.url,
-      redisPrefix: redis.prefix,
-      logLevel: "info",
+  test.beforeEach(async ({ sims, redis, queues, tempDir, cli }) => {
+    fixtures = { cli, sims, redis, queues, tempDir };
+    configPath = await writeWorkerConfig(fixtures, {
       trigger: { token: TOKEN },
       server: { host: "127.0.0.1", port: 0, admin: { users: [ADMIN] } },
       projectExtras: { allowed_options_for_pim_attribute_addition: ["color", "material"] },
     });
   });
 
+  const expectEveryMaterialCollectionToHoldOnly = (option: string): void => {
+    for (const { name } of MATERIAL)
+      expect(
+        fixtures.sims.service
+          .collections()
+          .find((c) => c.name === name)
+          ?.options.map((o) => o.name),
+      ).toEqual([option]);
+  };
+
+  async function stopsCleanly(worker: CliProcess): Promise<void> {
+    worker.signal("SIGTERM");
+    expect(await waitForExit(worker, 30_000)).toEqual({ code: 0, signal: null });
+  }
+
   /** A worker process with its HTTP listener on a port of its own (bound as 0, read from its log). */
   async function startWorker(): Promise<{ worker: CliProcess; url: string }> {
-    const worker = cli.spawn(["worker", "--config", configPath]);
+    const worker = fixtures.cli.spawn(["worker", "--config", configPath]);
     return { worker, url: await servingUrlOf(worker) };
   }
 
@@ -66,13 +66,13 @@ describe("pim-sync worker as a process: an add-options request's outcome lists w
   }
 
   const addOptionsSent = (collectionId: number): string[] =>
-    (sims.service.writes()[collectionId] ?? [])
+    (fixtures.sims.service.writes()[collectionId] ?? [])
       .filter((w) => w.kind === "add-options")
       .flatMap((w) => (w.body as { upsert_options: { name: string }[] }).upsert_options.map((o) => o.name));
 
   /** An update-options call straight to the service simulator, as another writer would make it. */
   async function serviceUpdate(collectionId: number, body: Readonly<Record<string, unknown>>): Promise<void> {
-    const response = await fetch(`${sims.service.url}/api/v1/options_collections/${collectionId}/update-options/`, {
+    const response = await fetch(`${fixtures.sims.service.url}/api/v1/options_collections/${collectionId}/update-options/`, {
       method: "PATCH",
       headers: { authorization: `Token ${SIM_CREDENTIALS.serviceToken}`, "content-type": "application/json" },
       body: JSON.stringify({ upsert_options: [], delete_options: [], delete_all: false, ...body }),
@@ -83,8 +83,8 @@ describe("pim-sync worker as a process: an add-options request's outcome lists w
   test("a worker SIGKILLed after the service accepted the write: the worker that finishes the job reports the option added", async () => {
     // Once the service has the option, the PIM answers slowly: the run stays between the
     // accepted write (and its state update) and its end until it is killed.
-    const stopWatching = sims.service.onWrite((collection, write) => {
-      if (collection.name === "color" && write.kind === "add-options") sims.pim.setLatencyMs(120_000);
+    const stopWatching = fixtures.sims.service.onWrite((collection, write) => {
+      if (collection.name === "color" && write.kind === "add-options") fixtures.sims.pim.setLatencyMs(120_000);
     });
     const a = await startWorker();
     const queued = await createTriggerClient(() => a.url).call("/v1/add-options", {
@@ -96,19 +96,19 @@ describe("pim-sync worker as a process: an add-options request's outcome lists w
     const jobId = ref.split("/")[1] ?? "";
 
     // The run recorded the addition in Redis, so a later run finds `teal` known to the collection.
-    const addedKey = `${redis.prefix}:state:${PROJECT}:a:color`;
-    await waitFor(async () => (await redis.redis.hexists(addedKey, "teal")) === 1, {
+    const addedKey = `${fixtures.redis.prefix}:state:${PROJECT}:a:color`;
+    await waitFor(async () => (await fixtures.redis.redis.hexists(addedKey, "teal")) === 1, {
       timeoutMs: 30_000,
       what: "the run to record teal as added",
     });
     a.worker.signal("SIGKILL");
     expect(await waitForExit(a.worker, 10_000)).toEqual({ code: null, signal: "SIGKILL" });
-    expect(await queues.queueFor(PROJECT).getJobState(jobId)).toBe("active");
+    expect(await fixtures.queues.queueFor(PROJECT).getJobState(jobId)).toBe("active");
     stopWatching();
-    sims.pim.setLatencyMs(0);
+    fixtures.sims.pim.setLatencyMs(0);
 
     const b = await startWorker();
-    const done = await waitForJobState(queues, PROJECT, jobId, "completed", 60_000);
+    const done = await waitForJobState(fixtures.queues, PROJECT, jobId, "completed", 60_000);
     expect(done.stalledCounter).toBeGreaterThanOrEqual(1);
 
     const answer = await jobAnswer(b.url, ref);
@@ -116,11 +116,10 @@ describe("pim-sync worker as a process: an add-options request's outcome lists w
     expect(answer.result).toMatchObject({ status: "added", collections: [{ collection: "color", added: ["teal"], skipped: [] }] });
     // Added once: the second run wrote nothing.
     expect(addOptionsSent(5)).toEqual(["teal"]);
-    const shown = cli.spawn(["jobs", "show", ref, "--config", configPath]);
+    const shown = fixtures.cli.spawn(["jobs", "show", ref, "--config", configPath]);
     expect(await waitForExit(shown, 30_000)).toEqual({ code: 0, signal: null });
     expect(shown.stdout()).toMatch(/^outcome: added: 1 added, 0 already present/m);
-    b.worker.signal("SIGTERM");
-    expect(await waitForExit(b.worker, 30_000)).toEqual({ code: 0, signal: null });
+    await stopsCleanly(b.worker);
   });
 
   test("a request refused for one collection after its other collections were written, then replayed: every collection lists the option added", async () => {
@@ -137,7 +136,7 @@ describe("pim-sync worker as a process: an add-options request's outcome lists w
     const ref = (queued.json as { job_id: string }).job_id;
     const jobId = ref.split("/")[1] ?? "";
 
-    const failed = await waitForJobState(queues, PROJECT, jobId, "failed", 60_000);
+    const failed = await waitForJobState(fixtures.queues, PROJECT, jobId, "failed", 60_000);
     expect(failed.failedReason).toMatch(/the service refused add-options of silk for 'material-fr_FR'/);
     // The first attempt wrote the two collections before the refused one (a refused call is no write).
     expect([first.id, second.id, last.id].map(addOptionsSent)).toEqual([["silk"], ["silk"], []]);
@@ -146,25 +145,18 @@ describe("pim-sync worker as a process: an add-options request's outcome lists w
     await serviceUpdate(last.id, { delete_options: ["silk"] });
     const retried = await client.call(`/admin/api/jobs/${ref}/retry`, { token: ADMIN.token, method: "POST" });
     expect(retried).toMatchObject({ status: 200, json: { outcome: "retried" } });
-    await waitForJobState(queues, PROJECT, jobId, "completed", 60_000);
+    await waitForJobState(fixtures.queues, PROJECT, jobId, "completed", 60_000);
 
     const answer = await jobAnswer(url, ref);
     expect(answer.result?.status).toBe("added");
     expect(answer.result?.collections).toEqual(MATERIAL.map(({ name }) => ({ collection: name, added: ["silk"], skipped: [] })));
-    for (const { name } of MATERIAL)
-      expect(
-        sims.service
-          .collections()
-          .find((c) => c.name === name)
-          ?.options.map((o) => o.name),
-      ).toEqual(["silk"]);
-    worker.signal("SIGTERM");
-    expect(await waitForExit(worker, 30_000)).toEqual({ code: 0, signal: null });
+    expectEveryMaterialCollectionToHoldOnly("silk");
+    await stopsCleanly(worker);
   });
 
   test("a first attempt that failed after some of its writes (a 503 on the last collection), retried by BullMQ: the outcome lists every collection's addition", async () => {
     const [, , last] = MATERIAL;
-    sims.service.faults.failNext(
+    fixtures.sims.service.faults.failNext(
       { method: "PATCH", path: `/api/v1/options_collections/${last.id}/add-options/` },
       { status: 503, times: 1 },
     );
@@ -178,7 +170,7 @@ describe("pim-sync worker as a process: an add-options request's outcome lists w
     const jobId = ref.split("/")[1] ?? "";
 
     // Backoff of the catalog (from 10 s, jitter 50%): the retry comes within 10 s.
-    const done = await waitForJobState(queues, PROJECT, jobId, "completed", 90_000);
+    const done = await waitForJobState(fixtures.queues, PROJECT, jobId, "completed", 90_000);
 
     expect(done.attemptsMade).toBeGreaterThanOrEqual(2);
     const answer = await jobAnswer(url, ref);
@@ -187,14 +179,7 @@ describe("pim-sync worker as a process: an add-options request's outcome lists w
     // Nothing sent twice: the retry found tweed in the PIM (the first add-options created it
     // there), so the last collection got it through update-options.
     expect(MATERIAL.map(({ id }) => addOptionsSent(id))).toEqual([["tweed"], ["tweed"], []]);
-    for (const { name } of MATERIAL)
-      expect(
-        sims.service
-          .collections()
-          .find((c) => c.name === name)
-          ?.options.map((o) => o.name),
-      ).toEqual(["tweed"]);
-    worker.signal("SIGTERM");
-    expect(await waitForExit(worker, 30_000)).toEqual({ code: 0, signal: null });
+    expectEveryMaterialCollectionToHoldOnly("tweed");
+    await stopsCleanly(worker);
   });
 });

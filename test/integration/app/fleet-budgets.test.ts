@@ -1,18 +1,16 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { beforeAll, describe, expect } from "vitest";
+import { describe, expect } from "vitest";
 import { pimConnectionBudgetOf } from "../../../src/infra/budgets/budget-identity.js";
-import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
 import { keyspaceOf } from "../../../src/infra/redis/keyspace.js";
 import { pimConnectionSchema } from "../../../src/settings/settings-schema.js";
-import { defaultCatalogPath, startSimulators, type RunningSimulators } from "../../../sim/start-simulators.js";
+import { defaultCatalogPath, startSimulators } from "../../../sim/start-simulators.js";
 import { peakInWindow, peakOverlap } from "../../support/peak-window.js";
-import { assertCliBuilt } from "../../support/process-cli.js";
-import { testConfigObject } from "../../support/process-config.js";
+import { SIM_CREDENTIALS } from "../../support/process-config.js";
 import { waitForJobState } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/wait-for.js";
-import type { TestRedis } from "../../support/redis.js";
-import { test, type CliFixture } from "../../support/fixtures.js";
+import { test } from "../../support/fixtures.js";
+import { writeWorkerConfig, type ProcessTestFixtures } from "../../support/worker-process.js";
 
 /** The sample catalogue's two projects, and two copies of project 67, all behind one account and one PIM connection. */
 const PROJECTS = [67, 99, 101, 102] as const;
@@ -36,48 +34,32 @@ async function writeFleetCatalog(dir: string): Promise<string> {
 const LEASE_MS = 2_000;
 
 describe("fleet-wide upstream budgets: two worker processes, four projects, one service account and one PIM connection, the simulators at their real budgets", () => {
-  let cli: CliFixture;
-  let sims: RunningSimulators;
-  let redis: TestRedis;
-  let queues: JobQueues;
-  let dir: string;
+  let fixtures: ProcessTestFixtures;
   let configPath: string;
   let pimSettings: Record<string, unknown>;
 
-  beforeAll(() => assertCliBuilt());
-
   test.override("queueProjects", [...PROJECTS]);
-  test.beforeEach(async ({ redis: testRedis, tempDir, queues: projectQueues, closeAfter, cli: processes }) => {
-    cli = processes;
+  test.beforeEach(async ({ redis, tempDir, queues, closeAfter, cli }) => {
     // Real budgets: service 10 requests/s; PIM 100 requests/s, 4 in flight per connection, 3 option writes/s.
-    dir = tempDir;
-    sims = closeAfter(await startSimulators({ catalogPath: await writeFleetCatalog(dir) }));
-    redis = testRedis;
-    queues = projectQueues;
-    const config = testConfigObject({
-      pimUrl: sims.pim.url,
-      serviceUrl: sims.service.url,
-      redisPrefix: redis.prefix,
-      logLevel: "info",
+    const sims = closeAfter(await startSimulators({ catalogPath: await writeFleetCatalog(tempDir) }));
+    fixtures = { cli, sims, redis, queues, tempDir };
+    pimSettings = { url: fixtures.sims.pim.url, ...SIM_CREDENTIALS.pim };
+    configPath = await writeWorkerConfig(fixtures, {
       worker: { concurrency: 2 },
+      projects: PROJECTS,
+      topLevel: { budgets: { lease_ms: LEASE_MS } },
     });
-    config.budgets = { lease_ms: LEASE_MS };
-    const [first] = config.projects as Record<string, unknown>[];
-    pimSettings = (first?.pim ?? {}) as Record<string, unknown>;
-    config.projects = PROJECTS.map((id) => ({ ...first, id }));
-    configPath = join(dir, "config.json");
-    await writeFile(configPath, JSON.stringify(config));
   });
 
   test("a full sync of every project: no 429 anywhere, never more than 10 service requests in any 1,000 ms, never more than 4 PIM calls in flight", async () => {
-    const workers = [await cli.startWorker(configPath), await cli.startWorker(configPath)];
-    const jobs = await Promise.all(PROJECTS.map((project) => queues.enqueue("sync.run", { project, full: true })));
-    await Promise.all(jobs.map((job) => waitForJobState(queues, job.project, job.jobId, "completed", 120_000)));
+    const workers = [await fixtures.cli.startWorker(configPath), await fixtures.cli.startWorker(configPath)];
+    const jobs = await Promise.all(PROJECTS.map((project) => fixtures.queues.enqueue("sync.run", { project, full: true })));
+    await Promise.all(jobs.map((job) => waitForJobState(fixtures.queues, job.project, job.jobId, "completed", 120_000)));
 
     // Both processes did part of the work.
     for (const worker of workers) expect(worker.logs().some((line) => line.msg === "job started")).toBe(true);
-    const service = sims.service.requests;
-    const pim = sims.pim.requests;
+    const service = fixtures.sims.service.requests;
+    const pim = fixtures.sims.pim.requests;
     expect(service.filter((request) => request.status === 429)).toEqual([]);
     expect(pim.filter((request) => request.status === 429)).toEqual([]);
     expect(
@@ -98,31 +80,31 @@ describe("fleet-wide upstream budgets: two worker processes, four projects, one 
 
   test("a SIGKILLed process's PIM slots come back within the lease (budgets.lease_ms) and the other process finishes the work", async () => {
     // Slow PIM answers: the first process is sure to hold its connection's slots when it is killed.
-    sims.pim.setLatencyMs(400);
-    const slotsKey = keyspaceOf(redis.redis, redis.prefix).budgetKey(
+    fixtures.sims.pim.setLatencyMs(400);
+    const slotsKey = keyspaceOf(fixtures.redis.redis, fixtures.redis.prefix).budgetKey(
       pimConnectionBudgetOf(pimConnectionSchema.parse(pimSettings)),
       "slots",
     );
-    const doomed = await cli.startWorker(configPath);
-    const jobs = await Promise.all(PROJECTS.slice(0, 2).map((project) => queues.enqueue("sync.run", { project, full: true })));
+    const doomed = await fixtures.cli.startWorker(configPath);
+    const jobs = await Promise.all(PROJECTS.slice(0, 2).map((project) => fixtures.queues.enqueue("sync.run", { project, full: true })));
     const held = await waitFor(
       async () => {
-        const members = await redis.redis.zrange(slotsKey, 0, -1);
+        const members = await fixtures.redis.redis.zrange(slotsKey, 0, -1);
         return members.length > 0 && members.every((member) => member.startsWith(`${doomed.pid}.`)) ? members : null;
       },
       { timeoutMs: 30_000, what: "the first process to hold PIM slots" },
     );
     expect(held.length).toBeGreaterThan(0);
     doomed.signal("SIGKILL");
-    const [seconds, micros] = await redis.redis.time();
+    const [seconds, micros] = await fixtures.redis.redis.time();
     const killedAt = Number(seconds) * 1000 + Number(micros) / 1000;
-    const leaseEnds = (await redis.redis.zrange(slotsKey, 0, -1, "WITHSCORES")).filter((_, index) => index % 2 === 1).map(Number);
+    const leaseEnds = (await fixtures.redis.redis.zrange(slotsKey, 0, -1, "WITHSCORES")).filter((_, index) => index % 2 === 1).map(Number);
     for (const end of leaseEnds) expect(end).toBeLessThanOrEqual(killedAt + LEASE_MS);
 
-    const survivor = await cli.startWorker(configPath);
-    await Promise.all(jobs.map((job) => waitForJobState(queues, job.project, job.jobId, "completed", 120_000)));
+    const survivor = await fixtures.cli.startWorker(configPath);
+    await Promise.all(jobs.map((job) => waitForJobState(fixtures.queues, job.project, job.jobId, "completed", 120_000)));
     expect(survivor.logs().some((line) => line.msg === "job started")).toBe(true);
     // The dead process's slots are gone; the survivor took them and gave them back.
-    expect((await redis.redis.zrange(slotsKey, 0, -1)).filter((member) => member.startsWith(`${doomed.pid}.`))).toEqual([]);
+    expect((await fixtures.redis.redis.zrange(slotsKey, 0, -1)).filter((member) => member.startsWith(`${doomed.pid}.`))).toEqual([]);
   });
 });

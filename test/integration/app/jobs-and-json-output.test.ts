@@ -1,53 +1,38 @@
-import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { beforeAll, describe, expect } from "vitest";
-import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
-import { assertCliBuilt, waitForExit } from "../../support/process-cli.js";
-import { testConfigObject } from "../../support/process-config.js";
-import type { TestRedis } from "../../support/redis.js";
-import { test, type CliFixture } from "../../support/fixtures.js";
+import { describe, expect } from "vitest";
+import { waitForExit } from "../../support/process-cli.js";
+import { writeTestConfig, configInputWithoutUpstreams } from "../../support/process-config.js";
+import { test, type PimSyncFixtures } from "../../support/fixtures.js";
+import { runWithConfig, type CommandRun } from "../../support/run-with-config.js";
 
 describe("jobs list, show, retry and --json failures, as processes", () => {
-  let cli: CliFixture;
-  let redis: TestRedis;
-  let queues: JobQueues;
-  let dir: string;
+  let fixtures: Pick<PimSyncFixtures, "cli" | "redis" | "queues" | "tempDir">;
   let configPath: string;
 
-  beforeAll(() => assertCliBuilt());
   test.override("queueProjects", [67, 99]);
-  test.beforeEach(async ({ redis: testRedis, queues: projectQueues, tempDir, cli: processes }) => {
-    cli = processes;
-    redis = testRedis;
-    queues = projectQueues;
-    dir = tempDir;
-    const config = testConfigObject({
-      pimUrl: "http://127.0.0.1:9",
-      serviceUrl: "http://127.0.0.1:9",
-      redisPrefix: redis.prefix,
-      projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
-    });
-    const [first] = config.projects as Record<string, unknown>[];
-    configPath = join(dir, "config.json");
-    await writeFile(configPath, JSON.stringify({ ...config, projects: [first, { ...first, id: 99 }] }));
+  test.beforeEach(async ({ redis, queues, tempDir, cli }) => {
+    fixtures = { cli, redis, queues, tempDir };
+    configPath = await writeTestConfig(
+      tempDir,
+      configInputWithoutUpstreams(redis.prefix, {
+        projects: [67, 99],
+        projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
+      }),
+    );
   });
 
-  async function run(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-    const proc = cli.spawn([...args, "--config", configPath]);
-    const exit = await waitForExit(proc, 30_000);
-    return { code: exit.code, out: proc.stdout(), err: proc.stderr() };
-  }
+  const run = (...args: string[]): Promise<CommandRun> => runWithConfig(fixtures.cli, configPath, args);
 
   test("--limit is overall; a header row; columns aligned whatever the id length; the data summarised", async () => {
-    await queues.enqueue("sync.run", { project: 67, full: true, trigger: "cli" });
+    await fixtures.queues.enqueue("sync.run", { project: 67, full: true, trigger: "cli" });
     // A long id (idempotency keys make one) beside short ones.
-    await queues.enqueue(
+    await fixtures.queues.enqueue(
       "options.add",
       { project: 67, attribute: "color", options: [{ name: "teal" }, { name: "mint" }] },
       { idempotencyKey: "67:delivery-1" },
     );
-    await queues.enqueue("options.add", { project: 99, attribute: "color", options: [{ name: "sand" }] });
-    await queues.enqueue("sync.run", { project: 99, trigger: "api" });
+    await fixtures.queues.enqueue("options.add", { project: 99, attribute: "color", options: [{ name: "sand" }] });
+    await fixtures.queues.enqueue("sync.run", { project: 99, trigger: "api" });
 
     const all = await run("jobs", "list");
     expect(all.code).toBe(0);
@@ -96,7 +81,7 @@ describe("jobs list, show, retry and --json failures, as processes", () => {
     expect(badProject.code).toBe(2);
     expect(JSON.parse(badProject.out)).toMatchObject({ error: { kind: "usage", exit_code: 2 } });
 
-    const proc = cli.spawn(["plan", "--project", "67", "--json", "--config", join(dir, "missing.yaml")]);
+    const proc = fixtures.cli.spawn(["plan", "--project", "67", "--json", "--config", join(fixtures.tempDir, "missing.yaml")]);
     await waitForExit(proc, 30_000);
     expect(JSON.parse(proc.stdout())).toMatchObject({
       error: { kind: "config", exit_code: 2, problems: [expect.stringContaining("cannot read the file")] },

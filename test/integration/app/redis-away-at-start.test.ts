@@ -1,34 +1,27 @@
-import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import { beforeAll, describe, expect } from "vitest";
+import { describe, expect } from "vitest";
 import { createJobQueues, type JobQueues } from "../../../src/jobs/queues/job-queues.js";
-import type { RunningSimulators } from "../../../sim/start-simulators.js";
-import { assertCliBuilt, waitForExit, type CliProcess } from "../../support/process-cli.js";
-import { testConfigObject } from "../../support/process-config.js";
+import { waitForExit, type CliProcess } from "../../support/process-cli.js";
+import { writeTestConfig } from "../../support/process-config.js";
 import { waitForJobState } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/wait-for.js";
-import type { OwnRedisServer } from "../../support/own-redis-server.js";
+import type { OwnRedisServer } from "../../../testkit/own-redis-server.js";
 import { createTriggerClient, type TriggerAnswer } from "../../support/trigger-client.js";
 import { Redis } from "ioredis";
-import { test, type CliFixture } from "../../support/fixtures.js";
+import { test } from "../../support/fixtures.js";
+import type { ProcessTestFixtures } from "../../support/worker-process.js";
 
 const TOKEN = "redis-away-at-start-token";
 const ADMIN = { name: "ops", password: "ops-password-123", role: "admin" } as const;
 const PREFIX = "redis-away-at-start";
 
 describe("a worker started while its Redis is away: health answers, the rest waits", () => {
-  let cli: CliFixture;
-  let dir: string;
-  let sims: RunningSimulators;
+  let fixtures: Pick<ProcessTestFixtures, "cli" | "sims" | "tempDir">;
   let redisServer: OwnRedisServer;
   let serverUrl = "";
   const client = createTriggerClient(() => serverUrl);
 
-  beforeAll(() => assertCliBuilt());
-  test.beforeEach(async ({ sims: simulators, tempDir, ownRedis, cli: processes }) => {
-    cli = processes;
-    dir = tempDir;
-    sims = simulators;
+  test.beforeEach(async ({ sims, tempDir, ownRedis, cli }) => {
+    fixtures = { cli, sims, tempDir };
     // A redis-server of the test's own, started and stopped again: its port is where the
     // worker's Redis will be, and nothing listens there when the worker starts.
     redisServer = await ownRedis.start();
@@ -36,23 +29,16 @@ describe("a worker started while its Redis is away: health answers, the rest wai
   });
 
   async function startWorker(): Promise<CliProcess> {
-    const config = testConfigObject({
-      pimUrl: sims.pim.url,
-      serviceUrl: sims.service.url,
+    const path = await writeTestConfig(fixtures.tempDir, {
+      pimUrl: fixtures.sims.pim.url,
+      serviceUrl: fixtures.sims.service.url,
       redisPrefix: PREFIX,
       logLevel: "info",
       trigger: { token: TOKEN },
+      server: { host: "127.0.0.1", port: 0, redis_timeout_ms: 500, admin: { users: [ADMIN] } },
+      topLevel: { redis: { url: redisServer.url, prefix: PREFIX } },
     });
-    const path = join(dir, "config.json");
-    await writeFile(
-      path,
-      JSON.stringify({
-        ...config,
-        redis: { url: redisServer.url, prefix: PREFIX },
-        server: { host: "127.0.0.1", port: 0, redis_timeout_ms: 500, admin: { users: [ADMIN] } },
-      }),
-    );
-    const worker = cli.spawn(["worker", "--config", path]);
+    const worker = fixtures.cli.spawn(["worker", "--config", path]);
     // The listener is bound to port 0; its URL is read back from the log.
     const listening = await worker.waitForLog((line) => line.msg === "HTTP server listening", 20_000, "'HTTP server listening'");
     serverUrl = String(listening.url);

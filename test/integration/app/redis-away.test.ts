@@ -1,13 +1,13 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { beforeAll, describe, expect } from "vitest";
-import { assertCliBuilt, waitForExit, type CliProcess } from "../../support/process-cli.js";
-import { testConfigObject } from "../../support/process-config.js";
+import { describe, expect } from "vitest";
+import { waitForExit, type CliProcess } from "../../support/process-cli.js";
+import { testConfigObject, configInputWithoutUpstreams } from "../../support/process-config.js";
 import { waitFor } from "../../support/wait-for.js";
-import { startOwnRedisServer } from "../../support/own-redis-server.js";
+import { startOwnRedisServer } from "../../../testkit/own-redis-server.js";
 import { REFUSED_PORT } from "../../support/refused-port.js";
 import { startSilentServer } from "../../support/silent-server.js";
-import { test, type CliFixture } from "../../support/fixtures.js";
+import { test, type PimSyncFixtures } from "../../support/fixtures.js";
 
 const REDIS_PASSWORD = "redis-pass-do-not-print";
 
@@ -28,13 +28,10 @@ function nonJsonLines(proc: CliProcess): string[] {
 }
 
 describe("Redis away: commands end fast and clearly, the worker keeps trying", () => {
-  let cli: CliFixture;
-  let dir: string;
+  let fixtures: Pick<PimSyncFixtures, "tempDir" | "cli">;
 
-  beforeAll(() => assertCliBuilt());
-  test.beforeEach(async ({ tempDir, cli: processes }) => {
-    cli = processes;
-    dir = tempDir;
+  test.beforeEach(({ tempDir, cli }) => {
+    fixtures = { tempDir, cli };
   });
 
   /** A config whose Redis is at `redisUrl`; the upstreams are never reached by these tests. */
@@ -42,15 +39,14 @@ describe("Redis away: commands end fast and clearly, the worker keeps trying", (
     redisUrl: string,
     extras: { connectTimeoutMs?: number; logLevel?: string; worker?: Record<string, unknown> } = {},
   ): Promise<string> {
-    const config = testConfigObject({
-      pimUrl: "http://127.0.0.1:9",
-      serviceUrl: "http://127.0.0.1:9",
-      redisPrefix: "redis-away-test",
-      logLevel: extras.logLevel ?? "info",
-      worker: extras.worker,
-      projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
-    });
-    const path = join(dir, "config.json");
+    const config = testConfigObject(
+      configInputWithoutUpstreams("redis-away-test", {
+        logLevel: extras.logLevel ?? "info",
+        worker: extras.worker,
+        projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
+      }),
+    );
+    const path = join(fixtures.tempDir, "config.json");
     await writeFile(
       path,
       JSON.stringify({
@@ -74,7 +70,7 @@ describe("Redis away: commands end fast and clearly, the worker keeps trying", (
     test(`${command.slice(0, 2).join(" ")}: nothing listens on Redis's port → one line naming Redis and its URL (password redacted), exit 1`, async () => {
       const configPath = await configFor(`redis://:${REDIS_PASSWORD}@127.0.0.1:${REFUSED_PORT}`);
 
-      const proc = cli.spawn([...command, "--config", configPath]);
+      const proc = fixtures.cli.spawn([...command, "--config", configPath]);
       // Generous: the bound under test is connect_timeout_ms (1 s); this only stops a hang.
       const exit = await waitForExit(proc, 20_000);
 
@@ -96,7 +92,7 @@ describe("Redis away: commands end fast and clearly, the worker keeps trying", (
     const silent = await startSilentServer();
     try {
       const configPath = await configFor(`redis://127.0.0.1:${silent.port}`);
-      const proc = cli.spawn(["jobs", "list", "--config", configPath]);
+      const proc = fixtures.cli.spawn(["jobs", "list", "--config", configPath]);
       const exit = await waitForExit(proc, 20_000);
 
       expect(exit).toEqual({ code: 1, signal: null });
@@ -116,7 +112,7 @@ describe("Redis away: commands end fast and clearly, the worker keeps trying", (
     const silent = await startSilentServer();
     try {
       const configPath = await configFor(`redis://127.0.0.1:${silent.port}`, { connectTimeoutMs: 600_000 });
-      const proc = cli.spawn(["enqueue", "sync", "--project", "67", "--config", configPath]);
+      const proc = fixtures.cli.spawn(["enqueue", "sync", "--project", "67", "--config", configPath]);
       // It reached Redis, so its signal handlers are in place.
       await waitFor(() => silent.connections() > 0, { timeoutMs: 15_000, what: "the command's connection" });
 
@@ -132,7 +128,7 @@ describe("Redis away: commands end fast and clearly, the worker keeps trying", (
 
   test("a worker started while Redis is away logs one JSON line per reconnect attempt and stops at the first SIGTERM", async () => {
     const configPath = await configFor(`redis://:${REDIS_PASSWORD}@127.0.0.1:${REFUSED_PORT}`);
-    const worker = cli.spawn(["worker", "--config", configPath]);
+    const worker = fixtures.cli.spawn(["worker", "--config", configPath]);
 
     const second = await worker.waitForLog(
       (line) => line.msg === "Redis is not answering; reconnecting" && line.attempt === 2,
@@ -153,7 +149,7 @@ describe("Redis away: commands end fast and clearly, the worker keeps trying", (
     const server = await startOwnRedisServer();
     try {
       const configPath = await configFor(server.url, { worker: { shutdown_timeout_ms: 5_000 } });
-      const worker = await cli.startWorker(configPath);
+      const worker = await fixtures.cli.startWorker(configPath);
 
       await server.kill();
       await worker.waitForLog(
@@ -189,7 +185,7 @@ describe("Redis away: commands end fast and clearly, the worker keeps trying", (
     try {
       // A shutdown deadline longer than the wait below: an idle worker must not need it.
       const configPath = await configFor(server.url, { worker: { shutdown_timeout_ms: 30_000 } });
-      const worker = await cli.startWorker(configPath);
+      const worker = await fixtures.cli.startWorker(configPath);
       await server.kill();
       await worker.waitForLog((line) => line.msg === "Redis is not answering; reconnecting", 15_000, "a reconnect attempt");
 

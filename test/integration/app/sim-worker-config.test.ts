@@ -1,13 +1,12 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { beforeAll, describe, expect } from "vitest";
+import { describe, expect } from "vitest";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
-import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
-import { assertCliBuilt, servingUrlOf, REPO_ROOT, waitForExit, type CliProcess } from "../../support/process-cli.js";
+import { servingUrlOf, REPO_ROOT, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { waitForJobState } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/wait-for.js";
-import { TEST_REDIS_URL, type TestRedis } from "../../support/redis.js";
-import { test, type CliFixture } from "../../support/fixtures.js";
+import { TEST_REDIS_URL } from "../../support/redis.js";
+import { test, type PimSyncFixtures } from "../../support/fixtures.js";
 import { signBody } from "../../../src/features/events/event-signature.js";
 import { startEventRelay } from "../../support/event-relay.js";
 
@@ -19,17 +18,10 @@ interface SimWorkerConfig {
 }
 
 describe("config/sim-worker.yaml: `pim-sync sim` + `pim-sync worker` as the README shows", () => {
-  let cli: CliFixture;
-  let redis: TestRedis;
-  let queues: JobQueues;
-  let dir: string;
+  let fixtures: Pick<PimSyncFixtures, "redis" | "queues" | "tempDir" | "cli">;
 
-  beforeAll(() => assertCliBuilt());
-  test.beforeEach(async ({ redis: testRedis, queues: projectQueues, tempDir, cli: processes }) => {
-    cli = processes;
-    redis = testRedis;
-    queues = projectQueues;
-    dir = tempDir;
+  test.beforeEach(({ redis, queues, tempDir, cli }) => {
+    fixtures = { redis, queues, tempDir, cli };
   });
 
   async function stop(proc: CliProcess): Promise<void> {
@@ -40,7 +32,7 @@ describe("config/sim-worker.yaml: `pim-sync sim` + `pim-sync worker` as the READ
   test("the shipped file, with its ports and key prefix moved aside, runs a sync asked for through the trigger", async () => {
     // Every port bound as 0 and read back, so the test runs beside anything else on this
     // machine, a `pim-sync sim` on the default ports included.
-    const sim = cli.spawn(["sim", "--pim-port", "0", "--service-port", "0", "--activation-port", "0"]);
+    const sim = fixtures.cli.spawn(["sim", "--pim-port", "0", "--service-port", "0", "--activation-port", "0"]);
     await waitFor(() => sim.stdout().includes("Press Ctrl-C to stop."), { timeoutMs: 15_000, what: "the simulators" });
     const urlAfter = (label: string): string => {
       const found = new RegExp(`${label}\\s+(http://\\S+)`).exec(sim.stdout())?.[1];
@@ -53,7 +45,7 @@ describe("config/sim-worker.yaml: `pim-sync sim` + `pim-sync worker` as the READ
     // The same file, moved aside: its simulator URLs, port and key prefix.
     const config: SimWorkerConfig = {
       ...shipped,
-      redis: { ...shipped.redis, url: TEST_REDIS_URL, prefix: redis.prefix },
+      redis: { ...shipped.redis, url: TEST_REDIS_URL, prefix: fixtures.redis.prefix },
       server: { ...shipped.server, port: 0 },
       projects: shipped.projects.map((project) => ({
         ...project,
@@ -64,10 +56,10 @@ describe("config/sim-worker.yaml: `pim-sync sim` + `pim-sync worker` as the READ
     expect(config.projects.map((project) => [project.pim.url, project.service.url])).toEqual(
       shipped.projects.map(() => [pimUrl, serviceUrl]),
     );
-    const configPath = join(dir, "sim-worker.yaml");
+    const configPath = join(fixtures.tempDir, "sim-worker.yaml");
     await writeFile(configPath, stringifyYaml(config));
 
-    const worker = cli.spawn(["worker", "--config", configPath]);
+    const worker = fixtures.cli.spawn(["worker", "--config", configPath]);
     const serverUrl = await servingUrlOf(worker);
 
     // The README's curl, with fetch.
@@ -78,7 +70,7 @@ describe("config/sim-worker.yaml: `pim-sync sim` + `pim-sync worker` as the READ
     });
     expect(answer.status).toBe(202);
     const { job_id: ref } = (await answer.json()) as { job_id: string };
-    await waitForJobState(queues, 67, ref.slice("67/".length), "completed", 30_000);
+    await waitForJobState(fixtures.queues, 67, ref.slice("67/".length), "completed", 30_000);
 
     await stop(worker);
     await stop(sim);
@@ -92,7 +84,7 @@ describe("config/sim-worker.yaml: `pim-sync sim` + `pim-sync worker` as the READ
     const secret = shipped.projects[0]?.pim.events?.secret;
     expect(secret).toBeDefined();
     const relay = closeAfter(await startEventRelay());
-    const sim = cli.spawn([
+    const sim = fixtures.cli.spawn([
       "sim",
       "--pim-port",
       "0",
@@ -116,7 +108,7 @@ describe("config/sim-worker.yaml: `pim-sync sim` + `pim-sync worker` as the READ
     const [pimUrl, serviceUrl] = [urlAfter("PIM simulator:"), urlAfter("Configuration-service simulator:")];
     const config: SimWorkerConfig = {
       ...shipped,
-      redis: { ...shipped.redis, url: TEST_REDIS_URL, prefix: redis.prefix },
+      redis: { ...shipped.redis, url: TEST_REDIS_URL, prefix: fixtures.redis.prefix },
       server: { ...shipped.server, port: 0 },
       projects: shipped.projects.map((project) => ({
         ...project,
@@ -124,12 +116,12 @@ describe("config/sim-worker.yaml: `pim-sync sim` + `pim-sync worker` as the READ
         service: { ...project.service, url: serviceUrl },
       })),
     };
-    const configPath = join(dir, "sim-worker.yaml");
+    const configPath = join(fixtures.tempDir, "sim-worker.yaml");
     await writeFile(configPath, stringifyYaml(config));
-    const worker = cli.spawn(["worker", "--config", configPath]);
+    const worker = fixtures.cli.spawn(["worker", "--config", configPath]);
     relay.forwardTo(`${await servingUrlOf(worker)}/v1/pim-events/67`);
 
-    const change = cli.spawn(["sim", "change", "color", "teal", "--label", "en_US=Teal", "--pim-url", pimUrl]);
+    const change = fixtures.cli.spawn(["sim", "change", "color", "teal", "--label", "en_US=Teal", "--pim-url", pimUrl]);
     expect(await waitForExit(change, 30_000)).toEqual({ code: 0, signal: null });
     expect(change.stdout()).toBe("color/teal: created\n");
     await waitFor(() => /PIM event attribute-option\.created \S+ posted: 200/.test(sim.stdout()), {
@@ -143,7 +135,7 @@ describe("config/sim-worker.yaml: `pim-sync sim` + `pim-sync worker` as the READ
       data: { attribute_option: { code: "teal", attribute: { code: "color" } } },
     });
     const historyOf = async (): Promise<{ option: string; kind: string; trigger: string }[]> => {
-      const history = cli.spawn(["history", "--config", configPath, "--project", "67", "--option", "teal", "--json"]);
+      const history = fixtures.cli.spawn(["history", "--config", configPath, "--project", "67", "--option", "teal", "--json"]);
       expect(await waitForExit(history, 30_000)).toEqual({ code: 0, signal: null });
       return JSON.parse(history.stdout()) as { option: string; kind: string; trigger: string }[];
     };
@@ -153,7 +145,7 @@ describe("config/sim-worker.yaml: `pim-sync sim` + `pim-sync worker` as the READ
     });
 
     // A deletion: the simulator's own control route, as the PIM's API has none.
-    const remove = cli.spawn(["sim", "change", "color", "teal", "--delete", "--pim-url", pimUrl]);
+    const remove = fixtures.cli.spawn(["sim", "change", "color", "teal", "--delete", "--pim-url", pimUrl]);
     expect(await waitForExit(remove, 30_000)).toEqual({ code: 0, signal: null });
     expect(remove.stdout()).toBe("color/teal: deleted\n");
     await waitFor(async () => (await historyOf()).some((entry) => entry.kind === "deleted"), {
@@ -170,25 +162,25 @@ describe("config/sim-worker.yaml: `pim-sync sim` + `pim-sync worker` as the READ
   });
 
   test("`sim change` names what the PIM simulator refused, and `--events-to` needs its secret", async () => {
-    const sim = cli.spawn(["sim", "--pim-port", "0", "--service-port", "0", "--activation-port", "0"]);
+    const sim = fixtures.cli.spawn(["sim", "--pim-port", "0", "--service-port", "0", "--activation-port", "0"]);
     await waitFor(() => sim.stdout().includes("Press Ctrl-C to stop."), { timeoutMs: 15_000, what: "the simulators" });
     const pimUrl = /PIM simulator:\s+(http:\/\/\S+)/.exec(sim.stdout())?.[1] ?? "";
-    const bad = cli.spawn(["sim", "change", "color", "teal", "--label", "en-US=Teal", "--pim-url", pimUrl]);
+    const bad = fixtures.cli.spawn(["sim", "change", "color", "teal", "--label", "en-US=Teal", "--pim-url", pimUrl]);
     expect(await waitForExit(bad, 30_000)).toEqual({ code: 1, signal: null });
     expect(bad.stderr()).toContain(
       'color/teal: the PIM simulator answered 422 Validation failed. labels: The locale "en-US" does not exist.',
     );
-    const missing = cli.spawn(["sim", "change", "color", "mauve", "--delete", "--pim-url", pimUrl]);
+    const missing = fixtures.cli.spawn(["sim", "change", "color", "mauve", "--delete", "--pim-url", pimUrl]);
     expect(await waitForExit(missing, 30_000)).toEqual({ code: 1, signal: null });
     expect(missing.stderr()).toContain("404");
     await stop(sim);
-    const unsigned = cli.spawn(["sim", "--pim-port", "0", "--events-to", "http://127.0.0.1:9/v1/pim-events/67"]);
+    const unsigned = fixtures.cli.spawn(["sim", "--pim-port", "0", "--events-to", "http://127.0.0.1:9/v1/pim-events/67"]);
     expect(await waitForExit(unsigned, 30_000)).toEqual({ code: 2, signal: null });
     expect(unsigned.stderr()).toContain("--events-to needs --events-secret");
   });
 
   test("the demo says what the untouched manual collection is and suggests the next step", async () => {
-    const demo = cli.spawn(["demo"]);
+    const demo = fixtures.cli.spawn(["demo"]);
     expect(await waitForExit(demo, 60_000)).toEqual({ code: 0, signal: null });
 
     expect(demo.stdout()).toMatch(

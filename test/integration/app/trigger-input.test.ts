@@ -1,43 +1,27 @@
-import { beforeAll, describe, expect } from "vitest";
+import { describe, expect } from "vitest";
 import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
-import type { RunningSimulators } from "../../../sim/start-simulators.js";
-import { assertCliBuilt, servingUrlOf, type CliProcess } from "../../support/process-cli.js";
-import { writeTestConfig } from "../../support/process-config.js";
 import { allJobs } from "../../support/process-jobs.js";
-import type { TestRedis } from "../../support/redis.js";
 import { createTriggerClient } from "../../support/trigger-client.js";
-import { test, type CliFixture } from "../../support/fixtures.js";
+import { test } from "../../support/fixtures.js";
+import { startWorkerProcess } from "../../support/worker-process.js";
 
 const TOKEN = "trigger-token-of-the-process-test";
 
 describe("pim-sync worker as a process: the trigger checks input where it enters", () => {
-  let cli: CliFixture;
-  let sims: RunningSimulators;
-  let redis: TestRedis;
   let queues: JobQueues;
-  let dir: string;
-  let worker: CliProcess;
   let triggerUrl: string;
   const client = createTriggerClient(() => triggerUrl);
 
-  beforeAll(() => assertCliBuilt());
-  test.beforeEach(async ({ sims: simulators, redis: testRedis, tempDir, queues: projectQueues, cli: processes }) => {
-    cli = processes;
-    sims = simulators;
-    redis = testRedis;
+  test.beforeEach(async ({ sims, redis, tempDir, queues: projectQueues, cli }) => {
     queues = projectQueues;
-    dir = tempDir;
-    const configPath = await writeTestConfig(dir, {
-      pimUrl: sims.pim.url,
-      serviceUrl: sims.service.url,
-      redisPrefix: redis.prefix,
-      logLevel: "info",
-      // Bound as 0: the worker logs the address it got.
-      trigger: { port: 0, token: TOKEN },
-      projectExtras: { allowed_options_for_pim_attribute_addition: ["color"], locales: ["en_US", "fr_FR"] },
-    });
-    worker = cli.spawn(["worker", "--config", configPath]);
-    triggerUrl = await servingUrlOf(worker);
+    ({ url: triggerUrl } = await startWorkerProcess(
+      { cli, sims, redis, tempDir },
+      {
+        // Bound as 0: the worker logs the address it got.
+        trigger: { port: 0, token: TOKEN },
+        projectExtras: { allowed_options_for_pim_attribute_addition: ["color"], locales: ["en_US", "fr_FR"] },
+      },
+    ));
   });
 
   test("a label locale outside the project's locales: 400 naming it, nothing queued", async () => {

@@ -1,15 +1,12 @@
-import { beforeAll, describe, expect } from "vitest";
-import { assertCliBuilt, servingUrlOf } from "../../support/process-cli.js";
-import { writeTestConfig } from "../../support/process-config.js";
+import { describe, expect } from "vitest";
 import { allJobs } from "../../support/process-jobs.js";
 import { createTriggerClient } from "../../support/trigger-client.js";
 import { test } from "../../support/fixtures.js";
+import { startWorkerProcess } from "../../support/worker-process.js";
 
 const TOKEN = "trigger-token-of-the-label-key-test";
 
 describe("pim-sync worker as a process: a label key that is no locale code is the caller's fault", () => {
-  beforeAll(() => assertCliBuilt());
-
   test("POST /v1/add-options with an empty label key answers 400 naming the field, queues nothing, logs no error", async ({
     sims,
     redis,
@@ -17,17 +14,14 @@ describe("pim-sync worker as a process: a label key that is no locale code is th
     tempDir,
     cli,
   }) => {
-    const configPath = await writeTestConfig(tempDir, {
-      pimUrl: sims.pim.url,
-      serviceUrl: sims.service.url,
-      redisPrefix: redis.prefix,
-      logLevel: "info",
-      trigger: { token: TOKEN },
-      server: { host: "127.0.0.1", port: 0 },
-      projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
-    });
-    const worker = cli.spawn(["worker", "--config", configPath]);
-    const url = await servingUrlOf(worker);
+    const { worker, url } = await startWorkerProcess(
+      { cli, sims, redis, tempDir },
+      {
+        trigger: { token: TOKEN },
+        server: { host: "127.0.0.1", port: 0 },
+        projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
+      },
+    );
     const client = createTriggerClient(() => url);
 
     for (const key of ["", "en__US", "a b"]) {

@@ -1,13 +1,9 @@
-import { beforeAll, describe, expect } from "vitest";
-import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
-import type { RunningSimulators } from "../../../sim/start-simulators.js";
-import { assertCliBuilt, servingUrlOf, type CliProcess } from "../../support/process-cli.js";
-import { writeTestConfig } from "../../support/process-config.js";
+import { describe, expect } from "vitest";
 import { allJobs } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/wait-for.js";
-import type { TestRedis } from "../../support/redis.js";
 import { createTriggerClient } from "../../support/trigger-client.js";
-import { test, type CliFixture } from "../../support/fixtures.js";
+import { test } from "../../support/fixtures.js";
+import { startWorkerProcess, type ProcessTestFixtures } from "../../support/worker-process.js";
 
 const TOKEN = "trigger-token-of-the-locale-test";
 /** One request of the PIM structure read: the locales list is read once per structure read. */
@@ -16,40 +12,24 @@ const LOCALES_ROUTE = "GET /api/rest/v1/locales";
 const SPANISH_LABEL = { project: 67, attribute: "color", options: [{ name: "azul", label: { es_ES: "Azul" } }] };
 
 describe("pim-sync worker as a process: trigger requests refused for a label locale, and the PIM structure reads they cost", () => {
-  let cli: CliFixture;
-  let sims: RunningSimulators;
-  let redis: TestRedis;
-  let queues: JobQueues;
-  let dir: string;
-  let worker: CliProcess | undefined;
+  let fixtures: ProcessTestFixtures;
   let triggerUrl = "";
   const client = createTriggerClient(() => triggerUrl);
 
-  beforeAll(() => assertCliBuilt());
-  test.beforeEach(async ({ sims: simulators, redis: testRedis, tempDir, queues: projectQueues, cli: processes }) => {
-    cli = processes;
-    sims = simulators;
-    redis = testRedis;
-    queues = projectQueues;
-    dir = tempDir;
+  test.beforeEach(({ sims, redis, tempDir, queues, cli }) => {
+    fixtures = { cli, sims, redis, queues, tempDir };
   });
 
   async function startWorker(addOptions: Readonly<Record<string, unknown>>): Promise<void> {
-    const configPath = await writeTestConfig(dir, {
-      pimUrl: sims.pim.url,
-      serviceUrl: sims.service.url,
-      redisPrefix: redis.prefix,
-      logLevel: "info",
+    ({ url: triggerUrl } = await startWorkerProcess(fixtures, {
       trigger: { token: TOKEN },
       server: { host: "127.0.0.1", port: 0 },
       addOptions,
       projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
-    });
-    worker = cli.spawn(["worker", "--config", configPath]);
-    triggerUrl = await servingUrlOf(worker);
+    }));
   }
 
-  const structureReads = (): number => sims.pim.stats().byRoute[LOCALES_ROUTE] ?? 0;
+  const structureReads = (): number => fixtures.sims.pim.stats().byRoute[LOCALES_ROUTE] ?? 0;
 
   test("100 requests refused for a disabled locale (50 at once on an empty cache, then 50 one by one) cost one structure read", async () => {
     await startWorker({ catalog_cache_ms: 600_000, locale_recheck_ms: 600_000 });
@@ -66,14 +46,14 @@ describe("pim-sync worker as a process: trigger requests refused for a label loc
       expect(answer.json).toEqual({ errors: ["options.0.label.es-ES: 'es-ES' is not among the project's locales (de-DE, en-US, fr-FR)"] });
     }
     expect(structureReads() - before).toBe(1);
-    expect(await allJobs(queues)).toEqual([]);
+    expect(await allJobs(fixtures.queues)).toEqual([]);
   });
 
   test("a locale enabled in the PIM after the cache was filled is accepted once locale_recheck_ms has passed", async () => {
     await startWorker({ catalog_cache_ms: 600_000, locale_recheck_ms: 500 });
     expect((await client.call("/v1/add-options", { token: TOKEN, body: SPANISH_LABEL })).status).toBe(400);
 
-    const spanish = sims.pim.state.locales.find((locale) => locale.code === "es_ES");
+    const spanish = fixtures.sims.pim.state.locales.find((locale) => locale.code === "es_ES");
     if (!spanish) throw new Error("the simulator's catalogue has no es_ES");
     spanish.enabled = true;
 
@@ -87,6 +67,6 @@ describe("pim-sync worker as a process: trigger requests refused for a label loc
       { timeoutMs: 30_000, intervalMs: 100, what: "the request with an es-ES label to be accepted" },
     );
     expect(accepted.json).toEqual({ job_id: expect.stringMatching(/^67\/\d+$/), status: "queued" });
-    expect((await allJobs(queues)).map((job) => job.name)).toEqual(["options.add"]);
+    expect((await allJobs(fixtures.queues)).map((job) => job.name)).toEqual(["options.add"]);
   });
 });

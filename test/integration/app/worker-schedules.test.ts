@@ -1,33 +1,23 @@
 import { once } from "node:events";
-import { writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
-import { join } from "node:path";
-import { beforeAll, describe, expect } from "vitest";
-import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
+import { describe, expect } from "vitest";
 import { SYNC_SCHEDULER_ID } from "../../../src/infra/redis/queue-names.js";
 import { PROJECT_WITHOUT_SCHEDULE_WARNING } from "../../../src/jobs/worker/start-worker.js";
-import { assertCliBuilt, waitForExit } from "../../support/process-cli.js";
-import { testConfigObject } from "../../support/process-config.js";
+import { waitForExit } from "../../support/process-cli.js";
+import { writeTestConfig, configInputWithoutUpstreams } from "../../support/process-config.js";
 import { waitFor } from "../../support/wait-for.js";
-import type { TestRedis } from "../../support/redis.js";
-import { test, type CliFixture } from "../../support/fixtures.js";
+import { test } from "../../support/fixtures.js";
+import type { ProcessTestFixtures } from "../../support/worker-process.js";
 
 const PROJECT = 67;
 const FLEET_SCHEDULE = { cron: "0 3 * * *", timezone: "Europe/Paris" };
 const REPLACED_MSG = "a project's sync schedule in Redis differs from the config; replacing it";
 
 describe("the worker and the schedules in Redis", () => {
-  let cli: CliFixture;
-  let dir: string;
-  let redis: TestRedis;
-  let queues: JobQueues;
+  let fixtures: Omit<ProcessTestFixtures, "sims">;
 
-  beforeAll(() => assertCliBuilt());
-  test.beforeEach(async ({ redis: testRedis, tempDir, queues: projectQueues, cli: processes }) => {
-    cli = processes;
-    dir = tempDir;
-    redis = testRedis;
-    queues = projectQueues;
+  test.beforeEach(({ redis, tempDir, queues, cli }) => {
+    fixtures = { cli, redis, queues, tempDir };
   });
 
   /** A worker config (upstreams never reached: no job runs in these tests). */
@@ -35,26 +25,25 @@ describe("the worker and the schedules in Redis", () => {
     name: string,
     extras: { schedule: Record<string, string> | null; server?: Record<string, unknown>; worker?: Record<string, unknown> },
   ): Promise<string> {
-    const config = testConfigObject({
-      pimUrl: "http://127.0.0.1:9",
-      serviceUrl: "http://127.0.0.1:9",
-      redisPrefix: redis.prefix,
-      logLevel: "info",
-      worker: extras.worker,
-      projectExtras: extras.schedule === null ? {} : { schedule: extras.schedule },
-    });
-    const path = join(dir, name);
-    await writeFile(path, JSON.stringify({ ...config, ...(extras.server ? { server: extras.server } : {}) }));
-    return path;
+    return writeTestConfig(
+      fixtures.tempDir,
+      configInputWithoutUpstreams(fixtures.redis.prefix, {
+        logLevel: "info",
+        worker: extras.worker,
+        server: extras.server,
+        projectExtras: extras.schedule === null ? {} : { schedule: extras.schedule },
+      }),
+      name,
+    );
   }
 
   async function scheduler(): Promise<{ pattern: string | null; tz: string | null } | null> {
-    const found = await queues.queueFor(PROJECT).getJobScheduler(SYNC_SCHEDULER_ID);
+    const found = await fixtures.queues.queueFor(PROJECT).getJobScheduler(SYNC_SCHEDULER_ID);
     return found ? { pattern: found.pattern ?? null, tz: found.tz ?? null } : null;
   }
 
   test("a project without a schedule is warned of at start, naming the project; one with a schedule is not", async () => {
-    const without = await cli.startWorker(await configFile("without.json", { schedule: null }), 30_000);
+    const without = await fixtures.cli.startWorker(await configFile("without.json", { schedule: null }), 30_000);
     const warning = await without.waitForLog(
       (line) => line.msg === PROJECT_WITHOUT_SCHEDULE_WARNING,
       30_000,
@@ -65,13 +54,13 @@ describe("the worker and the schedules in Redis", () => {
     without.signal("SIGTERM");
     expect(await waitForExit(without, 30_000)).toEqual({ code: 0, signal: null });
 
-    const withSchedule = await cli.startWorker(await configFile("with.json", { schedule: FLEET_SCHEDULE }), 30_000);
+    const withSchedule = await fixtures.cli.startWorker(await configFile("with.json", { schedule: FLEET_SCHEDULE }), 30_000);
     await withSchedule.waitForLog((line) => line.msg === "sync schedule upserted", 30_000, "the schedule upserted");
     expect(withSchedule.logs().filter((line) => line.msg === PROJECT_WITHOUT_SCHEDULE_WARNING)).toEqual([]);
   });
 
   test("a worker whose HTTP port is taken fails to start and leaves the running fleet's schedule as it was", async ({ closeAfter }) => {
-    const fleet = await cli.startWorker(await configFile("fleet.json", { schedule: FLEET_SCHEDULE }), 30_000);
+    const fleet = await fixtures.cli.startWorker(await configFile("fleet.json", { schedule: FLEET_SCHEDULE }), 30_000);
     expect(await scheduler()).toEqual({ pattern: FLEET_SCHEDULE.cron, tz: FLEET_SCHEDULE.timezone });
 
     // The port the second worker is given is held by the test (bound as 0, read back).
@@ -82,7 +71,7 @@ describe("the worker and the schedules in Redis", () => {
     const address = holder.address();
     if (address === null || typeof address === "string") throw new Error("no port");
 
-    const newcomer = cli.spawn([
+    const newcomer = fixtures.cli.spawn([
       "worker",
       "--config",
       await configFile("newcomer.json", { schedule: { cron: "*/5 * * * *" }, server: { host: "127.0.0.1", port: address.port } }),
@@ -97,7 +86,7 @@ describe("the worker and the schedules in Redis", () => {
   });
 
   test("a running worker replaces a scheduler whose pattern, then whose time zone, was changed in Redis, and warns", async () => {
-    const worker = await cli.startWorker(
+    const worker = await fixtures.cli.startWorker(
       await configFile("worker.json", { schedule: FLEET_SCHEDULE, worker: { safety_check_interval_ms: 1_000 } }),
       30_000,
     );
@@ -105,7 +94,7 @@ describe("the worker and the schedules in Redis", () => {
     const template = { name: "sync.run", data: { project: PROJECT, trigger: "schedule" } };
 
     // Another config's pattern (a yearly one: it never fires during the test).
-    await queues.queueFor(PROJECT).upsertJobScheduler(SYNC_SCHEDULER_ID, { pattern: "0 0 1 1 *" }, template);
+    await fixtures.queues.queueFor(PROJECT).upsertJobScheduler(SYNC_SCHEDULER_ID, { pattern: "0 0 1 1 *" }, template);
     expect(await scheduler()).toEqual({ pattern: "0 0 1 1 *", tz: null });
     await waitFor(async () => (await scheduler())?.pattern === FLEET_SCHEDULE.cron, {
       timeoutMs: 30_000,
@@ -121,7 +110,7 @@ describe("the worker and the schedules in Redis", () => {
     });
 
     // The same pattern in another zone is another schedule.
-    await queues.queueFor(PROJECT).upsertJobScheduler(SYNC_SCHEDULER_ID, { pattern: FLEET_SCHEDULE.cron, tz: "UTC" }, template);
+    await fixtures.queues.queueFor(PROJECT).upsertJobScheduler(SYNC_SCHEDULER_ID, { pattern: FLEET_SCHEDULE.cron, tz: "UTC" }, template);
     expect(await scheduler()).toEqual({ pattern: FLEET_SCHEDULE.cron, tz: "UTC" });
     await waitFor(async () => (await scheduler())?.tz === FLEET_SCHEDULE.timezone, {
       timeoutMs: 30_000,

@@ -1,13 +1,10 @@
 import { beforeAll, describe, expect } from "vitest";
-import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
-import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import type { RequestGate } from "../../../sim/shared/request-gates.js";
-import { assertCliBuilt, waitForExit, type CliProcess } from "../../support/process-cli.js";
-import { writeTestConfig } from "../../support/process-config.js";
+import { waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { cleanSyncEndState, collectionsOf, waitForJobState, type CollectionsByName } from "../../support/process-jobs.js";
-import type { TestRedis } from "../../support/redis.js";
-import { test, type CliFixture } from "../../support/fixtures.js";
+import { test } from "../../support/fixtures.js";
 import { HELD_HTTP } from "../../support/worker-harness.js";
+import { writeWorkerConfig, type ProcessTestFixtures } from "../../support/worker-process.js";
 
 const PROJECT = 67;
 /** Collections of project 67 the sample catalogue derives and the service holds. */
@@ -16,34 +13,19 @@ const isUpdateOptions = (request: { method: string; path: string; status: number
   request.method === "PATCH" && /\/update-options\/$/.test(request.path) && request.status === 200;
 
 describe("pim-sync worker as a process: signals", () => {
-  let cli: CliFixture;
   let reference: { collections: CollectionsByName; otherProject: CollectionsByName };
-  let sims: RunningSimulators;
-  let redis: TestRedis;
-  let queues: JobQueues;
-  let dir: string;
+  let fixtures: ProcessTestFixtures;
   let configPath: string;
 
   beforeAll(async () => {
-    assertCliBuilt();
     reference = await cleanSyncEndState();
     // The synced collections plus manual_list, which no attribute derives.
     expect(Object.keys(reference.collections)).toHaveLength(SYNCED_COLLECTIONS + 1);
   });
 
-  test.beforeEach(async ({ sims: simulators, redis: testRedis, queues: projectQueues, tempDir, cli: processes }) => {
-    cli = processes;
-    sims = simulators;
-    redis = testRedis;
-    queues = projectQueues;
-    dir = tempDir;
-    configPath = await writeTestConfig(dir, {
-      pimUrl: sims.pim.url,
-      serviceUrl: sims.service.url,
-      redisPrefix: redis.prefix,
-      logLevel: "info",
-      http: HELD_HTTP,
-    });
+  test.beforeEach(async ({ sims, redis, queues, tempDir, cli }) => {
+    fixtures = { cli, sims, redis, queues, tempDir };
+    configPath = await writeWorkerConfig(fixtures, { http: HELD_HTTP });
   });
 
   /**
@@ -52,23 +34,23 @@ describe("pim-sync worker as a process: signals", () => {
    * slow upstream only made that likely). Open the gate to let it go on.
    */
   const holdWrites = (written: number): RequestGate =>
-    sims.service.holdRequests({ method: "PATCH", path: /\/update-options\/$/ }, { after: written });
+    fixtures.sims.service.holdRequests({ method: "PATCH", path: /\/update-options\/$/ }, { after: written });
 
-  const spawnWorker = (): Promise<CliProcess> => cli.startWorker(configPath);
+  const spawnWorker = (): Promise<CliProcess> => fixtures.cli.startWorker(configPath);
 
   test("SIGTERM during a sync lets it finish: exit 0, the job completed, every collection synced", async () => {
     const gate = holdWrites(1);
     const worker = await spawnWorker();
-    const { jobId } = await queues.enqueue("sync.run", { project: PROJECT, trigger: "cli" });
+    const { jobId } = await fixtures.queues.enqueue("sync.run", { project: PROJECT, trigger: "cli" });
 
     // The sync is under way: the job is active, the PIM was read, the first collection written,
     // the second write held.
     await worker.waitForLog((line) => line.msg === "job started" && line.job === jobId, 10_000, "'job started'");
     await gate.reached(1, 30_000);
-    const job = await queues.queueFor(PROJECT).getJob(jobId);
+    const job = await fixtures.queues.queueFor(PROJECT).getJob(jobId);
     expect(await job?.getState()).toBe("active");
-    expect(sims.pim.requests.some((r) => r.path.startsWith("/api/rest/v1/"))).toBe(true);
-    expect(sims.service.requests.filter(isUpdateOptions)).toHaveLength(1);
+    expect(fixtures.sims.pim.requests.some((r) => r.path.startsWith("/api/rest/v1/"))).toBe(true);
+    expect(fixtures.sims.service.requests.filter(isUpdateOptions)).toHaveLength(1);
 
     worker.signal("SIGTERM");
     await worker.waitForLog((line) => line.msg === "stopping: waiting for active jobs", 15_000, "'stopping: waiting for active jobs'");
@@ -78,15 +60,15 @@ describe("pim-sync worker as a process: signals", () => {
     expect(exit).toEqual({ code: 0, signal: null });
     expect(worker.logs().some((line) => line.msg === "worker stopped" && line.forced === false)).toBe(true);
     expect(worker.stderr()).not.toContain("left to be recovered");
-    const finished = await queues.queueFor(PROJECT).getJob(jobId);
+    const finished = await fixtures.queues.queueFor(PROJECT).getJob(jobId);
     expect(await finished?.getState()).toBe("completed");
     expect(finished?.failedReason ?? "").toBe("");
     expect(finished?.returnvalue).toMatchObject({ outcome: "done", written: SYNCED_COLLECTIONS });
     expect(worker.logs().some((line) => typeof line.msg === "string" && /stalled/.test(line.msg))).toBe(false);
     // The writes that happened after the signal are the rest of the sync.
-    expect(sims.service.requests.filter(isUpdateOptions).length).toBe(SYNCED_COLLECTIONS);
-    expect(collectionsOf(sims.service)).toEqual(reference.collections);
-    expect(collectionsOf(sims.service, 99)).toEqual(reference.otherProject);
+    expect(fixtures.sims.service.requests.filter(isUpdateOptions).length).toBe(SYNCED_COLLECTIONS);
+    expect(collectionsOf(fixtures.sims.service)).toEqual(reference.collections);
+    expect(collectionsOf(fixtures.sims.service, 99)).toEqual(reference.otherProject);
   });
 
   test("SIGINT with no job running: the worker stops at once and exits 0", async () => {
@@ -100,25 +82,18 @@ describe("pim-sync worker as a process: signals", () => {
   });
 
   test("SIGTERM with a sync longer than shutdown_timeout_ms: the job is handed back at the deadline and another worker finishes it", async () => {
-    const shortDeadline = await writeTestConfig(
-      dir,
-      {
-        pimUrl: sims.pim.url,
-        serviceUrl: sims.service.url,
-        redisPrefix: redis.prefix,
-        logLevel: "info",
-        http: HELD_HTTP,
-        worker: { shutdown_timeout_ms: 500 },
-      },
+    const shortDeadline = await writeWorkerConfig(
+      fixtures,
+      { http: HELD_HTTP, worker: { shutdown_timeout_ms: 500 } },
       "short-deadline.json",
     );
     // The second write is held until A has exited: the deadline certainly passes mid-sync.
     const gate = holdWrites(1);
-    const workerA = cli.spawn(["worker", "--config", shortDeadline]);
+    const workerA = fixtures.cli.spawn(["worker", "--config", shortDeadline]);
     await workerA.waitForLog((line) => line.msg === "worker started", 15_000, "'worker started'");
-    const { jobId } = await queues.enqueue("sync.run", { project: PROJECT, trigger: "cli" });
+    const { jobId } = await fixtures.queues.enqueue("sync.run", { project: PROJECT, trigger: "cli" });
     await gate.reached(1, 30_000);
-    expect(sims.service.requests.filter(isUpdateOptions)).toHaveLength(1);
+    expect(fixtures.sims.service.requests.filter(isUpdateOptions)).toHaveLength(1);
 
     workerA.signal("SIGTERM");
     const exit = await waitForExit(workerA, 30_000);
@@ -138,9 +113,9 @@ describe("pim-sync worker as a process: signals", () => {
     ).toBe(true);
 
     const workerB = await spawnWorker();
-    const done = await waitForJobState(queues, PROJECT, jobId, "completed", 35_000);
+    const done = await waitForJobState(fixtures.queues, PROJECT, jobId, "completed", 35_000);
     expect(done.failedReason ?? "").toBe("");
-    expect(collectionsOf(sims.service)).toEqual(reference.collections);
+    expect(collectionsOf(fixtures.sims.service)).toEqual(reference.collections);
     workerB.signal("SIGTERM");
     expect(await waitForExit(workerB, 25_000)).toEqual({ code: 0, signal: null });
   });
@@ -149,7 +124,7 @@ describe("pim-sync worker as a process: signals", () => {
     const gate = holdWrites(2);
     const workerA = await spawnWorker();
     // Enqueued through the built CLI, as an operator would.
-    const enqueue = cli.spawn(["enqueue", "sync", "--config", configPath, "--project", String(PROJECT), "--json"]);
+    const enqueue = fixtures.cli.spawn(["enqueue", "sync", "--config", configPath, "--project", String(PROJECT), "--json"]);
     expect(await waitForExit(enqueue, 15_000)).toEqual({ code: 0, signal: null });
     const enqueued = JSON.parse(enqueue.stdout()) as { job_id: string; status: string };
     expect(enqueued.status).toBe("queued");
@@ -159,13 +134,13 @@ describe("pim-sync worker as a process: signals", () => {
     await gate.reached(1, 30_000);
     workerA.signal("SIGKILL");
     expect(await waitForExit(workerA, 10_000)).toEqual({ code: null, signal: "SIGKILL" });
-    expect(sims.service.requests.filter(isUpdateOptions)).toHaveLength(2);
+    expect(fixtures.sims.service.requests.filter(isUpdateOptions)).toHaveLength(2);
     gate.open();
     // A died holding the job: it is still active (its lock not yet expired or not yet noticed).
-    expect(await (await queues.queueFor(PROJECT).getJob(jobId))?.getState()).toBe("active");
+    expect(await (await fixtures.queues.queueFor(PROJECT).getJob(jobId))?.getState()).toBe("active");
 
     const workerB = await spawnWorker();
-    const done = await waitForJobState(queues, PROJECT, jobId, "completed", 35_000);
+    const done = await waitForJobState(fixtures.queues, PROJECT, jobId, "completed", 35_000);
 
     expect(done.failedReason ?? "").toBe("");
     expect(done.returnvalue).toMatchObject({ outcome: "done" });
@@ -178,9 +153,9 @@ describe("pim-sync worker as a process: signals", () => {
       true,
     );
     expect(workerB.logs().some((line) => line.job === jobId && line.msg === "job started")).toBe(true);
-    expect(await queues.queueFor(PROJECT).getJobs(["failed"], 0, -1)).toEqual([]);
-    expect(collectionsOf(sims.service)).toEqual(reference.collections);
-    expect(collectionsOf(sims.service, 99)).toEqual(reference.otherProject);
+    expect(await fixtures.queues.queueFor(PROJECT).getJobs(["failed"], 0, -1)).toEqual([]);
+    expect(collectionsOf(fixtures.sims.service)).toEqual(reference.collections);
+    expect(collectionsOf(fixtures.sims.service, 99)).toEqual(reference.otherProject);
 
     // B ends cleanly too.
     workerB.signal("SIGTERM");

@@ -1,14 +1,9 @@
-import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import { beforeAll, describe, expect } from "vitest";
-import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
-import type { RunningSimulators } from "../../../sim/start-simulators.js";
-import { assertCliBuilt, type CliProcess, type LogLine } from "../../support/process-cli.js";
-import { testConfigObject } from "../../support/process-config.js";
+import { describe, expect } from "vitest";
+import type { CliProcess, LogLine } from "../../support/process-cli.js";
 import { waitForJobState } from "../../support/process-jobs.js";
-import type { TestRedis } from "../../support/redis.js";
-import { test, type CliFixture } from "../../support/fixtures.js";
+import { test } from "../../support/fixtures.js";
 import { HELD_HTTP, PIM_API } from "../../support/worker-harness.js";
+import { writeWorkerConfig, type ProcessTestFixtures } from "../../support/worker-process.js";
 
 const PROJECTS = [67, 99] as const;
 
@@ -31,37 +26,16 @@ function runsIn(logs: readonly LogLine[]): JobRun[] {
 }
 
 describe("pim-sync worker processes: a process takes a job only with a free slot", () => {
-  let cli: CliFixture;
-  let sims: RunningSimulators;
-  let redis: TestRedis;
-  let queues: JobQueues;
-  let dir: string;
+  let fixtures: ProcessTestFixtures;
   let configPath: string;
 
-  beforeAll(() => assertCliBuilt());
-
   test.override("queueProjects", PROJECTS);
-  test.beforeEach(async ({ sims: simulators, redis: testRedis, queues: projectQueues, tempDir, cli: processes }) => {
-    cli = processes;
-    sims = simulators;
-    redis = testRedis;
-    queues = projectQueues;
-    dir = tempDir;
-    const config = testConfigObject({
-      pimUrl: sims.pim.url,
-      serviceUrl: sims.service.url,
-      redisPrefix: redis.prefix,
-      logLevel: "info",
-      http: HELD_HTTP,
-      worker: { concurrency: 1 },
-    });
-    const [first] = config.projects as Record<string, unknown>[];
-    config.projects = PROJECTS.map((id) => ({ ...first, id }));
-    configPath = join(dir, "config.json");
-    await writeFile(configPath, JSON.stringify(config));
+  test.beforeEach(async ({ sims, redis, queues, tempDir, cli }) => {
+    fixtures = { cli, sims, redis, queues, tempDir };
+    configPath = await writeWorkerConfig(fixtures, { http: HELD_HTTP, worker: { concurrency: 1 }, projects: PROJECTS });
   });
 
-  const spawnWorker = (): Promise<CliProcess> => cli.startWorker(configPath);
+  const spawnWorker = (): Promise<CliProcess> => fixtures.cli.startWorker(configPath);
 
   test("two processes of concurrency 1, two projects with work: both run a job at once", async () => {
     // The issue's case: process A is up when the work arrives, B comes a moment later. A runs one
@@ -69,16 +43,16 @@ describe("pim-sync worker processes: a process takes a job only with a free slot
     // A's slot), so B found nothing and A ran both in turn.
     // The PIM holds every API request until B has started its job: A's job cannot end before
     // then, however long B takes to come up (a latency only made that likely).
-    const gate = sims.pim.holdRequests({ path: PIM_API });
+    const gate = fixtures.sims.pim.holdRequests({ path: PIM_API });
     const a = await spawnWorker();
-    const jobs = await Promise.all(PROJECTS.map((project) => queues.enqueue("sync.run", { project })));
+    const jobs = await Promise.all(PROJECTS.map((project) => fixtures.queues.enqueue("sync.run", { project })));
     const first = await a.waitForLog((line) => line.msg === "job started", 10_000, "A's first 'job started'");
     await gate.reached(1, 30_000);
     const b = await spawnWorker();
     await b.waitForLog((line) => line.msg === "job started", 30_000, "B's 'job started' while A's job is held");
     gate.open();
 
-    await Promise.all(jobs.map((job) => waitForJobState(queues, job.project, job.jobId, "completed", 60_000)));
+    await Promise.all(jobs.map((job) => waitForJobState(fixtures.queues, job.project, job.jobId, "completed", 60_000)));
     const runsOfA = runsIn(a.logs());
     const runsOfB = runsIn(b.logs());
     expect(runsOfA.map((run) => run.job)).toEqual([first.job]);

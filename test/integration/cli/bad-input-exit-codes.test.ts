@@ -4,16 +4,14 @@
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { beforeAll, describe, expect } from "vitest";
+import { describe, expect } from "vitest";
 import { MAX_PAYLOAD_DEPTH } from "../../../src/upstreams/activation/activation-assumptions.js";
-import type { RunningSimulators } from "../../../sim/start-simulators.js";
 import { ACTIVATION_ENV, activationConfig, writeActivationConfig } from "../features/activation/activation-test-config.js";
-import { assertCliBuilt, waitForExit } from "../../support/process-cli.js";
+import { waitForExit } from "../../support/process-cli.js";
 import { allJobs } from "../../support/process-jobs.js";
 import { writeTestConfig } from "../../support/process-config.js";
-import type { TestRedis } from "../../support/redis.js";
-import { test, type CliFixture } from "../../support/fixtures.js";
-import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
+import { test, type PimSyncFixtures } from "../../support/fixtures.js";
+import { addOptionsArgs } from "../../support/add-options-args.js";
 
 const PROJECT = 67;
 
@@ -23,26 +21,20 @@ function nestedOffer(sku: string, depth: number): string {
 }
 
 describe("bad input: exit 2 naming the problem, nothing sent or queued", () => {
-  let cli: CliFixture;
-  let sims: RunningSimulators;
-  let redis: TestRedis;
-  let queues: JobQueues;
-  let dir: string;
+  let fixtures: Pick<PimSyncFixtures, "cli" | "sims" | "redis" | "queues" | "tempDir">;
 
-  beforeAll(() => assertCliBuilt());
-  test.beforeEach(({ cli: processes, sims: simulators, redis: testRedis, queues: projectQueues, tempDir }) => {
-    cli = processes;
-    sims = simulators;
-    redis = testRedis;
-    queues = projectQueues;
-    dir = tempDir;
+  test.beforeEach(({ cli, sims, redis, queues, tempDir }) => {
+    fixtures = { cli, sims, redis, queues, tempDir };
   });
 
   test("activation offers put: an offer nested 3,000 levels deep (a stack overflow once, exit 1) is refused before anything walks it", async () => {
-    const config = await writeActivationConfig(dir, activationConfig({ activationUrl: sims.activation.url, stateDir: join(dir, "state") }));
-    const file = join(dir, "offers.ndjson");
+    const config = await writeActivationConfig(
+      fixtures.tempDir,
+      activationConfig({ activationUrl: fixtures.sims.activation.url, stateDir: join(fixtures.tempDir, "state") }),
+    );
+    const file = join(fixtures.tempDir, "offers.ndjson");
     await writeFile(file, `${nestedOffer("SKU-1", 3)}\n${nestedOffer("SKU-2", 3_000)}\n${nestedOffer("SKU-3", MAX_PAYLOAD_DEPTH + 1)}\n`);
-    const proc = cli.spawn(["activation", "offers", "put", "--config", config, "--connection", "amazon-fr", "--file", file], {
+    const proc = fixtures.cli.spawn(["activation", "offers", "put", "--config", config, "--connection", "amazon-fr", "--file", file], {
       env: ACTIVATION_ENV,
     });
     expect((await waitForExit(proc, 60_000)).code, proc.stderr()).toBe(2);
@@ -51,37 +43,33 @@ describe("bad input: exit 2 naming the problem, nothing sent or queued", () => {
     expect(proc.stderr()).toContain(`line 3: ${nested}`);
     expect(proc.stderr()).not.toContain("line 1");
     expect(proc.stderr()).not.toMatch(/stack|RangeError/i);
-    expect(sims.activation.offerBatches("amazon-fr")).toEqual([]);
+    expect(fixtures.sims.activation.offerBatches("amazon-fr")).toEqual([]);
 
     // At the limit it is taken.
     await writeFile(file, `${nestedOffer("SKU-1", MAX_PAYLOAD_DEPTH)}\n`);
-    const taken = cli.spawn(["activation", "offers", "put", "--config", config, "--connection", "amazon-fr", "--file", file], {
+    const taken = fixtures.cli.spawn(["activation", "offers", "put", "--config", config, "--connection", "amazon-fr", "--file", file], {
       env: ACTIVATION_ENV,
     });
     expect((await waitForExit(taken, 60_000)).code, taken.stderr()).toBe(0);
-    expect(sims.activation.offerBatches("amazon-fr")).toHaveLength(1);
+    expect(fixtures.sims.activation.offerBatches("amazon-fr")).toHaveLength(1);
   });
 
   test("add-options: a __proto__ label key (dropped unseen once, and the request queued) is refused, naming the key", async () => {
-    const config = await writeTestConfig(dir, {
-      pimUrl: sims.pim.url,
-      serviceUrl: sims.service.url,
-      redisPrefix: redis.prefix,
+    const config = await writeTestConfig(fixtures.tempDir, {
+      pimUrl: fixtures.sims.pim.url,
+      serviceUrl: fixtures.sims.service.url,
+      redisPrefix: fixtures.redis.prefix,
       projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
     });
-    const proc = cli.spawn([
-      "add-options",
-      "--config",
-      config,
-      "--project",
-      String(PROJECT),
-      "--attribute",
-      "color",
-      "--options",
-      '[{"name": "teal", "label": {"__proto__": "Teal"}}]',
+    const proc = fixtures.cli.spawn([
+      ...addOptionsArgs(config, {
+        project: String(PROJECT),
+        attribute: "color",
+        options: '[{"name": "teal", "label": {"__proto__": "Teal"}}]',
+      }),
     ]);
     expect((await waitForExit(proc, 60_000)).code, proc.stderr()).toBe(2);
     expect(proc.stderr()).toContain("options.0.label.__proto__: label keys must be locale codes with a region");
-    expect(await allJobs(queues, PROJECT)).toEqual([]);
+    expect(await allJobs(fixtures.queues, PROJECT)).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect } from "vitest";
 import type { HistoryBatch } from "../../../src/stores/history/history-batch.js";
 import { createRedisHistoryStore } from "../../../src/stores/history/redis-history-store.js";
 import { waitForExit } from "../../support/process-cli.js";
-import { writeTestConfig } from "../../support/process-config.js";
+import { writeTestConfig, configInputWithoutUpstreams } from "../../support/process-config.js";
 import { test } from "../../support/fixtures.js";
 
 const PROJECT = 67;
@@ -31,11 +31,7 @@ function batch(n: number, size: number): HistoryBatch {
 describe("a reader that closes stdout early (`pim-sync history | head`)", () => {
   let configPath: string;
   test.beforeEach(async ({ redis, tempDir }) => {
-    configPath = await writeTestConfig(tempDir, {
-      pimUrl: "http://127.0.0.1:9",
-      serviceUrl: "http://127.0.0.1:9",
-      redisPrefix: redis.prefix,
-    });
+    configPath = await writeTestConfig(tempDir, configInputWithoutUpstreams(redis.prefix));
     const store = createRedisHistoryStore(redis.redis, redis.prefix, { retentionMs: 90 * 86_400_000 });
     for (let n = 0; n < 4; n += 1) await store.append(PROJECT, batch(n, OPTIONS / 4));
   });

@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect } from "vitest";
 import { assertCliBuilt, CLI_BIN, CLI_MODULES_BIN } from "../../support/process-cli.js";
 import { test } from "../../support/fixtures.js";
-import { writeTestConfig } from "../../support/process-config.js";
+import { writeTestConfig, configInputWithoutUpstreams } from "../../support/process-config.js";
 
 /**
  * Every module URL the built CLI resolves, recorded by a loader hook in a file: by default the
@@ -148,11 +148,7 @@ describe("the bundled CLI: what a command loads", () => {
   });
 
   test("jobs list loads BullMQ's chunk but no upstream client, no job handler, no HTTP server", async ({ tempDir, redis }) => {
-    const config = await writeTestConfig(tempDir, {
-      pimUrl: "http://127.0.0.1:9",
-      serviceUrl: "http://127.0.0.1:9",
-      redisPrefix: redis.prefix,
-    });
+    const config = await writeTestConfig(tempDir, configInputWithoutUpstreams(redis.prefix));
     const { modules, external } = await bundledModulesLoadedBy(["jobs", "list", "--config", config], tempDir);
 
     expect(modules.some((path) => path.startsWith("/node_modules/bullmq/"))).toBe(true);
@@ -211,11 +207,7 @@ describe("the bundled CLI: what a command loads", () => {
     redis,
     cli,
   }) => {
-    const config = await writeTestConfig(tempDir, {
-      pimUrl: "http://127.0.0.1:9",
-      serviceUrl: "http://127.0.0.1:9",
-      redisPrefix: redis.prefix,
-    });
+    const config = await writeTestConfig(tempDir, configInputWithoutUpstreams(redis.prefix));
     const requiresOf = async (env: Record<string, string>): Promise<string> => {
       const list = cli.spawn(["jobs", "list", "--config", config], { env: { NODE_DEBUG: "module", ...env } });
       const status = await list.exited;

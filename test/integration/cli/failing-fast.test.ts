@@ -1,40 +1,34 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { beforeAll, describe, expect } from "vitest";
-import type { RunningSimulators } from "../../../sim/start-simulators.js";
-import { assertCliBuilt, waitForExit, type CliProcess } from "../../support/process-cli.js";
+import { describe, expect } from "vitest";
+import { waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { testConfigObject } from "../../support/process-config.js";
 import { REFUSED_PORT } from "../../support/refused-port.js";
-import { test, type CliFixture } from "../../support/fixtures.js";
+import { test, type PimSyncFixtures } from "../../support/fixtures.js";
 
 const RETRYING = "request failed; retrying";
 
 describe("after a failure, stop the rest: no nested retries, no retries that cannot help", () => {
-  let cli: CliFixture;
-  let sims: RunningSimulators;
-  let dir: string;
+  let fixtures: Pick<PimSyncFixtures, "sims" | "tempDir" | "cli">;
 
-  beforeAll(() => assertCliBuilt());
-  test.beforeEach(async ({ sims: simulators, tempDir, cli: processes }) => {
-    cli = processes;
-    sims = simulators;
-    dir = tempDir;
+  test.beforeEach(({ sims, tempDir, cli }) => {
+    fixtures = { sims, tempDir, cli };
   });
 
   async function run(args: readonly string[], config: { pimUrl?: string; serviceToken?: string }): Promise<CliProcess> {
     const object = testConfigObject({
-      pimUrl: config.pimUrl ?? sims.pim.url,
-      serviceUrl: sims.service.url,
+      pimUrl: config.pimUrl ?? fixtures.sims.pim.url,
+      serviceUrl: fixtures.sims.service.url,
       redisPrefix: null,
-      stateDir: join(dir, "state"),
+      stateDir: join(fixtures.tempDir, "state"),
       logLevel: "warn",
       // Three attempts per request, short waits: a nested loop would show 3 × 3.
       http: { max_attempts: 3, base_delay_ms: 10, max_delay_ms: 50 },
       ...(config.serviceToken === undefined ? {} : { serviceExtras: { token: config.serviceToken } }),
     });
-    const path = join(dir, "config.json");
+    const path = join(fixtures.tempDir, "config.json");
     await writeFile(path, JSON.stringify(object));
-    const proc = cli.spawn([...args, "--config", path]);
+    const proc = fixtures.cli.spawn([...args, "--config", path]);
     await waitForExit(proc, 60_000);
     return proc;
   }
@@ -44,7 +38,7 @@ describe("after a failure, stop the rest: no nested retries, no retries that can
 
   test("the service refuses the token (401): the sync ends and its PIM reads are cancelled, not retried", async () => {
     // A slow PIM, so its structure reads are still in flight when the service answers 401.
-    sims.pim.setLatencyMs(300);
+    fixtures.sims.pim.setLatencyMs(300);
     const proc = await run(["sync", "--project", "67", "--once"], { serviceToken: "not-the-service-token" });
 
     expect(proc.child.exitCode).toBe(1);

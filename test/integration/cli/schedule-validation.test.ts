@@ -1,29 +1,21 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { beforeAll, describe, expect } from "vitest";
-import { assertCliBuilt, waitForExit } from "../../support/process-cli.js";
-import { testConfigObject } from "../../support/process-config.js";
+import { describe, expect } from "vitest";
+import { waitForExit } from "../../support/process-cli.js";
+import { testConfigObject, configInputWithoutUpstreams } from "../../support/process-config.js";
 import { TEST_REDIS_URL } from "../../support/redis.js";
-import { test, type CliFixture } from "../../support/fixtures.js";
+import { test, type PimSyncFixtures } from "../../support/fixtures.js";
 
 describe("schedule.cron and schedule.timezone are checked when the config loads", () => {
-  let cli: CliFixture;
-  let dir: string;
+  let fixtures: Pick<PimSyncFixtures, "tempDir" | "cli">;
 
-  beforeAll(() => assertCliBuilt());
-  test.beforeEach(async ({ tempDir, cli: processes }) => {
-    cli = processes;
-    dir = tempDir;
+  test.beforeEach(({ tempDir, cli }) => {
+    fixtures = { tempDir, cli };
   });
 
   async function configWith(schedule: Record<string, string>, extras: Record<string, unknown> = {}): Promise<string> {
-    const config = testConfigObject({
-      pimUrl: "http://127.0.0.1:9",
-      serviceUrl: "http://127.0.0.1:9",
-      redisPrefix: "schedule-test",
-      projectExtras: { schedule },
-    });
-    const path = join(dir, "config.json");
+    const config = testConfigObject(configInputWithoutUpstreams("schedule-test", { projectExtras: { schedule } }));
+    const path = join(fixtures.tempDir, "config.json");
     await writeFile(path, JSON.stringify({ ...config, redis: { url: TEST_REDIS_URL, prefix: "schedule-test" }, ...extras }));
     return path;
   }
@@ -43,7 +35,7 @@ describe("schedule.cron and schedule.timezone are checked when the config loads"
   for (const command of EVERY_COMMAND) {
     test(`${command.slice(0, 2).join(" ")}: a 4-field cron and a 1-field activation schedule → exit 2 naming both keys`, async () => {
       const configPath = await configWith({ cron: "*/15 * * *" }, { activation: { ...ACTIVATION, orders: { schedule: "*/15" } } });
-      const proc = cli.spawn([...command, "--config", configPath]);
+      const proc = fixtures.cli.spawn([...command, "--config", configPath]);
       const exit = await waitForExit(proc, 20_000);
 
       expect(exit).toEqual({ code: 2, signal: null });
@@ -58,7 +50,7 @@ describe("schedule.cron and schedule.timezone are checked when the config loads"
   for (const command of [["plan", "--project", "67"], ["worker"]]) {
     test(`${command[0]}: a minute of 61 and a misspelt time zone → exit 2 naming the project and both keys`, async () => {
       const configPath = await configWith({ cron: "61 * * * *", timezone: "Europe/Pariss" });
-      const proc = cli.spawn([...command, "--config", configPath]);
+      const proc = fixtures.cli.spawn([...command, "--config", configPath]);
       const exit = await waitForExit(proc, 20_000);
 
       expect(exit).toEqual({ code: 2, signal: null });
@@ -70,7 +62,7 @@ describe("schedule.cron and schedule.timezone are checked when the config loads"
 
   test("a valid schedule with a seconds field and a time zone loads", async () => {
     const configPath = await configWith({ cron: "0 */5 * * * *", timezone: "Europe/Paris" });
-    const proc = cli.spawn(["plan", "--project", "67", "--config", configPath]);
+    const proc = fixtures.cli.spawn(["plan", "--project", "67", "--config", configPath]);
     await waitForExit(proc, 30_000);
     expect(proc.stderr()).not.toContain("schedule");
   });

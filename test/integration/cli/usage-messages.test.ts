@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect } from "vitest";
 import { assertCliBuilt, waitForExit } from "../../support/process-cli.js";
-import { testConfigObject } from "../../support/process-config.js";
+import { testConfigObject, configInputWithoutUpstreams } from "../../support/process-config.js";
 import { test, type CliFixture } from "../../support/fixtures.js";
 
 describe("usage and config mistakes, as the real CLI reports them", () => {
@@ -44,12 +44,7 @@ describe("usage and config mistakes, as the real CLI reports them", () => {
 
   test("an unset environment variable is reported once, naming the variable and the key, not again as too short", async () => {
     const config = {
-      ...testConfigObject({
-        pimUrl: "http://127.0.0.1:9",
-        serviceUrl: "http://127.0.0.1:9",
-        redisPrefix: null,
-        stateDir: join(dir, "state"),
-      }),
+      ...testConfigObject(configInputWithoutUpstreams(null, { stateDir: join(dir, "state") })),
       trigger: { token: "${PIM_SYNC_TEST_UNSET_TRIGGER_TOKEN}" },
     };
     const path = join(dir, "config.json");

@@ -7,7 +7,7 @@ import { Redis } from "ioredis";
 import { describe, expect } from "vitest";
 import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
 import { leaksSince, resourceCounts, test } from "../../support/fixtures.js";
-import { answersPing } from "../../support/own-redis-server.js";
+import { answersPing } from "../../../testkit/own-redis-server.js";
 import { makeTempDir, removeTempDir } from "../../support/temp-dirs.js";
 import { waitFor } from "../../support/wait-for.js";
 

@@ -644,22 +644,27 @@ describe("parseSettings: unreadable text", () => {
   });
 });
 
+/** Runs `body` with a fresh folder under the system's temp folder, removed afterwards. */
+async function inTempDir(body: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), "pim-sync-settings-"));
+  try {
+    await body(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 describe("loadSettings", () => {
-  it("reads, interpolates and validates a file", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "pim-sync-settings-"));
-    try {
+  it("reads, interpolates and validates a file", () =>
+    inTempDir(async (dir) => {
       const file = join(dir, "config.yaml");
       await writeFile(file, MINIMAL_YAML.replace("token: tok", 'token: "${TOKEN}"'));
       const settings = await loadSettings(file, { TOKEN: "from-env" });
       expect(settings.projects[0]!.service).toMatchObject({ token: "from-env" });
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 
-  it("throws a ConfigError naming the file when it cannot be read", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "pim-sync-settings-"));
-    try {
+  it("throws a ConfigError naming the file when it cannot be read", () =>
+    inTempDir(async (dir) => {
       const file = join(dir, "missing.yaml");
       const error = await loadSettings(file, {}).then(
         () => undefined,
@@ -669,21 +674,14 @@ describe("loadSettings", () => {
       expect((error as ConfigError).message).toContain(file);
       expect((error as ConfigError).problems).toHaveLength(1);
       expect((error as ConfigError).problems[0]).toMatch(/^cannot read the file: .*ENOENT/);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 
-  it("reports problems with the file path as source", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "pim-sync-settings-"));
-    try {
+  it("reports problems with the file path as source", () =>
+    inTempDir(async (dir) => {
       const file = join(dir, "bad.json");
       await writeFile(file, JSON.stringify({ projects: [] }));
       await expect(loadSettings(file, {})).rejects.toThrow(`Invalid configuration in ${file}:`);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 });
 
 describe("parseSettings: a syntax error never quotes the file", () => {

@@ -1,32 +1,15 @@
-import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import { beforeAll, describe, expect } from "vitest";
-import type { JobQueues } from "../../../../src/jobs/queues/job-queues.js";
-import { assertCliBuilt, waitForExit } from "../../../support/process-cli.js";
-import { testConfigObject } from "../../../support/process-config.js";
+import { describe, expect } from "vitest";
+import { writeTestConfig, configInputWithoutUpstreams } from "../../../support/process-config.js";
 import { allJobs } from "../../../support/process-jobs.js";
-import type { TestRedis } from "../../../support/redis.js";
-import { test, type CliFixture } from "../../../support/fixtures.js";
+import { test, type PimSyncFixtures } from "../../../support/fixtures.js";
+import { runWithConfig, type CommandRun } from "../../../support/run-with-config.js";
 
 describe("admin commands with a config whose upstream secrets are not set", () => {
-  let cli: CliFixture;
-  let redis: TestRedis;
-  let queues: JobQueues;
-  let dir: string;
+  let fixtures: Pick<PimSyncFixtures, "cli" | "redis" | "queues" | "tempDir">;
   let configPath: string;
 
-  beforeAll(() => assertCliBuilt());
-  test.beforeEach(async ({ redis: testRedis, tempDir, queues: projectQueues, cli: processes }) => {
-    cli = processes;
-    redis = testRedis;
-    queues = projectQueues;
-    dir = tempDir;
-    const config = testConfigObject({
-      pimUrl: "http://127.0.0.1:9",
-      serviceUrl: "http://127.0.0.1:9",
-      redisPrefix: redis.prefix,
-      projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
-    });
+  test.beforeEach(async ({ redis, tempDir, queues, cli }) => {
+    fixtures = { cli, redis, queues, tempDir };
     // What an operator's config looks like: every credential comes from the environment.
     const project = {
       id: 67,
@@ -40,25 +23,24 @@ describe("admin commands with a config whose upstream secrets are not set", () =
       service: { url: "http://127.0.0.1:9", token: "${SERVICE_TOKEN}" },
       allowed_options_for_pim_attribute_addition: ["color"],
     };
-    configPath = join(dir, "operator.json");
-    await writeFile(configPath, JSON.stringify({ ...config, trigger: { token: "${TRIGGER_TOKEN}" }, projects: [project] }));
+    configPath = await writeTestConfig(
+      tempDir,
+      configInputWithoutUpstreams(redis.prefix, { trigger: { token: "${TRIGGER_TOKEN}" }, topLevel: { projects: [project] } }),
+      "operator.json",
+    );
   });
 
-  async function run(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-    const proc = cli.spawn([...args, "--config", configPath]);
-    const exit = await waitForExit(proc, 30_000);
-    return { code: exit.code, out: proc.stdout(), err: proc.stderr() };
-  }
+  const run = (...args: string[]): Promise<CommandRun> => runWithConfig(fixtures.cli, configPath, args);
 
   test("enqueue, jobs list/show/retry and a queued add-options work; sync --once names the missing variables", async () => {
     const enqueued = await run("enqueue", "sync", "--project", "67", "--json");
     expect(enqueued).toMatchObject({ code: 0, err: "" });
     const ref = (JSON.parse(enqueued.out) as { job_id: string }).job_id;
-    expect(await allJobs(queues)).toHaveLength(1);
+    expect(await allJobs(fixtures.queues)).toHaveLength(1);
 
     const added = await run("add-options", "--project", "67", "--attribute", "color", "--options", '[{"name":"teal"}]');
     expect(added).toMatchObject({ code: 0, err: "" });
-    expect(await allJobs(queues)).toHaveLength(2);
+    expect(await allJobs(fixtures.queues)).toHaveLength(2);
 
     const listed = await run("jobs", "list");
     expect(listed).toMatchObject({ code: 0, err: "" });

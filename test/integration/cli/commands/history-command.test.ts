@@ -4,7 +4,7 @@ import { createRedisHistoryStore } from "../../../../src/stores/history/redis-hi
 import { allHistory } from "../../../../src/stores/history/query-history.js";
 import { DEFAULT_HISTORY_LIMIT } from "../../../../src/cli/commands/history-command.js";
 import { assertCliBuilt, waitForExit } from "../../../support/process-cli.js";
-import { writeTestConfig } from "../../../support/process-config.js";
+import { writeTestConfig, configInputWithoutUpstreams } from "../../../support/process-config.js";
 import type { TestRedis } from "../../../support/redis.js";
 import { test, type CliFixture } from "../../../support/fixtures.js";
 
@@ -57,11 +57,7 @@ describe("pim-sync history --limit and filters, over the real CLI", () => {
     processes = cli;
     redis = testRedis;
     // No upstream is called: the URLs only have to be valid.
-    configPath = await writeTestConfig(tempDir, {
-      pimUrl: "http://127.0.0.1:9",
-      serviceUrl: "http://127.0.0.1:9",
-      redisPrefix: redis.prefix,
-    });
+    configPath = await writeTestConfig(tempDir, configInputWithoutUpstreams(redis.prefix));
     const store = createRedisHistoryStore(redis.redis, redis.prefix, { retentionMs: RETENTION_MS });
     for (let n = 0; n < BATCHES; n += 1) await store.append(PROJECT, batch(n));
   });

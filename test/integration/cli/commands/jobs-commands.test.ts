@@ -15,6 +15,7 @@ import { TEST_REDIS_URL, type TestRedis } from "../../../support/redis.js";
 import { silentLogger } from "../../../support/silent-logger.js";
 import { test, type WorkersFixture } from "../../../support/fixtures.js";
 import { HELD_HTTP, PIM_API } from "../../../support/worker-harness.js";
+import { addOptionsArgs } from "../../../support/add-options-args.js";
 
 const PROJECT = 67;
 const ADD_OPTIONS_PATH = /\/add-options\/$/;
@@ -157,15 +158,7 @@ describe("pim-sync enqueue, add-options and jobs", () => {
   describe("add-options", () => {
     test("queues a job by default and prints its reference; --idempotency-key makes repeats one job", async () => {
       const queued = await cli(
-        "add-options",
-        "--config",
-        configPath,
-        "--project",
-        "67",
-        "--attribute",
-        "color",
-        "--options",
-        '[{"name":"teal","label":{"en_US":"Teal"}}]',
+        ...addOptionsArgs(configPath, { attribute: "color", options: '[{"name":"teal","label":{"en_US":"Teal"}}]' }),
         "--requested-by",
         "ops",
       );
@@ -183,15 +176,7 @@ describe("pim-sync enqueue, add-options and jobs", () => {
       expect(await job?.getState()).toBe("waiting");
 
       const args = [
-        "add-options",
-        "--config",
-        configPath,
-        "--project",
-        "67",
-        "--attribute",
-        "color",
-        "--options",
-        '[{"name":"mint"}]',
+        ...addOptionsArgs(configPath, { attribute: "color", options: '[{"name":"mint"}]' }),
         "--idempotency-key",
         "k-1",
         "--json",
@@ -229,15 +214,7 @@ describe("pim-sync enqueue, add-options and jobs", () => {
 
     test("--once adds in this process and prints per collection what was added and what was already there", async () => {
       const args = [
-        "add-options",
-        "--config",
-        configPath,
-        "--project",
-        "67",
-        "--attribute",
-        "material",
-        "--options",
-        '[{"name":"linen","label":{"en-US":"Linen","fr_FR":"Lin"}}]',
+        ...addOptionsArgs(configPath, { attribute: "material", options: '[{"name":"linen","label":{"en-US":"Linen","fr_FR":"Lin"}}]' }),
         "--once",
       ];
       const first = await cli(...args);
@@ -337,18 +314,7 @@ describe("pim-sync enqueue, add-options and jobs", () => {
         problem: /label locale\(s\) es-ES are not among the project's locales/,
       },
     ])("--once exits 2 for $what, before any write", async ({ attribute, options, problem }) => {
-      const result = await cli(
-        "add-options",
-        "--config",
-        configPath,
-        "--project",
-        "67",
-        "--attribute",
-        attribute,
-        "--options",
-        options,
-        "--once",
-      );
+      const result = await cli(...addOptionsArgs(configPath, { attribute, options }), "--once");
       expect(result.code).toBe(2);
       expect(result.err).toMatch(problem);
       expect(writesTo()).toEqual([]);
@@ -401,19 +367,7 @@ describe("pim-sync enqueue, add-options and jobs", () => {
         (await cli("add-options", "--config", configPath, "--project", "67", "--attribute", "color", "--options", '[{"name":"teal"}]')).out,
       );
       const second = refIn(
-        (
-          await cli(
-            "add-options",
-            "--config",
-            configPath,
-            "--project",
-            "67",
-            "--attribute",
-            "color",
-            "--options",
-            '[{"name":"navy"},{"name":"teal"}]',
-          )
-        ).out,
+        (await cli(...addOptionsArgs(configPath, { attribute: "color", options: '[{"name":"navy"},{"name":"teal"}]' }))).out,
       );
       await startInProcessWorker();
       await waitForJobState(queues, PROJECT, idOf(second), "completed", 20_000);
@@ -432,19 +386,7 @@ describe("pim-sync enqueue, add-options and jobs", () => {
     test("shows a job's data, attempts, logs and result once it ran; unknown or malformed references exit 2", async () => {
       await startInProcessWorker();
       const ref = refIn(
-        (
-          await cli(
-            "add-options",
-            "--config",
-            configPath,
-            "--project",
-            "67",
-            "--attribute",
-            "color",
-            "--options",
-            '[{"name":"teal","label":{"en-US":"Teal"}}]',
-          )
-        ).out,
+        (await cli(...addOptionsArgs(configPath, { attribute: "color", options: '[{"name":"teal","label":{"en-US":"Teal"}}]' }))).out,
       );
       await waitForJobState(queues, PROJECT, idOf(ref), "completed", 20_000);
 
@@ -509,21 +451,7 @@ describe("pim-sync enqueue, add-options and jobs", () => {
   describe("jobs retry", () => {
     /** Queues an add-options job and waits until the worker failed it (the service answers 404). */
     async function failedAddOptions(attribute: string, option: string): Promise<string> {
-      const ref = refIn(
-        (
-          await cli(
-            "add-options",
-            "--config",
-            configPath,
-            "--project",
-            "67",
-            "--attribute",
-            attribute,
-            "--options",
-            `[{"name":"${option}"}]`,
-          )
-        ).out,
-      );
+      const ref = refIn((await cli(...addOptionsArgs(configPath, { attribute: attribute, options: `[{"name":"${option}"}]` }))).out);
       await waitForJobState(queues, PROJECT, idOf(ref), "failed", 20_000);
       return ref;
     }
@@ -635,18 +563,7 @@ describe("pim-sync enqueue, add-options and jobs", () => {
     }
     expect(writesTo()).toEqual([]);
     // --once needs no Redis: the state goes to files under state_dir.
-    const once = await cli(
-      "add-options",
-      "--config",
-      noRedisConfigPath,
-      "--project",
-      "67",
-      "--attribute",
-      "color",
-      "--options",
-      '[{"name":"teal"}]',
-      "--once",
-    );
+    const once = await cli(...addOptionsArgs(noRedisConfigPath, { attribute: "color", options: '[{"name":"teal"}]' }), "--once");
     expect(once).toEqual({ code: 0, out: "color: added teal\n", err: "" });
   });
 

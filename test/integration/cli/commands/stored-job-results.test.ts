@@ -1,49 +1,28 @@
 import { describe, expect } from "vitest";
-import type { JobQueues } from "../../../../src/jobs/queues/job-queues.js";
 import { queueNameOf } from "../../../../src/infra/redis/queue-names.js";
-import type { RunningSimulators } from "../../../../sim/start-simulators.js";
-import { assertCliBuilt, servingUrlOf, waitForExit } from "../../../support/process-cli.js";
-import { writeTestConfig } from "../../../support/process-config.js";
+import { waitForExit } from "../../../support/process-cli.js";
 import { waitForJobState } from "../../../support/process-jobs.js";
-import type { TestRedis } from "../../../support/redis.js";
 import { createTriggerClient } from "../../../support/trigger-client.js";
-import { test, type CliFixture } from "../../../support/fixtures.js";
+import { test } from "../../../support/fixtures.js";
+import { startWorkerProcess, type ProcessTestFixtures } from "../../../support/worker-process.js";
+import { everyKeyOf } from "../../../support/every-key-of.js";
 
 const PROJECT = 67;
 const ADMIN = { name: "ada", password: "ada-password-0123", role: "admin", token: "ada-results-token-0123456789" } as const;
 const CAMEL_KEY = /^[a-z][a-z0-9]*[A-Z]/;
 
-/** Every key of a JSON value, nested ones included. */
-function keysOf(value: unknown): string[] {
-  if (Array.isArray(value)) return value.flatMap(keysOf);
-  if (value === null || typeof value !== "object") return [];
-  return Object.entries(value).flatMap(([key, item]) => [key, ...keysOf(item)]);
-}
-
 describe("job results: stored snake_case, shown snake_case (an earlier version's camelCase too), a held-back sync shown as such", () => {
-  let cli: CliFixture;
-  let sims: RunningSimulators;
-  let redis: TestRedis;
-  let queues: JobQueues;
+  let fixtures: ProcessTestFixtures;
   let configPath: string;
   let baseUrl = "";
   const client = createTriggerClient(() => baseUrl);
 
-  test.beforeEach(async ({ sims: simulators, redis: testRedis, tempDir, queues: projectQueues, cli: processes }) => {
-    cli = processes;
-    assertCliBuilt();
-    sims = simulators;
-    redis = testRedis;
-    queues = projectQueues;
-    configPath = await writeTestConfig(tempDir, {
-      pimUrl: sims.pim.url,
-      serviceUrl: sims.service.url,
-      redisPrefix: redis.prefix,
-      logLevel: "info",
+  test.beforeEach(async ({ sims, redis, tempDir, queues, cli }) => {
+    fixtures = { cli, sims, redis, queues, tempDir };
+    ({ url: baseUrl, configPath } = await startWorkerProcess(fixtures, {
       projectExtras: { deletion_guard: { max_fraction: 0.3, min_count: 2 } },
       server: { host: "127.0.0.1", port: 0, admin: { users: [ADMIN] } },
-    });
-    baseUrl = await servingUrlOf(await cli.startWorker(configPath));
+    }));
   });
 
   const asAdmin = (path: string, method = "GET") =>
@@ -51,31 +30,31 @@ describe("job results: stored snake_case, shown snake_case (an earlier version's
   async function sync(): Promise<string> {
     const answer = await asAdmin(`/admin/api/projects/${PROJECT}/sync`, "POST");
     const ref = (answer.json as { job_id: string }).job_id;
-    await waitForJobState(queues, PROJECT, ref.split("/")[1] ?? "", "completed", 60_000);
+    await waitForJobState(fixtures.queues, PROJECT, ref.split("/")[1] ?? "", "completed", 60_000);
     return ref;
   }
   async function run(...args: string[]): Promise<string> {
-    const proc = cli.spawn([...args, "--config", configPath]);
+    const proc = fixtures.cli.spawn([...args, "--config", configPath]);
     expect(await waitForExit(proc, 30_000)).toEqual({ code: 0, signal: null });
     return proc.stdout();
   }
 
   test("the CLI, the admin API and the dashboard show results snake_case and a held-back sync as held_back", async () => {
     const first = await sync();
-    const color = sims.pim.state.attribute_options["color"] ?? [];
+    const color = fixtures.sims.pim.state.attribute_options["color"] ?? [];
     color.splice(0, color.length, ...color.filter((option) => !["black", "blue"].includes(option.code)));
     const held = await sync();
     const heldId = held.split("/")[1] ?? "";
 
     // Stored: snake_case, the dashboard's raw view included.
-    const stored = (await queues.queueFor(PROJECT).getJob(heldId))?.returnvalue as unknown;
+    const stored = (await fixtures.queues.queueFor(PROJECT).getJob(heldId))?.returnvalue as unknown;
     expect(stored).toMatchObject({ outcome: "held_back", held_back: [expect.objectContaining({ collection: "color", names: 2 })] });
-    expect(keysOf(stored).filter((key) => CAMEL_KEY.test(key))).toEqual([]);
+    expect(everyKeyOf(stored).filter((key) => CAMEL_KEY.test(key))).toEqual([]);
 
     // A result an earlier version stored camelCase, in place of the first sync's.
     const firstId = first.split("/")[1] ?? "";
     const legacy = { outcome: "held_back", written: 0, heldBack: [{ collection: "season", names: 3, reason: "old" }], durationMs: 12 };
-    await redis.redis.hset(`${redis.prefix}:${queueNameOf(PROJECT)}:${firstId}`, "returnvalue", JSON.stringify(legacy));
+    await fixtures.redis.redis.hset(`${fixtures.redis.prefix}:${queueNameOf(PROJECT)}:${firstId}`, "returnvalue", JSON.stringify(legacy));
 
     // jobs list: the state column says held_back; --json has the outcome.
     const table = await run("jobs", "list");
@@ -107,7 +86,7 @@ describe("job results: stored snake_case, shown snake_case (an earlier version's
     ).toEqual([first, held].sort());
     const detail = await asAdmin(`/admin/api/jobs/${first}`);
     expect(detail.json).toMatchObject({ outcome: "held_back", result: { held_back: [{ collection: "season" }], duration_ms: 12 } });
-    expect(keysOf(detail.json).filter((key) => CAMEL_KEY.test(key))).toEqual([]);
+    expect(everyKeyOf(detail.json).filter((key) => CAMEL_KEY.test(key))).toEqual([]);
 
     // The dashboard (bull-board's own API, what its pages show): the name says held_back.
     const board = await asAdmin(
@@ -131,11 +110,11 @@ describe("job results: stored snake_case, shown snake_case (an earlier version's
       ["history", "--project", "67", "--json"],
       ["held", "--project", "67", "--json"],
     ]) {
-      const proc = cli.spawn([...command, "--json-keys", "camel", "--config", configPath]);
+      const proc = fixtures.cli.spawn([...command, "--json-keys", "camel", "--config", configPath]);
       expect(await waitForExit(proc, 30_000)).toEqual({ code: 2, signal: null });
       expect(proc.stderr()).toContain("unknown option '--json-keys'");
     }
-    const camel = cli.spawn(["jobs", "show", ref, "--json", "--json-keys", "camel", "--config", configPath]);
+    const camel = fixtures.cli.spawn(["jobs", "show", ref, "--json", "--json-keys", "camel", "--config", configPath]);
     expect(await waitForExit(camel, 30_000)).toEqual({ code: 0, signal: null });
     expect(camel.stderr()).toContain("deprecated: --json-keys camel is removed in 0.3.0");
     // The earlier shape: the result camelCase, as earlier versions stored it.

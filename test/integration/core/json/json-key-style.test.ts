@@ -1,67 +1,40 @@
 import { describe, expect } from "vitest";
 import type { JsonKeyStyle } from "../../../../src/core/json/json-key-style.js";
-import type { JobQueues } from "../../../../src/jobs/queues/job-queues.js";
-import { parseSettings } from "../../../../src/settings/load-settings.js";
-import type { RunningSimulators } from "../../../../sim/start-simulators.js";
-import { startAppWorker, type AppWorker } from "../../../support/app-worker.js";
-import { testConfigObject } from "../../../support/process-config.js";
+import { type AppWorker, serverUrlOf } from "../../../support/app-worker.js";
 import { waitForJobState } from "../../../support/process-jobs.js";
-import type { TestRedis } from "../../../support/redis.js";
-import { silentLogger } from "../../../support/silent-logger.js";
 import { createTriggerClient } from "../../../support/trigger-client.js";
-import { test, type WorkersFixture } from "../../../support/fixtures.js";
+import { test } from "../../../support/fixtures.js";
+import { startTestAppWorker, type InProcessTestFixtures } from "../../../support/test-app-worker.js";
+import { everyKeyOf } from "../../../support/every-key-of.js";
 
 const PROJECT = 67;
 const TRIGGER_TOKEN = "json-keys-trigger-token-0123";
 const ADMIN = { name: "ada", password: "ada-password-0123", role: "admin", token: "ada-json-keys-token-0123456789" } as const;
 const CAMEL_KEY = /^[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+$/;
 
-/** Every object key anywhere in a JSON value. */
-function keysOf(value: unknown): string[] {
-  if (Array.isArray(value)) return value.flatMap(keysOf);
-  if (value === null || typeof value !== "object") return [];
-  return Object.entries(value).flatMap(([key, item]) => [key, ...keysOf(item)]);
-}
-
 describe("one JSON style: the admin API and GET /v1/jobs answer snake_case (camelCase only with worker --json-keys camel)", () => {
-  let workers: WorkersFixture;
-  let sims: RunningSimulators;
-  let redis: TestRedis;
-  let queues: JobQueues;
+  let fixtures: InProcessTestFixtures;
   let worker: AppWorker | undefined;
-  const client = createTriggerClient(() => {
-    if (!worker?.serverUrl) throw new Error("the worker has no HTTP server");
-    return worker.serverUrl;
-  });
+  const client = createTriggerClient(() => serverUrlOf(worker));
 
-  test.beforeEach(({ sims: simulators, redis: testRedis, queues: projectQueues, workers: keeper }) => {
-    sims = simulators;
-    redis = testRedis;
-    queues = projectQueues;
-    workers = keeper;
+  test.beforeEach(({ sims, redis, queues, workers }) => {
+    fixtures = { sims, redis, queues, workers };
   });
 
   /** Starts a worker, runs one sync to completion and one add-options job to failure; their refs. */
   async function startWithJobs(jsonKeys?: JsonKeyStyle): Promise<{ sync: string; failed: string }> {
-    const config = testConfigObject({
-      pimUrl: sims.pim.url,
-      serviceUrl: sims.service.url,
-      redisPrefix: redis.prefix,
-      trigger: { token: TRIGGER_TOKEN },
-    });
     const server = { host: "127.0.0.1", port: 0, admin: { users: [ADMIN] } };
-    const settings = parseSettings(JSON.stringify({ ...config, server }), "json-keys-config", {});
-    worker = workers.keep(await startAppWorker({ settings, logger: silentLogger(), ...(jsonKeys ? { jsonKeys } : {}) }));
+    worker = await startTestAppWorker(fixtures, { trigger: { token: TRIGGER_TOKEN }, server }, jsonKeys ? { jsonKeys } : {});
     const sync = await client.call("/v1/sync", { token: TRIGGER_TOKEN, body: { project: PROJECT } });
     const syncId = (sync.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length);
-    await waitForJobState(queues, PROJECT, syncId, "completed", 30_000);
+    await waitForJobState(fixtures.queues, PROJECT, syncId, "completed", 30_000);
     // Not in the project's allowlist: queued past the trigger's check, it fails at once.
-    const failed = await queues.enqueue("options.add", {
+    const failed = await fixtures.queues.enqueue("options.add", {
       project: PROJECT,
       attribute: "color",
       options: [{ name: "teal", label: { en_US: "Teal" } }],
     });
-    await waitForJobState(queues, PROJECT, failed.jobId, "failed", 30_000);
+    await waitForJobState(fixtures.queues, PROJECT, failed.jobId, "failed", 30_000);
     return { sync: `${PROJECT}/${syncId}`, failed: `${PROJECT}/${failed.jobId}` };
   }
 
@@ -73,7 +46,7 @@ describe("one JSON style: the admin API and GET /v1/jobs answer snake_case (came
     const polled = await client.call(`/v1/jobs/${refs.sync}`, { token: TRIGGER_TOKEN });
     for (const answer of [list, shownFailed, shownSync, polled]) {
       expect(answer.status).toBe(200);
-      expect(keysOf(answer.json).filter((key) => CAMEL_KEY.test(key))).toEqual([]);
+      expect(everyKeyOf(answer.json).filter((key) => CAMEL_KEY.test(key))).toEqual([]);
     }
     expect((list.json as { jobs: unknown[] }).jobs).toEqual(
       expect.arrayContaining([
@@ -119,6 +92,6 @@ describe("one JSON style: the admin API and GET /v1/jobs answer snake_case (came
       entries: [expect.objectContaining({ labels_after: expect.any(Object) as unknown })],
       next_cursor: expect.any(String) as unknown,
     });
-    expect(keysOf(history.json).filter((key) => CAMEL_KEY.test(key))).toEqual([]);
+    expect(everyKeyOf(history.json).filter((key) => CAMEL_KEY.test(key))).toEqual([]);
   });
 });

@@ -4,23 +4,17 @@ import type { Job } from "bullmq";
 import { afterEach, describe, expect } from "vitest";
 import type { RefusedOrder } from "../../../../src/features/activation/activation-state-store.js";
 import { runCli } from "../../../../src/cli/main.js";
-import { ACTIVATION_QUEUE, createActivationQueue, type ActivationQueue } from "../../../../src/jobs/queues/activation-queue.js";
+import { ACTIVATION_QUEUE } from "../../../../src/jobs/queues/activation-queue.js";
 import { parseSettings } from "../../../../src/settings/load-settings.js";
 import { sampleOrder } from "../../../../sim/activation/activation-sample.js";
-import {
-  SIM_ACTIVATION_TOKEN,
-  SIM_WEBHOOK_TOKEN,
-  startActivationSimulator,
-  type ActivationSimulator,
-} from "../../../../sim/activation/activation-simulator.js";
+import { SIM_ACTIVATION_TOKEN, SIM_WEBHOOK_TOKEN } from "../../../../sim/activation/activation-simulator.js";
 import { startAppWorker, type AppWorker } from "../../../support/app-worker.js";
 import { captureIo } from "../../../support/capture-io.js";
-import { waitFor } from "../../../support/wait-for.js";
-import type { TestRedis } from "../../../support/redis.js";
 import { silentLogger } from "../../../support/silent-logger.js";
 import { createTriggerClient } from "../../../support/trigger-client.js";
 import { ACTIVATION_ENV, activationConfig, writeActivationConfig } from "./activation-test-config.js";
-import { test, type WorkersFixture } from "../../../support/fixtures.js";
+import { test, type PimSyncFixtures } from "../../../support/fixtures.js";
+import { activationUnderTest, type ActivationUnderTest } from "../../../support/activation-under-test.js";
 
 const TRIGGER_TOKEN = "delivery-test-trigger-token-0123";
 const METRICS_TOKEN = "delivery-test-metrics-token-0123";
@@ -40,11 +34,7 @@ interface WebhookBody {
 }
 
 describe("Activation delivery guarantees (in-process worker, real Redis, Activation simulator)", () => {
-  let workers: WorkersFixture;
-  let sim: ActivationSimulator;
-  let redis: TestRedis;
-  let dir: string;
-  let queue: ActivationQueue;
+  let fixtures: Pick<PimSyncFixtures, "redis" | "tempDir" | "workers"> & ActivationUnderTest;
   let worker: AppWorker | undefined;
   let configPath: string;
   const http = createTriggerClient(() => {
@@ -54,9 +44,9 @@ describe("Activation delivery guarantees (in-process worker, real Redis, Activat
 
   async function startWith(activation: Record<string, unknown>, options: { readonly withoutProject?: boolean } = {}): Promise<void> {
     const base = activationConfig({
-      activationUrl: sim.url,
-      stateDir: join(dir, "state"),
-      redisPrefix: redis.prefix,
+      activationUrl: fixtures.sim.url,
+      stateDir: join(fixtures.tempDir, "state"),
+      redisPrefix: fixtures.redis.prefix,
       activation,
       trigger: { token: TRIGGER_TOKEN },
     });
@@ -65,22 +55,12 @@ describe("Activation delivery guarantees (in-process worker, real Redis, Activat
       server: { host: "127.0.0.1", port: 0, metrics_token: METRICS_TOKEN, admin: { users: [ADMIN] } },
     };
     if (options.withoutProject) delete config.projects;
-    configPath = await writeActivationConfig(dir, config);
+    configPath = await writeActivationConfig(fixtures.tempDir, config);
     const settings = parseSettings(JSON.stringify(config), "activation-delivery-test", ACTIVATION_ENV);
-    worker = workers.keep(await startAppWorker({ settings, logger: silentLogger() }));
+    worker = fixtures.workers.keep(await startAppWorker({ settings, logger: silentLogger() }));
   }
 
-  async function finished(id: string, timeoutMs = 30_000): Promise<{ job: Job; state: string }> {
-    return waitFor(
-      async () => {
-        const state = await queue.queue.getJobState(id);
-        if (state !== "completed" && state !== "failed") return undefined;
-        const job = await queue.queue.getJob(id);
-        return job ? { job, state } : undefined;
-      },
-      { timeoutMs, intervalMs: 100, what: `activation job ${id} to finish` },
-    );
-  }
+  const finished = (id: string, timeoutMs = 30_000): Promise<{ job: Job; state: string }> => fixtures.finished(id, timeoutMs);
 
   async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
     const io = captureIo(ACTIVATION_ENV);
@@ -102,14 +82,8 @@ describe("Activation delivery guarantees (in-process worker, real Redis, Activat
     return answer.text;
   }
 
-  test.beforeEach(async ({ redis: testRedis, tempDir, closeAfter, workers: workersFixture }) => {
-    workers = workersFixture;
-    sim = closeAfter(await startActivationSimulator());
-    redis = testRedis;
-    dir = tempDir;
-    queue = closeAfter(
-      createActivationQueue({ connection: redis.redis, prefix: redis.prefix, retention: { keep_completed_days: 1, keep_failed_days: 1 } }),
-    );
+  test.beforeEach(async ({ redis, tempDir, closeAfter, workers }) => {
+    fixtures = { redis, tempDir, workers, ...(await activationUnderTest({ redis, closeAfter })) };
   });
 
   afterEach(() => {
@@ -117,16 +91,20 @@ describe("Activation delivery guarantees (in-process worker, real Redis, Activat
   });
   test("a refused order is set aside with its reason and the pull goes on in order; it is listed (CLI, admin API), counted, not sent again by later pulls, and re-sent on request under its delivery id", async () => {
     await startWith({
-      orders: { connections: ["amazon-fr"], sink: { type: "webhook", url: `${sim.url}${WEBHOOK_PATH}`, token: SIM_WEBHOOK_TOKEN } },
+      orders: {
+        connections: ["amazon-fr"],
+        sink: { type: "webhook", url: `${fixtures.sim.url}${WEBHOOK_PATH}`, token: SIM_WEBHOOK_TOKEN },
+      },
     });
-    sim.refuseWebhookOrder("amazon-fr-order-3");
+    fixtures.sim.refuseWebhookOrder("amazon-fr-order-3");
 
     const pull = await runJob("enqueue", "activation-orders", "--connection", "amazon-fr");
     expect(pull.state).toBe("completed");
     expect(pull.job.attemptsMade).toBe(1);
-    const bodies = (): WebhookBody[] => sim.webhookDeliveries().map((delivery) => delivery.body as WebhookBody);
+    const bodies = (): WebhookBody[] => fixtures.sim.webhookDeliveries().map((delivery) => delivery.body as WebhookBody);
     expect(bodies().map((body) => body.order_id)).toEqual([1, 2, 4, 5, 6, 7].map((n) => `amazon-fr-order-${n}`));
-    const refusals = (): number => sim.requests.filter((request) => request.path === WEBHOOK_PATH && request.status === 422).length;
+    const refusals = (): number =>
+      fixtures.sim.requests.filter((request) => request.path === WEBHOOK_PATH && request.status === 422).length;
     expect(refusals()).toBe(1);
 
     // Listed with its reason, by the CLI and the admin API.
@@ -148,7 +126,7 @@ describe("Activation delivery guarantees (in-process worker, real Redis, Activat
     expect(api.json).toEqual({ refused: [entry] });
 
     // A later pull neither blocks on it nor sends it again.
-    sim.upsertOrder("amazon-fr", sampleOrder("amazon-fr", 8));
+    fixtures.sim.upsertOrder("amazon-fr", sampleOrder("amazon-fr", 8));
     expect((await runJob("enqueue", "activation-orders", "--connection", "amazon-fr")).state).toBe("completed");
     expect(
       bodies()
@@ -163,11 +141,11 @@ describe("Activation delivery guarantees (in-process worker, real Redis, Activat
     expect(sample(metrics, 'pim_sync_activation_orders_total{connection="amazon-fr",outcome="pulled"}')).toBe(15);
 
     // Re-sent on request once the receiver takes it: the same delivery id, and the list is empty.
-    sim.acceptWebhookOrder("amazon-fr-order-3");
+    fixtures.sim.acceptWebhookOrder("amazon-fr-order-3");
     const resend = await runJob("activation", "resend", "--connection", "amazon-fr", "--order", "amazon-fr-order-3");
     expect(resend.state).toBe("completed");
     expect(resend.job.returnvalue).toMatchObject({ delivered: ["amazon-fr-order-3"], refused_again: [], not_found: [] });
-    const resent = sim.webhookDeliveries().at(-1);
+    const resent = fixtures.sim.webhookDeliveries().at(-1);
     expect(resent?.body).toMatchObject({
       order_id: "amazon-fr-order-3",
       delivery_id: entry?.delivery_id,
@@ -227,7 +205,7 @@ describe("Activation delivery guarantees (in-process worker, real Redis, Activat
   });
 
   test("an Activation-only deployment (no project in the config) runs the worker and pulls", async () => {
-    const ordersDir = join(dir, "orders");
+    const ordersDir = join(fixtures.tempDir, "orders");
     await startWith({ orders: { connections: ["mirakl-de"], sink: { type: "file", dir: ordersDir } } }, { withoutProject: true });
     expect(worker?.queues.projects).toEqual([]);
     expect((await runJob("enqueue", "activation-orders", "--connection", "mirakl-de")).state).toBe("completed");

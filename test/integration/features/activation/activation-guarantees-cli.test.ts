@@ -12,7 +12,7 @@ import {
   type ActivationSimulator,
 } from "../../../../sim/activation/activation-simulator.js";
 import { captureIo } from "../../../support/capture-io.js";
-import { startOwnRedisServer, type OwnRedisServer } from "../../../support/own-redis-server.js";
+import { startOwnRedisServer, type OwnRedisServer } from "../../../../testkit/own-redis-server.js";
 import { assertCliBuilt, killLeftoverProcesses, spawnCli, waitForExit } from "../../../support/process-cli.js";
 import { waitFor } from "../../../support/wait-for.js";
 import { createConfigSafeTestRedis } from "../../../support/process-redis.js";

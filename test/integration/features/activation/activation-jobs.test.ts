@@ -5,34 +5,25 @@ import { afterEach, describe, expect } from "vitest";
 import { contentHash } from "../../../../src/core/json/canonical-json.js";
 import { deliveryIdOf } from "../../../../src/features/activation/delivery-id.js";
 import { runCli } from "../../../../src/cli/main.js";
-import { ACTIVATION_QUEUE, createActivationQueue, type ActivationQueue } from "../../../../src/jobs/queues/activation-queue.js";
+import { ACTIVATION_QUEUE } from "../../../../src/jobs/queues/activation-queue.js";
 import { startAppWorker, type AppWorker } from "../../../support/app-worker.js";
 import { parseSettings } from "../../../../src/settings/load-settings.js";
 import { sampleOrder } from "../../../../sim/activation/activation-sample.js";
-import {
-  SIM_ACTIVATION_TOKEN,
-  SIM_WEBHOOK_TOKEN,
-  startActivationSimulator,
-  type ActivationSimulator,
-} from "../../../../sim/activation/activation-simulator.js";
+import { SIM_ACTIVATION_TOKEN, SIM_WEBHOOK_TOKEN } from "../../../../sim/activation/activation-simulator.js";
 import { captureIo } from "../../../support/capture-io.js";
 import { waitFor } from "../../../support/wait-for.js";
-import type { TestRedis } from "../../../support/redis.js";
 import { silentLogger } from "../../../support/silent-logger.js";
 import { createTriggerClient } from "../../../support/trigger-client.js";
 import { overlapsInEvents, type QueueEvent } from "../../../support/worker-harness.js";
 import { ACTIVATION_ENV, activationConfig, writeActivationConfig } from "./activation-test-config.js";
-import { test, type WorkersFixture } from "../../../support/fixtures.js";
+import { test, type PimSyncFixtures } from "../../../support/fixtures.js";
+import { activationUnderTest, type ActivationUnderTest } from "../../../support/activation-under-test.js";
 
 const TRIGGER_TOKEN = "trigger-token-0123456789abcdef";
 const WEBHOOK_PATH = "/webhook/orders";
 
 describe("Activation jobs (in-process worker, real Redis, Activation simulator)", () => {
-  let workers: WorkersFixture;
-  let sim: ActivationSimulator;
-  let redis: TestRedis;
-  let dir: string;
-  let queue: ActivationQueue;
+  let fixtures: Pick<PimSyncFixtures, "redis" | "tempDir" | "workers"> & ActivationUnderTest;
   let worker: AppWorker | undefined;
   let configPath: string;
   const trigger = createTriggerClient(() => {
@@ -42,33 +33,23 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
 
   async function startWith(activation: Record<string, unknown>, options: { trigger?: boolean; token?: string } = {}): Promise<void> {
     const config = activationConfig({
-      activationUrl: sim.url,
-      stateDir: join(dir, "state"),
-      redisPrefix: redis.prefix,
+      activationUrl: fixtures.sim.url,
+      stateDir: join(fixtures.tempDir, "state"),
+      redisPrefix: fixtures.redis.prefix,
       activation,
       ...(options.trigger ? { trigger: { port: 0, token: TRIGGER_TOKEN } } : {}),
     });
-    configPath = await writeActivationConfig(dir, config);
+    configPath = await writeActivationConfig(fixtures.tempDir, config);
     const settings = parseSettings(JSON.stringify(config), "activation-jobs-test", {
       ACTIVATION_TOKEN: options.token ?? SIM_ACTIVATION_TOKEN,
     });
-    worker = workers.keep(await startAppWorker({ settings, logger: silentLogger() }));
+    worker = fixtures.workers.keep(await startAppWorker({ settings, logger: silentLogger() }));
   }
 
-  async function finished(id: string, timeoutMs = 20_000): Promise<{ job: Job; state: string }> {
-    return waitFor(
-      async () => {
-        const state = await queue.queue.getJobState(id);
-        if (state !== "completed" && state !== "failed") return undefined;
-        const job = await queue.queue.getJob(id);
-        return job ? { job, state } : undefined;
-      },
-      { timeoutMs, intervalMs: 100, what: `activation job ${id} to finish` },
-    );
-  }
+  const finished = (id: string, timeoutMs = 20_000): Promise<{ job: Job; state: string }> => fixtures.finished(id, timeoutMs);
 
   async function events(): Promise<QueueEvent[]> {
-    const entries = await redis.redis.xrange(`${redis.prefix}:${ACTIVATION_QUEUE}:events`, "-", "+");
+    const entries = await fixtures.redis.redis.xrange(`${fixtures.redis.prefix}:${ACTIVATION_QUEUE}:events`, "-", "+");
     return entries.map(([id, fields]) => {
       const event: Record<string, string> = { id };
       for (let i = 0; i + 1 < fields.length; i += 2) event[fields[i] as string] = fields[i + 1] as string;
@@ -76,21 +57,15 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
     });
   }
 
-  test.beforeEach(async ({ redis: testRedis, tempDir, closeAfter, workers: workersFixture }) => {
-    workers = workersFixture;
-    sim = closeAfter(await startActivationSimulator());
-    redis = testRedis;
-    dir = tempDir;
-    queue = closeAfter(
-      createActivationQueue({ connection: redis.redis, prefix: redis.prefix, retention: { keep_completed_days: 1, keep_failed_days: 1 } }),
-    );
+  test.beforeEach(async ({ redis, tempDir, closeAfter, workers }) => {
+    fixtures = { redis, tempDir, workers, ...(await activationUnderTest({ redis, closeAfter })) };
   });
 
   afterEach(() => {
     for (const answer of trigger.answers.splice(0)) expect(answer.text).not.toContain(SIM_ACTIVATION_TOKEN);
   });
   test("pulls each configured connection on the schedule into one NDJSON file per connection and UTC day, never two pulls at once", async () => {
-    const ordersDir = join(dir, "orders");
+    const ordersDir = join(fixtures.tempDir, "orders");
     await startWith({
       orders: { schedule: "* * * * * *", connections: ["amazon-fr", "mirakl-de"], sink: { type: "file", dir: ordersDir } },
     });
@@ -108,46 +83,54 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
     });
     // Later scheduled pulls find nothing new; a changed order comes out once.
     const changed = { ...sampleOrder("amazon-fr", 3), data: { status: { code: "CANCELED" } } };
-    sim.upsertOrder("amazon-fr", changed);
+    fixtures.sim.upsertOrder("amazon-fr", changed);
     await waitFor(async () => (await linesOf("amazon-fr")).length === 8, { timeoutMs: 20_000, what: "the changed order" });
-    const pulls = sim.requests.filter((request) => request.path.endsWith("/orders") && request.query.search_after === undefined).length;
+    const pulls = fixtures.sim.requests.filter(
+      (request) => request.path.endsWith("/orders") && request.query.search_after === undefined,
+    ).length;
     await waitFor(
       () =>
-        sim.requests.filter((request) => request.path.endsWith("/orders") && request.query.search_after === undefined).length >= pulls + 2,
+        fixtures.sim.requests.filter((request) => request.path.endsWith("/orders") && request.query.search_after === undefined).length >=
+        pulls + 2,
       { timeoutMs: 20_000, what: "two more pulls" },
     );
     expect((await linesOf("amazon-fr")).at(-1)).toEqual(changed);
     expect(await linesOf("amazon-fr")).toHaveLength(8);
     expect(await readdir(ordersDir)).toEqual([`amazon-fr-${day}.ndjson`, `mirakl-de-${day}.ndjson`]);
-    const schedulers = await queue.queue.getJobSchedulers(0, -1);
+    const schedulers = await fixtures.queue.queue.getJobSchedulers(0, -1);
     expect(schedulers.map((s) => s.key).sort()).toEqual(["activation-pull:amazon-fr", "activation-pull:mirakl-de"]);
     // Scheduled jobs are removed like every other job (a 5-minute cron must not fill Redis).
     for (const scheduler of schedulers)
       expect(scheduler.template?.opts).toMatchObject({ removeOnComplete: expect.anything(), removeOnFail: expect.anything() });
-    const ran = await queue.queue.getJobs(["completed"]);
+    const ran = await fixtures.queue.queue.getJobs(["completed"]);
     expect(ran.length).toBeGreaterThan(0);
     for (const job of ran) expect(job.opts).toMatchObject({ removeOnComplete: expect.anything(), removeOnFail: expect.anything() });
-    expect(await queue.queue.getGlobalConcurrency()).toBe(1);
+    expect(await fixtures.queue.queue.getGlobalConcurrency()).toBe(1);
     expect(overlapsInEvents(await events())).toEqual([]);
   });
 
   test("restores the queue's global concurrency and the pull schedules when Redis lost them", async () => {
-    await startWith({ orders: { schedule: "0 0 1 1 *", connections: ["amazon-fr"], sink: { type: "file", dir: join(dir, "orders") } } });
+    await startWith({
+      orders: { schedule: "0 0 1 1 *", connections: ["amazon-fr"], sink: { type: "file", dir: join(fixtures.tempDir, "orders") } },
+    });
     // What a Redis restart without persistence loses (a shared Redis here: only these keys go).
-    await redis.redis.hdel(`${redis.prefix}:${ACTIVATION_QUEUE}:meta`, "concurrency");
-    await queue.queue.removeJobScheduler("activation-pull:amazon-fr");
-    expect(await queue.queue.getGlobalConcurrency()).toBeNull();
+    await fixtures.redis.redis.hdel(`${fixtures.redis.prefix}:${ACTIVATION_QUEUE}:meta`, "concurrency");
+    await fixtures.queue.queue.removeJobScheduler("activation-pull:amazon-fr");
+    expect(await fixtures.queue.queue.getGlobalConcurrency()).toBeNull();
 
     await waitFor(
       async () =>
-        (await queue.queue.getGlobalConcurrency()) === 1 && (await queue.queue.getJobScheduler("activation-pull:amazon-fr")) !== undefined,
+        (await fixtures.queue.queue.getGlobalConcurrency()) === 1 &&
+        (await fixtures.queue.queue.getJobScheduler("activation-pull:amazon-fr")) !== undefined,
       { timeoutMs: 10_000, what: "the safety check to restore them" },
     );
   });
 
   test("connections: all schedules every connection the API lists", async () => {
-    await startWith({ orders: { schedule: "0 0 1 1 *", connections: "all", sink: { type: "file", dir: join(dir, "orders") } } });
-    const schedulers = await queue.queue.getJobSchedulers(0, -1);
+    await startWith({
+      orders: { schedule: "0 0 1 1 *", connections: "all", sink: { type: "file", dir: join(fixtures.tempDir, "orders") } },
+    });
+    const schedulers = await fixtures.queue.queue.getJobSchedulers(0, -1);
     expect(schedulers.map((s) => s.key).sort()).toEqual([
       "activation-pull:amazon-fr",
       "activation-pull:ebay-uk",
@@ -157,15 +140,18 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
 
   test("`pim-sync enqueue activation-orders` runs a pull now; a webhook sink that fails fails the attempt, and the retry delivers only what was not delivered", async () => {
     await startWith({
-      orders: { connections: ["amazon-fr"], sink: { type: "webhook", url: `${sim.url}${WEBHOOK_PATH}`, token: SIM_WEBHOOK_TOKEN } },
+      orders: {
+        connections: ["amazon-fr"],
+        sink: { type: "webhook", url: `${fixtures.sim.url}${WEBHOOK_PATH}`, token: SIM_WEBHOOK_TOKEN },
+      },
     });
     // Two orders get through, then the webhook fails through every in-process retry.
-    void sim
+    void fixtures.sim
       .waitForRequest(
-        (request) => request.path === WEBHOOK_PATH && sim.requests.filter((r) => r.path === WEBHOOK_PATH).length === 2,
+        (request) => request.path === WEBHOOK_PATH && fixtures.sim.requests.filter((r) => r.path === WEBHOOK_PATH).length === 2,
         10_000,
       )
-      .then(() => sim.faults.failNext({ method: "POST", path: WEBHOOK_PATH }, { status: 500, times: 3 }));
+      .then(() => fixtures.sim.faults.failNext({ method: "POST", path: WEBHOOK_PATH }, { status: 500, times: 3 }));
 
     const io = captureIo(ACTIVATION_ENV);
     expect(await runCli(["enqueue", "activation-orders", "--config", configPath, "--connection", "amazon-fr", "--json"], io)).toBe(0);
@@ -177,7 +163,7 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
     const { job, state } = await finished(id, 30_000);
     expect(state).toBe("completed");
     expect(job.attemptsMade).toBe(2);
-    const deliveries = sim.webhookDeliveries();
+    const deliveries = fixtures.sim.webhookDeliveries();
     const keys = new Set(deliveries.map((d) => d.idempotencyKey));
     expect(keys.size).toBe(7);
     // The Idempotency-Key is the body's delivery id.
@@ -195,14 +181,17 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
     expect(await runCli(["enqueue", "activation-orders", "--config", configPath, "--connection", "amazon-fr", "--json"], again)).toBe(0);
     const second = (JSON.parse(again.out()) as { job_id: string }).job_id.slice("activation/".length);
     expect((await finished(second)).state).toBe("completed");
-    expect(sim.webhookDeliveries()).toHaveLength(deliveries.length);
+    expect(fixtures.sim.webhookDeliveries()).toHaveLength(deliveries.length);
   });
 
   test("a webhook answering 308 fails the pull at once (not followed); nothing counts as delivered, and the next pull delivers every order", async () => {
     await startWith({
-      orders: { connections: ["amazon-fr"], sink: { type: "webhook", url: `${sim.url}${WEBHOOK_PATH}`, token: SIM_WEBHOOK_TOKEN } },
+      orders: {
+        connections: ["amazon-fr"],
+        sink: { type: "webhook", url: `${fixtures.sim.url}${WEBHOOK_PATH}`, token: SIM_WEBHOOK_TOKEN },
+      },
     });
-    sim.faults.failNext(
+    fixtures.sim.faults.failNext(
       { method: "POST", path: WEBHOOK_PATH },
       { status: 308, body: {}, times: 50, headers: { location: "https://hooks.example/orders" } },
     );
@@ -215,22 +204,22 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
     // Permanent: one attempt, one POST (the first order), not followed to hooks.example.
     expect(job.attemptsMade).toBe(1);
     expect(job.failedReason).toContain("308 redirect to https://hooks.example, not followed");
-    expect(sim.requests.filter((r) => r.path === WEBHOOK_PATH)).toHaveLength(1);
-    expect(sim.webhookDeliveries()).toEqual([]);
+    expect(fixtures.sim.requests.filter((r) => r.path === WEBHOOK_PATH)).toHaveLength(1);
+    expect(fixtures.sim.webhookDeliveries()).toEqual([]);
 
-    sim.faults.clear();
+    fixtures.sim.faults.clear();
     const again = captureIo(ACTIVATION_ENV);
     expect(await runCli(["enqueue", "activation-orders", "--config", configPath, "--connection", "amazon-fr", "--json"], again)).toBe(0);
     const second = (JSON.parse(again.out()) as { job_id: string }).job_id.slice("activation/".length);
     expect((await finished(second, 30_000)).state).toBe("completed");
-    expect(sim.webhookDeliveries().map((d) => (d.body as { order: unknown }).order)).toEqual(
+    expect(fixtures.sim.webhookDeliveries().map((d) => (d.body as { order: unknown }).order)).toEqual(
       Array.from({ length: 7 }, (_, i) => sampleOrder("amazon-fr", i + 1)),
     );
   });
 
   test("a pull with a refused token fails at once, naming the header, never the token", async () => {
     await startWith({ orders: { connections: ["amazon-fr"] } }, { token: "wrong-token-value" });
-    const enqueued = await queue.enqueue("activation.orders.pull", { connection: "amazon-fr" });
+    const enqueued = await fixtures.queue.enqueue("activation.orders.pull", { connection: "amazon-fr" });
     const { job, state } = await finished(enqueued.jobId);
     expect(state).toBe("failed");
     expect(job.attemptsMade).toBe(1);
@@ -240,14 +229,14 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
   });
 
   test("a repeated cursor fails the pull at once (no loop, no retry)", async () => {
-    await startWith({ orders: { connections: ["amazon-fr"], sink: { type: "file", dir: join(dir, "orders") } } });
-    sim.repeatCursorOnce("amazon-fr");
-    const enqueued = await queue.enqueue("activation.orders.pull", { connection: "amazon-fr" });
+    await startWith({ orders: { connections: ["amazon-fr"], sink: { type: "file", dir: join(fixtures.tempDir, "orders") } } });
+    fixtures.sim.repeatCursorOnce("amazon-fr");
+    const enqueued = await fixtures.queue.enqueue("activation.orders.pull", { connection: "amazon-fr" });
     const { job, state } = await finished(enqueued.jobId);
     expect(state).toBe("failed");
     expect(job.attemptsMade).toBe(1);
     expect(job.failedReason).toMatch(/cursor .* again/);
-    await expect(readdir(join(dir, "orders"))).rejects.toThrow();
+    await expect(readdir(join(fixtures.tempDir, "orders"))).rejects.toThrow();
   });
 
   describe("trigger routes", () => {
@@ -285,7 +274,7 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
       const { job, state } = await finished(body.job_id.slice("activation/".length));
       expect(state).toBe("completed");
       expect(job.returnvalue).toMatchObject({ sent: 2, skipped: 0, batches: 2 });
-      expect(sim.offerBatches("amazon-fr")).toEqual([[offers[0]], [offers[1]]]);
+      expect(fixtures.sim.offerBatches("amazon-fr")).toEqual([[offers[0]], [offers[1]]]);
     });
 
     test("POST /v1/activation/shipments queues an activation.shipment.update job; a refused shipment fails it at once", async () => {
@@ -294,7 +283,7 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
       const ok = await trigger.call("/v1/activation/shipments", { token: TRIGGER_TOKEN, body: { connection: "amazon-fr", shipment } });
       expect(ok.status).toBe(202);
       expect((await finished((ok.json as { job_id: string }).job_id.slice("activation/".length))).state).toBe("completed");
-      expect(sim.shipments("amazon-fr")).toEqual([shipment]);
+      expect(fixtures.sim.shipments("amazon-fr")).toEqual([shipment]);
 
       const refused = await trigger.call("/v1/activation/shipments", {
         token: TRIGGER_TOKEN,
@@ -312,12 +301,12 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
       expect(
         (JSON.parse(list.out()) as { ref: string; name: string; project: number | null }[]).map((j) => [j.ref, j.name, j.project]),
       ).toEqual([[ref, "activation.shipment.update", null]]);
-      sim.upsertOrder("amazon-fr", sampleOrder("amazon-fr", 99));
+      fixtures.sim.upsertOrder("amazon-fr", sampleOrder("amazon-fr", 99));
       const retry = captureIo(ACTIVATION_ENV);
       expect(await runCli(["jobs", "retry", "--config", configPath, "--all-failed"], retry)).toBe(0);
       expect(retry.out()).toBe(`${ref}: retried\n`);
       expect((await finished(ref.slice("activation/".length))).state).toBe("completed");
-      expect(sim.shipments("amazon-fr")).toEqual([shipment, { orderId: "amazon-fr-order-99" }]);
+      expect(fixtures.sim.shipments("amazon-fr")).toEqual([shipment, { orderId: "amazon-fr-order-99" }]);
     });
 
     test("400 lists every reason (shape and unknown connection, checked against the API's list); 401 without the token", async () => {
@@ -345,8 +334,8 @@ describe("Activation jobs (in-process worker, real Redis, Activation simulator)"
         "offers: offers.key 'sku': offer(s) 2 have no 'sku' (a non-empty string or a number)",
       ]);
       // The list was read once and cached, then once more before refusing 'nowhere'.
-      expect(sim.requests.filter((r) => r.path === "/v1/channel-connections").length).toBeLessThanOrEqual(2);
-      expect(await queue.queue.getJobCounts()).toMatchObject({ waiting: 0, active: 0, completed: 0, failed: 0 });
+      expect(fixtures.sim.requests.filter((r) => r.path === "/v1/channel-connections").length).toBeLessThanOrEqual(2);
+      expect(await fixtures.queue.queue.getJobCounts()).toMatchObject({ waiting: 0, active: 0, completed: 0, failed: 0 });
     });
   });
 });

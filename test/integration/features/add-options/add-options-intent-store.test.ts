@@ -1,16 +1,16 @@
 import { describe, expect } from "vitest";
 import { createAddOptionsIntentStore } from "../../../../src/features/add-options/add-options-intent-store.js";
-import type { TestRedis } from "../../../support/redis.js";
-import { test } from "../../../support/fixtures.js";
+import { test, type PimSyncFixtures } from "../../../support/fixtures.js";
 
 describe("add-options intents in Redis", () => {
-  let redis: TestRedis;
-  test.beforeEach(({ redis: testRedis }) => {
-    redis = testRedis;
+  let fixtures: Pick<PimSyncFixtures, "redis">;
+
+  test.beforeEach(({ redis }) => {
+    fixtures = { redis };
   });
 
   test("records per request and collection, lower-cased, forgets refused names, and reads every request in one go", async () => {
-    const store = createAddOptionsIntentStore(redis.redis, redis.prefix);
+    const store = createAddOptionsIntentStore(fixtures.redis.redis, fixtures.redis.prefix);
     await store.record(
       67,
       "color",
@@ -36,19 +36,19 @@ describe("add-options intents in Redis", () => {
   });
 
   test("expires each request's record with the outcomes' time to live, refreshed by every write", async () => {
-    const store = createAddOptionsIntentStore(redis.redis, redis.prefix, 600);
+    const store = createAddOptionsIntentStore(fixtures.redis.redis, fixtures.redis.prefix, 600);
     await store.record(67, "color", new Map([["12", ["teal"]]]));
-    const [key] = await redis.keys();
-    expect(key).toBe(`${redis.prefix}:add-intent:67:12`);
-    const ttl = await redis.redis.ttl(key ?? "");
+    const [key] = await fixtures.redis.keys();
+    expect(key).toBe(`${fixtures.redis.prefix}:add-intent:67:12`);
+    const ttl = await fixtures.redis.redis.ttl(key ?? "");
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(600);
   });
 
   test("ignores a field of another shape rather than trusting it", async () => {
-    const store = createAddOptionsIntentStore(redis.redis, redis.prefix);
-    await redis.redis.hset(
-      `${redis.prefix}:add-intent:67:12`,
+    const store = createAddOptionsIntentStore(fixtures.redis.redis, fixtures.redis.prefix);
+    await fixtures.redis.redis.hset(
+      `${fixtures.redis.prefix}:add-intent:67:12`,
       "not json",
       "1",
       JSON.stringify({ collection: "color" }),

@@ -1,13 +1,10 @@
 import { describe, expect } from "vitest";
-import type { JobQueues } from "../../../../src/jobs/queues/job-queues.js";
 import { optionEventData } from "../../../../sim/pim/pim-event-emitter.js";
-import type { RunningSimulators } from "../../../../sim/start-simulators.js";
-import { test, type CliFixture } from "../../../support/fixtures.js";
-import { assertCliBuilt, servingUrlOf } from "../../../support/process-cli.js";
+import { test, type PimSyncFixtures } from "../../../support/fixtures.js";
+import { servingUrlOf } from "../../../support/process-cli.js";
 import { writeTestConfig } from "../../../support/process-config.js";
 import { allJobs, collectionsOf, waitForJobState } from "../../../support/process-jobs.js";
 import { waitFor } from "../../../support/wait-for.js";
-import type { TestRedis } from "../../../support/redis.js";
 import { createTriggerClient } from "../../../support/trigger-client.js";
 
 /**
@@ -37,40 +34,32 @@ interface Held {
 }
 
 describe("event syncs keep every rule of the one sync path", () => {
-  let cli: CliFixture;
-  let sims: RunningSimulators;
-  let redis: TestRedis;
-  let queues: JobQueues;
-  let dir: string;
   let baseUrl = "";
   const client = createTriggerClient(() => baseUrl);
 
-  test.beforeEach(async ({ sims: simulators, redis: testRedis, tempDir, queues: projectQueues, cli: processes }) => {
-    assertCliBuilt();
-    cli = processes;
-    sims = simulators;
-    redis = testRedis;
-    queues = projectQueues;
-    dir = tempDir;
+  let fixtures: Pick<PimSyncFixtures, "sims" | "redis" | "tempDir" | "queues" | "cli">;
+
+  test.beforeEach(({ sims, redis, tempDir, queues, cli }) => {
+    fixtures = { sims, redis, tempDir, queues, cli };
   });
 
   /** A worker whose project takes PIM events, after one full sync (the baseline). */
   async function startWorker(guard: { max_fraction: number; min_count: number; window_ms?: number }): Promise<void> {
-    const config = await writeTestConfig(dir, {
-      pimUrl: sims.pim.url,
-      serviceUrl: sims.service.url,
-      redisPrefix: redis.prefix,
+    const config = await writeTestConfig(fixtures.tempDir, {
+      pimUrl: fixtures.sims.pim.url,
+      serviceUrl: fixtures.sims.service.url,
+      redisPrefix: fixtures.redis.prefix,
       logLevel: "info",
       server: { host: "127.0.0.1", port: 0, metrics_token: METRICS_TOKEN, admin: { users: [ADMIN] } },
       projectExtras: {
-        pim: { url: sims.pim.url, ...simPim(), events: { secret: SECRET, window_ms: 300 } },
+        pim: { url: fixtures.sims.pim.url, ...simPim(), events: { secret: SECRET, window_ms: 300 } },
         deletion_guard: guard,
       },
     });
-    const worker = await cli.startWorker(config);
+    const worker = await fixtures.cli.startWorker(config);
     baseUrl = await servingUrlOf(worker);
     await syncAsAdmin();
-    sims.pim.events.configure({ url: `${baseUrl}/v1/pim-events/${PROJECT}`, secret: SECRET });
+    fixtures.sims.pim.events.configure({ url: `${baseUrl}/v1/pim-events/${PROJECT}`, secret: SECRET });
   }
   const simPim = () => ({ client_id: "sim-client", secret: "sim-secret", username: "sim-user", password: "sim-password" });
 
@@ -80,7 +69,7 @@ describe("event syncs keep every rule of the one sync path", () => {
     const answer = await admin(`/admin/api/projects/${PROJECT}/sync`, "POST");
     expect(answer.status).toBe(202);
     const id = (answer.json as { job_id: string }).job_id.split("/")[1] ?? "";
-    return (await waitForJobState(queues, PROJECT, id, "completed", WAIT_MS)).returnvalue as { outcome: string };
+    return (await waitForJobState(fixtures.queues, PROJECT, id, "completed", WAIT_MS)).returnvalue as { outcome: string };
   }
   const history = async (query: string): Promise<Entry[]> => {
     const answer = await admin(`/admin/api/projects/${PROJECT}/history?limit=1000&${query}`);
@@ -92,8 +81,9 @@ describe("event syncs keep every rule of the one sync path", () => {
     const text = (await client.call("/metrics", { token: METRICS_TOKEN })).text;
     return Number(new RegExp(`^pim_sync_held_deletions\\{project="${PROJECT}"\\} (\\d+)$`, "m").exec(text)?.[1] ?? "NaN");
   };
-  const optionsOf = (collection: string): string[] => (collectionsOf(sims.service, PROJECT)[collection] ?? []).map((option) => option.name);
-  const colors = () => sims.pim.state.attribute_options["color"] ?? [];
+  const optionsOf = (collection: string): string[] =>
+    (collectionsOf(fixtures.sims.service, PROJECT)[collection] ?? []).map((option) => option.name);
+  const colors = () => fixtures.sims.pim.state.attribute_options["color"] ?? [];
   /** Longer than the targets of a round, so each option is read alone (fewer requests than the list's pages). */
   const lengthenColor = (count: number): void => {
     for (let index = 0; index < count; index += 1)
@@ -101,15 +91,15 @@ describe("event syncs keep every rule of the one sync path", () => {
   };
   /** Removes the options from the PIM and sends one deletion event for each. */
   const deleteInPim = (...codes: string[]): void => {
-    sims.pim.state.attribute_options["color"] = colors().filter((option) => !codes.includes(option.code));
-    for (const code of codes) sims.pim.events.emit("attribute-option.deleted", optionEventData("color", code));
+    fixtures.sims.pim.state.attribute_options["color"] = colors().filter((option) => !codes.includes(option.code));
+    for (const code of codes) fixtures.sims.pim.events.emit("attribute-option.deleted", optionEventData("color", code));
   };
-  const eventJobs = async () => (await allJobs(queues, PROJECT)).filter((job) => job.name === "sync.events");
-  const pendingTargets = () => redis.redis.hlen(`${redis.prefix}:pim-events:${PROJECT}:pending`);
+  const eventJobs = async () => (await allJobs(fixtures.queues, PROJECT)).filter((job) => job.name === "sync.events");
+  const pendingTargets = () => fixtures.redis.redis.hlen(`${fixtures.redis.prefix}:pim-events:${PROJECT}:pending`);
 
   /** Every event sent so far carried by targeted syncs that all ended: completed, and nothing left pending. */
   async function eventSyncsSettled(): Promise<void> {
-    await sims.pim.events.idle();
+    await fixtures.sims.pim.events.idle();
     await waitFor(
       async () => {
         const jobs = await eventJobs();
@@ -177,26 +167,29 @@ describe("event syncs keep every rule of the one sync path", () => {
 
   test("an approval given while a sync runs survives it, and the next sync carries it out", async () => {
     await startWorker({ max_fraction: 0.3, min_count: 2 });
-    sims.pim.state.attribute_options["color"] = colors().filter((option) => !["black", "blue"].includes(option.code));
+    fixtures.sims.pim.state.attribute_options["color"] = colors().filter((option) => !["black", "blue"].includes(option.code));
     expect(await syncAsAdmin()).toMatchObject({ outcome: "held_back" });
     const [plan] = await heldPlans();
     expect(plan?.approved).toBeNull();
 
     // The next run reads the plans, then meets a 503 at once and a second one after 3 s, while it runs.
-    sims.pim.clearRequests();
-    sims.pim.faults.failNext({ method: "GET", path: "/api/rest/v1/attributes" }, { status: 503 });
-    sims.pim.faults.failNext({ method: "GET", path: "/api/rest/v1/attributes" }, { status: 503, delayMs: 3_000 });
+    fixtures.sims.pim.clearRequests();
+    fixtures.sims.pim.faults.failNext({ method: "GET", path: "/api/rest/v1/attributes" }, { status: 503 });
+    fixtures.sims.pim.faults.failNext({ method: "GET", path: "/api/rest/v1/attributes" }, { status: 503, delayMs: 3_000 });
     const running = await admin(`/admin/api/projects/${PROJECT}/sync`, "POST");
     const runningId = (running.json as { job_id: string }).job_id.split("/")[1] ?? "";
-    await waitFor(() => sims.pim.requests.some((request) => request.path === "/api/rest/v1/attributes" && request.status === 503), {
-      timeoutMs: WAIT_MS,
-      what: "the running sync's first read refused",
-    });
+    await waitFor(
+      () => fixtures.sims.pim.requests.some((request) => request.path === "/api/rest/v1/attributes" && request.status === 503),
+      {
+        timeoutMs: WAIT_MS,
+        what: "the running sync's first read refused",
+      },
+    );
     const approved = await admin(`/admin/api/projects/${PROJECT}/held/${plan?.id ?? "?"}/approve`, "POST");
     expect(approved.status).toBe(200);
-    const during = await waitForJobState(queues, PROJECT, runningId, "completed", WAIT_MS);
+    const during = await waitForJobState(fixtures.queues, PROJECT, runningId, "completed", WAIT_MS);
     expect((during.returnvalue as { outcome: string }).outcome).toBe("held_back");
-    expect(sims.pim.faults.pending()).toBe(0);
+    expect(fixtures.sims.pim.faults.pending()).toBe(0);
     // The run that read the plan before the approval did not write its older copy back.
     expect((await heldPlans()).find((candidate) => candidate.id === plan?.id)?.approved).toMatchObject({ by: ADMIN.name });
 
@@ -214,7 +207,7 @@ describe("event syncs keep every rule of the one sync path", () => {
     lengthenColor(1_000);
     await startWorker({ max_fraction: 0.5, min_count: 10 });
     const gone = Array.from({ length: 600 }, (_, index) => `filler_${index}`);
-    sims.pim.state.attribute_options["color"] = colors().filter((option) => !gone.includes(option.code));
+    fixtures.sims.pim.state.attribute_options["color"] = colors().filter((option) => !gone.includes(option.code));
     expect(await syncAsAdmin()).toMatchObject({ outcome: "held_back" });
     const plans = await heldPlans();
     expect(plans).toHaveLength(1);
@@ -227,7 +220,7 @@ describe("event syncs keep every rule of the one sync path", () => {
     // Their removal's events arrive five at a time: each targeted sync would pass the guard alone.
     for (let round = 0; round < 4; round += 1) {
       const codes = gone.slice(round * 5, round * 5 + 5);
-      for (const code of codes) sims.pim.events.emit("attribute-option.deleted", optionEventData("color", code));
+      for (const code of codes) fixtures.sims.pim.events.emit("attribute-option.deleted", optionEventData("color", code));
       await eventSyncsSettled();
     }
     expect(optionsOf("color")).toEqual(expect.arrayContaining(gone));
@@ -243,7 +236,7 @@ describe("event syncs keep every rule of the one sync path", () => {
     const { plan, gone } = await holdSixHundred();
     expect((await admin(`/admin/api/projects/${PROJECT}/held/${plan.id}/approve`, "POST")).status).toBe(200);
     colors().push({ code: "teal", sort_order: 100, labels: { en_US: "Teal" } });
-    sims.pim.events.emit("attribute-option.created", optionEventData("color", "teal"));
+    fixtures.sims.pim.events.emit("attribute-option.created", optionEventData("color", "teal"));
     await eventSyncsSettled();
     expect(optionsOf("color")).toContain("teal");
     // It looked at teal only: the approval of the 600 stands, none of them deleted yet.
@@ -260,16 +253,16 @@ describe("event syncs keep every rule of the one sync path", () => {
 
   test("a target whose collection refuses writes is given up at once; the other targets of the run are written and settled", async () => {
     await startWorker({ max_fraction: 0.5, min_count: 10 });
-    const color = sims.service.collections().find((collection) => collection.name === "color" && collection.project === PROJECT);
-    sims.service.faults.failNext(
+    const color = fixtures.sims.service.collections().find((collection) => collection.name === "color" && collection.project === PROJECT);
+    fixtures.sims.service.faults.failNext(
       { method: "PATCH", path: `/api/v1/options_collections/${color?.id ?? 0}/update-options/` },
       { status: 400, times: 100 },
     );
     colors().push({ code: "teal", sort_order: 100, labels: { en_US: "Teal" } });
-    const seasons = sims.pim.state.attribute_options["season"] ?? [];
+    const seasons = fixtures.sims.pim.state.attribute_options["season"] ?? [];
     seasons.push({ code: "monsoon", sort_order: 100, labels: { en_US: "Monsoon" } });
-    sims.pim.events.emit("attribute-option.created", optionEventData("color", "teal"));
-    sims.pim.events.emit("attribute-option.created", optionEventData("season", "monsoon"));
+    fixtures.sims.pim.events.emit("attribute-option.created", optionEventData("color", "teal"));
+    fixtures.sims.pim.events.emit("attribute-option.created", optionEventData("season", "monsoon"));
     await eventSyncsSettled();
     expect(optionsOf("season-ecommerce")).toContain("monsoon");
     expect(optionsOf("color")).not.toContain("teal");
@@ -282,16 +275,16 @@ describe("event syncs keep every rule of the one sync path", () => {
 
   test("a target whose collection fails for a while is retried alone, a bounded number of times, then left to the schedule", async () => {
     await startWorker({ max_fraction: 0.5, min_count: 10 });
-    sims.pim.clearRequests();
-    const color = sims.service.collections().find((collection) => collection.name === "color" && collection.project === PROJECT);
-    sims.service.faults.failNext(
+    fixtures.sims.pim.clearRequests();
+    const color = fixtures.sims.service.collections().find((collection) => collection.name === "color" && collection.project === PROJECT);
+    fixtures.sims.service.faults.failNext(
       { method: "PATCH", path: `/api/v1/options_collections/${color?.id ?? 0}/update-options/` },
       { status: 503, times: 1000 },
     );
     colors().push({ code: "teal", sort_order: 100, labels: { en_US: "Teal" } });
-    (sims.pim.state.attribute_options["season"] ?? []).push({ code: "monsoon", sort_order: 100, labels: { en_US: "Monsoon" } });
-    sims.pim.events.emit("attribute-option.created", optionEventData("color", "teal"));
-    sims.pim.events.emit("attribute-option.created", optionEventData("season", "monsoon"));
+    (fixtures.sims.pim.state.attribute_options["season"] ?? []).push({ code: "monsoon", sort_order: 100, labels: { en_US: "Monsoon" } });
+    fixtures.sims.pim.events.emit("attribute-option.created", optionEventData("color", "teal"));
+    fixtures.sims.pim.events.emit("attribute-option.created", optionEventData("season", "monsoon"));
     await waitFor(() => optionsOf("season-ecommerce").includes("monsoon"), {
       timeoutMs: WAIT_MS,
       what: "monsoon written on the first run",
@@ -302,8 +295,10 @@ describe("event syncs keep every rule of the one sync path", () => {
     expect(job?.attemptsMade).toBe(3);
     expect(job?.returnvalue).toMatchObject({ given_up: 1 });
     // The season target was settled by the first run: its list (one page) was read once.
-    expect(sims.pim.requests.filter((request) => request.path === "/api/rest/v1/attributes/season/options")).toHaveLength(1);
-    expect(sims.pim.requests.filter((request) => request.path.startsWith("/api/rest/v1/attributes/color/options"))).toHaveLength(3);
+    expect(fixtures.sims.pim.requests.filter((request) => request.path === "/api/rest/v1/attributes/season/options")).toHaveLength(1);
+    expect(fixtures.sims.pim.requests.filter((request) => request.path.startsWith("/api/rest/v1/attributes/color/options"))).toHaveLength(
+      3,
+    );
     expect(optionsOf("color")).not.toContain("teal");
   }, 180_000);
 });

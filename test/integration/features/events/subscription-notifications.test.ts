@@ -1,14 +1,13 @@
 import { describe, expect } from "vitest";
 import { signBody } from "../../../../src/features/events/event-signature.js";
 import { FALLBACK_SCHEDULER_ID } from "../../../../src/infra/redis/queue-names.js";
-import type { JobQueues } from "../../../../src/jobs/queues/job-queues.js";
-import type { RunningSimulators } from "../../../../sim/start-simulators.js";
-import { assertCliBuilt, servingUrlOf, type CliProcess } from "../../../support/process-cli.js";
-import { writeTestConfig } from "../../../support/process-config.js";
+import type { CliProcess } from "../../../support/process-cli.js";
+import { SIM_CREDENTIALS } from "../../../support/process-config.js";
 import { allJobs } from "../../../support/process-jobs.js";
 import { waitFor } from "../../../support/wait-for.js";
 import { createTriggerClient } from "../../../support/trigger-client.js";
 import { test } from "../../../support/fixtures.js";
+import { startWorkerProcess, type ProcessTestFixtures } from "../../../support/worker-process.js";
 
 const PROJECT = 67;
 const EVENTS_SECRET = "notifications-test-events-secret-0123";
@@ -20,29 +19,19 @@ const VIEWER = { name: "vic", password: "vic-password-0123", role: "viewer", tok
 const WAIT_MS = 60_000;
 
 describe("the Event Platform's notifications through a worker process and the PIM simulator", () => {
-  let sims: RunningSimulators;
-  let queues: JobQueues;
+  let fixtures: ProcessTestFixtures;
   let worker: CliProcess;
   let baseUrl = "";
   const client = createTriggerClient(() => baseUrl);
   const notificationsRoute = (project = PROJECT) => `/v1/pim-event-notifications/${project}`;
 
-  test.beforeEach(async ({ sims: simulators, redis, tempDir, queues: projectQueues, cli }) => {
-    assertCliBuilt();
-    sims = simulators;
-    queues = projectQueues;
-    const configPath = await writeTestConfig(tempDir, {
-      pimUrl: sims.pim.url,
-      serviceUrl: sims.service.url,
-      redisPrefix: redis.prefix,
-      logLevel: "info",
+  test.beforeEach(async ({ sims, redis, tempDir, queues, cli }) => {
+    fixtures = { cli, sims, redis, queues, tempDir };
+    ({ worker, url: baseUrl } = await startWorkerProcess(fixtures, {
       projectExtras: {
         pim: {
           url: sims.pim.url,
-          client_id: "sim-client",
-          secret: "sim-secret",
-          username: "sim-user",
-          password: "sim-password",
+          ...SIM_CREDENTIALS.pim,
           events: {
             secret: EVENTS_SECRET,
             notification_secret: NOTIFICATION_SECRET,
@@ -52,10 +41,8 @@ describe("the Event Platform's notifications through a worker process and the PI
         },
       },
       server: { host: "127.0.0.1", port: 0, metrics_token: METRICS_TOKEN, admin: { users: [VIEWER] } },
-    });
-    worker = await cli.startWorker(configPath);
-    baseUrl = await servingUrlOf(worker);
-    sims.pim.subscription.configure({
+    }));
+    fixtures.sims.pim.subscription.configure({
       url: `${baseUrl}${notificationsRoute()}`,
       secret: NOTIFICATION_SECRET,
       subscriptionId: SUBSCRIPTION,
@@ -97,16 +84,18 @@ describe("the Event Platform's notifications through a worker process and the PI
     expect(answer.status).toBe(200);
     return /<tr data-project="67">[\s\S]*?<\/tr>/.exec(answer.text)?.[0] ?? "";
   };
-  const fallbackScheduler = () => queues.queueFor(PROJECT).getJobScheduler(FALLBACK_SCHEDULER_ID);
+  const fallbackScheduler = () => fixtures.queues.queueFor(PROJECT).getJobScheduler(FALLBACK_SCHEDULER_ID);
   const scheduledSyncs = async () =>
-    (await allJobs(queues, PROJECT)).filter((job) => job.name === "sync.run" && (job.data as { trigger?: string }).trigger === "schedule");
+    (await allJobs(fixtures.queues, PROJECT)).filter(
+      (job) => job.name === "sync.run" && (job.data as { trigger?: string }).trigger === "schedule",
+    );
 
   test("a signed suspension from the simulator moves the metric, the console and the sync interval; a resume moves them back", async () => {
     expect(await stateMetric()).toEqual({ active: 1, suspended: 0, revoked: 0 });
     expect(await fallbackScheduler()).toBeUndefined();
     expect(await consoleRow()).not.toContain("data-fallback-every-ms");
 
-    const suspended = await sims.pim.subscription.notify("suspend");
+    const suspended = await fixtures.sims.pim.subscription.notify("suspend");
     expect(suspended.status).toBe(200);
     expect(await stateMetric()).toEqual({ active: 0, suspended: 1, revoked: 0 });
     expect(await notificationsCounted("applied")).toBe(1);
@@ -137,12 +126,12 @@ describe("the Event Platform's notifications through a worker process and the PI
       { timeoutMs: WAIT_MS, what: "two fallback syncs to complete" },
     );
 
-    const resumed = await sims.pim.subscription.notify("resume");
+    const resumed = await fixtures.sims.pim.subscription.notify("resume");
     expect(resumed.status).toBe(200);
     expect(await stateMetric()).toEqual({ active: 1, suspended: 0, revoked: 0 });
     expect(await fallbackScheduler()).toBeUndefined();
     // No fallback sync is left waiting for its time.
-    const delayed = await queues.queueFor(PROJECT).getDelayed();
+    const delayed = await fixtures.queues.queueFor(PROJECT).getDelayed();
     expect(delayed.filter((job) => job.repeatJobKey === FALLBACK_SCHEDULER_ID)).toEqual([]);
     const back = await overviewOf67();
     expect(back?.events.subscription?.state).toBe("active");
@@ -162,7 +151,7 @@ describe("the Event Platform's notifications through a worker process and the PI
         subscriber_id: "018e1ec5-29da-78ad-aae6-92065b9ca2a5",
         destination: "https://sync.example.com/v1/pim-events/67",
         events: ["com.akeneo.pim.v1.attribute-option.updated"],
-        subject: sims.pim.url,
+        subject: fixtures.sims.pim.url,
         ...fields,
       });
     const post = (text: string, secret = NOTIFICATION_SECRET, project = PROJECT) =>

@@ -12,7 +12,7 @@ import { z } from "zod";
 import { createTestRedis, TEST_REDIS_URL, type TestRedis } from "../../../support/redis.js";
 import { waitFor } from "../../../support/wait-for.js";
 import { peakInWindow } from "../../../support/peak-window.js";
-import type { OwnRedisServer } from "../../../support/own-redis-server.js";
+import type { OwnRedisServer } from "../../../../testkit/own-redis-server.js";
 import { Redis } from "ioredis";
 import { spawn } from "node:child_process";
 import { test } from "../../../support/fixtures.js";

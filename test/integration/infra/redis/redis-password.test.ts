@@ -8,7 +8,7 @@ import { closeRedis } from "../../../../src/infra/redis/close-redis.js";
 import { connectCommandRedis } from "../../../../src/infra/redis/connect-command-redis.js";
 import type { RedisClient } from "../../../../src/infra/redis/redis-client.js";
 import { parseSettings } from "../../../../src/settings/load-settings.js";
-import { startOwnRedisServer, type OwnRedisServer } from "../../../support/own-redis-server.js";
+import { startOwnRedisServer, type OwnRedisServer } from "../../../../testkit/own-redis-server.js";
 
 const PASSWORD = "p@ss/w#rd?%40:x";
 const PROJECT = {

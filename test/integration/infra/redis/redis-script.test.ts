@@ -5,7 +5,7 @@
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
 import { redisScript } from "../../../../src/infra/redis/redis-script.js";
-import { startOwnRedisServer, type OwnRedisServer } from "../../../support/own-redis-server.js";
+import { startOwnRedisServer, type OwnRedisServer } from "../../../../testkit/own-redis-server.js";
 
 describe("redisScript", () => {
   let server: OwnRedisServer | undefined;

@@ -1,15 +1,13 @@
-import { beforeAll, describe, expect } from "vitest";
-import type { JobQueues } from "../../../../src/jobs/queues/job-queues.js";
-import type { RunningSimulators } from "../../../../sim/start-simulators.js";
-import { assertCliBuilt, servingUrlOf, waitForExit } from "../../../support/process-cli.js";
-import { SIM_CREDENTIALS, SIM_SECRETS, writeTestConfig } from "../../../support/process-config.js";
+import { describe, expect } from "vitest";
+import { servingUrlOf, waitForExit } from "../../../support/process-cli.js";
+import { SIM_CREDENTIALS, SIM_SECRETS } from "../../../support/process-config.js";
 import { waitForJobState } from "../../../support/process-jobs.js";
-import type { TestRedis } from "../../../support/redis.js";
 import { leakedSecrets } from "../../../support/secret-leaks.js";
 import { createTriggerClient } from "../../../support/trigger-client.js";
 import { startOtlpReceiver, type OtlpReceiver } from "../../../support/otlp-receiver.js";
 import { SPAN_KIND, type ReceivedSpan } from "../../../support/otlp-span.js";
-import { test, type CliFixture } from "../../../support/fixtures.js";
+import { test } from "../../../support/fixtures.js";
+import { writeWorkerConfig, type ProcessTestFixtures } from "../../../support/worker-process.js";
 
 const PROJECT = 67;
 const TOKEN = "trigger-token-of-the-tracing-test-0123";
@@ -29,27 +27,14 @@ describe.each([
   { protocol: "http/protobuf", contentType: "application/x-protobuf", serviceName: undefined },
   { protocol: "http/json", contentType: "application/json", serviceName: "pim-sync-under-test" },
 ] as const)("pim-sync worker as a process, traced over OTLP $protocol to a loopback receiver", ({ protocol, contentType, serviceName }) => {
-  let cli: CliFixture;
-  let sims: RunningSimulators;
+  let fixtures: ProcessTestFixtures;
   let receiver: OtlpReceiver;
-  let redis: TestRedis;
-  let queues: JobQueues;
-  let dir: string;
   let configPath: string;
 
-  beforeAll(() => assertCliBuilt());
-  test.beforeEach(async ({ sims: simulators, redis: testRedis, tempDir, queues: projectQueues, closeAfter, cli: processes }) => {
-    cli = processes;
-    sims = simulators;
+  test.beforeEach(async ({ sims, redis, tempDir, queues, closeAfter, cli }) => {
+    fixtures = { cli, sims, redis, queues, tempDir };
     receiver = closeAfter(await startOtlpReceiver());
-    redis = testRedis;
-    queues = projectQueues;
-    dir = tempDir;
-    configPath = await writeTestConfig(dir, {
-      pimUrl: sims.pim.url,
-      serviceUrl: sims.service.url,
-      redisPrefix: redis.prefix,
-      logLevel: "info",
+    configPath = await writeWorkerConfig(fixtures, {
       trigger: { token: TOKEN },
       server: { host: "127.0.0.1", port: 0 },
       projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
@@ -57,7 +42,7 @@ describe.each([
   });
 
   test("a sync and an add-options request each make one trace, from the trigger request through the enqueue and the job to every upstream call, exported at SIGTERM, with no secret in it", async () => {
-    const worker = cli.spawn(["worker", "--config", configPath], {
+    const worker = fixtures.cli.spawn(["worker", "--config", configPath], {
       env: {
         OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
         OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
@@ -73,14 +58,14 @@ describe.each([
     const sync = await client.call("/v1/sync", { token: TOKEN, body: { project: PROJECT } });
     expect(sync.status).toBe(202);
     const syncId = (sync.json as { job_id: string }).job_id.split("/")[1] ?? "";
-    await waitForJobState(queues, PROJECT, syncId, "completed", 60_000);
+    await waitForJobState(fixtures.queues, PROJECT, syncId, "completed", 60_000);
     const add = await client.call("/v1/add-options", {
       token: TOKEN,
       body: { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { en_US: "Teal" } }] },
     });
     expect(add.status).toBe(202);
     const addId = (add.json as { job_id: string }).job_id.split("/")[1] ?? "";
-    await waitForJobState(queues, PROJECT, addId, "completed", 60_000);
+    await waitForJobState(fixtures.queues, PROJECT, addId, "completed", 60_000);
     // Instrumentations record request paths: one that carries a configured secret.
     const lookup = await client.call(`/v1/jobs/${PROJECT}/${addId}?note=${encodeURIComponent(TOKEN)}`, { token: TOKEN });
     expect(lookup.status).toBe(200);
@@ -135,7 +120,7 @@ describe.each([
       const upstreamCalls = trace.filter((s) => s.kind === SPAN_KIND.client && ancestorsOf(s, trace).includes(consume));
       const ports = new Set(upstreamCalls.map((s) => s.attributes["server.port"]));
       expect(ports, `the job of ${route} called the PIM and the service`).toEqual(
-        new Set([portOf(sims.pim.url), portOf(sims.service.url)]),
+        new Set([portOf(fixtures.sims.pim.url), portOf(fixtures.sims.service.url)]),
       );
     }
 

@@ -65,9 +65,7 @@ describe("a job added to the catalog's list only", () => {
   let closeAfter: <T extends Closable>(thing: T) => T;
 
   test.beforeEach(async ({ harness, workers: fixture, closeAfter: closing }) => {
-    h = await harness.start();
-    workers = fixture;
-    closeAfter = closing;
+    [h, workers, closeAfter] = [await harness.start(), fixture, closing];
   });
 
   async function start() {

@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
 import { describe, expect } from "vitest";
-import type { OwnRedisServer } from "../../../support/own-redis-server.js";
+import type { OwnRedisServer } from "../../../../testkit/own-redis-server.js";
 import { PROJECT, type WorkerHarness } from "../../../support/worker-harness.js";
 import { waitFor } from "../../../support/wait-for.js";
 import { test } from "../../../support/fixtures.js";

@@ -68,8 +68,7 @@ describe("worker: upgrade from 0.1.0's queue keys", () => {
   let h: WorkerHarness;
   let workers: WorkersFixture;
   test.beforeEach(async ({ harness, workers: fixture }) => {
-    h = await harness.start();
-    workers = fixture;
+    [h, workers] = [await harness.start(), fixture];
   });
 
   test("every job waiting or due runs exactly once; failed, long-delayed and scheduled ones are kept", async () => {

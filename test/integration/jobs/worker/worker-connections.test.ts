@@ -20,8 +20,7 @@ describe("worker: Redis connections independent of the project count", () => {
   let h: WorkerHarness;
   let workers: WorkersFixture;
   test.beforeEach(async ({ harness, workers: fixture }) => {
-    h = await harness.start();
-    workers = fixture;
+    [h, workers] = [await harness.start(), fixture];
   });
 
   const ran: string[] = [];

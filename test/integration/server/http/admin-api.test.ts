@@ -1,15 +1,10 @@
 import { describe, expect } from "vitest";
-import type { JobQueues } from "../../../../src/jobs/queues/job-queues.js";
 import { queueNameOf } from "../../../../src/infra/redis/queue-names.js";
-import { parseSettings } from "../../../../src/settings/load-settings.js";
-import type { RunningSimulators } from "../../../../sim/start-simulators.js";
-import { startAppWorker, type AppWorker } from "../../../support/app-worker.js";
-import { testConfigObject } from "../../../support/process-config.js";
+import { type AppWorker, serverUrlOf } from "../../../support/app-worker.js";
 import { waitForJobState } from "../../../support/process-jobs.js";
-import type { TestRedis } from "../../../support/redis.js";
-import { silentLogger } from "../../../support/silent-logger.js";
 import { createTriggerClient, type TriggerCall } from "../../../support/trigger-client.js";
-import { test, type WorkersFixture } from "../../../support/fixtures.js";
+import { test } from "../../../support/fixtures.js";
+import { startTestAppWorker, type InProcessTestFixtures } from "../../../support/test-app-worker.js";
 
 const PROJECT = 67;
 const TRIGGER_TOKEN = "admin-test-trigger-token-0123";
@@ -21,50 +16,30 @@ const basic = (user: { name: string; password: string }): Record<string, string>
 });
 
 describe("admin API and dashboard (/admin), and GET /v1/jobs", () => {
-  let workers: WorkersFixture;
-  let sims: RunningSimulators;
-  let redis: TestRedis;
-  let queues: JobQueues;
+  let fixtures: InProcessTestFixtures;
   let worker: AppWorker | undefined;
-  const client = createTriggerClient(() => {
-    if (!worker?.serverUrl) throw new Error("the worker has no HTTP server");
-    return worker.serverUrl;
-  });
+  const client = createTriggerClient(() => serverUrlOf(worker));
   const as = (user: { name: string; password: string }, path: string, call: TriggerCall = {}) =>
     client.call(path, { ...call, headers: { ...basic(user), ...call.headers } });
 
-  test.beforeEach(({ sims: simulators, redis: testRedis, queues: projectQueues, workers: keeper }) => {
-    sims = simulators;
-    redis = testRedis;
-    queues = projectQueues;
-    workers = keeper;
+  test.beforeEach(({ sims, redis, queues, workers }) => {
+    fixtures = { sims, redis, queues, workers };
   });
 
   async function start(admin: boolean): Promise<void> {
-    const config = testConfigObject({
-      pimUrl: sims.pim.url,
-      serviceUrl: sims.service.url,
-      redisPrefix: redis.prefix,
-      trigger: { token: TRIGGER_TOKEN },
-    });
     const server = { host: "127.0.0.1", port: 0, ...(admin ? { admin: { users: [ADMIN, VIEWER] } } : {}) };
-    worker = workers.keep(
-      await startAppWorker({
-        settings: parseSettings(JSON.stringify({ ...config, server }), "admin-test-config", {}),
-        logger: silentLogger(),
-      }),
-    );
+    worker = await startTestAppWorker(fixtures, { trigger: { token: TRIGGER_TOKEN }, server });
   }
 
   /** An add-options job that fails at once: its attribute is not in the project's allowlist (queued past the trigger's check). */
   async function failedJob(): Promise<string> {
-    if (!queues) throw new Error("not started");
-    const job = await queues.enqueue("options.add", {
+    if (!fixtures.queues) throw new Error("not started");
+    const job = await fixtures.queues.enqueue("options.add", {
       project: PROJECT,
       attribute: "color",
       options: [{ name: "teal", label: { es_ES: "Verde azulado" } }],
     });
-    await waitForJobState(queues, PROJECT, job.jobId, "failed", 30_000);
+    await waitForJobState(fixtures.queues, PROJECT, job.jobId, "failed", 30_000);
     return job.jobId;
   }
 
@@ -132,7 +107,7 @@ describe("admin API and dashboard (/admin), and GET /v1/jobs", () => {
     });
     expect(same.status).toBe(202);
     const jobId = (same.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length);
-    const job = await queues?.queueFor(PROJECT).getJob(jobId);
+    const job = await fixtures.queues?.queueFor(PROJECT).getJob(jobId);
     expect(job?.data).toMatchObject({ project: PROJECT, full: true, trigger: "admin", requested_by: ADMIN.name });
     expect((await as(ADMIN, `/admin/api/projects/${PROJECT}/sync`, { method: "POST", body: { full: "yes" } })).status).toBe(400);
     expect((await as(ADMIN, "/admin/api/projects/5/sync", { method: "POST" })).status).toBe(404);

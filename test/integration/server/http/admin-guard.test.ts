@@ -8,16 +8,12 @@ import { pino, type Logger } from "pino";
 import { describe, expect } from "vitest";
 import type { JobQueues } from "../../../../src/jobs/queues/job-queues.js";
 import { queueNameOf } from "../../../../src/infra/redis/queue-names.js";
-import { parseSettings } from "../../../../src/settings/load-settings.js";
-import type { RunningSimulators } from "../../../../sim/start-simulators.js";
-import { startAppWorker, type AppWorker } from "../../../support/app-worker.js";
-import { testConfigObject } from "../../../support/process-config.js";
 import { allJobs, waitForJobState } from "../../../support/process-jobs.js";
 import { waitFor } from "../../../support/wait-for.js";
 import { basicAuth, rawRequest, type RawAnswer, type RawCall } from "../../../support/raw-http.js";
-import type { TestRedis } from "../../../support/redis.js";
 import { silentLogger } from "../../../support/silent-logger.js";
-import { test, type WorkersFixture } from "../../../support/fixtures.js";
+import { test } from "../../../support/fixtures.js";
+import { startTestAppWorker, type InProcessTestFixtures } from "../../../support/test-app-worker.js";
 
 const PROJECT = 67;
 const QUEUE = queueNameOf(PROJECT);
@@ -29,34 +25,16 @@ const MASS_DELETE = { name: "sync.run", data: { project: PROJECT, full: true, tr
 const ADD_DATA = { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { en_US: "Teal" } }] };
 
 describe("the admin route table, however the path is spelled", () => {
-  let workers: WorkersFixture;
-  let sims: RunningSimulators;
-  let redis: TestRedis;
-  let queues: JobQueues;
-  let worker: AppWorker | undefined;
+  let fixtures: InProcessTestFixtures;
 
-  test.beforeEach(({ sims: simulators, redis: testRedis, queues: projectQueues, workers: keeper }) => {
-    sims = simulators;
-    redis = testRedis;
-    queues = projectQueues;
-    workers = keeper;
+  test.beforeEach(({ sims, redis, queues, workers }) => {
+    fixtures = { sims, redis, queues, workers };
   });
 
   async function start(logger: Logger = silentLogger()): Promise<{ queues: JobQueues; url: string }> {
-    const config = testConfigObject({
-      pimUrl: sims.pim.url,
-      serviceUrl: sims.service.url,
-      redisPrefix: redis.prefix,
-      trigger: { token: TRIGGER_TOKEN },
-    });
     const server = { host: "127.0.0.1", port: 0, admin: { users: [ADMIN, VIEWER] } };
-    worker = workers.keep(
-      await startAppWorker({
-        settings: parseSettings(JSON.stringify({ ...config, server }), "guard-test-config", {}),
-        logger,
-      }),
-    );
-    return { queues, url: worker.serverUrl ?? "" };
+    const worker = await startTestAppWorker(fixtures, { trigger: { token: TRIGGER_TOKEN }, server }, { logger });
+    return { queues: fixtures.queues, url: worker.serverUrl ?? "" };
   }
 
   const as = (url: string, user: { name: string; password: string }, call: RawCall): Promise<RawAnswer> =>

@@ -7,13 +7,11 @@
 import { describe, expect } from "vitest";
 import { createLogger } from "../../../../src/infra/log/create-logger.js";
 import { parseSettings } from "../../../../src/settings/load-settings.js";
-import type { RunningSimulators } from "../../../../sim/start-simulators.js";
 import { startAppWorker, type AppWorker } from "../../../support/app-worker.js";
 import { testConfigObject } from "../../../support/process-config.js";
 import { basicAuth, rawRequest, type RawAnswer } from "../../../support/raw-http.js";
-import type { TestRedis } from "../../../support/redis.js";
 import { EMPTY_REDACTOR } from "../../../../src/infra/secrets/redactor.js";
-import { test, type WorkersFixture } from "../../../support/fixtures.js";
+import { test, type PimSyncFixtures } from "../../../support/fixtures.js";
 
 const MAX_FAILURES = 3;
 const WINDOW_MS = 600_000;
@@ -37,24 +35,21 @@ function expectThrottled(answer: RawAnswer, what: string): void {
 }
 
 describe("failed logins are throttled per client address and per user name (admin, trigger, metrics)", () => {
-  let workers: WorkersFixture;
-  let sims: RunningSimulators;
-  let redis: TestRedis;
   let worker: AppWorker | undefined;
   const lines: string[] = [];
 
-  test.beforeEach(({ sims: simulators, redis: testRedis, workers: keeper }) => {
-    sims = simulators;
-    redis = testRedis;
-    workers = keeper;
+  let fixtures: Pick<PimSyncFixtures, "sims" | "redis" | "workers">;
+
+  test.beforeEach(({ sims, redis, workers }) => {
+    fixtures = { sims, redis, workers };
   });
 
   async function start(): Promise<string> {
     lines.length = 0;
     const config = testConfigObject({
-      pimUrl: sims.pim.url,
-      serviceUrl: sims.service.url,
-      redisPrefix: redis.prefix,
+      pimUrl: fixtures.sims.pim.url,
+      serviceUrl: fixtures.sims.service.url,
+      redisPrefix: fixtures.redis.prefix,
       logLevel: "info",
       trigger: { token: TRIGGER_TOKEN },
     });
@@ -70,7 +65,7 @@ describe("failed logins are throttled per client address and per user name (admi
       redactor: EMPTY_REDACTOR,
       destination: { write: (line: string) => void lines.push(line) },
     });
-    worker = workers.keep(
+    worker = fixtures.workers.keep(
       await startAppWorker({ settings: parseSettings(JSON.stringify({ ...config, server }), "throttle-test-config", {}), logger }),
     );
     return worker.serverUrl ?? "";

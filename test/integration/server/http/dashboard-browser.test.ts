@@ -8,17 +8,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { JobQueues } from "../../../../src/jobs/queues/job-queues.js";
+import { afterAll, afterEach, beforeAll, describe, expect } from "vitest";
 import { queueNameOf } from "../../../../src/infra/redis/queue-names.js";
-import { parseSettings } from "../../../../src/settings/load-settings.js";
-import { startSimulators, type RunningSimulators } from "../../../../sim/start-simulators.js";
-import { startAppWorker, type AppWorker } from "../../../support/app-worker.js";
-import { testConfigObject } from "../../../support/process-config.js";
-import { openTestQueues, waitForJobState } from "../../../support/process-jobs.js";
-import { createConfigSafeTestRedis } from "../../../support/process-redis.js";
-import type { TestRedis } from "../../../support/redis.js";
-import { silentLogger } from "../../../support/silent-logger.js";
+import { waitForJobState } from "../../../support/process-jobs.js";
+import { startTestAppWorker, type InProcessTestFixtures } from "../../../support/test-app-worker.js";
+import { test } from "../../../support/fixtures.js";
 
 const CHROMIUM = process.env.PIM_SYNC_CHROMIUM ?? "/usr/bin/chromium";
 const PROJECT = 67;
@@ -31,10 +25,7 @@ const RETRY_BUTTON = 'ul[class*="jobActions"] button:has(svg.lucide-refresh-cw)'
 describe("the job dashboard in a browser", () => {
   let browser: Browser;
   let dir: string;
-  let sims: RunningSimulators;
-  let redis: TestRedis;
-  let queues: JobQueues;
-  let worker: AppWorker | undefined;
+  let fixtures: InProcessTestFixtures;
 
   beforeAll(async () => {
     try {
@@ -53,43 +44,31 @@ describe("the job dashboard in a browser", () => {
     else if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  afterEach(async (context) => {
-    if (context.task.result?.state === "fail") failed = true;
-    await worker?.stop();
-    worker = undefined;
-    await queues.close();
-    await sims.close();
-    await redis.cleanup();
+  afterEach(({ task }) => {
+    if (task.result?.state === "fail") failed = true;
+  });
+
+  test.beforeEach(({ sims, redis, queues, workers }) => {
+    fixtures = { sims, redis, queues, workers };
   });
 
   /** A worker with the dashboard, and an add-options job that failed once (an injected 403) and succeeds when retried. */
   async function startWithFailedJob(): Promise<{ url: string; jobId: string }> {
-    sims = await startSimulators();
-    redis = await createConfigSafeTestRedis();
-    queues = openTestQueues(redis);
-    const config = testConfigObject({
-      pimUrl: sims.pim.url,
-      serviceUrl: sims.service.url,
-      redisPrefix: redis.prefix,
+    const worker = await startTestAppWorker(fixtures, {
       projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
+      server: { host: "127.0.0.1", port: 0, admin: { users: [ADMIN, VIEWER] } },
     });
-    const settings = parseSettings(
-      JSON.stringify({ ...config, server: { host: "127.0.0.1", port: 0, admin: { users: [ADMIN, VIEWER] } } }),
-      "dashboard-test-config",
-      {},
-    );
-    worker = await startAppWorker({ settings, logger: silentLogger() });
-    sims.service.faults.failNext({ method: "PATCH" }, { status: 403, times: 1 });
-    const job = await queues.enqueue("options.add", {
+    fixtures.sims.service.faults.failNext({ method: "PATCH" }, { status: 403, times: 1 });
+    const job = await fixtures.queues.enqueue("options.add", {
       project: PROJECT,
       attribute: "color",
       options: [{ name: "teal", label: { en_US: "Teal" } }],
     });
-    await waitForJobState(queues, PROJECT, job.jobId, "failed", 30_000);
+    await waitForJobState(fixtures.queues, PROJECT, job.jobId, "failed", 30_000);
     return { url: worker.serverUrl ?? "", jobId: job.jobId };
   }
 
-  it("an admin logs in, finds the failed add-options job and retries it; it completes", async () => {
+  test("an admin logs in, finds the failed add-options job and retries it; it completes", async () => {
     const { url, jobId } = await startWithFailedJob();
     const context = await browser.newContext({ viewport: LAPTOP, httpCredentials: { username: ADMIN.name, password: ADMIN.password } });
     const page = await context.newPage();
@@ -113,7 +92,7 @@ describe("the job dashboard in a browser", () => {
       await page.locator(RETRY_BUTTON).first().click();
       const confirm = page.getByRole("button", { name: /^(Confirm|Retry|Yes)$/ }).last();
       if (await confirm.isVisible({ timeout: 2_000 }).catch(() => false)) await confirm.click();
-      await waitForJobState(queues, PROJECT, jobId, "completed", 30_000);
+      await waitForJobState(fixtures.queues, PROJECT, jobId, "completed", 30_000);
       // Nothing is refused under the dashboard's Content-Security-Policy: the page's foreign web-font link is left out.
       expect(violations).toEqual([]);
     } finally {
@@ -122,7 +101,7 @@ describe("the job dashboard in a browser", () => {
     }
   });
 
-  it("a viewer sees the failed job but no retry button", async () => {
+  test("a viewer sees the failed job but no retry button", async () => {
     const { url, jobId } = await startWithFailedJob();
     const context = await browser.newContext({ viewport: LAPTOP, httpCredentials: { username: VIEWER.name, password: VIEWER.password } });
     const page = await context.newPage();

@@ -1,17 +1,14 @@
 import { describe, expect } from "vitest";
-import type { JobQueues } from "../../../../src/jobs/queues/job-queues.js";
 import { queueNameOf } from "../../../../src/infra/redis/queue-names.js";
 import { createLogger } from "../../../../src/infra/log/create-logger.js";
 import { parseSettings } from "../../../../src/settings/load-settings.js";
-import type { RunningSimulators } from "../../../../sim/start-simulators.js";
 import { startAppWorker, type AppWorker } from "../../../support/app-worker.js";
 import { SIM_SECRETS, testConfigObject } from "../../../support/process-config.js";
 import { waitForJobState } from "../../../support/process-jobs.js";
 import { waitFor } from "../../../support/wait-for.js";
-import type { TestRedis } from "../../../support/redis.js";
 import { createTriggerClient } from "../../../support/trigger-client.js";
 import { EMPTY_REDACTOR } from "../../../../src/infra/secrets/redactor.js";
-import { test, type WorkersFixture } from "../../../support/fixtures.js";
+import { test, type PimSyncFixtures } from "../../../support/fixtures.js";
 
 const PROJECT = 67;
 const TRIGGER_TOKEN = "log-test-trigger-token-0123";
@@ -23,18 +20,13 @@ const WRONG_SERVICE_PASSWORD = "wrong-service-password-0123";
 const SECRETS = [...SIM_SECRETS, TRIGGER_TOKEN, METRICS_TOKEN, ADMIN.password, ADMIN.token, WRONG_SERVICE_PASSWORD];
 
 describe("worker logs (every level): one child logger per job, and no configured secret anywhere", () => {
-  let workers: WorkersFixture;
-  let sims: RunningSimulators;
-  let redis: TestRedis;
-  let queues: JobQueues;
   let worker: AppWorker | undefined;
 
   test.override("queueProjects", [PROJECT, OTHER_PROJECT]);
-  test.beforeEach(({ sims: simulators, redis: testRedis, queues: projectQueues, workers: keeper }) => {
-    sims = simulators;
-    redis = testRedis;
-    queues = projectQueues;
-    workers = keeper;
+  let fixtures: Pick<PimSyncFixtures, "sims" | "redis" | "queues" | "workers">;
+
+  test.beforeEach(({ sims, redis, queues, workers }) => {
+    fixtures = { sims, redis, queues, workers };
   });
   test("a sync, an add-options job and failed logins (admin, trigger, an upstream login) log every job line with its job, name, project and queue, and no secret", async () => {
     const lines: string[] = [];
@@ -44,9 +36,9 @@ describe("worker logs (every level): one child logger per job, and no configured
       destination: { write: (line: string) => void lines.push(line) },
     });
     const config = testConfigObject({
-      pimUrl: sims.pim.url,
-      serviceUrl: sims.service.url,
-      redisPrefix: redis.prefix,
+      pimUrl: fixtures.sims.pim.url,
+      serviceUrl: fixtures.sims.service.url,
+      redisPrefix: fixtures.redis.prefix,
       logLevel: "trace",
       trigger: { token: TRIGGER_TOKEN },
       projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
@@ -56,23 +48,23 @@ describe("worker logs (every level): one child logger per job, and no configured
     const other = {
       ...first,
       id: OTHER_PROJECT,
-      service: { url: sims.service.url, email: "sim@example.com", password: WRONG_SERVICE_PASSWORD, token_name: "pim-sync" },
+      service: { url: fixtures.sims.service.url, email: "sim@example.com", password: WRONG_SERVICE_PASSWORD, token_name: "pim-sync" },
     };
     const projects = [first, other];
-    worker = workers.keep(
+    worker = fixtures.workers.keep(
       await startAppWorker({ settings: parseSettings(JSON.stringify({ ...config, projects, server }), "log-test-config", {}), logger }),
     );
     const client = createTriggerClient(() => worker?.serverUrl ?? "");
 
     const sync = await client.call("/v1/sync", { token: TRIGGER_TOKEN, body: { project: PROJECT } });
     const syncId = (sync.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length);
-    await waitForJobState(queues, PROJECT, syncId, "completed", 30_000);
+    await waitForJobState(fixtures.queues, PROJECT, syncId, "completed", 30_000);
     const add = await client.call("/v1/add-options", {
       token: TRIGGER_TOKEN,
       body: { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { en_US: "Teal" } }] },
     });
     const addId = (add.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length);
-    await waitForJobState(queues, PROJECT, addId, "completed", 30_000);
+    await waitForJobState(fixtures.queues, PROJECT, addId, "completed", 30_000);
     // A failed upstream login: the job fails or waits for a retry, and says why in the logs.
     const refusedLogin = await client.call("/v1/sync", { token: TRIGGER_TOKEN, body: { project: OTHER_PROJECT } });
     const refusedId = (refusedLogin.json as { job_id: string }).job_id.slice(`${OTHER_PROJECT}/`.length);
@@ -85,7 +77,7 @@ describe("worker logs (every level): one child logger per job, and no configured
     expect((await client.call("/v1/sync", { token: `${TRIGGER_TOKEN}x`, body: { project: PROJECT } })).status).toBe(401);
     await worker.stop();
     worker = undefined;
-    const refusedJob = await queues.queueFor(OTHER_PROJECT).getJob(refusedId);
+    const refusedJob = await fixtures.queues.queueFor(OTHER_PROJECT).getJob(refusedId);
     expect(refusedJob?.failedReason).toMatch(/login|401|400|credentials|password/i);
 
     const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);

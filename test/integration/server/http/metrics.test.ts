@@ -1,16 +1,11 @@
 import { describe, expect } from "vitest";
-import type { JobQueues } from "../../../../src/jobs/queues/job-queues.js";
-import { parseSettings } from "../../../../src/settings/load-settings.js";
-import type { RunningSimulators } from "../../../../sim/start-simulators.js";
-import { startAppWorker, type AppWorker } from "../../../support/app-worker.js";
-import { testConfigObject } from "../../../support/process-config.js";
+import { serverUrlOf, type AppWorker } from "../../../support/app-worker.js";
 import { waitForJobState } from "../../../support/process-jobs.js";
-import type { TestRedis } from "../../../support/redis.js";
 import { promtoolCheckMetrics } from "../../../support/promtool-check.js";
-import { silentLogger } from "../../../support/silent-logger.js";
-import { createTriggerClient } from "../../../support/trigger-client.js";
+import { createTriggerClient, type TriggerAnswer } from "../../../support/trigger-client.js";
 import { createWorkerMetrics } from "../../../../src/server/metrics/worker-metrics.js";
 import { test } from "../../../support/fixtures.js";
+import { startTestAppWorker, type InProcessTestFixtures } from "../../../support/test-app-worker.js";
 
 const PROJECT = 67;
 const TRIGGER_TOKEN = "metrics-test-trigger-token-0123";
@@ -23,34 +18,25 @@ function sample(text: string, series: string): number | undefined {
 }
 
 describe("GET /metrics (prom-client, over real HTTP)", () => {
-  let sims: RunningSimulators;
-  let redis: TestRedis;
-  let queues: JobQueues;
+  let fixtures: InProcessTestFixtures;
   let worker: AppWorker | undefined;
-  const client = createTriggerClient(() => {
-    if (!worker?.serverUrl) throw new Error("the worker has no HTTP server");
-    return worker.serverUrl;
-  });
+  const client = createTriggerClient(() => serverUrlOf(worker));
 
-  test.beforeEach(async ({ sims: simulators, redis: testRedis, queues: projectQueues, workers }) => {
-    sims = simulators;
-    redis = testRedis;
-    queues = projectQueues;
-    const config = testConfigObject({
-      pimUrl: sims.pim.url,
-      serviceUrl: sims.service.url,
-      redisPrefix: redis.prefix,
+  test.beforeEach(async ({ sims, redis, queues, workers }) => {
+    fixtures = { sims, redis, queues, workers };
+    worker = await startTestAppWorker(fixtures, {
       trigger: { token: TRIGGER_TOKEN },
+      server: { host: "127.0.0.1", port: 0, metrics_token: METRICS_TOKEN },
       // At 03:00: no scheduled run comes during the test, but the schedule's period is reported.
       projectExtras: { allowed_options_for_pim_attribute_addition: ["color"], schedule: { cron: "0 3 * * *", timezone: "UTC" } },
     });
-    const settings = parseSettings(
-      JSON.stringify({ ...config, server: { host: "127.0.0.1", port: 0, metrics_token: METRICS_TOKEN } }),
-      "metrics-test-config",
-      {},
-    );
-    worker = workers.keep(await startAppWorker({ settings, logger: silentLogger() }));
   });
+
+  /** Waits until the job a trigger answer queued has completed. */
+  async function completed(answer: TriggerAnswer): Promise<void> {
+    const ref = (answer.json as { job_id: string }).job_id;
+    await waitForJobState(fixtures.queues, PROJECT, ref.slice(`${PROJECT}/`.length), "completed", 30_000);
+  }
 
   async function scrape(): Promise<string> {
     const answer = await client.call("/metrics", { token: METRICS_TOKEN });
@@ -74,17 +60,17 @@ describe("GET /metrics (prom-client, over real HTTP)", () => {
     expect(sample(before, `pim_sync_sync_runs_total{project="${PROJECT}",outcome="failed"}`)).toBe(0);
     expect(sample(before, `pim_sync_upstream_throttled_total{upstream="pim"}`)).toBe(0);
 
-    sims.pim.faults.failNext({ method: "GET" }, { status: 429, times: 1, retryAfterSeconds: 0 });
+    fixtures.sims.pim.faults.failNext({ method: "GET" }, { status: 429, times: 1, retryAfterSeconds: 0 });
     const sync = await client.call("/v1/sync", { token: TRIGGER_TOKEN, body: { project: PROJECT } });
     expect(sync.status).toBe(202);
-    await waitForJobState(queues, PROJECT, (sync.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length), "completed", 30_000);
+    await completed(sync);
 
     const add = await client.call("/v1/add-options", {
       token: TRIGGER_TOKEN,
       body: { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { en_US: "Teal" } }] },
     });
     expect(add.status).toBe(202);
-    await waitForJobState(queues, PROJECT, (add.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length), "completed", 30_000);
+    await completed(add);
 
     const after = await scrape();
     expect(sample(after, `pim_sync_sync_runs_total{project="${PROJECT}",outcome="ok"}`)).toBe(1);
@@ -124,12 +110,12 @@ describe("GET /metrics (prom-client, over real HTTP)", () => {
 
   test("passes `promtool check metrics` on the real scrape, after a sync, an add-options job and refused requests", async () => {
     const sync = await client.call("/v1/sync", { token: TRIGGER_TOKEN, body: { project: PROJECT } });
-    await waitForJobState(queues, PROJECT, (sync.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length), "completed", 30_000);
+    await completed(sync);
     const add = await client.call("/v1/add-options", {
       token: TRIGGER_TOKEN,
       body: { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { en_US: "Teal" } }] },
     });
-    await waitForJobState(queues, PROJECT, (add.json as { job_id: string }).job_id.slice(`${PROJECT}/`.length), "completed", 30_000);
+    await completed(add);
     await client.call("/v1/sync", { token: "not-the-trigger-token-0000", body: { project: PROJECT } });
     const text = await scrape();
     const check = await promtoolCheckMetrics(text);

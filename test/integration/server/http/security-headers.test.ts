@@ -1,13 +1,11 @@
 import { describe, expect } from "vitest";
 import { queueNameOf } from "../../../../src/infra/redis/queue-names.js";
 import { parseSettings } from "../../../../src/settings/load-settings.js";
-import type { RunningSimulators } from "../../../../sim/start-simulators.js";
 import { startAppWorker, type AppWorker } from "../../../support/app-worker.js";
 import { testConfigObject } from "../../../support/process-config.js";
 import { basicAuth, rawRequest, type RawAnswer } from "../../../support/raw-http.js";
-import type { TestRedis } from "../../../support/redis.js";
 import { silentLogger } from "../../../support/silent-logger.js";
-import { test, type WorkersFixture } from "../../../support/fixtures.js";
+import { test, type PimSyncFixtures } from "../../../support/fixtures.js";
 
 const TRIGGER_TOKEN = "headers-test-trigger-token-0123";
 const ADMIN = { name: "ada", password: "ada-password-0123", role: "admin" } as const;
@@ -33,25 +31,22 @@ function expectCommonHeaders(answer: RawAnswer, what: string): void {
 }
 
 describe("security headers on every answer (real worker, real HTTP)", () => {
-  let workers: WorkersFixture;
-  let sims: RunningSimulators;
-  let redis: TestRedis;
   let worker: AppWorker | undefined;
 
-  test.beforeEach(({ sims: simulators, redis: testRedis, workers: keeper }) => {
-    sims = simulators;
-    redis = testRedis;
-    workers = keeper;
+  let fixtures: Pick<PimSyncFixtures, "sims" | "redis" | "workers">;
+
+  test.beforeEach(({ sims, redis, workers }) => {
+    fixtures = { sims, redis, workers };
   });
   test("the dashboard and admin API: no framing, nosniff, no-store, and a CSP of its own scripts only; the rest of the server: a CSP that loads nothing", async () => {
     const config = testConfigObject({
-      pimUrl: sims.pim.url,
-      serviceUrl: sims.service.url,
-      redisPrefix: redis.prefix,
+      pimUrl: fixtures.sims.pim.url,
+      serviceUrl: fixtures.sims.service.url,
+      redisPrefix: fixtures.redis.prefix,
       trigger: { token: TRIGGER_TOKEN },
     });
     const server = { host: "127.0.0.1", port: 0, admin: { users: [ADMIN] } };
-    worker = workers.keep(
+    worker = fixtures.workers.keep(
       await startAppWorker({
         settings: parseSettings(JSON.stringify({ ...config, server }), "headers-test-config", {}),
         logger: silentLogger(),

@@ -2,19 +2,17 @@ import { connect, type Socket } from "node:net";
 import { once } from "node:events";
 import { afterEach, describe, expect } from "vitest";
 import { parseSettings } from "../../../../src/settings/load-settings.js";
-import type { RunningSimulators } from "../../../../sim/start-simulators.js";
 import { startAppWorker, type AppWorker } from "../../../support/app-worker.js";
-import type { OwnRedisServer } from "../../../support/own-redis-server.js";
+import type { OwnRedisServer } from "../../../../testkit/own-redis-server.js";
 import { testConfigObject } from "../../../support/process-config.js";
 import { silentLogger } from "../../../support/silent-logger.js";
 import { createTriggerClient } from "../../../support/trigger-client.js";
 import { waitFor } from "../../../support/wait-for.js";
-import { test, type OwnRedisFixture, type WorkersFixture } from "../../../support/fixtures.js";
+import { test, type PimSyncFixtures } from "../../../support/fixtures.js";
 
 const TOKEN = "server-test-token-0123456789";
 
 describe("the worker's HTTP server: health, readiness, limits", () => {
-  let sims: RunningSimulators;
   let redis: OwnRedisServer | undefined;
   let worker: AppWorker | undefined;
   const sockets: Socket[] = [];
@@ -23,12 +21,10 @@ describe("the worker's HTTP server: health, readiness, limits", () => {
     return worker.serverUrl;
   });
 
-  let ownRedis: OwnRedisFixture;
-  let workers: WorkersFixture;
-  test.beforeEach(({ sims: simulators, ownRedis: servers, workers: keeper }) => {
-    sims = simulators;
-    ownRedis = servers;
-    workers = keeper;
+  let fixtures: Pick<PimSyncFixtures, "sims" | "ownRedis" | "workers">;
+
+  test.beforeEach(({ sims, ownRedis, workers }) => {
+    fixtures = { sims, ownRedis, workers };
   });
   // Raw client sockets, destroyed before the fixtures stop the worker (hooks run before fixture
   // teardown): a connection left open would keep its server's close waiting.
@@ -38,10 +34,10 @@ describe("the worker's HTTP server: health, readiness, limits", () => {
 
   /** A worker on a redis-server of the test's own (so the test may stop it), with `server` settings. */
   async function start(server: Record<string, unknown>): Promise<AppWorker> {
-    redis = await ownRedis.start();
+    redis = await fixtures.ownRedis.start();
     const config = testConfigObject({
-      pimUrl: sims.pim.url,
-      serviceUrl: sims.service.url,
+      pimUrl: fixtures.sims.pim.url,
+      serviceUrl: fixtures.sims.service.url,
       redisPrefix: "server-test",
       trigger: { token: TOKEN },
     });
@@ -54,7 +50,7 @@ describe("the worker's HTTP server: health, readiness, limits", () => {
       "server-test-config",
       {},
     );
-    worker = workers.keep(await startAppWorker({ settings, logger: silentLogger() }));
+    worker = fixtures.workers.keep(await startAppWorker({ settings, logger: silentLogger() }));
     return worker;
   }
 

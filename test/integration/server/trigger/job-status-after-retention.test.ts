@@ -1,57 +1,39 @@
 import { describe, expect } from "vitest";
-import type { JobQueues } from "../../../../src/jobs/queues/job-queues.js";
 import { idempotencyWindowSeconds } from "../../../../src/jobs/queues/job-options.js";
-import { parseSettings } from "../../../../src/settings/load-settings.js";
-import type { Settings } from "../../../../src/settings/settings-schema.js";
-import type { RunningSimulators } from "../../../../sim/start-simulators.js";
-import { startAppWorker, type AppWorker } from "../../../support/app-worker.js";
-import { testConfigObject } from "../../../support/process-config.js";
+import { serverUrlOf, type AppWorker } from "../../../support/app-worker.js";
 import { waitForJobState } from "../../../support/process-jobs.js";
-import type { TestRedis } from "../../../support/redis.js";
-import { silentLogger } from "../../../support/silent-logger.js";
 import { createTriggerClient } from "../../../support/trigger-client.js";
 import { waitFor } from "../../../support/wait-for.js";
 import { test } from "../../../support/fixtures.js";
+import { startTestAppWorker, type InProcessTestFixtures } from "../../../support/test-app-worker.js";
 
 const PROJECT = 67;
 const TOKEN = "job-status-trigger-token-0123";
 
 describe("GET /v1/jobs/:project/:id answers a job's outcome for the whole idempotency window, after BullMQ removed the job", () => {
-  let sims: RunningSimulators;
-  let redis: TestRedis;
-  let queues: JobQueues;
-  let settings: Settings;
-  let worker: AppWorker | undefined;
-  const client = createTriggerClient(() => {
-    if (!worker?.serverUrl) throw new Error("the worker has no HTTP server");
-    return worker.serverUrl;
-  });
+  let fixtures: InProcessTestFixtures;
+  let worker: AppWorker;
+  const client = createTriggerClient(() => serverUrlOf(worker));
 
-  test.beforeEach(async ({ sims: simulators, redis: testRedis, queues: projectQueues, workers }) => {
-    sims = simulators;
-    redis = testRedis;
-    queues = projectQueues;
-    const config = testConfigObject({
-      pimUrl: sims.pim.url,
-      serviceUrl: sims.service.url,
-      redisPrefix: redis.prefix,
+  test.beforeEach(async ({ sims, redis, queues, workers }) => {
+    fixtures = { sims, redis, queues, workers };
+    worker = await startTestAppWorker(fixtures, {
       trigger: { token: TOKEN },
+      server: { host: "127.0.0.1", port: 0 },
       projectExtras: { allowed_options_for_pim_attribute_addition: ["color"] },
     });
-    settings = parseSettings(JSON.stringify({ ...config, server: { host: "127.0.0.1", port: 0 } }), "job-status-config", {});
-    worker = workers.keep(await startAppWorker({ settings, logger: silentLogger() }));
   });
 
-  const statusKey = (id: string): string => `${redis.prefix}:job-status:${PROJECT}:${id}`;
+  const statusKey = (id: string): string => `${fixtures.redis.prefix}:job-status:${PROJECT}:${id}`;
 
   /** Removes the job as BullMQ's retention does, once its end is recorded. */
   async function removedByRetention(id: string): Promise<void> {
-    await waitFor(async () => (await redis.redis.exists(statusKey(id))) === 1, {
+    await waitFor(async () => (await fixtures.redis.redis.exists(statusKey(id))) === 1, {
       timeoutMs: 30_000,
       what: `the final status of ${PROJECT}/${id}`,
     });
-    await queues.queueFor(PROJECT).remove(id);
-    expect(await queues.queueFor(PROJECT).getJob(id)).toBeUndefined();
+    await fixtures.queues.queueFor(PROJECT).remove(id);
+    expect(await fixtures.queues.queueFor(PROJECT).getJob(id)).toBeUndefined();
   }
 
   test("a completed add-options request: its state and per-collection result, kept with the idempotency window's TTL", async () => {
@@ -63,7 +45,7 @@ describe("GET /v1/jobs/:project/:id answers a job's outcome for the whole idempo
     expect(queued.status).toBe(202);
     const ref = (queued.json as { job_id: string }).job_id;
     const id = ref.slice(`${PROJECT}/`.length);
-    await waitForJobState(queues, PROJECT, id, "completed", 30_000);
+    await waitForJobState(fixtures.queues, PROJECT, id, "completed", 30_000);
     const live = await client.call(`/v1/jobs/${ref}`, { token: TOKEN });
     expect(live.status).toBe(200);
 
@@ -80,8 +62,8 @@ describe("GET /v1/jobs/:project/:id answers a job's outcome for the whole idempo
       result: { collections: [{ collection: "color", added: ["teal"], skipped: [] }] },
     });
 
-    const window = idempotencyWindowSeconds(settings.worker);
-    const ttl = await redis.redis.ttl(statusKey(id));
+    const window = idempotencyWindowSeconds(worker.app.settings.worker);
+    const ttl = await fixtures.redis.redis.ttl(statusKey(id));
     expect(ttl).toBeGreaterThan(window - 600);
     expect(ttl).toBeLessThanOrEqual(window);
     // A redelivery within the window is still the same request, and its outcome still answers.
@@ -95,12 +77,12 @@ describe("GET /v1/jobs/:project/:id answers a job's outcome for the whole idempo
 
   test("a job that failed for good: its state and failure reason; an id never seen is still 404", async () => {
     // Not in the project's allowlist: queued past the trigger's check, the job fails at once.
-    const failed = await queues.enqueue("options.add", {
+    const failed = await fixtures.queues.enqueue("options.add", {
       project: PROJECT,
       attribute: "size",
       options: [{ name: "xl", label: { en_US: "XL" } }],
     });
-    await waitForJobState(queues, PROJECT, failed.jobId, "failed", 30_000);
+    await waitForJobState(fixtures.queues, PROJECT, failed.jobId, "failed", 30_000);
     await removedByRetention(failed.jobId);
 
     const answer = await client.call(`/v1/jobs/${PROJECT}/${failed.jobId}`, { token: TOKEN });

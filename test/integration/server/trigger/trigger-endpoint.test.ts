@@ -1,48 +1,27 @@
 import { Client } from "undici";
 import { afterEach, describe, expect } from "vitest";
-import type { JobQueues } from "../../../../src/jobs/queues/job-queues.js";
-import { startAppWorker, type AppWorker } from "../../../support/app-worker.js";
-import { parseSettings } from "../../../../src/settings/load-settings.js";
-import type { RunningSimulators } from "../../../../sim/start-simulators.js";
-import { SIM_SECRETS, testConfigObject } from "../../../support/process-config.js";
+import { triggerUrlOf, type AppWorker } from "../../../support/app-worker.js";
+import { SIM_SECRETS } from "../../../support/process-config.js";
 import { allJobs, waitForJobState } from "../../../support/process-jobs.js";
-import type { TestRedis } from "../../../support/redis.js";
-import { silentLogger } from "../../../support/silent-logger.js";
 import { createTriggerClient, type TriggerAnswer } from "../../../support/trigger-client.js";
 import { test } from "../../../support/fixtures.js";
+import { startTestAppWorker, type InProcessTestFixtures } from "../../../support/test-app-worker.js";
 
 const PROJECT = 67;
 const TOKEN = "trigger-token-0123456789abcdef";
 const VALID = { project: PROJECT, attribute: "color", options: [{ name: "teal", label: { "en-US": "Teal", fr_FR: "Sarcelle" } }] };
 
 describe("trigger endpoint (in-process worker)", () => {
-  let sims: RunningSimulators;
-  let redis: TestRedis;
-  let queues: JobQueues;
+  let fixtures: InProcessTestFixtures;
   let worker: AppWorker | undefined;
-  const client = createTriggerClient(() => {
-    if (!worker?.triggerUrl) throw new Error("the worker has no trigger endpoint");
-    return worker.triggerUrl;
-  });
+  const client = createTriggerClient(() => triggerUrlOf(worker));
 
-  test.beforeEach(async ({ sims: simulators, redis: testRedis, queues: projectQueues, workers }) => {
-    sims = simulators;
-    redis = testRedis;
-    queues = projectQueues;
-    const settings = parseSettings(
-      JSON.stringify(
-        testConfigObject({
-          pimUrl: sims.pim.url,
-          serviceUrl: sims.service.url,
-          redisPrefix: redis.prefix,
-          trigger: { port: 0, token: TOKEN },
-          projectExtras: { allowed_options_for_pim_attribute_addition: ["color", "material"] },
-        }),
-      ),
-      "trigger-test-config",
-      {},
-    );
-    worker = workers.keep(await startAppWorker({ settings, logger: silentLogger() }));
+  test.beforeEach(async ({ sims, redis, queues, workers }) => {
+    fixtures = { sims, redis, queues, workers };
+    worker = await startTestAppWorker(fixtures, {
+      trigger: { port: 0, token: TOKEN },
+      projectExtras: { allowed_options_for_pim_attribute_addition: ["color", "material"] },
+    });
   });
 
   afterEach(() => {
@@ -72,7 +51,7 @@ describe("trigger endpoint (in-process worker)", () => {
     expect(body.status).toBe("queued");
     expect(body.job_id).toMatch(/^67\/\S+$/);
     const jobId = body.job_id.slice("67/".length);
-    const job = await waitForJobState(queues, PROJECT, jobId, "completed", 20_000);
+    const job = await waitForJobState(fixtures.queues, PROJECT, jobId, "completed", 20_000);
     expect(job.name).toBe("options.add");
     expect(job.data).toEqual({
       project: PROJECT,
@@ -80,9 +59,9 @@ describe("trigger endpoint (in-process worker)", () => {
       options: [{ name: "teal", label: { "en-US": "Teal", "fr-FR": "Sarcelle" } }],
     });
     expect(job.returnvalue).toMatchObject({ collections: [{ collection: "color", added: ["teal"], skipped: [] }], missing: [] });
-    const color = sims.service.collections().find((c) => c.project === PROJECT && c.name === "color");
+    const color = fixtures.sims.service.collections().find((c) => c.project === PROJECT && c.name === "color");
     expect(color?.options).toContainEqual({ name: "teal", label: { "en-US": "Teal", "fr-FR": "Sarcelle" } });
-    expect(sims.pim.state.attribute_options.color?.some((o) => o.code === "teal")).toBe(true);
+    expect(fixtures.sims.pim.state.attribute_options.color?.some((o) => o.code === "teal")).toBe(true);
   });
 
   test("answers 401 without a token, with a wrong token or another scheme, and queues nothing", async () => {
@@ -98,7 +77,7 @@ describe("trigger endpoint (in-process worker)", () => {
       expect(answer.status).toBe(401);
       expect(answer.headers.get("www-authenticate")).toBe("Bearer");
     }
-    expect(await allJobs(queues)).toEqual([]);
+    expect(await allJobs(fixtures.queues)).toEqual([]);
   });
 
   test.each([
@@ -139,7 +118,7 @@ describe("trigger endpoint (in-process worker)", () => {
       errorsOf(answer).some((reason) => field.test(reason)),
       answer.text,
     ).toBe(true);
-    expect(await allJobs(queues)).toEqual([]);
+    expect(await allJobs(fixtures.queues)).toEqual([]);
   });
 
   test("a 400 says every reason: a non-allowlisted attribute and invalid options together", async () => {
@@ -167,8 +146,8 @@ describe("trigger endpoint (in-process worker)", () => {
     expect(errorsOf(answer)).toEqual([
       expect.stringMatching(/^options\.0\.label\.es-ES: 'es-ES' is not among the project's locales \(.*en-US.*\)$/),
     ]);
-    expect(await allJobs(queues)).toEqual([]);
-    expect(sims.service.requests.filter((r) => r.method === "PATCH")).toEqual([]);
+    expect(await allJobs(fixtures.queues)).toEqual([]);
+    expect(fixtures.sims.service.requests.filter((r) => r.method === "PATCH")).toEqual([]);
   });
 
   test("a project id of the wrong type is named as such, not as an unknown project", async () => {
@@ -188,9 +167,9 @@ describe("trigger endpoint (in-process worker)", () => {
     expect([first?.status, second?.status]).toEqual([202, 202]);
     const ids = [first, second].map((answer) => (answer?.json as { job_id: string }).job_id);
     expect(ids[0]).toBe(ids[1]);
-    expect((await allJobs(queues)).filter((job) => job.name === "options.add")).toHaveLength(1);
-    await waitForJobState(queues, PROJECT, (ids[0] ?? "").slice(3), "completed", 20_000);
-    expect(sims.service.requests.filter((r) => r.method === "PATCH" && /\/add-options\/$/.test(r.path))).toHaveLength(1);
+    expect((await allJobs(fixtures.queues)).filter((job) => job.name === "options.add")).toHaveLength(1);
+    await waitForJobState(fixtures.queues, PROJECT, (ids[0] ?? "").slice(3), "completed", 20_000);
+    expect(fixtures.sims.service.requests.filter((r) => r.method === "PATCH" && /\/add-options\/$/.test(r.path))).toHaveLength(1);
   });
 
   test("answers 400 for a body that is not JSON or not an object, 415 for another content type, 413 for an oversize body", async () => {
@@ -212,12 +191,11 @@ describe("trigger endpoint (in-process worker)", () => {
     expect(oversize.status).toBe(413);
     expect(errorsOf(oversize)[0]).toMatch(/larger than 1000000 bytes/);
 
-    expect(await allJobs(queues)).toEqual([]);
+    expect(await allJobs(fixtures.queues)).toEqual([]);
   });
 
   test("closes the connection after answering before the body was read, so the next request on a keep-alive client is answered", async () => {
-    const url = worker?.triggerUrl;
-    if (!url) throw new Error("the worker has no trigger endpoint");
+    const url = triggerUrlOf(worker);
     const connection = new Client(url, { pipelining: 1 });
     try {
       const post = (body: string) =>
@@ -243,8 +221,7 @@ describe("trigger endpoint (in-process worker)", () => {
   });
 
   test("a 401 given before a large body was read closes the connection too, and the next request is answered", async () => {
-    const url = worker?.triggerUrl;
-    if (!url) throw new Error("the worker has no trigger endpoint");
+    const url = triggerUrlOf(worker);
     const connection = new Client(url, { pipelining: 1 });
     try {
       const post = (token: string, body: string) =>
@@ -284,7 +261,7 @@ describe("trigger endpoint (in-process worker)", () => {
     expect(firstBody.status).toBe("queued");
     expect(second.json).toEqual({ job_id: firstBody.job_id, status: "duplicate" });
     expect((other.json as { job_id: string }).job_id).not.toBe(firstBody.job_id);
-    const jobs = await allJobs(queues);
+    const jobs = await allJobs(fixtures.queues);
     expect(
       jobs
         .filter((job) => job.name === "options.add")
@@ -294,13 +271,13 @@ describe("trigger endpoint (in-process worker)", () => {
 
     // Once both jobs ended (one at a time: mint's may still wait when teal's is done), a late
     // third delivery is still the same job: the option is added once.
-    await waitForJobState(queues, PROJECT, firstBody.job_id.slice(3), "completed", 20_000);
-    await waitForJobState(queues, PROJECT, (other.json as { job_id: string }).job_id.slice(3), "completed", 20_000);
+    await waitForJobState(fixtures.queues, PROJECT, firstBody.job_id.slice(3), "completed", 20_000);
+    await waitForJobState(fixtures.queues, PROJECT, (other.json as { job_id: string }).job_id.slice(3), "completed", 20_000);
     const third = await client.call("/v1/add-options", { token: TOKEN, body: VALID, headers });
     expect(third.json).toEqual({ job_id: firstBody.job_id, status: "duplicate" });
     // Teal once and mint once, in one add-options call or two: mint's job is merged into teal's
     // when it is already waiting as teal's runs (decision 0006).
-    const added = Object.values(sims.service.writes())
+    const added = Object.values(fixtures.sims.service.writes())
       .flat()
       .filter((w) => w.kind === "add-options")
       .flatMap((w) => (w.body as { upsert_options: { name: string }[] }).upsert_options.map((o) => o.name));
@@ -320,7 +297,7 @@ describe("trigger endpoint (in-process worker)", () => {
         `Idempotency-Key: already used for another request body (job ${firstId}); use a new key for a new request`,
       ]);
     }
-    const jobs = (await allJobs(queues)).filter((job) => job.name === "options.add");
+    const jobs = (await allJobs(fixtures.queues)).filter((job) => job.name === "options.add");
     expect(jobs.map((job) => `67/${job.id ?? ""}`)).toEqual([firstId]);
     expect(jobs[0]?.data).toEqual({
       project: PROJECT,
@@ -333,10 +310,10 @@ describe("trigger endpoint (in-process worker)", () => {
     const headers = { "idempotency-key": "delivery-45" };
     const first = await client.call("/v1/add-options", { token: TOKEN, body: VALID, headers });
     const firstId = (first.json as { job_id: string }).job_id;
-    const job = await waitForJobState(queues, PROJECT, firstId.slice(3), "completed", 20_000);
+    const job = await waitForJobState(fixtures.queues, PROJECT, firstId.slice(3), "completed", 20_000);
     // What the retention does to every finished job sooner or later (removeOnComplete count/age).
     await job.remove();
-    expect(await allJobs(queues)).toEqual([]);
+    expect(await allJobs(fixtures.queues)).toEqual([]);
 
     // The same request, its keys in another order and its label locale written en_US / fr-FR.
     const redelivered = { options: [{ label: { fr_FR: "Sarcelle", en_US: "Teal" }, name: "teal" }], attribute: "color", project: PROJECT };
@@ -344,8 +321,8 @@ describe("trigger endpoint (in-process worker)", () => {
 
     expect(again.status).toBe(202);
     expect(again.json).toEqual({ job_id: firstId, status: "duplicate" });
-    expect(await allJobs(queues)).toEqual([]);
-    expect(sims.service.requests.filter((r) => r.method === "PATCH" && /\/add-options\/$/.test(r.path))).toHaveLength(1);
+    expect(await allJobs(fixtures.queues)).toEqual([]);
+    expect(fixtures.sims.service.requests.filter((r) => r.method === "PATCH" && /\/add-options\/$/.test(r.path))).toHaveLength(1);
   });
 
   test("POST /v1/sync answers 202 with a job id, and the sync runs", async () => {
@@ -354,7 +331,7 @@ describe("trigger endpoint (in-process worker)", () => {
     expect(answer.status).toBe(202);
     const body = answer.json as { job_id: string; status: string };
     expect(body.status).toBe("queued");
-    const job = await waitForJobState(queues, PROJECT, body.job_id.slice(3), "completed", 20_000);
+    const job = await waitForJobState(fixtures.queues, PROJECT, body.job_id.slice(3), "completed", 20_000);
     expect(job.name).toBe("sync.run");
     expect(job.data).toMatchObject({ project: PROJECT, trigger: "api", full: false });
     expect(job.returnvalue).toMatchObject({ outcome: "done", written: 13 });
@@ -380,6 +357,6 @@ describe("trigger endpoint (in-process worker)", () => {
     }
     const put = await client.call("/v1/add-options", { token: TOKEN, method: "PUT", body: VALID });
     expect(put.status).toBe(405);
-    expect(await allJobs(queues)).toEqual([]);
+    expect(await allJobs(fixtures.queues)).toEqual([]);
   });
 });

@@ -1,11 +1,8 @@
 import { describe, expect } from "vitest";
-import type { JobQueues } from "../../../../src/jobs/queues/job-queues.js";
-import type { RunningSimulators } from "../../../../sim/start-simulators.js";
-import { assertCliBuilt, servingUrlOf } from "../../../support/process-cli.js";
-import { writeTestConfig } from "../../../support/process-config.js";
 import { collectionsOf, waitForJobState } from "../../../support/process-jobs.js";
 import { createTriggerClient } from "../../../support/trigger-client.js";
 import { test } from "../../../support/fixtures.js";
+import { startWorkerProcess, type ProcessTestFixtures } from "../../../support/worker-process.js";
 
 const PROJECT = 67;
 const ADMIN = { name: "ada", password: "ada-password-0123", role: "admin", token: "ada-script-token-0123456789" } as const;
@@ -27,23 +24,13 @@ interface Planned {
 }
 
 describe("an admin's resync of one collection, through the targeted path, after a dry run", () => {
-  let sims: RunningSimulators;
-  let queues: JobQueues;
+  let fixtures: ProcessTestFixtures;
   let baseUrl = "";
   const client = createTriggerClient(() => baseUrl);
 
-  test.beforeEach(async ({ sims: simulators, redis, tempDir, queues: projectQueues, cli }) => {
-    assertCliBuilt();
-    sims = simulators;
-    queues = projectQueues;
-    const configPath = await writeTestConfig(tempDir, {
-      pimUrl: sims.pim.url,
-      serviceUrl: sims.service.url,
-      redisPrefix: redis.prefix,
-      logLevel: "info",
-      server: { host: "127.0.0.1", port: 0, admin: { users: [ADMIN, VIEWER] } },
-    });
-    baseUrl = await servingUrlOf(await cli.startWorker(configPath));
+  test.beforeEach(async ({ sims, redis, tempDir, queues, cli }) => {
+    fixtures = { cli, sims, redis, queues, tempDir };
+    ({ url: baseUrl } = await startWorkerProcess(fixtures, { server: { host: "127.0.0.1", port: 0, admin: { users: [ADMIN, VIEWER] } } }));
   });
 
   const as = (user: { token: string }, path: string, body?: unknown) =>
@@ -51,10 +38,11 @@ describe("an admin's resync of one collection, through the targeted path, after 
   async function finished(answer: { status: number; json: unknown }): Promise<{ ref: string; result: Record<string, unknown> }> {
     expect(answer.status).toBe(202);
     const ref = (answer.json as { job_id: string }).job_id;
-    const job = await waitForJobState(queues, PROJECT, ref.split("/")[1] ?? "", "completed", WAIT_MS);
+    const job = await waitForJobState(fixtures.queues, PROJECT, ref.split("/")[1] ?? "", "completed", WAIT_MS);
     return { ref, result: job.returnvalue as Record<string, unknown> };
   }
-  const optionsOf = (collection: string) => (collectionsOf(sims.service, PROJECT)[collection] ?? []).map((option) => option.name).sort();
+  const optionsOf = (collection: string) =>
+    (collectionsOf(fixtures.sims.service, PROJECT)[collection] ?? []).map((option) => option.name).sort();
   const history = async (): Promise<Entry[]> =>
     ((await as(VIEWER, `/admin/api/projects/${PROJECT}/history?limit=1000`)).json as { entries: Entry[] }).entries;
 
@@ -62,8 +50,12 @@ describe("an admin's resync of one collection, through the targeted path, after 
     await finished(await as(ADMIN, `/admin/api/projects/${PROJECT}/sync`, {}));
     const before = { fr: optionsOf("material-fr_FR"), color: optionsOf("color"), history: (await history()).length };
     // Changes the PIM makes while its events are lost: two collections of one attribute, and another attribute.
-    sims.pim.state.attribute_options["material"]?.push({ code: "linen", sort_order: 99, labels: { en_US: "Linen", fr_FR: "Lin" } });
-    sims.pim.state.attribute_options["color"]?.push({ code: "teal", sort_order: 99, labels: { en_US: "Teal" } });
+    fixtures.sims.pim.state.attribute_options["material"]?.push({
+      code: "linen",
+      sort_order: 99,
+      labels: { en_US: "Linen", fr_FR: "Lin" },
+    });
+    fixtures.sims.pim.state.attribute_options["color"]?.push({ code: "teal", sort_order: 99, labels: { en_US: "Teal" } });
 
     const viewer = await as(VIEWER, `/admin/api/projects/${PROJECT}/resync`, { collection: "material-en_US" });
     expect(viewer.status).toBe(403);

@@ -8,28 +8,11 @@ import { testConfigObject } from "../../../support/process-config.js";
 import { waitFor } from "../../../support/wait-for.js";
 import type { TestRedis } from "../../../support/redis.js";
 import { test, type CliFixture } from "../../../support/fixtures.js";
+import type { HistoryEntryAnswer, HeldPlanAnswer } from "../../../support/history-answers.js";
 
 const PROJECT = 67;
 /** 2 of color's 5 options (40 %) trip it; 1 does not. */
 const GUARD = { max_fraction: 0.3, min_count: 2 };
-
-interface Entry {
-  collection: string;
-  option: string;
-  kind: string;
-  reason: string;
-  job: string;
-  trigger: string;
-  at: string;
-  labels_before: Record<string, string> | null;
-  labels_after: Record<string, string> | null;
-}
-interface Held {
-  id: string;
-  collections: { collection: string; options: string[]; reason: string }[];
-  approved: { by: string } | null;
-  run: { job: string };
-}
 
 describe("pim-sync history and held, over the real CLI", () => {
   let processes: CliFixture;
@@ -58,15 +41,15 @@ describe("pim-sync history and held, over the real CLI", () => {
   }
 
   const sync = () => cli(["sync", "--once"]);
-  async function history(...filters: string[]): Promise<Entry[]> {
+  async function history(...filters: string[]): Promise<HistoryEntryAnswer[]> {
     const run = await cli(["history", "--json", ...filters]);
     expect(run.code, run.err).toBe(0);
-    return JSON.parse(run.out) as Entry[];
+    return JSON.parse(run.out) as HistoryEntryAnswer[];
   }
-  async function held(): Promise<Held[]> {
+  async function held(): Promise<HeldPlanAnswer[]> {
     const run = await cli(["held", "--json"]);
     expect(run.code, run.err).toBe(0);
-    return JSON.parse(run.out) as Held[];
+    return JSON.parse(run.out) as HeldPlanAnswer[];
   }
   const color = () => {
     const options = sims.pim.state.attribute_options["color"];

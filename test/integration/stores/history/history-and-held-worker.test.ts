@@ -1,62 +1,28 @@
 import { describe, expect } from "vitest";
-import type { JobQueues } from "../../../../src/jobs/queues/job-queues.js";
-import type { RunningSimulators } from "../../../../sim/start-simulators.js";
-import { assertCliBuilt, servingUrlOf, waitForExit, type CliProcess } from "../../../support/process-cli.js";
-import { writeTestConfig } from "../../../support/process-config.js";
+import { waitForExit } from "../../../support/process-cli.js";
 import { waitForJobState } from "../../../support/process-jobs.js";
-import type { TestRedis } from "../../../support/redis.js";
 import { createTriggerClient } from "../../../support/trigger-client.js";
-import { test, type CliFixture } from "../../../support/fixtures.js";
+import { test } from "../../../support/fixtures.js";
+import { startWorkerProcess, type ProcessTestFixtures } from "../../../support/worker-process.js";
+import type { HistoryEntryAnswer, HeldPlanAnswer } from "../../../support/history-answers.js";
 
 const PROJECT = 67;
 const ADMIN = { name: "ada", password: "ada-password-0123", role: "admin", token: "ada-script-token-0123456789" } as const;
 const VIEWER = { name: "vic", password: "vic-password-0123", role: "viewer", token: "vic-script-token-0123456789" } as const;
 const METRICS_TOKEN = "metrics-token-of-the-history-test";
 
-interface Entry {
-  collection: string;
-  option: string;
-  kind: string;
-  reason: string;
-  job: string;
-  trigger: string;
-  requested_by?: string;
-}
-interface Held {
-  id: string;
-  collections: { collection: string; options: string[] }[];
-  held_at: string;
-  approved: { by: string } | null;
-}
-
 describe("the worker records its writes and keeps held deletions for an admin's review", () => {
-  let cli: CliFixture;
-  let sims: RunningSimulators;
-  let redis: TestRedis;
-  let queues: JobQueues;
-  let dir: string;
+  let fixtures: ProcessTestFixtures;
   let configPath = "";
-  let worker: CliProcess;
   let baseUrl = "";
   const client = createTriggerClient(() => baseUrl);
 
-  test.beforeEach(async ({ sims: simulators, redis: testRedis, tempDir, queues: projectQueues, cli: processes }) => {
-    cli = processes;
-    assertCliBuilt();
-    sims = simulators;
-    redis = testRedis;
-    queues = projectQueues;
-    dir = tempDir;
-    configPath = await writeTestConfig(dir, {
-      pimUrl: sims.pim.url,
-      serviceUrl: sims.service.url,
-      redisPrefix: redis.prefix,
-      logLevel: "info",
+  test.beforeEach(async ({ sims, redis, tempDir, queues, cli }) => {
+    fixtures = { cli, sims, redis, queues, tempDir };
+    ({ url: baseUrl, configPath } = await startWorkerProcess(fixtures, {
       projectExtras: { deletion_guard: { max_fraction: 0.3, min_count: 2 }, allowed_options_for_pim_attribute_addition: ["color"] },
       server: { host: "127.0.0.1", port: 0, metrics_token: METRICS_TOKEN, admin: { users: [ADMIN, VIEWER] } },
-    });
-    worker = await cli.startWorker(configPath);
-    baseUrl = await servingUrlOf(worker);
+    }));
   });
 
   const as = (user: { token: string }, path: string, method = "GET") =>
@@ -65,19 +31,19 @@ describe("the worker records its writes and keeps held deletions for an admin's 
     const answer = await as(ADMIN, `/admin/api/projects/${PROJECT}/sync`, "POST");
     expect(answer.status).toBe(202);
     const ref = (answer.json as { job_id: string }).job_id;
-    const job = await waitForJobState(queues, PROJECT, ref.split("/")[1] ?? "", "completed", 60_000);
+    const job = await waitForJobState(fixtures.queues, PROJECT, ref.split("/")[1] ?? "", "completed", 60_000);
     return { ref, result: job.returnvalue as { outcome: string } };
   }
   const historyOf = async (user: { token: string }, query: string) => {
     const answer = await as(user, `/admin/api/projects/${PROJECT}/history?${query}`);
     expect(answer.status).toBe(200);
-    return answer.json as { entries: Entry[]; next_cursor: string | null };
+    return answer.json as { entries: HistoryEntryAnswer[]; next_cursor: string | null };
   };
-  const heldList = async () => ((await as(VIEWER, `/admin/api/projects/${PROJECT}/held`)).json as { held: Held[] }).held;
-  const color = () => sims.pim.state.attribute_options["color"] ?? [];
+  const heldList = async () => ((await as(VIEWER, `/admin/api/projects/${PROJECT}/held`)).json as { held: HeldPlanAnswer[] }).held;
+  const color = () => fixtures.sims.pim.state.attribute_options["color"] ?? [];
   const dropFromPim = (...codes: string[]) => color().splice(0, color().length, ...color().filter((o) => !codes.includes(o.code)));
   const inService = () =>
-    (sims.service.collections().find((c) => c.name === "color" && c.project === PROJECT)?.options ?? []).map((o) => o.name).sort();
+    (fixtures.sims.service.collections().find((c) => c.name === "color" && c.project === PROJECT)?.options ?? []).map((o) => o.name).sort();
   const heldMetric = async () => {
     const text = (await client.call("/metrics", { token: METRICS_TOKEN })).text;
     return Number(/^pim_sync_held_deletions\{project="67"\} (\d+)$/m.exec(text)?.[1] ?? "NaN");
@@ -103,13 +69,13 @@ describe("the worker records its writes and keeps held deletions for an admin's 
     expect(rest.next_cursor).toBeNull();
     expect((await as(VIEWER, `/admin/api/projects/${PROJECT}/history?since=yesterday`)).status).toBe(400);
 
-    const added = await queues.enqueue("options.add", {
+    const added = await fixtures.queues.enqueue("options.add", {
       project: PROJECT,
       attribute: "color",
       options: [{ name: "teal", label: { "en-US": "Teal" } }],
       requested_by: "shop",
     });
-    await waitForJobState(queues, PROJECT, added.jobId, "completed", 60_000);
+    await waitForJobState(fixtures.queues, PROJECT, added.jobId, "completed", 60_000);
     expect((await historyOf(VIEWER, "option=teal")).entries).toEqual([
       expect.objectContaining({ kind: "added", collection: "color", job: `${PROJECT}/${added.jobId}`, requested_by: "shop" }),
     ]);
@@ -178,7 +144,16 @@ describe("the worker records its writes and keeps held deletions for an admin's 
     const [again] = await heldList();
     expect(again).toMatchObject({ approved: null, collections: [{ collection: "color", options: ["black", "blue"] }] });
     expect(again?.id).not.toBe(plan?.id);
-    const dismissing = cli.spawn(["held", "dismiss", "--config", configPath, "--project", String(PROJECT), "--id", again?.id ?? "?"]);
+    const dismissing = fixtures.cli.spawn([
+      "held",
+      "dismiss",
+      "--config",
+      configPath,
+      "--project",
+      String(PROJECT),
+      "--id",
+      again?.id ?? "?",
+    ]);
     expect(await waitForExit(dismissing, 30_000)).toEqual({ code: 0, signal: null });
     expect(dismissing.stdout()).toContain("Dismissed: these options stay in the service");
     expect(await heldList()).toEqual([]);

@@ -127,12 +127,11 @@ describe("runSourcePipeline", () => {
     expect(writing).toEqual(["a", "b", "c", "d"]);
   });
 
-  it("caps the options waiting to write, letting a source larger than the cap through alone", async () => {
-    const sizes: Record<string, number> = { a: 30, b: 30, huge: 500, c: 10 };
+  /** A pipeline of sources weighing `sizes`, a write budget of 80 options: each write lasts until the test resolves it. */
+  function budgetedPipeline(sizes: Record<string, number>, readers: number) {
     const sources = Object.keys(sizes).map((name): Source => ({ name, size: counted(sizes[name] ?? 0) }));
     const writes = new Map(sources.map((source) => [source.name, deferred<void>()]));
     const writing: string[] = [];
-
     const run = runSourcePipeline({
       sources,
       open: async (source) => source,
@@ -142,12 +141,17 @@ describe("runSourcePipeline", () => {
         writing.push(name);
         await writes.get(name)?.promise;
       },
-      readers: 1,
+      readers,
       writers: 10,
       weightOf: (name) => sizes[name] ?? 0,
       writeBudget: 80,
       openAhead: 10,
     });
+    return { run, writes, writing };
+  }
+
+  it("caps the options waiting to write, letting a source larger than the cap through alone", async () => {
+    const { run, writes, writing } = budgetedPipeline({ a: 30, b: 30, huge: 500, c: 10 }, 1);
     await settled();
     // a and b (60 options) are writing; huge would go beyond 80: it waits.
     expect(writing).toEqual(["a", "b"]);
@@ -167,26 +171,7 @@ describe("runSourcePipeline", () => {
   });
 
   it("lets sources into the write stage in the order they were read: a long one waiting is not overtaken", async () => {
-    const sizes: Record<string, number> = { a: 30, huge: 500, b: 10, c: 10 };
-    const sources = Object.keys(sizes).map((name): Source => ({ name, size: counted(sizes[name] ?? 0) }));
-    const writes = new Map(sources.map((source) => [source.name, deferred<void>()]));
-    const writing: string[] = [];
-
-    const run = runSourcePipeline({
-      sources,
-      open: async (source) => source,
-      compare: () => 0,
-      read: async (source) => source.name,
-      write: async (name) => {
-        writing.push(name);
-        await writes.get(name)?.promise;
-      },
-      readers: 2,
-      writers: 10,
-      weightOf: (name) => sizes[name] ?? 0,
-      writeBudget: 80,
-      openAhead: 10,
-    });
+    const { run, writes, writing } = budgetedPipeline({ a: 30, huge: 500, b: 10, c: 10 }, 2);
     await settled();
     // b would fit beside a, but huge was read first and waits for the stage to empty.
     expect(writing).toEqual(["a"]);

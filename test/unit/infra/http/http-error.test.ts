@@ -39,21 +39,7 @@ describe("HttpError", () => {
 
   it("keeps every detail as a property", () => {
     const cause = new Error("root");
-    const error = new HttpError(
-      {
-        code: "HTTP_STATUS",
-        upstream: "service",
-        method: "PATCH",
-        url: "http://svc/x",
-        status: 429,
-        bodyExcerpt: "slow down",
-        retryAfterMs: 1500,
-        transient: true,
-        cause,
-      },
-      "429 slow down",
-    );
-    expect(error).toMatchObject({
+    const details = {
       code: "HTTP_STATUS",
       upstream: "service",
       method: "PATCH",
@@ -62,7 +48,9 @@ describe("HttpError", () => {
       bodyExcerpt: "slow down",
       retryAfterMs: 1500,
       transient: true,
-    });
+    } as const;
+    const error = new HttpError({ ...details, cause }, "429 slow down");
+    expect(error).toMatchObject(details);
     expect(error.cause).toBe(cause);
   });
 
