@@ -50,13 +50,36 @@ export async function createTestRedis(options: { readonly url?: string } = {}): 
   const redis = await connect(url);
   const prefix = `pim-sync-test:${randomUUID()}`;
   const pattern = `${escapeRedisGlob(prefix)}*`;
-  let cleaned = false;
 
   async function deleteKeys(client: Redis): Promise<void> {
     const keys = await scanKeys(client, pattern);
     for (let i = 0; i < keys.length; i += 500) await client.del(...keys.slice(i, i + 500));
   }
 
+  return prefixedTestRedis(redis, prefix, pattern, async () => {
+    try {
+      await deleteKeys(redis);
+    } catch {
+      // The code under test may have closed the connection (a store that owns it): clean up
+      // through a fresh one.
+      const spare = await connect(url);
+      try {
+        await deleteKeys(spare);
+      } finally {
+        await spare.quit().catch(() => spare.disconnect());
+      }
+    }
+  });
+}
+
+/** The TestRedis over `redis` and `prefix`: `deleteKeys` runs once, however often cleanup is called, then the connection quits. */
+function prefixedTestRedis<C extends Redis | Cluster>(
+  redis: C,
+  prefix: string,
+  pattern: string,
+  deleteKeys: () => Promise<void>,
+): TestRedis<C> {
+  let cleaned = false;
   return {
     redis,
     prefix,
@@ -64,18 +87,7 @@ export async function createTestRedis(options: { readonly url?: string } = {}): 
     async cleanup() {
       if (cleaned) return;
       cleaned = true;
-      try {
-        await deleteKeys(redis);
-      } catch {
-        // The code under test may have closed the connection (a store that owns it): clean up
-        // through a fresh one.
-        const spare = await connect(url);
-        try {
-          await deleteKeys(spare);
-        } finally {
-          await spare.quit().catch(() => spare.disconnect());
-        }
-      }
+      await deleteKeys();
       await redis.quit().catch(() => redis.disconnect());
     },
   };
@@ -112,17 +124,8 @@ export async function createClusterTestRedis(nodes: readonly string[]): Promise<
   // Config-safe (no colon): the same prefix may go into a config file for a worker process.
   const prefix = `pim-sync-test.${randomUUID()}`;
   const pattern = `${escapeRedisGlob(prefix)}*`;
-  let cleaned = false;
-  return {
-    redis,
-    prefix,
-    keys: () => scanKeys(redis, pattern),
-    async cleanup() {
-      if (cleaned) return;
-      cleaned = true;
-      const keys = await scanKeys(redis, pattern);
-      await Promise.all(keys.map((key) => redis.del(key)));
-      await redis.quit().catch(() => redis.disconnect());
-    },
-  };
+  return prefixedTestRedis(redis, prefix, pattern, async () => {
+    const keys = await scanKeys(redis, pattern);
+    await Promise.all(keys.map((key) => redis.del(key)));
+  });
 }

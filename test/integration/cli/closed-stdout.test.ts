@@ -4,24 +4,17 @@ import { createRedisHistoryStore } from "../../../src/stores/history/redis-histo
 import { waitForExit } from "../../support/process-cli.js";
 import { writeTestConfig, configInputWithoutUpstreams } from "../../support/process-config.js";
 import { test } from "../../support/fixtures.js";
+import { firstSyncBatch } from "../../support/first-sync-batch.js";
 
 const PROJECT = 67;
 /** Far more than a pipe's buffer (64 KiB) holds as text or JSON: the CLI must still be writing when the reader leaves. */
 const OPTIONS = 4_000;
 
 function batch(n: number, size: number): HistoryBatch {
-  const options = Array.from({ length: size }, (_, i) => `option-${n}-${i}`);
-  return [
-    {
-      collection: "color",
-      kind: "replaced",
-      reason: "first sync",
-      job: `cli/sync-${n}`,
-      trigger: "cli",
-      at: "2026-01-01T00:00:00.000Z",
-      options,
-    },
-  ];
+  return firstSyncBatch(
+    n,
+    Array.from({ length: size }, (_, i) => `option-${n}-${i}`),
+  );
 }
 
 /**

@@ -6,6 +6,7 @@ import { ConfigError } from "../../../src/settings/config-error.js";
 import { loadSettings, parseSettings } from "../../../src/settings/load-settings.js";
 import type { Settings } from "../../../src/settings/settings-schema.js";
 import { problemsOf } from "../../support/problems-of.js";
+import { DOCUMENTED_NAMING } from "../../support/documented-naming.js";
 
 const MINIMAL_YAML = `
 projects:
@@ -76,14 +77,7 @@ const EXPECTED_MINIMAL: Settings = {
       },
       service: { url: "https://service.example.com", token: "tok", requests_per_second: 10, max_in_flight: 8 },
       allowed_options_for_pim_attribute_addition: [],
-      naming: {
-        select: "{attribute}",
-        localizable: "{attribute}-{locale}",
-        scopable: "{attribute}-{channel}",
-        localizable_scopable: "{attribute}-{locale}-{channel}",
-        unit: "{attribute}-unit",
-        currency: "{attribute}-currency",
-      },
+      naming: { ...DOCUMENTED_NAMING },
       deletion_guard: { max_fraction: 0.5, min_count: 10, window_ms: 86_400_000 },
     },
   ],

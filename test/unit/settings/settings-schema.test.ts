@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { DOCUMENTED_NAMING } from "../../support/documented-naming.js";
 import {
   deletionGuardSchema,
   namingSchema,
@@ -80,14 +81,7 @@ describe("serviceConnectionSchema", () => {
 
 describe("namingSchema and deletionGuardSchema", () => {
   it("default the naming templates", () => {
-    expect(namingSchema.parse({})).toEqual({
-      select: "{attribute}",
-      localizable: "{attribute}-{locale}",
-      scopable: "{attribute}-{channel}",
-      localizable_scopable: "{attribute}-{locale}-{channel}",
-      unit: "{attribute}-unit",
-      currency: "{attribute}-currency",
-    });
+    expect(namingSchema.parse({})).toEqual(DOCUMENTED_NAMING);
   });
 
   it("rejects an unknown naming key", () => {

@@ -7,6 +7,7 @@ import { assertCliBuilt, waitForExit } from "../../../support/process-cli.js";
 import { writeTestConfig, configInputWithoutUpstreams } from "../../../support/process-config.js";
 import type { TestRedis } from "../../../support/redis.js";
 import { test, type CliFixture } from "../../../support/fixtures.js";
+import { firstSyncBatch } from "../../../support/first-sync-batch.js";
 
 const PROJECT = 67;
 const BATCHES = 5;
@@ -17,18 +18,10 @@ const MORE_KEPT = /showing the newest (\d+) entries; older ones are kept: --limi
 
 /** Batch `n` (0 first): one chunk's replace of `option-<n>-<i>`, and in the last one a `red`. */
 function batch(n: number): HistoryBatch {
-  const options = Array.from({ length: PER_BATCH }, (_, i) => (n === BATCHES - 1 && i === 0 ? "red" : `option-${n}-${i}`));
-  return [
-    {
-      collection: "color",
-      kind: "replaced",
-      reason: "first sync",
-      job: `cli/sync-${n}`,
-      trigger: "cli",
-      at: "2026-01-01T00:00:00.000Z",
-      options,
-    },
-  ];
+  return firstSyncBatch(
+    n,
+    Array.from({ length: PER_BATCH }, (_, i) => (n === BATCHES - 1 && i === 0 ? "red" : `option-${n}-${i}`)),
+  );
 }
 
 interface Entry {

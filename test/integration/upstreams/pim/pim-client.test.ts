@@ -3,6 +3,7 @@ import { ATTRIBUTE_TYPES_TO_READ } from "../../../../src/core/domain/pim-catalog
 import { HttpError } from "../../../../src/infra/http/http-error.js";
 import { collect, startPimHarness, type PimHarness } from "./start-pim-client.js";
 import { test, type PimSyncFixtures } from "../../../support/fixtures.js";
+import { SKU_ATTRIBUTE } from "../../../support/sku-attribute.js";
 
 let closeAfter: PimSyncFixtures["closeAfter"];
 test.beforeEach(({ closeAfter: keeper }) => {
@@ -19,16 +20,7 @@ describe("reading the structure", () => {
     const structure = await client.readStructure();
 
     expect(structure.attributes.map((attribute) => attribute.code)).toEqual(["sku", "release_date", "food_composition", "auto_exposure"]);
-    expect(structure.attributes[0]).toEqual({
-      code: "sku",
-      type: "pim_catalog_identifier",
-      localizable: false,
-      scopable: false,
-      availableLocales: [],
-      metricFamily: null,
-      referenceDataName: null,
-      labels: { en_US: "Identifier", fr_FR: "Identifiant" },
-    });
+    expect(structure.attributes[0]).toEqual(SKU_ATTRIBUTE);
     expect(structure.channels.map((channel) => channel.code)).toEqual(["ecommerce", "mobile", "print"]);
     expect(structure.locales).toEqual([
       { code: "en_US", enabled: true },

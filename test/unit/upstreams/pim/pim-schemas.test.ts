@@ -28,6 +28,7 @@ import {
 } from "../../../../src/upstreams/pim/pim-schemas.js";
 import { CURRENCY_ENABLED_WHEN_UNSAID } from "../../../../src/upstreams/pim/pim-assumptions.js";
 import { akeneoFixture } from "./read-akeneo-fixture.js";
+import { SKU_ATTRIBUTE } from "../../../support/sku-attribute.js";
 
 describe("token responses", () => {
   it.each(["token_response.json", "token_response_doc_example.json", "token_response_refresh.json"])("%s parses", (name) => {
@@ -60,16 +61,7 @@ describe("attributes", () => {
   });
 
   it("maps an item to the domain, `available_locales: []` included", () => {
-    expect(page._embedded.items.map(toPimAttribute)[0]).toEqual({
-      code: "sku",
-      type: "pim_catalog_identifier",
-      localizable: false,
-      scopable: false,
-      availableLocales: [],
-      metricFamily: null,
-      referenceDataName: null,
-      labels: { en_US: "Identifier", fr_FR: "Identifiant" },
-    });
+    expect(page._embedded.items.map(toPimAttribute)[0]).toEqual(SKU_ATTRIBUTE);
   });
 
   it("tolerates fields it does not know (a table attribute's configuration)", () => {
