@@ -14,6 +14,9 @@ export const CLI_BIN = join(REPO_ROOT, CLI_BUNDLE);
 /** The same CLI as tsc built it, a module a file: for tests of which of its modules a command loads. */
 export const CLI_MODULES_BIN = join(REPO_ROOT, CLI_ENTRY_BUILT);
 
+/** `pim-sync sim`'s three servers on ports the system chooses, read back from its output. */
+export const SIM_FREE_PORTS: readonly string[] = ["--pim-port", "0", "--service-port", "0", "--activation-port", "0"];
+
 export function assertCliBuilt(): void {
   for (const built of [CLI_BIN, CLI_MODULES_BIN])
     if (!existsSync(built)) throw new Error(`${built} is missing: run \`npm run build\` first (npm test does)`);

@@ -2,7 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect } from "vitest";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
-import { servingUrlOf, REPO_ROOT, waitForExit, type CliProcess } from "../../support/process-cli.js";
+import { servingUrlOf, REPO_ROOT, SIM_FREE_PORTS, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { waitForJobState } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/wait-for.js";
 import { TEST_REDIS_URL } from "../../support/redis.js";
@@ -24,26 +24,19 @@ describe("config/sim-worker.yaml: `pim-sync sim` + `pim-sync worker` as the READ
     fixtures = { redis, queues, tempDir, cli };
   });
 
-  async function stop(proc: CliProcess): Promise<void> {
-    proc.signal("SIGTERM");
-    await waitForExit(proc, 30_000);
-  }
-
-  test("the shipped file, with its ports and key prefix moved aside, runs a sync asked for through the trigger", async () => {
-    // Every port bound as 0 and read back, so the test runs beside anything else on this
-    // machine, a `pim-sync sim` on the default ports included.
-    const sim = fixtures.cli.spawn(["sim", "--pim-port", "0", "--service-port", "0", "--activation-port", "0"]);
-    await waitFor(() => sim.stdout().includes("Press Ctrl-C to stop."), { timeoutMs: 15_000, what: "the simulators" });
+  /** The PIM and service simulators' URLs a started `pim-sync sim` printed. */
+  function simulatorUrlsOf(sim: CliProcess): [string, string] {
     const urlAfter = (label: string): string => {
       const found = new RegExp(`${label}\\s+(http://\\S+)`).exec(sim.stdout())?.[1];
       if (found === undefined) throw new Error(`no '${label}' URL in the sim's output:\n${sim.stdout()}`);
       return found;
     };
-    const [pimUrl, serviceUrl] = [urlAfter("PIM simulator:"), urlAfter("Configuration-service simulator:")];
-    const shipped = parseYaml(await readFile(join(REPO_ROOT, "config", "sim-worker.yaml"), "utf8")) as SimWorkerConfig;
-    expect(shipped.trigger.token.length).toBeGreaterThanOrEqual(16);
-    // The same file, moved aside: its simulator URLs, port and key prefix.
-    const config: SimWorkerConfig = {
+    return [urlAfter("PIM simulator:"), urlAfter("Configuration-service simulator:")];
+  }
+
+  /** The shipped file moved aside: the simulators' URLs in place of its default ports, port 0, the test's key prefix. */
+  function movedAside(shipped: SimWorkerConfig, pimUrl: string, serviceUrl: string): SimWorkerConfig {
+    return {
       ...shipped,
       redis: { ...shipped.redis, url: TEST_REDIS_URL, prefix: fixtures.redis.prefix },
       server: { ...shipped.server, port: 0 },
@@ -53,6 +46,23 @@ describe("config/sim-worker.yaml: `pim-sync sim` + `pim-sync worker` as the READ
         service: { ...project.service, url: project.service.url.replace("http://127.0.0.1:8082", serviceUrl) },
       })),
     };
+  }
+
+  async function stop(proc: CliProcess): Promise<void> {
+    proc.signal("SIGTERM");
+    await waitForExit(proc, 30_000);
+  }
+
+  test("the shipped file, with its ports and key prefix moved aside, runs a sync asked for through the trigger", async () => {
+    // Every port bound as 0 and read back, so the test runs beside anything else on this
+    // machine, a `pim-sync sim` on the default ports included.
+    const sim = fixtures.cli.spawn(["sim", ...SIM_FREE_PORTS]);
+    await waitFor(() => sim.stdout().includes("Press Ctrl-C to stop."), { timeoutMs: 15_000, what: "the simulators" });
+    const [pimUrl, serviceUrl] = simulatorUrlsOf(sim);
+    const shipped = parseYaml(await readFile(join(REPO_ROOT, "config", "sim-worker.yaml"), "utf8")) as SimWorkerConfig;
+    expect(shipped.trigger.token.length).toBeGreaterThanOrEqual(16);
+    // The same file, moved aside: its simulator URLs, port and key prefix.
+    const config = movedAside(shipped, pimUrl, serviceUrl);
     expect(config.projects.map((project) => [project.pim.url, project.service.url])).toEqual(
       shipped.projects.map(() => [pimUrl, serviceUrl]),
     );
@@ -86,12 +96,7 @@ describe("config/sim-worker.yaml: `pim-sync sim` + `pim-sync worker` as the READ
     const relay = closeAfter(await startEventRelay());
     const sim = fixtures.cli.spawn([
       "sim",
-      "--pim-port",
-      "0",
-      "--service-port",
-      "0",
-      "--activation-port",
-      "0",
+      ...SIM_FREE_PORTS,
       "--events-to",
       `${relay.origin}/v1/pim-events/67`,
       "--events-secret",
@@ -100,22 +105,8 @@ describe("config/sim-worker.yaml: `pim-sync sim` + `pim-sync worker` as the READ
     await waitFor(() => sim.stdout().includes("Press Ctrl-C to stop."), { timeoutMs: 15_000, what: "the simulators" });
     expect(sim.stdout()).toContain(`PIM events:                      posted to ${relay.origin}/v1/pim-events/67`);
     expect(sim.stdout()).not.toContain(secret);
-    const urlAfter = (label: string): string => {
-      const found = new RegExp(`${label}\\s+(http://\\S+)`).exec(sim.stdout())?.[1];
-      if (found === undefined) throw new Error(`no '${label}' URL in the sim's output:\n${sim.stdout()}`);
-      return found;
-    };
-    const [pimUrl, serviceUrl] = [urlAfter("PIM simulator:"), urlAfter("Configuration-service simulator:")];
-    const config: SimWorkerConfig = {
-      ...shipped,
-      redis: { ...shipped.redis, url: TEST_REDIS_URL, prefix: fixtures.redis.prefix },
-      server: { ...shipped.server, port: 0 },
-      projects: shipped.projects.map((project) => ({
-        ...project,
-        pim: { ...project.pim, url: pimUrl },
-        service: { ...project.service, url: serviceUrl },
-      })),
-    };
+    const [pimUrl, serviceUrl] = simulatorUrlsOf(sim);
+    const config = movedAside(shipped, pimUrl, serviceUrl);
     const configPath = join(fixtures.tempDir, "sim-worker.yaml");
     await writeFile(configPath, stringifyYaml(config));
     const worker = fixtures.cli.spawn(["worker", "--config", configPath]);
@@ -162,7 +153,7 @@ describe("config/sim-worker.yaml: `pim-sync sim` + `pim-sync worker` as the READ
   });
 
   test("`sim change` names what the PIM simulator refused, and `--events-to` needs its secret", async () => {
-    const sim = fixtures.cli.spawn(["sim", "--pim-port", "0", "--service-port", "0", "--activation-port", "0"]);
+    const sim = fixtures.cli.spawn(["sim", ...SIM_FREE_PORTS]);
     await waitFor(() => sim.stdout().includes("Press Ctrl-C to stop."), { timeoutMs: 15_000, what: "the simulators" });
     const pimUrl = /PIM simulator:\s+(http:\/\/\S+)/.exec(sim.stdout())?.[1] ?? "";
     const bad = fixtures.cli.spawn(["sim", "change", "color", "teal", "--label", "en-US=Teal", "--pim-url", pimUrl]);

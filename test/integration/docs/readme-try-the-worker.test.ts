@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect } from "vitest";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import { startEventRelay } from "../../support/event-relay.js";
-import { assertCliBuilt, REPO_ROOT, servingUrlOf, waitForExit, type CliProcess } from "../../support/process-cli.js";
+import { assertCliBuilt, REPO_ROOT, servingUrlOf, SIM_FREE_PORTS, waitForExit, type CliProcess } from "../../support/process-cli.js";
 import { waitForJobState } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/wait-for.js";
 import { TEST_REDIS_URL } from "../../support/redis.js";
@@ -81,15 +81,7 @@ describe("README: Try the worker, in order", () => {
         const given = args(step.command);
         const eventsTo = given[given.indexOf("--events-to") + 1] ?? "";
         expect(eventsTo).toBe(`${WORKER_ORIGIN}/v1/pim-events/67`);
-        sim = cli.spawn([
-          ...given.map((arg) => (arg === eventsTo ? `${relay.origin}/v1/pim-events/67` : arg)),
-          "--pim-port",
-          "0",
-          "--service-port",
-          "0",
-          "--activation-port",
-          "0",
-        ]);
+        sim = cli.spawn([...given.map((arg) => (arg === eventsTo ? `${relay.origin}/v1/pim-events/67` : arg)), ...SIM_FREE_PORTS]);
         const started = sim;
         await waitFor(() => started.stdout().includes("Press Ctrl-C to stop."), { timeoutMs: 30_000, what: "the simulators" });
         pimUrl = /PIM simulator:\s+(http:\/\/\S+)/.exec(started.stdout())?.[1] ?? "";

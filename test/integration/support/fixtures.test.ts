@@ -7,6 +7,7 @@ import { Redis } from "ioredis";
 import { describe, expect } from "vitest";
 import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
 import { leaksSince, resourceCounts, test } from "../../support/fixtures.js";
+import { SIM_FREE_PORTS } from "../../support/process-cli.js";
 import { answersPing } from "../../../testkit/own-redis-server.js";
 import { makeTempDir, removeTempDir } from "../../support/temp-dirs.js";
 import { waitFor } from "../../support/wait-for.js";
@@ -25,7 +26,7 @@ describe("the test fixtures", () => {
 
   test("the leak check sees a pim-sync process still running", async ({ cli }) => {
     const before = resourceCounts();
-    const proc = cli.spawn(["sim", "--pim-port", "0", "--service-port", "0", "--activation-port", "0"]);
+    const proc = cli.spawn(["sim", ...SIM_FREE_PORTS]);
     await waitFor(() => proc.stdout().includes("Press Ctrl-C to stop."), { timeoutMs: 30_000, what: "the simulators to be up" });
     expect((await leaksSince(before, 0)).join(", ")).toMatch(/pim-sync process still running/);
     proc.signal("SIGTERM");

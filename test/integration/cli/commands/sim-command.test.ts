@@ -3,14 +3,13 @@ import { runSimCommand, SIM_HELP } from "../../../../src/cli/commands/sim-comman
 import { captureIo } from "../../../support/capture-io.js";
 import { test } from "../../../support/fixtures.js";
 import { waitFor } from "../../../support/wait-for.js";
-
-const FREE_PORTS = ["--pim-port", "0", "--service-port", "0", "--activation-port", "0"];
+import { SIM_FREE_PORTS } from "../../../support/process-cli.js";
 
 /** Runs `pim-sync sim` in this process until the test is done with it; hands back the PIM URL and its output. */
 async function withSim<T>(flags: readonly string[], use: (pimUrl: string, output: string) => Promise<T>): Promise<T> {
   const stop = new AbortController();
   const io = { ...captureIo(), signal: stop.signal };
-  const run = runSimCommand([...flags, ...FREE_PORTS], io);
+  const run = runSimCommand([...flags, ...SIM_FREE_PORTS], io);
   try {
     await waitFor(() => io.out().includes("Press Ctrl-C to stop."), { timeoutMs: 15_000, what: "the simulators" });
     const pimUrl = /PIM simulator:\s+(http:\/\/\S+)/.exec(io.out())?.[1];

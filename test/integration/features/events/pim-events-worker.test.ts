@@ -1,15 +1,11 @@
 import { describe, expect } from "vitest";
 import { signBody } from "../../../../src/features/events/event-signature.js";
-import { createLogger } from "../../../../src/infra/log/create-logger.js";
-import { createAgent } from "../../../../src/infra/http/create-agent.js";
-import { createPimClient } from "../../../../src/upstreams/pim/pim-client.js";
-import { EMPTY_REDACTOR } from "../../../../src/infra/secrets/redactor.js";
 import { optionEventData } from "../../../../sim/pim/pim-event-emitter.js";
 import type { CliProcess } from "../../../support/process-cli.js";
 import { SIM_CREDENTIALS } from "../../../support/process-config.js";
 import { allJobs, collectionsOf, waitForJobState } from "../../../support/process-jobs.js";
 import { waitFor } from "../../../support/wait-for.js";
-import { DEFAULT_PIM_CLIENT_LIMITS } from "../../../support/default-settings.js";
+import { simPimClient } from "../../../support/sim-pim-client.js";
 import { startWorkerProcess, type ProcessTestFixtures } from "../../../support/worker-process.js";
 import { test } from "../../../support/fixtures.js";
 
@@ -56,19 +52,7 @@ describe("PIM events through the worker process and the simulators", () => {
     fixtures.sims.pim.events.configure({ url: receiver, secret: SECRET });
   }
 
-  const pim = () =>
-    createPimClient({
-      ...DEFAULT_PIM_CLIENT_LIMITS,
-      baseUrl: fixtures.sims.pim.url,
-      dispatcher: createAgent({ connections: 4 }),
-      credentials: {
-        clientId: SIM_CREDENTIALS.pim.client_id,
-        secret: SIM_CREDENTIALS.pim.secret,
-        username: SIM_CREDENTIALS.pim.username,
-        password: SIM_CREDENTIALS.pim.password,
-      },
-      logger: createLogger({ level: "silent", redactor: EMPTY_REDACTOR }),
-    });
+  const pim = () => simPimClient(fixtures.sims.pim.url);
 
   /**
    * Makes the PIM's color list `count` options longer (its sample list is one page). Before the

@@ -6,6 +6,19 @@ import { test } from "../../../support/fixtures.js";
 describe("upstream failures during a sync", () => {
   let h: SyncHarness;
 
+  /** A new option in the PIM's color list, for the next sync to add. */
+  function addMintToColor(): void {
+    const color = h.pim.state.attribute_options["color"] ?? [];
+    color.push({ code: "mint", sort_order: 9, labels: { en_US: "Mint" } });
+  }
+
+  /** The next run finds no state for `color` and writes it whole again: its 5 options. */
+  async function expectNextSyncReplacesColor(): Promise<void> {
+    const next = await h.sync();
+    expect(next.collections.find((c) => c.collection === "color")).toMatchObject({ action: "replace", reason: "no-state", written: true });
+    expect(h.optionsOf("color")).toHaveLength(5);
+  }
+
   test("refreshes an expired PIM token mid-sync and carries on", async ({ closeAfter }) => {
     h = closeAfter(await startSyncHarness({ pim: { latencyMs: 15 } }));
     const running = h.sync();
@@ -51,9 +64,7 @@ describe("upstream failures during a sync", () => {
     expect(exitCodeOf(report)).toBe(1);
 
     h.pim.faults.clear();
-    const next = await h.sync();
-    expect(next.collections.find((c) => c.collection === "color")).toMatchObject({ action: "replace", reason: "no-state", written: true });
-    expect(h.optionsOf("color")).toHaveLength(5);
+    await expectNextSyncReplacesColor();
   });
 
   test("a replace that fails half-way forgets the collection's state, so the next run replaces it again", async ({ closeAfter }) => {
@@ -72,9 +83,7 @@ describe("upstream failures during a sync", () => {
     expect(h.optionsOf("color")).toHaveLength(2);
     expect(await h.state.read(PROJECT, "color")).toBeNull();
 
-    const next = await h.sync();
-    expect(next.collections.find((c) => c.collection === "color")).toMatchObject({ action: "replace", reason: "no-state", written: true });
-    expect(h.optionsOf("color")).toHaveLength(5);
+    await expectNextSyncReplacesColor();
   });
 
   test("fails a collection whose write is refused, keeps its state, and does not stop the others", async ({ closeAfter }) => {
@@ -102,8 +111,7 @@ describe("upstream failures during a sync", () => {
   }) => {
     h = closeAfter(await startSyncHarness());
     await h.sync();
-    const color = h.pim.state.attribute_options["color"] ?? [];
-    color.push({ code: "mint", sort_order: 9, labels: { en_US: "Mint" } });
+    addMintToColor();
     h.service.faults.failNext(
       { method: "PATCH", path: /\/5\/update-options\/$/ },
       { status: 307, body: {}, headers: { location: "https://user:pw@maintenance.example/update" } },
@@ -131,8 +139,7 @@ describe("upstream failures during a sync", () => {
   }) => {
     h = closeAfter(await startSyncHarness());
     await h.sync();
-    const color = h.pim.state.attribute_options["color"] ?? [];
-    color.push({ code: "mint", sort_order: 9, labels: { en_US: "Mint" } });
+    addMintToColor();
     h.service.faults.failNext({ method: "PATCH", path: /\/5\/update-options\/$/ }, { status: 200, body: { status: "ok" } });
 
     const report = await h.sync();

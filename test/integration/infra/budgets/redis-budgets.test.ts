@@ -5,7 +5,8 @@ import { pino } from "pino";
 import { Agent, request } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createRedisBudgets, type UpstreamBudgets } from "../../../../src/infra/budgets/upstream-budgets.js";
-import { createHttpClient } from "../../../../src/infra/http/http-client.js";
+import { createHttpClient, type HttpClient } from "../../../../src/infra/http/http-client.js";
+import type { RateLimiter } from "../../../../src/infra/http/sliding-window-limiter.js";
 import { classifyFailure } from "../../../../src/jobs/worker/classify-failure.js";
 import { keyspaceOf } from "../../../../src/infra/redis/keyspace.js";
 import { z } from "zod";
@@ -43,6 +44,23 @@ async function startCountingUpstream(status: () => number = () => 200, headers: 
   };
 }
 
+/** A service client of the upstream at `url` on `rateLimiter`, retrying at once (1 ms delays) up to `retry`'s bounds. */
+function serviceClient(
+  url: string,
+  rateLimiter: RateLimiter,
+  retry: { readonly maxAttempts: number; readonly maxRetryAfterMs: number },
+): HttpClient {
+  return createHttpClient({
+    upstream: "service",
+    baseUrl: url,
+    dispatcher: new Agent(),
+    logger: silent,
+    retry: { ...retry, baseDelayMs: 1, maxDelayMs: 1 },
+    timeoutMs: 5_000,
+    rateLimiter,
+  });
+}
+
 describe("shared upstream budgets in Redis (two connections standing for two processes)", () => {
   let redis: TestRedis;
   let other: Redis;
@@ -72,6 +90,13 @@ describe("shared upstream budgets in Redis (two connections standing for two pro
     other.disconnect();
     await redis.cleanup();
   });
+
+  /** The second process' next request: granted only once the pause has ended for everyone (0: its last millisecond, -2: gone). */
+  async function expectGrantedOncePauseEnds(pauseKey: string): Promise<void> {
+    const settle = await budgetsB.rate(IDENTITY, { limit: 10 }, "2").acquire();
+    expect(await redis.redis.pttl(pauseKey)).toBeLessThanOrEqual(0);
+    settle();
+  }
 
   it("four projects on two processes never send more than the budget in any 1,000 ms window", async () => {
     const upstream = await startCountingUpstream();
@@ -132,21 +157,10 @@ describe("shared upstream budgets in Redis (two connections standing for two pro
     });
     const pauseKey = keyspaceOf(redis.redis, redis.prefix).budgetKey(IDENTITY, "pause");
     try {
-      const client = createHttpClient({
-        upstream: "service",
-        baseUrl: upstream.url,
-        dispatcher: new Agent(),
-        logger: silent,
-        retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 1 },
-        timeoutMs: 5_000,
-        rateLimiter: budgetsA.rate(IDENTITY, { limit: 10 }, "1"),
-      });
+      const client = serviceClient(upstream.url, budgetsA.rate(IDENTITY, { limit: 10 }, "1"), { maxAttempts: 1, maxRetryAfterMs: 1 });
       await expect(client.send({ method: "GET", url: "x", schema: z.unknown() })).rejects.toMatchObject({ status: 429 });
       await waitFor(async () => (await redis.redis.pttl(pauseKey)) > 0, { timeoutMs: 5_000, what: "the pause to be set in Redis" });
-      const settle = await budgetsB.rate(IDENTITY, { limit: 10 }, "2").acquire();
-      // Granted only once the pause had ended for everyone (0: its last millisecond, -2: gone).
-      expect(await redis.redis.pttl(pauseKey)).toBeLessThanOrEqual(0);
-      settle();
+      await expectGrantedOncePauseEnds(pauseKey);
     } finally {
       await upstream.close();
     }
@@ -156,14 +170,9 @@ describe("shared upstream budgets in Redis (two connections standing for two pro
     const upstream = await startCountingUpstream(() => 429, { "retry-after": "900" });
     const pauseKey = keyspaceOf(redis.redis, redis.prefix).budgetKey(IDENTITY, "pause");
     try {
-      const client = createHttpClient({
-        upstream: "service",
-        baseUrl: upstream.url,
-        dispatcher: new Agent(),
-        logger: silent,
-        retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: MAX_PAUSE_MS },
-        timeoutMs: 5_000,
-        rateLimiter: budgetsA.rate(IDENTITY, { limit: 10 }, "1"),
+      const client = serviceClient(upstream.url, budgetsA.rate(IDENTITY, { limit: 10 }, "1"), {
+        maxAttempts: 3,
+        maxRetryAfterMs: MAX_PAUSE_MS,
       });
       const error: unknown = await client.send({ method: "GET", url: "x", schema: z.unknown() }).catch((caught: unknown) => caught);
       // Not waited for here: the job queue delays the job by the whole Retry-After.
@@ -183,14 +192,9 @@ describe("shared upstream budgets in Redis (two connections standing for two pro
     const pauseKey = keyspaceOf(redis.redis, redis.prefix).budgetKey(IDENTITY, "pause");
     try {
       await redis.redis.set(pauseKey, "1", "PX", 900_000);
-      const client = createHttpClient({
-        upstream: "service",
-        baseUrl: upstream.url,
-        dispatcher: new Agent(),
-        logger: silent,
-        retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: MAX_PAUSE_MS },
-        timeoutMs: 5_000,
-        rateLimiter: budgetsB.rate(IDENTITY, { limit: 10 }, "2"),
+      const client = serviceClient(upstream.url, budgetsB.rate(IDENTITY, { limit: 10 }, "2"), {
+        maxAttempts: 3,
+        maxRetryAfterMs: MAX_PAUSE_MS,
       });
       const error: unknown = await client.send({ method: "GET", url: "x", schema: z.unknown() }).catch((caught: unknown) => caught);
       expect(error).toMatchObject({ code: "HTTP_PAUSED", transient: true, status: undefined });
@@ -204,9 +208,7 @@ describe("shared upstream budgets in Redis (two connections standing for two pro
       expect(await redis.redis.zcard(keyspaceOf(redis.redis, redis.prefix).budgetKey(IDENTITY, "window"))).toBe(0);
       // Once the pause is within the cap again, it is waited for as before.
       await redis.redis.set(pauseKey, "1", "PX", 300);
-      const settle = await budgetsB.rate(IDENTITY, { limit: 10 }, "2").acquire();
-      expect(await redis.redis.pttl(pauseKey)).toBeLessThanOrEqual(0);
-      settle();
+      await expectGrantedOncePauseEnds(pauseKey);
     } finally {
       await upstream.close();
     }

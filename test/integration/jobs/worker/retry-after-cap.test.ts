@@ -1,8 +1,4 @@
 import { beforeAll, describe, expect } from "vitest";
-import { createLogger } from "../../../../src/infra/log/create-logger.js";
-import { createAgent } from "../../../../src/infra/http/create-agent.js";
-import { EMPTY_REDACTOR } from "../../../../src/infra/secrets/redactor.js";
-import { createPimClient } from "../../../../src/upstreams/pim/pim-client.js";
 import type { RunningSimulators } from "../../../../sim/start-simulators.js";
 import type { JobQueues } from "../../../../src/jobs/queues/job-queues.js";
 import type { TestRedis } from "../../../support/redis.js";
@@ -11,7 +7,7 @@ import { assertCliBuilt, servingUrlOf, waitForExit } from "../../../support/proc
 import { SIM_CREDENTIALS, writeTestConfig } from "../../../support/process-config.js";
 import { allJobs, collectionsOf, waitForJobState } from "../../../support/process-jobs.js";
 import { waitFor } from "../../../support/wait-for.js";
-import { DEFAULT_PIM_CLIENT_LIMITS } from "../../../support/default-settings.js";
+import { simPimClient } from "../../../support/sim-pim-client.js";
 
 const PROJECT = 67;
 const SECRET = "retry-after-event-secret-0123456789";
@@ -56,18 +52,7 @@ async function startWorker({ sims, redis, queues, tempDir, cli }: Setup): Promis
 }
 
 function pimClient(sims: RunningSimulators) {
-  return createPimClient({
-    ...DEFAULT_PIM_CLIENT_LIMITS,
-    baseUrl: sims.pim.url,
-    dispatcher: createAgent({ connections: 4 }),
-    credentials: {
-      clientId: SIM_CREDENTIALS.pim.client_id,
-      secret: SIM_CREDENTIALS.pim.secret,
-      username: SIM_CREDENTIALS.pim.username,
-      password: SIM_CREDENTIALS.pim.password,
-    },
-    logger: createLogger({ level: "silent", redactor: EMPTY_REDACTOR }),
-  });
+  return simPimClient(sims.pim.url);
 }
 
 /** The project's job of this name that ran and now waits for its retry. */
