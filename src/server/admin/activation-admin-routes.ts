@@ -2,9 +2,9 @@ import type { FastifyInstance } from "fastify";
 import type { ActivationStateStore } from "../../features/activation/activation-state-store.js";
 import type { ActivationQueue } from "../../jobs/queues/activation-queue.js";
 import { JobDataError } from "../../jobs/catalog/job-catalog.js";
-import { HIDDEN_ROUTE } from "../openapi/route-schema.js";
 import { refusedQuery, resendBody, type AdminRouteSchemas } from "./admin-route-schemas.js";
 import { enqueuedAnswer } from "../../jobs/queues/enqueued-answer.js";
+import { answerPostOnly } from "./answer-post-only.js";
 
 export interface ActivationAdmin {
   readonly queue: ActivationQueue;
@@ -29,13 +29,7 @@ export function activationAdminRoutes(
     return { refused: await inTime(activation.state.refusedOrders(query.data.connection)) };
   });
 
-  // POST only: other methods on the path reach the route table, which answers 405.
-  app.route({
-    method: ["GET", "PUT", "DELETE", "PATCH"],
-    url: "/api/activation/refused/:connection/resend",
-    schema: HIDDEN_ROUTE,
-    handler: async (_request, reply) => reply.code(405).header("allow", "POST").send({ error: "use POST" }),
-  });
+  answerPostOnly(app, ["/api/activation/refused/:connection/resend"]);
 
   app.post<{ Params: { connection: string } }>(
     "/api/activation/refused/:connection/resend",

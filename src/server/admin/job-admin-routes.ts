@@ -5,8 +5,8 @@ import { JobNotFoundError, jobDetailsInKeyStyle, type JobAdmin } from "../../job
 import type { JobQueues } from "../../jobs/queues/job-queues.js";
 import { enqueuedAnswer } from "../../jobs/queues/enqueued-answer.js";
 import { inKeyStyle, type JsonKeyStyle } from "../../core/json/json-key-style.js";
-import { HIDDEN_ROUTE } from "../openapi/route-schema.js";
 import { listQuery, resyncBody, syncBody, type AdminRouteSchemas } from "./admin-route-schemas.js";
+import { answerPostOnly } from "./answer-post-only.js";
 
 const projectParam = z.coerce.number().int();
 
@@ -70,15 +70,7 @@ export function jobAdminRoutes(
     }
   });
 
-  // State changes are POST only: other methods on their paths reach the route table, which answers 405.
-  for (const path of ["/api/jobs/:project/:id/retry", "/api/jobs/retry-failed", "/api/projects/:id/sync", "/api/projects/:id/resync"]) {
-    app.route({
-      method: ["GET", "PUT", "DELETE", "PATCH"],
-      url: path,
-      schema: HIDDEN_ROUTE,
-      handler: async (_request, reply) => reply.code(405).header("allow", "POST").send({ error: "use POST" }),
-    });
-  }
+  answerPostOnly(app, ["/api/jobs/:project/:id/retry", "/api/jobs/retry-failed", "/api/projects/:id/sync", "/api/projects/:id/resync"]);
 
   app.post<{ Params: { project: string; id: string } }>(
     "/api/jobs/:project/:id/retry",

@@ -7,8 +7,8 @@ import type { HistoryStore } from "../../stores/history/history-store.js";
 import { parseSince } from "../../stores/history/parse-since.js";
 import { BadHistoryCursor, queryHistory } from "../../stores/history/query-history.js";
 import { snakeCaseKeys } from "../../core/json/json-key-style.js";
-import { HIDDEN_ROUTE } from "../openapi/route-schema.js";
 import { reviewRouteSchemas } from "./admin-route-schemas.js";
+import { answerPostOnly } from "./answer-post-only.js";
 
 /** The change history and the held plans, for the admin API. */
 export interface ReviewAdmin {
@@ -87,14 +87,7 @@ export function reviewAdminRoutes(
     return { held: snakeCaseKeys(await inTime(review.held.list(project))) };
   });
 
-  // POST only: other methods on the paths reach the route table, which answers 405.
-  for (const action of ["approve", "dismiss"])
-    app.route({
-      method: ["GET", "PUT", "DELETE", "PATCH"],
-      url: `/api/projects/:id/held/:heldId/${action}`,
-      schema: HIDDEN_ROUTE,
-      handler: async (_request, reply) => reply.code(405).header("allow", "POST").send({ error: "use POST" }),
-    });
+  answerPostOnly(app, ["/api/projects/:id/held/:heldId/approve", "/api/projects/:id/held/:heldId/dismiss"]);
 
   app.post<{ Params: { id: string; heldId: string } }>(
     "/api/projects/:id/held/:heldId/approve",
