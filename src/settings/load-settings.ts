@@ -7,6 +7,7 @@ import { ConfigError } from "./config-error.js";
 import { describeYamlError } from "./describe-yaml-error.js";
 import { formatPath, interpolateEnv } from "./interpolate-env.js";
 import { isSecretPath } from "./is-secret-path.js";
+import { parseStrictJson } from "./parse-strict-json.js";
 import { namingTemplatesOf } from "./naming-templates-of.js";
 import { activationScheduleProblem, scheduleProblems } from "./schedule-problems.js";
 import { namingSchema, projectSchema, settingsSchema, type Settings } from "./settings-schema.js";
@@ -42,7 +43,8 @@ export function parseSettings(
   env: Readonly<Record<string, string | undefined>>,
   options: LoadOptions = {},
 ): Settings {
-  const document = parseDocumentText(text, source);
+  const json = parseStrictJson(text);
+  const document = json === undefined ? parseDocumentText(text, source) : json.value;
   const { value, missing, unsetPaths } = interpolateEnv(document, env, options.secrets === "optional" ? { mayBeUnset: isSecretPath } : {});
   const parsed = settingsSchema.safeParse(value, PARSED_ONCE);
   const problems = [...missing];
