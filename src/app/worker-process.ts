@@ -3,28 +3,20 @@ import type { Logger } from "pino";
 import { prepareWorker, type PreparedWorker, type RunningWorker } from "../jobs/worker/start-worker.js";
 import type { AppActivationParts } from "../jobs/worker/start-activation-worker.js";
 import type { WorkerResources } from "../jobs/worker/worker-resources.js";
-import { createHttpApp } from "../server/http/create-http-app.js";
-import { listenHttpApp, type HttpServer } from "../server/http/listen-http-app.js";
-import { listenSettingsOf, type ListenSettings } from "../server/http/listen-settings.js";
+import type { HttpServer } from "../server/http/listen-http-app.js";
+import { listenSettingsOf } from "../server/http/listen-settings.js";
 import { redisNotReadyReason } from "../server/http/redis-readiness.js";
 import type { Settings } from "../settings/settings-schema.js";
-import { createJobAdmin } from "../jobs/admin/job-admin.js";
 import type { JobQueues } from "../jobs/queues/job-queues.js";
 import type { JobHandlers } from "../jobs/catalog/job-handlers.js";
 import type { JobCatalog } from "../jobs/catalog/job-catalog-of.js";
-import { createWorkerMetrics, type WorkerMetrics } from "../server/metrics/worker-metrics.js";
 import { withRedisDeadline } from "../server/http/redis-deadline.js";
-import { createAuthGate } from "../server/auth/auth-gate.js";
-import { redactorOfSettings } from "../infra/secrets/redactor-of-settings.js";
 import type { JsonKeyStyle } from "../core/json/json-key-style.js";
-import { packageVersion } from "./package-version.js";
 import type { ProjectRuntime } from "../features/project-runtime.js";
 import { heldOptionCount, type HeldPlan } from "../features/sync/held/held-plan.js";
 import type { ReviewAdmin } from "../server/admin/review-admin-routes.js";
 import type { StateStore } from "../stores/state/state-store.js";
 import { schedulePeriodMs } from "../jobs/schedules/schedule-period.js";
-import { HTTP_SURFACES } from "./surfaces/http-surfaces.js";
-import { serveHttpSurfaces } from "./surfaces/serve-http-surfaces.js";
 
 /**
  * A worker process whose HTTP listener is open and whose worker may still be waiting for Redis.
@@ -39,9 +31,6 @@ export interface OpenWorkerProcess {
    */
   readonly started: Promise<RunningWorker>;
 }
-
-/** The `route` label of requests no route matched: their paths would make the label unbounded. */
-const UNMATCHED_ROUTE = "unmatched";
 
 /** The reason /readyz gives until the worker has started. */
 export const WORKER_STARTING_REASON = "worker: starting (queues, workers and schedules are set up once Redis answers)";
@@ -117,8 +106,10 @@ export async function openWorkerProcess(args: WorkerProcessArgs): Promise<OpenWo
   };
   // Set once the worker is prepared: `/readyz` and the `pim_sync_ready` gauge ask the same question.
   let notReadyReasons: (() => Promise<readonly string[]>) | null = null;
+  // The HTTP server's parts (fastify, prom-client, the surfaces and what they import) are loaded
+  // only when the config has a listener: a worker without one starts without them.
   const metrics = listen
-    ? createWorkerMetrics({
+    ? (await import("../server/metrics/worker-metrics.js")).createWorkerMetrics({
         projects: settings.projects.map((project) => project.id),
         // Labels `pim_sync_job_runs_total` with the entries of the catalog the worker runs.
         catalog: args.catalog,
@@ -184,7 +175,8 @@ export async function openWorkerProcess(args: WorkerProcessArgs): Promise<OpenWo
   notReadyReasons = readiness;
   if (listen) {
     for (const deprecation of listen.deprecations) logger.warn({ config: deprecation }, "deprecated config key");
-    const listening = await startServer({
+    const { startHttpServer } = await import("./start-http-server.js");
+    const listening = await startHttpServer({
       worker: prepared,
       notReadyReasons: readiness,
       running: () => running,
@@ -217,47 +209,4 @@ async function notReadyReasonsOf(prepared: PreparedWorker, running: () => Runnin
       ? [WORKER_STARTING_REASON]
       : worker.stoppedProjects().map((project) => `worker: project ${project}'s worker is not running`);
   return [...(redis === null ? [] : [redis]), ...workers];
-}
-
-/** The HTTP server of the worker process: every surface of the table, on the worker's parts. */
-async function startServer(args: {
-  readonly worker: PreparedWorker;
-  readonly notReadyReasons: () => Promise<readonly string[]>;
-  readonly running: () => RunningWorker | null;
-  readonly settings: Settings;
-  readonly listen: ListenSettings;
-  readonly logger: Logger;
-  readonly metrics: WorkerMetrics | undefined;
-  readonly jsonKeys: JsonKeyStyle;
-  readonly review: ReviewAdmin;
-  readonly state: StateStore;
-}): Promise<HttpServer> {
-  const { worker, settings, listen, logger, metrics } = args;
-  const redactor = redactorOfSettings(settings);
-  const app = createHttpApp({ limits: listen, logger, redactor, version: packageVersion() });
-  // On the root instance before any route is registered, so every scope's routes inherit it.
-  if (metrics)
-    app.addHook("onResponse", async (request, reply) =>
-      metrics.httpRequestAnswered(
-        request.method,
-        request.is404 ? UNMATCHED_ROUTE : (request.routeOptions.url ?? UNMATCHED_ROUTE),
-        reply.statusCode,
-      ),
-    );
-  await serveHttpSurfaces(app, HTTP_SURFACES, {
-    settings,
-    listen,
-    logger,
-    redactor,
-    metrics,
-    gate: (surface) => createAuthGate({ surface, limits: listen.auth_throttle, logger, observer: metrics }),
-    worker,
-    running: args.running,
-    notReadyReasons: args.notReadyReasons,
-    jobAdmin: createJobAdmin(worker.queues, { redactor, ...(worker.activation ? { activation: worker.activation.queue.queue } : {}) }),
-    review: args.review,
-    state: args.state,
-    jsonKeys: args.jsonKeys,
-  });
-  return listenHttpApp(app, listen);
 }

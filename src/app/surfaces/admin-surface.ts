@@ -1,4 +1,3 @@
-import { adminRoutes } from "../../server/admin/admin-routes.js";
 import { consoleSourcesOf } from "./console-sources.js";
 import { defineHttpSurface } from "./http-surface.js";
 
@@ -27,6 +26,8 @@ export const adminSurface = defineHttpSurface({
     };
   },
   async register(scope, deps) {
+    // Loaded with bull-board, the console and the admin API only by a server that has admin users.
+    const { adminRoutes } = await import("../../server/admin/admin-routes.js");
     await scope.register(adminRoutes, deps);
   },
 });
