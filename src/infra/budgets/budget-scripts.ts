@@ -19,25 +19,37 @@ local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
 `;
 
 /**
- * KEYS: window, pause. ARGV: limit, windowMs, leaseMs, member.
- * 0: taken. >0: wait this many ms (the oldest answered request leaving the window).
- * -1: every request of the window is in flight: room comes back when one is answered.
+ * KEYS: window, pause, urgent. ARGV: limit, windowMs, leaseMs, member, urgent (1 or 0), reserve.
+ * 0: taken. >0: wait this many ms (until enough answered requests have left the window).
+ * -1: the requests that must leave first are in flight: room comes back when one is answered.
  * {'pause', ms}: the budget is paused for this many ms more (told apart from a window's wait,
  * since a pause longer than `http.max_retry_after_ms` is refused rather than waited for).
+ *
+ * Urgent requests (a small job's, request-urgency.ts) go ahead: one that finds no room marks the
+ * budget (the urgent key, for a window and a margin after its last ask), and while the mark is
+ * there the others leave the last `reserve` requests of the window to it. So an urgent request
+ * takes the next room that opens, in whichever process, and the others keep the rest: a full
+ * sync is slowed by at most the reserve, and only while a small job waits.
  */
 export const takeRequestScript = redisScript(`${NOW}
 local paused = redis.call('PTTL', KEYS[2])
 if paused > 0 then return {'pause', paused} end
 local limit, windowMs, leaseMs = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local urgent = ARGV[5] == '1'
+local room = limit
+if not urgent and redis.call('EXISTS', KEYS[3]) == 1 then room = limit - tonumber(ARGV[6]) end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - windowMs)
-if redis.call('ZCARD', KEYS[1]) < limit then
+local count = redis.call('ZCARD', KEYS[1])
+if count < room then
   redis.call('ZADD', KEYS[1], now + leaseMs, ARGV[4])
   redis.call('PEXPIRE', KEYS[1], math.ceil(leaseMs + windowMs + 1000))
   return 0
 end
-local oldest = tonumber(redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2])
-if oldest > now then return -1 end
-return math.max(1, math.ceil(oldest + windowMs - now))
+if urgent then redis.call('SET', KEYS[3], '1', 'PX', math.ceil(windowMs + 250)) end
+local first = count - room
+local leaving = tonumber(redis.call('ZRANGE', KEYS[1], first, first, 'WITHSCORES')[2])
+if leaving > now then return -1 end
+return math.max(1, math.ceil(leaving + windowMs - now))
 `);
 
 /** KEYS: window. ARGV: member, ttlMs. The request was answered: it ages out of the window from now. */

@@ -113,6 +113,14 @@ function quietly(ctx: RedisBudgetContext, what: string, call: Promise<unknown>):
   call.catch((error: unknown) => ctx.logger.debug({ err: error }, `${what} failed; the lease expires by itself`));
 }
 
+/**
+ * The requests of a window that other requests leave to urgent ones while one waits
+ * (budget-scripts.ts): a fifth, at least one, never the whole window (a budget of one request has none).
+ */
+export function urgentReserveOf(limit: number): number {
+  return Math.min(limit - 1, Math.max(1, Math.floor(limit / 5)));
+}
+
 /** At most `limit` requests in any `windowMs`, counted in Redis for every process (see budget-scripts.ts). */
 export function redisRateLimiter(
   ctx: RedisBudgetContext,
@@ -121,18 +129,25 @@ export function redisRateLimiter(
 ): RateLimiter {
   const windowKey = ctx.keyspace.budgetKey(identity, "window");
   const pauseKey = ctx.keyspace.budgetKey(identity, "pause");
+  const urgentKey = ctx.keyspace.budgetKey(identity, "urgent");
+  const reserve = urgentReserveOf(options.limit);
   const ttlMs = Math.ceil(ctx.leaseMs + options.windowMs + 1000);
   const wakeUp = createWakeUp();
 
   return {
-    async acquire(signal) {
+    async acquire(signal, urgent = false) {
       const member = nextMember();
       for (;;) {
         const answer = takeAnswerSchema.parse(
           await askUntilAnswered(
             ctx,
             identity,
-            () => takeRequestScript(ctx.redis, [windowKey, pauseKey], [options.limit, options.windowMs, ctx.leaseMs, member]),
+            () =>
+              takeRequestScript(
+                ctx.redis,
+                [windowKey, pauseKey, urgentKey],
+                [options.limit, options.windowMs, ctx.leaseMs, member, urgent ? 1 : 0, reserve],
+              ),
             signal,
           ),
         );

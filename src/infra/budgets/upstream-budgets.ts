@@ -2,6 +2,7 @@ import { createConcurrencyLimiter } from "../http/concurrency-limiter.js";
 import { createSlidingWindowLimiter, type RateLimiter, type SettleRequest } from "../http/sliding-window-limiter.js";
 import { allSlotsOf, type CallSlots, type SlotGate } from "../http/call-slots.js";
 import { createFairTurns, type FairTurns } from "./fair-turns.js";
+import { isUrgentRequest } from "./request-urgency.js";
 import { redisRateLimiter, redisSlotGate, type RedisBudgetContext } from "./redis-budget-parts.js";
 
 export interface RateBudget {
@@ -24,6 +25,17 @@ export interface UpstreamBudgets {
   slots(budgets: readonly { readonly identity: string; readonly limit: number }[], project: string): CallSlots;
 }
 
+/**
+ * One budget of the process: its limiter, and the lines of its callers. Urgent callers (a small
+ * job's, request-urgency.ts) have lines of their own, asked for beside the others' rather than
+ * behind them, and their asks reach the part of the window the others leave to them.
+ */
+interface RateEntry {
+  readonly limiter: RateLimiter;
+  readonly turns: FairTurns<SettleRequest>;
+  readonly urgentTurns: FairTurns<SettleRequest>;
+}
+
 interface BudgetMaker {
   readonly scope: UpstreamBudgets["scope"];
   rate(identity: string, limit: number, windowMs: number): RateLimiter;
@@ -31,21 +43,20 @@ interface BudgetMaker {
 }
 
 function upstreamBudgets(make: BudgetMaker): UpstreamBudgets {
-  const rates = new Map<string, { readonly limiter: RateLimiter; readonly turns: FairTurns<SettleRequest> }>();
+  const rates = new Map<string, RateEntry>();
   const gates = new Map<string, { readonly turns: FairTurns<() => void> }>();
 
-  function rateEntry(identity: string, budget: RateBudget): { readonly limiter: RateLimiter; readonly turns: FairTurns<SettleRequest> } {
+  function rateEntry(identity: string, budget: RateBudget): RateEntry {
     const found = rates.get(identity);
     if (found) return found;
     const limiter = make.rate(identity, budget.limit, budget.windowMs ?? 1000);
     // A caller that left while its grant was under way: its request is counted as made (it may have been).
-    const entry = {
-      limiter,
-      turns: createFairTurns<SettleRequest>(
-        (signal) => limiter.acquire(signal),
+    const turnsOf = (urgent: boolean): FairTurns<SettleRequest> =>
+      createFairTurns<SettleRequest>(
+        (signal) => limiter.acquire(signal, urgent),
         (settle) => settle(),
-      ),
-    };
+      );
+    const entry = { limiter, turns: turnsOf(false), urgentTurns: turnsOf(true) };
     rates.set(identity, entry);
     return entry;
   }
@@ -69,8 +80,11 @@ function upstreamBudgets(make: BudgetMaker): UpstreamBudgets {
   return {
     scope: make.scope,
     rate(identity, budget, project) {
-      const { limiter, turns } = rateEntry(identity, budget);
-      return { acquire: (signal) => turns.take(project, signal), pauseFor: (ms) => limiter.pauseFor(ms) };
+      const { limiter, turns, urgentTurns } = rateEntry(identity, budget);
+      return {
+        acquire: (signal) => (isUrgentRequest() ? urgentTurns : turns).take(project, signal),
+        pauseFor: (ms) => limiter.pauseFor(ms),
+      };
     },
     slots(budgets, project) {
       return allSlotsOf(budgets.map((budget) => gateFor(budget.identity, budget.limit, project)));

@@ -20,8 +20,12 @@ export type SettleRequest = () => void;
  * longer Retry-After is the job queue's to wait for, not a worker slot's.
  */
 export interface RateLimiter {
-  /** Rejects with `BudgetPaused` when the budget is paused for longer than the limiter's `maxPauseMs`. */
-  acquire(signal?: AbortSignal): Promise<SettleRequest>;
+  /**
+   * Rejects with `BudgetPaused` when the budget is paused for longer than the limiter's `maxPauseMs`.
+   * `urgent`: a small job's request, which a shared budget lets ahead (request-urgency.ts); a
+   * process' own window takes requests in turn whatever their urgency.
+   */
+  acquire(signal?: AbortSignal, urgent?: boolean): Promise<SettleRequest>;
   /** Holds every caller back for `ms`, or for the limiter's `maxPauseMs` when that is shorter. */
   pauseFor(ms: number): void;
 }

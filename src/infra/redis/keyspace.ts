@@ -41,7 +41,7 @@ export interface Keyspace {
    */
   activationStateKey(connection: string, what: "orders" | "orders-listed" | "offer-hashes" | "offers-accepted" | "offers"): string;
   /** A key of one shared upstream budget (src/infra/budgets/): `budgetKey("service-3f…", "window")`. */
-  budgetKey(identity: string, what: "window" | "pause" | "slots"): string;
+  budgetKey(identity: string, what: "window" | "pause" | "urgent" | "slots"): string;
   /** A key used alone (never in a multi-key operation): `globalKey("lock", "schedules")`. */
   globalKey(...parts: readonly string[]): string;
 }

@@ -10,6 +10,8 @@ import { DEFAULT_JOB_CATALOG, parseDataOf } from "../catalog/job-catalog.js";
 import type { JobObserver } from "./job-observer.js";
 import type { QueueBinding } from "./queue-binding.js";
 import { runJobWithPolicy } from "./run-job-with-policy.js";
+import { isSmallJob } from "./job-rank.js";
+import { runUrgent } from "../../infra/budgets/request-urgency.js";
 import { messageOf } from "../../core/errors/message-of.js";
 import { tracingHooks } from "../../infra/telemetry/tracing-hooks.js";
 import type { JobCancellation } from "./job-cancellation.js";
@@ -108,7 +110,9 @@ export function createJobProcessor<Q extends JobQueueKind>(args: {
             const ran = { name, queue: binding.queue, subject: place.subject, data };
             try {
               // Added to the context the binding made (not a copy: its logger is made on first use).
-              const result = await handler(data, Object.assign(context, { deps: await depsOf(ofEntry) }));
+              const handled = Object.assign(context, { deps: await depsOf(ofEntry) });
+              // A small job's requests go ahead of full syncs' at a shared upstream budget.
+              const result = await (isSmallJob(name) ? runUrgent(() => handler(data, handled)) : handler(data, handled));
               args.observer?.runEnded({ ...ran, durationMs: Date.now() - started, ok: true, result });
               return result;
             } catch (error) {

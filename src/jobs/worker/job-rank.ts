@@ -16,5 +16,10 @@ export const SMALL_JOB_HEAD_START_MS = 600_000;
  * creation plus its delay); a small job's rank is that minus the head start.
  */
 export function jobRank(name: string, dueMs: number): number {
-  return SMALL_JOBS.has(name) ? dueMs - SMALL_JOB_HEAD_START_MS : dueMs;
+  return isSmallJob(name) ? dueMs - SMALL_JOB_HEAD_START_MS : dueMs;
+}
+
+/** Whether the job carries a few targeted changes: ahead of full syncs for a slot, and for a shared budget's requests. */
+export function isSmallJob(name: string): boolean {
+  return SMALL_JOBS.has(name);
 }

@@ -16,6 +16,7 @@ import { createProjectLock, ProjectBusy } from "../../../../src/stores/state/pro
 import type { Settings } from "../../../../src/settings/settings-schema.js";
 import { finishedJob, PROJECT, type WorkerHarness } from "../../../support/worker-harness.js";
 import { waitFor } from "../../../support/wait-for.js";
+import { isUrgentRequest } from "../../../../src/infra/budgets/request-urgency.js";
 import { EMPTY_REDACTOR } from "../../../../src/infra/secrets/redactor.js";
 import { test, type WorkersFixture } from "../../../support/fixtures.js";
 
@@ -107,6 +108,34 @@ describe("worker: what every job keeps (log bindings, project lock, data checked
       timeoutMs: 5_000,
       what: "the project lock to be released after the run",
     });
+  });
+
+  test("a small job's requests count as urgent at a shared budget, a full sync's do not (request-urgency.ts)", async () => {
+    const urgent: Record<string, boolean> = {};
+    const observe = (name: string) => async (): Promise<null> => {
+      // After an await, as a request deep in a handler would be.
+      await Promise.resolve();
+      urgent[name] = isUrgentRequest();
+      return null;
+    };
+    const { settings, running } = await start("warn", {
+      "sync.run": observe("sync.run"),
+      "sync.events": observe("sync.events"),
+      "options.add": observe("options.add"),
+    });
+    const queue = running.queues.queueFor(PROJECT);
+    const jobs = [
+      await queue.add("sync.run", SYNC_DATA, jobOptionsFor("sync.run", settings.worker)),
+      await queue.add("sync.events", { project: PROJECT }, jobOptionsFor("sync.events", settings.worker)),
+      await queue.add(
+        "options.add",
+        { project: PROJECT, attribute: "color", options: [{ name: "red", label: { "en-US": "Red" } }] },
+        jobOptionsFor("options.add", settings.worker),
+      ),
+    ];
+    for (const job of jobs) expect((await finishedJob(h.queue(), job.id ?? "")).state).toBe("completed");
+    expect(urgent).toEqual({ "sync.run": false, "sync.events": true, "options.add": true });
+    expect(isUrgentRequest()).toBe(false);
   });
 
   test("a job that loses its project's lock is aborted with the reason", async ({ redis }) => {
