@@ -26,10 +26,11 @@ local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
  * since a pause longer than `http.max_retry_after_ms` is refused rather than waited for).
  *
  * Urgent requests (a small job's, request-urgency.ts) go ahead: one that finds no room marks the
- * budget (the urgent key, for a window and a margin after its last ask), and while the mark is
- * there the others leave the last `reserve` requests of the window to it. So an urgent request
- * takes the next room that opens, in whichever process, and the others keep the rest: a full
- * sync is slowed by at most the reserve, and only while a small job waits.
+ * budget (the urgent key), and while the mark is there the others leave the last `reserve`
+ * requests of the window to it. The mark goes when an urgent request is granted (another still
+ * waiting marks it again at its next ask) or a window and a margin after the last refused ask
+ * (a caller that left). So an urgent request takes the next room that opens, in whichever
+ * process, and the others keep the rest: the reserve is held back only while a small job waits.
  */
 export const takeRequestScript = redisScript(`${NOW}
 local paused = redis.call('PTTL', KEYS[2])
@@ -43,6 +44,7 @@ local count = redis.call('ZCARD', KEYS[1])
 if count < room then
   redis.call('ZADD', KEYS[1], now + leaseMs, ARGV[4])
   redis.call('PEXPIRE', KEYS[1], math.ceil(leaseMs + windowMs + 1000))
+  if urgent then redis.call('DEL', KEYS[3]) end
   return 0
 end
 if urgent then redis.call('SET', KEYS[3], '1', 'PX', math.ceil(windowMs + 250)) end
