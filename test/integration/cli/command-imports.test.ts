@@ -130,6 +130,35 @@ async function bundledModulesLoadedBy(
   };
 }
 
+describe("the worker: what its start loads beside the listener it is configured with", () => {
+  /** The modules loaded by importing `modules` (paths under dist/src/), in a fresh process. */
+  async function loadedByImporting(dir: string, modules: readonly string[]): Promise<string[]> {
+    const script = join(dir, "import-modules.mjs");
+    await writeFile(script, "for (const module of process.argv.slice(2)) await import(module);\n");
+    const distSrc = dirname(dirname(CLI_MODULES_BIN));
+    return modulesLoadedBy(
+      modules.map((module) => pathToFileURL(join(distSrc, module)).href),
+      dir,
+      script,
+    );
+  }
+  const HTTP_SERVER = /\/node_modules\/(fastify|@fastify|prom-client)\//;
+  const DASHBOARD = /\/node_modules\/@bull-board\/|\/dist\/src\/server\/admin\/admin-routes\.js$/;
+
+  test("a worker without a listener loads no HTTP server; one with a listener loads fastify but not the dashboard without admin users", async ({
+    tempDir,
+  }) => {
+    assertCliBuilt();
+    const worker = await loadedByImporting(tempDir, ["app/worker-process.js"]);
+    expect(worker.some((url) => url.endsWith("/dist/src/jobs/worker/start-worker.js"))).toBe(true);
+    expect(worker.filter((url) => HTTP_SERVER.test(url) || DASHBOARD.test(url))).toEqual([]);
+
+    const server = await loadedByImporting(tempDir, ["app/worker-process.js", "app/start-http-server.js"]);
+    expect(server.some((url) => HTTP_SERVER.test(url))).toBe(true);
+    expect(server.filter((url) => DASHBOARD.test(url))).toEqual([]);
+  });
+});
+
 describe("the bundled CLI: what a command loads", () => {
   test.beforeEach(() => assertCliBuilt());
 

@@ -18,8 +18,10 @@ import { pathToFileURL } from "node:url";
 const { runCli } = await import(process.argv[1]);
 const sink = new Writable({ write(_chunk, _encoding, done) { done(); } });
 const code = await runCli(["worker", "--help"], { stdout: sink, stderr: sink, env: JSON.parse(process.argv[2]) });
-// The app loads the worker's modules when it starts one (src/app/create-app.ts): load them as a start would.
-await import(new URL("../app/worker-process.js", pathToFileURL(process.argv[1])).href);
+// The app loads the worker's modules when it starts one (src/app/create-app.ts), its HTTP server's
+// when the config has a listener and the admin routes' with admin users: load them as such a start would.
+for (const module of ["../app/worker-process.js", "../app/start-http-server.js", "../server/admin/admin-routes.js"])
+  await import(new URL(module, pathToFileURL(process.argv[1])).href);
 const loaded = Object.keys(createRequire(import.meta.url).cache);
 const tracing = loaded.filter((path) => /node_modules[\\\\/](@opentelemetry[\\\\/](?!api[\\\\/])|bullmq-otel[\\\\/]|@fastify[\\\\/]otel[\\\\/])/.test(path));
 console.log(JSON.stringify({ code, tracing: tracing.length, fastify: loaded.some((path) => /node_modules[\\\\/]fastify[\\\\/]/.test(path)) }));
