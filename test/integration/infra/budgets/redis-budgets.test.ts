@@ -17,6 +17,10 @@ import type { OwnRedisServer } from "../../../../testkit/own-redis-server.js";
 import { Redis } from "ioredis";
 import { spawn } from "node:child_process";
 import { test } from "../../../support/fixtures.js";
+import { twoProcessBudgets } from "../../../support/two-process-budgets.js";
+import { urgentReserveOf } from "../../../../src/infra/budgets/redis-budget-parts.js";
+import { runUrgent } from "../../../../src/infra/budgets/request-urgency.js";
+import type { SettleRequest } from "../../../../src/infra/http/sliding-window-limiter.js";
 
 const IDENTITY = "service-n-test-account";
 /** `http.max_retry_after_ms` of these budgets (the default). */
@@ -69,21 +73,7 @@ describe("shared upstream budgets in Redis (two connections standing for two pro
 
   beforeEach(async () => {
     redis = await createTestRedis();
-    other = redis.redis.duplicate();
-    budgetsA = createRedisBudgets({
-      redis: redis.redis,
-      keyspace: keyspaceOf(redis.redis, redis.prefix),
-      leaseMs: 2_000,
-      maxPauseMs: MAX_PAUSE_MS,
-      logger: silent,
-    });
-    budgetsB = createRedisBudgets({
-      redis: other,
-      keyspace: keyspaceOf(other, redis.prefix),
-      leaseMs: 2_000,
-      maxPauseMs: MAX_PAUSE_MS,
-      logger: silent,
-    });
+    ({ other, budgetsA, budgetsB } = twoProcessBudgets(redis, { leaseMs: 2_000, maxPauseMs: MAX_PAUSE_MS }));
   });
 
   afterEach(async () => {
@@ -251,6 +241,63 @@ describe("shared upstream budgets in Redis (two connections standing for two pro
     } finally {
       child.kill("SIGKILL");
     }
+  });
+
+  describe("a small job's requests (urgent: request-urgency.ts) go ahead", () => {
+    /** Five requests a window: one left to an urgent request while one waits (urgentReserveOf). */
+    const BUDGET = { limit: 5, windowMs: 1_500 };
+    const URGENT_IDENTITY = "service-n-shared-account";
+
+    it("an urgent request takes the next room ahead of a full sync's that asked first, and the full sync's follows", async () => {
+      expect(urgentReserveOf(BUDGET.limit)).toBe(1);
+      const windowKey = keyspaceOf(redis.redis, redis.prefix).budgetKey(URGENT_IDENTITY, "window");
+      const fullSync = budgetsA.rate(URGENT_IDENTITY, BUDGET, "1");
+      const urgentProject = budgetsB.rate(URGENT_IDENTITY, BUDGET, "2");
+      // The window is full, every request in flight.
+      const taken: SettleRequest[] = [];
+      for (let index = 0; index < BUDGET.limit; index += 1) taken.push(await fullSync.acquire());
+      // A small job's request finds no room: the budget is marked for a window (the job then leaves).
+      const leaving = new AbortController();
+      const refused = runUrgent(() => urgentProject.acquire(leaving.signal));
+      await other.ping();
+      leaving.abort(new Error("the small job left"));
+      await expect(refused).rejects.toThrow("the small job left");
+      // One request leaves the window (as one whose lease ran out): a room opens.
+      expect(await redis.redis.zpopmin(windowKey)).toHaveLength(2);
+      const order: string[] = [];
+      const waitingFull = fullSync.acquire().then((settle) => {
+        order.push("full sync");
+        return settle;
+      });
+      // The full sync's ask has reached Redis (one connection answers in order): it was refused the room.
+      await redis.redis.ping();
+      const settleUrgent = await runUrgent(() => urgentProject.acquire());
+      order.push("urgent");
+      expect(order).toEqual(["urgent"]);
+      // The full sync is not starved: its request goes once another room opens.
+      settleUrgent();
+      expect(await redis.redis.zpopmin(windowKey)).toHaveLength(2);
+      (await waitingFull)();
+      expect(order).toEqual(["urgent", "full sync"]);
+      for (const settle of taken) settle();
+    });
+
+    it("leaves the whole window to full syncs when no urgent request waits", async () => {
+      const fullSync = budgetsA.rate(URGENT_IDENTITY, BUDGET, "1");
+      const settles = await Promise.all(Array.from({ length: BUDGET.limit }, () => fullSync.acquire()));
+      expect(await redis.redis.zcard(keyspaceOf(redis.redis, redis.prefix).budgetKey(URGENT_IDENTITY, "window"))).toBe(BUDGET.limit);
+      for (const settle of settles) settle();
+    });
+
+    it.each([
+      [1, 0],
+      [2, 1],
+      [5, 1],
+      [10, 2],
+      [100, 20],
+    ])("a budget of %i requests keeps %i for urgent ones", (limit, reserve) => {
+      expect(urgentReserveOf(limit)).toBe(reserve);
+    });
   });
 });
 
