@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import type * as CronParser from "cron-parser";
 import { cronExpressionProblem } from "./cron-expression-problem.js";
 import { messageOf } from "../core/errors/message-of.js";
+import { oncePerKey } from "../core/memo/once-per-key.js";
 
 // Required when a schedule is checked, not at start: most commands' configs have none, and
 // loading the parser costs about 30 ms of every command's start (cron-parser is CommonJS).
@@ -41,28 +42,22 @@ export function activationScheduleProblem(cron: string): string | null {
  * share a few of each, and a check costs about 0.1 ms (a formatter, a parse), which a config of
  * 1,000 projects would otherwise pay at every start.
  */
-const knownTimezones = new Map<string, boolean>();
-const cronProblems = new Map<string, string | null>();
-
-function isKnownTimezone(timezone: string): boolean {
-  let known = knownTimezones.get(timezone);
-  if (known === undefined) {
+const isKnownTimezone = oncePerKey(
+  (timezone: string) => timezone,
+  (timezone: string): boolean => {
     try {
       new Intl.DateTimeFormat("en-US", { timeZone: timezone });
-      known = true;
+      return true;
     } catch {
-      known = false;
+      return false;
     }
-    knownTimezones.set(timezone, known);
-  }
-  return known;
-}
+  },
+);
 
-function cronProblem(cron: string, timezone: string | undefined): string | null {
-  const key = `${cron}\u0000${timezone ?? ""}`;
-  if (!cronProblems.has(key)) cronProblems.set(key, checkCron(cron, timezone));
-  return cronProblems.get(key) ?? null;
-}
+const cronProblem = oncePerKey(
+  (cron: string, timezone: string | undefined) => `${cron}\u0000${timezone ?? ""}`,
+  (cron: string, timezone: string | undefined) => checkCron(cron, timezone),
+);
 
 function checkCron(cron: string, timezone: string | undefined): string | null {
   const shape = cronExpressionProblem(cron);

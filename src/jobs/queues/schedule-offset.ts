@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import type { RepeatOptions, RepeatStrategy } from "bullmq";
 import type * as CronParser from "cron-parser";
+import { oncePerKey } from "../../core/memo/once-per-key.js";
 
 const require = createRequire(import.meta.url);
 const cronParser = (): typeof CronParser => require("cron-parser") as typeof CronParser;
@@ -24,24 +25,21 @@ function occurrencesAfter(millis: number, pattern: string, tz: string | undefine
 }
 
 /**
- * Measured once per cron and zone in a process: the gap is the same for every project on it,
+ * The shortest gap between the cron's runs from GAP_REFERENCE; null when it runs fewer than twice.
+ * Worked out once per cron and zone in a process: the gap is the same for every project on it,
  * and the 16 occurrences cost about 2 ms (cron-parser), which a fleet of 1,000 projects on one
  * cron would otherwise pay a thousand times as its worker starts.
  */
-const shortestGaps = new Map<string, number | null>();
-
-/** The shortest gap between the cron's runs from GAP_REFERENCE; null when it runs fewer than twice. */
-function shortestGapMs(pattern: string, tz: string | undefined): number | null {
-  const key = `${pattern}\u0000${tz ?? ""}`;
-  if (!shortestGaps.has(key)) {
+const shortestGapMs = oncePerKey(
+  (pattern: string, tz: string | undefined) => `${pattern}\u0000${tz ?? ""}`,
+  (pattern: string, tz: string | undefined): number | null => {
     const times = occurrencesAfter(GAP_REFERENCE, pattern, tz, GAP_SAMPLES);
     let shortest: number | null = null;
     for (let index = 1; index < times.length; index += 1)
       shortest = Math.min(shortest ?? Number.POSITIVE_INFINITY, (times[index] ?? 0) - (times[index - 1] ?? 0));
-    shortestGaps.set(key, shortest);
-  }
-  return shortestGaps.get(key) ?? null;
-}
+    return shortest;
+  },
+);
 
 /**
  * A project's scheduled syncs start this long after the cron's time: a stable point within

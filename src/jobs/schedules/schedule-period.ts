@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import type * as CronParser from "cron-parser";
+import { oncePerKey } from "../../core/memo/once-per-key.js";
 
 const require = createRequire(import.meta.url);
 const cronParser = (): typeof CronParser => require("cron-parser") as typeof CronParser;
@@ -13,8 +14,6 @@ const PERIOD_SPAN_MS = 367 * 24 * 3600 * 1000;
  * every minute from 8 to 18 on weekdays for over a week, its weekend included.
  */
 const PERIOD_SAMPLES = 4_000;
-/** Projects mostly share a few crons: each is measured once per process. */
-const measured = new Map<string, number | null>();
 
 /**
  * The longest gap between two runs of a cron, in ms: how long a project may go without a
@@ -23,10 +22,14 @@ const measured = new Map<string, number | null>();
  * weekend of `0 9 * * 1-5`. Null when the cron runs fewer than twice in the span looked at.
  */
 export function schedulePeriodMs(schedule: { readonly pattern: string; readonly tz?: string | undefined }): number | null {
-  const key = `${schedule.pattern}\u0000${schedule.tz ?? ""}`;
-  if (!measured.has(key)) measured.set(key, measure(schedule));
-  return measured.get(key) ?? null;
+  return measuredOnce(schedule.pattern, schedule.tz);
 }
+
+/** Projects mostly share a few crons: each is measured once per process. */
+const measuredOnce = oncePerKey(
+  (pattern: string, tz: string | undefined) => `${pattern}\u0000${tz ?? ""}`,
+  (pattern: string, tz: string | undefined) => measure({ pattern, tz }),
+);
 
 function measure(schedule: { readonly pattern: string; readonly tz?: string | undefined }): number | null {
   const interval = cronParser().CronExpressionParser.parse(schedule.pattern, {
