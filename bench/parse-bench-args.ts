@@ -64,7 +64,8 @@ Options:
                     run only the large fleet: 200 projects on 8 worker processes of
                     concurrency 2 behind several service accounts and PIM connections,
                     spread schedules, small jobs and PIM events on top, its own
-                    redis-server, about 2.5 minutes; --latency-ms, --seed,
+                    redis-server, the bundled CLI (as the image runs it), about 2.5
+                    minutes (7 at 1,000 projects); --latency-ms, --seed,
                     --fleet-projects and --json apply
   --scenario events run only the PIM events scenario: a worker process subscribed
                     to events, 1,000 option changes over 50 attributes in 10 bursts;

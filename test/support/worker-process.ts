@@ -38,7 +38,7 @@ export function writeWorkerConfig(
  * `pim-sync worker --config <file>` on `writeWorkerConfig`'s config, resolved once it serves its routes (the listener's URL is read
  * from its log); `extras` gives its listener (`server` or `trigger`).
  */
-export async function startWorkerProcess(
+export async function startWorkerCommand(
   fixtures: WorkerProcessFixtures,
   extras: TestConfigExtras = {},
   options: { readonly env?: Readonly<Record<string, string>>; readonly timeoutMs?: number } = {},

@@ -3,7 +3,7 @@ import type { JobQueues } from "../../../src/jobs/queues/job-queues.js";
 import { allJobs } from "../../support/process-jobs.js";
 import { createTriggerClient } from "../../support/trigger-client.js";
 import { test } from "../../support/fixtures.js";
-import { startWorkerProcess } from "../../support/worker-process.js";
+import { startWorkerCommand } from "../../support/worker-process.js";
 
 const TOKEN = "trigger-token-of-the-process-test";
 
@@ -14,7 +14,7 @@ describe("pim-sync worker as a process: the trigger checks input where it enters
 
   test.beforeEach(async ({ sims, redis, tempDir, queues: projectQueues, cli }) => {
     queues = projectQueues;
-    ({ url: triggerUrl } = await startWorkerProcess(
+    ({ url: triggerUrl } = await startWorkerCommand(
       { cli, sims, redis, tempDir },
       {
         // Bound as 0: the worker logs the address it got.

@@ -2,7 +2,7 @@ import { describe, expect } from "vitest";
 import { allJobs } from "../../support/process-jobs.js";
 import { createTriggerClient } from "../../support/trigger-client.js";
 import { test } from "../../support/fixtures.js";
-import { startWorkerProcess } from "../../support/worker-process.js";
+import { startWorkerCommand } from "../../support/worker-process.js";
 
 const TOKEN = "trigger-token-of-the-label-key-test";
 
@@ -14,7 +14,7 @@ describe("pim-sync worker as a process: a label key that is no locale code is th
     tempDir,
     cli,
   }) => {
-    const { worker, url } = await startWorkerProcess(
+    const { worker, url } = await startWorkerCommand(
       { cli, sims, redis, tempDir },
       {
         trigger: { token: TOKEN },

@@ -3,7 +3,7 @@ import { allJobs } from "../../support/process-jobs.js";
 import { waitFor } from "../../support/wait-for.js";
 import { createTriggerClient } from "../../support/trigger-client.js";
 import { test } from "../../support/fixtures.js";
-import { startWorkerProcess, type ProcessTestFixtures } from "../../support/worker-process.js";
+import { startWorkerCommand, type ProcessTestFixtures } from "../../support/worker-process.js";
 
 const TOKEN = "trigger-token-of-the-locale-test";
 /** One request of the PIM structure read: the locales list is read once per structure read. */
@@ -21,7 +21,7 @@ describe("pim-sync worker as a process: trigger requests refused for a label loc
   });
 
   async function startWorker(addOptions: Readonly<Record<string, unknown>>): Promise<void> {
-    ({ url: triggerUrl } = await startWorkerProcess(fixtures, {
+    ({ url: triggerUrl } = await startWorkerCommand(fixtures, {
       trigger: { token: TOKEN },
       server: { host: "127.0.0.1", port: 0 },
       addOptions,

@@ -4,7 +4,7 @@ import { waitForExit } from "../../../support/process-cli.js";
 import { waitForJobState } from "../../../support/process-jobs.js";
 import { createTriggerClient } from "../../../support/trigger-client.js";
 import { test } from "../../../support/fixtures.js";
-import { startWorkerProcess, type ProcessTestFixtures } from "../../../support/worker-process.js";
+import { startWorkerCommand, type ProcessTestFixtures } from "../../../support/worker-process.js";
 import { everyKeyOf } from "../../../support/every-key-of.js";
 
 const PROJECT = 67;
@@ -19,7 +19,7 @@ describe("job results: stored snake_case, shown snake_case (an earlier version's
 
   test.beforeEach(async ({ sims, redis, tempDir, queues, cli }) => {
     fixtures = { cli, sims, redis, queues, tempDir };
-    ({ url: baseUrl, configPath } = await startWorkerProcess(fixtures, {
+    ({ url: baseUrl, configPath } = await startWorkerCommand(fixtures, {
       projectExtras: { deletion_guard: { max_fraction: 0.3, min_count: 2 } },
       server: { host: "127.0.0.1", port: 0, admin: { users: [ADMIN] } },
     }));

@@ -6,7 +6,7 @@ import { SIM_CREDENTIALS } from "../../../support/process-config.js";
 import { allJobs, collectionsOf, waitForJobState } from "../../../support/process-jobs.js";
 import { waitFor } from "../../../support/wait-for.js";
 import { simPimClient } from "../../../support/sim-pim-client.js";
-import { startWorkerProcess, type ProcessTestFixtures } from "../../../support/worker-process.js";
+import { startWorkerCommand, type ProcessTestFixtures } from "../../../support/worker-process.js";
 import { test } from "../../../support/fixtures.js";
 
 const PROJECT = 67;
@@ -30,7 +30,7 @@ describe("PIM events through the worker process and the simulators", () => {
     windowMs = 300,
     eventsExtras: Record<string, unknown> = {},
   ): Promise<void> {
-    ({ worker, url: serverUrl } = await startWorkerProcess(
+    ({ worker, url: serverUrl } = await startWorkerCommand(
       fixtures,
       {
         server: { port: 0 },

@@ -7,7 +7,7 @@ import { allJobs } from "../../../support/process-jobs.js";
 import { waitFor } from "../../../support/wait-for.js";
 import { createTriggerClient } from "../../../support/trigger-client.js";
 import { test } from "../../../support/fixtures.js";
-import { startWorkerProcess, type ProcessTestFixtures } from "../../../support/worker-process.js";
+import { startWorkerCommand, type ProcessTestFixtures } from "../../../support/worker-process.js";
 
 const PROJECT = 67;
 const EVENTS_SECRET = "notifications-test-events-secret-0123";
@@ -27,7 +27,7 @@ describe("the Event Platform's notifications through a worker process and the PI
 
   test.beforeEach(async ({ sims, redis, tempDir, queues, cli }) => {
     fixtures = { cli, sims, redis, queues, tempDir };
-    ({ worker, url: baseUrl } = await startWorkerProcess(fixtures, {
+    ({ worker, url: baseUrl } = await startWorkerCommand(fixtures, {
       projectExtras: {
         pim: {
           url: sims.pim.url,

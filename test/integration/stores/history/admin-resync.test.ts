@@ -2,7 +2,7 @@ import { describe, expect } from "vitest";
 import { collectionsOf, waitForJobState } from "../../../support/process-jobs.js";
 import { createTriggerClient } from "../../../support/trigger-client.js";
 import { test } from "../../../support/fixtures.js";
-import { startWorkerProcess, type ProcessTestFixtures } from "../../../support/worker-process.js";
+import { startWorkerCommand, type ProcessTestFixtures } from "../../../support/worker-process.js";
 
 const PROJECT = 67;
 const ADMIN = { name: "ada", password: "ada-password-0123", role: "admin", token: "ada-script-token-0123456789" } as const;
@@ -30,7 +30,7 @@ describe("an admin's resync of one collection, through the targeted path, after 
 
   test.beforeEach(async ({ sims, redis, tempDir, queues, cli }) => {
     fixtures = { cli, sims, redis, queues, tempDir };
-    ({ url: baseUrl } = await startWorkerProcess(fixtures, { server: { host: "127.0.0.1", port: 0, admin: { users: [ADMIN, VIEWER] } } }));
+    ({ url: baseUrl } = await startWorkerCommand(fixtures, { server: { host: "127.0.0.1", port: 0, admin: { users: [ADMIN, VIEWER] } } }));
   });
 
   const as = (user: { token: string }, path: string, body?: unknown) =>

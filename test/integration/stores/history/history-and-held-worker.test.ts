@@ -3,7 +3,7 @@ import { waitForExit } from "../../../support/process-cli.js";
 import { waitForJobState } from "../../../support/process-jobs.js";
 import { createTriggerClient } from "../../../support/trigger-client.js";
 import { test } from "../../../support/fixtures.js";
-import { startWorkerProcess, type ProcessTestFixtures } from "../../../support/worker-process.js";
+import { startWorkerCommand, type ProcessTestFixtures } from "../../../support/worker-process.js";
 import type { HistoryEntryAnswer, HeldPlanAnswer } from "../../../support/history-answers.js";
 
 const PROJECT = 67;
@@ -19,7 +19,7 @@ describe("the worker records its writes and keeps held deletions for an admin's 
 
   test.beforeEach(async ({ sims, redis, tempDir, queues, cli }) => {
     fixtures = { cli, sims, redis, queues, tempDir };
-    ({ url: baseUrl, configPath } = await startWorkerProcess(fixtures, {
+    ({ url: baseUrl, configPath } = await startWorkerCommand(fixtures, {
       projectExtras: { deletion_guard: { max_fraction: 0.3, min_count: 2 }, allowed_options_for_pim_attribute_addition: ["color"] },
       server: { host: "127.0.0.1", port: 0, metrics_token: METRICS_TOKEN, admin: { users: [ADMIN, VIEWER] } },
     }));
