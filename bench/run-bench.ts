@@ -301,6 +301,7 @@ async function runStartup(args: Extract<BenchArgs, { kind: "startup" }>): Promis
     ...Object.entries(result.figures).map(
       ([key, value]) => `  ${key} ${value} (target <= ${STARTUP_TARGETS[key as keyof typeof STARTUP_TARGETS]})`,
     ),
+    `  libraries floor ${result.libraries_floor_ratio} (zod, yaml, BullMQ with ioredis and pino loaded, nothing run; no target)`,
     `  medians ms: ${JSON.stringify(result.medians_ms)}; load ${result.load_average_1m.join(" / ")}`,
   ]);
   process.stdout.write(`${lines.join("\n")}\n`);

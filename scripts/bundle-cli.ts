@@ -11,21 +11,11 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Plugin } from "rolldown";
 import { CLI_BUNDLE, CLI_BUNDLE_DIR, CLI_ENTRY_BUILT } from "./cli-bundle-paths.js";
+import { LIBRARY_BUNDLING } from "./library-bundling.js";
 import { undiciHttp2OnDemand } from "./undici-http2-on-demand.js";
 
 /** The repository: this file runs as dist/scripts/bundle-cli.js. */
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
-
-/**
- * Libraries left in node_modules and imported from there at run time, each for a reason:
- * - OpenTelemetry (`@opentelemetry/*`, `@fastify/otel`, `bullmq-otel`): loaded only when tracing
- *   is on, and its instrumentations patch modules as Node loads them;
- * - `@bull-board/*`: serves its dashboard's files from its own folder;
- * - `fastify` and `@fastify/*`: only the worker and the server load them, and bull-board's
- *   fastify adapter brings plugins of its own that must meet the same fastify;
- * - `msgpackr` (BullMQ's): finds its optional native decoder beside itself.
- */
-const EXTERNAL = [/^@opentelemetry\//, /^@fastify\//, /^fastify(\/|$)/, /^bullmq-otel(\/|$)/, /^@bull-board\//, /^msgpackr(\/|$)/];
 
 /**
  * The simulators (`sim/`, built to `dist/sim/`) are not production code, so neither in the bundle
@@ -51,20 +41,9 @@ async function main(): Promise<void> {
   // Chunks are named by content: a stale one left from an earlier build would only mislead.
   await rm(outDir, { recursive: true, force: true });
   const { output } = await build({
+    ...LIBRARY_BUNDLING,
     input: join(REPO, CLI_ENTRY_BUILT),
-    platform: "node",
-    external: EXTERNAL,
     plugins: [simulatorsLeftOut, undiciHttp2OnDemand],
-    // A package's ES module build where it has one (BullMQ): its CommonJS one costs more to start.
-    resolve: { mainFields: ["module", "main"] },
-    // BullMQ's modules only define what they export, but its package does not say so: without
-    // this, every command that imports a Queue loads its Worker, sandboxes, flows and backends
-    // too (a third of its chunk, and child_process, worker_threads and net with them).
-    treeshake: { moduleSideEffects: [{ test: /[\\/]node_modules[\\/]bullmq[\\/]dist[\\/]esm[\\/]/, sideEffects: false }] },
-    logLevel: "warn",
-    onLog(level, log) {
-      throw new Error(`bundle-cli: ${level}: ${log.message}`);
-    },
     output: {
       dir: outDir,
       format: "esm",

@@ -7,6 +7,10 @@
  * bare one too, runs on `nodePath` (default: the Node running the benchmark), so that a figure
  * belongs to one Node version; the compile cache (src/cli/enable-compile-cache.ts, Node 22.1+) is
  * left where the CLI puts it, warm after the first round, as on a machine that runs commands.
+ * Each round also starts the libraries' floor (bench/startup/libraries-floor-entry.ts): Node
+ * loading only the libraries `jobs list` needs, bundled and cached as the CLI is, reported as its
+ * ratio to the bare start beside the figures, so that a target can be read against what those
+ * libraries alone cost on the Node measured.
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -19,6 +23,7 @@ import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { stringify } from "yaml";
 import { CLI_BUNDLE } from "../../scripts/cli-bundle-paths.js";
+import { buildLibrariesFloor } from "../startup/build-libraries-floor.js";
 import { round } from "../report/round.js";
 import { openBenchRedis } from "../worker/bench-redis.js";
 import { SIM_PIM_CREDENTIALS, SIM_SERVICE_TOKEN } from "../worker/bench-worker-settings.js";
@@ -45,7 +50,13 @@ export async function runStartupOfRunScenario(context: ScenarioContext): Promise
   return {
     figures: result.figures,
     measurements: {
-      startup_ms: { ...result.medians_ms, rounds: result.rounds, load_1m: result.load_average_1m.join(" / "), node: result.node },
+      startup_ms: {
+        ...result.medians_ms,
+        libraries_floor_ratio: result.libraries_floor_ratio,
+        rounds: result.rounds,
+        load_1m: result.load_average_1m.join(" / "),
+        node: result.node,
+      },
     },
     note: null,
   };
@@ -60,7 +71,15 @@ export interface StartupResult {
     readonly startup_jobs_list_ratio: number;
     readonly startup_plan_ratio: number;
   };
-  readonly medians_ms: { readonly bare: number; readonly version: number; readonly jobs_list: number; readonly plan_first_request: number };
+  readonly medians_ms: {
+    readonly bare: number;
+    readonly version: number;
+    readonly jobs_list: number;
+    readonly plan_first_request: number;
+    readonly libraries_floor: number;
+  };
+  /** The libraries' floor over the bare start: no target, what `jobs list`'s libraries alone cost. */
+  readonly libraries_floor_ratio: number;
   readonly rounds: number;
   readonly load_average_1m: readonly number[];
   /** `process.version` of the Node measured. */
@@ -101,7 +120,14 @@ export async function runStartupScenario(options: {
     );
     const node = options.nodePath ?? process.execPath;
     const version = await nodeVersionOf(node);
-    const times = { bare: [] as number[], version: [] as number[], jobs_list: [] as number[], plan_first_request: [] as number[] };
+    const librariesFloor = await buildLibrariesFloor();
+    const times = {
+      bare: [] as number[],
+      version: [] as number[],
+      jobs_list: [] as number[],
+      plan_first_request: [] as number[],
+      libraries_floor: [] as number[],
+    };
     const loads: number[] = [];
     for (let index = 0; index < options.rounds; index += 1) {
       times.bare.push(await timeExit(node, ["-e", ""]));
@@ -110,6 +136,7 @@ export async function runStartupScenario(options: {
       times.plan_first_request.push(
         await timeFirstRequest(node, [options.cliPath, "plan", "--config", planConfig, "--project", "67"], firstRequest),
       );
+      times.libraries_floor.push(await timeExit(node, [librariesFloor]));
       if (index % 5 === 4) {
         loads.push(round(loadavg()[0] ?? 0, 2));
         options.progress(`startup (node ${version}): ${index + 1}/${options.rounds} rounds`);
@@ -121,6 +148,7 @@ export async function runStartupScenario(options: {
       version: round(median(times.version), 1),
       jobs_list: round(median(times.jobs_list), 1),
       plan_first_request: round(median(times.plan_first_request), 1),
+      libraries_floor: round(median(times.libraries_floor), 1),
     };
     return {
       figures: {
@@ -129,6 +157,7 @@ export async function runStartupScenario(options: {
         startup_plan_ratio: round(medians.plan_first_request / medians.bare, 2),
       },
       medians_ms: medians,
+      libraries_floor_ratio: round(medians.libraries_floor / medians.bare, 2),
       rounds: options.rounds,
       load_average_1m: loads,
       node: version,
