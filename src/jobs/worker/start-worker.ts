@@ -37,9 +37,9 @@ import { createPimEventStore, type PimEventStore } from "../../features/events/p
 import { createSubscriptionStateStore, type SubscriptionStateStore } from "../../features/events/subscription-state-store.js";
 import { createFallbackSchedules, type FallbackSchedules } from "../schedules/fallback-schedules.js";
 
-/** Logged at start for each project whose config has no `schedule` (docs/configuration.md). */
+/** Logged once at start, naming every project whose config has no `schedule` (docs/configuration.md). */
 export const PROJECT_WITHOUT_SCHEDULE_WARNING =
-  "project has no schedule: it is synced only when asked (a trigger, a PIM event, enqueue sync), with no scheduled sync to catch what was missed";
+  "projects without a schedule: synced only when asked (a trigger, a PIM event, enqueue sync), with no scheduled sync to catch what was missed";
 
 export interface RunningWorker {
   readonly queues: JobQueues;
@@ -230,9 +230,11 @@ export function prepareWorker(args: PrepareWorkerArgs): PreparedWorker {
     abandoned();
     // Warned by every instance, not only the one that upserts: a schedule is the safety net for
     // lost events and failed triggers (docs/configuration.md), so its absence is said where
-    // operators look. Not refused: a project may be synced only when asked on purpose.
-    for (const project of settings.projects)
-      if (!project.schedule) logger.warn({ project: project.id, key: "projects[].schedule" }, PROJECT_WITHOUT_SCHEDULE_WARNING);
+    // operators look. Not refused: a project may be synced only when asked on purpose. One line
+    // for all of them: a line each would be a thousand at every start of a large fleet's process.
+    const unscheduled = settings.projects.filter((project) => !project.schedule).map((project) => project.id);
+    if (unscheduled.length > 0)
+      logger.warn({ projects: unscheduled, count: unscheduled.length, key: "projects[].schedule" }, PROJECT_WITHOUT_SCHEDULE_WARNING);
     // Last: a worker that could not start (its HTTP port taken, Redis refusing it) must not
     // have replaced the schedules the running fleet uses.
     await upsertSchedules({ redis: connection, prefix, queues, projects: settings.projects, retention: settings.worker, logger });

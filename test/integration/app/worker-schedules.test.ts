@@ -23,12 +23,18 @@ describe("the worker and the schedules in Redis", () => {
   /** A worker config (upstreams never reached: no job runs in these tests). */
   async function configFile(
     name: string,
-    extras: { schedule: Record<string, string> | null; server?: Record<string, unknown>; worker?: Record<string, unknown> },
+    extras: {
+      schedule: Record<string, string> | null;
+      server?: Record<string, unknown>;
+      worker?: Record<string, unknown>;
+      projects?: readonly number[];
+    },
   ): Promise<string> {
     return writeTestConfig(
       fixtures.tempDir,
       configInputWithoutUpstreams(fixtures.redis.prefix, {
         logLevel: "info",
+        ...(extras.projects === undefined ? {} : { projects: extras.projects }),
         worker: extras.worker,
         server: extras.server,
         projectExtras: extras.schedule === null ? {} : { schedule: extras.schedule },
@@ -42,14 +48,19 @@ describe("the worker and the schedules in Redis", () => {
     return found ? { pattern: found.pattern ?? null, tz: found.tz ?? null } : null;
   }
 
-  test("a project without a schedule is warned of at start, naming the project; one with a schedule is not", async () => {
-    const without = await fixtures.cli.startWorker(await configFile("without.json", { schedule: null }), 30_000);
+  test("a project without a schedule is warned of at start, in one line naming the projects; one with a schedule is not", async () => {
+    const without = await fixtures.cli.startWorker(
+      await configFile("without.json", { schedule: null, projects: [PROJECT, PROJECT + 1] }),
+      30_000,
+    );
     const warning = await without.waitForLog(
       (line) => line.msg === PROJECT_WITHOUT_SCHEDULE_WARNING,
       30_000,
       "the missing schedule's warning",
     );
-    expect(warning).toMatchObject({ level: 40, project: PROJECT, key: "projects[].schedule" });
+    expect(warning).toMatchObject({ level: 40, projects: [PROJECT, PROJECT + 1], count: 2, key: "projects[].schedule" });
+    await without.waitForLog((line) => line.msg === "worker started", 30_000, "the worker started");
+    expect(without.logs().filter((line) => line.msg === PROJECT_WITHOUT_SCHEDULE_WARNING)).toHaveLength(1);
     expect(await scheduler()).toBeNull();
     without.signal("SIGTERM");
     expect(await waitForExit(without, 30_000)).toEqual({ code: 0, signal: null });
