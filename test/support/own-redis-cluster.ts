@@ -28,6 +28,14 @@ export interface OwnRedisCluster {
   /** The URL of the master serving `key`'s slot now (CLUSTER KEYSLOT, then CLUSTER SLOTS on a live node). */
   masterOf(key: string): Promise<string>;
   /**
+   * The URLs of the masters serving slots now, once each has a replica whose link is up: what a
+   * test that kills a master needs first. On a loaded machine a master can be failed over
+   * before the test kills anything (its pings missed for cluster-node-timeout); the replica it
+   * promoted then has no replica of its own until the old master rejoins and syncs, which this
+   * waits for. The roles may differ from the start's (`nodes`).
+   */
+  replicatedMasters(timeoutMs?: number): Promise<string[]>;
+  /**
    * SIGKILLs the node at `url` (nothing saved: what it had not replicated is gone). The signal
    * is sent before this returns, so a test can kill at an exact point of a simulator's handler;
    * the promise resolves once the process has exited.
@@ -127,6 +135,18 @@ export async function startOwnRedisCluster(masters = 3, options: OwnRedisCluster
         return `redis://${range[2][0]}:${range[2][1]}`;
       });
     },
+    async replicatedMasters(timeoutMs = 30_000) {
+      const ports = await waitFor(
+        async () => {
+          const view = await withNode(livePorts()[0] ?? 0, async (node) => parseClusterNodes(String(await node.call("CLUSTER", "NODES"))));
+          const masters = view.filter(isServingMaster).map((node) => node.port);
+          for (const port of masters) if (!(await hasOnlineReplica(port))) return undefined;
+          return masters;
+        },
+        { timeoutMs, what: "every master serving slots to have a replica whose link is up" },
+      );
+      return ports.map(urlOf);
+    },
     async kill(url) {
       const port = portOf(url);
       const server = servers.get(port);
@@ -172,6 +192,12 @@ async function clusterStateOk(port: number): Promise<boolean> {
 async function knowsEveryNode(port: number, count: number): Promise<boolean> {
   const nodes = await withNode(port, async (node) => parseClusterNodes(String(await node.call("CLUSTER", "NODES"))));
   return nodes.length === count && nodes.every((node) => !node.flags.includes("handshake") && !node.flags.includes("noaddr"));
+}
+
+/** A master whose INFO lists a replica in state `online` (synced, its link up). */
+async function hasOnlineReplica(port: number): Promise<boolean> {
+  const info = await withNode(port, async (node) => String(await node.call("INFO", "replication"))).catch(() => "");
+  return /^slave\d+:.*state=online/m.test(info);
 }
 
 async function replicaLinkUpOrMaster(port: number): Promise<boolean> {

@@ -67,8 +67,9 @@ describe("Redis Cluster failover: a master is killed mid-job, its replica takes 
 
   beforeEach(async () => {
     // A cluster per test: after a failover the promoted master has no replica left. A node timeout
-    // of 2 s: 1 s let a loaded machine fail a master over before the test killed anything.
-    cluster = await startOwnRedisCluster(3, { replicas: 1, nodeTimeoutMs: 2_000 });
+    // of 4 s: 1 s, then 2 s, let a loaded machine (CI's, with the suite running) fail a master
+    // over before the test killed anything; each test also starts from replicatedMasters().
+    cluster = await startOwnRedisCluster(3, { replicas: 1, nodeTimeoutMs: 4_000 });
     sims = await startSimulators();
     dir = await mkdtemp(join(tmpdir(), "pim-sync-cluster-failover-"));
   });
@@ -200,6 +201,7 @@ describe("Redis Cluster failover: a master is killed mid-job, its replica takes 
   it(
     "(a) in the middle of a full sync: the worker goes on, the sync completes in its attempt, the service ends as a clean sync does, the budget holds",
     async () => {
+      await cluster.replicatedMasters();
       const master = await cluster.masterOf(`{project-${PROJECT}}`);
       const budgetName = await budgetNameBeside(master);
       const worker = await startWorkerCli(await writeConfig(budgetName), 30_000);
@@ -232,6 +234,7 @@ describe("Redis Cluster failover: a master is killed mid-job, its replica takes 
   it(
     "(b) in the middle of a merged add-options batch: every request answered done, each option once in the service and the PIM, the budget holds",
     async () => {
+      await cluster.replicatedMasters();
       const master = await cluster.masterOf(`{project-${PROJECT}}`);
       const budgetName = await budgetNameBeside(master);
       const configPath = await writeConfig(budgetName);
@@ -291,8 +294,9 @@ describe("Redis Cluster failover: a master is killed mid-job, its replica takes 
   it(
     "(c) the master of the service budget's slot (not the project's) mid-sync: no request goes out unbudgeted while the budget waits for its replica",
     async () => {
+      const masters = await cluster.replicatedMasters();
       const projectMaster = await cluster.masterOf(`{project-${PROJECT}}`);
-      const master = cluster.nodes.find((node) => node !== projectMaster) ?? "";
+      const master = masters.find((node) => node !== projectMaster) ?? "";
       const budgetName = await budgetNameBeside(master);
       const worker = await startWorkerCli(await writeConfig(budgetName), 30_000);
       const jobs = openQueues();
