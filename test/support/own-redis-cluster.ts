@@ -42,8 +42,8 @@ export interface OwnRedisCluster {
    */
   kill(url: string): Promise<void>;
   /**
-   * Waits until a replica `url` had at the start is a master serving slots in the view of every
-   * live node, and every live node says `cluster_state:ok`; returns the replica's URL.
+   * Waits until another node serves the slots `url` served when it was killed, as a master in
+   * the view of every live node, and every live node says `cluster_state:ok`; returns its URL.
    */
   waitForPromotion(url: string, timeoutMs?: number): Promise<string>;
   /** Kills every server and removes their files. */
@@ -113,15 +113,8 @@ export async function startOwnRedisCluster(masters = 3, options: OwnRedisCluster
   const view = await withNode(ports[0] ?? 0, async (node) => parseClusterNodes(String(await node.call("CLUSTER", "NODES"))));
   const masterPorts = view.filter(isServingMaster).map((node) => node.port);
   const replicaPorts = view.filter((node) => node.masterId !== null).map((node) => node.port);
-  /** Each master's replicas at the start, by the master's port: the candidates for its promotion. */
-  const replicasOf = new Map(
-    masterPorts.map((port) => [
-      port,
-      view.filter((node) => node.masterId === view.find((master) => master.port === port)?.id).map((node) => node.id),
-    ]),
-  );
-  /** A killed master's replicas as they were when it was killed. */
-  const replicasAtKill = new Map<number, string[]>();
+  /** The slot ranges a killed master served when it was killed, by its port: what its replica takes over. */
+  const slotsAtKill = new Map<number, readonly string[]>();
 
   return {
     nodes: masterPorts.map(urlOf),
@@ -151,26 +144,32 @@ export async function startOwnRedisCluster(masters = 3, options: OwnRedisCluster
       const port = portOf(url);
       const server = servers.get(port);
       if (!server) throw new Error(`${url} is no node of this cluster`);
-      // Its replicas as the cluster sees them now: on a loaded machine a failover may have
-      // happened since the start (a node missing its pings for cluster-node-timeout), so the
-      // roles of the start may be stale.
-      const current = await withNode(port, async (node) => parseClusterNodes(String(await node.call("CLUSTER", "NODES")))).catch(() => []);
-      const self = current.find((node) => node.port === port);
-      const replicas = self === undefined ? [] : current.filter((node) => node.masterId === self.id).map((node) => node.id);
-      if (replicas.length > 0) replicasAtKill.set(port, replicas);
+      // Its slots as the cluster sees them now, in the first live node's view that has them: on a
+      // loaded machine a failover may have happened since the start (a node missing its pings for
+      // cluster-node-timeout), so the roles of the start may be stale, and one node's view may
+      // not answer in time.
+      for (const live of livePorts()) {
+        const view = await withNode(live, async (node) => parseClusterNodes(String(await node.call("CLUSTER", "NODES")))).catch(() => []);
+        const self = view.find((node) => node.port === port && isServingMaster(node));
+        if (self !== undefined) {
+          slotsAtKill.set(port, self.slots);
+          break;
+        }
+      }
       killed.add(port);
       await server.kill();
     },
     async waitForPromotion(url, timeoutMs = 30_000) {
-      const candidates = replicasAtKill.get(portOf(url)) ?? replicasOf.get(portOf(url));
-      if (!candidates || candidates.length === 0) throw new Error(`${url} was no master with a replica when it was killed`);
+      const killedPort = portOf(url);
+      const slots = slotsAtKill.get(killedPort);
+      if (slots === undefined || slots.length === 0) throw new Error(`${url} served no slots as a master when it was killed`);
       const promoted = await waitFor(
         async () => {
           let found: number | undefined;
           for (const port of livePorts()) {
             if (!(await clusterStateOk(port))) return undefined;
             const nodes = await withNode(port, async (node) => parseClusterNodes(String(await node.call("CLUSTER", "NODES"))));
-            const replica = nodes.find((node) => candidates.includes(node.id) && isServingMaster(node));
+            const replica = nodes.find((node) => node.port !== killedPort && isServingMaster(node) && node.slots.includes(slots[0] ?? ""));
             if (!replica || (found !== undefined && found !== replica.port)) return undefined;
             found = replica.port;
           }
