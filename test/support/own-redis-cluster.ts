@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { Redis } from "ioredis";
-import { isServingMaster, parseClusterNodes } from "./cluster-nodes.js";
+import { isServingMaster, parseClusterNodes, type ClusterNodeView } from "./cluster-nodes.js";
 import { startOwnRedisServer, type OwnRedisServer } from "../../testkit/own-redis-server.js";
 import { waitFor } from "./wait-for.js";
 
@@ -110,7 +110,7 @@ export async function startOwnRedisCluster(masters = 3, options: OwnRedisCluster
   }
 
   // Masters first: the roles redis-cli gave, read back (it chooses them, not the order of the ports).
-  const view = await withNode(ports[0] ?? 0, async (node) => parseClusterNodes(String(await node.call("CLUSTER", "NODES"))));
+  const view = await clusterViewOf(ports[0] ?? 0);
   const masterPorts = view.filter(isServingMaster).map((node) => node.port);
   const replicaPorts = view.filter((node) => node.masterId !== null).map((node) => node.port);
   /** The slot ranges a killed master served when it was killed, by its port: what its replica takes over. */
@@ -131,7 +131,7 @@ export async function startOwnRedisCluster(masters = 3, options: OwnRedisCluster
     async replicatedMasters(timeoutMs = 30_000) {
       const ports = await waitFor(
         async () => {
-          const view = await withNode(livePorts()[0] ?? 0, async (node) => parseClusterNodes(String(await node.call("CLUSTER", "NODES"))));
+          const view = await clusterViewOf(livePorts()[0] ?? 0);
           const masters = view.filter(isServingMaster).map((node) => node.port);
           for (const port of masters) if (!(await hasOnlineReplica(port))) return undefined;
           return masters;
@@ -149,7 +149,7 @@ export async function startOwnRedisCluster(masters = 3, options: OwnRedisCluster
       // cluster-node-timeout), so the roles of the start may be stale, and one node's view may
       // not answer in time.
       for (const live of livePorts()) {
-        const view = await withNode(live, async (node) => parseClusterNodes(String(await node.call("CLUSTER", "NODES")))).catch(() => []);
+        const view = await clusterViewOf(live).catch(() => []);
         const self = view.find((node) => node.port === port && isServingMaster(node));
         if (self !== undefined) {
           slotsAtKill.set(port, self.slots);
@@ -168,7 +168,7 @@ export async function startOwnRedisCluster(masters = 3, options: OwnRedisCluster
           let found: number | undefined;
           for (const port of livePorts()) {
             if (!(await clusterStateOk(port))) return undefined;
-            const nodes = await withNode(port, async (node) => parseClusterNodes(String(await node.call("CLUSTER", "NODES"))));
+            const nodes = await clusterViewOf(port);
             const replica = nodes.find((node) => node.port !== killedPort && isServingMaster(node) && node.slots.includes(slots[0] ?? ""));
             if (!replica || (found !== undefined && found !== replica.port)) return undefined;
             found = replica.port;
@@ -183,13 +183,18 @@ export async function startOwnRedisCluster(masters = 3, options: OwnRedisCluster
   };
 }
 
+/** The cluster as the node on `port` sees it (CLUSTER NODES). */
+async function clusterViewOf(port: number): Promise<ClusterNodeView[]> {
+  return withNode(port, async (node) => parseClusterNodes(String(await node.call("CLUSTER", "NODES"))));
+}
+
 async function clusterStateOk(port: number): Promise<boolean> {
   return withNode(port, async (node) => /cluster_state:ok/.test(String(await node.call("CLUSTER", "INFO")))).catch(() => false);
 }
 
 /** Every node in its view, none still in handshake: a failing master's replicas can be voted for. */
 async function knowsEveryNode(port: number, count: number): Promise<boolean> {
-  const nodes = await withNode(port, async (node) => parseClusterNodes(String(await node.call("CLUSTER", "NODES"))));
+  const nodes = await clusterViewOf(port);
   return nodes.length === count && nodes.every((node) => !node.flags.includes("handshake") && !node.flags.includes("noaddr"));
 }
 
