@@ -1,4 +1,5 @@
-import { redisPrefixSchema, type Settings } from "./settings-schema.js";
+import { redisPrefixSchema } from "./redis-settings-schema.js";
+import type { Settings } from "./settings-schema.js";
 
 /**
  * The prefix of every Redis key: the config's, or the schema's default when a Redis is used
